@@ -1,0 +1,4 @@
+// The upstream service contract: paths, parameter names, limits, record schemas, time format.
+export * from './spec';
+export * from './time';
+export * from './schemas';

@@ -1,0 +1,297 @@
+// Runtime schemas of every record the service sends, and the TypeScript types derived from them: one source of
+// truth for the simulator, the client and the tests. Objects ignore unknown fields (never fatal); a record that
+// breaks its schema is dropped alone by `parseRecords`, never the whole response.
+import { z } from 'zod';
+import { isServiceTime } from './time';
+import { DEVIG_MODELS, OUTCOMES, PLANS, STREAM_END_REASONS } from './spec';
+
+const int = z.number().int();
+const num = z.number().finite();
+const serviceTime = z.string().refine(isServiceTime, { message: 'expected a date-time YYYY-MM-DDTHH:MM:SS' });
+/** Decimal odds are > 1; a price of 1 or less would divide fair probability by zero downstream. */
+const odds = num.gt(1);
+const outcome = z.enum(OUTCOMES);
+
+// ---- /api/status, /api/sports, /api/fixtures, /api/coverage, /api/periods ----
+
+export const StatusSchema = z.object({ status: z.string(), version: z.string(), time: z.string() });
+export type ServiceStatus = z.infer<typeof StatusSchema>;
+
+export const SportSchema = z.object({ sport_id: int, name: z.string() });
+export type Sport = z.infer<typeof SportSchema>;
+
+export const FixtureSchema = z.object({
+  event_id: int,
+  sport_id: int,
+  sport_name: z.string(),
+  league_id: int,
+  league_name: z.string(),
+  runner_home: z.string(),
+  runner_away: z.string(),
+  starts: serviceTime,
+  live_status: int,
+});
+export type Fixture = z.infer<typeof FixtureSchema>;
+
+export const CoverageSchema = z.object({ standard: z.record(z.string(), int.nonnegative()) });
+export type Coverage = z.infer<typeof CoverageSchema>;
+
+export const PeriodSchema = z.object({ period: int, description: z.string() });
+export type Period = z.infer<typeof PeriodSchema>;
+
+// ---- results and settlements ----
+
+export const PeriodResultSchema = z.object({
+  event_id: int,
+  period: int.nonnegative(),
+  status: int,
+  score_home: int.nullable(),
+  score_away: int.nullable(),
+  sets_home: int.nullable(),
+  sets_away: int.nullable(),
+  settlement_id: int,
+  cancellation_reason: z.string().nullable(),
+  timestamp: serviceTime.nullable(),
+});
+export type PeriodResult = z.infer<typeof PeriodResultSchema>;
+
+export const SettlementLineSchema = z.object({
+  line_id: int,
+  period: int.nonnegative(),
+  // moneyline, spread, totals, team totals; other values are kept, not rejected.
+  market: z.string().min(1),
+  line: num.nullable(),
+  outcome_home: outcome,
+  outcome_draw: outcome,
+  outcome_away: outcome,
+});
+export type SettlementLine = z.infer<typeof SettlementLineSchema>;
+
+export const SettledEventSchema = z.object({
+  event_id: int,
+  sport_id: int,
+  league_id: int,
+  league_name: z.string(),
+  runner_home: z.string(),
+  runner_away: z.string(),
+  starts: serviceTime,
+  score_home: int,
+  score_away: int,
+  status: z.string(),
+  settled_at: serviceTime,
+  settlement: z.array(SettlementLineSchema),
+});
+export type SettledEvent = z.infer<typeof SettledEventSchema>;
+
+/** The envelope of /api/settled; `events` is validated record by record with SettledEventSchema. */
+export const SettledPageEnvelopeSchema = z.object({
+  last: int,
+  since: int,
+  count: int.nonnegative(),
+  events: z.array(z.unknown()),
+});
+export interface SettledPage {
+  last: number;
+  since: number;
+  count: number;
+  events: SettledEvent[];
+}
+
+// ---- specials and outrights ----
+
+export const TrueOddsByModelSchema = z.object(
+  Object.fromEntries(DEVIG_MODELS.map((m) => [m, odds])) as Record<(typeof DEVIG_MODELS)[number], typeof odds>,
+);
+export type TrueOddsByModel = z.infer<typeof TrueOddsByModelSchema>;
+
+export const SpecialOpeningSchema = z.object({
+  event_id: int,
+  special_id: int,
+  special_name: z.string(),
+  contestant_id: int,
+  contestant_name: z.string(),
+  handicap: num,
+  odds: odds,
+  todds: odds,
+  period: int,
+  max_win: num.nonnegative(),
+  cutoff: z.string(),
+  timestamp: z.string(),
+  // Only the opening (first) and closing (last before cutoff) ticks carry it.
+  true_odds_by_model: TrueOddsByModelSchema.nullish(),
+});
+export type SpecialOpening = z.infer<typeof SpecialOpeningSchema>;
+/** /api/specials/history returns ticks of the same shape, oldest first, one per max_win change. */
+export type SpecialTick = SpecialOpening;
+
+export const SpecialFixtureSchema = z.object({
+  sport_id: int,
+  league_id: int,
+  special_id: int,
+  bet_type: z.string(),
+  special_name: z.string(),
+  starts: z.string(),
+  cutoff: z.string(),
+  category: z.string(),
+  units: z.string(),
+  // null for tournament futures, and so are the runners.
+  event_id: int.nullable(),
+  period: int,
+  runner_home: z.string().nullable(),
+  runner_away: z.string().nullable(),
+  contestant_id: int,
+  contestant_name: z.string(),
+  timestamp: z.string(),
+});
+export type SpecialFixture = z.infer<typeof SpecialFixtureSchema>;
+
+export const ContestantSchema = z.object({ name: z.string(), handicap: num, odds: odds, todds: odds });
+export type Contestant = z.infer<typeof ContestantSchema>;
+
+export const OutrightMarketSchema = z.object({
+  event_id: int,
+  special_id: int,
+  special_name: z.string(),
+  cutoff: z.string(),
+  sport_id: int,
+  sport_name: z.string(),
+  league_id: int,
+  league_name: z.string(),
+  home: z.string(),
+  away: z.string(),
+  starts: z.string(),
+  live_status: int,
+  contestants: z.array(ContestantSchema),
+});
+export type OutrightMarket = z.infer<typeof OutrightMarketSchema>;
+
+// ---- the stream ----
+
+export const PricesSchema = z.object({
+  home: odds.optional(),
+  draw: odds.optional(),
+  away: odds.optional(),
+  over: odds.optional(),
+  under: odds.optional(),
+});
+export type Prices = z.infer<typeof PricesSchema>;
+
+export const MarketSchema = z.object({
+  line_id: int,
+  period: int.nonnegative(),
+  market: z.string().min(1),
+  side: z.enum(['home', 'away']).nullable(),
+  line: num.nullable(),
+  // null: the market went offline.
+  prices: PricesSchema.nullable(),
+  max_win: num.nonnegative(),
+  updated_at: z.string(),
+});
+export type Market = z.infer<typeof MarketSchema>;
+
+export const EventOddsSchema = z.object({
+  event_id: int,
+  sport_id: int,
+  league_id: int,
+  league_name: z.string(),
+  runner_home: z.string(),
+  runner_away: z.string(),
+  starts: serviceTime,
+  live_status: int,
+  score_home: int.nullable(),
+  score_away: int.nullable(),
+  markets: z.array(z.unknown()),
+});
+/** A snapshot after its markets were validated one by one. */
+export interface EventOdds extends Omit<z.infer<typeof EventOddsSchema>, 'markets'> {
+  markets: Market[];
+}
+
+export const OddsMessageSchema = z.object({ event_id: int, ts: z.string(), markets: z.array(z.unknown()) });
+export interface OddsMessage {
+  event_id: number;
+  ts: string;
+  markets: Market[];
+}
+
+export const ScoreMessageSchema = z.object({
+  event_id: int,
+  ts: z.string(),
+  live_status: int,
+  score_home: int.nullable(),
+  score_away: int.nullable(),
+});
+export type ScoreMessage = z.infer<typeof ScoreMessageSchema>;
+
+export const EndMessageSchema = z.object({ event_id: int, reason: z.enum(STREAM_END_REASONS).or(z.string()) });
+export type EndMessage = z.infer<typeof EndMessageSchema>;
+
+// ---- error bodies ----
+
+export const DetailBodySchema = z.object({ detail: z.string() });
+export const PlanRestrictionBodySchema = z.object({
+  detail: z.string(),
+  your_plan: z.string(),
+  required_plan: z.string(),
+});
+export type PlanRestrictionBody = z.infer<typeof PlanRestrictionBodySchema>;
+export const ValidationIssueSchema = z.object({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export const ValidationBodySchema = z.object({ detail: z.array(ValidationIssueSchema) });
+export type ValidationBody = z.infer<typeof ValidationBodySchema>;
+export const PlanSchema = z.enum(PLANS);
+
+// ---- record-by-record parsing ----
+
+/** One record that failed its schema: where it was, and why. */
+export interface RecordProblem {
+  path: string;
+  message: string;
+}
+
+export interface Parsed<T> {
+  items: T[];
+  problems: RecordProblem[];
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
+    .join('; ');
+}
+
+/** Validates one value; on failure returns a problem located at `path`. */
+export function parseRecord<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  path: string,
+): { ok: true; value: T } | { ok: false; problem: RecordProblem } {
+  const r = schema.safeParse(value);
+  return r.success ? { ok: true, value: r.data } : { ok: false, problem: { path, message: describe(r.error) } };
+}
+
+/** Validates each element alone: good records are kept, each bad one becomes one problem. */
+export function parseRecords<T>(schema: z.ZodType<T>, values: readonly unknown[], basePath = ''): Parsed<T> {
+  const items: T[] = [];
+  const problems: RecordProblem[] = [];
+  values.forEach((v, i) => {
+    const r = parseRecord(schema, v, `${basePath}[${i}]`);
+    if (r.ok) items.push(r.value);
+    else problems.push(r.problem);
+  });
+  return { items, problems };
+}
+
+export function parseSettledPage(body: unknown): Parsed<SettledEvent> & { page: SettledPage | null; envelope?: RecordProblem } {
+  const env = parseRecord(SettledPageEnvelopeSchema, body, '');
+  if (!env.ok) return { items: [], problems: [env.problem], page: null, envelope: env.problem };
+  const { items, problems } = parseRecords(SettledEventSchema, env.value.events, 'events');
+  return { items, problems, page: { ...env.value, events: items } };
+}
+
+export function parseMarkets(values: readonly unknown[], basePath = 'markets'): Parsed<Market> {
+  return parseRecords(MarketSchema, values, basePath);
+}
