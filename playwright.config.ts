@@ -1,0 +1,29 @@
+// End-to-end tests drive Debian's Chromium (Playwright cannot download its own browsers here).
+import { defineConfig } from '@playwright/test';
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  reporter: process.env['PW_JSON_OUTPUT'] ? [['list'], ['json', { outputFile: process.env['PW_JSON_OUTPUT'] }]] : 'list',
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
+    },
+    trace: 'off',
+  },
+});

@@ -1,0 +1,80 @@
+// The browser bridge: only the page it served, holding the per-launch token, may reach the core.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type BridgeServer } from '../src/core/bridge/server';
+import type { CoreHandlers } from '../src/shared/ipc/contract';
+
+const handlers: CoreHandlers = {
+  'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream' }),
+  'coverage:get': () => ({ sports: [{ sport: 'Tennis', events: 3 }], fetchedAt: 1, raw: { standard: { Tennis: 3 } } }),
+};
+
+let bridge: BridgeServer;
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bridge-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  bridge = await startBridge({ handlers, subscribe: () => () => undefined, staticDir: dir, port: 0 });
+});
+afterAll(() => bridge.close());
+
+/** Resolves with the HTTP status of a refused upgrade, or 101 when the socket opened. */
+function connect(query: string, origin: string | undefined): Promise<{ status: number; ws?: WebSocket }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge${query}`, origin ? { origin } : {});
+    ws.on('open', () => resolve({ status: 101, ws }));
+    ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+    ws.on('error', () => undefined);
+  });
+}
+
+const ownOrigin = () => `http://127.0.0.1:${bridge.port}`;
+
+describe('browser bridge', () => {
+  it('refuses a connection without the token', async () => {
+    expect((await connect('', ownOrigin())).status).toBe(401);
+    expect((await connect('?token=wrong', ownOrigin())).status).toBe(401);
+  });
+
+  it('refuses a connection from a foreign Origin, even with the token', async () => {
+    expect((await connect(`?token=${bridge.token}`, 'http://evil.example')).status).toBe(403);
+    expect((await connect(`?token=${bridge.token}`, undefined)).status).toBe(403);
+  });
+
+  it('serves the contract to its own page holding the token, and validates arguments', async () => {
+    const { status, ws } = await connect(`?token=${bridge.token}`, ownOrigin());
+    expect(status).toBe(101);
+    const ask = (msg: object) =>
+      new Promise<unknown>((resolve) => {
+        ws!.once('message', (d) => resolve(JSON.parse(d.toString())));
+        ws!.send(JSON.stringify(msg));
+      });
+    expect(await ask({ type: 'invoke', id: 1, channel: 'coverage:get', args: [] })).toMatchObject({
+      type: 'result',
+      id: 1,
+      result: { ok: true, value: { sports: [{ sport: 'Tennis', events: 3 }] } },
+    });
+    expect(await ask({ type: 'invoke', id: 2, channel: 'nope:do', args: [] })).toMatchObject({
+      id: 2,
+      result: { ok: false, error: { kind: 'validation' } },
+    });
+    expect(await ask({ type: 'invoke', id: 3, channel: 'coverage:get', args: ['extra'] })).toMatchObject({
+      id: 3,
+      result: { ok: false, error: { kind: 'validation' } },
+    });
+    ws!.close();
+  });
+
+  it('rejects a foreign Host header on plain HTTP (DNS rebinding)', async () => {
+    const http = await import('node:http');
+    const status = await new Promise<number>((resolve) => {
+      http.get({ host: '127.0.0.1', port: bridge.port, path: '/', headers: { host: `evil.example:${bridge.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+    });
+    expect(status).toBe(421);
+  });
+});
