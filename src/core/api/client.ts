@@ -1,0 +1,343 @@
+// The typed upstream API client: one method per operation, each answer validated record by record against the
+// contract in src/shared/api. It never throws: every method resolves to an ApiResult. All traffic goes through
+// the governor, which is shared with the stream client (`client.governor`).
+import { z } from 'zod';
+import {
+  API_KEY_HEADER,
+  CoverageSchema,
+  DEVIG_MODELS,
+  FIXTURES_LIVE_NOW,
+  FixtureSchema,
+  OutrightMarketSchema,
+  PARAMS,
+  PATHS,
+  PeriodResultSchema,
+  PeriodSchema,
+  SETTLED_LIMIT,
+  SettledEventSchema,
+  SpecialFixtureSchema,
+  SpecialOpeningSchema,
+  SportSchema,
+  StatusSchema,
+  parseRecord,
+  parseRecords,
+  parseSettledPage,
+  type ApiPath,
+  type Coverage,
+  type DevigModel,
+  type Fixture,
+  type OutrightMarket,
+  type Period,
+  type PeriodResult,
+  type RecordProblem,
+  type ServiceStatus,
+  type SettledEvent,
+  type SettledPage,
+  type SpecialFixture,
+  type SpecialOpening,
+  type SpecialTick,
+  type Sport,
+} from '../../shared/api';
+import type { AppError } from '../../shared/errors';
+import { realClock, type Clock } from '../clock';
+import { pathLabel } from './errors';
+import { createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
+import type { ApiResult, BadRecord, KeyProvider, Logger, Priority, RequestOptions } from './types';
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  keyProvider: KeyProvider;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  quotaPerHour?: number;
+  logger?: Logger;
+  /** Everything else the governor takes: retry policy, jitter source, concurrency, timeouts. */
+  governor?: Omit<GovernorOptions, 'keyProvider' | 'clock' | 'quotaPerHour' | 'logger'>;
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface SettledQuery {
+  /** The `last` of the previous page, or an ISO date-time without zone. */
+  since?: number | string;
+  sportId?: number;
+  leagueId?: number;
+  limit?: number;
+}
+
+export interface ApiClient {
+  readonly governor: Governor;
+  baseUrl(): string;
+  setBaseUrl(url: string): void;
+  /** The host stored a new key: resume at once instead of at the next poll of the key provider. */
+  keyChanged(): void;
+  /** The full URL of an operation; the key never goes into a URL. */
+  url(path: ApiPath, query?: Query): string;
+  /**
+   * A fetch that goes through the governor with the key attached, for the stream client. Errors come back as
+   * values (`{ ok: false }`), so the caller can tell a plan restriction from a dropped connection.
+   */
+  governedFetch(
+    path: ApiPath,
+    url: string,
+    init: RequestInit,
+    options: RequestOptions & { maxAttempts?: number; timeoutMs?: number },
+  ): Promise<GovernedResult>;
+
+  status(o?: RequestOptions): Promise<ApiResult<ServiceStatus>>;
+  sports(o?: RequestOptions): Promise<ApiResult<Sport[]>>;
+  fixtures(q?: { sportId?: number; live?: boolean }, o?: RequestOptions): Promise<ApiResult<Fixture[]>>;
+  coverage(o?: RequestOptions): Promise<ApiResult<Coverage>>;
+  periods(o?: RequestOptions): Promise<ApiResult<Period[]>>;
+  results(eventId: number, o?: RequestOptions): Promise<ApiResult<PeriodResult[]>>;
+  settled(q?: SettledQuery, o?: RequestOptions): Promise<ApiResult<SettledPage>>;
+  settlement(eventId: number, o?: RequestOptions): Promise<ApiResult<SettledEvent>>;
+  specialsOpening(
+    q: { eventId: number; specialId?: number; model?: DevigModel },
+    o?: RequestOptions,
+  ): Promise<ApiResult<SpecialOpening[]>>;
+  specialsFixtures(
+    q: { eventId: number; hasOpening?: boolean; hasClosing?: boolean },
+    o?: RequestOptions,
+  ): Promise<ApiResult<SpecialFixture[]>>;
+  specialsHistory(q: { eventId: number; specialId: number }, o?: RequestOptions): Promise<ApiResult<SpecialTick[]>>;
+  outrightMarkets(
+    q?: { minContestants?: number; sportId?: number },
+    o?: RequestOptions,
+  ): Promise<ApiResult<OutrightMarket[]>>;
+  dispose(): void;
+}
+
+function badRecord(path: ApiPath, p: RecordProblem): BadRecord {
+  return {
+    kind: 'bad_payload',
+    path: p.path,
+    message: `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
+  };
+}
+
+function badPayload(path: ApiPath, detail: string, at?: string): AppError {
+  return {
+    kind: 'bad_payload',
+    ...(at === undefined ? {} : { path: at }),
+    message: `${pathLabel(path)}: the service sent an answer that cannot be used (${detail}). It is usually temporary; try again.`,
+  };
+}
+
+function validation(message: string): AppError {
+  return { kind: 'validation', message };
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const clock = options.clock ?? realClock;
+  let base = normaliseBase(options.baseUrl);
+  const governor = createGovernor({
+    ...options.governor,
+    keyProvider: options.keyProvider,
+    clock,
+    ...(options.quotaPerHour === undefined ? {} : { quotaPerHour: options.quotaPerHour }),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+
+  function normaliseBase(url: string): string {
+    return url.replace(/\/+$/, '');
+  }
+
+  function url(path: ApiPath, query: Query = {}): string {
+    const u = new URL(base + path);
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
+    }
+    return u.toString();
+  }
+
+  function withKey(init: RequestInit, key: string | null): Headers {
+    const headers = new Headers(init.headers);
+    if (key !== null) headers.set(API_KEY_HEADER, key);
+    return headers;
+  }
+
+  function governedFetch(
+    path: ApiPath,
+    target: string,
+    init: RequestInit,
+    o: RequestOptions & { maxAttempts?: number; timeoutMs?: number },
+  ): Promise<GovernedResult> {
+    return governor.run({
+      path,
+      baseUrl: base,
+      priority: o.priority ?? 'high',
+      needsKey: path !== PATHS.status,
+      ...(o.maxAttempts === undefined ? {} : { maxAttempts: o.maxAttempts }),
+      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+      ...(o.signal ? { signal: o.signal } : {}),
+      send: (key, signal) => {
+        const signals = init.signal ? AbortSignal.any([init.signal, signal]) : signal;
+        return doFetch(target, { ...init, headers: withKey(init, key), signal: signals });
+      },
+    });
+  }
+
+  /** One GET through the governor, the body read inside the attempt so the timeout covers it. */
+  async function getJson(path: ApiPath, query: Query, o: RequestOptions | undefined, priority: Priority) {
+    const r = await governor.run({
+      path,
+      baseUrl: base,
+      priority: o?.priority ?? priority,
+      needsKey: path !== PATHS.status,
+      ...(o?.signal ? { signal: o.signal } : {}),
+      send: async (key, signal) => {
+        const res = await doFetch(url(path, query), {
+          headers: withKey({ headers: { Accept: 'application/json' } }, key),
+          signal,
+        });
+        const text = await res.text();
+        return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+      },
+    });
+    if (!r.ok) return { ok: false as const, error: r.error };
+    const text = await r.response.text();
+    try {
+      return { ok: true as const, body: JSON.parse(text) as unknown };
+    } catch {
+      return { ok: false as const, error: badPayload(path, 'the body is not valid JSON') };
+    }
+  }
+
+  /** Wraps a method so nothing it does can throw, and no message carries the key. */
+  async function guarded<T>(path: ApiPath, work: () => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+    let result: ApiResult<T>;
+    try {
+      result = await work();
+    } catch (e) {
+      result = { ok: false, error: { kind: 'internal', message: `${pathLabel(path)}: ${e instanceof Error ? e.message : String(e)}` } };
+    }
+    if (!result.ok) return { ok: false, error: governor.scrubError(result.error) };
+    for (const p of result.problems) governor.log('warn', p.message);
+    return result;
+  }
+
+  function list<T>(path: ApiPath, schema: z.ZodType<T>, query: Query, o: RequestOptions | undefined, priority: Priority) {
+    return guarded<T[]>(path, async () => {
+      const r = await getJson(path, query, o, priority);
+      if (!r.ok) return r;
+      if (!Array.isArray(r.body)) return { ok: false, error: badPayload(path, 'expected a list', '') };
+      const parsed = parseRecords(schema, r.body);
+      return { ok: true, value: parsed.items, problems: parsed.problems.map((p) => badRecord(path, p)) };
+    });
+  }
+
+  function one<T>(path: ApiPath, schema: z.ZodType<T>, query: Query, o: RequestOptions | undefined, priority: Priority) {
+    return guarded<T>(path, async () => {
+      const r = await getJson(path, query, o, priority);
+      if (!r.ok) return r;
+      const parsed = parseRecord(schema, r.body, '');
+      if (!parsed.ok) return { ok: false, error: badPayload(path, parsed.problem.message, parsed.problem.path) };
+      return { ok: true, value: parsed.value, problems: [] };
+    });
+  }
+
+  const CoverageEnvelope = z.object({ standard: z.record(z.string(), z.unknown()) });
+  const coverageCount = CoverageSchema.shape.standard.valueType;
+
+  return {
+    governor,
+    baseUrl: () => base,
+    setBaseUrl(next) {
+      base = normaliseBase(next);
+      governor.log('info', `service base URL set to ${base}`);
+    },
+    keyChanged: () => governor.keyChanged(),
+    url,
+    governedFetch,
+
+    status: (o) => one(PATHS.status, StatusSchema, {}, o, 'normal'),
+    sports: (o) => list(PATHS.sports, SportSchema, {}, o, 'low'),
+    fixtures: (q = {}, o) =>
+      list(
+        PATHS.fixtures,
+        FixtureSchema,
+        { [PARAMS.fixtures.sportId]: q.sportId, [PARAMS.fixtures.live]: q.live ? FIXTURES_LIVE_NOW : undefined },
+        o,
+        'normal',
+      ),
+    coverage: (o) =>
+      guarded(PATHS.coverage, async () => {
+        // Each sport's count is checked alone: one bad count must not hide the others.
+        const r = await getJson(PATHS.coverage, {}, o, 'low');
+        if (!r.ok) return r;
+        const env = CoverageEnvelope.safeParse(r.body);
+        if (!env.success) return { ok: false, error: badPayload(PATHS.coverage, 'expected {"standard": {...}}', '') };
+        const standard: Record<string, number> = {};
+        const problems: BadRecord[] = [];
+        for (const [sport, count] of Object.entries(env.data.standard)) {
+          const c = parseRecord(coverageCount, count, `standard.${sport}`);
+          if (c.ok) standard[sport] = c.value;
+          else problems.push(badRecord(PATHS.coverage, c.problem));
+        }
+        return { ok: true, value: { standard }, problems };
+      }),
+    periods: (o) => list(PATHS.periods, PeriodSchema, {}, o, 'low'),
+    results: (eventId, o) =>
+      list(PATHS.results, PeriodResultSchema, { [PARAMS.results.eventId]: eventId }, o, 'normal'),
+    settled: (q = {}, o) =>
+      guarded(PATHS.settled, async () => {
+        if (q.limit !== undefined && !(Number.isInteger(q.limit) && q.limit >= SETTLED_LIMIT.min && q.limit <= SETTLED_LIMIT.max)) {
+          return { ok: false, error: validation(`Settled matches: limit must be ${SETTLED_LIMIT.min} to ${SETTLED_LIMIT.max}.`) };
+        }
+        const p = PARAMS.settled;
+        const r = await getJson(
+          PATHS.settled,
+          { [p.since]: q.since, [p.sportId]: q.sportId, [p.leagueId]: q.leagueId, [p.limit]: q.limit },
+          o,
+          'high',
+        );
+        if (!r.ok) return r;
+        const parsed = parseSettledPage(r.body);
+        if (!parsed.page) return { ok: false, error: badPayload(PATHS.settled, parsed.envelope?.message ?? 'bad page', '') };
+        return { ok: true, value: parsed.page, problems: parsed.problems.map((pr) => badRecord(PATHS.settled, pr)) };
+      }),
+    settlement: (eventId, o) =>
+      one(PATHS.settlement, SettledEventSchema, { [PARAMS.settlement.eventId]: eventId }, o, 'high'),
+    specialsOpening: (q, o) => {
+      if (q.model !== undefined && !DEVIG_MODELS.includes(q.model)) {
+        return Promise.resolve({ ok: false, error: validation(`Unknown de-vig model; use one of ${DEVIG_MODELS.join(', ')}.`) });
+      }
+      const p = PARAMS.specialsOpening;
+      return list(
+        PATHS.specialsOpening,
+        SpecialOpeningSchema,
+        { [p.eventId]: q.eventId, [p.specialId]: q.specialId, [p.model]: q.model },
+        o,
+        'normal',
+      );
+    },
+    specialsFixtures: (q, o) => {
+      const p = PARAMS.specialsFixtures;
+      const flag = (b: boolean | undefined) => (b === undefined ? undefined : b ? '1' : 'false');
+      return list(
+        PATHS.specialsFixtures,
+        SpecialFixtureSchema,
+        { [p.eventId]: q.eventId, [p.hasOpening]: flag(q.hasOpening), [p.hasClosing]: flag(q.hasClosing) },
+        o,
+        'normal',
+      );
+    },
+    specialsHistory: (q, o) => {
+      const p = PARAMS.specialsHistory;
+      return list(PATHS.specialsHistory, SpecialOpeningSchema, { [p.eventId]: q.eventId, [p.specialId]: q.specialId }, o, 'normal');
+    },
+    outrightMarkets: (q = {}, o) => {
+      const p = PARAMS.outrightMarkets;
+      return list(
+        PATHS.outrightMarkets,
+        OutrightMarketSchema,
+        { [p.minContestants]: q.minContestants, [p.sportId]: q.sportId },
+        o,
+        'low',
+      );
+    },
+    dispose: () => governor.dispose(),
+  };
+}

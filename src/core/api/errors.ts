@@ -1,0 +1,166 @@
+// Turns what the upstream answers (or fails to answer) into AppError values with messages a trader can act on,
+// and keeps the API key out of every text that leaves the client.
+import type { AppError } from '../../shared/errors';
+import {
+  DetailBodySchema,
+  PATHS,
+  PlanRestrictionBodySchema,
+  RATE_LIMIT_HEADERS,
+  ValidationBodySchema,
+  type ApiPath,
+} from '../../shared/api';
+
+const LABELS: Record<ApiPath, string> = {
+  [PATHS.status]: 'Service status',
+  [PATHS.sports]: 'Sports list',
+  [PATHS.fixtures]: 'Fixtures',
+  [PATHS.coverage]: 'Coverage',
+  [PATHS.periods]: 'Period list',
+  [PATHS.results]: 'Period results',
+  [PATHS.settled]: 'Settled matches',
+  [PATHS.settlement]: 'Settlement',
+  [PATHS.specialsOpening]: 'Specials opening odds',
+  [PATHS.specialsFixtures]: 'Specials',
+  [PATHS.specialsHistory]: 'Specials max-win history',
+  [PATHS.outrightMarkets]: 'Outright markets',
+  [PATHS.stream]: 'Live odds stream',
+};
+
+export function pathLabel(path: ApiPath): string {
+  return LABELS[path] ?? path;
+}
+
+/** Replaces every known key inside `text`. Keys shorter than 4 characters would redact ordinary words. */
+export function scrub(text: string, keys: Iterable<string>): string {
+  let out = text;
+  for (const key of keys) {
+    if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted key]');
+  }
+  return out;
+}
+
+export function scrubError(error: AppError, keys: Iterable<string>): AppError {
+  const list = [...keys];
+  const message = scrub(error.message, list);
+  const path = error.path === undefined ? undefined : scrub(error.path, list);
+  return message === error.message && path === error.path ? error : { ...error, message, ...(path === undefined ? {} : { path }) };
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Seconds from Retry-After (whole seconds per assumptions.md; an HTTP date is accepted too). */
+export function retryAfterSeconds(headers: Headers, nowMs: number): number | null {
+  const raw = headers.get(RATE_LIMIT_HEADERS.retryAfter);
+  if (raw === null || raw.trim() === '') return null;
+  const n = Number(raw);
+  if (Number.isFinite(n)) return Math.max(0, Math.ceil(n));
+  const at = Date.parse(raw);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - nowMs) / 1000)) : null;
+}
+
+function validationText(body: unknown): string | null {
+  const v = ValidationBodySchema.safeParse(body);
+  if (v.success) return v.data.detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ');
+  const d = DetailBodySchema.safeParse(body);
+  return d.success ? d.data.detail : null;
+}
+
+/** Maps a non-2xx answer. `bodyText` is the answer's body, already read. */
+export function errorFromStatus(
+  path: ApiPath,
+  status: number,
+  headers: Headers,
+  bodyText: string,
+  nowMs: number,
+): AppError {
+  const what = pathLabel(path);
+  const body = jsonOrNull(bodyText);
+  const detail = DetailBodySchema.safeParse(body);
+  const detailText = detail.success ? detail.data.detail : null;
+  if (status === 401) {
+    return {
+      kind: 'auth',
+      status,
+      message:
+        'The service rejected the API key (401): it is missing, wrong, regenerated or revoked. ' +
+        'Enter the current key from your account page; requests that need the key are paused until then.',
+    };
+  }
+  if (status === 403) {
+    const plan = PlanRestrictionBodySchema.safeParse(body);
+    if (plan.success) {
+      return {
+        kind: 'plan',
+        status,
+        yourPlan: plan.data.your_plan,
+        requiredPlan: plan.data.required_plan,
+        message: `${what} requires ${plan.data.required_plan}; your plan: ${plan.data.your_plan}. Upgrade the plan to use it.`,
+      };
+    }
+    return {
+      kind: 'plan',
+      status,
+      message: `${what} is not available to this account (403${detailText ? `: ${detailText}` : ''}).`,
+    };
+  }
+  if (status === 429) {
+    const retryAfter = retryAfterSeconds(headers, nowMs) ?? undefined;
+    return {
+      kind: 'rate_limit',
+      status,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      message:
+        retryAfter === undefined
+          ? 'The hourly request quota is used up; requests are paused until it resets.'
+          : `The hourly request quota is used up; requests resume in ${retryAfter} s.`,
+    };
+  }
+  if (status === 404) {
+    return { kind: 'not_found', status, message: `${what}: not found${detailText ? ` (${detailText})` : ''}.` };
+  }
+  if (status === 422 || (status >= 400 && status < 500)) {
+    const text = validationText(body);
+    return {
+      kind: 'validation',
+      status,
+      message: `${what}: the service refused the request (${status})${text ? `: ${text}` : ''}.`,
+    };
+  }
+  return {
+    kind: 'server',
+    status,
+    message: `${what}: the service failed (${status}). It is usually temporary; the request was retried and can be tried again later.`,
+  };
+}
+
+/** Maps a fetch that threw (refused, reset, DNS, timeout) without echoing anything the key could be part of. */
+export function networkError(path: ApiPath, baseUrl: string, cause: unknown, timedOut: boolean): AppError {
+  let where = baseUrl;
+  try {
+    where = new URL(baseUrl).host;
+  } catch {
+    /* keep the raw text */
+  }
+  const code = causeCode(cause);
+  return {
+    kind: 'network',
+    message: timedOut
+      ? `${pathLabel(path)}: the service at ${where} did not answer in time. Check the connection; it will be retried.`
+      : `${pathLabel(path)}: cannot reach the service at ${where}${code ? ` (${code})` : ''}. Check the base URL and the network connection.`,
+  };
+}
+
+function causeCode(e: unknown): string | null {
+  for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
+    const c = cur as { code?: unknown; cause?: unknown };
+    if (typeof c.code === 'string') return c.code;
+    cur = c.cause;
+  }
+  return null;
+}

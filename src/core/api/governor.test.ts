@@ -1,0 +1,239 @@
+// Unit tests of the request governor's scheduling logic on a manual clock, without any network.
+import { describe, expect, it } from 'vitest';
+import { PATHS, type ApiPath } from '../../shared/api';
+import { createManualClock } from '../clock';
+import { backoffDelay, createGovernor, type GovernedRequest, type GovernorOptions } from './governor';
+import type { Priority } from './types';
+
+const KEY = 'secret-key-123456';
+
+function setup(opts: Partial<GovernorOptions> = {}) {
+  const clock = createManualClock(1_700_000_000_000);
+  let key: string | null = KEY;
+  const logs: string[] = [];
+  const gov = createGovernor({
+    keyProvider: () => key,
+    clock,
+    random: () => 0.5,
+    retry: { maxAttempts: 3, baseMs: 100, maxMs: 1000 },
+    keyPollMs: 50,
+    logger: (_l, m) => logs.push(m),
+    ...opts,
+  });
+  const sent: Array<{ path: ApiPath; key: string | null; at: number; tag: string }> = [];
+  function req(
+    respond: () => Response | Promise<Response>,
+    o: { path?: ApiPath; priority?: Priority; tag?: string; needsKey?: boolean } = {},
+  ): GovernedRequest {
+    return {
+      path: o.path ?? PATHS.fixtures,
+      baseUrl: 'http://127.0.0.1:9',
+      ...(o.priority ? { priority: o.priority } : {}),
+      ...(o.needsKey === undefined ? {} : { needsKey: o.needsKey }),
+      send: async (k) => {
+        sent.push({ path: o.path ?? PATHS.fixtures, key: k, at: clock.now(), tag: o.tag ?? '' });
+        return respond();
+      },
+    };
+  }
+  return {
+    clock,
+    gov,
+    sent,
+    req,
+    logs,
+    setKey: (k: string | null) => {
+      key = k;
+    },
+  };
+}
+
+const ok = (headers: Record<string, string> = {}) => new Response('[]', { status: 200, headers });
+const status = (s: number, body: unknown = { detail: 'x' }, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status: s, headers });
+
+describe('backoffDelay', () => {
+  it('grows exponentially, stays within [step/2, step] and never exceeds the cap', () => {
+    const policy = { baseMs: 100, maxMs: 1000 };
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const step = Math.min(1000, 100 * 2 ** (attempt - 1));
+      expect(backoffDelay(attempt, policy, () => 0)).toBe(step / 2);
+      expect(backoffDelay(attempt, policy, () => 0.999999)).toBeLessThanOrEqual(step);
+      expect(backoffDelay(attempt, policy, () => 0.999999)).toBeGreaterThan(step * 0.99);
+    }
+    expect(backoffDelay(30, policy, () => 1)).toBe(1000);
+  });
+});
+
+describe('governor', () => {
+  it('counts its own requests against the configured quota and holds when it is spent', async () => {
+    const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 0 });
+    for (let i = 0; i < 3; i++) expect((await gov.run(req(() => ok()))).ok).toBe(true);
+    expect(gov.state().quota).toMatchObject({ limit: 3, used: 3, remaining: 0, source: 'counted' });
+    const fourth = gov.run(req(() => ok()));
+    await clock.advance(60_000);
+    expect(sent).toHaveLength(3);
+    await clock.advance(3_600_000);
+    expect((await fourth).ok).toBe(true);
+    expect(sent).toHaveLength(4);
+  });
+
+  it('takes the budget from X-RateLimit-* when present and falls back to counting without them', async () => {
+    const { gov, clock, req } = setup({ quotaPerHour: 50 });
+    const reset = String(Math.floor(clock.now() / 1000) + 1800);
+    await gov.run(req(() => ok({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '40', 'X-RateLimit-Reset': reset })));
+    expect(gov.state().quota).toMatchObject({ limit: 100, remaining: 40, used: 60, source: 'headers' });
+    expect(gov.state().quota.resetAt).toBe(Number(reset) * 1000);
+    await gov.run(req(() => ok()));
+    expect(gov.state().quota).toMatchObject({ source: 'counted', used: 2, limit: 100 });
+  });
+
+  it('emits state changes to subscribers', async () => {
+    const { gov, req } = setup();
+    const seen: number[] = [];
+    const off = gov.subscribe((s) => seen.push(s.quota.used));
+    await gov.run(req(() => ok()));
+    off();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe(1);
+  });
+
+  it('sends high before normal before low when requests queue up', async () => {
+    const { gov, clock, sent, req } = setup({ maxConcurrent: 1 });
+    let release!: () => void;
+    const first = gov.run(req(() => new Promise<Response>((r) => (release = () => r(ok()))), { tag: 'first' }));
+    await clock.advance(0);
+    const low = gov.run(req(() => ok(), { priority: 'low', tag: 'low' }));
+    const normal = gov.run(req(() => ok(), { priority: 'normal', tag: 'normal' }));
+    const high = gov.run(req(() => ok(), { priority: 'high', tag: 'high' }));
+    await clock.advance(0);
+    expect(gov.state().queued).toBe(3);
+    release();
+    await Promise.all([first, low, normal, high]);
+    expect(sent.map((s) => s.tag)).toEqual(['first', 'high', 'normal', 'low']);
+  });
+
+  it('keeps a reserve for high priority near the limit', async () => {
+    const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 1 });
+    await gov.run(req(() => ok()));
+    await gov.run(req(() => ok()));
+    const low = gov.run(req(() => ok(), { priority: 'low', tag: 'low' }));
+    await clock.advance(1000);
+    expect(sent.map((s) => s.tag)).not.toContain('low');
+    expect((await gov.run(req(() => ok(), { priority: 'high', tag: 'high' }))).ok).toBe(true);
+    await clock.advance(3_600_000);
+    expect((await low).ok).toBe(true);
+  });
+
+  it('retries 5xx and network faults with backoff, then gives up after maxAttempts', async () => {
+    const { gov, clock, sent, req } = setup();
+    let n = 0;
+    const p = gov.run(req(() => (++n < 3 ? status(503) : ok())));
+    await clock.advance(0);
+    expect(sent).toHaveLength(1);
+    await clock.advance(2000);
+    const r = await p;
+    expect(r.ok).toBe(true);
+    expect(r.attempts).toBe(3);
+    // random 0.5: delays 75 (step 100) then 150 (step 200)
+    expect(sent[1]!.at - sent[0]!.at).toBe(75);
+    expect(sent[2]!.at - sent[1]!.at).toBe(150);
+
+    const failing = gov.run(
+      req(() => {
+        throw new TypeError('fetch failed');
+      }),
+    );
+    await clock.advance(5000);
+    const f = await failing;
+    expect(f.ok).toBe(false);
+    if (!f.ok) expect(f.error.kind).toBe('network');
+    expect(f.attempts).toBe(3);
+  });
+
+  it('after a 429 sends nothing of any kind until Retry-After has passed', async () => {
+    const { gov, clock, sent, req } = setup();
+    const r = await gov.run(req(() => status(429, { detail: 'Hourly quota exceeded' }, { 'Retry-After': '5' })));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatchObject({ kind: 'rate_limit', retryAfter: 5 });
+    const t429 = clock.now();
+    expect(gov.state().pausedUntil).toBe(t429 + 5000);
+    const next = gov.run(req(() => ok(), { priority: 'high' }));
+    const unkeyed = gov.run(req(() => ok(), { path: PATHS.status, needsKey: false }));
+    await clock.advance(4999);
+    expect(sent).toHaveLength(1);
+    await clock.advance(1);
+    await Promise.all([next, unkeyed]);
+    expect(sent).toHaveLength(3);
+    expect(sent[1]!.at - t429).toBeGreaterThanOrEqual(5000);
+    expect(gov.state().pausedUntil).toBeNull();
+  });
+
+  it('after a 401 fails fast without sending until the provider returns another key', async () => {
+    const { gov, clock, sent, req, setKey } = setup();
+    const r = await gov.run(req(() => status(401, { detail: 'Not authenticated' })));
+    expect(!r.ok && r.error.kind).toBe('auth');
+    expect(gov.state().auth).toBe('rejected');
+    const again = await gov.run(req(() => ok()));
+    expect(!again.ok && again.error.kind).toBe('auth');
+    expect(sent).toHaveLength(1);
+    // Status needs no key: it still goes out.
+    expect((await gov.run(req(() => ok(), { path: PATHS.status, needsKey: false }))).ok).toBe(true);
+
+    const usable = gov.whenKeyUsable();
+    setKey('new-key-abcdef');
+    await clock.advance(100); // the governor polls the provider while blocked
+    await usable;
+    expect(gov.state().auth).toBe('ok');
+    expect((await gov.run(req(() => ok()))).ok).toBe(true);
+    expect(sent.at(-1)!.key).toBe('new-key-abcdef');
+  });
+
+  it('reports a missing key without sending', async () => {
+    const { gov, sent, req, setKey } = setup();
+    setKey(null);
+    const r = await gov.run(req(() => ok()));
+    expect(!r.ok && r.error.kind).toBe('auth');
+    expect(gov.state().auth).toBe('missing');
+    expect(sent).toHaveLength(0);
+    setKey('k-2-abcdef');
+    gov.keyChanged();
+    expect((await gov.run(req(() => ok()))).ok).toBe(true);
+  });
+
+  it('stops calling a plan-restricted path and forgets the restriction when the key changes', async () => {
+    const { gov, sent, req, setKey } = setup();
+    const body = { detail: 'Enterprise only', your_plan: 'starter', required_plan: 'enterprise' };
+    const r = await gov.run(req(() => status(403, body), { path: PATHS.specialsFixtures }));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toMatchObject({ kind: 'plan', yourPlan: 'starter', requiredPlan: 'enterprise' });
+      expect(r.error.message).toContain('requires enterprise; your plan: starter');
+    }
+    expect(gov.state().plan).toBe('starter');
+    expect(gov.state().restrictedPaths.map((p) => p.path)).toEqual([PATHS.specialsFixtures]);
+    const again = await gov.run(req(() => ok(), { path: PATHS.specialsFixtures }));
+    expect(!again.ok && again.error.kind).toBe('plan');
+    expect(sent).toHaveLength(1);
+    // Other paths are unaffected.
+    expect((await gov.run(req(() => ok()))).ok).toBe(true);
+    setKey('enterprise-key-xyz');
+    expect((await gov.run(req(() => ok(), { path: PATHS.specialsFixtures }))).ok).toBe(true);
+    expect(gov.state().restrictedPaths).toEqual([]);
+  });
+
+  it('keeps the key out of errors and log lines', async () => {
+    const { gov, clock, req, logs } = setup({ retry: { maxAttempts: 1 } });
+    const p = gov.run(
+      req(() => {
+        throw new Error(`connect failed for header X-API-Key: ${KEY}`);
+      }),
+    );
+    await clock.advance(0);
+    const r = await p;
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(JSON.stringify(r.error)).not.toContain(KEY);
+    expect(logs.join('\n')).not.toContain(KEY);
+    expect(logs.join('\n')).toContain('[redacted key]');
+  });
+});

@@ -1,0 +1,579 @@
+// The one request governor: every request to the upstream (HTTP calls and stream opens) passes through here.
+// It owns the hourly budget, the Retry-After pause, the auth state of the key, the per-endpoint plan
+// restrictions, priorities and the retry of transient faults. Nothing else in the core decides when to call.
+//
+// Decisions (see also the report in the issue):
+// - While the key is rejected (401) or missing, requests that need the key FAIL FAST with an `auth` error and send
+//   nothing. Waiting instead would park every caller's promise with no feedback; failing fast lets timer-driven
+//   pollers simply try again on their next tick, which costs no upstream request. Long-lived intents (streams) wait
+//   with `whenKeyUsable()`. The governor re-reads the key provider on every request and polls it while blocked,
+//   so a new key is noticed without the host calling `keyChanged()` (which it may still do to be immediate).
+// - After a 429, queued and new requests WAIT until Retry-After has passed (a bounded wait); the request that got
+//   the 429 returns its rate_limit error to its caller.
+// - A plan restriction is remembered per path until the key changes; calls to that path return the plan error
+//   without a request.
+import {
+  ENTERPRISE_PATHS,
+  PLANS,
+  RATE_LIMIT_HEADERS,
+  type ApiPath,
+  type Plan,
+} from '../../shared/api';
+import type { AppError } from '../../shared/errors';
+import { realClock, type Clock, type TimerHandle } from '../clock';
+import { errorFromStatus, networkError, pathLabel, scrub, scrubError } from './errors';
+import type { KeyProvider, Logger, Priority } from './types';
+
+const HOUR_MS = 3_600_000;
+const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
+
+export interface RetryPolicy {
+  /** Attempts in all, the first one included. */
+  maxAttempts: number;
+  baseMs: number;
+  maxMs: number;
+}
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseMs: 500, maxMs: 15_000 };
+
+/**
+ * Exponential backoff with "equal jitter": half the step is fixed, half random, so a delay never collapses to
+ * zero (which would hammer a failing service) and never exceeds the cap.
+ */
+export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>, random: () => number): number {
+  const step = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+export interface QuotaState {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When at least one more request becomes available (ms since epoch); null when nothing has been used. */
+  resetAt: number | null;
+  /** `headers`: the service's X-RateLimit-*; `counted`: our own count against the configured quota. */
+  source: 'headers' | 'counted';
+}
+
+export interface RestrictedPath {
+  path: ApiPath;
+  yourPlan?: string;
+  requiredPlan?: string;
+  message: string;
+}
+
+export type AuthState = 'ok' | 'rejected' | 'missing';
+
+export interface GovernorState {
+  auth: AuthState;
+  plan: Plan | 'unknown';
+  restrictedPaths: RestrictedPath[];
+  quota: QuotaState;
+  /** No request of any kind goes out before this instant (ms since epoch), after a 429. */
+  pausedUntil: number | null;
+  queued: number;
+  inFlight: number;
+}
+
+export interface GovernedRequest {
+  path: ApiPath;
+  /** For messages only: where the service lives. */
+  baseUrl: string;
+  priority?: Priority;
+  /** /api/status needs no key: it is neither blocked by auth nor counted against the quota. */
+  needsKey?: boolean;
+  /** Overrides the retry policy's attempts; stream opens use 1 because the stream client reconnects itself. */
+  maxAttempts?: number;
+  signal?: AbortSignal;
+  /** Bound on one attempt, until `send` resolves. */
+  timeoutMs?: number;
+  send(key: string | null, signal: AbortSignal): Promise<Response>;
+}
+
+export type GovernedResult = { ok: true; response: Response; attempts: number } | { ok: false; error: AppError; attempts: number };
+
+export interface GovernorOptions {
+  keyProvider: KeyProvider;
+  clock?: Clock;
+  /** The hourly quota to count against when the service sends no X-RateLimit-* headers. */
+  quotaPerHour?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Source of jitter; tests pass a fixed one. */
+  random?: () => number;
+  maxConcurrent?: number;
+  timeoutMs?: number;
+  /** Requests kept back from `low` priority so streams and settlement polling still get through near the limit. */
+  lowPriorityReserve?: number;
+  /** How often the key provider is re-read while the key is rejected or missing. */
+  keyPollMs?: number;
+  /** Pause after a 429 that carries neither Retry-After nor X-RateLimit-Reset. */
+  defaultRetryAfterS?: number;
+  logger?: Logger;
+}
+
+export interface Governor {
+  run(request: GovernedRequest): Promise<GovernedResult>;
+  state(): GovernorState;
+  /** Called with the new state after every change; returns the unsubscribe function. */
+  subscribe(listener: (state: GovernorState) => void): () => void;
+  /** The host saved a new key: lift the auth block and plan restrictions at once. */
+  keyChanged(): void;
+  /** Resolves once the key is usable again (auth 'ok'); rejects when `signal` aborts. */
+  whenKeyUsable(signal?: AbortSignal): Promise<void>;
+  /** Removes every key the governor has seen from `text`, or from an error's message and path. */
+  scrub(text: string): string;
+  scrubError(error: AppError): AppError;
+  log(level: Parameters<Logger>[0], message: string): void;
+  dispose(): void;
+}
+
+interface Entry {
+  request: GovernedRequest;
+  rank: number;
+  seq: number;
+  attempts: number;
+  resolve(result: GovernedResult): void;
+  onAbort?: () => void;
+}
+
+interface HeaderQuota {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+  /** Requests we sent after this reading arrived: the reading does not include them yet. */
+  sentSince: number;
+}
+
+export function createGovernor(options: GovernorOptions): Governor {
+  const clock = options.clock ?? realClock;
+  const random = options.random ?? Math.random;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const maxConcurrent = options.maxConcurrent ?? 4;
+  const defaultTimeoutMs = options.timeoutMs ?? 30_000;
+  const keyPollMs = options.keyPollMs ?? 2_000;
+  const defaultRetryAfterS = options.defaultRetryAfterS ?? 60;
+  const configuredQuota = options.quotaPerHour ?? 1000;
+
+  const knownKeys = new Set<string>();
+  const listeners = new Set<(s: GovernorState) => void>();
+  const queue: Entry[] = [];
+  const restricted = new Map<ApiPath, RestrictedPath>();
+  let seq = 0;
+  let inFlight = 0;
+  let pausedUntil: number | null = null;
+  let auth: AuthState = 'ok';
+  let plan: Plan | 'unknown' = 'unknown';
+  let lastKey: string | null | undefined; // undefined: never read
+  let rejectedKey: string | null = null;
+  let sentAt: number[] = [];
+  let headerQuota: HeaderQuota | null = null;
+  // The service's stated limit outlives the header reading: it is still the best quota to count against.
+  let learnedLimit: number | null = null;
+  let wakeTimer: TimerHandle | null = null;
+  let wakeAt = Infinity;
+  let keyPollTimer: TimerHandle | null = null;
+  const retryTimers = new Set<TimerHandle>();
+  let disposed = false;
+
+  const scrubText = (text: string) => scrub(text, knownKeys);
+  const log = (level: Parameters<Logger>[0], message: string) => options.logger?.(level, scrubText(message));
+
+  function quota(): QuotaState {
+    const now = clock.now();
+    sentAt = sentAt.filter((t) => t > now - HOUR_MS);
+    if (headerQuota && now < headerQuota.resetAt) {
+      const remaining = Math.max(0, headerQuota.remaining - headerQuota.sentSince);
+      return {
+        limit: headerQuota.limit,
+        used: Math.max(0, headerQuota.limit - remaining),
+        remaining,
+        resetAt: headerQuota.resetAt,
+        source: 'headers',
+      };
+    }
+    const limit = headerQuota?.limit ?? learnedLimit ?? configuredQuota;
+    const used = sentAt.length;
+    return {
+      limit,
+      used,
+      remaining: Math.max(0, limit - used),
+      resetAt: sentAt.length ? sentAt[0]! + HOUR_MS : null,
+      source: 'counted',
+    };
+  }
+
+  function state(): GovernorState {
+    return {
+      auth,
+      plan,
+      restrictedPaths: [...restricted.values()],
+      quota: quota(),
+      pausedUntil: pausedUntil !== null && pausedUntil > clock.now() ? pausedUntil : null,
+      queued: queue.length,
+      inFlight,
+    };
+  }
+
+  function emit() {
+    if (!listeners.size) return;
+    const s = state();
+    for (const l of [...listeners]) {
+      try {
+        l(s);
+      } catch (e) {
+        log('error', `governor listener failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  function setAuth(next: AuthState) {
+    if (auth === next) return;
+    auth = next;
+    log(next === 'ok' ? 'info' : 'warn', `API key state: ${next}`);
+    if (next === 'ok') stopKeyPoll();
+    else startKeyPoll();
+    emit();
+  }
+
+  function forgetKeyState() {
+    restricted.clear();
+    plan = 'unknown';
+  }
+
+  /** Reads the provider and updates auth state; the only place a key enters the governor. */
+  async function readKey(): Promise<string | null> {
+    let raw: string | null | undefined;
+    try {
+      raw = await options.keyProvider();
+    } catch (e) {
+      log('error', `key provider failed: ${e instanceof Error ? e.message : String(e)}`);
+      raw = null;
+    }
+    const key = raw ? raw : null;
+    if (key) knownKeys.add(key);
+    if (key !== lastKey) {
+      const first = lastKey === undefined;
+      lastKey = key;
+      if (!first) {
+        forgetKeyState();
+        if (key !== rejectedKey) rejectedKey = null;
+        log('info', 'API key changed');
+        emit();
+      }
+    }
+    setAuth(key === null ? 'missing' : key === rejectedKey ? 'rejected' : 'ok');
+    return key;
+  }
+
+  function startKeyPoll() {
+    if (keyPollTimer !== null || disposed) return;
+    keyPollTimer = clock.setTimeout(async () => {
+      keyPollTimer = null;
+      await readKey();
+      if (auth !== 'ok') startKeyPoll();
+      else pump();
+    }, keyPollMs);
+  }
+
+  function stopKeyPoll() {
+    if (keyPollTimer !== null) clock.clearTimeout(keyPollTimer);
+    keyPollTimer = null;
+  }
+
+  function authError(): AppError {
+    return auth === 'missing'
+      ? { kind: 'auth', message: 'No API key is set. Enter your key from the account page to load data.' }
+      : {
+          kind: 'auth',
+          status: 401,
+          message:
+            'The API key was rejected (401): it is wrong, regenerated or revoked. Enter the current key from your ' +
+            'account page; nothing that needs the key is sent until then.',
+        };
+  }
+
+  function planError(r: RestrictedPath): AppError {
+    return {
+      kind: 'plan',
+      status: 403,
+      message: r.message,
+      ...(r.yourPlan ? { yourPlan: r.yourPlan } : {}),
+      ...(r.requiredPlan ? { requiredPlan: r.requiredPlan } : {}),
+    };
+  }
+
+  function scheduleWake(at: number) {
+    if (wakeTimer !== null && wakeAt <= at) return;
+    if (wakeTimer !== null) clock.clearTimeout(wakeTimer);
+    wakeAt = at;
+    wakeTimer = clock.setTimeout(() => {
+      wakeTimer = null;
+      wakeAt = Infinity;
+      pump();
+    }, Math.max(0, at - clock.now()));
+  }
+
+  function eligible(e: Entry, q: QuotaState): boolean {
+    if (e.request.needsKey === false) return true;
+    if (q.remaining <= 0) return false;
+    const reserve = options.lowPriorityReserve ?? Math.max(1, Math.floor(q.limit * 0.05));
+    return !(e.rank === PRIORITY_RANK.low && q.remaining <= reserve);
+  }
+
+  function pump() {
+    if (disposed) return;
+    while (inFlight < maxConcurrent && queue.length) {
+      const now = clock.now();
+      if (pausedUntil !== null && now < pausedUntil) {
+        scheduleWake(pausedUntil);
+        return;
+      }
+      if (pausedUntil !== null) {
+        pausedUntil = null;
+        log('info', 'rate-limit pause over');
+        emit();
+      }
+      const q = quota();
+      let best = -1;
+      for (let i = 0; i < queue.length; i++) {
+        const e = queue[i]!;
+        if (!eligible(e, q)) continue;
+        const b = best < 0 ? null : queue[best]!;
+        if (!b || e.rank < b.rank || (e.rank === b.rank && e.seq < b.seq)) best = i;
+      }
+      if (best < 0) {
+        // Budget spent: wait for the window to free a slot, or a minute when the reset time is unknown.
+        scheduleWake(q.resetAt !== null && q.resetAt > now ? q.resetAt : now + 60_000);
+        return;
+      }
+      const [entry] = queue.splice(best, 1);
+      void dispatch(entry!);
+    }
+  }
+
+  function finish(entry: Entry, result: GovernedResult) {
+    if (entry.onAbort) entry.request.signal?.removeEventListener('abort', entry.onAbort);
+    entry.resolve(result.ok ? result : { ...result, error: scrubError(result.error, knownKeys) });
+  }
+
+  function fail(entry: Entry, error: AppError) {
+    finish(entry, { ok: false, error, attempts: entry.attempts });
+  }
+
+  function cancelled(): AppError {
+    return { kind: 'network', message: 'The request was cancelled.' };
+  }
+
+  function countSent() {
+    sentAt.push(clock.now());
+    if (headerQuota) headerQuota.sentSince++;
+  }
+
+  function readRateHeaders(headers: Headers) {
+    const limit = Number(headers.get(RATE_LIMIT_HEADERS.limit));
+    const remaining = Number(headers.get(RATE_LIMIT_HEADERS.remaining));
+    const reset = Number(headers.get(RATE_LIMIT_HEADERS.reset));
+    if (headers.get(RATE_LIMIT_HEADERS.limit) === null || !Number.isFinite(limit) || !Number.isFinite(remaining)) {
+      // No headers on this answer: our own count takes over from here.
+      if (headerQuota) {
+        headerQuota = null;
+        emit();
+      }
+      return;
+    }
+    const resetAt = Number.isFinite(reset) && reset > 0 ? reset * 1000 : clock.now() + HOUR_MS;
+    headerQuota = { limit, remaining, resetAt, sentSince: 0 };
+    learnedLimit = limit;
+    emit();
+  }
+
+  function retryOrFail(entry: Entry, error: AppError) {
+    const max = entry.request.maxAttempts ?? retry.maxAttempts;
+    if (entry.attempts >= max || entry.request.signal?.aborted || disposed) {
+      fail(entry, error);
+      return;
+    }
+    const delay = backoffDelay(entry.attempts, retry, random);
+    log('warn', `${entry.request.path}: ${error.kind} (attempt ${entry.attempts}/${max}); retrying in ${delay} ms`);
+    const timer = clock.setTimeout(() => {
+      retryTimers.delete(timer);
+      if (entry.request.signal?.aborted) return fail(entry, cancelled());
+      queue.push(entry);
+      pump();
+    }, delay);
+    retryTimers.add(timer);
+  }
+
+  async function dispatch(entry: Entry) {
+    const { request } = entry;
+    inFlight++;
+    let key: string | null = null;
+    try {
+      if (request.needsKey !== false) {
+        key = await readKey();
+        if (auth !== 'ok') return fail(entry, authError());
+        const r = restricted.get(request.path);
+        if (r) return fail(entry, planError(r));
+        countSent();
+      }
+      entry.attempts++;
+      emit();
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = clock.setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error('timeout'));
+      }, request.timeoutMs ?? defaultTimeoutMs);
+      const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
+      const started = clock.now();
+      let response: Response;
+      try {
+        response = await request.send(key, signal);
+      } catch (e) {
+        if (request.signal?.aborted) return fail(entry, cancelled());
+        log('warn', `${request.path}: network fault: ${e instanceof Error ? e.message : String(e)}`);
+        return retryOrFail(entry, networkError(request.path, request.baseUrl, e, timedOut));
+      } finally {
+        clock.clearTimeout(timer);
+      }
+      log('debug', `GET ${request.path} -> ${response.status} (${clock.now() - started} ms)`);
+      if (request.needsKey !== false) readRateHeaders(response.headers);
+      if (response.ok) {
+        if (plan === 'unknown' && ENTERPRISE_PATHS.includes(request.path)) {
+          plan = 'enterprise';
+          emit();
+        }
+        return finish(entry, { ok: true, response, attempts: entry.attempts });
+      }
+      let body = '';
+      try {
+        body = await response.text();
+      } catch {
+        /* the status alone is enough to classify */
+      }
+      const error = errorFromStatus(request.path, response.status, response.headers, body, clock.now());
+      switch (error.kind) {
+        case 'auth':
+          if (key !== null && key === lastKey) {
+            rejectedKey = key;
+            setAuth('rejected');
+          }
+          return fail(entry, error);
+        case 'plan': {
+          const restriction: RestrictedPath = {
+            path: request.path,
+            message: error.message,
+            ...(error.yourPlan ? { yourPlan: error.yourPlan } : {}),
+            ...(error.requiredPlan ? { requiredPlan: error.requiredPlan } : {}),
+          };
+          restricted.set(request.path, restriction);
+          if (error.yourPlan && (PLANS as readonly string[]).includes(error.yourPlan)) plan = error.yourPlan as Plan;
+          log('warn', `${pathLabel(request.path)} restricted by plan: ${error.message}`);
+          emit();
+          return fail(entry, error);
+        }
+        case 'rate_limit': {
+          const hq = headerQuota;
+          const fromReset = hq ? Math.ceil((hq.resetAt - clock.now()) / 1000) : null;
+          const seconds = error.retryAfter ?? (fromReset && fromReset > 0 ? fromReset : defaultRetryAfterS);
+          const until = clock.now() + seconds * 1000;
+          pausedUntil = Math.max(pausedUntil ?? 0, until);
+          log('warn', `429 from ${request.path}: all requests paused for ${seconds} s`);
+          emit();
+          return fail(entry, { ...error, retryAfter: seconds });
+        }
+        case 'server':
+          return retryOrFail(entry, error);
+        default:
+          return fail(entry, error);
+      }
+    } catch (e) {
+      return fail(entry, { kind: 'internal', message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      inFlight--;
+      emit();
+      pump();
+    }
+  }
+
+  async function run(request: GovernedRequest): Promise<GovernedResult> {
+    if (disposed) return { ok: false, error: { kind: 'network', message: 'The client is closed.' }, attempts: 0 };
+    if (request.signal?.aborted) return { ok: false, error: cancelled(), attempts: 0 };
+    if (request.needsKey !== false) {
+      // Fail fast before queueing: a blocked key or a restricted endpoint never costs a request.
+      await readKey();
+      if (auth !== 'ok') return { ok: false, error: authError(), attempts: 0 };
+      const r = restricted.get(request.path);
+      if (r) return { ok: false, error: planError(r), attempts: 0 };
+    }
+    return new Promise<GovernedResult>((resolve) => {
+      const entry: Entry = { request, rank: PRIORITY_RANK[request.priority ?? 'normal'], seq: ++seq, attempts: 0, resolve };
+      if (request.signal) {
+        entry.onAbort = () => {
+          const i = queue.indexOf(entry);
+          if (i >= 0) {
+            queue.splice(i, 1);
+            fail(entry, cancelled());
+            emit();
+          }
+        };
+        request.signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      queue.push(entry);
+      emit();
+      pump();
+    });
+  }
+
+  // Learn the initial key state without waiting for the first request.
+  void readKey();
+
+  return {
+    run,
+    state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    keyChanged() {
+      rejectedKey = null;
+      lastKey = undefined;
+      forgetKeyState();
+      emit();
+      void readKey().then(() => pump());
+    },
+    whenKeyUsable(signal) {
+      if (auth === 'ok') return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          unsubscribe();
+          reject(signal?.reason);
+        };
+        const unsubscribe = (() => {
+          const l = (s: GovernorState) => {
+            if (s.auth !== 'ok') return;
+            listeners.delete(l);
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          };
+          listeners.add(l);
+          return () => listeners.delete(l);
+        })();
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener('abort', onAbort, { once: true });
+        startKeyPoll();
+      });
+    },
+    scrub: scrubText,
+    scrubError: (error) => scrubError(error, knownKeys),
+    log,
+    dispose() {
+      disposed = true;
+      stopKeyPoll();
+      if (wakeTimer !== null) clock.clearTimeout(wakeTimer);
+      for (const t of retryTimers) clock.clearTimeout(t);
+      retryTimers.clear();
+      for (const e of queue.splice(0)) fail(e, { kind: 'network', message: 'The client is closed.' });
+      listeners.clear();
+    },
+  };
+}
