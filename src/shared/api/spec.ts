@@ -86,3 +86,9 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const MARKET_KINDS = ['moneyline', 'spread', 'totals', 'team_total'] as const;
 export type MarketKind = (typeof MARKET_KINDS)[number];
 export const BET_TYPES = ['MULTI_WAY_HEAD_TO_HEAD', 'SPREAD', 'OVER_UNDER'] as const;
+
+/**
+ * A SettlementLine has outcome_home/draw/away only. For `totals` and `team_total` the over side is reported in
+ * outcome_home and the under side in outcome_away; outcome_draw is `loss` on every two-way market.
+ */
+export const SETTLEMENT_OVER_UNDER_MAPPING = { over: 'outcome_home', under: 'outcome_away' } as const;

@@ -1,0 +1,150 @@
+// Entry of the upstream simulator: `startSimulator` builds the world, the clock (manual or real at a speed), the
+// keys, and a node:http server on 127.0.0.1, and returns the control handle described in CONTROL.md.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DevigModel, EventOdds, Plan, SettledEvent } from '../shared/api';
+import { parseServiceTime } from '../shared/api';
+import { Access, type Faults } from './access';
+import { SimServer, type RequestLogEntry } from './server';
+import { StreamHub } from './stream';
+import { World, type MaxWinChange } from './world';
+
+export type { Faults } from './access';
+export type { RequestLogEntry } from './server';
+export type { MaxWinChange } from './world';
+
+export interface SimKey {
+  key: string;
+  plan: Plan;
+  quotaPerHour?: number;
+  /** Account preference for the leading todds. */
+  model?: DevigModel;
+}
+
+export interface SimulatorOptions {
+  port?: number;
+  seed?: number;
+  clock?: 'manual' | 'real';
+  speed?: number;
+  startTime?: string;
+  quotaPerHour?: number;
+  rateLimitHeaders?: boolean;
+  keys?: SimKey[];
+  events?: number;
+  /** Real ms between `: ping` comments on every stream; default 15000. */
+  pingIntervalMs?: number;
+  /** `retry:` sent at the head of every stream connection, in ms; default 2000. */
+  retryMs?: number;
+  faults?: Faults;
+}
+
+export interface Simulator {
+  url: string;
+  port: number;
+  /** The keys as issued at start (given ones, or generated demo keys). */
+  keys: Array<{ key: string; plan: Plan }>;
+  advance(seconds: number): Promise<void>;
+  now(): number;
+  addKey(plan: Plan, options?: { quotaPerHour?: number; model?: DevigModel }): string;
+  regenerateKey(oldKey: string): string;
+  revokeKey(key: string): void;
+  setFaults(faults: Faults, key?: string): void;
+  requestLog(): RequestLogEntry[];
+  truth: {
+    event(eventId: number): EventOdds | null;
+    settled(): SettledEvent[];
+    maxWinChanges(): MaxWinChange[];
+    /** Event ids in the book now, ascending. */
+    bookIds(): number[];
+  };
+  openStreams(): number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_START_TIME = '2026-11-22T12:00:00';
+const REAL_TICK_MS = 100;
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const seed = options.seed ?? 1;
+  const speed = options.speed ?? 60;
+  const manual = (options.clock ?? 'manual') === 'manual';
+  const startMs = parseServiceTime(options.startTime ?? DEFAULT_START_TIME);
+  if (startMs === null) throw new Error(`startTime is not a date-time: ${options.startTime}`);
+  if (!(speed > 0)) throw new Error('speed must be > 0');
+
+  const world = new World({ seed, startMs, events: options.events ?? 60 });
+  const access = new Access(seed, options.quotaPerHour ?? 100_000);
+  const given = options.keys ?? [
+    { key: '', plan: 'enterprise' as const },
+    { key: '', plan: 'starter' as const },
+  ];
+  const keys = given.map((k) => {
+    const record = access.add(k.plan, { ...(k.key ? { key: k.key } : {}), ...(k.quotaPerHour ? { quotaPerHour: k.quotaPerHour } : {}), model: k.model ?? null });
+    return { key: record.key, plan: record.plan };
+  });
+  if (options.faults) access.setFaults(options.faults, undefined, Date.now());
+
+  // The sim clock: exact in manual mode (advance by seconds); in real mode it runs at `speed` from start.
+  let simMs = startMs;
+  const realStart = Date.now();
+  const simNow = () => (manual ? simMs : startMs + (Date.now() - realStart) * speed);
+  const advanceWorld = () => world.advanceTo(simNow());
+  const advance = async (seconds: number): Promise<void> => {
+    if (!manual) throw new Error('advance needs the manual clock');
+    simMs += seconds * 1000;
+    advanceWorld();
+  };
+
+  const streams = new StreamHub(world, access, { pingIntervalMs: options.pingIntervalMs ?? 15_000, retryMs: options.retryMs ?? 2_000 }, () => Date.now());
+  world.onMessage((eventId, message) => streams.deliver(eventId, message));
+
+  const server = new SimServer({
+    world,
+    access,
+    streams,
+    seed,
+    rateLimitHeaders: options.rateLimitHeaders ?? true,
+    simNow: () => Math.floor(simNow()),
+    realNow: () => Date.now(),
+    // A manual clock only moves when told, so a wait is quoted in simulated seconds; a real one runs `speed` times fast.
+    realSecondsFor: (simSeconds) => Math.max(1, Math.ceil(manual ? simSeconds : simSeconds / speed)),
+    advance,
+  });
+
+  const http: Server = createServer((req, res) => {
+    if (!manual) advanceWorld();
+    server.handle(req, res);
+  });
+  const timer = manual ? null : setInterval(advanceWorld, REAL_TICK_MS);
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    keys,
+    advance,
+    now: () => Math.floor(simNow()),
+    addKey: (plan, o = {}) => access.add(plan, { ...(o.quotaPerHour ? { quotaPerHour: o.quotaPerHour } : {}), model: o.model ?? null }).key,
+    regenerateKey: (oldKey) => access.regenerate(oldKey),
+    revokeKey: (key) => access.revoke(key),
+    setFaults: (faults, key) => access.setFaults(faults, key, Date.now()),
+    requestLog: () => server.requestLog(),
+    truth: {
+      event: (id) => world.eventOdds(id),
+      settled: () => world.allSettled(),
+      maxWinChanges: () => world.maxWinChanges(),
+      bookIds: () => world.bookIds(),
+    },
+    openStreams: () => streams.openCount(),
+    close: async () => {
+      if (timer) clearInterval(timer);
+      streams.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

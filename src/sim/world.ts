@@ -1,0 +1,908 @@
+// The simulated book: events and their lifecycle (pre-match -> live -> ended -> settled, or removed), main-market
+// odds as random walks around fair prices, specials and league futures with max_win ladders and their history,
+// settlements and per-period results, and the per-event stream log. Deterministic: all randomness comes from the
+// seed, all time from `advanceTo`; nothing here reads the real clock.
+import type {
+  DevigModel,
+  EventOdds,
+  Fixture,
+  Market,
+  PeriodResult,
+  Prices,
+  SettledEvent,
+  SettlementLine,
+  SpecialFixture,
+  SpecialOpening,
+  OutrightMarket,
+  Outcome,
+  MarketKind,
+} from '../shared/api';
+import { DEVIG_MODELS, LIVE_STATUS, formatServiceTime } from '../shared/api';
+import { tennisGamePeriod } from '../shared/periods';
+import { devig } from '../shared/devig';
+import { Prng } from './prng';
+import {
+  CITY_ENDS,
+  CITY_PARTS,
+  CLUB_SUFFIX,
+  FIRST_NAMES,
+  INDIVIDUAL_SPORTS,
+  LAST_NAMES,
+  MAX_WIN_LADDER,
+  SPECIAL_TEMPLATES,
+  SPORTS,
+  type SpecialTemplate,
+  type SportDef,
+} from './catalog';
+
+/** The world moves in whole steps of this many simulated ms, so any split of the same advance gives the same world. */
+export const STEP_MS = 5_000;
+/** Settlements are published in batches at multiples of this: several events share one settled_at second. */
+const SETTLE_BATCH_MS = 10 * 60_000;
+const STREAM_BUFFER = 400;
+const SETTLED_CAP = 5_000;
+const SPECIAL_TICK_CAP = 200;
+const FUTURES_EVENT_BASE = 9_000_000;
+
+export interface WorldOptions {
+  seed: number;
+  startMs: number;
+  /** Events kept in the book; new ones are created as others leave. */
+  events: number;
+}
+
+export interface StreamMessage {
+  id: number;
+  event: 'odds' | 'score' | 'end';
+  /** One line of JSON, serialised once so every subscriber and every replay sends the same bytes. */
+  data: string;
+}
+
+export interface MaxWinChange {
+  event_id: number;
+  special_id: number;
+  contestant_id: number;
+  from: number;
+  to: number;
+  at: string;
+}
+
+interface League {
+  id: number;
+  name: string;
+  sport: SportDef;
+  teams: string[];
+}
+
+type PriceKey = keyof Prices;
+
+interface MarketState {
+  lineId: number;
+  kind: MarketKind;
+  side: 'home' | 'away' | null;
+  line: number | null;
+  keys: PriceKey[];
+  /** Log-weights of the outcomes; fair probabilities are their softmax. */
+  weights: number[];
+  base: number[];
+  margin: number;
+  prices: Prices | null;
+  maxWin: number;
+  updatedAtMs: number;
+}
+
+interface ScoreStep {
+  atMs: number;
+  home: number;
+  away: number;
+}
+
+interface SetRecord {
+  homeWon: boolean;
+  /** Tennis only: game winners in order, true = home. */
+  games: boolean[];
+}
+
+type Phase = 'pre' | 'live' | 'ended' | 'settled' | 'removed';
+
+interface SimEvent {
+  id: number;
+  sport: SportDef;
+  league: League;
+  home: string;
+  away: string;
+  startsMs: number;
+  offeredLive: boolean;
+  phase: Phase;
+  removeAtMs: number | null;
+  endMs: number;
+  settleMs: number;
+  timeline: ScoreStep[];
+  timelineIdx: number;
+  sets: SetRecord[];
+  score: { home: number; away: number } | null;
+  markets: MarketState[];
+  nextTickMs: number;
+  suspendedUntilMs: number;
+  rng: Prng;
+  log: { nextId: number; buffer: StreamMessage[] };
+}
+
+interface Contestant {
+  id: number;
+  name: string;
+  handicap: number;
+  weight: number;
+}
+
+interface SpecialTick {
+  atMs: number;
+  maxWin: number;
+  odds: number[];
+  /** Only on the opening and the closing tick. */
+  trueOdds: Record<DevigModel, number[]> | null;
+}
+
+interface SpecialState {
+  specialId: number;
+  /** The owning event, or the league's futures pseudo-event for tournament futures. */
+  ownerId: number;
+  futures: boolean;
+  sport: SportDef;
+  league: League;
+  template: SpecialTemplate;
+  contestants: Contestant[];
+  margin: number;
+  ladderIdx: number;
+  openedMs: number;
+  cutoffMs: number;
+  nextRepriceMs: number;
+  closed: boolean;
+  ticks: SpecialTick[];
+  rng: Prng;
+}
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+const oddsOf = (p: number, margin: number) => Math.min(501, Math.max(1.01, round(1 / (p * (1 + margin)), 2)));
+const trueOddsOf = (o: number) => Math.max(1.001, round(o, 3));
+
+function softmax(ws: readonly number[]): number[] {
+  const max = Math.max(...ws);
+  const es = ws.map((w) => Math.exp(w - max));
+  const s = es.reduce((a, b) => a + b, 0);
+  return es.map((e) => e / s);
+}
+
+/** The fields every event record starts with, in the service's order (settlements and snapshots share them). */
+function eventHead(ev: SimEvent) {
+  return {
+    event_id: ev.id,
+    sport_id: ev.sport.id,
+    league_id: ev.league.id,
+    league_name: ev.league.name,
+    runner_home: ev.home,
+    runner_away: ev.away,
+    starts: formatServiceTime(ev.startsMs),
+  };
+}
+
+function outcome(diff: number): Outcome {
+  return diff > 0 ? 'win' : diff < 0 ? 'loss' : 'push';
+}
+
+export class World {
+  private readonly rng: Prng;
+  private readonly target: number;
+  private nowMs: number;
+  private nextEventId = 1_600_001;
+  private nextSpecialId = 50_001;
+  private nextContestantId = 700_001;
+  private nextSettlementId = 1;
+  private readonly leagues: League[] = [];
+  private readonly book = new Map<number, SimEvent>();
+  /** Events that left the book: only what a late stream connection needs to say goodbye. */
+  private readonly gone = new Map<number, { reason: 'settled' | 'removed'; endId: number }>();
+  private readonly settled: SettledEvent[] = [];
+  private readonly settledSec: number[] = [];
+  private readonly periodResultsById = new Map<number, PeriodResult[]>();
+  private readonly specials = new Map<number, SpecialState>();
+  private readonly maxWinLog: MaxWinChange[] = [];
+  private listener: (eventId: number, message: StreamMessage) => void = () => {};
+
+  constructor(options: WorldOptions) {
+    this.rng = new Prng(options.seed);
+    this.target = Math.max(1, options.events);
+    this.nowMs = Math.floor(options.startMs / STEP_MS) * STEP_MS;
+    this.createLeagues();
+    // Seed the book as if the service had been running: some events already under way, the rest spread out.
+    for (let i = 0; i < this.target; i++) this.createEvent(this.nowMs + this.rng.range(-90, 8 * 60) * 60_000);
+    this.processStep();
+  }
+
+  onMessage(listener: (eventId: number, message: StreamMessage) => void): void {
+    this.listener = listener;
+  }
+
+  now(): number {
+    return this.nowMs;
+  }
+
+  /** Runs every whole step up to `targetMs`; the clock never runs backwards. */
+  advanceTo(targetMs: number): void {
+    while (this.nowMs + STEP_MS <= targetMs) {
+      this.nowMs += STEP_MS;
+      this.processStep();
+    }
+  }
+
+  // ---- creation ----
+
+  private createLeagues(): void {
+    for (const sport of SPORTS) {
+      sport.leagues.forEach((name, i) => {
+        const league: League = { id: sport.id * 100 + i + 1, name, sport, teams: [] };
+        const names = new Set<string>();
+        while (names.size < 12) names.add(this.competitorName(sport));
+        league.teams = [...names];
+        this.leagues.push(league);
+        this.createFutures(league);
+      });
+    }
+  }
+
+  private competitorName(sport: SportDef): string {
+    if (INDIVIDUAL_SPORTS.has(sport.id)) return `${this.rng.pick(FIRST_NAMES)} ${this.rng.pick(LAST_NAMES)}`;
+    const city = `${this.rng.pick(CITY_PARTS)}${this.rng.pick(CITY_ENDS)}`;
+    return `${city} ${this.rng.pick(CLUB_SUFFIX[sport.id] ?? ['Club'])}`;
+  }
+
+  private createEvent(startsMs: number): void {
+    const league = this.rng.pick(this.leagues);
+    const sport = league.sport;
+    const home = this.rng.pick(league.teams);
+    let away = this.rng.pick(league.teams);
+    while (away === home) away = this.rng.pick(league.teams);
+    const id = this.nextEventId;
+    this.nextEventId += this.rng.int(1, 7);
+    const rng = this.rng.fork(id);
+    startsMs = Math.floor(startsMs / 60_000) * 60_000;
+    const strength = rng.range(0.25, 0.75);
+    const ev: SimEvent = {
+      id,
+      sport,
+      league,
+      home,
+      away,
+      startsMs,
+      offeredLive: rng.chance(0.85),
+      phase: 'pre',
+      removeAtMs: rng.chance(0.03) ? startsMs - rng.range(5, 60) * 60_000 : null,
+      endMs: 0,
+      settleMs: 0,
+      timeline: [],
+      timelineIdx: 0,
+      sets: [],
+      score: null,
+      markets: [],
+      nextTickMs: this.nowMs + rng.range(5, 30) * 1000,
+      suspendedUntilMs: 0,
+      rng,
+      log: { nextId: 1, buffer: [] },
+    };
+    this.playMatch(ev, strength);
+    ev.markets = this.createMarkets(ev, strength);
+    this.book.set(id, ev);
+    for (const template of SPECIAL_TEMPLATES[sport.id] ?? []) {
+      if (rng.chance(0.8)) this.createSpecial(template, league, ev.id, false, ev.startsMs, rng);
+    }
+  }
+
+  /** Decides the whole match up front, so the live phase only replays it in time. */
+  private playMatch(ev: SimEvent, strength: number): void {
+    const { sport, rng } = ev;
+    const durationMs = sport.durationMin * 60_000 * rng.range(0.9, 1.2);
+    ev.endMs = ev.startsMs + Math.round(durationMs / STEP_MS) * STEP_MS;
+    const at = (fraction: number) => ev.startsMs + Math.max(STEP_MS, Math.round((durationMs * fraction) / STEP_MS) * STEP_MS);
+    if (sport.kind === 'sets') {
+      const need = Math.ceil(sport.bestOf / 2);
+      const pSet = 0.5 + (strength - 0.5) * 0.8;
+      let h = 0;
+      let a = 0;
+      while (h < need && a < need) {
+        const set: SetRecord = sport.id === 4 ? this.tennisSet(rng, 0.5 + (strength - 0.5) * 0.3) : { homeWon: rng.chance(pSet), games: [] };
+        ev.sets.push(set);
+        if (set.homeWon) h++;
+        else a++;
+      }
+      const n = ev.sets.length;
+      let sh = 0;
+      let sa = 0;
+      ev.sets.forEach((s, i) => {
+        if (s.homeWon) sh++;
+        else sa++;
+        ev.timeline.push({ atMs: i === n - 1 ? ev.endMs - STEP_MS : at((i + 1) / (n + 0.3)), home: sh, away: sa });
+      });
+      return;
+    }
+    const updates = sport.id === 2 ? 24 : sport.id === 3 ? 9 : 0;
+    let h = 0;
+    let a = 0;
+    if (sport.id === 1) {
+      const goals: Array<{ f: number; home: boolean }> = [];
+      for (let i = rng.poisson(2.6 * strength + 0.15); i > 0; i--) goals.push({ f: rng.next(), home: true });
+      for (let i = rng.poisson(2.6 * (1 - strength)); i > 0; i--) goals.push({ f: rng.next(), home: false });
+      goals.sort((x, y) => x.f - y.f);
+      for (const g of goals) {
+        if (g.home) h++;
+        else a++;
+        ev.timeline.push({ atMs: at(Math.min(0.97, g.f)), home: h, away: a });
+      }
+      return;
+    }
+    // Basketball and baseball score in blocks (quarters' runs, innings): a handful of score updates per match.
+    const meanH = sport.meanScore * (0.8 + 0.4 * strength) / updates;
+    const meanA = sport.meanScore * (1.2 - 0.4 * strength) / updates;
+    for (let i = 1; i <= updates; i++) {
+      const dh = sport.id === 2 ? Math.max(0, Math.round(meanH + rng.normal() * 2.5)) : rng.poisson(meanH);
+      const da = sport.id === 2 ? Math.max(0, Math.round(meanA + rng.normal() * 2.5)) : rng.poisson(meanA);
+      // No draws in these sports: the last block is overtime / extra innings until someone leads.
+      const tie = i === updates && h + dh === a + da;
+      h += dh + (tie && rng.chance(strength) ? 1 : 0);
+      a += da + (tie && h === a + da ? 1 : 0);
+      if (dh || da || tie) ev.timeline.push({ atMs: at(i / (updates + 0.2)), home: h, away: a });
+    }
+  }
+
+  private tennisSet(rng: Prng, pGame: number): SetRecord {
+    const games: boolean[] = [];
+    let h = 0;
+    let a = 0;
+    for (;;) {
+      const homeWins = rng.chance(pGame);
+      games.push(homeWins);
+      if (homeWins) h++;
+      else a++;
+      const tiebreak = h + a === 13;
+      if (tiebreak || (h >= 6 && h - a >= 2) || (a >= 6 && a - h >= 2)) return { homeWon: h > a, games };
+    }
+  }
+
+  private createMarkets(ev: SimEvent, strength: number): MarketState[] {
+    const { sport, rng } = ev;
+    const margin = rng.range(0.02, 0.05);
+    const maxWin = this.mainMaxWin(ev);
+    const mk = (k: number, kind: MarketKind, side: 'home' | 'away' | null, line: number | null, keys: PriceKey[], probs: number[]): MarketState => {
+      const base = probs.map((p) => Math.log(p));
+      return { lineId: ev.id * 10 + k, kind, side, line, keys, weights: [...base], base, margin, prices: null, maxWin, updatedAtMs: this.nowMs };
+    };
+    const half = () => (rng.chance(0.6) ? 0 : 0.5);
+    const twoWay = () => {
+      const p = 0.5 + rng.range(-0.06, 0.06);
+      return [p, 1 - p];
+    };
+    const pHome = sport.kind === 'sets' ? strength : 0.5 + (strength - 0.5) * 1.1;
+    const ml = sport.draw
+      ? mk(0, 'moneyline', null, null, ['home', 'draw', 'away'], [pHome * 0.75, 0.25, (1 - pHome) * 0.75])
+      : mk(0, 'moneyline', null, null, ['home', 'away'], [pHome, 1 - pHome]);
+    const unit = sport.kind === 'sets' ? 1 : sport.meanScore < 10 ? 1 : Math.max(1, Math.round(sport.meanScore / 25));
+    const spreadLine = -Math.round(((strength - 0.5) * sport.meanScore) / unit) * unit - (sport.kind === 'sets' ? 0 : half());
+    const total = sport.meanScore * 2;
+    const totalsLine = Math.round(total + rng.range(-0.1, 0.1) * total) + half();
+    const teamLine = (share: number) => Math.max(0.5, Math.round(sport.meanScore * share)) + half();
+    const markets = [
+      ml,
+      mk(1, 'spread', null, spreadLine, ['home', 'away'], twoWay()),
+      mk(2, 'totals', null, totalsLine, ['over', 'under'], twoWay()),
+      mk(3, 'team_total', 'home', teamLine(0.8 + 0.4 * strength), ['over', 'under'], twoWay()),
+      mk(4, 'team_total', 'away', teamLine(1.2 - 0.4 * strength), ['over', 'under'], twoWay()),
+    ];
+    for (const m of markets) m.prices = this.priceOf(m);
+    return markets;
+  }
+
+  private createFutures(league: League): void {
+    const template: SpecialTemplate = {
+      name: `${league.name} Winner`,
+      betType: 'MULTI_WAY_HEAD_TO_HEAD',
+      category: 'futures',
+      units: 'Titles',
+      contestants: { kind: 'fixed', names: league.teams },
+    };
+    const cutoff = this.nowMs + 60 * 24 * 3600_000;
+    this.createSpecial(template, league, FUTURES_EVENT_BASE + league.id, true, cutoff, this.rng.fork(league.id));
+  }
+
+  private createSpecial(template: SpecialTemplate, league: League, ownerId: number, futures: boolean, cutoffMs: number, parent: Prng): void {
+    const rng = parent.fork(this.nextSpecialId);
+    const c = template.contestants;
+    let named: Array<{ name: string; handicap: number }>;
+    if (c.kind === 'players') {
+      const names = new Set<string>();
+      while (names.size < c.count) names.add(`${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`);
+      named = [...names].map((name) => ({ name, handicap: 0 }));
+    } else if (c.kind === 'fixed') {
+      named = c.names.map((name) => ({ name, handicap: 0 }));
+    } else if (c.kind === 'over_under') {
+      named = [{ name: 'Over', handicap: c.line }, { name: 'Under', handicap: c.line }];
+    } else {
+      named = [{ name: 'Home', handicap: -c.line }, { name: 'Away', handicap: c.line }];
+    }
+    const spread = named.length > 2 ? 0.9 : 0.2;
+    const special: SpecialState = {
+      specialId: this.nextSpecialId++,
+      ownerId,
+      futures,
+      sport: league.sport,
+      league,
+      template,
+      contestants: named.map((n) => ({ id: this.nextContestantId++, ...n, weight: rng.normal() * spread })),
+      margin: named.length > 2 ? rng.range(0.03, 0.05) : rng.range(0.02, 0.05),
+      ladderIdx: 0,
+      openedMs: this.nowMs,
+      cutoffMs,
+      nextRepriceMs: 0,
+      closed: false,
+      ticks: [],
+      rng,
+    };
+    this.specials.set(special.specialId, special);
+    this.repriceSpecial(special, true);
+  }
+
+  // ---- the step ----
+
+  private processStep(): void {
+    const now = this.nowMs;
+    for (const ev of [...this.book.values()]) this.stepEvent(ev, now);
+    for (const sp of this.specials.values()) this.stepSpecial(sp, now);
+    if (now % SETTLE_BATCH_MS === 0) this.settleBatch(now);
+    // Keep the book full: a replacement starts between 30 minutes and 8 hours from now.
+    let live = 0;
+    for (const ev of this.book.values()) if (ev.phase === 'pre' || ev.phase === 'live') live++;
+    for (let i = live; i < this.target; i++) this.createEvent(now + this.rng.range(30, 8 * 60) * 60_000);
+  }
+
+  private stepEvent(ev: SimEvent, now: number): void {
+    if (ev.phase === 'pre' && ev.removeAtMs !== null && now >= ev.removeAtMs) {
+      this.leaveBook(ev, 'removed');
+      return;
+    }
+    if (ev.phase === 'pre' && now >= ev.startsMs) {
+      ev.phase = 'live';
+      ev.score = { home: 0, away: 0 };
+      this.emitScore(ev, now);
+      if (!ev.offeredLive) this.takeOffline(ev, now);
+    }
+    if (ev.phase === 'live') {
+      let scored = false;
+      for (let step = ev.timeline[ev.timelineIdx]; step && step.atMs <= now; step = ev.timeline[++ev.timelineIdx]) {
+        const homeScored = step.home > (ev.score?.home ?? 0);
+        ev.score = { home: step.home, away: step.away };
+        this.shiftAfterScore(ev, homeScored);
+        scored = true;
+      }
+      if (scored) {
+        this.emitScore(ev, now);
+        if (ev.offeredLive) {
+          ev.suspendedUntilMs = now + ev.rng.range(20, 90) * 1000;
+          this.takeOffline(ev, now);
+        }
+      }
+      if (now >= ev.endMs) {
+        ev.phase = 'ended';
+        // Publication waits for the next batch after a short review.
+        ev.settleMs = Math.ceil((now + ev.rng.range(2, 12) * 60_000) / SETTLE_BATCH_MS) * SETTLE_BATCH_MS;
+        this.emitScore(ev, now);
+        this.takeOffline(ev, now);
+        return;
+      }
+    }
+    if ((ev.phase === 'pre' || (ev.phase === 'live' && ev.offeredLive)) && now >= ev.nextTickMs && now >= ev.suspendedUntilMs) {
+      this.tickOdds(ev, now);
+      const mean = ev.phase === 'live' ? 12 : 30;
+      ev.nextTickMs = now + Math.max(STEP_MS, Math.round((-Math.log(1 - ev.rng.next()) * mean * 1000) / STEP_MS) * STEP_MS);
+    }
+  }
+
+  private shiftAfterScore(ev: SimEvent, homeScored: boolean): void {
+    const ml = ev.markets[0];
+    if (!ml) return;
+    const delta = homeScored ? 0.35 : -0.35;
+    ml.base[0] = (ml.base[0] ?? 0) + delta;
+    ml.base[ml.base.length - 1] = (ml.base[ml.base.length - 1] ?? 0) - delta;
+  }
+
+  private mainMaxWin(ev: SimEvent): number {
+    const hours = (ev.startsMs - this.nowMs) / 3600_000;
+    const idx = hours > 6 ? 1 : hours > 3 ? 3 : hours > 1 ? 5 : hours > 0.25 ? 7 : 9;
+    return MAX_WIN_LADDER[ev.phase === 'live' ? 4 : idx] ?? 1000;
+  }
+
+  private priceOf(m: MarketState): Prices {
+    const probs = softmax(m.weights);
+    const prices: Prices = {};
+    m.keys.forEach((k, i) => {
+      prices[k] = oddsOf(probs[i] ?? 0.5, m.margin);
+    });
+    return prices;
+  }
+
+  private tickOdds(ev: SimEvent, now: number): void {
+    const { rng } = ev;
+    const changed: MarketState[] = [];
+    const count = rng.int(1, 3);
+    const maxWin = this.mainMaxWin(ev);
+    for (const m of ev.markets) {
+      const moved = m.prices === null || changed.length < count && rng.chance(0.5);
+      const maxWinMoved = m.maxWin !== maxWin;
+      if (!moved && !maxWinMoved) continue;
+      if (moved) {
+        m.weights = m.weights.map((w, i) => w + rng.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
+        m.prices = this.priceOf(m);
+      }
+      m.maxWin = maxWin;
+      m.updatedAtMs = now;
+      changed.push(m);
+    }
+    if (changed.length) this.emitOdds(ev, changed, now);
+  }
+
+  private takeOffline(ev: SimEvent, now: number): void {
+    const changed = ev.markets.filter((m) => m.prices !== null);
+    for (const m of changed) {
+      m.prices = null;
+      m.updatedAtMs = now;
+    }
+    if (changed.length) this.emitOdds(ev, changed, now);
+  }
+
+  private stepSpecial(sp: SpecialState, now: number): void {
+    if (sp.closed) return;
+    if (now >= sp.cutoffMs) {
+      sp.closed = true;
+      const closing = sp.ticks[sp.ticks.length - 1];
+      if (closing && sp.ticks.length > 1) closing.trueOdds = this.trueOdds(closing.odds);
+      return;
+    }
+    if (now >= sp.nextRepriceMs) this.repriceSpecial(sp, false);
+  }
+
+  /** One max_win change: the special re-prices all its contestants at once, so every tick group is a whole market. */
+  private repriceSpecial(sp: SpecialState, opening: boolean): void {
+    const now = this.nowMs;
+    const { rng } = sp;
+    const steps = MAX_WIN_LADDER.length - 1;
+    if (sp.futures) {
+      sp.ladderIdx = opening ? 3 : Math.min(steps, Math.max(0, sp.ladderIdx + (rng.chance(0.5) ? 1 : -1)));
+      sp.nextRepriceMs = now + rng.range(30, 120) * 60_000;
+    } else {
+      // Climb the ladder as the start nears: the index follows the share of the pre-match window already gone.
+      const span = Math.max(1, sp.cutoffMs - sp.openedMs);
+      const target = Math.min(steps - 1, Math.floor(((now - sp.openedMs) / span) * steps));
+      if (!opening && target <= sp.ladderIdx) {
+        sp.nextRepriceMs = now + STEP_MS * 12;
+        return;
+      }
+      sp.ladderIdx = opening ? 0 : target;
+      sp.nextRepriceMs = now + STEP_MS * 12;
+    }
+    const maxWin = MAX_WIN_LADDER[sp.ladderIdx] ?? 1000;
+    if (!opening) for (const c of sp.contestants) c.weight += rng.normal() * 0.08;
+    const probs = softmax(sp.contestants.map((c) => c.weight));
+    const odds = probs.map((p) => oddsOf(p, sp.margin));
+    const prev = sp.ticks[sp.ticks.length - 1];
+    const at = formatServiceTime(now);
+    if (prev) {
+      sp.contestants.forEach((c) => this.maxWinLog.push({ event_id: sp.ownerId, special_id: sp.specialId, contestant_id: c.id, from: prev.maxWin, to: maxWin, at }));
+      if (this.maxWinLog.length > 20_000) this.maxWinLog.splice(0, this.maxWinLog.length - 10_000);
+    }
+    sp.ticks.push({ atMs: now, maxWin, odds, trueOdds: opening ? this.trueOdds(odds) : null });
+    // Bounded history that never forgets the opening record.
+    if (sp.ticks.length > SPECIAL_TICK_CAP) sp.ticks.splice(1, 1);
+  }
+
+  private trueOdds(odds: number[]): Record<DevigModel, number[]> {
+    const out = {} as Record<DevigModel, number[]>;
+    for (const m of DEVIG_MODELS) out[m] = devig(odds, m).fairOdds.map(trueOddsOf);
+    return out;
+  }
+
+  // ---- settlement ----
+
+  private settleBatch(now: number): void {
+    const due = [...this.book.values()].filter((ev) => ev.phase === 'ended' && ev.settleMs <= now);
+    due.sort((a, b) => a.id - b.id);
+    for (const ev of due) {
+      const record = this.settlementOf(ev, now);
+      this.settled.push(record);
+      this.settledSec.push(Math.floor(now / 1000));
+      if (ev.sport.kind === 'sets') this.periodResultsById.set(ev.id, this.periodResults(ev, now));
+      this.leaveBook(ev, 'settled');
+    }
+    if (this.settled.length > SETTLED_CAP) {
+      const drop = this.settled.length - SETTLED_CAP;
+      for (const old of this.settled.splice(0, drop)) {
+        this.periodResultsById.delete(old.event_id);
+        this.gone.delete(old.event_id);
+      }
+      this.settledSec.splice(0, drop);
+    }
+  }
+
+  private settlementOf(ev: SimEvent, now: number): SettledEvent {
+    const h = ev.score?.home ?? 0;
+    const a = ev.score?.away ?? 0;
+    const lines: SettlementLine[] = ev.markets.map((m) => {
+      const line = m.line ?? 0;
+      let home: Outcome;
+      let draw: Outcome = 'loss';
+      let away: Outcome;
+      if (m.kind === 'moneyline') {
+        home = outcome(h - a);
+        away = outcome(a - h);
+        if (home === 'push') {
+          home = 'loss';
+          away = 'loss';
+          draw = 'win';
+        }
+      } else if (m.kind === 'spread') {
+        home = outcome(h + line - a);
+        away = outcome(a - line - h);
+      } else {
+        const score = m.kind === 'totals' ? h + a : m.side === 'home' ? h : a;
+        home = outcome(score - line);
+        away = outcome(line - score);
+      }
+      return { line_id: m.lineId, period: 0, market: m.kind, line: m.line, outcome_home: home, outcome_draw: draw, outcome_away: away };
+    });
+    return {
+      ...eventHead(ev),
+      score_home: h,
+      score_away: a,
+      status: 'ended',
+      settled_at: formatServiceTime(now),
+      settlement: lines,
+    };
+  }
+
+  private periodResults(ev: SimEvent, now: number): PeriodResult[] {
+    const timestamp = formatServiceTime(now);
+    const row = (period: number, homeWon: boolean | null, sets: [number, number] | null): PeriodResult => ({
+      event_id: ev.id,
+      period,
+      status: 1,
+      score_home: sets ? sets[0] : homeWon ? 1 : 0,
+      score_away: sets ? sets[1] : homeWon ? 0 : 1,
+      sets_home: sets ? sets[0] : null,
+      sets_away: sets ? sets[1] : null,
+      settlement_id: this.nextSettlementId++,
+      cancellation_reason: null,
+      timestamp,
+    });
+    const setsHome = ev.sets.filter((s) => s.homeWon).length;
+    const out = [row(0, null, [setsHome, ev.sets.length - setsHome])];
+    ev.sets.forEach((s, i) => out.push(row(i + 1, s.homeWon, null)));
+    ev.sets.forEach((s, i) => s.games.forEach((homeWon, g) => out.push(row(tennisGamePeriod(i + 1, g + 1), homeWon, null))));
+    return out;
+  }
+
+  private leaveBook(ev: SimEvent, reason: 'settled' | 'removed'): void {
+    ev.phase = reason;
+    this.emit(ev, 'end', JSON.stringify({ event_id: ev.id, reason }));
+    this.book.delete(ev.id);
+    this.gone.set(ev.id, { reason, endId: ev.log.nextId - 1 });
+    // Maps iterate in insertion order, so the first key is the longest gone.
+    if (this.gone.size > 2 * SETTLED_CAP) this.gone.delete(this.gone.keys().next().value as number);
+    for (const sp of this.specials.values()) if (sp.ownerId === ev.id) this.specials.delete(sp.specialId);
+  }
+
+  // ---- stream log ----
+
+  private emit(ev: SimEvent, event: StreamMessage['event'], data: string): void {
+    const message: StreamMessage = { id: ev.log.nextId++, event, data };
+    ev.log.buffer.push(message);
+    if (ev.log.buffer.length > STREAM_BUFFER) ev.log.buffer.shift();
+    this.listener(ev.id, message);
+  }
+
+  private emitOdds(ev: SimEvent, markets: MarketState[], now: number): void {
+    this.emit(ev, 'odds', JSON.stringify({ event_id: ev.id, ts: formatServiceTime(now), markets: markets.map((m) => this.marketView(m)) }));
+  }
+
+  private emitScore(ev: SimEvent, now: number): void {
+    const data = { event_id: ev.id, ts: formatServiceTime(now), live_status: this.liveStatus(ev), score_home: ev.score?.home ?? null, score_away: ev.score?.away ?? null };
+    this.emit(ev, 'score', JSON.stringify(data));
+  }
+
+  // ---- views (the shapes the API sends; key order fixed by construction) ----
+
+  private liveStatus(ev: SimEvent): number {
+    if (ev.phase === 'live') return LIVE_STATUS.liveNow;
+    if (ev.phase === 'pre' && ev.offeredLive) return LIVE_STATUS.willBeLive;
+    return LIVE_STATUS.notLive;
+  }
+
+  private marketView(m: MarketState): Market {
+    return { line_id: m.lineId, period: 0, market: m.kind, side: m.side, line: m.line, prices: m.prices ? { ...m.prices } : null, max_win: m.maxWin, updated_at: formatServiceTime(m.updatedAtMs) };
+  }
+
+  eventOdds(eventId: number): EventOdds | null {
+    const ev = this.book.get(eventId);
+    if (!ev) return null;
+    return {
+      ...eventHead(ev),
+      live_status: this.liveStatus(ev),
+      score_home: ev.score?.home ?? null,
+      score_away: ev.score?.away ?? null,
+      markets: ev.markets.map((m) => this.marketView(m)),
+    };
+  }
+
+  /** Where the event's stream stands: in the book (with its log), gone (with why), or never known. */
+  streamState(eventId: number): { kind: 'live'; lastId: number; buffer: readonly StreamMessage[] } | { kind: 'gone'; reason: 'settled' | 'removed'; endId: number } | { kind: 'unknown' } {
+    const ev = this.book.get(eventId);
+    if (ev) return { kind: 'live', lastId: ev.log.nextId - 1, buffer: ev.log.buffer };
+    const gone = this.gone.get(eventId);
+    return gone ? { kind: 'gone', ...gone } : { kind: 'unknown' };
+  }
+
+  sports(): Array<{ sport_id: number; name: string }> {
+    return SPORTS.map((s) => ({ sport_id: s.id, name: s.name }));
+  }
+
+  fixtures(sportId: number | null, liveOnly: boolean): Fixture[] {
+    const out: Fixture[] = [];
+    for (const ev of this.book.values()) {
+      if (sportId !== null && ev.sport.id !== sportId) continue;
+      const liveStatus = this.liveStatus(ev);
+      if (liveOnly && liveStatus !== LIVE_STATUS.liveNow) continue;
+      out.push({ event_id: ev.id, sport_id: ev.sport.id, sport_name: ev.sport.name, league_id: ev.league.id, league_name: ev.league.name, runner_home: ev.home, runner_away: ev.away, starts: formatServiceTime(ev.startsMs), live_status: liveStatus });
+    }
+    return out.sort((a, b) => a.event_id - b.event_id);
+  }
+
+  coverage(): { standard: Record<string, number> } {
+    const standard: Record<string, number> = {};
+    for (const s of SPORTS) standard[s.name] = 0;
+    for (const ev of this.book.values()) standard[ev.sport.name] = (standard[ev.sport.name] ?? 0) + 1;
+    return { standard };
+  }
+
+  results(eventId: number): PeriodResult[] {
+    return this.periodResultsById.get(eventId) ?? [];
+  }
+
+  settlement(eventId: number): SettledEvent | null {
+    return this.settled.find((s) => s.event_id === eventId) ?? null;
+  }
+
+  /** settled_at >= sinceSec, oldest first, filtered, at most `limit`. */
+  settledSince(sinceSec: number, filter: { sportId: number | null; leagueId: number | null }, limit: number): Array<{ event: SettledEvent; sec: number }> {
+    let lo = 0;
+    let hi = this.settledSec.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.settledSec[mid] ?? 0) < sinceSec) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<{ event: SettledEvent; sec: number }> = [];
+    for (let i = lo; i < this.settled.length && out.length < limit; i++) {
+      const event = this.settled[i];
+      if (!event) continue;
+      if (filter.sportId !== null && event.sport_id !== filter.sportId) continue;
+      if (filter.leagueId !== null && event.league_id !== filter.leagueId) continue;
+      out.push({ event, sec: this.settledSec[i] ?? 0 });
+    }
+    return out;
+  }
+
+  allSettled(): SettledEvent[] {
+    return [...this.settled];
+  }
+
+  maxWinChanges(): MaxWinChange[] {
+    return [...this.maxWinLog];
+  }
+
+  // ---- specials views ----
+
+  private specialsOf(ownerId: number): SpecialState[] {
+    return [...this.specials.values()].filter((sp) => sp.ownerId === ownerId);
+  }
+
+  private tickRows(sp: SpecialState, tick: SpecialTick, model: DevigModel, withTrue: boolean): SpecialOpening[] {
+    const todds = devig(tick.odds, model).fairOdds;
+    return sp.contestants.map((c, i) => {
+      const row: SpecialOpening = {
+        event_id: sp.ownerId,
+        special_id: sp.specialId,
+        special_name: sp.template.name,
+        contestant_id: c.id,
+        contestant_name: c.name,
+        handicap: c.handicap,
+        odds: tick.odds[i] ?? 1.01,
+        todds: trueOddsOf(todds[i] ?? 1.01),
+        period: 0,
+        max_win: tick.maxWin,
+        cutoff: formatServiceTime(sp.cutoffMs),
+        timestamp: formatServiceTime(tick.atMs),
+      };
+      if (withTrue && tick.trueOdds) {
+        const t = tick.trueOdds;
+        row.true_odds_by_model = { LOG: t.LOG[i] ?? 1.001, EM: t.EM[i] ?? 1.001, MPTO: t.MPTO[i] ?? 1.001, SHIN: t.SHIN[i] ?? 1.001, OR: t.OR[i] ?? 1.001 };
+      }
+      return row;
+    });
+  }
+
+  specialsOpening(eventId: number, specialId: number | null, model: DevigModel): SpecialOpening[] {
+    return this.specialsOf(eventId)
+      .filter((sp) => specialId === null || sp.specialId === specialId)
+      .flatMap((sp) => (sp.ticks[0] ? this.tickRows(sp, sp.ticks[0], model, true) : []));
+  }
+
+  specialsHistory(eventId: number, specialId: number | null, model: DevigModel): SpecialOpening[] {
+    return this.specialsOf(eventId)
+      .filter((sp) => specialId === null || sp.specialId === specialId)
+      .flatMap((sp) => sp.ticks.flatMap((t) => this.tickRows(sp, t, model, true)));
+  }
+
+  specialFixtures(eventId: number, hasOpening: boolean, hasClosing: boolean): SpecialFixture[] {
+    const ev = this.book.get(eventId);
+    return this.specialsOf(eventId)
+      .filter((sp) => (!hasOpening || sp.ticks.length > 0) && (!hasClosing || (sp.closed && sp.ticks.length > 1)))
+      .flatMap((sp) =>
+        sp.contestants.map((c) => ({
+          sport_id: sp.sport.id,
+          league_id: sp.league.id,
+          special_id: sp.specialId,
+          bet_type: sp.template.betType,
+          special_name: sp.template.name,
+          starts: formatServiceTime(ev ? ev.startsMs : sp.cutoffMs),
+          cutoff: formatServiceTime(sp.cutoffMs),
+          category: sp.template.category,
+          units: sp.template.units,
+          event_id: sp.futures ? null : sp.ownerId,
+          period: 0,
+          runner_home: ev ? ev.home : null,
+          runner_away: ev ? ev.away : null,
+          contestant_id: c.id,
+          contestant_name: c.name,
+          timestamp: formatServiceTime(sp.ticks[sp.ticks.length - 1]?.atMs ?? sp.openedMs),
+        })),
+      );
+  }
+
+  outrightMarkets(minContestants: number, sportId: number | null, model: DevigModel): OutrightMarket[] {
+    const out: OutrightMarket[] = [];
+    for (const sp of this.specials.values()) {
+      if (sp.closed || sp.contestants.length < minContestants) continue;
+      if (sportId !== null && sp.sport.id !== sportId) continue;
+      const tick = sp.ticks[sp.ticks.length - 1];
+      if (!tick) continue;
+      const ev = this.book.get(sp.ownerId);
+      const todds = devig(tick.odds, model).fairOdds;
+      out.push({
+        event_id: sp.ownerId,
+        special_id: sp.specialId,
+        special_name: sp.template.name,
+        cutoff: formatServiceTime(sp.cutoffMs),
+        sport_id: sp.sport.id,
+        sport_name: sp.sport.name,
+        league_id: sp.league.id,
+        league_name: sp.league.name,
+        home: ev ? ev.home : sp.league.name,
+        away: ev ? ev.away : 'Field',
+        starts: formatServiceTime(ev ? ev.startsMs : sp.cutoffMs),
+        live_status: ev ? this.liveStatus(ev) : LIVE_STATUS.notLive,
+        contestants: sp.contestants.map((c, i) => ({ name: c.name, handicap: c.handicap, odds: tick.odds[i] ?? 1.01, todds: trueOddsOf(todds[i] ?? 1.01) })),
+      });
+    }
+    return out.sort((a, b) => a.special_id - b.special_id);
+  }
+
+  /** Events currently in the book, for tests and the CLI banner. */
+  bookIds(): number[] {
+    return [...this.book.keys()].sort((a, b) => a - b);
+  }
+}
