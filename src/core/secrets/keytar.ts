@@ -1,0 +1,107 @@
+// The desktop SecretStore: the API key in the OS keychain through keytar (service `oddsdesk`, account = base URL).
+// keytar is loaded lazily, so the core still loads where the native module cannot (no libsecret, wrong ABI); then
+// availability() says why. There is deliberately no plain-text fallback: without a keychain the key is not stored.
+import { AppErrorException } from '../../shared/errors';
+import type { KeychainAvailability, SecretStore } from './types';
+import { KEYCHAIN_SERVICE } from './types';
+
+/** The part of keytar this store uses; injectable so tests can stand in a module that fails to load. */
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+export interface KeytarStoreOptions {
+  service?: string;
+  load?: () => Promise<KeytarLike>;
+  /** How long a keychain call may take before it counts as unusable (an unanswered unlock prompt, a hung daemon). */
+  timeoutMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+/** Account used only by the availability probe; never holds a real key. */
+const PROBE_ACCOUNT = 'oddsdesk-availability-probe';
+
+async function loadKeytar(): Promise<KeytarLike> {
+  // keytar is CommonJS: under ESM its functions sit on `default`.
+  const mod = (await import('keytar')) as unknown as KeytarLike & { default?: KeytarLike };
+  return mod.default ?? mod;
+}
+
+/** What the trader can do about a missing keychain, in the words of their OS. */
+export function keychainAdvice(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return 'unlock the login keychain in Keychain Access';
+  if (platform === 'win32') return 'make sure Windows Credential Manager is running for this user';
+  return 'install/unlock gnome-keyring or KWallet (any Secret Service provider; on a headless session start one under dbus-run-session)';
+}
+
+function reasonOf(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300) || 'unknown error';
+}
+
+export function createKeytarSecretStore(options: KeytarStoreOptions = {}): SecretStore {
+  const service = options.service ?? KEYCHAIN_SERVICE;
+  const load = options.load ?? loadKeytar;
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const platform = options.platform ?? process.platform;
+  let keytar: Promise<KeytarLike> | null = null;
+  // Only success is remembered: a keychain that was locked may be unlocked a minute later.
+  let known: KeychainAvailability | null = null;
+
+  const unusable = (detail: string) =>
+    `No usable OS keychain: ${keychainAdvice(platform)}. Oddsdesk never stores the key in plain text. (${detail})`;
+
+  function keytarModule(): Promise<KeytarLike> {
+    keytar ??= load().catch((e: unknown) => {
+      keytar = null;
+      throw new AppErrorException({ kind: 'keychain', message: unusable(`keytar could not load: ${reasonOf(e)}`) });
+    });
+    return keytar;
+  }
+
+  /**
+   * Runs one keychain call with a deadline, turning every failure into a `keychain` AppError. The secret being
+   * written is scrubbed from the message in case a backend ever echoes it.
+   */
+  async function call<T>(what: string, run: (k: KeytarLike) => Promise<T>, secret?: string): Promise<T> {
+    const k = await keytarModule();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the keychain did not answer within ${Math.round(timeoutMs / 1000)} s (locked, or an unlock prompt is waiting)`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([run(k), deadline]);
+    } catch (e) {
+      known = null;
+      let detail = `${what}: ${reasonOf(e)}`;
+      if (secret) detail = detail.split(secret).join('***');
+      throw new AppErrorException({ kind: 'keychain', message: unusable(detail) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    async availability() {
+      if (known?.available) return known;
+      try {
+        // A read alone is not enough: with a Secret Service but no unlocked collection, reads answer null while
+        // every write fails. So the probe writes and removes a throwaway value under its own account.
+        const probe = `probe-${Date.now()}`;
+        await call('reading', (k) => k.getPassword(service, PROBE_ACCOUNT));
+        await call('writing', (k) => k.setPassword(service, PROBE_ACCOUNT, probe));
+        await call('removing', (k) => k.deletePassword(service, PROBE_ACCOUNT));
+        known = { available: true };
+      } catch (e) {
+        return { available: false, message: e instanceof AppErrorException ? e.error.message : unusable(reasonOf(e)) };
+      }
+      return known;
+    },
+    get: (account) => call('reading the key', (k) => k.getPassword(service, account)),
+    // keytar replaces an existing entry for the same service and account, so set is also "replace".
+    set: (account, secret) => call('storing the key', (k) => k.setPassword(service, account, secret), secret),
+    delete: (account) => call('removing the key', (k) => k.deletePassword(service, account)),
+  };
+}

@@ -1,0 +1,136 @@
+// The keytar SecretStore against a real Secret Service (gnome-keyring under dbus-run-session, set up by `npm test`),
+// and its answer where no keychain is usable: a clear message, and nothing stored anywhere else.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createKeytarSecretStore } from '../../src/core/secrets/keytar';
+import { createMemorySecretStore } from '../../src/core/secrets/memory';
+import { AppErrorException } from '../../src/shared/errors';
+
+const root = path.resolve(__dirname, '../..');
+const keyring = Boolean(process.env['ODDSDESK_KEYRING']);
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+if (!keyring) {
+  console.log('skipped: keychain tests need a real Secret Service: run `npm test` (it starts dbus-run-session with an unlocked gnome-keyring), or set ODDSDESK_KEYRING=1 inside such a session');
+}
+
+/** Runs the availability probe in a child process with `env` laid over ours; returns its parsed answer. */
+function probeInChild(env: Record<string, string | undefined>, wrap: string[] = []) {
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  const script = path.join(__dirname, 'fixtures', 'availability.ts');
+  const [cmd, ...args] = [...wrap, tsx, script];
+  const r = spawnSync(cmd!, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  expect(line, `probe printed nothing; stderr: ${r.stderr.slice(-500)}`).not.toBe('');
+  return JSON.parse(line) as { available: boolean; message?: string };
+}
+
+// A fresh account per run, so a crashed earlier run cannot leave a key that makes this one pass.
+const account = `https://test.invalid/oddsdesk-${process.pid}-${Date.now()}`;
+
+describe('keytar SecretStore on a real Secret Service', () => {
+  const store = createKeytarSecretStore();
+  afterAll(async () => {
+    if (keyring) await store.delete(account).catch(() => undefined);
+  });
+
+  it.skipIf(!keyring)('is available', async () => {
+    expect(await store.availability()).toEqual({ available: true });
+  });
+
+  it.skipIf(!keyring)('sets, reads, replaces and clears the key for a base URL', async () => {
+    expect(await store.get(account)).toBeNull();
+    await store.set(account, 'first-key-0123456789');
+    expect(await store.get(account)).toBe('first-key-0123456789');
+    await store.set(account, 'second-key-9876543210');
+    expect(await store.get(account)).toBe('second-key-9876543210');
+    // Keys are per base URL: another account does not see this one.
+    expect(await store.get(`${account}/other`)).toBeNull();
+    expect(await store.delete(account)).toBe(true);
+    expect(await store.get(account)).toBeNull();
+    expect(await store.delete(account)).toBe(false);
+  });
+
+  it.skipIf(!keyring)('a second store instance (a restarted app) reads what the first stored', async () => {
+    await store.set(account, 'persisted-key-abcdef');
+    expect(await createKeytarSecretStore().get(account)).toBe('persisted-key-abcdef');
+    await store.delete(account);
+  });
+});
+
+describe('keytar SecretStore without a usable keychain', () => {
+  it.skipIf(process.platform !== 'linux')('says so clearly when no D-Bus session is reachable', () => {
+    const answer = probeInChild({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/oddsdesk-test-bus' });
+    expect(answer.available).toBe(false);
+    expect(answer.message).toMatch(/^No usable OS keychain: install\/unlock gnome-keyring or KWallet/);
+    expect(answer.message).toMatch(/plain text/);
+  });
+
+  it.skipIf(process.platform !== 'linux' || !has('dbus-run-session') || !has('gnome-keyring-daemon'))(
+    'says so when a Secret Service answers but has no unlocked collection to write to',
+    () => {
+      // A private bus where gnome-keyring is activated on demand but never unlocked: reads answer null, writes fail.
+      // Its own XDG dirs, so the probe never touches the keyrings of the session running the tests.
+      const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-nokeyring-'));
+      try {
+        const answer = probeInChild({ XDG_DATA_HOME: dir, XDG_RUNTIME_DIR: dir, DISPLAY: '' }, ['dbus-run-session', '--']);
+        expect(answer.available).toBe(false);
+        expect(answer.message).toMatch(/^No usable OS keychain/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('reports a keytar that cannot load instead of failing to start, and refuses to store', async () => {
+    const store = createKeytarSecretStore({ load: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
+    const answer = await store.availability();
+    expect(answer.available).toBe(false);
+    expect(!answer.available && answer.message).toMatch(/No usable OS keychain: .*keytar could not load: libsecret-1\.so\.0/);
+    const err = await store.set('https://x.invalid', 'a-secret-key-123').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppErrorException);
+    expect((err as AppErrorException).error.kind).toBe('keychain');
+  });
+
+  it('never echoes the key in an error message, even if the backend does', async () => {
+    const secret = 'leaky-secret-key-42';
+    const store = createKeytarSecretStore({
+      load: () =>
+        Promise.resolve({
+          getPassword: () => Promise.resolve(null),
+          setPassword: (_s, _a, p) => Promise.reject(new Error(`refused to store ${p}`)),
+          deletePassword: () => Promise.resolve(false),
+        }),
+    });
+    const err = (await store.set('https://x.invalid', secret).catch((e: unknown) => e)) as AppErrorException;
+    expect(err.error.kind).toBe('keychain');
+    expect(err.message).not.toContain(secret);
+    expect(err.error.message).toContain('***');
+  });
+
+  it('counts a keychain that never answers as unusable', async () => {
+    const hung = new Promise<never>(() => undefined);
+    const store = createKeytarSecretStore({
+      timeoutMs: 50,
+      load: () => Promise.resolve({ getPassword: () => hung, setPassword: () => hung, deletePassword: () => hung }),
+    });
+    const answer = await store.availability();
+    expect(answer.available).toBe(false);
+    expect(!answer.available && answer.message).toMatch(/did not answer/);
+  });
+});
+
+describe('memory SecretStore (CLI and tests)', () => {
+  it('sets, replaces and clears per account', async () => {
+    const store = createMemorySecretStore();
+    expect(await store.availability()).toEqual({ available: true });
+    await store.set('a', 'k1');
+    await store.set('a', 'k2');
+    expect(await store.get('a')).toBe('k2');
+    expect(await store.get('b')).toBeNull();
+    expect(await store.delete('a')).toBe(true);
+    expect(await store.delete('a')).toBe(false);
+  });
+});
