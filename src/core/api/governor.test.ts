@@ -67,7 +67,7 @@ describe('backoffDelay', () => {
 
 describe('governor', () => {
   it('counts its own requests against the configured quota and holds when it is spent', async () => {
-    const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 0 });
+    const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 0, maxWaitMs: 2 * 3_600_000 });
     for (let i = 0; i < 3; i++) expect((await gov.run(req(() => ok()))).ok).toBe(true);
     expect(gov.state().quota).toMatchObject({ limit: 3, used: 3, remaining: 0, source: 'counted' });
     const fourth = gov.run(req(() => ok()));
@@ -76,6 +76,19 @@ describe('governor', () => {
     await clock.advance(3_600_000);
     expect((await fourth).ok).toBe(true);
     expect(sent).toHaveLength(4);
+  });
+
+  it('fails fast with rate_limit instead of waiting longer than maxWaitMs', async () => {
+    const { gov, sent, req } = setup({ quotaPerHour: 1, lowPriorityReserve: 0 });
+    expect((await gov.run(req(() => ok()))).ok).toBe(true);
+    const r = await gov.run(req(() => ok()));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.kind).toBe('rate_limit');
+      expect(r.error.retryAfter).toBe(3600);
+      expect(r.error.message).toContain('1 of 1');
+    }
+    expect(sent).toHaveLength(1);
   });
 
   it('takes the budget from X-RateLimit-* when present and falls back to counting without them', async () => {
@@ -114,7 +127,7 @@ describe('governor', () => {
   });
 
   it('keeps a reserve for high priority near the limit', async () => {
-    const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 1 });
+    const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 1, maxWaitMs: 2 * 3_600_000 });
     await gov.run(req(() => ok()));
     await gov.run(req(() => ok()));
     const low = gov.run(req(() => ok(), { priority: 'low', tag: 'low' }));

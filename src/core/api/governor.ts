@@ -8,8 +8,11 @@
 //   pollers simply try again on their next tick, which costs no upstream request. Long-lived intents (streams) wait
 //   with `whenKeyUsable()`. The governor re-reads the key provider on every request and polls it while blocked,
 //   so a new key is noticed without the host calling `keyChanged()` (which it may still do to be immediate).
-// - After a 429, queued and new requests WAIT until Retry-After has passed (a bounded wait); the request that got
-//   the 429 returns its rate_limit error to its caller.
+// - After a 429, queued and new requests WAIT until Retry-After has passed; the request that got the 429 returns
+//   its rate_limit error to its caller. The same holds when our budget is spent (remaining 0) or, for `low`
+//   priority, when only the reserve is left. A wait longer than `maxWaitMs` (default 30 s; the service may say
+//   "until the hour resets") is not waited: the request fails fast with `rate_limit` and `retryAfter`, so no
+//   caller hangs for an hour and nothing is sent.
 // - A plan restriction is remembered per path until the key changes; calls to that path return the plan error
 //   without a request.
 import {
@@ -107,6 +110,8 @@ export interface GovernorOptions {
   keyPollMs?: number;
   /** Pause after a 429 that carries neither Retry-After nor X-RateLimit-Reset. */
   defaultRetryAfterS?: number;
+  /** The longest a request waits in the queue for a pause or the budget before failing with rate_limit. */
+  maxWaitMs?: number;
   logger?: Logger;
 }
 
@@ -152,6 +157,7 @@ export function createGovernor(options: GovernorOptions): Governor {
   const keyPollMs = options.keyPollMs ?? 2_000;
   const defaultRetryAfterS = options.defaultRetryAfterS ?? 60;
   const configuredQuota = options.quotaPerHour ?? 1000;
+  const maxWaitMs = options.maxWaitMs ?? 30_000;
 
   const knownKeys = new Set<string>();
   const listeners = new Set<(s: GovernorState) => void>();
@@ -312,37 +318,66 @@ export function createGovernor(options: GovernorOptions): Governor {
     }, Math.max(0, at - clock.now()));
   }
 
-  function eligible(e: Entry, q: QuotaState): boolean {
-    if (e.request.needsKey === false) return true;
-    if (q.remaining <= 0) return false;
+  type Block = { until: number; why: 'pause' | 'budget' | 'reserve' };
+
+  /** Why and until when an entry may not go out now; null when it may. */
+  function blocked(e: Entry, q: QuotaState, now: number): Block | null {
+    if (pausedUntil !== null && now < pausedUntil) return { until: pausedUntil, why: 'pause' };
+    if (e.request.needsKey === false) return null;
+    // Budget spent: wait for the window to free a slot, or a minute when the reset time is unknown.
+    const until = q.resetAt !== null && q.resetAt > now ? q.resetAt : now + 60_000;
+    if (q.remaining <= 0) return { until, why: 'budget' };
     const reserve = options.lowPriorityReserve ?? Math.max(1, Math.floor(q.limit * 0.05));
-    return !(e.rank === PRIORITY_RANK.low && q.remaining <= reserve);
+    if (e.rank === PRIORITY_RANK.low && q.remaining <= reserve) return { until, why: 'reserve' };
+    return null;
+  }
+
+  function waitTooLong(block: Block, now: number, q: QuotaState): AppError {
+    const retryAfter = Math.max(1, Math.ceil((block.until - now) / 1000));
+    const message =
+      block.why === 'pause'
+        ? `The service asked to pause (hourly quota exceeded); requests resume in ${retryAfter} s.`
+        : block.why === 'budget'
+          ? `The hourly request budget is used up (${q.used} of ${q.limit}); requests resume in ${retryAfter} s.`
+          : `Background refresh held back: the last ${q.remaining} requests of the hour are kept for live odds and settlements; resumes in ${retryAfter} s.`;
+    return { kind: 'rate_limit', retryAfter, message };
   }
 
   function pump() {
     if (disposed) return;
+    let now = clock.now();
+    if (pausedUntil !== null && now >= pausedUntil) {
+      pausedUntil = null;
+      log('info', 'rate-limit pause over');
+      emit();
+    }
+    let q = quota();
+    const before = queue.length;
+    for (const e of [...queue]) {
+      const b = blocked(e, q, now);
+      if (b && b.until - now > maxWaitMs) {
+        queue.splice(queue.indexOf(e), 1);
+        fail(e, waitTooLong(b, now, q));
+      }
+    }
+    if (queue.length !== before) emit();
     while (inFlight < maxConcurrent && queue.length) {
-      const now = clock.now();
-      if (pausedUntil !== null && now < pausedUntil) {
-        scheduleWake(pausedUntil);
-        return;
-      }
-      if (pausedUntil !== null) {
-        pausedUntil = null;
-        log('info', 'rate-limit pause over');
-        emit();
-      }
-      const q = quota();
+      now = clock.now();
+      q = quota();
       let best = -1;
+      let wake = Infinity;
       for (let i = 0; i < queue.length; i++) {
         const e = queue[i]!;
-        if (!eligible(e, q)) continue;
-        const b = best < 0 ? null : queue[best]!;
-        if (!b || e.rank < b.rank || (e.rank === b.rank && e.seq < b.seq)) best = i;
+        const b = blocked(e, q, now);
+        if (b) {
+          wake = Math.min(wake, b.until);
+          continue;
+        }
+        const cur = best < 0 ? null : queue[best]!;
+        if (!cur || e.rank < cur.rank || (e.rank === cur.rank && e.seq < cur.seq)) best = i;
       }
       if (best < 0) {
-        // Budget spent: wait for the window to free a slot, or a minute when the reset time is unknown.
-        scheduleWake(q.resetAt !== null && q.resetAt > now ? q.resetAt : now + 60_000);
+        if (wake < Infinity) scheduleWake(wake);
         return;
       }
       const [entry] = queue.splice(best, 1);
@@ -380,7 +415,11 @@ export function createGovernor(options: GovernorOptions): Governor {
       }
       return;
     }
-    const resetAt = Number.isFinite(reset) && reset > 0 ? reset * 1000 : clock.now() + HOUR_MS;
+    // The service's clock may disagree with ours: a reset in our past or beyond one hour is clamped to an hour,
+    // the longest a window can last, so a skewed clock can only make us more careful.
+    const now = clock.now();
+    const stated = Number.isFinite(reset) && reset > 0 ? reset * 1000 : now + HOUR_MS;
+    const resetAt = stated <= now || stated > now + HOUR_MS ? now + HOUR_MS : stated;
     headerQuota = { limit, remaining, resetAt, sentSince: 0 };
     learnedLimit = limit;
     emit();

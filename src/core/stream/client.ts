@@ -1,0 +1,448 @@
+// The live odds stream client: one server-sent events connection per watched event, the odds state it builds
+// from snapshot / odds / score messages, and the reconnect, resume and watchdog logic around it.
+// Opens go through the API client's governor (priority high, one attempt each): this module does its own
+// reconnecting because `eventsource` gives up for good on a non-200 answer and cannot tell a plan restriction
+// from a dropped connection.
+import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
+import {
+  EndMessageSchema,
+  EventOddsSchema,
+  OddsMessageSchema,
+  PARAMS,
+  PATHS,
+  STREAM_PING_INTERVAL_S,
+  ScoreMessageSchema,
+  parseMarkets,
+  type EndMessage,
+  type EventOdds,
+  type Market,
+  type ScoreMessage,
+  type StreamEventName,
+} from '../../shared/api';
+import type { AppError } from '../../shared/errors';
+import { realClock, type Clock, type TimerHandle } from '../clock';
+import { backoffDelay, type GovernorState } from '../api/governor';
+import type { ApiClient } from '../api/client';
+import type { BadRecord } from '../api/types';
+
+export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
+
+export interface StreamState {
+  eventId: number;
+  status: StreamStatus;
+  /** When the last message (not a ping) arrived, ms since epoch on the client's clock. */
+  lastEventAt: number | null;
+  /** Id of the last message applied; sent as Last-Event-ID on reconnect. */
+  lastEventId: number | null;
+  /** Why the stream is reconnecting or failed. */
+  error?: AppError;
+  endReason?: string;
+}
+
+export interface StreamStats {
+  applied: number;
+  /** Messages whose id was at or below the last applied one: replays we must not apply twice. */
+  duplicates: number;
+  unknownEvents: number;
+  badRecords: number;
+  connections: number;
+  watchdogTrips: number;
+}
+
+export interface StreamClientOptions {
+  api: ApiClient;
+  clock?: Clock;
+  /** The service pings at least this often; twice this long without a byte means the connection is dead. */
+  pingIntervalMs?: number;
+  backoff?: { baseMs: number; maxMs: number };
+  random?: () => number;
+  /** Bound on waiting for the answer's headers of one open. */
+  openTimeoutMs?: number;
+}
+
+type Unsubscribe = () => void;
+
+export interface StreamClient {
+  /** Starts (or keeps) the stream of one event. */
+  watch(eventId: number): void;
+  unwatch(eventId: number): void;
+  watched(): number[];
+  state(eventId: number): StreamState | null;
+  /** The event's odds as the client holds them now; markets with `prices: null` are offline. */
+  odds(eventId: number): EventOdds | null;
+  stats(eventId: number): StreamStats | null;
+  onSnapshot(cb: (eventId: number, odds: EventOdds) => void): Unsubscribe;
+  onMarkets(cb: (eventId: number, markets: Market[]) => void): Unsubscribe;
+  onScore(cb: (eventId: number, score: ScoreMessage) => void): Unsubscribe;
+  onEnd(cb: (eventId: number, end: EndMessage) => void): Unsubscribe;
+  onState(cb: (state: StreamState) => void): Unsubscribe;
+  onProblem(cb: (eventId: number, problem: BadRecord) => void): Unsubscribe;
+  /** Every message applied to the state, with its id: for audit logs and for tests that prove nothing applies twice. */
+  onApplied(cb: (eventId: number, message: { id: number | null; event: StreamEventName }) => void): Unsubscribe;
+  close(): void;
+}
+
+/** Sees every event the EventSource dispatches, including names nobody listens to (counted as unknown). */
+class TappedEventSource extends EventSource {
+  constructor(
+    url: string,
+    fetch: FetchLike,
+    private readonly tap: (event: Event) => void,
+  ) {
+    super(url, { fetch });
+  }
+  override dispatchEvent(event: Event): boolean {
+    this.tap(event);
+    return super.dispatchEvent(event);
+  }
+}
+
+interface Stream {
+  eventId: number;
+  state: StreamState;
+  stats: StreamStats;
+  odds: EventOdds | null;
+  es: TappedEventSource | null;
+  /** Bumped on every (re)open: callbacks from an older connection are ignored. */
+  generation: number;
+  attempt: number;
+  openError: AppError | null;
+  watchdog: TimerHandle | null;
+  retryTimer: TimerHandle | null;
+  waitForKey: AbortController | null;
+}
+
+function emitter<A extends unknown[]>() {
+  const set = new Set<(...a: A) => void>();
+  return {
+    on(cb: (...a: A) => void): Unsubscribe {
+      set.add(cb);
+      return () => set.delete(cb);
+    },
+    emit(...a: A) {
+      for (const cb of [...set]) cb(...a);
+    },
+  };
+}
+
+export function createStreamClient(options: StreamClientOptions): StreamClient {
+  const { api } = options;
+  const governor = api.governor;
+  const clock = options.clock ?? realClock;
+  const random = options.random ?? Math.random;
+  const pingMs = options.pingIntervalMs ?? STREAM_PING_INTERVAL_S * 1000;
+  const backoff = options.backoff ?? { baseMs: 500, maxMs: 30_000 };
+  const streams = new Map<number, Stream>();
+  const ev = {
+    snapshot: emitter<[number, EventOdds]>(),
+    markets: emitter<[number, Market[]]>(),
+    score: emitter<[number, ScoreMessage]>(),
+    end: emitter<[number, EndMessage]>(),
+    state: emitter<[StreamState]>(),
+    problem: emitter<[number, BadRecord]>(),
+    applied: emitter<[number, { id: number | null; event: StreamEventName }]>(),
+  };
+  const log = governor.log;
+
+  function setState(s: Stream, patch: Partial<StreamState>) {
+    const next = { ...s.state, ...patch };
+    if (!('error' in patch) && patch.status && patch.status !== s.state.status && patch.status === 'live') delete next.error;
+    s.state = next;
+    ev.state.emit({ ...next });
+  }
+
+  function problem(s: Stream, path: string, message: string) {
+    s.stats.badRecords++;
+    const p: BadRecord = { kind: 'bad_payload', path, message: `Live odds stream of event ${s.eventId}: ${message}` };
+    log('warn', p.message);
+    ev.problem.emit(s.eventId, p);
+  }
+
+  function stopConnection(s: Stream) {
+    s.generation++;
+    s.es?.close();
+    s.es = null;
+    if (s.watchdog !== null) clock.clearTimeout(s.watchdog);
+    s.watchdog = null;
+  }
+
+  function armWatchdog(s: Stream, generation: number) {
+    if (s.generation !== generation) return;
+    if (s.watchdog !== null) clock.clearTimeout(s.watchdog);
+    s.watchdog = clock.setTimeout(() => {
+      if (s.generation !== generation) return;
+      s.watchdog = null;
+      s.stats.watchdogTrips++;
+      log('warn', `stream ${s.eventId}: silent for ${2 * pingMs} ms, reconnecting`);
+      stopConnection(s);
+      scheduleReconnect(s, { kind: 'network', message: 'The live odds stream went silent; reconnecting.' });
+    }, 2 * pingMs);
+  }
+
+  function scheduleReconnect(s: Stream, error: AppError | null) {
+    if (s.state.status === 'ended' || s.state.status === 'failed' || !streams.has(s.eventId)) return;
+    s.attempt++;
+    // After a 429 there is no point knocking before Retry-After: the governor would only refuse locally.
+    const floor = error?.kind === 'rate_limit' && error.retryAfter ? error.retryAfter * 1000 : 0;
+    const delay = Math.max(floor, backoffDelay(s.attempt, backoff, random));
+    setState(s, { status: 'reconnecting', ...(error ? { error } : {}) });
+    if (s.retryTimer !== null) clock.clearTimeout(s.retryTimer);
+    s.retryTimer = clock.setTimeout(() => {
+      s.retryTimer = null;
+      open(s);
+    }, delay);
+  }
+
+  function onConnectionError(s: Stream) {
+    const error = s.openError;
+    stopConnection(s);
+    if (s.state.status === 'ended' || s.state.status === 'failed') return;
+    if (error?.kind === 'auth') {
+      // No backoff loop while the key is bad: wait for the governor to see a usable key, then open at once.
+      setState(s, { status: 'reconnecting', error });
+      s.waitForKey?.abort();
+      const wait = new AbortController();
+      s.waitForKey = wait;
+      governor.whenKeyUsable(wait.signal).then(
+        () => {
+          if (s.waitForKey !== wait) return;
+          s.waitForKey = null;
+          s.attempt = 0;
+          open(s);
+        },
+        () => undefined,
+      );
+      return;
+    }
+    if (error && (error.kind === 'plan' || error.kind === 'not_found' || error.kind === 'validation')) {
+      setState(s, { status: 'failed', error });
+      return;
+    }
+    scheduleReconnect(s, error);
+  }
+
+  function open(s: Stream) {
+    if (!streams.has(s.eventId)) return;
+    stopConnection(s);
+    const generation = s.generation;
+    s.openError = null;
+    s.stats.connections++;
+    if (s.state.status !== 'reconnecting') setState(s, { status: 'connecting' });
+
+    const fetchThroughGovernor: FetchLike = async (input, init) => {
+      const headers = new Headers(init.headers);
+      // A fresh EventSource knows no id: resume from what we applied, so the service replays what we missed.
+      if (s.state.lastEventId !== null) headers.set('Last-Event-ID', String(s.state.lastEventId));
+      const signal = init.signal instanceof AbortSignal ? init.signal : undefined;
+      const r = await api.governedFetch(
+        PATHS.stream,
+        String(input),
+        { headers, ...(signal ? { signal } : {}) },
+        {
+          priority: 'high',
+          maxAttempts: 1,
+          ...(signal ? { signal } : {}),
+          ...(options.openTimeoutMs === undefined ? {} : { timeoutMs: options.openTimeoutMs }),
+        },
+      );
+      if (!r.ok) {
+        if (s.generation === generation) s.openError = r.error;
+        throw new Error(r.error.message);
+      }
+      const res = r.response;
+      armWatchdog(s, generation);
+      // Pings are SSE comments that EventSource swallows: watch the raw bytes instead to feed the watchdog.
+      const body = res.body?.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            armWatchdog(s, generation);
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      const tapped: FetchLikeResponse = {
+        body: body ?? null,
+        url: res.url,
+        status: res.status,
+        redirected: res.redirected,
+        headers: res.headers,
+      };
+      return tapped;
+    };
+
+    s.es = new TappedEventSource(
+      api.url(PATHS.stream, { [PARAMS.stream.eventId]: s.eventId }),
+      fetchThroughGovernor,
+      (event) => {
+        if (s.generation !== generation) return;
+        if (event.type === 'open') {
+          setState(s, { status: 'live' });
+        } else if (event.type === 'error') {
+          onConnectionError(s);
+        } else if (event instanceof MessageEvent) {
+          onMessage(s, event);
+        }
+      },
+    );
+  }
+
+  function parseData(s: Stream, name: string, data: unknown): unknown {
+    try {
+      return JSON.parse(String(data));
+    } catch {
+      problem(s, name, 'a message that is not JSON was skipped');
+      return undefined;
+    }
+  }
+
+  function onMessage(s: Stream, msg: MessageEvent) {
+    const name = msg.type;
+    const rawId = msg.lastEventId;
+    const id = rawId !== '' && Number.isFinite(Number(rawId)) ? Number(rawId) : null;
+    s.state.lastEventAt = clock.now();
+    if (name !== 'snapshot' && name !== 'odds' && name !== 'score' && name !== 'end') {
+      s.stats.unknownEvents++;
+      return;
+    }
+    const stale = id !== null && s.state.lastEventId !== null && id <= s.state.lastEventId;
+    if (stale && name !== 'snapshot' && name !== 'end') {
+      s.stats.duplicates++;
+      return;
+    }
+    const data = parseData(s, name, msg.data);
+    if (data === undefined) return;
+    // A message arrived: the connection works, so the next failure starts the backoff from the bottom.
+    s.attempt = 0;
+    if (name === 'snapshot') {
+      const env = EventOddsSchema.safeParse(data);
+      if (!env.success) return problem(s, 'snapshot', 'a snapshot that does not match the contract was skipped');
+      const markets = parseMarkets(env.data.markets);
+      markets.problems.forEach((p) => problem(s, `snapshot.${p.path}`, `dropped a market: ${p.message}`));
+      s.odds = { ...env.data, markets: markets.items };
+      applied(s, id, 'snapshot');
+      ev.snapshot.emit(s.eventId, cloneOdds(s.odds));
+      return;
+    }
+    if (name === 'end') {
+      const end = EndMessageSchema.safeParse(data);
+      const message: EndMessage = end.success ? end.data : { event_id: s.eventId, reason: 'removed' };
+      applied(s, id, 'end');
+      stopConnection(s);
+      setState(s, { status: 'ended', endReason: message.reason });
+      ev.end.emit(s.eventId, message);
+      return;
+    }
+    if (!s.odds) {
+      // Without a snapshot there is nothing to apply a change to; the service always starts with one.
+      problem(s, name, 'an update arrived before any snapshot and was skipped');
+      return;
+    }
+    if (name === 'odds') {
+      const env = OddsMessageSchema.safeParse(data);
+      if (!env.success) return problem(s, 'odds', 'an odds update that does not match the contract was skipped');
+      const markets = parseMarkets(env.data.markets);
+      markets.problems.forEach((p) => problem(s, `odds.${p.path}`, `dropped a market: ${p.message}`));
+      const byLine = new Map(s.odds.markets.map((m, i) => [m.line_id, i]));
+      for (const m of markets.items) {
+        const i = byLine.get(m.line_id);
+        if (i === undefined) {
+          byLine.set(m.line_id, s.odds.markets.length);
+          s.odds.markets.push(m);
+        } else s.odds.markets[i] = m;
+      }
+      applied(s, id, 'odds');
+      if (markets.items.length) ev.markets.emit(s.eventId, markets.items.map((m) => ({ ...m })));
+      return;
+    }
+    const score = ScoreMessageSchema.safeParse(data);
+    if (!score.success) return problem(s, 'score', 'a score update that does not match the contract was skipped');
+    s.odds.live_status = score.data.live_status;
+    s.odds.score_home = score.data.score_home;
+    s.odds.score_away = score.data.score_away;
+    applied(s, id, 'score');
+    ev.score.emit(s.eventId, score.data);
+  }
+
+  /** Records one applied message: the id moves forward and the audit hook hears of it. */
+  function applied(s: Stream, id: number | null, event: StreamEventName) {
+    if (id !== null) s.state.lastEventId = id;
+    s.stats.applied++;
+    ev.applied.emit(s.eventId, { id, event });
+  }
+
+  // A key change lifts plan restrictions: streams that failed on the plan get another chance.
+  const unsubscribeGovernor = governor.subscribe((g: GovernorState) => {
+    if (g.restrictedPaths.some((r) => r.path === PATHS.stream)) return;
+    for (const s of streams.values()) {
+      if (s.state.status === 'failed' && s.state.error?.kind === 'plan') {
+        setState(s, { status: 'reconnecting' });
+        s.attempt = 0;
+        open(s);
+      }
+    }
+  });
+
+  function drop(s: Stream) {
+    stopConnection(s);
+    if (s.retryTimer !== null) clock.clearTimeout(s.retryTimer);
+    s.retryTimer = null;
+    s.waitForKey?.abort();
+    s.waitForKey = null;
+  }
+
+  return {
+    watch(eventId) {
+      if (streams.has(eventId)) return;
+      const s: Stream = {
+        eventId,
+        state: { eventId, status: 'connecting', lastEventAt: null, lastEventId: null },
+        stats: { applied: 0, duplicates: 0, unknownEvents: 0, badRecords: 0, connections: 0, watchdogTrips: 0 },
+        odds: null,
+        es: null,
+        generation: 0,
+        attempt: 0,
+        openError: null,
+        watchdog: null,
+        retryTimer: null,
+        waitForKey: null,
+      };
+      streams.set(eventId, s);
+      open(s);
+    },
+    unwatch(eventId) {
+      const s = streams.get(eventId);
+      if (!s) return;
+      drop(s);
+      streams.delete(eventId);
+    },
+    watched: () => [...streams.keys()],
+    state: (eventId) => {
+      const s = streams.get(eventId);
+      return s ? { ...s.state } : null;
+    },
+    odds: (eventId) => {
+      const o = streams.get(eventId)?.odds;
+      return o ? cloneOdds(o) : null;
+    },
+    stats: (eventId) => {
+      const s = streams.get(eventId);
+      return s ? { ...s.stats } : null;
+    },
+    onSnapshot: ev.snapshot.on,
+    onMarkets: ev.markets.on,
+    onScore: ev.score.on,
+    onEnd: ev.end.on,
+    onState: ev.state.on,
+    onProblem: ev.problem.on,
+    onApplied: ev.applied.on,
+    close() {
+      unsubscribeGovernor();
+      for (const s of streams.values()) drop(s);
+      streams.clear();
+    },
+  };
+}
+
+function cloneOdds(o: EventOdds): EventOdds {
+  return { ...o, markets: o.markets.map((m) => ({ ...m, prices: m.prices ? { ...m.prices } : null })) };
+}
