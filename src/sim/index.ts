@@ -31,6 +31,8 @@ export interface SimulatorOptions {
   rateLimitHeaders?: boolean;
   keys?: SimKey[];
   events?: number;
+  /** Simulated hours the world runs before startTime, so it opens with history (settlements); default 3. */
+  historyHours?: number;
   /** Real ms between `: ping` comments on every stream; default 15000. */
   pingIntervalMs?: number;
   /** `retry:` sent at the head of every stream connection, in ms; default 2000. */
@@ -72,7 +74,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (startMs === null) throw new Error(`startTime is not a date-time: ${options.startTime}`);
   if (!(speed > 0)) throw new Error('speed must be > 0');
 
-  const world = new World({ seed, startMs, events: options.events ?? 60 });
+  const world = new World({ seed, startMs, events: options.events ?? 60, historyMs: (options.historyHours ?? 3) * 3600_000 });
   const access = new Access(seed, options.quotaPerHour ?? 100_000);
   const given = options.keys ?? [
     { key: '', plan: 'enterprise' as const },

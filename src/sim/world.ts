@@ -49,6 +49,8 @@ export interface WorldOptions {
   startMs: number;
   /** Events kept in the book; new ones are created as others leave. */
   events: number;
+  /** The world starts running this long before `startMs`, so it opens with games under way and settlements. */
+  historyMs: number;
 }
 
 export interface StreamMessage {
@@ -212,11 +214,12 @@ export class World {
   constructor(options: WorldOptions) {
     this.rng = new Prng(options.seed);
     this.target = Math.max(1, options.events);
-    this.nowMs = Math.floor(options.startMs / STEP_MS) * STEP_MS;
+    this.nowMs = Math.floor((options.startMs - options.historyMs) / STEP_MS) * STEP_MS;
     this.createLeagues();
     // Seed the book as if the service had been running: some events already under way, the rest spread out.
     for (let i = 0; i < this.target; i++) this.createEvent(this.nowMs + this.rng.range(-90, 8 * 60) * 60_000);
     this.processStep();
+    this.advanceTo(options.startMs);
   }
 
   onMessage(listener: (eventId: number, message: StreamMessage) => void): void {
@@ -385,7 +388,8 @@ export class World {
       ? mk(0, 'moneyline', null, null, ['home', 'draw', 'away'], [pHome * 0.75, 0.25, (1 - pHome) * 0.75])
       : mk(0, 'moneyline', null, null, ['home', 'away'], [pHome, 1 - pHome]);
     const unit = sport.kind === 'sets' ? 1 : sport.meanScore < 10 ? 1 : Math.max(1, Math.round(sport.meanScore / 25));
-    const spreadLine = -Math.round(((strength - 0.5) * sport.meanScore) / unit) * unit - (sport.kind === 'sets' ? 0 : half());
+    const spreadRaw = -Math.round(((strength - 0.5) * sport.meanScore) / unit) * unit - (sport.kind === 'sets' ? 0 : half());
+    const spreadLine = spreadRaw + 0; // + 0 turns -0 into 0: JSON would otherwise carry "-0"
     const total = sport.meanScore * 2;
     const totalsLine = Math.round(total + rng.range(-0.1, 0.1) * total) + half();
     const teamLine = (share: number) => Math.max(0.5, Math.round(sport.meanScore * share)) + half();
