@@ -45,6 +45,8 @@ export class StreamHub {
   open(req: IncomingMessage, res: ServerResponse, eventId: number, key: string, headers: Record<string, string>): void {
     const state = this.world.streamState(eventId);
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', ...headers });
+    // Headers go out now even if a stall holds the body back: the client must see an open, silent connection.
+    res.flushHeaders();
     const head = `retry: ${this.options.retryMs}\n\n`;
     if (state.kind !== 'live') {
       // The event left the book: say so and hang up; the client must not come back.
