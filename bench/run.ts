@@ -1,0 +1,39 @@
+// `npm run bench`: runs each bench module and merges its flat figures into bench/results.json, keeping the keys
+// other benches wrote (each bench owns its own keys).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runStoreBench } from './store';
+
+type Figures = Record<string, number>;
+type Bench = { name: string; run: () => Promise<object> };
+
+const BENCHES: Bench[] = [{ name: 'store', run: () => runStoreBench() }];
+
+const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');
+
+function readResults(): Figures {
+  if (!existsSync(resultsPath)) return {};
+  try {
+    return JSON.parse(readFileSync(resultsPath, 'utf8')) as Figures;
+  } catch {
+    return {};
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  for (const b of BENCHES) {
+    if (only.length && !only.includes(b.name)) continue;
+    console.log(`# ${b.name}`);
+    const figures = await b.run();
+    // Re-read before writing so a bench that ran meanwhile keeps its keys.
+    writeFileSync(resultsPath, JSON.stringify({ ...readResults(), ...figures }, null, 2) + '\n');
+  }
+  console.log(`results merged into ${resultsPath}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,198 @@
+// The local store: the app's memory of years of a trader's history, in one SQLite file that survives any crash.
+// All SQL of the app lives in this folder; callers see domain types only. Opened by the Electron host, the CLI
+// and tests alike: the host passes the path, the clock and (under Electron) the native binding.
+import Database from 'better-sqlite3';
+import type { AlertRecord, MaintenanceReport, NewAlert } from '../../shared/domain';
+import { createIngest, type Ingest } from './ingest';
+import { LATEST_VERSION, migrate, schemaVersion } from './migrations';
+import { createReads, type Reads } from './reads';
+import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
+
+export type { TickBatch } from './ingest';
+export type { HistoryRange } from './reads';
+export { LATEST_VERSION } from './migrations';
+
+export interface StoreOptions {
+  /** The history file; ':memory:' for throwaway stores. */
+  path: string;
+  /** Path to a better_sqlite3.node built for the host's ABI (Electron); default: the Node build. */
+  nativeBinding?: string;
+  clock?: () => number;
+  /** Days of tick history kept by maintain(); change points are kept for good. */
+  retentionDays?: number;
+}
+
+export interface Store extends Ingest, Reads {
+  readonly path: string;
+  schemaVersion(): number;
+
+  addWatch(eventId: number, at?: number): void;
+  removeWatch(eventId: number): void;
+  watchIds(): number[];
+
+  appendAlert(alert: NewAlert): AlertRecord;
+  /** Newest first; `beforeId` pages further back. */
+  listAlerts(opts?: { limit?: number; beforeId?: number }): AlertRecord[];
+
+  getSetting<T = unknown>(name: string): T | undefined;
+  /** Refuses a name that looks like a key, secret or token: the API key lives in the OS keychain, never here. */
+  setSetting(name: string, value: unknown): void;
+  deleteSetting(name: string): void;
+  listSettings(): Record<string, unknown>;
+
+  /** Deletes tick history older than the retention window and lets SQLite refresh its planner statistics. */
+  maintain(): MaintenanceReport;
+  close(): void;
+}
+
+export const DEFAULT_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+/** Retention deletes in slices so a years-old backlog never holds the write lock for long. */
+const RETENTION_SLICE = 20_000;
+
+export class SecretSettingError extends Error {
+  constructor(name: string) {
+    super(`Setting "${name}" looks like a credential; the store never holds keys, secrets or tokens.`);
+    this.name = 'SecretSettingError';
+  }
+}
+
+export function openStore(options: StoreOptions): Store {
+  const clock = options.clock ?? Date.now;
+  const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  const db = new Database(options.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    // WAL: readers never block the writer, and a commit is one append to the log. synchronous=NORMAL in WAL keeps
+    // the file consistent after any process crash (a commit is in the OS once write() returns); only a power loss
+    // or OS crash can drop the last commits, never corrupt older ones. For a monitor that refetches from the
+    // service on restart (the settled cursor moves with its data), that trade buys a far higher ingest rate.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    // The CLI exporter or a second window may read while the recorder writes.
+    db.pragma('busy_timeout = 5000');
+    registerSqlFunctions(db);
+    migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+
+  const ingest = createIngest(db, clock);
+  const reads = createReads(db);
+
+  const addWatch = db.prepare(`INSERT OR IGNORE INTO watchlist (event_id, added_at) VALUES (?, ?)`);
+  const removeWatch = db.prepare(`DELETE FROM watchlist WHERE event_id = ?`);
+  const watchIds = db.prepare(`SELECT event_id FROM watchlist ORDER BY added_at, event_id`).pluck();
+  const insertAlert = db.prepare(`
+    INSERT INTO alert_log (at, kind, event_id, special_id, contestant_id, message, data) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const listAlerts = db.prepare(`SELECT * FROM alert_log WHERE id < ? ORDER BY id DESC LIMIT ?`);
+  const getSetting = db.prepare(`SELECT value FROM settings WHERE name = ?`).pluck();
+  const setSetting = db.prepare(`
+    INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)
+    ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
+  const deleteSetting = db.prepare(`DELETE FROM settings WHERE name = ?`);
+  const allSettings = db.prepare(`SELECT name, value FROM settings ORDER BY name`);
+  // Ticks arrive in time order, so the oldest rowids are the oldest ticks: retention trims that prefix without an
+  // index on `at` that every insert would pay for. A late tick out of order simply waits for a later pass.
+  const firstKeptTick = (table: string) =>
+    db.prepare(`SELECT rowid FROM ${table} WHERE at >= ? ORDER BY rowid LIMIT 1`).pluck();
+  const deletePrefix = (table: string) =>
+    db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE rowid < ? ORDER BY rowid LIMIT ?)`);
+  const retention = ['odds_ticks', 'special_ticks'].map((t) => ({
+    first: firstKeptTick(t),
+    maxRowid: db.prepare(`SELECT max(rowid) FROM ${t}`).pluck(),
+    del: deletePrefix(t),
+  }));
+  const deleteCoverage = db.prepare(`DELETE FROM coverage_samples WHERE at < ?`);
+
+  const toAlert = (r: Record<string, unknown>): AlertRecord => ({
+    id: r.id as number,
+    at: r.at as number,
+    kind: r.kind as string,
+    eventId: (r.event_id as number | null) ?? null,
+    specialId: (r.special_id as number | null) ?? null,
+    contestantId: (r.contestant_id as number | null) ?? null,
+    message: r.message as string,
+    data: r.data === null ? null : JSON.parse(r.data as string),
+  });
+
+  return {
+    ...ingest,
+    ...reads,
+    path: options.path,
+    schemaVersion: () => schemaVersion(db),
+
+    addWatch: (eventId, at = clock()) => void addWatch.run(eventId, at),
+    removeWatch: (eventId) => void removeWatch.run(eventId),
+    watchIds: () => watchIds.all() as number[],
+
+    appendAlert(a) {
+      const at = a.at ?? clock();
+      const data = a.data === undefined ? null : JSON.stringify(a.data);
+      const info = insertAlert.run(
+        at, a.kind, a.eventId ?? null, a.specialId ?? null, a.contestantId ?? null, a.message, data,
+      );
+      return {
+        id: Number(info.lastInsertRowid),
+        at,
+        kind: a.kind,
+        eventId: a.eventId ?? null,
+        specialId: a.specialId ?? null,
+        contestantId: a.contestantId ?? null,
+        message: a.message,
+        data: a.data ?? null,
+      };
+    },
+    listAlerts(opts = {}) {
+      const rows = listAlerts.all(opts.beforeId ?? Number.MAX_SAFE_INTEGER, opts.limit ?? 100);
+      return (rows as Record<string, unknown>[]).map(toAlert);
+    },
+
+    getSetting<T>(name: string) {
+      const v = getSetting.get(name) as string | undefined;
+      return v === undefined ? undefined : (JSON.parse(v) as T);
+    },
+    setSetting(name, value) {
+      if (looksLikeSecretName(name)) throw new SecretSettingError(name);
+      if (value === undefined) throw new Error(`setting "${name}": value is undefined (use deleteSetting)`);
+      setSetting.run(name, JSON.stringify(value), clock());
+    },
+    deleteSetting: (name) => void deleteSetting.run(name),
+    listSettings() {
+      const out: Record<string, unknown> = {};
+      for (const r of allSettings.all() as { name: string; value: string }[]) out[r.name] = JSON.parse(r.value);
+      return out;
+    },
+
+    maintain() {
+      const cutoff = clock() - retentionDays * DAY_MS;
+      const deleted = retention.map(({ first, maxRowid, del }) => {
+        // No tick newer than the cutoff: everything up to the last rowid goes.
+        const keepFrom =
+          (first.get(cutoff) as number | undefined) ?? ((maxRowid.get() as number | null) ?? 0) + 1;
+        let total = 0;
+        for (;;) {
+          const n = db.transaction(() => del.run(keepFrom, RETENTION_SLICE).changes)();
+          total += n;
+          if (n < RETENTION_SLICE) break;
+        }
+        return total;
+      });
+      const coverage = deleteCoverage.run(cutoff).changes;
+      db.pragma('optimize');
+      return {
+        oddsTicksDeleted: deleted[0] ?? 0,
+        specialTicksDeleted: deleted[1] ?? 0,
+        coverageSamplesDeleted: coverage,
+      };
+    },
+
+    close() {
+      if (!db.open) return;
+      db.pragma('optimize');
+      db.close();
+    },
+  };
+}
+

@@ -1,0 +1,345 @@
+// The store's readers for the UI and the CLI export. They need no network and no key: this is the offline review.
+import type Database from 'better-sqlite3';
+import { formatServiceTime, type DevigModel, type SettledEvent } from '../../shared/api';
+import type {
+  ClvQuery,
+  ClvRow,
+  CoverageSample,
+  ExportFilter,
+  LineHistoryPoint,
+  LiveStatePoint,
+  MaxWinExportRow,
+  MaxWinPoint,
+  PeriodResultView,
+  SettlementPage,
+  SettlementQuery,
+  SpecialHistoryPoint,
+  WatchedEventView,
+} from '../../shared/domain';
+import { isSetSport, periodLabel } from '../../shared/periods';
+import {
+  marketFromRow,
+  maxWinFromRow,
+  pricesFromRow,
+  settlementLineFromRow,
+  type MarketLineRow,
+  type MaxWinDbRow,
+  type PriceColumns,
+  type SettlementDbRow,
+  type SettlementLineRow,
+} from './rows';
+import { createSettlementsQuery } from './settlementsQuery';
+
+export interface HistoryRange {
+  from?: number;
+  to?: number;
+}
+
+export interface Reads {
+  watchedEvents(): WatchedEventView[];
+  oddsHistory(eventId: number, lineId: number, range?: HistoryRange): LineHistoryPoint[];
+  liveStateHistory(eventId: number): LiveStatePoint[];
+  specialHistory(specialId: number, contestantId: number, range?: HistoryRange): SpecialHistoryPoint[];
+  maxWinHistory(specialId: number, contestantId: number): MaxWinPoint[];
+  querySettlements(q: SettlementQuery): SettlementPage;
+  settlement(eventId: number): SettledEvent | null;
+  results(eventId: number): PeriodResultView[];
+  closingLineValue(q?: ClvQuery): ClvRow[];
+  latestCoverage(): CoverageSample[];
+  periods(): { period: number; description: string }[];
+  exportSettlements(f?: ExportFilter): IterableIterator<SettledEvent>;
+  exportResults(f?: ExportFilter): IterableIterator<PeriodResultView>;
+  exportMaxWin(f?: ExportFilter): IterableIterator<MaxWinExportRow>;
+}
+
+/** Exports walk in chunks: better-sqlite3 allows no other statement on the connection while one iterates. */
+const EXPORT_CHUNK = 500;
+const FAR_PAST = -8.64e15;
+
+interface ResultDbRow {
+  event_id: number;
+  period: number;
+  status: number;
+  score_home: number | null;
+  score_away: number | null;
+  sets_home: number | null;
+  sets_away: number | null;
+  settlement_id: number;
+  cancellation_reason: string | null;
+  timestamp: number | null;
+  sport_id: number | null;
+  sport_name: string | null;
+}
+
+export function createReads(db: Database.Database): Reads {
+  const watched = db.prepare(`
+    SELECT w.event_id, w.added_at, e.sport_id, coalesce(e.sport_name, sp.name) AS sport_name, e.league_id,
+           e.league_name, e.runner_home, e.runner_away, e.starts, e.live_status, e.score_home, e.score_away,
+           EXISTS (SELECT 1 FROM settlements s WHERE s.event_id = w.event_id) AS settled
+    FROM watchlist w
+    LEFT JOIN events e ON e.event_id = w.event_id
+    LEFT JOIN sports sp ON sp.sport_id = e.sport_id
+    ORDER BY w.added_at, w.event_id`);
+  const watchedLines = db.prepare(`
+    SELECT m.* FROM watchlist w JOIN market_lines m ON m.event_id = w.event_id ORDER BY m.period, m.line_id`);
+  const oddsHistory = db.prepare(`
+    SELECT at, line, price_home, price_draw, price_away, price_over, price_under, max_win FROM odds_ticks
+    WHERE event_id = ? AND line_id = ? AND at >= ? AND at <= ? ORDER BY at`);
+  const liveStates = db.prepare(
+    `SELECT at, live_status, score_home, score_away FROM live_states WHERE event_id = ? ORDER BY at`,
+  );
+  const specialHistory = db.prepare(`
+    SELECT at, handicap, odds, todds, max_win FROM special_ticks
+    WHERE special_id = ? AND contestant_id = ? AND at >= ? AND at <= ? ORDER BY at`);
+  const maxWinSelect = `
+    SELECT p.event_id, p.special_id, sp.special_name, p.contestant_id, c.contestant_name, p.at, p.max_win,
+           p.previous_max_win, p.odds, p.todds, sp.sport_id
+    FROM max_win_points p
+    LEFT JOIN specials sp ON sp.special_id = p.special_id
+    LEFT JOIN special_contestants c ON c.special_id = p.special_id AND c.contestant_id = p.contestant_id`;
+  const maxWinHistory = db.prepare(`${maxWinSelect} WHERE p.special_id = ? AND p.contestant_id = ? ORDER BY p.at`);
+  const settlementRow = db.prepare(`SELECT * FROM settlements WHERE event_id = ?`);
+  const settlementLines = db.prepare(`SELECT * FROM settlement_lines WHERE event_id = ? ORDER BY line_id`);
+  const resultSelect = `
+    SELECT r.*, e.sport_id, coalesce(e.sport_name, sp.name) AS sport_name
+    FROM period_results r
+    LEFT JOIN events e ON e.event_id = r.event_id
+    LEFT JOIN sports sp ON sp.sport_id = e.sport_id`;
+  const resultsOf = db.prepare(`${resultSelect} WHERE r.event_id = ? ORDER BY r.period`);
+  const clv = db.prepare(`
+    SELECT sp.event_id, o.special_id, sp.special_name, o.contestant_id, c.contestant_name, o.model,
+           o.true_odds AS opening, o.at AS opened_at, cl.true_odds AS closing, cl.at AS closed_at
+    FROM true_odds_records o
+    LEFT JOIN true_odds_records cl ON cl.special_id = o.special_id AND cl.contestant_id = o.contestant_id
+         AND cl.model = o.model AND cl.kind = 'closing'
+    LEFT JOIN specials sp ON sp.special_id = o.special_id
+    LEFT JOIN special_contestants c ON c.special_id = o.special_id AND c.contestant_id = o.contestant_id
+    WHERE o.kind = 'opening'
+      AND (@event_id IS NULL OR sp.event_id = @event_id)
+      AND (@special_id IS NULL OR o.special_id = @special_id)
+      AND (@model IS NULL OR o.model = @model)
+    ORDER BY o.special_id, o.contestant_id, o.model`);
+  const latestCoverage = db.prepare(`
+    SELECT at, sport_name, event_count FROM coverage_samples
+    WHERE at = (SELECT max(at) FROM coverage_samples) ORDER BY sport_name`);
+  const periods = db.prepare(`SELECT period, description FROM periods ORDER BY period`);
+
+  const exportSettlementsChunk = db.prepare(`
+    SELECT * FROM settlements
+    WHERE (settled_at > @at OR (settled_at = @at AND event_id > @id)) AND (@sport IS NULL OR sport_id = @sport)
+    ORDER BY settled_at, event_id LIMIT ${EXPORT_CHUNK}`);
+  const exportResultsChunk = db.prepare(`
+    ${resultSelect}
+    WHERE (r.event_id > @id OR (r.event_id = @id AND r.period > @period))
+      AND (@since IS NULL OR r.timestamp >= @since) AND (@sport IS NULL OR e.sport_id = @sport)
+    ORDER BY r.event_id, r.period LIMIT ${EXPORT_CHUNK}`);
+  const exportMaxWinChunk = db.prepare(`
+    ${maxWinSelect}
+    WHERE (p.at > @at OR (p.at = @at AND (p.special_id > @special OR (p.special_id = @special AND p.contestant_id > @contestant))))
+      AND (@sport IS NULL OR sp.sport_id = @sport)
+    ORDER BY p.at, p.special_id, p.contestant_id LIMIT ${EXPORT_CHUNK}`);
+
+  const query = createSettlementsQuery(db);
+
+  function toSettledEvent(r: SettlementDbRow): SettledEvent {
+    return {
+      event_id: r.event_id,
+      sport_id: r.sport_id,
+      league_id: r.league_id,
+      league_name: r.league_name,
+      runner_home: r.runner_home,
+      runner_away: r.runner_away,
+      starts: formatServiceTime(r.starts),
+      score_home: r.score_home,
+      score_away: r.score_away,
+      status: r.status,
+      settled_at: formatServiceTime(r.settled_at),
+      settlement: (settlementLines.all(r.event_id) as SettlementLineRow[]).map(settlementLineFromRow),
+    };
+  }
+
+  function resultView(r: ResultDbRow, inSets: boolean): PeriodResultView {
+    return {
+      eventId: r.event_id,
+      period: r.period,
+      periodLabel: periodLabel(r.sport_name ?? inSets, r.period),
+      status: r.status,
+      scoreHome: r.score_home,
+      scoreAway: r.score_away,
+      setsHome: r.sets_home,
+      setsAway: r.sets_away,
+      settlementId: r.settlement_id,
+      cancellationReason: r.cancellation_reason,
+      timestamp: r.timestamp,
+      sportId: r.sport_id,
+    };
+  }
+
+  // Per-period results are only published for sports played in sets, so an event of unknown sport is one.
+  const guessSets = (r: ResultDbRow) => r.sport_name === null || isSetSport(r.sport_name);
+
+  return {
+    watchedEvents() {
+      const lines = watchedLines.all() as MarketLineRow[];
+      const byEvent = new Map<number, MarketLineRow[]>();
+      for (const l of lines) {
+        const list = byEvent.get(l.event_id);
+        if (list) list.push(l);
+        else byEvent.set(l.event_id, [l]);
+      }
+      return (watched.all() as Record<string, number | string | null>[]).map((r) => ({
+        eventId: r.event_id as number,
+        addedAt: r.added_at as number,
+        sportId: r.sport_id as number | null,
+        sportName: r.sport_name as string | null,
+        leagueId: r.league_id as number | null,
+        leagueName: r.league_name as string | null,
+        runnerHome: r.runner_home as string | null,
+        runnerAway: r.runner_away as string | null,
+        starts: r.starts as number | null,
+        liveStatus: r.live_status as number | null,
+        scoreHome: r.score_home as number | null,
+        scoreAway: r.score_away as number | null,
+        settled: r.settled === 1,
+        markets: (byEvent.get(r.event_id as number) ?? []).map(marketFromRow),
+      }));
+    },
+
+    oddsHistory(eventId, lineId, range = {}) {
+      const rows = oddsHistory.all(eventId, lineId, range.from ?? FAR_PAST, range.to ?? -FAR_PAST) as (PriceColumns & {
+        at: number;
+        line: number | null;
+        max_win: number | null;
+      })[];
+      return rows.map((r) => ({ at: r.at, line: r.line, prices: pricesFromRow(r), maxWin: r.max_win }));
+    },
+
+    liveStateHistory(eventId) {
+      return (liveStates.all(eventId) as Record<string, number | null>[]).map((r) => ({
+        at: r.at as number,
+        liveStatus: r.live_status ?? null,
+        scoreHome: r.score_home ?? null,
+        scoreAway: r.score_away ?? null,
+      }));
+    },
+
+    specialHistory(specialId, contestantId, range = {}) {
+      return (
+        specialHistory.all(specialId, contestantId, range.from ?? FAR_PAST, range.to ?? -FAR_PAST) as Record<
+          string,
+          number
+        >[]
+      ).map((r) => ({
+        at: r.at as number,
+        handicap: r.handicap as number,
+        odds: r.odds as number,
+        todds: r.todds as number,
+        maxWin: r.max_win as number,
+      }));
+    },
+
+    maxWinHistory(specialId, contestantId) {
+      return (maxWinHistory.all(specialId, contestantId) as MaxWinDbRow[]).map(maxWinFromRow);
+    },
+
+    querySettlements: query,
+
+    settlement(eventId) {
+      const r = settlementRow.get(eventId) as SettlementDbRow | undefined;
+      return r ? toSettledEvent(r) : null;
+    },
+
+    results(eventId) {
+      const rows = resultsOf.all(eventId) as ResultDbRow[];
+      const inSets = rows.some((r) => r.sets_home !== null || r.period >= 6) || rows.every(guessSets);
+      return rows.map((r) => resultView(r, inSets));
+    },
+
+    closingLineValue(q = {}) {
+      const rows = clv.all({
+        event_id: q.eventId ?? null,
+        special_id: q.specialId ?? null,
+        model: q.model ?? null,
+      }) as Record<string, number | string | null>[];
+      return rows.map((r) => {
+        const opening = r.opening as number;
+        const closing = r.closing as number | null;
+        return {
+          eventId: r.event_id as number | null,
+          specialId: r.special_id as number,
+          specialName: r.special_name as string | null,
+          contestantId: r.contestant_id as number,
+          contestantName: r.contestant_name as string | null,
+          model: r.model as DevigModel,
+          openingTrueOdds: opening,
+          openedAt: r.opened_at as number,
+          closingTrueOdds: closing,
+          closedAt: r.closed_at as number | null,
+          clv: closing ? opening / closing - 1 : null,
+        };
+      });
+    },
+
+    latestCoverage() {
+      return (latestCoverage.all() as { at: number; sport_name: string; event_count: number }[]).map((r) => ({
+        at: r.at,
+        sportName: r.sport_name,
+        count: r.event_count,
+      }));
+    },
+
+    periods() {
+      return periods.all() as { period: number; description: string }[];
+    },
+
+    *exportSettlements(f = {}) {
+      let at = (f.since ?? FAR_PAST) - 1;
+      let id = Number.MAX_SAFE_INTEGER;
+      for (;;) {
+        const chunk = exportSettlementsChunk.all({ at, id, sport: f.sportId ?? null }) as SettlementDbRow[];
+        if (chunk.length === 0) return;
+        const events = chunk.map(toSettledEvent);
+        yield* events;
+        const last = chunk[chunk.length - 1] as SettlementDbRow;
+        at = last.settled_at;
+        id = last.event_id;
+      }
+    },
+
+    *exportResults(f = {}) {
+      let id = -Number.MAX_SAFE_INTEGER;
+      let period = -1;
+      for (;;) {
+        const chunk = exportResultsChunk.all({
+          id,
+          period,
+          since: f.since ?? null,
+          sport: f.sportId ?? null,
+        }) as ResultDbRow[];
+        if (chunk.length === 0) return;
+        yield* chunk.map((r) => resultView(r, guessSets(r)));
+        const last = chunk[chunk.length - 1] as ResultDbRow;
+        id = last.event_id;
+        period = last.period;
+      }
+    },
+
+    *exportMaxWin(f = {}) {
+      let at = (f.since ?? FAR_PAST) - 1;
+      let special = Number.MAX_SAFE_INTEGER;
+      let contestant = Number.MAX_SAFE_INTEGER;
+      for (;;) {
+        const chunk = exportMaxWinChunk.all({ at, special, contestant, sport: f.sportId ?? null }) as (MaxWinDbRow & {
+          sport_id: number | null;
+        })[];
+        if (chunk.length === 0) return;
+        yield* chunk.map((r) => ({ ...maxWinFromRow(r), sportId: r.sport_id }));
+        const last = chunk[chunk.length - 1] as MaxWinDbRow;
+        at = last.at;
+        special = last.special_id;
+        contestant = last.contestant_id;
+      }
+    },
+  };
+}
+

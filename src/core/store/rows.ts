@@ -1,0 +1,143 @@
+// Private row shapes of the store's tables and their mapping to domain types. Nothing outside src/core/store
+// imports this module.
+import type { Outcome, Prices, SettlementLine } from '../../shared/api';
+import type { MarketView, MaxWinPoint, MoneylineOutcome, SettlementRow } from '../../shared/domain';
+
+export interface PriceColumns {
+  price_home: number | null;
+  price_draw: number | null;
+  price_away: number | null;
+  price_over: number | null;
+  price_under: number | null;
+}
+
+export interface MarketLineRow extends PriceColumns {
+  event_id: number;
+  line_id: number;
+  period: number;
+  market: string;
+  side: string | null;
+  line: number | null;
+  max_win: number | null;
+  offline: number;
+  updated_at: string | null;
+  seen_at: number;
+}
+
+export interface SettlementDbRow {
+  event_id: number;
+  sport_id: number;
+  league_id: number;
+  league_name: string;
+  runner_home: string;
+  runner_away: string;
+  starts: number;
+  score_home: number;
+  score_away: number;
+  status: string;
+  settled_at: number;
+  line_count: number;
+  ml_home: string | null;
+  ml_draw: string | null;
+  ml_away: string | null;
+}
+
+export interface SettlementLineRow {
+  event_id: number;
+  line_id: number;
+  period: number;
+  market: string;
+  line: number | null;
+  outcome_home: string;
+  outcome_draw: string;
+  outcome_away: string;
+}
+
+export interface MaxWinDbRow {
+  event_id: number | null;
+  special_id: number;
+  special_name: string | null;
+  contestant_id: number;
+  contestant_name: string | null;
+  at: number;
+  max_win: number;
+  previous_max_win: number | null;
+  odds: number | null;
+  todds: number | null;
+}
+
+/** Null prices (every column null) mean the market was offline at that tick. */
+export function pricesFromRow(r: PriceColumns): Prices | null {
+  const p: Prices = {};
+  let any = false;
+  if (r.price_home !== null) ((p.home = r.price_home), (any = true));
+  if (r.price_draw !== null) ((p.draw = r.price_draw), (any = true));
+  if (r.price_away !== null) ((p.away = r.price_away), (any = true));
+  if (r.price_over !== null) ((p.over = r.price_over), (any = true));
+  if (r.price_under !== null) ((p.under = r.price_under), (any = true));
+  return any ? p : null;
+}
+
+export function marketFromRow(r: MarketLineRow): MarketView {
+  return {
+    lineId: r.line_id,
+    period: r.period,
+    market: r.market,
+    side: r.side === 'home' || r.side === 'away' ? r.side : null,
+    line: r.line,
+    prices: r.offline ? null : pricesFromRow(r),
+    maxWin: r.max_win,
+    updatedAt: r.updated_at,
+    seenAt: r.seen_at,
+  };
+}
+
+function moneyline(r: SettlementDbRow): MoneylineOutcome | null {
+  if (r.ml_home === null || r.ml_draw === null || r.ml_away === null) return null;
+  return { home: r.ml_home as Outcome, draw: r.ml_draw as Outcome, away: r.ml_away as Outcome };
+}
+
+export function settlementFromRow(r: SettlementDbRow): SettlementRow {
+  return {
+    eventId: r.event_id,
+    sportId: r.sport_id,
+    leagueId: r.league_id,
+    leagueName: r.league_name,
+    runnerHome: r.runner_home,
+    runnerAway: r.runner_away,
+    starts: r.starts,
+    settledAt: r.settled_at,
+    scoreHome: r.score_home,
+    scoreAway: r.score_away,
+    status: r.status,
+    lineCount: r.line_count,
+    moneyline: moneyline(r),
+  };
+}
+
+export function settlementLineFromRow(r: SettlementLineRow): SettlementLine {
+  return {
+    line_id: r.line_id,
+    period: r.period,
+    market: r.market,
+    line: r.line,
+    outcome_home: r.outcome_home as Outcome,
+    outcome_draw: r.outcome_draw as Outcome,
+    outcome_away: r.outcome_away as Outcome,
+  };
+}
+
+export function maxWinFromRow(r: MaxWinDbRow): MaxWinPoint {
+  return {
+    eventId: r.event_id,
+    specialId: r.special_id,
+    specialName: r.special_name,
+    contestantId: r.contestant_id,
+    contestantName: r.contestant_name,
+    at: r.at,
+    maxWin: r.max_win,
+    previousMaxWin: r.previous_max_win,
+    odds: r.odds ?? 0,
+    todds: r.todds ?? 0,
+  };
+}

@@ -1,0 +1,231 @@
+// Domain types the local store hands to the rest of the app (monitor, IPC, renderer, CLI export). Times are Unix
+// milliseconds (UTC) unless a field says otherwise; the store's own row types stay private to src/core/store.
+import type { DevigModel, Outcome, Prices } from './api';
+
+/** The latest known state of one market line of an event. */
+export interface MarketView {
+  lineId: number;
+  period: number;
+  market: string;
+  side: 'home' | 'away' | null;
+  line: number | null;
+  /** null: the market is offline (the stream said so, or a later snapshot no longer carried it). */
+  prices: Prices | null;
+  maxWin: number | null;
+  /** The service's own updated_at text, as sent. */
+  updatedAt: string | null;
+  /** When we last recorded this line. */
+  seenAt: number;
+}
+
+export interface EventView {
+  eventId: number;
+  sportId: number | null;
+  sportName: string | null;
+  leagueId: number | null;
+  leagueName: string | null;
+  runnerHome: string | null;
+  runnerAway: string | null;
+  starts: number | null;
+  liveStatus: number | null;
+  scoreHome: number | null;
+  scoreAway: number | null;
+}
+
+export interface WatchedEventView extends EventView {
+  addedAt: number;
+  /** A settlement for this event is stored: it has left the book. */
+  settled: boolean;
+  markets: MarketView[];
+}
+
+/** One recorded tick of a market line, for charts. */
+export interface LineHistoryPoint {
+  at: number;
+  line: number | null;
+  prices: Prices | null;
+  maxWin: number | null;
+}
+
+/** One recorded tick of a special contestant, for charts. */
+export interface SpecialHistoryPoint {
+  at: number;
+  handicap: number;
+  odds: number;
+  todds: number;
+  maxWin: number;
+}
+
+/** A max_win change point of a special contestant; kept for good. */
+export interface MaxWinPoint {
+  eventId: number | null;
+  specialId: number;
+  specialName: string | null;
+  contestantId: number;
+  contestantName: string | null;
+  at: number;
+  maxWin: number;
+  /** null on the first point we ever stored for the contestant (the baseline, not a change). */
+  previousMaxWin: number | null;
+  odds: number;
+  todds: number;
+}
+
+export interface LiveStatePoint {
+  at: number;
+  liveStatus: number | null;
+  scoreHome: number | null;
+  scoreAway: number | null;
+}
+
+export type OutcomeSide = 'home' | 'draw' | 'away';
+
+export interface SettlementOutcomeFilter {
+  side: OutcomeSide;
+  result: Outcome;
+  /**
+   * 'moneyline': the full-match moneyline line (the common question "did the home side win").
+   * 'any': at least one settled line of the event, optionally of one market, has that result for that side.
+   */
+  scope: 'moneyline' | 'any';
+  market?: string;
+}
+
+/** Keyset position of the settlements list: newest first, ties broken by event id. */
+export interface SettlementCursor {
+  settledAt: number;
+  eventId: number;
+}
+
+export interface SettlementQuery {
+  sportId?: number;
+  leagueId?: number;
+  /** Case-insensitive text searched in both runner names. */
+  team?: string;
+  /** settled_at >= from (ms). */
+  from?: number;
+  /** settled_at < to (ms). */
+  to?: number;
+  outcome?: SettlementOutcomeFilter;
+  /** Page size, 1..500, default 50. */
+  limit?: number;
+  /** Continue after this row (from the previous page's `next`). */
+  after?: SettlementCursor;
+  /** Skip counting (cheaper) when the caller already has the total of this filter. */
+  withoutTotal?: boolean;
+}
+
+export interface MoneylineOutcome {
+  home: Outcome;
+  draw: Outcome;
+  away: Outcome;
+}
+
+export interface SettlementRow {
+  eventId: number;
+  sportId: number;
+  leagueId: number;
+  leagueName: string;
+  runnerHome: string;
+  runnerAway: string;
+  starts: number;
+  settledAt: number;
+  scoreHome: number;
+  scoreAway: number;
+  status: string;
+  lineCount: number;
+  /** The full-match moneyline result, when that line was settled. */
+  moneyline: MoneylineOutcome | null;
+}
+
+export interface SettlementPage {
+  rows: SettlementRow[];
+  /** Rows matching the filter in all pages; null when the query asked `withoutTotal`. */
+  total: number | null;
+  /** Pass as `after` for the next page; null on the last page. */
+  next: SettlementCursor | null;
+}
+
+export interface PeriodResultView {
+  eventId: number;
+  period: number;
+  periodLabel: string;
+  status: number;
+  scoreHome: number | null;
+  scoreAway: number | null;
+  setsHome: number | null;
+  setsAway: number | null;
+  settlementId: number;
+  cancellationReason: string | null;
+  timestamp: number | null;
+  sportId: number | null;
+}
+
+/**
+ * Opening vs closing true odds of one special contestant under one de-vig model. `clv` is
+ * openingTrueOdds / closingTrueOdds - 1: positive when the price at opening beat the closing line.
+ */
+export interface ClvRow {
+  eventId: number | null;
+  specialId: number;
+  specialName: string | null;
+  contestantId: number;
+  contestantName: string | null;
+  model: DevigModel;
+  openingTrueOdds: number;
+  openedAt: number;
+  closingTrueOdds: number | null;
+  closedAt: number | null;
+  clv: number | null;
+}
+
+export interface ClvQuery {
+  eventId?: number;
+  specialId?: number;
+  model?: DevigModel;
+}
+
+export interface NewAlert {
+  at?: number;
+  /** Rule that fired, e.g. 'max_win_change', 'settled', 'odds_move'. */
+  kind: string;
+  eventId?: number | null;
+  specialId?: number | null;
+  contestantId?: number | null;
+  message: string;
+  data?: unknown;
+}
+
+export interface AlertRecord {
+  id: number;
+  at: number;
+  kind: string;
+  eventId: number | null;
+  specialId: number | null;
+  contestantId: number | null;
+  message: string;
+  data: unknown;
+}
+
+export interface CoverageSample {
+  at: number;
+  sportName: string;
+  count: number;
+}
+
+/** Filters of the export iterators; `since` is ms, compared to settled_at, the result timestamp or the point time. */
+export interface ExportFilter {
+  since?: number;
+  sportId?: number;
+}
+
+/** A max_win change point as exported (flat, CSV-friendly). */
+export interface MaxWinExportRow extends MaxWinPoint {
+  sportId: number | null;
+}
+
+export interface MaintenanceReport {
+  oddsTicksDeleted: number;
+  specialTicksDeleted: number;
+  coverageSamplesDeleted: number;
+}
