@@ -5,6 +5,8 @@ import type {
   ClvQuery,
   ClvRow,
   CoverageSample,
+  EventView,
+  MarketView,
   ExportFilter,
   LineHistoryPoint,
   LiveStatePoint,
@@ -16,6 +18,7 @@ import type {
   SpecialHistoryPoint,
   WatchedEventView,
 } from '../../shared/domain';
+import type { SpecialView } from '../../shared/ipc/contract';
 import { isSetSport, periodLabel } from '../../shared/periods';
 import {
   marketFromRow,
@@ -37,6 +40,12 @@ export interface HistoryRange {
 
 export interface Reads {
   watchedEvents(): WatchedEventView[];
+  eventView(eventId: number): EventView | null;
+  latestMarkets(eventId: number): MarketView[];
+  /** Which of these event ids already have a stored settlement. */
+  knownSettlements(eventIds: readonly number[]): Set<number>;
+  specialsOf(eventId: number): SpecialView[];
+  maxWinPointsOf(eventId: number): MaxWinPoint[];
   oddsHistory(eventId: number, lineId: number, range?: HistoryRange): LineHistoryPoint[];
   liveStateHistory(eventId: number): LiveStatePoint[];
   specialHistory(specialId: number, contestantId: number, range?: HistoryRange): SpecialHistoryPoint[];
@@ -82,6 +91,20 @@ export function createReads(db: Database.Database): Reads {
     ORDER BY w.added_at, w.event_id`);
   const watchedLines = db.prepare(`
     SELECT m.* FROM watchlist w JOIN market_lines m ON m.event_id = w.event_id ORDER BY m.period, m.line_id`);
+  const eventRow = db.prepare(`
+    SELECT e.event_id, e.sport_id, coalesce(e.sport_name, sp.name) AS sport_name, e.league_id, e.league_name,
+           e.runner_home, e.runner_away, e.starts, e.live_status, e.score_home, e.score_away
+    FROM events e LEFT JOIN sports sp ON sp.sport_id = e.sport_id WHERE e.event_id = ?`);
+  const linesOf = db.prepare(`SELECT * FROM market_lines WHERE event_id = ? ORDER BY period, line_id`);
+  const settlementExists = db.prepare(`SELECT 1 FROM settlements WHERE event_id = ?`).pluck();
+  const specialsOfEvent = db.prepare(`SELECT * FROM specials WHERE event_id = ? ORDER BY special_id`);
+  const contestantsOf = db.prepare(`
+    SELECT c.contestant_id, c.contestant_name, c.last_max_win, t.handicap, t.odds, t.todds
+    FROM special_contestants c
+    LEFT JOIN special_ticks t ON t.rowid = (
+      SELECT rowid FROM special_ticks WHERE special_id = c.special_id AND contestant_id = c.contestant_id
+      ORDER BY at DESC LIMIT 1)
+    WHERE c.special_id = ? ORDER BY c.contestant_id`);
   const oddsHistory = db.prepare(`
     SELECT at, line, price_home, price_draw, price_away, price_over, price_under, max_win FROM odds_ticks
     WHERE event_id = ? AND line_id = ? AND at >= ? AND at <= ? ORDER BY at`);
@@ -97,6 +120,7 @@ export function createReads(db: Database.Database): Reads {
     FROM max_win_points p
     LEFT JOIN specials sp ON sp.special_id = p.special_id
     LEFT JOIN special_contestants c ON c.special_id = p.special_id AND c.contestant_id = p.contestant_id`;
+  const maxWinOfEvent = db.prepare(`${maxWinSelect} WHERE p.event_id = ? ORDER BY p.at, p.special_id, p.contestant_id`);
   const maxWinHistory = db.prepare(`${maxWinSelect} WHERE p.special_id = ? AND p.contestant_id = ? ORDER BY p.at`);
   const settlementRow = db.prepare(`SELECT * FROM settlements WHERE event_id = ?`);
   const settlementLines = db.prepare(`SELECT * FROM settlement_lines WHERE event_id = ? ORDER BY line_id`);
@@ -175,6 +199,22 @@ export function createReads(db: Database.Database): Reads {
     };
   }
 
+  function eventFromRow(r: Record<string, number | string | null>): EventView {
+    return {
+      eventId: r.event_id as number,
+      sportId: r.sport_id as number | null,
+      sportName: r.sport_name as string | null,
+      leagueId: r.league_id as number | null,
+      leagueName: r.league_name as string | null,
+      runnerHome: r.runner_home as string | null,
+      runnerAway: r.runner_away as string | null,
+      starts: r.starts as number | null,
+      liveStatus: r.live_status as number | null,
+      scoreHome: r.score_home as number | null,
+      scoreAway: r.score_away as number | null,
+    };
+  }
+
   // Per-period results are only published for sports played in sets, so an event of unknown sport is one.
   const guessSets = (r: ResultDbRow) => r.sport_name === null || isSetSport(r.sport_name);
 
@@ -188,22 +228,52 @@ export function createReads(db: Database.Database): Reads {
         else byEvent.set(l.event_id, [l]);
       }
       return (watched.all() as Record<string, number | string | null>[]).map((r) => ({
-        eventId: r.event_id as number,
+        ...eventFromRow(r),
         addedAt: r.added_at as number,
-        sportId: r.sport_id as number | null,
-        sportName: r.sport_name as string | null,
-        leagueId: r.league_id as number | null,
-        leagueName: r.league_name as string | null,
-        runnerHome: r.runner_home as string | null,
-        runnerAway: r.runner_away as string | null,
-        starts: r.starts as number | null,
-        liveStatus: r.live_status as number | null,
-        scoreHome: r.score_home as number | null,
-        scoreAway: r.score_away as number | null,
         settled: r.settled === 1,
         markets: (byEvent.get(r.event_id as number) ?? []).map(marketFromRow),
       }));
     },
+
+    eventView(eventId) {
+      const r = eventRow.get(eventId) as Record<string, number | string | null> | undefined;
+      return r ? eventFromRow(r) : null;
+    },
+
+    latestMarkets: (eventId) => (linesOf.all(eventId) as MarketLineRow[]).map(marketFromRow),
+
+    knownSettlements(eventIds) {
+      return new Set(eventIds.filter((id) => settlementExists.get(id) !== undefined));
+    },
+
+    specialsOf(eventId) {
+      return (specialsOfEvent.all(eventId) as Record<string, number | string | null>[]).map((s) => {
+        const specialId = s.special_id as number;
+        const clvRows = this.closingLineValue({ specialId });
+        const contestants = (contestantsOf.all(specialId) as Record<string, number | string | null>[]).map((c) => ({
+          contestantId: c.contestant_id as number,
+          contestantName: (c.contestant_name as string | null) ?? '',
+          handicap: c.handicap as number | null,
+          odds: c.odds as number | null,
+          todds: c.todds as number | null,
+          maxWin: c.last_max_win as number | null,
+          clv: clvRows.filter((r) => r.contestantId === c.contestant_id),
+        }));
+        return {
+          eventId: s.event_id as number | null,
+          specialId,
+          specialName: (s.special_name as string | null) ?? '',
+          betType: (s.bet_type as string | null) ?? '',
+          category: (s.category as string | null) ?? '',
+          units: (s.units as string | null) ?? '',
+          period: (s.period as number | null) ?? 0,
+          cutoff: (s.cutoff as string | null) ?? '',
+          contestants,
+        };
+      });
+    },
+
+    maxWinPointsOf: (eventId) => (maxWinOfEvent.all(eventId) as MaxWinDbRow[]).map(maxWinFromRow),
 
     oddsHistory(eventId, lineId, range = {}) {
       const rows = oddsHistory.all(eventId, lineId, range.from ?? FAR_PAST, range.to ?? -FAR_PAST) as (PriceColumns & {

@@ -1,0 +1,89 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '.';
+import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations';
+import { registerSqlFunctions } from './sqlFunctions';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'store-mig-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function rawAt(version: number, path: string): Database.Database {
+  const db = new Database(path);
+  registerSqlFunctions(db);
+  migrate(db, version);
+  return db;
+}
+
+describe('migrations', () => {
+  it('are numbered 1..N without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(LATEST_VERSION).toBeGreaterThanOrEqual(2);
+  });
+
+  it('build the latest schema from an empty file', () => {
+    const store = openStore({ path: join(dir, 'empty.db') });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    store.setSetting('theme', 'dark');
+    expect(store.getSetting('theme')).toBe('dark');
+    store.close();
+  });
+
+  it('upgrade a version-1 file and keep its data, backfilling search columns', () => {
+    const path = join(dir, 'v1.db');
+    const db = rawAt(1, path);
+    expect(schemaVersion(db)).toBe(1);
+    db.exec(`
+      INSERT INTO events (event_id, source, first_seen, last_seen) VALUES (7, 'settlement', 1, 1);
+      INSERT INTO settlements VALUES (7, 1, 2, 'L', 'Østers IF', 'Malmö FF', 10, 2, 1, 'ended', 1000, 2, 5);
+      INSERT INTO settlement_lines VALUES (7, 1, 0, 'moneyline', NULL, 'win', 'loss', 'loss');
+      INSERT INTO settlement_lines VALUES (7, 2, 0, 'spread', -1.5, 'loss', 'loss', 'win');
+      INSERT INTO settled_cursor VALUES (1, 99, 1);
+      INSERT INTO watchlist VALUES (7, 3);`);
+    db.close();
+
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.settledCursor()).toBe(99);
+    expect(store.watchIds()).toEqual([7]);
+    expect(store.settlement(7)?.settlement).toHaveLength(2);
+    const byTeam = store.querySettlements({ team: 'ØSTERS' });
+    expect(byTeam.rows.map((r) => r.eventId)).toEqual([7]);
+    expect(store.querySettlements({ team: 'MALMÖ', sportId: 1 }).total).toBe(1);
+    const homeWins = store.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } });
+    expect(homeWins.rows[0]?.moneyline).toEqual({ home: 'win', draw: 'loss', away: 'loss' });
+    store.close();
+  });
+
+  it('step through every earlier version to the latest', () => {
+    for (let from = 0; from < LATEST_VERSION; from++) {
+      const path = join(dir, `from-${from}.db`);
+      const db = rawAt(from, path);
+      db.exec(`INSERT INTO sports (sport_id, name) VALUES (3, 'Tennis')`.repeat(from >= 1 ? 1 : 0));
+      db.close();
+      const store = openStore({ path });
+      expect(store.schemaVersion()).toBe(LATEST_VERSION);
+      store.close();
+      const check = new Database(path, { readonly: true });
+      expect(check.prepare('SELECT count(*) FROM sports').pluck().get()).toBe(from >= 1 ? 1 : 0);
+      check.close();
+    }
+  });
+
+  it('makes the schema itself refuse secret-looking setting names', () => {
+    const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
+    expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('refuses a file from a newer app', () => {
+    const path = join(dir, 'future.db');
+    const db = new Database(path);
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    db.close();
+    expect(() => openStore({ path })).toThrow(/newer/);
+  });
+});

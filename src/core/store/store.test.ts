@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { openStore, SecretSettingError } from '.';
+import type { SpecialTick } from '../../shared/api';
+import { cleanMarket, market, settledAtSeconds, settledEvent } from '../../../test/store/gen';
+
+const DAY = 86_400_000;
+
+function memStore(now = { t: 10 * DAY }) {
+  return { store: openStore({ path: ':memory:', clock: () => now.t, retentionDays: 2 }), now };
+}
+
+function tick(specialId: number, contestantId: number, ts: string, maxWin: number, withTrue = false): SpecialTick {
+  return {
+    event_id: 5, special_id: specialId, special_name: 'Top scorer', contestant_id: contestantId,
+    contestant_name: `C${contestantId}`, handicap: 0, odds: 3, todds: 3.1, period: 0, max_win: maxWin,
+    cutoff: '2026-02-01T00:00:00', timestamp: ts,
+    true_odds_by_model: withTrue ? { LOG: 3.1, EM: 3.2, MPTO: 3.0, SHIN: 3.1, OR: 3.3 } : null,
+  };
+}
+
+describe('settlements', () => {
+  it('stores a settlement seen twice once, with all its lines, and the cursor with it', () => {
+    const { store } = memStore();
+    store.recordSettledPage([settledEvent(0), settledEvent(1), settledEvent(2)], settledAtSeconds(2));
+    store.recordSettledPage([settledEvent(2), settledEvent(3)], settledAtSeconds(3));
+    const all = [...store.exportSettlements()];
+    expect(all.map((e) => e.event_id)).toEqual([1_000_000, 1_000_001, 1_000_002, 1_000_003]);
+    expect(all[2]).toEqual(settledEvent(2));
+    expect(store.settledCursor()).toBe(settledAtSeconds(3));
+  });
+
+  it('never moves the cursor backwards', () => {
+    const { store } = memStore();
+    store.recordSettledPage([settledEvent(9)], 500);
+    store.recordSettledPage([settledEvent(1)], 100);
+    expect(store.settledCursor()).toBe(500);
+    expect(store.knownSettlements([1_000_001, 1_000_009, 42])).toEqual(new Set([1_000_001, 1_000_009]));
+  });
+
+  it('rolls back settlements and cursor together when the batch fails', () => {
+    const { store } = memStore();
+    const bad = { ...settledEvent(1), settled_at: 'not a time' };
+    expect(() => store.recordSettledPage([settledEvent(0), bad], 999)).toThrow();
+    expect(store.settledCursor()).toBeNull();
+    expect(store.settlement(1_000_000)).toBeNull();
+  });
+
+  it('filters by sport, league, team, date range and outcome, paged with a total', () => {
+    const { store } = memStore();
+    const events = Array.from({ length: 120 }, (_, i) => settledEvent(i));
+    store.recordSettledPage(events, 0);
+    const sport2 = events.filter((e) => e.sport_id === 2);
+    const p1 = store.querySettlements({ sportId: 2, limit: 10 });
+    expect(p1.total).toBe(sport2.length);
+    expect(p1.rows).toHaveLength(10);
+    const p2 = store.querySettlements({ sportId: 2, limit: 10, after: p1.next! });
+    const ids = [...p1.rows, ...p2.rows].map((r) => r.eventId);
+    expect(new Set(ids).size).toBe(20);
+    // Newest first, ties by event id.
+    const expected = [...sport2].sort((a, b) => b.settled_at.localeCompare(a.settled_at) || b.event_id - a.event_id);
+    expect(ids).toEqual(expected.slice(0, 20).map((e) => e.event_id));
+
+    expect(store.querySettlements({ leagueId: 103 }).total).toBe(events.filter((e) => e.league_id === 103).length);
+    const team = events[7]!.runner_home;
+    const byTeam = store.querySettlements({ team: team.toUpperCase(), limit: 500 });
+    expect(byTeam.total).toBe(events.filter((e) => e.runner_home === team || e.runner_away === team).length);
+    expect(store.querySettlements({ team: team.toLowerCase(), sportId: events[7]!.sport_id }).total).toBeGreaterThan(0);
+
+    const from = Date.parse(`${events[30]!.settled_at}Z`);
+    const to = Date.parse(`${events[60]!.settled_at}Z`);
+    expect(store.querySettlements({ from, to }).total).toBe(30);
+
+    const mlHomeWin = events.filter((e) => e.settlement.some((l) => l.market === 'moneyline' && l.period === 0 && l.outcome_home === 'win'));
+    expect(store.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } }).total).toBe(mlHomeWin.length);
+    const anyAwayPush = events.filter((e) => e.settlement.some((l) => l.market === 'spread' && l.outcome_away === 'push'));
+    expect(store.querySettlements({ outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' } }).total).toBe(anyAwayPush.length);
+  });
+
+  it('exports with since and sport filters', () => {
+    const { store } = memStore();
+    store.recordSettledPage(Array.from({ length: 30 }, (_, i) => settledEvent(i)), 0);
+    const since = Date.parse(`${settledEvent(15).settled_at}Z`);
+    const out = [...store.exportSettlements({ since, sportId: 1 })];
+    expect(out.every((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since)).toBe(true);
+    expect(out.length).toBe(Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since).length);
+  });
+});
+
+describe('ticks, watchlist and retention', () => {
+  it('keeps the latest odds per line and the history for charts', () => {
+    const { store } = memStore();
+    store.recordSnapshot({
+      event_id: 5, sport_id: 1, league_id: 2, league_name: 'L', runner_home: 'A', runner_away: 'B',
+      starts: '2026-01-01T12:00:00', live_status: 0, score_home: null, score_away: null, markets: [market(1, 0), market(2, 0)],
+    }, 1000);
+    store.recordTicks(5, [market(1, 1)], 2000);
+    store.recordTicks(5, [{ ...market(2, 2), prices: null }], 3000);
+    store.addWatch(5);
+    store.addWatch(5);
+    const [w] = store.watchedEvents();
+    expect(w?.runnerHome).toBe('A');
+    expect(w?.markets.find((m) => m.lineId === 1)?.prices).toEqual(cleanMarket(market(1, 1)).prices);
+    expect(w?.markets.find((m) => m.lineId === 2)?.prices).toBeNull();
+    expect(store.oddsHistory(5, 1).map((p) => p.at)).toEqual([1000, 2000]);
+    store.removeWatch(5);
+    expect(store.watchedEvents()).toEqual([]);
+  });
+
+  it('records score changes only when they change', () => {
+    const { store } = memStore();
+    store.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 0, score_away: 0 }, 1);
+    store.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 0, score_away: 0 }, 2);
+    store.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 1, score_away: 0 }, 3);
+    expect(store.liveStateHistory(5).map((p) => p.at)).toEqual([1, 3]);
+  });
+
+  it('deletes ticks past retention and keeps change points', () => {
+    const { store, now } = memStore();
+    store.recordTicks(5, [market(1, 0)], 1 * DAY);
+    store.recordTicks(5, [market(1, 1)], 9 * DAY);
+    store.recordSpecialTicks([tick(70, 1, '1970-01-02T00:00:00', 100), tick(70, 1, '1970-01-02T01:00:00', 200)]);
+    store.recordSettledPage([settledEvent(0)], 1);
+    const report = store.maintain();
+    expect(report.oddsTicksDeleted).toBe(1);
+    expect(report.specialTicksDeleted).toBe(2);
+    expect(store.oddsHistory(5, 1).map((p) => p.at)).toEqual([9 * DAY]);
+    expect(store.maxWinHistory(70, 1)).toHaveLength(2);
+    expect(store.settlement(1_000_000)).not.toBeNull();
+    now.t += 30 * DAY;
+    expect(store.maintain().oddsTicksDeleted).toBe(1);
+  });
+});
+
+describe('specials', () => {
+  it('stores max_win change points once and returns only real changes', () => {
+    const { store } = memStore();
+    expect(store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)])).toEqual([]);
+    const changes = store.recordSpecialTicks([
+      tick(70, 1, '2026-01-01T00:01:00', 100),
+      tick(70, 1, '2026-01-01T00:02:00', 250),
+    ]);
+    expect(changes.map((c) => [c.previousMaxWin, c.maxWin])).toEqual([[100, 250]]);
+    // The same history fetched again after a restart is not a new change.
+    expect(store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:02:00', 250)])).toEqual([]);
+    expect(store.maxWinHistory(70, 1).map((p) => p.maxWin)).toEqual([100, 250]);
+    expect([...store.exportMaxWin()].length).toBe(2);
+  });
+
+  it('keeps opening and closing true odds per model for closing-line value', () => {
+    const { store } = memStore();
+    store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)]);
+    const closing = { ...tick(70, 1, '2026-01-01T05:00:00', 100), true_odds_by_model: { LOG: 2.5, EM: 2.6, MPTO: 2.4, SHIN: 2.5, OR: 2.7 } };
+    store.recordSpecialTicks([closing]);
+    const [row] = store.closingLineValue({ specialId: 70, model: 'MPTO' });
+    expect(row?.openingTrueOdds).toBe(3.0);
+    expect(row?.closingTrueOdds).toBe(2.4);
+    expect(row?.clv).toBeCloseTo(3.0 / 2.4 - 1);
+    expect(store.specialsOf(5)[0]?.contestants[0]?.clv).toHaveLength(5);
+  });
+});
+
+describe('results, alerts, settings', () => {
+  it('labels tennis periods', () => {
+    const { store } = memStore();
+    store.recordSports([{ sport_id: 3, name: 'Tennis' }]);
+    store.recordFixtures([{ event_id: 8, sport_id: 3, sport_name: 'Tennis', league_id: 1, league_name: 'ATP', runner_home: 'A', runner_away: 'B', starts: '2026-01-01T10:00:00', live_status: 0 }]);
+    const r = (period: number, sid: number) => ({ event_id: 8, period, status: 1, score_home: 1, score_away: 0, sets_home: null, sets_away: null, settlement_id: sid, cancellation_reason: null, timestamp: '2026-01-01T12:00:00' });
+    store.recordPeriodResults([r(0, 1), r(2, 1), r(6 + 13 + 2, 1)]);
+    store.recordPeriodResults([{ ...r(0, 0), score_home: 9 }]); // older settlement id: ignored
+    const labels = store.results(8).map((x) => x.periodLabel);
+    expect(labels).toEqual(['Full match', 'Set 2', 'Set 2 Game 3']);
+    expect(store.results(8)[0]?.scoreHome).toBe(1);
+    expect([...store.exportResults({ sportId: 3 })]).toHaveLength(3);
+  });
+
+  it('appends and pages alerts', () => {
+    const { store } = memStore();
+    const a = store.appendAlert({ kind: 'max_win_change', message: 'x', data: { pct: 50 } });
+    store.appendAlert({ kind: 'settled', eventId: 5, message: 'y' });
+    expect(store.listAlerts().map((x) => x.kind)).toEqual(['settled', 'max_win_change']);
+    expect(store.listAlerts({ beforeId: a.id + 1 })[0]?.data).toEqual({ pct: 50 });
+  });
+
+  it('never holds a key, secret or token', () => {
+    const { store } = memStore();
+    for (const name of ['apiKey', 'api_key', 'X-API-Key', 'secret', 'authToken', 'password', 'credentials'])
+      expect(() => store.setSetting(name, 'abc')).toThrow(SecretSettingError);
+    store.setSetting('devigModel', 'SHIN');
+    expect(store.listSettings()).toEqual({ devigModel: 'SHIN' });
+  });
+});
