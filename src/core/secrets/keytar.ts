@@ -51,7 +51,7 @@ export function createKeytarSecretStore(options: KeytarStoreOptions = {}): Secre
   let known: KeychainAvailability | null = null;
 
   const unusable = (detail: string) =>
-    `No usable OS keychain: ${keychainAdvice(platform)}. Oddsdesk never stores the key in plain text. (${detail})`;
+    `No usable OS keychain: ${keychainAdvice(platform)}. Detail: ${detail}.`;
 
   function keytarModule(): Promise<KeytarLike> {
     keytar ??= load().catch((e: unknown) => {
