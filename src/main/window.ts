@@ -2,7 +2,15 @@
 // Kept free of module-level Electron state so the factory's rules can be checked without an Electron binary.
 import type { BrowserWindowConstructorOptions, WebContents } from 'electron';
 
-/** The CSP for every page we load; mirrors the meta tag in src/renderer/index.html. */
+/** The packaged renderer is served from app://oddsdesk/ (see protocol.ts), never from file://. */
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'oddsdesk';
+export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+
+/**
+ * The CSP for every page we load, sent as a header by protocol.ts (the renderer's meta tag adds the browser-mode
+ * WebSocket to connect-src; both apply, so the stricter wins).
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
@@ -15,7 +23,13 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
-export function windowOptions(preloadPath: string, bounds?: Partial<Electron.Rectangle>): BrowserWindowConstructorOptions {
+export interface WindowExtras {
+  /** Only in development: a packaged app has no developer tools to open. */
+  devTools?: boolean;
+  icon?: BrowserWindowConstructorOptions['icon'];
+}
+
+export function windowOptions(preloadPath: string, bounds?: Partial<Electron.Rectangle>, extras: WindowExtras = {}): BrowserWindowConstructorOptions {
   return {
     width: bounds?.width ?? 1440,
     height: bounds?.height ?? 900,
@@ -25,6 +39,7 @@ export function windowOptions(preloadPath: string, bounds?: Partial<Electron.Rec
     show: false,
     backgroundColor: '#0f1216',
     title: 'Oddsdesk',
+    ...(extras.icon ? { icon: extras.icon } : {}),
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,
@@ -37,11 +52,12 @@ export function windowOptions(preloadPath: string, bounds?: Partial<Electron.Rec
       experimentalFeatures: false,
       webviewTag: false,
       spellcheck: false,
+      devTools: extras.devTools ?? false,
     },
   };
 }
 
-/** Is this URL one of our own renderer pages (the packaged file, or the dev server in development)? */
+/** Is this URL one of our own renderer pages (app://oddsdesk/, or the dev server in development)? */
 export function isAppUrl(url: string, devServerUrl?: string): boolean {
   try {
     const u = new URL(url);
@@ -49,10 +65,25 @@ export function isAppUrl(url: string, devServerUrl?: string): boolean {
       const dev = new URL(devServerUrl);
       if (u.origin === dev.origin) return true;
     }
-    return u.protocol === 'file:' && u.pathname.endsWith('/renderer/index.html');
+    return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST;
   } catch {
     return false;
   }
+}
+
+/** The frame an IPC message came from, as Electron's WebFrameMain describes it. */
+export interface SenderFrame {
+  url: string;
+  /** null for the top frame. */
+  parent: unknown;
+}
+
+/**
+ * May this frame call the core? Only the top frame of our own page: a frame that navigated elsewhere, or any
+ * sub-frame, gets nothing.
+ */
+export function isTrustedSender(frame: SenderFrame | null | undefined, devServerUrl?: string): boolean {
+  return !!frame && frame.parent === null && isAppUrl(frame.url, devServerUrl);
 }
 
 type Hardenable = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
