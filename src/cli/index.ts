@@ -1,11 +1,49 @@
 // `npm run cli -- <command>`: the headless entry. Every command runs the core (or the simulator) without Electron.
-import { Command, InvalidArgumentError } from 'commander';
-import { runWeb } from './web';
+//   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS]
+//   export settlements|results|max-win --db FILE [--format json|csv] [--since ISO] [--sport ID]
+//   sim ...   the upstream simulator
+//   web       browser mode
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { parseServiceTime } from '../shared/api';
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
   return n;
+}
+
+function eventId(value: string, previous: number[] = []): number[] {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`"${value}" is not an event id (a whole number)`);
+  return [...previous, n];
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || value.trim() === '') throw new InvalidArgumentError(`"${value}" is not a positive number of seconds`);
+  return n;
+}
+
+function httpUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`"${value}" is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError(`"${value}" is not an http(s) URL`);
+  return value;
+}
+
+function isoTime(value: string): number {
+  const ms = parseServiceTime(value);
+  if (ms === null) throw new InvalidArgumentError(`"${value}" is not a date-time YYYY-MM-DDTHH:MM:SS (UTC)`);
+  return ms;
+}
+
+function sportId(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a sport id (a whole number)`);
+  return Number(value);
 }
 
 const program = new Command()
@@ -15,12 +53,46 @@ const program = new Command()
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 program
+  .command('record')
+  .description('Run the monitor engine headless and write the database; domain events as JSON lines on stdout')
+  .requiredOption('--base-url <url>', 'the odds service (key from the ODDSDESK_API_KEY environment variable)', httpUrl)
+  .option('--watch <id...>', 'event ids to watch (repeatable)', eventId)
+  .option('--db <file>', 'SQLite database to write', 'oddsdesk.db')
+  .option('--duration <seconds>', 'stop after this many seconds (default: until SIGINT/SIGTERM)', seconds)
+  .option('--settled-every <seconds>', 'how often to walk /api/settled', seconds, 60)
+  .action(async (opts: { baseUrl: string; watch?: number[]; db: string; duration?: number; settledEvery: number }) => {
+    const { runRecord } = await import('./record');
+    process.exitCode = await runRecord({
+      baseUrl: opts.baseUrl,
+      watch: [...new Set(opts.watch ?? [])],
+      db: opts.db,
+      durationS: opts.duration ?? null,
+      settledEveryS: opts.settledEvery,
+    });
+  });
+
+program
+  .command('export')
+  .description('Write recorded settlements, period results or max_win change points to stdout')
+  .addArgument(new Argument('<what>', 'settlements | results | max-win').choices(['settlements', 'results', 'max-win']))
+  .requiredOption('--db <file>', 'the recorded SQLite database')
+  .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
+  .option('--since <iso>', 'only records at or after this UTC date-time', isoTime)
+  .option('--sport <id>', 'only this sport id', sportId)
+  .action(async (what: 'settlements' | 'results' | 'max-win', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number }) => {
+    const { runExport } = await import('./export');
+    process.exitCode = await runExport({ kind: what, db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null });
+  });
+
+program
   .command('web')
   .description('Run the app in a browser: start the core and the bridge, print the URL to open')
   .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', port, 5185)
-  .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY); omitted = demo on the built-in simulator')
-  .action(async (opts: { port: number; baseUrl?: string }) => {
-    await runWeb({ port: opts.port, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) });
+  .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY or the keychain); omitted = as configured, else demo', httpUrl)
+  .option('--db <file>', 'history database (default: ~/.local/share/oddsdesk/oddsdesk-web.db)')
+  .action(async (opts: { port: number; baseUrl?: string; db?: string }) => {
+    const { runWeb } = await import('./web');
+    await runWeb({ port: opts.port, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.db ? { db: opts.db } : {}) });
   });
 
 program

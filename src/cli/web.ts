@@ -1,46 +1,60 @@
 // Browser mode host: runs the core under plain Node and serves the renderer through the WebSocket bridge, so the
-// whole app can be used (and tested end to end) in a browser. Prints the URL to open.
-import { readFileSync } from 'node:fs';
+// whole app can be used (and tested end to end) in a browser. Prints the URL to open. Like Electron's main process,
+// it is the only place the key lives: read from the OS keychain, or from ODDSDESK_API_KEY for headless use.
+import { mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { startBridge } from '../core/bridge/server';
+import { silentNotifier } from '../core/notifier';
+import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { startDemo } from '../sim/demo';
 
 export interface WebOptions {
   port: number;
   baseUrl?: string;
+  db?: string;
   staticDir?: string;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+function defaultDbPath(): string {
+  const dataHome = process.env['XDG_DATA_HOME'] || path.join(os.homedir(), '.local', 'share');
+  const dir = path.join(dataHome, 'oddsdesk');
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, 'oddsdesk-web.db');
+}
+
 export async function runWeb(options: WebOptions): Promise<void> {
   const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
   const envKey = process.env['ODDSDESK_API_KEY'] || null;
-  const useDemo = !options.baseUrl;
-  const demo = useDemo ? await startDemo() : null;
-  const baseUrl = demo?.baseUrl ?? options.baseUrl!;
-  const core = createCore({
-    baseUrl,
-    keyProvider: () => demo?.key ?? envKey,
+  const core = await createCore({
     host: 'browser',
-    demo: useDemo,
     version,
+    dbPath: options.db ?? defaultDbPath(),
+    secrets: createKeytarSecretStore(),
+    // Browser mode shows alerts as Web Notifications from the page itself.
+    notifier: silentNotifier,
+    startDemo: () => startDemo(),
+    ...(options.baseUrl && envKey ? { envService: { baseUrl: options.baseUrl, key: envKey } } : {}),
+    ...(options.baseUrl && !envKey ? { initialSettings: { baseUrl: options.baseUrl } } : {}),
   });
+  await core.ready;
   const bridge = await startBridge({
     handlers: core.handlers,
     subscribe: core.subscribe,
     staticDir: options.staticDir ?? path.join(root, 'out/web'),
     port: options.port,
   });
-  process.stderr.write(`Oddsdesk browser mode on ${useDemo ? 'the built-in simulator (DEMO)' : baseUrl}\n`);
+  const info = await core.handlers['app:info']();
+  process.stderr.write(`Oddsdesk browser mode on ${info.demo ? 'the built-in simulator (DEMO)' : info.baseUrl}\n`);
   process.stdout.write(`Open ${bridge.openUrl}\n`);
 
   const shutdown = async () => {
     await bridge.close();
     await core.close();
-    await demo?.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());

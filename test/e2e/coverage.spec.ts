@@ -1,5 +1,8 @@
 // The thin slice through every layer: `npm run web` against a real simulator, opened in Chromium, shows exactly
 // the coverage numbers the upstream served.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSimulator } from '../../src/sim';
 import { startWebHost, type WebHost } from './helpers';
@@ -12,7 +15,7 @@ test('npm run web prints a URL whose page shows the exact coverage the server se
     const served = ((await res.json()) as { standard: Record<string, number> }).standard;
     expect(Object.keys(served).length).toBeGreaterThan(1);
 
-    host = await startWebHost(['npm', 'run', 'web', '--', '--port', '0', '--base-url', sim.url], {
+    host = await startWebHost(['npm', 'run', 'web', '--', '--port', '0', '--base-url', sim.url, '--db', path.join(mkdtempSync(path.join(tmpdir(), 'od-e2e-')), 'web.db')], {
       ODDSDESK_API_KEY: 'e2e-coverage-key',
     });
     await page.goto(host.url);

@@ -1,0 +1,99 @@
+// `export`: reads the recorded database offline and writes settlements, results or max_win change points to stdout,
+// as JSON lines (settlements in the service's SettledEvent shape) or CSV.
+import { existsSync } from 'node:fs';
+import { openStore } from '../core/store';
+import { csvRow } from '../shared/csv';
+import type { ExportFilter } from '../shared/domain';
+
+export type ExportKind = 'settlements' | 'results' | 'max-win';
+
+export interface ExportOptions {
+  kind: ExportKind;
+  db: string;
+  format: 'json' | 'csv';
+  since: number | null;
+  sport: number | null;
+}
+
+const SETTLEMENT_COLUMNS = [
+  'event_id', 'sport_id', 'league_id', 'league_name', 'runner_home', 'runner_away', 'starts', 'score_home', 'score_away',
+  'status', 'settled_at', 'line_id', 'period', 'market', 'line', 'outcome_home', 'outcome_draw', 'outcome_away',
+] as const;
+const RESULT_COLUMNS = [
+  'event_id', 'sport_id', 'period', 'period_label', 'status', 'score_home', 'score_away', 'sets_home', 'sets_away',
+  'settlement_id', 'cancellation_reason', 'timestamp',
+] as const;
+const MAX_WIN_COLUMNS = [
+  'event_id', 'sport_id', 'special_id', 'special_name', 'contestant_id', 'contestant_name', 'line_id', 'from', 'to', 'at', 'odds', 'todds',
+] as const;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 19));
+
+export async function runExport(options: ExportOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+  if (!existsSync(options.db)) {
+    process.stderr.write(`export: no database at ${options.db}\n`);
+    return 2;
+  }
+  const store = openStore({ path: options.db });
+  const filter: ExportFilter = {
+    ...(options.since === null ? {} : { since: options.since }),
+    ...(options.sport === null ? {} : { sportId: options.sport }),
+  };
+  const csv = options.format === 'csv';
+  try {
+    if (options.kind === 'settlements') {
+      if (csv) out(csvRow(SETTLEMENT_COLUMNS));
+      for (const s of store.exportSettlements(filter)) {
+        if (!csv) {
+          out(JSON.stringify(s) + '\n');
+          continue;
+        }
+        const { settlement, ...event } = s;
+        // One row per settled line; an event without lines still gets its row.
+        const lines = settlement.length ? settlement : [null];
+        for (const l of lines) out(csvRow(SETTLEMENT_COLUMNS.map((c) => (c in event ? event[c as keyof typeof event] : l?.[c as keyof typeof l] ?? null))));
+      }
+    } else if (options.kind === 'results') {
+      if (csv) out(csvRow(RESULT_COLUMNS));
+      for (const r of store.exportResults(filter)) {
+        const record = {
+          event_id: r.eventId,
+          sport_id: r.sportId,
+          period: r.period,
+          period_label: r.periodLabel,
+          status: r.status,
+          score_home: r.scoreHome,
+          score_away: r.scoreAway,
+          sets_home: r.setsHome,
+          sets_away: r.setsAway,
+          settlement_id: r.settlementId,
+          cancellation_reason: r.cancellationReason,
+          timestamp: iso(r.timestamp),
+        };
+        out(csv ? csvRow(RESULT_COLUMNS.map((c) => record[c])) : JSON.stringify(record) + '\n');
+      }
+    } else {
+      if (csv) out(csvRow(MAX_WIN_COLUMNS));
+      for (const p of store.exportMaxWin(filter)) {
+        const record = {
+          event_id: p.eventId,
+          sport_id: p.sportId,
+          special_id: p.specialId,
+          special_name: p.specialName,
+          contestant_id: p.contestantId,
+          contestant_name: p.contestantName,
+          line_id: null,
+          from: p.previousMaxWin,
+          to: p.maxWin,
+          at: iso(p.at),
+          odds: p.odds,
+          todds: p.todds,
+        };
+        out(csv ? csvRow(MAX_WIN_COLUMNS.map((c) => record[c])) : JSON.stringify(record) + '\n');
+      }
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
+}

@@ -1,0 +1,26 @@
+// What the monitor tells its host: domain events in the trader's terms. The CLI prints them as JSON lines, the
+// desktop and browser hosts turn them into pushed IPC events and notifications.
+import type { Market, SettledEvent } from '../../shared/api';
+import type { AlertRecord } from '../../shared/domain';
+import type { AppError } from '../../shared/errors';
+
+export type MonitorEvent =
+  | { type: 'settlement'; settlement: SettledEvent; watched: boolean }
+  | {
+      type: 'max_win';
+      eventId: number | null;
+      specialId: number | null;
+      contestantId: number | null;
+      lineId: number | null;
+      from: number;
+      to: number;
+      /** The service's time of the change (its own text, UTC without zone). */
+      at: string;
+      watched: boolean;
+    }
+  | { type: 'odds'; eventId: number; markets: Market[]; replace: boolean }
+  | { type: 'score'; eventId: number; liveStatus: number; scoreHome: number | null; scoreAway: number | null }
+  | { type: 'alert'; alert: AlertRecord }
+  | { type: 'error'; error: AppError };
+
+export type MonitorListener = (event: MonitorEvent) => void;

@@ -1,0 +1,139 @@
+// Settlement discovery: the walk over /api/settled from the stored cursor. It is the only way to learn that a match
+// settled, so it must never lose one and never store one twice. The consequences of the inclusive cursor:
+// - the last second of a page comes again at the head of the next page: deduplicate on event_id;
+// - a full page whose events all share the cursor's second cannot move the cursor: widen the page to the maximum,
+//   and if even that is full, read that one second sport by sport before stepping past it;
+// - a page with a malformed record is fetched again before the cursor moves past it, and if the record stays bad it
+//   is reported loudly (never dropped in silence);
+// - the cursor moves in the same transaction as the settlements it covers (the store does that).
+import { SETTLED_LIMIT, type SettledEvent, type SettledPage } from '../../shared/api';
+import type { AppError } from '../../shared/errors';
+import type { ApiClient } from '../api/client';
+import type { BadRecord } from '../api/types';
+
+export interface SettledWalkStore {
+  settledCursor(): number | null;
+  recordSettledPage(events: readonly SettledEvent[], newCursor: number): void;
+  /** Which of these event ids already have a stored settlement. */
+  knownSettlements(eventIds: readonly number[]): Set<number>;
+}
+
+export interface SettledWalkOptions {
+  client: Pick<ApiClient, 'settled'>;
+  store: SettledWalkStore;
+  /** Sport ids to split one overfull second by. */
+  sportIds: () => Promise<number[]>;
+  limit?: number;
+  /** How often a page with a malformed record is fetched again before it is accepted as it is. */
+  badPageRetries?: number;
+  maxPages?: number;
+}
+
+export interface SettledWalkResult {
+  /** Settlements stored for the first time by this walk, oldest first. */
+  added: SettledEvent[];
+  pages: number;
+  cursor: number | null;
+  problems: BadRecord[];
+  error: AppError | null;
+}
+
+type PageResult = { ok: true; page: SettledPage; problems: BadRecord[] } | { ok: false; error: AppError };
+
+export async function walkSettled(options: SettledWalkOptions): Promise<SettledWalkResult> {
+  const { client, store } = options;
+  const baseLimit = Math.min(options.limit ?? SETTLED_LIMIT.max, SETTLED_LIMIT.max);
+  const retries = options.badPageRetries ?? 2;
+  const maxPages = options.maxPages ?? 100_000;
+  const added: SettledEvent[] = [];
+  const problems: BadRecord[] = [];
+  const seen = new Set<number>();
+  let pages = 0;
+
+  async function fetchPage(since: number | null, limit: number, sportId?: number): Promise<PageResult> {
+    let last: PageResult | null = null;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      pages++;
+      const r = await client.settled(
+        { ...(since === null ? {} : { since }), limit, ...(sportId === undefined ? {} : { sportId }) },
+        { priority: 'high' },
+      );
+      if (!r.ok) return { ok: false, error: r.error };
+      // Every bad record is reported, even one that a fetch again repaired: a trader should know the feed is ill.
+      problems.push(...r.problems);
+      last = { ok: true, page: r.value, problems: r.problems };
+      if (r.problems.length === 0) return last;
+    }
+    return last!;
+  }
+
+  /** Stores a page's events; returns the ones never stored before. */
+  function keep(events: readonly SettledEvent[], cursor: number): void {
+    const unique = new Map<number, SettledEvent>();
+    for (const e of events) unique.set(e.event_id, e);
+    const fresh = [...unique.values()].filter((e) => !seen.has(e.event_id));
+    const known = store.knownSettlements(fresh.map((e) => e.event_id));
+    store.recordSettledPage([...unique.values()], cursor);
+    for (const e of fresh) {
+      seen.add(e.event_id);
+      if (!known.has(e.event_id)) added.push(e);
+    }
+  }
+
+  /** Reads every event of one second (`second`) through per-sport pages; false when even that cannot finish. */
+  async function readSecondBySport(second: number): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
+    const events: SettledEvent[] = [];
+    for (const sportId of await options.sportIds()) {
+      const r = await fetchPage(second, SETTLED_LIMIT.max, sportId);
+      if (!r.ok) return r;
+      const inSecond = r.page.events;
+      if (r.page.count >= SETTLED_LIMIT.max && r.page.last === second) {
+        return {
+          ok: false,
+          error: {
+            kind: 'bad_payload',
+            message: `More than ${SETTLED_LIMIT.max} settlements of one sport share one second (${second}); the service's cursor cannot page past it. Those beyond the first ${SETTLED_LIMIT.max} cannot be read.`,
+          },
+        };
+      }
+      events.push(...inSecond);
+    }
+    return { ok: true, events };
+  }
+
+  let since = store.settledCursor();
+  let limit = baseLimit;
+  while (pages < maxPages) {
+    const r = await fetchPage(since, limit);
+    if (!r.ok) return { added, pages, cursor: store.settledCursor(), problems, error: r.error };
+    const { page } = r;
+    if (since !== null && page.last < since) {
+      return {
+        added,
+        pages,
+        cursor: store.settledCursor(),
+        problems,
+        error: { kind: 'bad_payload', message: `The service moved the settled cursor backwards (${since} -> ${page.last}); the walk stopped and will try again.` },
+      };
+    }
+    const full = page.count >= limit || page.events.length + r.problems.length >= limit;
+    if (full && since !== null && page.last === since) {
+      // Every event of this full page shares the cursor's second: the cursor cannot move.
+      if (limit < SETTLED_LIMIT.max) {
+        limit = SETTLED_LIMIT.max;
+        continue;
+      }
+      const split = await readSecondBySport(since);
+      if (!split.ok) return { added, pages, cursor: store.settledCursor(), problems, error: split.error };
+      keep([...page.events, ...split.events], since + 1);
+      since = since + 1;
+      limit = baseLimit;
+      continue;
+    }
+    keep(page.events, page.last);
+    if (!full) break;
+    since = page.last;
+    limit = baseLimit;
+  }
+  return { added, pages, cursor: store.settledCursor(), problems, error: null };
+}

@@ -1,0 +1,174 @@
+// The settled walk against a scripted service built straight from assumptions.md, with the edge cases a busy day
+// brings and the simulator rarely does: many settlements in one second, a full page stuck on the cursor's second,
+// a malformed record, settlements arriving while the walk pages.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/core/api';
+import { walkSettled } from '../../src/core/monitor/settledWalk';
+import { openStore, type Store } from '../../src/core/store';
+import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+function settled(id: number, second: number, sportId = 1): SettledEvent {
+  return {
+    event_id: id,
+    sport_id: sportId,
+    league_id: 10 + sportId,
+    league_name: `League ${sportId}`,
+    runner_home: `Home ${id}`,
+    runner_away: `Away ${id}`,
+    starts: formatServiceTime(T0 - 7_200_000),
+    score_home: id % 4,
+    score_away: (id + 1) % 3,
+    status: 'ended',
+    settled_at: formatServiceTime(T0 + second * 1000),
+    settlement: [
+      { line_id: id * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' },
+      { line_id: id * 10 + 1, period: 0, market: 'totals', line: 3, outcome_home: 'push', outcome_draw: 'push', outcome_away: 'push' },
+    ],
+  };
+}
+
+interface Scripted {
+  url: string;
+  events: SettledEvent[];
+  calls: string[];
+  /** Called before answering; may change the events or the body. */
+  hook?: (query: URLSearchParams, body: { last: number; since: number; count: number; events: unknown[] }) => void;
+  close(): Promise<void>;
+}
+
+async function scriptedService(events: SettledEvent[], serverLimitCap = 1000): Promise<Scripted> {
+  const s: Partial<Scripted> & { events: SettledEvent[]; calls: string[] } = { events, calls: [] };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    s.calls.push(url.pathname + url.search);
+    res.setHeader('content-type', 'application/json');
+    if (url.pathname === '/api/sports') {
+      res.end(JSON.stringify([1, 2, 3].map((id) => ({ sport_id: id, name: `Sport ${id}` }))));
+      return;
+    }
+    const q = url.searchParams;
+    const sinceText = q.get('since');
+    const since = sinceText === null ? Math.floor(T0 / 1000) - 86_400 : Number(sinceText);
+    const limit = Math.min(Number(q.get('limit') ?? 200), serverLimitCap);
+    const sport = q.get('sport_id');
+    const secs = (e: SettledEvent) => Math.floor(Date.parse(`${e.settled_at}Z`) / 1000);
+    const page = s.events
+      .filter((e) => secs(e) >= since && (sport === null || e.sport_id === Number(sport)))
+      .sort((a, b) => secs(a) - secs(b) || a.event_id - b.event_id)
+      .slice(0, limit);
+    const body = { last: page.length ? secs(page[page.length - 1]!) : since, since, count: page.length, events: page as unknown[] };
+    s.hook?.(q, body);
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s.close = () => new Promise<void>((r) => server.close(() => r()));
+  return s as Scripted;
+}
+
+let service: Scripted | null = null;
+let store: Store | null = null;
+afterEach(async () => {
+  store?.close();
+  store = null;
+  await service?.close();
+  service = null;
+});
+
+function walk(limit?: number) {
+  const client = createApiClient({ baseUrl: service!.url, keyProvider: () => 'k', governor: { retry: { baseMs: 1, maxMs: 5 } } });
+  return walkSettled({
+    client,
+    store: store!,
+    sportIds: async () => [1, 2, 3],
+    ...(limit ? { limit } : {}),
+  });
+}
+
+describe('settled walk', () => {
+  it('pages to the end with the inclusive cursor, storing every settlement once', async () => {
+    // Three settlements in most seconds, so page boundaries fall inside a second.
+    const events = Array.from({ length: 95 }, (_, i) => settled(1000 + i, Math.floor(i / 3)));
+    service = await scriptedService(events);
+    store = openStore({ path: ':memory:' });
+    const r = await walk(10);
+    expect(r.error).toBeNull();
+    expect(r.added.map((e) => e.event_id)).toEqual(events.map((e) => e.event_id));
+    expect([...store.exportSettlements()].length).toBe(95);
+    // A second walk finds nothing new and stores nothing twice.
+    const again = await walk(10);
+    expect(again.added).toEqual([]);
+    expect([...store.exportSettlements()].length).toBe(95);
+  });
+
+  it('gets past a full page whose settlements all share the cursor second', async () => {
+    // 1,200 settlements in one second, across three sports: more than the largest page.
+    const events = [
+      settled(1, 0),
+      ...Array.from({ length: 1200 }, (_, i) => settled(100 + i, 5, 1 + (i % 3))),
+      settled(5000, 9),
+    ];
+    service = await scriptedService(events);
+    store = openStore({ path: ':memory:' });
+    const r = await walk(200);
+    expect(r.error).toBeNull();
+    expect(new Set(r.added.map((e) => e.event_id)).size).toBe(events.length);
+    expect([...store.exportSettlements()].length).toBe(events.length);
+    // It widened the page, then split the second by sport.
+    expect(service.calls.some((c) => c.includes('limit=1000') && c.includes('sport_id='))).toBe(true);
+  });
+
+  it('fetches a page with a malformed record again instead of stepping past it', async () => {
+    const events = Array.from({ length: 30 }, (_, i) => settled(200 + i, i));
+    service = await scriptedService(events);
+    let spoiled = 0;
+    service.hook = (_q, body) => {
+      if (spoiled < 1 && body.events.length > 3) {
+        spoiled++;
+        body.events[2] = { ...(body.events[2] as object), score_home: null };
+      }
+    };
+    store = openStore({ path: ':memory:' });
+    const r = await walk(10);
+    expect(r.error).toBeNull();
+    expect(r.added.length).toBe(30);
+    expect(r.problems.length).toBe(1); // reported, not silent
+  });
+
+  it('never moves the cursor past a settlement it did not store when the service fails mid-walk', async () => {
+    const events = Array.from({ length: 40 }, (_, i) => settled(300 + i, i));
+    service = await scriptedService(events);
+    let calls = 0;
+    const realHook = (_q: URLSearchParams, body: { events: unknown[] }) => {
+      calls++;
+      if (calls === 3) body.events = 'broken' as unknown as unknown[];
+    };
+    service.hook = realHook;
+    store = openStore({ path: ':memory:' });
+    const first = await walk(10);
+    const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
+    const cursor = store.settledCursor()!;
+    // Everything before the cursor second is stored.
+    for (const e of events) if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor) expect(stored.has(e.event_id)).toBe(true);
+    expect(first.error).not.toBeNull();
+    service.hook = undefined;
+    const second = await walk(10);
+    expect(second.error).toBeNull();
+    expect([...store.exportSettlements()].length).toBe(40);
+  });
+
+  it('sees settlements that arrive in the cursor second after a walk', async () => {
+    const events = [settled(1, 0), settled(2, 1)];
+    service = await scriptedService(events);
+    store = openStore({ path: ':memory:' });
+    await walk(10);
+    // Another match settles in the same second as the last one the walk saw.
+    service.events.push(settled(3, 1), settled(4, 2));
+    const r = await walk(10);
+    expect(r.added.map((e) => e.event_id)).toEqual([3, 4]);
+  });
+});
