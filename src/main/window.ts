@@ -100,7 +100,13 @@ export function hardenWebContents(contents: Hardenable, devServerUrl?: string): 
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 }
 
-/** No web permission is needed by Oddsdesk's renderer except notifications. */
+/**
+ * Web permissions the renderer may have. None: in Electron the main process shows notifications natively (the
+ * renderer's Web Notifications path is for browser mode and stays quiet here), and nothing else is needed, so a
+ * compromised page gets no camera, clipboard, location or device access either.
+ */
+const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set<string>();
+
 export function isPermissionAllowed(permission: string): boolean {
-  return permission === 'notifications';
+  return ALLOWED_PERMISSIONS.has(permission);
 }

@@ -157,9 +157,8 @@ describe('IPC sender check', () => {
 });
 
 describe('permissions', () => {
-  it('grants notifications and nothing else', () => {
-    expect(isPermissionAllowed('notifications')).toBe(true);
-    for (const p of ['media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'midi', 'hid', 'serial', 'usb', 'fullscreen', 'pointerLock', 'display-capture', 'unknown']) {
+  it('grants nothing: notifications come from the main process, and the page needs no other permission', () => {
+    for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'midi', 'hid', 'serial', 'usb', 'fullscreen', 'pointerLock', 'display-capture', 'unknown']) {
       expect(isPermissionAllowed(p), p).toBe(false);
     }
   });
