@@ -1,31 +1,106 @@
-// The trader's window: navigation, the current view, and the status bar.
+// The trader's window: navigation (letter keys), the current view, the event detail pane, the status bar, the
+// command palette and toasts.
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { Banner } from './components/Banner';
+import { CommandPalette, VIEW_TITLES } from './components/CommandPalette';
+import { StatusBar } from './components/StatusBar';
+import { VIEW_KEYS } from './keys';
 import { useStore } from './store';
+import { VIEWS, type ViewName } from './store/ui';
+import { AlertsView } from './views/AlertsView';
 import { CoverageView } from './views/CoverageView';
+import { EventDetail } from './views/EventDetail';
+import { OutrightsView } from './views/OutrightsView';
+import { SettingsView } from './views/SettingsView';
+import { SettlementsView } from './views/SettlementsView';
+import { SpecialsView } from './views/SpecialsView';
+import { WatchlistView } from './views/WatchlistView';
 
-function StatusBar() {
-  const status = useStore((s) => s.status);
-  const info = useStore((s) => s.info);
+const keyOf = (v: ViewName) => Object.entries(VIEW_KEYS).find(([, view]) => view === v)?.[0]?.toUpperCase() ?? '';
+
+function NavItem({ view }: { view: ViewName }) {
+  const active = useStore((s) => s.view === view);
+  const setView = useStore((s) => s.setView);
+  const badge = useStore((s) => (view === 'alerts' ? s.unseenAlerts : view === 'watchlist' ? s.watchIds.length : 0));
   return (
-    <footer className="status-bar" role="status">
-      <span className={`dot ${status?.connection ?? 'unknown'}`} aria-hidden />
-      <span>{status?.connection === 'offline' ? 'OFFLINE' : status?.connection === 'online' ? 'connected' : 'connecting…'}</span>
-      {info?.demo && <span className="badge demo">DEMO</span>}
-      {status?.lastError && <span className="status-error">{status.lastError.message}</span>}
-    </footer>
+    <button
+      className={`nav-item${active ? ' active' : ''}`}
+      onClick={() => setView(view)}
+      aria-current={active ? 'page' : undefined}
+      data-testid={`nav-${view}`}
+      title={`${VIEW_TITLES[view]} (${keyOf(view)})`}
+    >
+      <span>{VIEW_TITLES[view]}</span>
+      {badge > 0 && <span className={`count${view === 'alerts' ? ' hot' : ''}`}>{badge}</span>}
+      <kbd>{keyOf(view)}</kbd>
+    </button>
   );
 }
 
-export function App() {
+function Toasts() {
+  const toasts = useStore(useShallow((s) => s.toasts));
+  const dismiss = useStore((s) => s.dismissToast);
   return (
-    <div className="app">
+    <div className="toasts" aria-live="polite">
+      {toasts.map((t) => (
+        <div key={t.id} className={`toast ${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'} onClick={() => dismiss(t.id)}>
+          {t.text}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function CurrentView() {
+  const view = useStore((s) => s.view);
+  switch (view) {
+    case 'watchlist':
+      return <WatchlistView />;
+    case 'specials':
+      return <SpecialsView />;
+    case 'outrights':
+      return <OutrightsView />;
+    case 'settlements':
+      return <SettlementsView />;
+    case 'alerts':
+      return <AlertsView />;
+    case 'coverage':
+      return <CoverageView />;
+    case 'settings':
+      return <SettingsView />;
+  }
+}
+
+export function App() {
+  const theme = useStore((s) => s.theme);
+  const paletteOpen = useStore((s) => s.paletteOpen);
+  const detailId = useStore((s) => (s.view === 'watchlist' && s.detailOpen ? s.selectedEventId : null));
+  useEffect(() => {
+    document.documentElement.dataset['theme'] = theme;
+  }, [theme]);
+
+  return (
+    <div className={`app${detailId !== null ? ' with-detail' : ''}`}>
       <nav className="nav" aria-label="Views">
         <div className="brand">Oddsdesk</div>
-        <button className="nav-item active">Coverage</button>
+        {VIEWS.map((v) => (
+          <NavItem key={v} view={v} />
+        ))}
+        <span className="spacer" />
+        <button className="nav-item palette-hint" onClick={() => useStore.getState().setPaletteOpen(true)} data-testid="open-palette">
+          <span>Command</span>
+          <kbd>Ctrl K</kbd>
+        </button>
       </nav>
       <main className="main">
-        <CoverageView />
+        <Banner />
+        <CurrentView />
       </main>
+      {detailId !== null && <EventDetail key={detailId} eventId={detailId} />}
       <StatusBar />
+      {paletteOpen && <CommandPalette />}
+      <Toasts />
     </div>
   );
 }

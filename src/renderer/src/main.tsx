@@ -1,10 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { startStore } from './store';
+import { installKeys } from './keys';
+import { startStore, useStore } from './store';
 import './styles.css';
 
+document.documentElement.dataset['theme'] = useStore.getState().theme;
 startStore();
+installKeys();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

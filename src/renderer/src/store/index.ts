@@ -1,12 +1,21 @@
-// The renderer's one zustand store, built from slices. The IPC listeners are registered once here, outside React.
+// The renderer's one zustand store, built from slices, and its wiring to the core: the IPC listeners are registered
+// once here, outside React; odds batches are queued and applied once per animation frame.
 import { create } from 'zustand';
 import type { AppError } from '../../../shared/errors';
-import type { AppInfo, CoverageView, StatusView } from '../../../shared/ipc/contract';
+import type { AppInfo, CoverageView, OddsBatch, StatusView } from '../../../shared/ipc/contract';
 import { api } from '../api';
+import { notifyAlert } from '../notify';
+import { createAlertsSlice, type AlertsSlice } from './alerts';
+import { createSettingsSlice, type SettingsSlice } from './settings';
+import { createSettlementsSlice, type SettlementsSlice } from './settlements';
+import { createUiSlice, type UiSlice } from './ui';
+import { createWatchlistSlice, type WatchlistSlice } from './watchlist';
 
 interface AppSlice {
   info: AppInfo | null;
   status: StatusView | null;
+  /** The browser bridge's own connection to the host (always true in Electron). */
+  hostConnected: boolean;
 }
 
 interface CoverageSlice {
@@ -16,11 +25,12 @@ interface CoverageSlice {
   loadCoverage: () => Promise<void>;
 }
 
-export type StoreState = AppSlice & CoverageSlice;
+export type StoreState = AppSlice & CoverageSlice & WatchlistSlice & UiSlice & SettingsSlice & AlertsSlice & SettlementsSlice;
 
-export const useStore = create<StoreState>()((set) => ({
+export const useStore = create<StoreState>()((set, get, store) => ({
   info: null,
   status: null,
+  hostConnected: true,
   coverage: null,
   coverageLoading: false,
   coverageError: null,
@@ -29,15 +39,63 @@ export const useStore = create<StoreState>()((set) => ({
     const r = await api.invoke('coverage:get');
     set(r.ok ? { coverage: r.value, coverageError: null, coverageLoading: false } : { coverageError: r.error, coverageLoading: false });
   },
+  ...createWatchlistSlice(set, get, store),
+  ...createUiSlice(set, get, store),
+  ...createSettingsSlice(set, get, store),
+  ...createAlertsSlice(set, get, store),
+  ...createSettlementsSlice(set, get, store),
 }));
 
+/** Show one event: the watchlist with that row selected and its detail open (notification clicks, palette). */
+export function focusEvent(eventId: number): void {
+  useStore.setState({ view: 'watchlist', selectedEventId: eventId, detailOpen: true });
+}
+
+// ---- odds: one store update per animation frame, however many batches arrived ----
+let oddsQueue: OddsBatch[] = [];
+let frameScheduled = false;
+function flushOdds() {
+  frameScheduled = false;
+  const batches = oddsQueue;
+  oddsQueue = [];
+  if (batches.length) useStore.getState().applyOdds(batches);
+}
+function queueOdds(batch: OddsBatch) {
+  oddsQueue.push(batch);
+  if (frameScheduled) return;
+  frameScheduled = true;
+  // A hidden tab gets no frames; apply at a slow pace there so the queue cannot grow without bound.
+  if (document.hidden) setTimeout(flushOdds, 250);
+  else requestAnimationFrame(flushOdds);
+}
+
 let started = false;
-/** Wires pushed events into the store; call once at start-up. */
+/** Wires pushed events into the store and loads the first data; call once at start-up. */
 export function startStore(): void {
   if (started) return;
   started = true;
+  const s = () => useStore.getState();
   api.on('onStatus', (status) => useStore.setState({ status }));
-  void api.invoke('app:info').then((r) => {
-    if (r.ok) useStore.setState({ info: r.value });
+  api.on('onOdds', queueOdds);
+  api.on('onWatchlist', (list) => s().setWatchlist(list));
+  api.on('onAlert', (alert) => {
+    s().addAlert(alert);
+    notifyAlert(alert);
   });
+  api.on('onSettlement', (row) => s().addLiveSettlement(row));
+  api.on('onFocusEvent', ({ eventId }) => focusEvent(eventId));
+  // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
+  (api.on as (e: string, l: (p: { connected: boolean }) => void) => () => void)('onBridge', ({ connected }) => {
+    useStore.setState({ hostConnected: connected });
+    if (connected) void loadAll();
+  });
+  void loadAll();
+}
+
+async function loadAll() {
+  const s = useStore.getState();
+  const [info, status] = await Promise.all([api.invoke('app:info'), api.invoke('status:get')]);
+  if (info.ok) useStore.setState({ info: info.value });
+  if (status.ok) useStore.setState({ status: status.value });
+  await Promise.all([s.loadSettings(), s.loadWatchlist(), s.loadAlerts()]);
 }

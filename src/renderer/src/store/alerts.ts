@@ -1,0 +1,64 @@
+// Alerts slice: the alert history normalised by id (newest first), and muting per event.
+import type { StateCreator } from 'zustand';
+import type { AlertRecord } from '../../../shared/domain';
+import type { AppError } from '../../../shared/errors';
+import { api } from '../api';
+import type { StoreState } from './index';
+
+const KEEP = 5000;
+
+export interface AlertsSlice {
+  alertsById: Record<number, AlertRecord>;
+  alertIds: number[];
+  alertsLoaded: boolean;
+  alertsError: AppError | null;
+  /** Alerts that arrived since the Alerts view was last open. */
+  unseenAlerts: number;
+  loadAlerts(): Promise<void>;
+  addAlert(alert: AlertRecord): void;
+  markAlertsSeen(): void;
+  muteEvent(eventId: number, muted: boolean): Promise<AppError | null>;
+}
+
+export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = (set, get) => ({
+  alertsById: {},
+  alertIds: [],
+  alertsLoaded: false,
+  alertsError: null,
+  unseenAlerts: 0,
+  async loadAlerts() {
+    const r = await api.invoke('alerts:list', { limit: 1000 });
+    if (!r.ok) {
+      set({ alertsError: r.error, alertsLoaded: true });
+      return;
+    }
+    const alertsById = { ...get().alertsById };
+    for (const a of r.value) alertsById[a.id] = a;
+    const alertIds = Object.values(alertsById)
+      .sort((a, b) => b.at - a.at || b.id - a.id)
+      .slice(0, KEEP)
+      .map((a) => a.id);
+    set({ alertsById, alertIds, alertsLoaded: true, alertsError: null });
+  },
+  addAlert(alert) {
+    const s = get();
+    if (s.alertsById[alert.id]) return;
+    set({
+      alertsById: { ...s.alertsById, [alert.id]: alert },
+      alertIds: [alert.id, ...s.alertIds].slice(0, KEEP),
+      unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + 1,
+    });
+  },
+  markAlertsSeen: () => set({ unseenAlerts: 0 }),
+  async muteEvent(eventId, muted) {
+    const r = await api.invoke('alerts:mute', eventId, muted);
+    if (!r.ok) return r.error;
+    const cur = get().settings;
+    if (cur) {
+      const others = cur.mutedEvents.filter((id) => id !== eventId);
+      set({ settings: { ...cur, mutedEvents: muted ? [...others, eventId] : others } });
+    }
+    void get().loadSettings();
+    return null;
+  },
+});

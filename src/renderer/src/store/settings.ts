@@ -1,0 +1,70 @@
+// Settings slice: what the core holds (settings:get), and the write paths. Theme and de-vig model also live in the
+// UI slice and localStorage, so switching them is instant and survives a core that cannot store them yet.
+import type { StateCreator } from 'zustand';
+import type { AppError } from '../../../shared/errors';
+import type { SettingsPatch, SettingsView } from '../../../shared/ipc/contract';
+import { api } from '../api';
+import type { StoreState } from './index';
+
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  settingsError: AppError | null;
+  loadSettings(): Promise<void>;
+  updateSettings(patch: SettingsPatch): Promise<AppError | null>;
+  setApiKey(key: string): Promise<AppError | null>;
+  clearApiKey(): Promise<AppError | null>;
+}
+
+const remember = (key: string, value: string) => {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // private mode: the choice lasts for the session only
+  }
+};
+
+export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice> = (set, get) => {
+  const adopt = (settings: SettingsView) => {
+    remember('oddsdesk.theme', settings.theme);
+    remember('oddsdesk.devigModel', settings.devigModel);
+    set({ settings, settingsError: null, theme: settings.theme, devigModel: settings.devigModel });
+  };
+  return {
+    settings: null,
+    settingsError: null,
+    async loadSettings() {
+      const r = await api.invoke('settings:get');
+      if (r.ok) adopt(r.value);
+      else set({ settingsError: r.error });
+    },
+    async updateSettings(patch) {
+      // Local first: the choice shows at once; the core's answer confirms it.
+      if (patch.theme) {
+        remember('oddsdesk.theme', patch.theme);
+        set({ theme: patch.theme });
+      }
+      if (patch.devigModel) {
+        remember('oddsdesk.devigModel', patch.devigModel);
+        set({ devigModel: patch.devigModel });
+      }
+      const cur = get().settings;
+      if (cur) set({ settings: { ...cur, ...patch, baseUrl: patch.baseUrl === undefined ? cur.baseUrl : patch.baseUrl } });
+      const r = await api.invoke('settings:update', patch);
+      if (r.ok) {
+        adopt(r.value);
+        return null;
+      }
+      return r.error;
+    },
+    async setApiKey(key) {
+      const r = await api.invoke('settings:setApiKey', key);
+      if (r.ok) adopt(r.value);
+      return r.ok ? null : r.error;
+    },
+    async clearApiKey() {
+      const r = await api.invoke('settings:clearApiKey');
+      if (r.ok) adopt(r.value);
+      return r.ok ? null : r.error;
+    },
+  };
+};

@@ -1,0 +1,133 @@
+// Watchlist slice: watched events normalised by eventId, their market lines by `${eventId}:${lineId}`, and the
+// ordered ids. Odds batches arrive queued and are applied here once per animation frame (see index.ts).
+import type { StateCreator } from 'zustand';
+import type { AppError } from '../../../shared/errors';
+import type { EventView, MarketView, WatchedEventView } from '../../../shared/domain';
+import type { OddsBatch } from '../../../shared/ipc/contract';
+import { api } from '../api';
+import type { StoreState } from './index';
+
+export interface WatchEvent extends EventView {
+  addedAt: number;
+  settled: boolean;
+}
+
+export interface WatchlistSlice {
+  watchEvents: Record<number, WatchEvent>;
+  watchIds: number[];
+  /** Keyed by marketKey(eventId, lineId). */
+  markets: Record<string, MarketView>;
+  lineIdsByEvent: Record<number, number[]>;
+  watchLoaded: boolean;
+  watchError: AppError | null;
+  loadWatchlist(): Promise<void>;
+  setWatchlist(list: WatchedEventView[]): void;
+  applyOdds(batches: OddsBatch[]): void;
+  addWatch(eventId: number): Promise<AppError | null>;
+  removeWatch(eventId: number): Promise<AppError | null>;
+}
+
+export const marketKey = (eventId: number, lineId: number): string => `${eventId}:${lineId}`;
+
+function splitEvent(w: WatchedEventView): WatchEvent {
+  const { markets: _markets, ...event } = w;
+  return event;
+}
+
+export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => ({
+  watchEvents: {},
+  watchIds: [],
+  markets: {},
+  lineIdsByEvent: {},
+  watchLoaded: false,
+  watchError: null,
+
+  async loadWatchlist() {
+    const r = await api.invoke('watch:list');
+    if (r.ok) get().setWatchlist(r.value);
+    else set({ watchError: r.error, watchLoaded: true });
+  },
+
+  setWatchlist(list) {
+    const prev = get().markets;
+    const watchEvents: Record<number, WatchEvent> = {};
+    const markets: Record<string, MarketView> = {};
+    const lineIdsByEvent: Record<number, number[]> = {};
+    for (const w of list) {
+      watchEvents[w.eventId] = splitEvent(w);
+      lineIdsByEvent[w.eventId] = w.markets.map((m) => m.lineId);
+      for (const m of w.markets) {
+        const k = marketKey(w.eventId, m.lineId);
+        // Keep the object we already hold when nothing moved, so nothing downstream re-renders for it.
+        const old = prev[k];
+        markets[k] = old && old.seenAt === m.seenAt && old.prices === m.prices ? old : m;
+      }
+    }
+    set({ watchEvents, watchIds: list.map((w) => w.eventId), markets, lineIdsByEvent, watchLoaded: true, watchError: null });
+  },
+
+  applyOdds(batches) {
+    const s = get();
+    let markets: Record<string, MarketView> | null = null;
+    let events: Record<number, WatchEvent> | null = null;
+    let lineIds: Record<number, number[]> | null = null;
+    for (const batch of batches) {
+      for (const e of batch.events) {
+        const ev = (events ?? s.watchEvents)[e.eventId];
+        if (!ev) continue; // not (or no longer) watched
+        markets ??= { ...s.markets };
+        if (e.replace) {
+          lineIds ??= { ...s.lineIdsByEvent };
+          for (const id of lineIds[e.eventId] ?? []) delete markets[marketKey(e.eventId, id)];
+          lineIds[e.eventId] = e.markets.map((m) => m.lineId);
+        } else {
+          const known = (lineIds ?? s.lineIdsByEvent)[e.eventId] ?? [];
+          const added = e.markets.filter((m) => !(marketKey(e.eventId, m.lineId) in markets!)).map((m) => m.lineId);
+          if (added.length) {
+            lineIds ??= { ...s.lineIdsByEvent };
+            lineIds[e.eventId] = [...known, ...added];
+          }
+        }
+        for (const m of e.markets) markets[marketKey(e.eventId, m.lineId)] = m;
+        if (e.score) {
+          events ??= { ...s.watchEvents };
+          events[e.eventId] = { ...ev, ...e.score };
+        }
+      }
+    }
+    if (!markets) return;
+    set({ markets, ...(events ? { watchEvents: events } : {}), ...(lineIds ? { lineIdsByEvent: lineIds } : {}) });
+  },
+
+  async addWatch(eventId) {
+    const r = await api.invoke('watch:add', eventId);
+    if (!r.ok) return r.error;
+    const w = r.value;
+    const s = get();
+    if (!s.watchEvents[w.eventId]) {
+      const markets = { ...s.markets };
+      for (const m of w.markets) markets[marketKey(w.eventId, m.lineId)] = m;
+      set({
+        watchEvents: { ...s.watchEvents, [w.eventId]: splitEvent(w) },
+        watchIds: [...s.watchIds, w.eventId],
+        lineIdsByEvent: { ...s.lineIdsByEvent, [w.eventId]: w.markets.map((m) => m.lineId) },
+        markets,
+      });
+    }
+    return null;
+  },
+
+  async removeWatch(eventId) {
+    const r = await api.invoke('watch:remove', eventId);
+    if (!r.ok) return r.error;
+    const s = get();
+    const watchEvents = { ...s.watchEvents };
+    delete watchEvents[eventId];
+    const markets = { ...s.markets };
+    for (const id of s.lineIdsByEvent[eventId] ?? []) delete markets[marketKey(eventId, id)];
+    const lineIdsByEvent = { ...s.lineIdsByEvent };
+    delete lineIdsByEvent[eventId];
+    set({ watchEvents, watchIds: s.watchIds.filter((id) => id !== eventId), markets, lineIdsByEvent });
+    return null;
+  },
+});

@@ -1,0 +1,201 @@
+// Settings: base URL, the key (write-only: we only ever learn whether one is stored), de-vig model, notification
+// rules, alert threshold, history retention, theme and do-not-disturb.
+import { useEffect, useState, type ReactNode } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
+import type { SettingsPatch } from '../../../shared/ipc/contract';
+import { askNotificationPermission, notificationsSupported } from '../notify';
+import { useStore } from '../store';
+
+const MODEL_NAMES: Record<DevigModel, string> = {
+  LOG: 'LOG: power (logarithmic)',
+  EM: 'EM: multiplicative (equal margin)',
+  MPTO: 'MPTO: margin proportional to odds',
+  SHIN: 'SHIN: Shin (insider trading)',
+  OR: 'OR: odds ratio',
+};
+
+function Row({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="set-row">
+      <div className="set-label">
+        {label}
+        {hint && <div className="muted small-text">{hint}</div>}
+      </div>
+      <div className="set-control">{children}</div>
+    </div>
+  );
+}
+
+/** A number field that saves on Enter or blur, within bounds. */
+function NumberSetting({ value, min, max, onSave, testId, suffix }: { value: number; min: number; max: number; onSave: (n: number) => void; testId: string; suffix?: string }) {
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const n = Number(text);
+  const valid = text.trim() !== '' && Number.isFinite(n) && n >= min && n <= max;
+  const save = () => valid && n !== value && onSave(n);
+  return (
+    <span>
+      <input
+        type="number"
+        min={min}
+        max={max}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => e.key === 'Enter' && save()}
+        aria-invalid={!valid}
+        data-testid={testId}
+        className="narrow"
+      />
+      {suffix && <span className="muted"> {suffix}</span>}
+      {!valid && <span className="status-error"> {min}–{max}</span>}
+    </span>
+  );
+}
+
+export function SettingsView() {
+  const { settings, error, theme, model, info } = useStore(
+    useShallow((s) => ({ settings: s.settings, error: s.settingsError, theme: s.theme, model: s.devigModel, info: s.info })),
+  );
+  const { update, setApiKey, clearApiKey, load, toast } = useStore(
+    useShallow((s) => ({ update: s.updateSettings, setApiKey: s.setApiKey, clearApiKey: s.clearApiKey, load: s.loadSettings, toast: s.toast })),
+  );
+  const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
+  const [key, setKey] = useState('');
+  const [perm, setPerm] = useState<string>(notificationsSupported() ? Notification.permission : 'unsupported');
+  useEffect(() => setBaseUrl(settings?.baseUrl ?? ''), [settings?.baseUrl]);
+
+  const save = async (patch: SettingsPatch, what: string) => {
+    const err = await update(patch);
+    toast(err ? `${what} not saved: ${err.message}` : `${what} saved`, err ? 'error' : 'info');
+  };
+  const saveKey = async () => {
+    const err = await setApiKey(key);
+    setKey('');
+    toast(err ? `The key was not stored: ${err.message}` : 'Key stored', err ? 'error' : 'info');
+  };
+
+  return (
+    <section className="view settings" aria-labelledby="settings-title">
+      <header className="view-header">
+        <h1 id="settings-title">Settings</h1>
+        {info && (
+          <span className="muted">
+            Oddsdesk {info.version} · {info.host} host
+          </span>
+        )}
+      </header>
+      {error && (
+        <div className="calm-message" role="alert">
+          The stored settings could not be read: {error.message}. Theme and de-vig model still apply on this screen.{' '}
+          <button onClick={() => void load()}>Try again</button>
+        </div>
+      )}
+
+      <h2>Connection</h2>
+      <Row label="Service base URL" hint="Where the odds service lives; the key is stored per base URL.">
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save({ baseUrl: baseUrl.trim() || null }, 'Base URL');
+          }}
+        >
+          <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://…" size={40} data-testid="base-url-input" disabled={!settings} />
+          <button type="submit" disabled={!settings || baseUrl.trim() === (settings.baseUrl ?? '')}>
+            Save
+          </button>
+        </form>
+      </Row>
+      <Row label="API key" hint="Write-only: it goes to the OS keychain and is never shown again.">
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveKey();
+          }}
+        >
+          <input
+            type="password"
+            autoComplete="off"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            placeholder={settings?.hasKey ? '•••••••• (stored; type to replace)' : 'paste your key'}
+            size={32}
+            data-testid="api-key-input"
+          />
+          <button type="submit" disabled={key.length < 8} data-testid="api-key-save">
+            Store key
+          </button>
+          <span className={settings?.hasKey ? 'ok-text' : 'muted'} data-testid="api-key-state">
+            {settings ? (settings.hasKey ? '● a key is stored' : '○ no key stored') : ''}
+          </span>
+          {settings?.hasKey && (
+            <button type="button" onClick={() => void clearApiKey().then((err) => toast(err ? err.message : 'Key cleared', err ? 'error' : 'info'))} data-testid="api-key-clear">
+              Clear key
+            </button>
+          )}
+        </form>
+        {settings && !settings.keychain.available && <div className="status-error small-text">{settings.keychain.message ?? 'The OS keychain is not available.'}</div>}
+        {settings?.demo && <div className="muted small-text">Demo mode: running on the built-in simulator.</div>}
+      </Row>
+
+      <h2>Pricing</h2>
+      <Row label="De-vig model" hint="Fair probabilities in the event detail are computed locally from live prices with this model.">
+        <select value={model} onChange={(e) => void update({ devigModel: e.target.value as DevigModel })} data-testid="devig-model-select">
+          {DEVIG_MODELS.map((m) => (
+            <option key={m} value={m}>
+              {MODEL_NAMES[m]}
+            </option>
+          ))}
+        </select>
+      </Row>
+
+      <h2>Alerts and notifications</h2>
+      <Row label="Max-win alert threshold" hint="Alert when a contestant's max_win moves by at least this share.">
+        <NumberSetting value={settings?.maxWinThresholdPct ?? 0} min={0} max={1000} suffix="%" testId="threshold-input" onSave={(n) => void save({ maxWinThresholdPct: n }, 'Threshold')} />
+      </Row>
+      <Row label="Notify">
+        <label className="check">
+          <input type="checkbox" checked={settings?.notifySettlements ?? false} disabled={!settings} onChange={(e) => void update({ notifySettlements: e.target.checked })} /> settlements
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={settings?.notifyMaxWin ?? false} disabled={!settings} onChange={(e) => void update({ notifyMaxWin: e.target.checked })} /> max-win changes
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={settings?.doNotDisturb ?? false} disabled={!settings} onChange={(e) => void update({ doNotDisturb: e.target.checked })} data-testid="dnd-toggle" /> do not disturb
+        </label>
+      </Row>
+      {info?.host !== 'electron' && (
+        <Row label="Browser notifications" hint="Browser mode shows alerts as desktop notifications once allowed.">
+          {perm === 'granted' ? (
+            <span className="ok-text">allowed</span>
+          ) : perm === 'unsupported' ? (
+            <span className="muted">not supported by this browser</span>
+          ) : perm === 'denied' ? (
+            <span className="muted">blocked in the browser's site settings</span>
+          ) : (
+            <button onClick={() => void askNotificationPermission().then(setPerm)}>Allow notifications</button>
+          )}
+        </Row>
+      )}
+
+      <h2>Data</h2>
+      <Row label="Keep tick history for" hint="Older odds ticks are pruned; settlements and max_win change points are kept.">
+        <NumberSetting value={settings?.retentionDays ?? 30} min={1} max={3650} suffix="days" testId="retention-input" onSave={(n) => void save({ retentionDays: n }, 'Retention')} />
+      </Row>
+      <Row label="Settlement sync every">
+        <NumberSetting value={settings?.settledEverySeconds ?? 60} min={10} max={3600} suffix="seconds" testId="settled-every-input" onSave={(n) => void save({ settledEverySeconds: n }, 'Sync interval')} />
+      </Row>
+
+      <h2>Appearance</h2>
+      <Row label="Theme">
+        <select value={theme} onChange={(e) => void update({ theme: e.target.value as 'dark' | 'light' })} data-testid="theme-select">
+          <option value="dark">Dark</option>
+          <option value="light">Light</option>
+        </select>
+      </Row>
+    </section>
+  );
+}

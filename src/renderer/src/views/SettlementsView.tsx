@@ -1,0 +1,300 @@
+// Settlements: the live feed (onSettlement) on top of the offline review of everything cached (settlements:query
+// with filters, keyset-paged, virtualised), W/L/P per line for the chosen row, and CSV export.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { periodLabel } from '../../../shared/periods';
+import { api } from '../api';
+import { Outcome } from '../components/Outcome';
+import { Time } from '../components/Time';
+import { fmtLine } from '../format';
+import { SportSelect } from '../components/SportSelect';
+import { useQuery, useSports } from '../hooks';
+import { useStore } from '../store';
+import { EMPTY_FILTER, toQuery } from '../store/settlements';
+
+const ROW = 30;
+
+const SettlementRowView = memo(function SettlementRowView({
+  eventId,
+  top,
+  selected,
+  onSelect,
+  sportName,
+}: {
+  eventId: number;
+  top: number;
+  selected: boolean;
+  onSelect: (id: number) => void;
+  sportName: (id: number) => string;
+}) {
+  const r = useStore((s) => s.settlementsById[eventId]);
+  if (!r) return null;
+  return (
+    <div
+      role="row"
+      aria-selected={selected}
+      className={`srow${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid={`settlement-row-${eventId}`}
+      onClick={() => onSelect(eventId)}
+    >
+      <Time ms={r.settledAt} short className="cell" />
+      <span className="cell muted ellipsis">
+        {sportName(r.sportId)} · {r.leagueName}
+      </span>
+      <span className="cell ellipsis">
+        {r.runnerHome} v {r.runnerAway}
+      </span>
+      <span className="cell num">
+        {r.scoreHome}–{r.scoreAway}
+      </span>
+      <span className="cell ml">
+        <Outcome value={r.moneyline?.home} label="home" testId={`ml-${eventId}-home`} />
+        <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
+        <Outcome value={r.moneyline?.away} label="away" testId={`ml-${eventId}-away`} />
+      </span>
+      <span className="cell num muted">{r.lineCount} lines</span>
+    </div>
+  );
+});
+
+function SettlementDetail({ eventId, sport }: { eventId: number; sport: string }) {
+  const { data, error, loading } = useQuery(String(eventId), () => api.invoke('settlements:detail', eventId));
+  if (error) return <p className="calm-message">The settlement's lines are not available: {error.message}</p>;
+  if (loading) return <p className="calm-message">Loading lines…</p>;
+  if (data === null) return <p className="calm-message">This settlement is no longer cached.</p>;
+  const lines = [...data.settlement.settlement].sort((a, b) => a.period - b.period || a.market.localeCompare(b.market) || (a.line ?? 0) - (b.line ?? 0));
+  return (
+    <div className="settlement-detail" data-testid="settlement-detail">
+      <h3>
+        {data.settlement.runner_home} v {data.settlement.runner_away} · {data.settlement.score_home}–{data.settlement.score_away} · {data.settlement.status}
+      </h3>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th>Period</th>
+            <th>Market</th>
+            <th className="num">Line</th>
+            <th>Home / Over</th>
+            <th>Draw</th>
+            <th>Away / Under</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((l) => {
+            const twoWay = l.market !== 'moneyline';
+            return (
+              <tr key={l.line_id} data-testid={`settled-line-${l.line_id}`}>
+                <td>{periodLabel(sport, l.period)}</td>
+                <td>{l.market}</td>
+                <td className="num">{fmtLine(l.line)}</td>
+                <td>
+                  <Outcome value={l.outcome_home} label={l.market === 'totals' || l.market === 'team_total' ? 'over' : 'home'} />
+                </td>
+                <td>{twoWay ? <span className="muted">n/a</span> : <Outcome value={l.outcome_draw} label="draw" />}</td>
+                <td>
+                  <Outcome value={l.outcome_away} label={l.market === 'totals' || l.market === 'team_total' ? 'under' : 'away'} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function LiveFeed({ sportName }: { sportName: (id: number) => string }) {
+  const ids = useStore(useShallow((s) => s.liveSettlementIds.slice(0, 6)));
+  const rows = useStore(useShallow((s) => ids.map((id) => s.settlementsById[id]).filter((r) => !!r)));
+  if (rows.length === 0) return <div className="live-feed muted">Live: new settlements appear here as they arrive.</div>;
+  return (
+    <div className="live-feed" data-testid="live-settlements">
+      <span className="muted">Live:</span>
+      {rows.map((r) => (
+        <span key={r.eventId} className="live-item" data-testid={`live-settlement-${r.eventId}`} title={`${sportName(r.sportId)} · ${r.leagueName}`}>
+          <Time ms={r.settledAt} /> {r.runnerHome} v {r.runnerAway} {r.scoreHome}–{r.scoreAway}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function downloadCsv(csv: string) {
+  const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `oddsdesk-settlements-${new Date().toISOString().slice(0, 10)}.csv`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function SettlementsView() {
+  const ids = useStore(useShallow((s) => s.settlementIds));
+  const { filter, total, loading, loaded, error, hasMore, leagues } = useStore(
+    useShallow((s) => ({
+      filter: s.settlementFilter,
+      total: s.settlementTotal,
+      loading: s.settlementsLoading,
+      loaded: s.settlementsLoaded,
+      error: s.settlementsError,
+      hasMore: s.settlementNext !== null,
+      leagues: s.leaguesSeen,
+    })),
+  );
+  const { setFilter, load, loadMore, toast } = useStore(
+    useShallow((s) => ({ setFilter: s.setSettlementFilter, load: s.loadSettlements, loadMore: s.loadMoreSettlements, toast: s.toast })),
+  );
+  const sports = useSports();
+  const sportName = useMemo(() => {
+    const m = new Map(sports.map((s) => [s.sport_id, s.name]));
+    return (id: number) => m.get(id) ?? `sport ${id}`;
+  }, [sports]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [team, setTeam] = useState(filter.team);
+  const [exporting, setExporting] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  // Team text is typed: query once typing pauses.
+  useEffect(() => {
+    if (team === useStore.getState().settlementFilter.team) return;
+    const t = setTimeout(() => setFilter({ team }), 250);
+    return () => clearTimeout(t);
+  }, [team, setFilter]);
+  // Keyset paging: fetch the next page when the last rows come into view.
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (hasMore && !loading && lastIndex >= ids.length - 20) void loadMore();
+  }, [lastIndex, ids.length, hasMore, loading, loadMore]);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    const r = await api.invoke('settlements:exportCsv', toQuery(filter));
+    setExporting(false);
+    if (r.ok) downloadCsv(r.value);
+    else toast(`Export failed: ${r.error.message}`, 'error');
+  };
+  const leagueList = Object.values(leagues)
+    .filter((l) => filter.sportId === null || l.sportId === filter.sportId)
+    .sort((a, b) => a.leagueName.localeCompare(b.leagueName));
+  const filtered = JSON.stringify(filter) !== JSON.stringify(EMPTY_FILTER);
+  const clearFilters = () => {
+    setTeam('');
+    setFilter(EMPTY_FILTER);
+  };
+  const selectedSport = selected !== null ? sportName(useStore.getState().settlementsById[selected]?.sportId ?? -1) : '';
+
+  return (
+    <section className="view settlements" aria-labelledby="settlements-title">
+      <header className="view-header">
+        <h1 id="settlements-title">Settlements</h1>
+        <span className="muted" data-testid="settlement-count">
+          {total !== null ? `${total.toLocaleString('en-US')} settled` : `${ids.length.toLocaleString('en-US')} shown`}
+          {loading ? ' · loading…' : ''}
+        </span>
+        <span className="spacer" />
+        <button onClick={() => void exportCsv()} disabled={exporting} data-testid="export-csv">
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </header>
+      <LiveFeed sportName={sportName} />
+      <div className="filters" role="search">
+        <input type="search" data-search placeholder="Team (/)" value={team} onChange={(e) => setTeam(e.target.value)} aria-label="Team" data-testid="settlement-team-filter" />
+        <SportSelect value={filter.sportId} onChange={(sportId) => setFilter({ sportId, leagueId: null })} testId="settlement-sport-filter" />
+        <select value={filter.leagueId ?? ''} onChange={(e) => setFilter({ leagueId: e.target.value === '' ? null : Number(e.target.value) })} aria-label="League" data-testid="settlement-league-filter">
+          <option value="">All leagues</option>
+          {leagueList.map((l) => (
+            <option key={l.leagueId} value={l.leagueId}>
+              {l.leagueName}
+            </option>
+          ))}
+        </select>
+        <label className="check">
+          from <input type="date" value={filter.from} onChange={(e) => setFilter({ from: e.target.value })} data-testid="settlement-from" />
+        </label>
+        <label className="check">
+          to <input type="date" value={filter.to} onChange={(e) => setFilter({ to: e.target.value })} data-testid="settlement-to" />
+        </label>
+        <select
+          value={filter.outcomeSide}
+          onChange={(e) => setFilter({ outcomeSide: e.target.value as typeof filter.outcomeSide })}
+          aria-label="Moneyline side"
+          data-testid="settlement-outcome-side"
+        >
+          <option value="">Any outcome</option>
+          <option value="home">Home</option>
+          <option value="draw">Draw</option>
+          <option value="away">Away</option>
+        </select>
+        {filter.outcomeSide && (
+          <select
+            value={filter.outcomeResult || 'win'}
+            onChange={(e) => setFilter({ outcomeResult: e.target.value as typeof filter.outcomeResult })}
+            aria-label="Result"
+            data-testid="settlement-outcome-result"
+          >
+            <option value="win">won (W)</option>
+            <option value="loss">lost (L)</option>
+            <option value="push">pushed (P)</option>
+          </select>
+        )}
+        {filtered && <button onClick={clearFilters}>Clear filters</button>}
+      </div>
+      {error && (
+        <div className="calm-message" role="alert">
+          Cached settlements could not be read: {error.message} <button onClick={() => void load()}>Try again</button>
+        </div>
+      )}
+      {!error && loaded && ids.length === 0 && (
+        <div className="calm-message" data-testid="settlements-empty">
+          {filtered ? 'No cached settlement matches these filters.' : 'No settlement cached yet; they arrive as matches finish.'}{' '}
+          {filtered && <button onClick={clearFilters}>Clear filters</button>}
+        </div>
+      )}
+      {!loaded && !error && <p className="calm-message">Loading cached settlements…</p>}
+      <div className={`split${selected !== null ? ' open' : ''}`}>
+        <div className="sgrid" role="grid" aria-rowcount={ids.length}>
+          <div className="sbody" ref={scroller} data-testid="settlement-list">
+            <div className="shead" role="row">
+              <span className="th">Settled</span>
+              <span className="th">Sport · league</span>
+              <span className="th">Match</span>
+              <span className="th num">Score</span>
+              <span className="th">1 X 2</span>
+              <span className="th num">Lines</span>
+            </div>
+            <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
+              {items.map((it) => (
+                <SettlementRowView
+                  key={ids[it.index]}
+                  eventId={ids[it.index]!}
+                  top={it.start}
+                  selected={ids[it.index] === selected}
+                  onSelect={setSelected}
+                  sportName={sportName}
+                />
+              ))}
+            </div>
+          </div>
+        </div>
+        {selected !== null && (
+          <div className="side-panel">
+            <button className="close" onClick={() => setSelected(null)} aria-label="Close lines">
+              ×
+            </button>
+            <SettlementDetail eventId={selected} sport={selectedSport} />
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

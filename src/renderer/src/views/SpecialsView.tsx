@@ -1,0 +1,209 @@
+// Specials of a watched event: fixtures and contestants, opening vs closing true odds under all five de-vig models
+// side by side with the closing-line value of the opening price, and the max_win timeline.
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { DEVIG_MODELS } from '../../../shared/api';
+import type { AppError } from '../../../shared/errors';
+import type { SpecialView } from '../../../shared/ipc/contract';
+import { api } from '../api';
+import { Chart } from '../components/Chart';
+import { Time } from '../components/Time';
+import { useQuery } from '../hooks';
+import { eventName, fmtLine, fmtMoney, fmtOdds, fmtSignedPct, serviceMs } from '../format';
+import { useStore } from '../store';
+
+function PlanRestricted({ error }: { error: AppError }) {
+  const setView = useStore((s) => s.setView);
+  return (
+    <div className="calm-message plan" data-testid="specials-restricted">
+      Specials need the {error.requiredPlan ?? 'enterprise'} plan; your plan: {error.yourPlan ?? useStore.getState().status?.plan ?? 'unknown'}.{' '}
+      <button onClick={() => setView('settings')}>Use another key</button>
+    </div>
+  );
+}
+
+function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; chosen: number | null; onChoose: (contestantId: number) => void }) {
+  return (
+    <section className="special" data-testid={`special-${special.specialId}`}>
+      <h3>
+        {special.specialName} <span className="muted">· {special.betType} · {special.category} · cutoff </span>
+        <Time ms={serviceMs(special.cutoff)} withDate className="muted" />
+      </h3>
+      <table className="grid specials-grid">
+        <thead>
+          <tr>
+            <th rowSpan={2}>Contestant</th>
+            <th rowSpan={2} className="num">Hcp</th>
+            <th rowSpan={2} className="num">Odds</th>
+            <th rowSpan={2} className="num">True</th>
+            <th rowSpan={2} className="num">Max win</th>
+            {DEVIG_MODELS.map((m) => (
+              <th key={m} className="num model-head">
+                {m}
+              </th>
+            ))}
+          </tr>
+          <tr>
+            {DEVIG_MODELS.map((m) => (
+              <th key={m} className="num muted sub">
+                open → close · CLV
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {special.contestants.map((c) => (
+            <tr key={c.contestantId} className={chosen === c.contestantId ? 'chosen' : undefined} onClick={() => onChoose(c.contestantId)} title="Click for the max_win timeline">
+              <td>{c.contestantName}</td>
+              <td className="num">{fmtLine(c.handicap)}</td>
+              <td className="num">{fmtOdds(c.odds)}</td>
+              <td className="num">{fmtOdds(c.todds)}</td>
+              <td className="num">{fmtMoney(c.maxWin)}</td>
+              {DEVIG_MODELS.map((m) => {
+                const row = c.clv.find((r) => r.model === m);
+                const clv = row?.clv ?? null;
+                return (
+                  <td key={m} className="num clv-cell" data-testid={`clv-${special.specialId}-${c.contestantId}-${m}`}>
+                    <div>
+                      {fmtOdds(row?.openingTrueOdds)} → {fmtOdds(row?.closingTrueOdds)}
+                    </div>
+                    <div className={clv == null ? 'muted' : clv >= 0 ? 'pos' : 'neg'}>
+                      {clv == null ? 'open' : `${clv >= 0 ? '▲' : '▼'} ${fmtSignedPct(clv)}`}
+                    </div>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventId: number; specialId: number; contestantId: number; name: string }) {
+  const { data: raw, error } = useQuery(`${eventId}:${specialId}:${contestantId}`, () => api.invoke('specials:history', eventId, specialId, contestantId));
+  const points = useMemo(() => (raw ? [...raw].sort((a, b) => a.at - b.at) : null), [raw]);
+  const data = useMemo(() => (points ? [points.map((p) => p.at), points.map((p) => p.maxWin)] : [[], []]), [points]);
+  const odds = useMemo(() => (points ? [points.map((p) => p.at), points.map((p) => p.odds), points.map((p) => p.todds)] : [[], [], []]), [points]);
+  if (error) return <p className="calm-message">The history is not available: {error.message}</p>;
+  if (!points) return <p className="calm-message">Loading {name}'s history…</p>;
+  if (points.length === 0) return <p className="calm-message">No ticks recorded for {name} yet.</p>;
+  return (
+    <div className="charts two">
+      <Chart title={`${name}: max win`} data={data} series={[{ label: 'max_win', color: '--c2', stepped: true }]} format={fmtMoney} testId="chart-special-maxwin" />
+      <Chart
+        title={`${name}: odds`}
+        data={odds}
+        series={[
+          { label: 'odds', color: '--c1' },
+          { label: 'true', color: '--c3' },
+        ]}
+        format={(v) => v.toFixed(3)}
+      />
+    </div>
+  );
+}
+
+export function SpecialsView() {
+  const watched = useStore(
+    useShallow((s) => s.watchIds.map((id) => `${id}\t${eventName(s.watchEvents[id]?.runnerHome, s.watchEvents[id]?.runnerAway, id)}`)),
+  );
+  const selected = useStore((s) => s.selectedEventId);
+  const selectEvent = useStore((s) => s.selectEvent);
+  const setView = useStore((s) => s.setView);
+  const eventId = selected ?? (watched[0] ? Number(watched[0].split('\t')[0]) : null);
+  const { data, error, reload } = useQuery(eventId === null ? null : String(eventId), () => api.invoke('specials:list', eventId ?? 0), 30_000);
+  const [chosenFor, setChosenFor] = useState<{ eventId: number | null; specialId: number; contestantId: number } | null>(null);
+  const chosen = chosenFor?.eventId === eventId ? chosenFor : null;
+  const setChosen = (c: { specialId: number; contestantId: number }) => setChosenFor({ eventId, ...c });
+
+  const restricted = data?.restricted ?? (error?.kind === 'plan' ? error : null);
+  const chosenName = useMemo(() => {
+    if (!chosen || !data) return '';
+    const sp = data.specials.find((s) => s.specialId === chosen.specialId);
+    return sp?.contestants.find((c) => c.contestantId === chosen.contestantId)?.contestantName ?? '';
+  }, [chosen, data]);
+
+  return (
+    <section className="view specials" aria-labelledby="specials-title">
+      <header className="view-header">
+        <h1 id="specials-title">Specials</h1>
+        <select value={eventId ?? ''} onChange={(e) => selectEvent(Number(e.target.value))} aria-label="Watched event" data-testid="specials-event-select" disabled={watched.length === 0}>
+          {eventId !== null && !watched.some((w) => w.startsWith(`${eventId}\t`)) && <option value={eventId}>#{eventId}</option>}
+          {watched.map((w) => {
+            const [id, name] = w.split('\t');
+            return (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            );
+          })}
+        </select>
+        <span className="spacer" />
+        <button onClick={reload} disabled={eventId === null}>
+          Refresh
+        </button>
+      </header>
+      {eventId === null && (
+        <div className="calm-message">
+          Specials are shown for a watched event. <button onClick={() => setView('watchlist')}>Go to the watchlist</button>
+        </div>
+      )}
+      {restricted && <PlanRestricted error={restricted} />}
+      {error && !restricted && (
+        <div className="calm-message" role="alert">
+          Specials are not available: {error.message} <button onClick={reload}>Try again</button>
+        </div>
+      )}
+      {eventId !== null && !data && !error && <p className="calm-message">Loading specials…</p>}
+      {data && !restricted && data.specials.length === 0 && <p className="calm-message">This event has no specials.</p>}
+      {data?.specials.map((sp) => (
+        <SpecialTable
+          key={sp.specialId}
+          special={sp}
+          chosen={chosen?.specialId === sp.specialId ? chosen.contestantId : null}
+          onChoose={(contestantId) => setChosen({ specialId: sp.specialId, contestantId })}
+        />
+      ))}
+      {chosen && eventId !== null && <ContestantTimeline eventId={eventId} specialId={chosen.specialId} contestantId={chosen.contestantId} name={chosenName} />}
+      {data && data.maxWinPoints.length > 0 && (
+        <section className="special">
+          <h3>Max win timeline</h3>
+          <table className="grid" data-testid="maxwin-timeline">
+            <thead>
+              <tr>
+                <th>Time</th>
+                <th>Special</th>
+                <th>Contestant</th>
+                <th className="num">From</th>
+                <th className="num">To</th>
+                <th className="num">Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...data.maxWinPoints]
+                .sort((a, b) => b.at - a.at)
+                .slice(0, 200)
+                .map((p) => {
+                  const ch = p.previousMaxWin ? p.maxWin / p.previousMaxWin - 1 : null;
+                  return (
+                    <tr key={`${p.specialId}-${p.contestantId}-${p.at}`}>
+                      <td>
+                        <Time ms={p.at} withDate />
+                      </td>
+                      <td>{p.specialName}</td>
+                      <td>{p.contestantName}</td>
+                      <td className="num">{p.previousMaxWin == null ? 'baseline' : fmtMoney(p.previousMaxWin)}</td>
+                      <td className="num">{fmtMoney(p.maxWin)}</td>
+                      <td className={`num ${ch == null ? 'muted' : ch >= 0 ? 'pos' : 'neg'}`}>{ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}</td>
+                    </tr>
+                  );
+                })}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </section>
+  );
+}

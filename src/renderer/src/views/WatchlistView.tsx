@@ -1,0 +1,271 @@
+// Watchlist: the live grid of watched events (virtualised; each row subscribes to its own event id and each price
+// cell to its own line), its toolbar (search, live filter, period, add by id) and the fixtures picker.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { periodLabel } from '../../../shared/periods';
+import { PriceCell } from '../components/PriceCell';
+import { Time } from '../components/Time';
+import { eventName, fmtLine, fmtMoney, fmtScore } from '../format';
+import { useStore } from '../store';
+import { mainLines, selectVisibleWatchIds } from '../store/selectors';
+import type { SortKey } from '../store/ui';
+import { marketKey } from '../store/watchlist';
+import { FixturePicker } from './FixturePicker';
+
+const ROW_HEIGHT = 30;
+
+function SortHeader({ k, label, className }: { k: SortKey; label: string; className?: string }) {
+  const sort = useStore(useShallow((s) => s.watchSort));
+  const sortBy = useStore((s) => s.sortWatchBy);
+  const active = sort.key === k;
+  return (
+    <button
+      className={`th sortable ${className ?? ''}${active ? ' active' : ''}`}
+      onClick={() => sortBy(k)}
+      aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
+      data-testid={`sort-${k}`}
+    >
+      {label}
+      {active ? (sort.dir === 1 ? ' ↑' : ' ↓') : ''}
+    </button>
+  );
+}
+
+function LineCell({ eventId, lineId }: { eventId: number; lineId: number | null }) {
+  const line = useStore((s) => (lineId === null ? null : (s.markets[marketKey(eventId, lineId)]?.line ?? null)));
+  return <span className="cell num line">{fmtLine(line)}</span>;
+}
+
+function MaxWinCell({ eventId, lineId }: { eventId: number; lineId: number | null }) {
+  const maxWin = useStore((s) => (lineId === null ? null : (s.markets[marketKey(eventId, lineId)]?.maxWin ?? null)));
+  return (
+    <span className="cell num maxwin" data-testid={`maxwin-${eventId}`}>
+      {fmtMoney(maxWin)}
+    </span>
+  );
+}
+
+const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top: number }) {
+  const e = useStore(
+    useShallow((s) => {
+      const ev = s.watchEvents[eventId];
+      return {
+        home: ev?.runnerHome,
+        away: ev?.runnerAway,
+        league: ev?.leagueName,
+        starts: ev?.starts,
+        live: ev?.liveStatus === 1,
+        scoreHome: ev?.scoreHome,
+        scoreAway: ev?.scoreAway,
+        settled: ev?.settled ?? false,
+      };
+    }),
+  );
+  const period = useStore((s) => s.watchPeriod);
+  const lines = useStore(useShallow((s) => mainLines(s, eventId, period)));
+  const selected = useStore((s) => s.selectedEventId === eventId);
+  const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
+  const select = useStore((s) => s.selectEvent);
+  return (
+    <div
+      role="row"
+      aria-selected={selected}
+      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}`}
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid={`watch-row-${eventId}`}
+      onClick={() => select(eventId)}
+      onDoubleClick={() => select(eventId, true)}
+    >
+      <span className="cell ev" title={`${e.league ?? ''} · event ${eventId}`}>
+        <span className="teams">{eventName(e.home, e.away, eventId)}</span>
+        <span className="league">
+          {e.league}
+          {muted ? ' · muted' : ''}
+        </span>
+      </span>
+      <span className="cell">
+        <Time ms={e.starts} short />
+      </span>
+      <span className="cell score" data-testid={`score-${eventId}`}>
+        {e.settled ? <span className="badge settled">FT</span> : e.live ? <span className="badge live">LIVE</span> : null}{' '}
+        {fmtScore(e.scoreHome, e.scoreAway)}
+      </span>
+      <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
+      <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
+      <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
+      <LineCell eventId={eventId} lineId={lines.spread} />
+      <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
+      <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
+      <LineCell eventId={eventId} lineId={lines.total} />
+      <PriceCell eventId={eventId} lineId={lines.total} side="over" />
+      <PriceCell eventId={eventId} lineId={lines.total} side="under" />
+      <MaxWinCell eventId={eventId} lineId={lines.ml} />
+    </div>
+  );
+});
+
+/** Periods any watched event has lines for; recomputed only when the set of lines changes. */
+function usePeriods(): number[] {
+  const lineIdsByEvent = useStore((s) => s.lineIdsByEvent);
+  return useMemo(() => {
+    const s = useStore.getState();
+    const set = new Set<number>([0]);
+    for (const [ev, ids] of Object.entries(lineIdsByEvent)) for (const id of ids) {
+      const m = s.markets[marketKey(Number(ev), id)];
+      if (m) set.add(m.period);
+    }
+    return [...set].sort((a, b) => a - b).slice(0, 40);
+  }, [lineIdsByEvent]);
+}
+
+function AddById() {
+  const addWatch = useStore((s) => s.addWatch);
+  const toast = useStore((s) => s.toast);
+  const select = useStore((s) => s.selectEvent);
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const id = Number(text.trim());
+  const valid = text.trim() !== '' && Number.isInteger(id) && id >= 0;
+  const submit = async () => {
+    if (!valid) return;
+    setBusy(true);
+    const err = await addWatch(id);
+    setBusy(false);
+    if (err) toast(`Could not watch ${id}: ${err.message}`, 'error');
+    else {
+      setText('');
+      select(id);
+    }
+  };
+  return (
+    <form
+      className="add-by-id"
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        void submit();
+      }}
+    >
+      <input
+        data-testid="add-watch-input"
+        placeholder="event id"
+        inputMode="numeric"
+        value={text}
+        onChange={(ev) => setText(ev.target.value)}
+        aria-label="Event id to watch"
+        size={10}
+      />
+      <button type="submit" data-testid="add-watch-button" disabled={!valid || busy}>
+        {busy ? 'Adding…' : 'Watch'}
+      </button>
+    </form>
+  );
+}
+
+export function WatchlistView() {
+  const ids = useStore(useShallow(selectVisibleWatchIds));
+  const total = useStore((s) => s.watchIds.length);
+  const loaded = useStore((s) => s.watchLoaded);
+  const error = useStore((s) => s.watchError);
+  const { filter, liveOnly, period, selected } = useStore(
+    useShallow((s) => ({ filter: s.watchFilter, liveOnly: s.watchLiveOnly, period: s.watchPeriod, selected: s.selectedEventId })),
+  );
+  const { setFilter, setLiveOnly, setPeriod, reload } = useStore(
+    useShallow((s) => ({ setFilter: s.setWatchFilter, setLiveOnly: s.setWatchLiveOnly, setPeriod: s.setWatchPeriod, reload: s.loadWatchlist })),
+  );
+  const sportOfSelected = useStore((s) => (s.selectedEventId !== null ? (s.watchEvents[s.selectedEventId]?.sportName ?? null) : null));
+  const periods = usePeriods();
+  const [picker, setPicker] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  const selectedIndex = selected === null ? -1 : ids.indexOf(selected);
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  useEffect(() => {
+    const open = () => setPicker(true);
+    window.addEventListener('oddsdesk:open-fixtures', open);
+    return () => window.removeEventListener('oddsdesk:open-fixtures', open);
+  }, []);
+
+  return (
+    <section className="view watchlist" aria-labelledby="watchlist-title">
+      <header className="view-header">
+        <h1 id="watchlist-title">Watchlist</h1>
+        <span className="muted" data-testid="watch-count">
+          {ids.length === total ? `${total} events` : `${ids.length} of ${total} events`}
+        </span>
+        <input
+          type="search"
+          data-search
+          data-testid="watch-filter"
+          placeholder="Filter (/)"
+          value={filter}
+          onChange={(ev) => setFilter(ev.target.value)}
+          aria-label="Filter watched events"
+        />
+        <label className="check">
+          <input type="checkbox" checked={liveOnly} onChange={(ev) => setLiveOnly(ev.target.checked)} /> live only
+        </label>
+        <label className="check">
+          period{' '}
+          <select value={period} onChange={(ev) => setPeriod(Number(ev.target.value))} data-testid="period-select">
+            {periods.map((p) => (
+              <option key={p} value={p}>
+                {periodLabel(sportOfSelected ?? '', p)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="spacer" />
+        <button onClick={() => setPicker((v) => !v)} data-testid="open-fixtures" aria-expanded={picker}>
+          Fixtures…
+        </button>
+        <AddById />
+      </header>
+      {picker && <FixturePicker onClose={() => setPicker(false)} />}
+      {error && (
+        <div className="calm-message" role="alert">
+          The watchlist is not available: {error.message}{' '}
+          <button onClick={() => void reload()}>Try again</button>
+        </div>
+      )}
+      {!error && !loaded && <p className="calm-message">Loading the watchlist…</p>}
+      {!error && loaded && total === 0 && !picker && (
+        <div className="calm-message empty" data-testid="watch-empty">
+          Nothing watched yet. Add an event from the fixtures, or type its id.{' '}
+          <button onClick={() => setPicker(true)}>Browse fixtures</button>
+        </div>
+      )}
+      {total > 0 && (
+        <div className="wgrid" role="grid" aria-rowcount={ids.length} data-testid="watch-grid">
+          <div className="wbody" ref={scroller}>
+            <div className="whead" role="row">
+              <SortHeader k="event" label="Event" />
+              <SortHeader k="start" label="Start" />
+              <SortHeader k="score" label="Score" />
+              <span className="th num">1</span>
+              <span className="th num">X</span>
+              <span className="th num">2</span>
+              <span className="th num">Spread</span>
+              <span className="th num">Home</span>
+              <span className="th num">Away</span>
+              <span className="th num">Total</span>
+              <span className="th num">Over</span>
+              <span className="th num">Under</span>
+              <SortHeader k="maxWin" label="Max win" className="num" />
+            </div>
+            {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}
+            <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => (
+                <WatchRow key={ids[item.index]} eventId={ids[item.index]!} top={item.start} />
+              ))}
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
