@@ -64,6 +64,8 @@ function onKeyDown(e: KeyboardEvent) {
   const typing = isTextField(e.target);
   if (e.key === 'Escape') {
     if (typing) (e.target as HTMLElement).blur();
+    if (s.fixturesOpen && s.view === 'watchlist') s.setFixturesOpen(false);
+    else if (typing) return;
     else if (s.view === 'watchlist' && s.detailOpen) s.setDetailOpen(false);
     return;
   }

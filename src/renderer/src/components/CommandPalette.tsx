@@ -57,10 +57,7 @@ export function CommandPalette() {
       run: () => s.setView(v),
     }));
     const actions: Item[] = [
-      { id: 'act-fixtures', group: 'Action', label: 'Browse fixtures to watch', run: () => {
-          s.setView('watchlist');
-          setTimeout(() => window.dispatchEvent(new Event('oddsdesk:open-fixtures')), 0);
-        } },
+      { id: 'act-fixtures', group: 'Action', label: 'Browse fixtures to watch', run: () => useStore.setState({ view: 'watchlist', fixturesOpen: true }) },
       { id: 'act-theme', group: 'Action', label: `Switch to the ${s.theme === 'dark' ? 'light' : 'dark'} theme`, run: () => void s.updateSettings({ theme: s.theme === 'dark' ? 'light' : 'dark' }) },
       {
         id: 'act-dnd',

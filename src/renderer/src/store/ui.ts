@@ -21,6 +21,8 @@ export interface UiSlice {
   /** Event detail pane shown for the selection (Enter opens it). */
   detailOpen: boolean;
   paletteOpen: boolean;
+  /** The fixtures picker above the watchlist grid. */
+  fixturesOpen: boolean;
   watchFilter: string;
   watchLiveOnly: boolean;
   watchSort: { key: SortKey; dir: 1 | -1 };
@@ -33,6 +35,7 @@ export interface UiSlice {
   selectEvent(eventId: number | null, openDetail?: boolean): void;
   setDetailOpen(open: boolean): void;
   setPaletteOpen(open: boolean): void;
+  setFixturesOpen(open: boolean): void;
   setWatchFilter(text: string): void;
   setWatchLiveOnly(on: boolean): void;
   sortWatchBy(key: SortKey): void;
@@ -57,6 +60,7 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   selectedEventId: null,
   detailOpen: true,
   paletteOpen: false,
+  fixturesOpen: false,
   watchFilter: '',
   watchLiveOnly: false,
   watchSort: { key: 'start', dir: 1 },
@@ -68,6 +72,7 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   selectEvent: (selectedEventId, openDetail) => set(openDetail ? { selectedEventId, detailOpen: true } : { selectedEventId }),
   setDetailOpen: (detailOpen) => set({ detailOpen }),
   setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
+  setFixturesOpen: (fixturesOpen) => set({ fixturesOpen }),
   setWatchFilter: (watchFilter) => set({ watchFilter }),
   setWatchLiveOnly: (watchLiveOnly) => set({ watchLiveOnly }),
   sortWatchBy: (key) => {

@@ -6,7 +6,7 @@ import { Time } from '../components/Time';
 import { eventName } from '../format';
 import { focusEvent, useStore } from '../store';
 
-const KIND_LABEL: Record<string, string> = { max_win_change: 'MAX WIN', settled: 'SETTLED', odds_move: 'MOVE' };
+const KIND_LABEL: Record<string, string> = { max_win: 'MAX WIN', max_win_change: 'MAX WIN', settled: 'SETTLED', odds_move: 'MOVE' };
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
 const kindClass = (k: string) => (k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') ? 'settled' : 'other');
 
@@ -47,7 +47,9 @@ const AlertRow = memo(function AlertRow({ id, top }: { id: number; top: number }
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>
       <span className="cell ellipsis muted">{a.eventId != null ? (ev ? eventName(ev.runnerHome, ev.runnerAway) : `#${a.eventId}`) : ''}</span>
-      <span className="cell ellipsis msg">{a.message}</span>
+      <span className="cell ellipsis msg" title={a.message}>
+        {a.message.replace(/\n/g, ' · ')}
+      </span>
       <span className="cell">{a.eventId != null && <MuteButton eventId={a.eventId} />}</span>
     </div>
   );

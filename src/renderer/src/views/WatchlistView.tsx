@@ -175,7 +175,8 @@ export function WatchlistView() {
   );
   const sportOfSelected = useStore((s) => (s.selectedEventId !== null ? (s.watchEvents[s.selectedEventId]?.sportName ?? null) : null));
   const periods = usePeriods();
-  const [picker, setPicker] = useState(false);
+  const picker = useStore((s) => s.fixturesOpen);
+  const setPicker = useStore((s) => s.setFixturesOpen);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
@@ -183,12 +184,6 @@ export function WatchlistView() {
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
-
-  useEffect(() => {
-    const open = () => setPicker(true);
-    window.addEventListener('oddsdesk:open-fixtures', open);
-    return () => window.removeEventListener('oddsdesk:open-fixtures', open);
-  }, []);
 
   return (
     <section className="view watchlist" aria-labelledby="watchlist-title">
@@ -220,7 +215,7 @@ export function WatchlistView() {
           </select>
         </label>
         <span className="spacer" />
-        <button onClick={() => setPicker((v) => !v)} data-testid="open-fixtures" aria-expanded={picker}>
+        <button onClick={() => setPicker(!picker)} data-testid="open-fixtures" aria-expanded={picker}>
           Fixtures…
         </button>
         <AddById />
