@@ -5,7 +5,7 @@ import globals from 'globals';
 import layering from './eslint/layering.js';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.native/**'] },
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', '.native/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -151,7 +151,10 @@ function measureQueries(dir: string): { p50: number; p99: number; seedSeconds: n
     if (i % 3 === 0 && page.next) store.querySettlements({ ...q, after: page.next, withoutTotal: true });
     const ms = performance.now() - t0;
     // The first hundred warm the page cache and the statement cache.
-    if (i >= 100) (times.push(ms), byShape[i % shapes.length]!.push(ms));
+    if (i >= 100) {
+      times.push(ms);
+      byShape[i % shapes.length]!.push(ms);
+    }
   }
   const shapeP99 = byShape.map((t) => percentile(t.sort((a, b) => a - b), 0.99).toFixed(1));
   store.close();

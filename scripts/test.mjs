@@ -10,11 +10,15 @@ import path from 'node:path';
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 if (!process.env.ODDSDESK_TEST_INNER && has('dbus-run-session') && has('gnome-keyring-daemon')) {
+  // A keyring of its own in a throwaway folder: the tests never touch the user's keyrings, and a keyring left by an
+  // earlier run with another password cannot lock them out.
+  const keyringHome = mkdtempSync(path.join(tmpdir(), 'oddsdesk-keyring-'));
   const inner = `echo -n oddsdesk-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec node scripts/test.mjs`;
   const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner], {
     stdio: 'inherit',
-    env: { ...process.env, ODDSDESK_TEST_INNER: '1', ODDSDESK_KEYRING: '1' },
+    env: { ...process.env, ODDSDESK_TEST_INNER: '1', ODDSDESK_KEYRING: '1', XDG_DATA_HOME: keyringHome },
   });
+  rmSync(keyringHome, { recursive: true, force: true });
   process.exit(r.status ?? 1);
 }
 if (!process.env.ODDSDESK_KEYRING) {
@@ -70,10 +74,20 @@ if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
   console.log('skipped: end-to-end tests need Chromium at /usr/bin/chromium (apt-get install chromium)');
 }
 if (existsSync(pwJson)) {
-  const s = JSON.parse(readFileSync(pwJson, 'utf8')).stats;
+  const report = JSON.parse(readFileSync(pwJson, 'utf8'));
+  const s = report.stats;
   totals.passed += s.expected;
   totals.failed += s.unexpected + (s.flaky ?? 0);
   totals.skipped += s.skipped;
+  // A spec file that fails to load runs no test: count each such error, never as nothing.
+  for (const e of report.errors ?? []) {
+    totals.failed++;
+    failures.push(`e2e did not load: ${String(e.message ?? '').split('\n')[0]}`);
+  }
+  if (!pwOk && s.unexpected === 0 && (report.errors ?? []).length === 0) {
+    totals.failed++;
+    failures.push('playwright exited with an error');
+  }
   const walk = (suite) => {
     for (const spec of suite.specs ?? []) if (!spec.ok) failures.push(`e2e: ${spec.title}`);
     for (const child of suite.suites ?? []) walk(child);

@@ -19,6 +19,7 @@ test('npm run web prints a URL whose page shows the exact coverage the server se
       ODDSDESK_API_KEY: 'e2e-coverage-key',
     });
     await page.goto(host.url);
+    await page.getByRole('button', { name: /^Coverage/ }).click();
     await expect(page.getByTestId('coverage-table')).toBeVisible();
     for (const [sport, count] of Object.entries(served)) {
       await expect(page.getByTestId(`coverage-${sport}`)).toHaveText(count.toLocaleString('en-US'));

@@ -1,8 +1,9 @@
 // Starts `npm run web` (or the host directly) as a real child process and reads the URL it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const root = path.resolve(__dirname, '../..');
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface WebHost {
   url: string;

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import type { AlertRecord, MaintenanceReport, NewAlert } from '../../shared/domain';
 import { createIngest, type Ingest } from './ingest';
-import { LATEST_VERSION, migrate, schemaVersion } from './migrations';
+import { migrate, schemaVersion } from './migrations';
 import { createReads, type Reads } from './reads';
 import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
 

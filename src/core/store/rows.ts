@@ -69,13 +69,12 @@ export interface MaxWinDbRow {
 /** Null prices (every column null) mean the market was offline at that tick. */
 export function pricesFromRow(r: PriceColumns): Prices | null {
   const p: Prices = {};
-  let any = false;
-  if (r.price_home !== null) ((p.home = r.price_home), (any = true));
-  if (r.price_draw !== null) ((p.draw = r.price_draw), (any = true));
-  if (r.price_away !== null) ((p.away = r.price_away), (any = true));
-  if (r.price_over !== null) ((p.over = r.price_over), (any = true));
-  if (r.price_under !== null) ((p.under = r.price_under), (any = true));
-  return any ? p : null;
+  if (r.price_home !== null) p.home = r.price_home;
+  if (r.price_draw !== null) p.draw = r.price_draw;
+  if (r.price_away !== null) p.away = r.price_away;
+  if (r.price_over !== null) p.over = r.price_over;
+  if (r.price_under !== null) p.under = r.price_under;
+  return Object.keys(p).length > 0 ? p : null;
 }
 
 export function marketFromRow(r: MarketLineRow): MarketView {

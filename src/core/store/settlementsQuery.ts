@@ -19,10 +19,22 @@ const COLUMNS = `event_id, sport_id, league_id, league_name, runner_home, runner
 function whereOf(q: SettlementQuery): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
-  if (q.sportId !== undefined) (parts.push('sport_id = ?'), params.push(q.sportId));
-  if (q.leagueId !== undefined) (parts.push('league_id = ?'), params.push(q.leagueId));
-  if (q.from !== undefined) (parts.push('settled_at >= ?'), params.push(q.from));
-  if (q.to !== undefined) (parts.push('settled_at < ?'), params.push(q.to));
+  if (q.sportId !== undefined) {
+    parts.push('sport_id = ?');
+    params.push(q.sportId);
+  }
+  if (q.leagueId !== undefined) {
+    parts.push('league_id = ?');
+    params.push(q.leagueId);
+  }
+  if (q.from !== undefined) {
+    parts.push('settled_at >= ?');
+    params.push(q.from);
+  }
+  if (q.to !== undefined) {
+    parts.push('settled_at < ?');
+    params.push(q.to);
+  }
   const team = q.team?.trim();
   if (team) {
     const folded = foldText(team);
