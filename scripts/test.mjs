@@ -45,6 +45,7 @@ function check(name, cmd, args) {
 
 check('typecheck (node side)', 'npx', ['tsc', '-p', 'tsconfig.node.json', '--noEmit']);
 check('typecheck (web side)', 'npx', ['tsc', '-p', 'tsconfig.web.json', '--noEmit']);
+check('typecheck (end-to-end tests)', 'npx', ['tsc', '-p', 'tsconfig.e2e.json', '--noEmit']);
 check('lint (incl. layering rule)', 'npx', ['eslint', '.']);
 
 const vitestJson = path.join(tmp, 'vitest.json');
