@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/app';
+import { DEFAULT_BATCH_MS } from '../../src/core/monitor';
 import type { UserNotification } from '../../src/core/notifier';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { Fixture } from '../../src/shared/api';
@@ -86,7 +87,7 @@ describe('core on a starter key', () => {
 });
 
 describe('core on an enterprise key', () => {
-  it('pushes live odds in batches no more often than every 50 ms, and alerts and notifies when a watched match settles', async () => {
+  it('pushes live odds coalesced into frame-sized batches (at most one per 16 ms), and alerts and notifies when a watched match settles', async () => {
     const { call, pushes, notifications } = await startCore('enterprise', 600);
     const fixtures: Fixture[] = await call('fixtures:list', {});
     // The matches that start first settle first.
@@ -96,8 +97,8 @@ describe('core on an enterprise key', () => {
     await until(() => pushes.filter((p) => p.event === 'onOdds').length >= 10, 20_000, 'odds batches');
     const batches = pushes.filter((p) => p.event === 'onOdds').map((p) => p.payload as OddsBatch);
     const gaps = batches.slice(1).map((b, i) => b.at - batches[i]!.at);
-    // The coalescer's timer fires every 50 ms at most; allow the timer's own lateness.
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(45);
+    // One batch per coalescing interval at most (allowing the timer's own 1 ms granularity).
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(DEFAULT_BATCH_MS - 1);
     expect(batches.some((b) => b.events.some((e) => e.markets.length > 0))).toBe(true);
     const detail = await call('event:detail', soonest[0]!.event_id);
     expect(detail.markets.length).toBeGreaterThan(0);

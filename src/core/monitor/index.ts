@@ -48,7 +48,10 @@ export interface MonitorOptions {
   notifier: Notifier;
   clock: Clock;
   settings: () => MonitorSettings;
-  /** How often coalesced odds are handed on; the UI gets at most one batch per interval. */
+  /**
+   * How often coalesced odds are handed on. An update waits at most this long (a frame, 16 ms by default, well
+   * inside the 50 ms bound), and the UI gets at most one batch per interval however fast the streams tick.
+   */
   batchMs?: number;
   /** Share of the hourly quota kept free of background refreshes (specials), for streams and settlements. */
   backgroundReserve?: number;
@@ -76,6 +79,9 @@ export interface Monitor {
   lastSettledSync(): number | null;
   streamStates(): StreamState[];
 }
+
+/** One frame: batches never come faster than the screen can show them. */
+export const DEFAULT_BATCH_MS = 16;
 
 /** Continuous-score sports publish no per-period results (spec, /api/results). */
 const CONTINUOUS_SPORTS = /soccer|football|basketball|baseball|hockey|handball|rugby|cricket|american/i;
@@ -156,7 +162,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     }
   };
 
-  const coalescer = createCoalescer(clock, options.batchMs ?? 50, (batch) => {
+  const coalescer = createCoalescer(clock, options.batchMs ?? DEFAULT_BATCH_MS, (batch) => {
     flushTicks();
     for (const e of batch) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
   });
