@@ -167,11 +167,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
     for (const e of batch) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
   });
 
-  function marketMaxWinChanged(eventId: number, market: Market, isBaseline: boolean): void {
+  function marketMaxWinChanged(eventId: number, market: Market): void {
     const key = `${eventId}:${market.line_id}`;
     const previous = lastMaxWin.get(key);
     lastMaxWin.set(key, market.max_win);
-    if (isBaseline || previous === undefined || previous === market.max_win) return;
+    if (previous === undefined || previous === market.max_win) return;
     maxWinChange({
       eventId,
       specialId: null,
@@ -215,21 +215,31 @@ export function createMonitor(options: MonitorOptions): Monitor {
     }
   }
 
+  const seededEvents = new Set<number>();
+
   function onSnapshot(eventId: number, odds: EventOdds): void {
     const at = clock.now();
     flushTicks();
+    if (!seededEvents.has(eventId)) {
+      // What we recorded before a restart is the baseline: a limit that moved while we were away is still a change.
+      seededEvents.add(eventId);
+      for (const m of store.latestMarkets(eventId)) {
+        const key = `${eventId}:${m.lineId}`;
+        if (m.maxWin !== null && !lastMaxWin.has(key)) lastMaxWin.set(key, m.maxWin);
+      }
+    }
     try {
       store.recordSnapshot(odds, at);
     } catch (e) {
       reportError({ kind: 'internal', message: `Could not record a snapshot: ${e instanceof Error ? e.message : String(e)}` });
     }
-    for (const m of odds.markets) marketMaxWinChanged(eventId, m, false);
+    for (const m of odds.markets) marketMaxWinChanged(eventId, m);
     coalescer.add(eventId, odds.markets, true);
   }
 
   function onMarkets(eventId: number, markets: Market[]): void {
     pendingTicks.push({ eventId, markets, at: clock.now() });
-    for (const m of markets) marketMaxWinChanged(eventId, m, false);
+    for (const m of markets) marketMaxWinChanged(eventId, m);
     coalescer.add(eventId, markets);
   }
 
