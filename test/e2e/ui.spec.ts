@@ -77,9 +77,19 @@ test('fair probabilities are the de-vig of the live prices under the chosen mode
   await expect(detail.getByTestId('fair-100101-home')).toHaveText(/%$/);
   const prices = async () =>
     Promise.all(['home', 'draw', 'away'].map(async (s) => Number((await detail.getByTestId(`price-1001-100101-${s}`).textContent())!.replace(/[▲▼]/, ''))));
-  const expectFair = async (model: 'EM' | 'SHIN' | 'MPTO') => {
+  // Prices and fair column are read together and compared until they agree (a tick lands on the next frame).
+  const shownVsExpected = async (model: 'EM' | 'SHIN' | 'MPTO') => {
     const p = devig(await prices(), model).probabilities;
-    for (const [i, s] of ['home', 'draw', 'away'].entries()) await expect(detail.getByTestId(`fair-100101-${s}`)).toHaveText(`${(p[i]! * 100).toFixed(1)}%`);
+    const shown = await Promise.all(['home', 'draw', 'away'].map((s) => detail.getByTestId(`fair-100101-${s}`).textContent()));
+    return { shown, expected: p.map((x) => `${(x * 100).toFixed(1)}%`) };
+  };
+  const expectFair = async (model: 'EM' | 'SHIN' | 'MPTO') => {
+    await expect
+      .poll(async () => {
+        const r = await shownVsExpected(model);
+        return r.shown.join(' ') === r.expected.join(' ') ? 'agree' : `${r.shown.join(' ')} vs ${r.expected.join(' ')}`;
+      })
+      .toBe('agree');
   };
   await expectFair('MPTO');
   await page.keyboard.press(',');
@@ -88,7 +98,9 @@ test('fair probabilities are the de-vig of the live prices under the chosen mode
   await page.keyboard.press('w');
   await expectFair('SHIN');
   // Live: a tick re-prices the fair column at once.
+  const before = (await shownVsExpected('SHIN')).shown.join(' ');
   await tick(page, 1001, 100101, 'home', 1.8);
+  await expect.poll(async () => (await shownVsExpected('SHIN')).shown.join(' ')).not.toBe(before);
   await expectFair('SHIN');
 });
 

@@ -41,7 +41,7 @@ const SettlementRowView = memo(function SettlementRowView({
     >
       <Time ms={r.settledAt} short className="cell" />
       <span className="cell muted ellipsis">
-        {sportName(r.sportId)} · {r.leagueName}
+        {[sportName(r.sportId), r.leagueName].filter(Boolean).join(' · ')}
       </span>
       <span className="cell ellipsis">
         {r.runnerHome} v {r.runnerAway}
@@ -113,7 +113,7 @@ function LiveFeed({ sportName }: { sportName: (id: number) => string }) {
     <div className="live-feed" data-testid="live-settlements">
       <span className="muted">Live:</span>
       {rows.map((r) => (
-        <span key={r.eventId} className="live-item" data-testid={`live-settlement-${r.eventId}`} title={`${sportName(r.sportId)} · ${r.leagueName}`}>
+        <span key={r.eventId} className="live-item" data-testid={`live-settlement-${r.eventId}`} title={[sportName(r.sportId), r.leagueName].filter(Boolean).join(' · ')}>
           <Time ms={r.settledAt} /> {r.runnerHome} v {r.runnerAway} {r.scoreHome}–{r.scoreAway}
         </span>
       ))}
@@ -152,7 +152,8 @@ export function SettlementsView() {
   const sports = useSports();
   const sportName = useMemo(() => {
     const m = new Map(sports.map((s) => [s.sport_id, s.name]));
-    return (id: number) => m.get(id) ?? `sport ${id}`;
+    // Offline, sports:list may not answer: the league name alone still reads well.
+    return (id: number) => m.get(id) ?? '';
   }, [sports]);
   const [selected, setSelected] = useState<number | null>(null);
   const [team, setTeam] = useState(filter.team);
