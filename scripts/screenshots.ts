@@ -3,7 +3,8 @@
 // while; when the core cannot serve the watchlist yet, or with --fake, it uses the fake core of the UI tests.
 // Writes docs/screenshots/<view>.png (and <view>-light.png with --light).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
@@ -30,7 +31,9 @@ async function shoot(page: Page, suffix: string) {
     await page.waitForTimeout(view === 'watchlist' ? 1500 : 900);
     if (view === 'watchlist') {
       // The detail pane of the first row, with its charts.
-      const first = page.locator('[data-testid^="watch-row-"]').first();
+      // Prefer a live row: its markets are priced, so the fair column and charts have something to show.
+      const live = page.locator('[data-testid^="watch-row-"]').filter({ has: page.locator('.badge.live'), hasNotText: 'off' });
+      const first = (await live.count()) ? live.nth(Math.min(2, (await live.count()) - 1)) : page.locator('[data-testid^="watch-row-"]').first();
       if (await first.count()) {
         await first.click();
         await page.keyboard.press('Enter');
@@ -85,7 +88,9 @@ async function main() {
     const page = await context.newPage();
     let fake = args.has('--fake');
     if (!fake) {
-      host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0']);
+      // A fresh database, so the demo (built-in simulator) starts clean and nothing of the user's is touched.
+      const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-')), 'shots.db');
+      host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--db', db]);
       await page.goto(host.url);
       await page.waitForTimeout(2500);
       if (await page.getByText('is not available yet').first().isVisible().catch(() => false)) {
@@ -96,10 +101,13 @@ async function main() {
       } else {
         // Watch a handful of fixtures so the grid has rows, then let the odds move.
         await page.getByTestId('open-fixtures').click();
+        await page.getByTestId('fixture-live-only').check();
         const adds = page.locator('[data-testid^="fixture-add-"]:not([disabled])');
         for (let i = 0; i < 12 && (await adds.count()) > 0; i++) await adds.first().click();
+        await page.getByTestId('fixture-live-only').uncheck();
+        for (let i = 0; i < 4 && (await adds.count()) > 0; i++) await adds.first().click();
         await page.keyboard.press('Escape');
-        await page.waitForTimeout(8000);
+        await page.waitForTimeout(12000);
       }
     }
     if (fake) {

@@ -44,7 +44,7 @@ export function Chart({ title, data, series, height = 150, testId, format }: Pro
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
       scales: { x: { time: true } },
-      axes: [axis, { ...axis, size: 60, values: format ? (_u, vals) => vals.map((v) => (v == null ? '' : format(v))) : undefined }],
+      axes: [axis, { ...axis, size: 72, values: format ? (_u, vals) => vals.map((v) => (v == null ? '' : format(v))) : undefined }],
       series: [
         {},
         ...series.map((s) => ({

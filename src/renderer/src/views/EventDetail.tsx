@@ -112,6 +112,7 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   if (error) return <p className="calm-message">The line's history is not available: {error.message}</p>;
   if (!points) return <p className="calm-message">Loading the line's history…</p>;
   if (all.length === 0) return <p className="calm-message">No ticks recorded for this line yet.</p>;
+  if (all.length === 1) return <p className="calm-message">One tick recorded so far; the charts start with the next one.</p>;
   return (
     <div className="charts">
       <Chart title="Price" testId="chart-price" data={priceData} series={sides.map((s, i) => ({ label: SIDE_LABEL[s], color: color(i) }))} format={(v) => v.toFixed(3)} />
