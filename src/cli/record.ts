@@ -74,9 +74,18 @@ export async function runRecord(options: RecordOptions): Promise<number> {
     if (line) process.stdout.write(JSON.stringify(line) + '\n');
   });
 
+  // The duration counts from launch, and a signal during start-up still stops cleanly.
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    if (options.durationS !== null) setTimeout(() => resolve('duration'), options.durationS * 1000);
+  });
+
   for (const id of options.watch) await monitor.watch(id);
-  log(`recording ${options.baseUrl} into ${options.db}; watching ${options.watch.length} event(s)`);
+  log(`recording ${options.baseUrl} into ${options.db}; watching ${store.watchIds().length} event(s)`);
   await monitor.start();
+  const first = await Promise.race([monitor.initialised().then(() => 'ready'), stopped]);
+  if (first === 'ready') log(`ready: first settlement walk and specials round done (${requests} requests so far)`);
 
   const progress = setInterval(() => {
     const s = monitor.stats();
@@ -88,11 +97,6 @@ export async function runRecord(options: RecordOptions): Promise<number> {
     );
   }, 10_000);
 
-  const stopped = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    if (options.durationS !== null) setTimeout(() => resolve('duration'), options.durationS * 1000);
-  });
   const why = await stopped;
   clearInterval(progress);
   log(`stopping (${why}); flushing`);

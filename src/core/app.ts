@@ -20,7 +20,7 @@ import type {
 import { createApiClient, type ApiClient } from './api';
 import type { ApiResult } from './api/types';
 import { realClock, type Clock } from './clock';
-import { createMonitor, DEFAULT_MONITOR_SETTINGS, type Monitor, type MonitorEvent, type MonitorSettings } from './monitor';
+import { createMonitor, DEFAULT_BATCH_MS, DEFAULT_MONITOR_SETTINGS, type Monitor, type MonitorEvent, type MonitorSettings } from './monitor';
 import type { Notifier } from './notifier';
 import type { SecretStore } from './secrets/types';
 import { openStore, type Store } from './store';
@@ -218,7 +218,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   // ---- pushes: odds coalesced per monitor batch, status at most every 250 ms ----
   let oddsBatch: OddsBatch['events'] = [];
   let oddsScheduled = false;
-  const scoreOf = new Map<number, NonNullable<OddsBatch['events'][number]['score']>>();
+  let lastOddsPush = 0;
 
   function onMonitorEvent(e: MonitorEvent): void {
     for (const l of [...monitorListeners]) l(e);
@@ -230,18 +230,20 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           oddsBatch.push({ eventId: e.eventId, markets: e.markets.map((m) => marketView(m, at)), ...(e.replace ? { replace: true } : {}) });
         } else {
           const score = { liveStatus: e.liveStatus, scoreHome: e.scoreHome, scoreAway: e.scoreAway };
-          scoreOf.set(e.eventId, score);
           oddsBatch.push({ eventId: e.eventId, markets: [], score });
         }
         if (!oddsScheduled) {
           oddsScheduled = true;
-          // Everything one monitor flush emits goes out as one batch.
-          queueMicrotask(() => {
+          // Everything one monitor flush emits goes out as one batch, and scores (which the streams send on their
+          // own) join the next one: the renderer never gets more than one batch per interval.
+          const wait = Math.max(0, lastOddsPush + DEFAULT_BATCH_MS - clock.now());
+          clock.setTimeout(() => {
             oddsScheduled = false;
             const events = oddsBatch;
             oddsBatch = [];
-            if (events.length) push('onOdds', { events, at: clock.now() });
-          });
+            lastOddsPush = clock.now();
+            if (events.length) push('onOdds', { events, at: lastOddsPush });
+          }, wait);
         }
         if (connection !== 'online') {
           connection = 'online';

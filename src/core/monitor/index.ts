@@ -75,6 +75,8 @@ export interface Monitor {
   syncSettled(): Promise<{ added: number; error: AppError | null }>;
   refreshSpecials(eventIds?: number[]): Promise<void>;
   on(listener: MonitorListener): () => void;
+  /** Resolves once the first settled walk and the first specials round after start have finished. */
+  initialised(): Promise<void>;
   stats(): MonitorStats;
   lastSettledSync(): number | null;
   streamStates(): StreamState[];
@@ -111,6 +113,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   let running = false;
   let walking: Promise<{ added: number; error: AppError | null }> | null = null;
   let specialsRunning: Promise<void> | null = null;
+  let firstRound: Promise<void> = Promise.resolve();
   const stats: MonitorStats = {
     settledWalks: 0,
     settlementsAdded: 0,
@@ -361,6 +364,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   async function refreshSpecialsOf(eventId: number): Promise<void> {
     const model = options.settings().devigModel;
+    // The first look at a contestant loads its whole history: those changes happened before anyone watched, so they
+    // are stored as change points but not alerted. A contestant we already knew (in this run or an earlier one)
+    // alerts on every new point, including those that came while the app was closed.
+    const known = new Set(store.maxWinPointsOf(eventId).map((p) => `${p.specialId}:${p.contestantId}`));
+    const announce = (points: readonly MaxWinPoint[]) => announcePoints(points.filter((p) => known.has(`${p.specialId}:${p.contestantId}`)));
     const fixtures = await client.specialsFixtures({ eventId }, { priority: 'low' });
     if (!fixtures.ok) {
       if (fixtures.error.kind !== 'plan') reportError(fixtures.error);
@@ -371,7 +379,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const opening = await client.specialsOpening({ eventId, ...(model ? { model } : {}) }, { priority: 'low' });
     if (opening.ok) {
       reportProblems(opening.problems);
-      announcePoints(recordTicks(opening.value));
+      announce(recordTicks(opening.value));
     } else if (opening.error.kind !== 'plan') reportError(opening.error);
     const specialIds = [...new Set(fixtures.value.map((f) => f.special_id))];
     for (const specialId of specialIds) {
@@ -381,7 +389,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         continue;
       }
       reportProblems(history.problems);
-      announcePoints(recordTicks(history.value));
+      announce(recordTicks(history.value));
     }
   }
 
@@ -462,7 +470,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       };
       later(maintain, 60_000);
       await syncSettled();
-      void refreshSpecials();
+      firstRound = refreshSpecials().catch(() => undefined);
     },
 
     async stop() {
@@ -497,6 +505,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    initialised: () => firstRound,
     stats: () => ({ ...stats }),
     lastSettledSync: () => lastSync,
     streamStates: () => streams.watched().map((id) => streams.state(id)).filter((s): s is StreamState => s !== null),
