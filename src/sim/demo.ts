@@ -1,5 +1,6 @@
 // Demo mode: with no key configured, the app runs on the built-in simulator with a demo enterprise key, at a speed
 // where a trader sees odds tick every second and a settlement every minute or two.
+import { formatServiceTime } from '../shared/api';
 import { startSimulator } from './index';
 
 /** Not a secret: it only opens the in-process simulator. */
@@ -16,6 +17,8 @@ export async function startDemo(options: { port?: number; speed?: number; seed?:
     port: options.port ?? 0,
     seed: options.seed ?? Date.now() % 1_000_000,
     clock: 'real',
+    // The demo world starts now, so its kick-offs and settlements read right on the trader's clock.
+    startTime: formatServiceTime(Date.now()),
     speed: options.speed ?? 60,
     keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
   });
