@@ -46,6 +46,12 @@ async function scriptedService(events: SettledEvent[], serverLimitCap = 1000): P
     const url = new URL(req.url!, 'http://x');
     s.calls.push(url.pathname + url.search);
     res.setHeader('content-type', 'application/json');
+    if (url.pathname === '/api/settlement') {
+      const e = s.events.find((x) => x.event_id === Number(url.searchParams.get('event_id')));
+      res.statusCode = e ? 200 : 404;
+      res.end(JSON.stringify(e ?? { detail: 'Not settled' }));
+      return;
+    }
     if (url.pathname === '/api/sports') {
       res.end(JSON.stringify([1, 2, 3].map((id) => ({ sport_id: id, name: `Sport ${id}` }))));
       return;
@@ -137,6 +143,31 @@ describe('settled walk', () => {
     expect(r.error).toBeNull();
     expect(r.added.length).toBe(30);
     expect(r.problems.length).toBe(1); // reported, not silent
+  });
+
+  it('asks for a record that stays malformed in every page on its own, and reports one it cannot repair', async () => {
+    const events = Array.from({ length: 12 }, (_, i) => settled(400 + i, i));
+    service = await scriptedService(events);
+    // Event 405 is always broken inside /api/settled; /api/settlement has it whole. Event 408 has no readable id.
+    service.hook = (_q, body) => {
+      body.events = body.events.map((e) => {
+        const id = (e as SettledEvent).event_id;
+        if (id === 405) return { ...(e as object), settlement: 'garbled' };
+        if (id === 408) return { ...(e as object), event_id: 'x' };
+        return e;
+      });
+    };
+    store = openStore({ path: ':memory:' });
+    const r = await walk(50);
+    expect(r.error).toBeNull();
+    const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
+    expect(stored.has(405)).toBe(true);
+    expect(store.settlement(405)!.settlement.length).toBe(2);
+    expect(stored.has(408)).toBe(false);
+    expect(stored.size).toBe(11);
+    // Both were reported; the one that could not be repaired says it is missing.
+    expect(r.problems.some((p) => p.eventId === 405)).toBe(true);
+    expect(r.problems.some((p) => p.path.startsWith('events[') && p.eventId === undefined)).toBe(true);
   });
 
   it('never moves the cursor past a settlement it did not store when the service fails mid-walk', async () => {

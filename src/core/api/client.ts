@@ -112,6 +112,7 @@ function badRecord(path: ApiPath, p: RecordProblem): BadRecord {
   return {
     kind: 'bad_payload',
     path: p.path,
+    ...(p.eventId === undefined ? {} : { eventId: p.eventId }),
     message: `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
   };
 }

@@ -4,7 +4,8 @@
 // - a full page whose events all share the cursor's second cannot move the cursor: widen the page to the maximum,
 //   and if even that is full, read that one second sport by sport before stepping past it;
 // - a page with a malformed record is fetched again before the cursor moves past it, and if the record stays bad it
-//   is reported loudly (never dropped in silence);
+//   is asked for alone through /api/settlement; only if that fails too is it reported loudly (never dropped in
+//   silence);
 // - the cursor moves in the same transaction as the settlements it covers (the store does that).
 import { SETTLED_LIMIT, type SettledEvent, type SettledPage } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
@@ -19,7 +20,7 @@ export interface SettledWalkStore {
 }
 
 export interface SettledWalkOptions {
-  client: Pick<ApiClient, 'settled'>;
+  client: Pick<ApiClient, 'settled' | 'settlement'>;
   store: SettledWalkStore;
   /** Sport ids to split one overfull second by. */
   sportIds: () => Promise<number[]>;
@@ -101,12 +102,34 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     return { ok: true, events };
   }
 
+  /** A record that stayed malformed in its page: fetch that one settlement alone. */
+  async function repair(bad: readonly BadRecord[], have: readonly SettledEvent[]): Promise<SettledEvent[]> {
+    const repaired: SettledEvent[] = [];
+    for (const b of bad) {
+      if (b.eventId === undefined || have.some((e) => e.event_id === b.eventId)) continue;
+      const r = await client.settlement(b.eventId, { priority: 'high' });
+      if (r.ok && r.problems.length === 0) repaired.push(r.value);
+      else
+        problems.push({
+          kind: 'bad_payload',
+          path: b.path,
+          eventId: b.eventId,
+          message: `The settlement of event ${b.eventId} arrived malformed and could not be fetched again (${r.ok ? r.problems[0]?.message : r.error.message}); it is missing from the history.`,
+        });
+    }
+    return repaired;
+  }
+
   let since = store.settledCursor();
   let limit = baseLimit;
   while (pages < maxPages) {
     const r = await fetchPage(since, limit);
     if (!r.ok) return { added, pages, cursor: store.settledCursor(), problems, error: r.error };
     const { page } = r;
+    const received = page.events.length + r.problems.length;
+    if (r.problems.length) {
+      page.events = [...page.events, ...(await repair(r.problems, page.events))].sort((a, b) => a.settled_at.localeCompare(b.settled_at));
+    }
     if (since !== null && page.last < since) {
       return {
         added,
@@ -116,7 +139,7 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
         error: { kind: 'bad_payload', message: `The service moved the settled cursor backwards (${since} -> ${page.last}); the walk stopped and will try again.` },
       };
     }
-    const full = page.count >= limit || page.events.length + r.problems.length >= limit;
+    const full = page.count >= limit || received >= limit;
     if (full && since !== null && page.last === since) {
       // Every event of this full page shares the cursor's second: the cursor cannot move.
       if (limit < SETTLED_LIMIT.max) {

@@ -250,6 +250,8 @@ export const PlanSchema = z.enum(PLANS);
 export interface RecordProblem {
   path: string;
   message: string;
+  /** The record's event_id when it was still readable, so the one record can be asked for again on its own. */
+  eventId?: number;
 }
 
 export interface Parsed<T> {
@@ -270,7 +272,12 @@ export function parseRecord<T>(
   path: string,
 ): { ok: true; value: T } | { ok: false; problem: RecordProblem } {
   const r = schema.safeParse(value);
-  return r.success ? { ok: true, value: r.data } : { ok: false, problem: { path, message: describe(r.error) } };
+  if (r.success) return { ok: true, value: r.data };
+  const eventId = (value as { event_id?: unknown } | null)?.event_id;
+  return {
+    ok: false,
+    problem: { path, message: describe(r.error), ...(Number.isSafeInteger(eventId) ? { eventId: eventId as number } : {}) },
+  };
 }
 
 /** Validates each element alone: good records are kept, each bad one becomes one problem. */
