@@ -17,7 +17,6 @@ import type {
   MaxWinPoint,
   PeriodResultView,
   SettlementPage,
-  SettlementQuery,
   SettlementRow,
   SpecialHistoryPoint,
   WatchedEventView,
