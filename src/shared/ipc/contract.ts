@@ -244,6 +244,8 @@ export interface PushPayloads {
   onSettlement: SettlementRow;
   /** A notification was clicked: show this event. */
   onFocusEvent: { eventId: number };
+  /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */
+  onBridge: { connected: boolean };
 }
 
 /** What the renderer sees, in both hosts. */

@@ -85,7 +85,7 @@ export function startStore(): void {
   api.on('onSettlement', (row) => s().addLiveSettlement(row));
   api.on('onFocusEvent', ({ eventId }) => focusEvent(eventId));
   // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
-  (api.on as (e: string, l: (p: { connected: boolean }) => void) => () => void)('onBridge', ({ connected }) => {
+  api.on('onBridge', ({ connected }) => {
     useStore.setState({ hostConnected: connected });
     if (connected) void loadAll();
   });
