@@ -3,6 +3,14 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+/** `npm run dev` only: the page's CSP meta tag must let the React refresh preamble (an inline script) run. */
+const devCsp = (): Plugin => ({
+  name: 'oddsdesk-dev-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
+});
 
 export default defineConfig({
   main: {
@@ -26,7 +34,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), devCsp()],
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },

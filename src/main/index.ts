@@ -34,6 +34,7 @@ import {
   APP_ENTRY_URL,
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
+  devContentSecurityPolicy,
   hardenWebContents,
   isPermissionAllowed,
   isTrustedSender,
@@ -172,8 +173,9 @@ function installSessionPolicy(): void {
   // The packaged page and its assets come from app://oddsdesk/ with the CSP as a header; the dev server's pages get
   // it from here.
   protocol.handle(APP_SCHEME, appProtocolHandler(path.join(here, '../renderer')));
+  const policy = devServerUrl ? devContentSecurityPolicy(devServerUrl) : CONTENT_SECURITY_POLICY;
   ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
   });
   ses.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
   ses.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));

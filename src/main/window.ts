@@ -23,6 +23,19 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * Only for `npm run dev` (unpackaged, with the Vite dev server): the React refresh preamble is an inline script and
+ * hot reload talks over a WebSocket to the dev server. A packaged app never uses this policy.
+ */
+export function devContentSecurityPolicy(devServerUrl: string): string {
+  const origin = new URL(devServerUrl).origin;
+  const ws = origin.replace(/^http/, 'ws');
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
+    "connect-src 'self'",
+    `connect-src 'self' ${origin} ${ws}`,
+  );
+}
+
 export interface WindowExtras {
   /** Only in development: a packaged app has no developer tools to open. */
   devTools?: boolean;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appProtocolHandler, resolveAppFile } from '../../src/main/protocol';
 import {
+  devContentSecurityPolicy,
   APP_ENTRY_URL,
   CONTENT_SECURITY_POLICY,
   hardenWebContents,
@@ -113,6 +114,18 @@ describe('content security policy', () => {
     expect(meta).not.toContain('unsafe-eval');
     expect(m.get('script-src')).toEqual(["'self'"]);
     expect(m.get('object-src')).toEqual(["'none'"]);
+  });
+});
+
+describe('development policy', () => {
+  it('relaxes only what the Vite dev server needs, and only for its own origin', () => {
+    const dev = devContentSecurityPolicy('http://localhost:5173/');
+    expect(dev).toContain("script-src 'self' 'unsafe-inline'");
+    expect(dev).toContain("connect-src 'self' http://localhost:5173 ws://localhost:5173");
+    expect(dev).not.toContain('unsafe-eval');
+    for (const strict of ["object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "default-src 'self'"]) expect(dev).toContain(strict);
+    // The packaged policy stays strict.
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
   });
 });
 
