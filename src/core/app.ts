@@ -395,6 +395,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       if (conn) conn.monitor.unwatch(eventId);
       else store.removeWatch(eventId);
       push('onWatchlist', store.watchedEvents());
+      // Dropping a stream emits no state of its own: without this the status bar kept counting it.
+      scheduleStatus();
       return null;
     },
     'event:detail': (eventId) => {
