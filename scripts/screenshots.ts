@@ -1,6 +1,6 @@
-// Screenshots of every view for docs/: `npx tsx scripts/screenshots.ts [--fake] [--light]`.
-// By default it runs the real browser-mode host in demo mode (the built-in simulator) and lets data flow for a
-// while; when the core cannot serve the watchlist yet, or with --fake, it uses the fake core of the UI tests.
+// Screenshots of every view for docs/: `npx tsx scripts/screenshots.ts [--light] [--no-build]`.
+// It runs the real browser-mode host in demo mode (the built-in simulator), watches some fixtures and lets data
+// flow for a while.
 // Writes docs/screenshots/<view>.png (and <view>-light.png with --light).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -58,10 +58,11 @@ async function shoot(page: Page, suffix: string) {
     await page.screenshot({ path: file });
     console.log(`wrote ${path.relative(root, file)}`);
   }
-  // The command palette over the watchlist.
+  // The command palette over the watchlist, finding the first watched event's home team among watches and fixtures.
   await page.keyboard.press('w');
+  const team = (await page.locator('[data-testid^="watch-row-"] .teams').first().textContent().catch(() => null)) ?? '';
   await page.keyboard.press('Control+k');
-  await page.keyboard.type('ars');
+  await page.keyboard.type(team.split(' ')[0]!.slice(0, 4).toLowerCase() || 'go to');
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(outDir, `palette${suffix}.png`) });
   console.log(`wrote docs/screenshots/palette${suffix}.png`);
@@ -72,7 +73,6 @@ async function main() {
   // The e2e helpers are written for Playwright's CommonJS loader and read __dirname; give them one under tsx (ESM).
   (globalThis as { __dirname?: string }).__dirname = path.join(root, 'test/e2e');
   const { startWebHost } = await import('../test/e2e/helpers');
-  const { openWithFakeCore } = await import('../test/e2e/fakeCore');
   mkdirSync(outDir, { recursive: true });
   if (!args.has('--no-build')) {
     const b = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
@@ -86,34 +86,21 @@ async function main() {
   try {
     const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
-    let fake = args.has('--fake');
-    if (!fake) {
-      // A fresh database, so the demo (built-in simulator) starts clean and nothing of the user's is touched.
-      const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-')), 'shots.db');
-      host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--db', db]);
-      await page.goto(host.url);
-      await page.waitForTimeout(2500);
-      if (await page.getByText('is not available yet').first().isVisible().catch(() => false)) {
-        console.log('the core cannot serve the watchlist yet: using the fake core');
-        fake = true;
-        await host.stop();
-        host = undefined;
-      } else {
-        // Watch a handful of fixtures so the grid has rows, then let the odds move.
-        await page.getByTestId('open-fixtures').click();
-        await page.getByTestId('fixture-live-only').check();
-        const adds = page.locator('[data-testid^="fixture-add-"]:not([disabled])');
-        for (let i = 0; i < 12 && (await adds.count()) > 0; i++) await adds.first().click();
-        await page.getByTestId('fixture-live-only').uncheck();
-        for (let i = 0; i < 4 && (await adds.count()) > 0; i++) await adds.first().click();
-        await page.keyboard.press('Escape');
-        await page.waitForTimeout(12000);
-      }
-    }
-    if (fake) {
-      await page.goto(await openWithFakeCore(page, { tickMs: 400 }));
-      await page.waitForTimeout(2000);
-    }
+    // A fresh database, so the demo (built-in simulator) starts clean and nothing of the user's is touched.
+    const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-')), 'shots.db');
+    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--db', db]);
+    await page.goto(host.url);
+    await page.getByTestId('status-bar').waitFor();
+    // Watch a handful of fixtures so the grid has rows, then let the odds move.
+    await page.getByTestId('open-fixtures').click();
+    await page.getByTestId('fixture-live-only').check();
+    const adds = page.locator('[data-testid^="fixture-add-"]:not([disabled])');
+    await adds.first().waitFor();
+    for (let i = 0; i < 12 && (await adds.count()) > 0; i++) await adds.first().click();
+    await page.getByTestId('fixture-live-only').uncheck();
+    for (let i = 0; i < 4 && (await adds.count()) > 0; i++) await adds.first().click();
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(12000);
     await shoot(page, '');
     if (args.has('--light')) {
       await page.evaluate(() => {
