@@ -539,10 +539,16 @@ test('demo mode: without a key the host runs its own simulator, and the status b
   const bar = page.getByTestId('status-bar');
   await expect(bar.getByTestId('badge-demo')).toBeVisible();
   await expect(page.getByTestId('banner-key-missing')).toHaveCount(0);
+  // The demo's world runs in real time: the fixture that starts last (the bottom of the list) will not end mid-test.
   await page.getByTestId('open-fixtures').click();
-  const add = page.locator('[data-testid^="fixture-add-"]:not([disabled])').first();
-  await expect(add).toBeVisible();
+  const adds = page.locator('[data-testid^="fixture-add-"]:not([disabled])');
+  await expect(adds.first()).toBeVisible();
+  const list = page.getByTestId('fixture-picker').locator('.picker-list');
+  for (let i = 0; i < 5; i++) await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  const add = adds.last();
+  const testId = (await add.getAttribute('data-testid'))!;
   await add.click();
+  await expect(page.getByTestId(testId)).toHaveText('Watched');
   await expect(bar.getByTestId('status-streams')).toHaveText('stream 1/1 live');
   await expect(bar.getByTestId('status-plan')).toHaveText('plan enterprise');
 });
