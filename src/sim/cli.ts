@@ -28,6 +28,7 @@ interface CliFlags {
   quota?: number;
   key?: SimKey[];
   events?: number;
+  oddsRate?: number;
   startTime?: string;
   rateLimitHeaders: boolean;
   faultDropMs?: number;
@@ -50,6 +51,7 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
     .option('--quota <n>', 'hourly request quota per key', number(1))
     .option('--key <KEY:PLAN>', 'a key and its plan (starter|enterprise); repeatable', keySpec)
     .option('--events <n>', 'events kept in the book', number(1))
+    .option('--odds-rate <n>', 'load generation: extra price changes per second over the streamed events', number(0))
     .option('--start-time <iso>', 'simulated start, YYYY-MM-DDTHH:MM:SS (UTC)')
     .option('--no-rate-limit-headers', 'do not send X-RateLimit-* headers')
     .option('--fault-drop-ms <ms>', 'close every stream connection this often', number(1))
@@ -84,6 +86,7 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
     ...(f.key ? { keys: f.key } : {}),
     ...(f.events !== undefined ? { events: f.events } : {}),
     ...(f.startTime ? { startTime: f.startTime } : {}),
+    ...(f.oddsRate ? { oddsRate: f.oddsRate } : {}),
   });
   out(`simulator listening on ${sim.url} (seed ${f.seed}, speed ${f.speed}x)`);
   for (const k of sim.keys) out(`key ${k.plan}: ${k.key}`);

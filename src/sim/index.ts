@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import type { DevigModel, EventOdds, Plan, SettledEvent } from '../shared/api';
 import { parseServiceTime } from '../shared/api';
 import { Access, type Faults } from './access';
+import { Prng } from './prng';
 import { SimServer, type RequestLogEntry } from './server';
 import { StreamHub } from './stream';
-import { World, type MaxWinChange } from './world';
+import { World, type MaxWinChange, type StreamMessage } from './world';
 
 export type { Faults } from './access';
 export type { RequestLogEntry } from './server';
-export type { MaxWinChange } from './world';
+export type { MaxWinChange, StreamMessage } from './world';
 
 export interface SimKey {
   key: string;
@@ -38,7 +39,16 @@ export interface SimulatorOptions {
   /** `retry:` sent at the head of every stream connection, in ms; default 2000. */
   retryMs?: number;
   faults?: Faults;
+  /**
+   * Load generation for benchmarks, real clock only: this many extra market price changes per real second, each on
+   * one market of an event picked at random among those with an open stream. Default 0 (off): the seeded world then
+   * moves exactly as without the option.
+   */
+  oddsRate?: number;
 }
+
+/** Every stream message as the world emits it, with the real wall-clock ms of the emission (Date.now()). */
+export type StreamMessageListener = (eventId: number, message: StreamMessage, realMs: number) => void;
 
 export interface Simulator {
   url: string;
@@ -60,11 +70,15 @@ export interface Simulator {
     bookIds(): number[];
   };
   openStreams(): number;
+  /** Taps the stream log as it is written (benchmarks stamp emissions here); returns the unsubscribe. */
+  onStreamMessage(listener: StreamMessageListener): () => void;
   close(): Promise<void>;
 }
 
 export const DEFAULT_START_TIME = '2026-11-22T12:00:00';
 const REAL_TICK_MS = 100;
+/** The load ticker's period: short enough that 2,000 moves a second leave in small groups, not 100 ms bursts. */
+const ODDS_TICK_MS = 5;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
@@ -73,6 +87,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const startMs = parseServiceTime(options.startTime ?? DEFAULT_START_TIME);
   if (startMs === null) throw new Error(`startTime is not a date-time: ${options.startTime}`);
   if (!(speed > 0)) throw new Error('speed must be > 0');
+  const oddsRate = options.oddsRate ?? 0;
+  if (!(oddsRate >= 0)) throw new Error('oddsRate must be >= 0');
+  if (oddsRate > 0 && manual) throw new Error('oddsRate needs the real clock');
 
   const world = new World({ seed, startMs, events: options.events ?? 60, historyMs: (options.historyHours ?? 3) * 3600_000 });
   const access = new Access(seed, options.quotaPerHour ?? 100_000);
@@ -98,7 +115,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 
   const streams = new StreamHub(world, access, { pingIntervalMs: options.pingIntervalMs ?? 15_000, retryMs: options.retryMs ?? 2_000 }, () => Date.now());
-  world.onMessage((eventId, message) => streams.deliver(eventId, message));
+  const taps = new Set<StreamMessageListener>();
+  world.onMessage((eventId, message) => {
+    const realMs = Date.now();
+    streams.deliver(eventId, message);
+    for (const tap of taps) tap(eventId, message, realMs);
+  });
 
   const server = new SimServer({
     world,
@@ -118,6 +140,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     server.handle(req, res);
   });
   const timer = manual ? null : setInterval(advanceWorld, REAL_TICK_MS);
+  const oddsTimer = oddsRate > 0 ? startOddsTicker(world, streams, oddsRate, seed) : null;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -142,11 +165,41 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       bookIds: () => world.bookIds(),
     },
     openStreams: () => streams.openCount(),
+    onStreamMessage: (listener) => {
+      taps.add(listener);
+      return () => taps.delete(listener);
+    },
     close: async () => {
       if (timer) clearInterval(timer);
+      if (oddsTimer) clearInterval(oddsTimer);
       streams.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Paces `rate` price changes a second against the real clock (the count due is recomputed from the start each tick,
+ * so timer jitter does not lower the rate) over the events that have an open stream. Its dice are its own, so the
+ * world's seeded motion is the same with or without it.
+ */
+function startOddsTicker(world: World, streams: StreamHub, rate: number, seed: number): NodeJS.Timeout {
+  const rng = new Prng((seed ^ 0x6f646473) >>> 0);
+  const started = Date.now();
+  let done = 0;
+  return setInterval(() => {
+    const due = Math.floor(((Date.now() - started) * rate) / 1000);
+    const ids = streams.openEventIds();
+    if (!ids.length) {
+      done = due; // nobody listens: no backlog to burst out once a stream opens
+      return;
+    }
+    // Events with nothing priced (offline) are skipped; a few misses in a row end the tick instead of spinning.
+    for (let misses = 0; done < due && misses < 20; ) {
+      if (world.nudgeOdds(rng.pick(ids), rng)) done++;
+      else misses++;
+    }
+    done = Math.max(done, due - rate); // never owe more than a second after a stall
+  }, ODDS_TICK_MS);
 }

@@ -140,6 +140,11 @@ export class StreamHub {
     if (!set.size) this.byEvent.delete(conn.eventId);
   }
 
+  /** Events with at least one open connection, in no particular order. */
+  openEventIds(): number[] {
+    return [...this.byEvent.keys()];
+  }
+
   openCount(): number {
     let n = 0;
     for (const set of this.byEvent.values()) n += set.size;

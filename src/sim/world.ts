@@ -551,6 +551,31 @@ export class World {
     if (changed.length) this.emitOdds(ev, changed, now);
   }
 
+  /**
+   * Load generation (benchmarks), outside the seeded world's own motion: moves one priced market of the event by one
+   * random-walk step, drawn from the caller's generator so the world's own dice are never consumed, and emits it as an
+   * odds message. Retries a few times when the rounded prices did not move, so every call that returns true is a
+   * visible price change. False when the event is not in the book or has nothing priced.
+   */
+  nudgeOdds(eventId: number, rng: Prng): boolean {
+    const ev = this.book.get(eventId);
+    if (!ev) return false;
+    const priced = ev.markets.filter((m) => m.prices !== null);
+    if (!priced.length) return false;
+    const m = rng.pick(priced);
+    const before = JSON.stringify(m.prices);
+    for (let attempt = 0; attempt < 4; attempt++) {
+      m.weights = m.weights.map((w, i) => w + rng.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
+      m.prices = this.priceOf(m);
+      if (JSON.stringify(m.prices) !== before) {
+        m.updatedAtMs = this.nowMs;
+        this.emitOdds(ev, [m], this.nowMs);
+        return true;
+      }
+    }
+    return false;
+  }
+
   private takeOffline(ev: SimEvent, now: number): void {
     const changed = ev.markets.filter((m) => m.prices !== null);
     for (const m of changed) {
