@@ -4,11 +4,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runStoreBench } from './store';
+import { runTickToScreenBench } from './tickToScreen';
 
 type Figures = Record<string, number>;
 type Bench = { name: string; run: () => Promise<object> };
 
-const BENCHES: Bench[] = [{ name: 'store', run: () => runStoreBench() }];
+const BENCHES: Bench[] = [
+  { name: 'store', run: () => runStoreBench() },
+  { name: 'tick', run: () => runTickToScreenBench() },
+];
 
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');
 
