@@ -4,20 +4,21 @@ import type { Market, SettledEvent } from '../../shared/api';
 import type { AlertRecord } from '../../shared/domain';
 import type { AppError } from '../../shared/errors';
 
+/** One max_win change: of a market line (lineId) or of a special contestant (specialId, contestantId). */
+export interface MaxWinChange {
+  eventId: number | null;
+  specialId: number | null;
+  contestantId: number | null;
+  lineId: number | null;
+  from: number;
+  to: number;
+  /** The service's time of the change (its own text, UTC without zone). */
+  at: string;
+}
+
 export type MonitorEvent =
   | { type: 'settlement'; settlement: SettledEvent; watched: boolean }
-  | {
-      type: 'max_win';
-      eventId: number | null;
-      specialId: number | null;
-      contestantId: number | null;
-      lineId: number | null;
-      from: number;
-      to: number;
-      /** The service's time of the change (its own text, UTC without zone). */
-      at: string;
-      watched: boolean;
-    }
+  | ({ type: 'max_win'; watched: boolean } & MaxWinChange)
   | { type: 'odds'; eventId: number; markets: Market[]; replace: boolean }
   | { type: 'score'; eventId: number; liveStatus: number; scoreHome: number | null; scoreAway: number | null }
   | { type: 'alert'; alert: AlertRecord }

@@ -12,7 +12,7 @@ import type { Notifier } from '../notifier';
 import type { Store, TickBatch } from '../store';
 import type { StreamClient, StreamState } from '../stream/client';
 import { createCoalescer } from './coalescer';
-import type { MonitorEvent, MonitorListener } from './events';
+import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
 import { walkSettled } from './settledWalk';
 
 export type { MonitorEvent, MonitorListener } from './events';
@@ -190,23 +190,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
     });
   }
 
-  function maxWinChange(c: {
-    eventId: number | null;
-    specialId: number | null;
-    contestantId: number | null;
-    lineId: number | null;
-    from: number;
-    to: number;
-    at: string;
-    label: string;
-  }): void {
+  function maxWinChange({ label, ...c }: MaxWinChange & { label: string }): void {
     stats.maxWinChanges++;
     const watched = isWatched(c.eventId);
-    emit({ type: 'max_win', eventId: c.eventId, specialId: c.specialId, contestantId: c.contestantId, lineId: c.lineId, from: c.from, to: c.to, at: c.at, watched });
+    emit({ type: 'max_win', ...c, watched });
     const settings = options.settings();
     const pct = pctChange(c.from, c.to);
     if (!watched || isMuted(c.eventId) || Math.abs(pct) < settings.maxWinThresholdPct) return;
-    const message = `max_win ${money(c.from)} → ${money(c.to)} (${formatPct(pct)}) on ${c.label}`;
+    const message = `max_win ${money(c.from)} → ${money(c.to)} (${formatPct(pct)}) on ${label}`;
     const alert = store.appendAlert({
       kind: 'max_win',
       eventId: c.eventId,
@@ -217,7 +208,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     });
     emit({ type: 'alert', alert });
     if (settings.notifyMaxWin && !settings.doNotDisturb) {
-      notifier.notify({ kind: 'max_win', title: `max_win ${formatPct(pct)}: ${c.label}`, body: message, eventId: c.eventId });
+      notifier.notify({ kind: 'max_win', title: `max_win ${formatPct(pct)}: ${label}`, body: message, eventId: c.eventId });
     }
   }
 
