@@ -83,7 +83,9 @@ export function createSettlementsQuery(db: Database.Database): (q: SettlementQue
     let pageWhere = where.sql;
     const pageParams = [...where.params];
     if (q.after) {
-      const keyset = '(settled_at < ? OR (settled_at = ? AND event_id < ?))';
+      // Written as a range on settled_at first: the OR form made SQLite merge two index scans and sort every
+      // matching row (22 ms over a sport); this one walks the index backwards from the cursor and stops at the page.
+      const keyset = 'settled_at <= ? AND (settled_at < ? OR event_id < ?)';
       pageWhere = pageWhere ? `${pageWhere} AND ${keyset}` : `WHERE ${keyset}`;
       pageParams.push(q.after.settledAt, q.after.settledAt, q.after.eventId);
     }
