@@ -236,14 +236,18 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           oddsScheduled = true;
           // Everything one monitor flush emits goes out as one batch, and scores (which the streams send on their
           // own) join the next one: the renderer never gets more than one batch per interval.
-          const wait = Math.max(0, lastOddsPush + DEFAULT_BATCH_MS - clock.now());
-          clock.setTimeout(() => {
+          const pushNow = () => {
             oddsScheduled = false;
             const events = oddsBatch;
             oddsBatch = [];
             lastOddsPush = clock.now();
             if (events.length) push('onOdds', { events, at: lastOddsPush });
-          }, wait);
+          };
+          const wait = lastOddsPush + DEFAULT_BATCH_MS - clock.now();
+          // Due now: a microtask, queued ahead of the monitor's tick write, so the screen is not kept waiting for
+          // the disk. Otherwise at the end of the interval.
+          if (wait <= 0) queueMicrotask(pushNow);
+          else clock.setTimeout(pushNow, wait);
         }
         if (connection !== 'online') {
           connection = 'online';
