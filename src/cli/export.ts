@@ -2,6 +2,7 @@
 // as JSON lines (settlements in the service's SettledEvent shape) or CSV.
 import { existsSync } from 'node:fs';
 import { openStore } from '../core/store';
+import { formatServiceTime } from '../shared/api';
 import { csvRow } from '../shared/csv';
 import type { ExportFilter } from '../shared/domain';
 
@@ -27,7 +28,9 @@ const MAX_WIN_COLUMNS = [
   'event_id', 'sport_id', 'special_id', 'special_name', 'contestant_id', 'contestant_name', 'line_id', 'from', 'to', 'at', 'odds', 'todds',
 ] as const;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 19));
+function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
 
 export async function runExport(options: ExportOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
   if (!existsSync(options.db)) {
@@ -40,6 +43,11 @@ export async function runExport(options: ExportOptions, out: (text: string) => v
     ...(options.sport === null ? {} : { sportId: options.sport }),
   };
   const csv = options.format === 'csv';
+  /** Flat records: a JSON object per line, or a CSV header and one row each. */
+  const write = <C extends string>(columns: readonly C[], records: Iterable<Record<C, unknown>>) => {
+    if (csv) out(csvRow(columns));
+    for (const record of records) out(csv ? csvRow(columns.map((c) => record[c])) : JSON.stringify(record) + '\n');
+  };
   try {
     if (options.kind === 'settlements') {
       if (csv) out(csvRow(SETTLEMENT_COLUMNS));
@@ -54,9 +62,9 @@ export async function runExport(options: ExportOptions, out: (text: string) => v
         for (const l of lines) out(csvRow(SETTLEMENT_COLUMNS.map((c) => (c in event ? event[c as keyof typeof event] : l?.[c as keyof typeof l] ?? null))));
       }
     } else if (options.kind === 'results') {
-      if (csv) out(csvRow(RESULT_COLUMNS));
-      for (const r of store.exportResults(filter)) {
-        const record = {
+      write(
+        RESULT_COLUMNS,
+        map(store.exportResults(filter), (r) => ({
           event_id: r.eventId,
           sport_id: r.sportId,
           period: r.period,
@@ -68,14 +76,13 @@ export async function runExport(options: ExportOptions, out: (text: string) => v
           sets_away: r.setsAway,
           settlement_id: r.settlementId,
           cancellation_reason: r.cancellationReason,
-          timestamp: iso(r.timestamp),
-        };
-        out(csv ? csvRow(RESULT_COLUMNS.map((c) => record[c])) : JSON.stringify(record) + '\n');
-      }
+          timestamp: r.timestamp === null ? null : formatServiceTime(r.timestamp),
+        })),
+      );
     } else {
-      if (csv) out(csvRow(MAX_WIN_COLUMNS));
-      for (const p of store.exportMaxWin(filter)) {
-        const record = {
+      write(
+        MAX_WIN_COLUMNS,
+        map(store.exportMaxWin(filter), (p) => ({
           event_id: p.eventId,
           sport_id: p.sportId,
           special_id: p.specialId,
@@ -85,12 +92,11 @@ export async function runExport(options: ExportOptions, out: (text: string) => v
           line_id: null,
           from: p.previousMaxWin,
           to: p.maxWin,
-          at: iso(p.at),
+          at: formatServiceTime(p.at),
           odds: p.odds,
           todds: p.todds,
-        };
-        out(csv ? csvRow(MAX_WIN_COLUMNS.map((c) => record[c])) : JSON.stringify(record) + '\n');
-      }
+        })),
+      );
     }
   } finally {
     store.close();

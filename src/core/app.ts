@@ -3,9 +3,9 @@
 // simulator in demo mode), implements every handler of the IPC contract and pushes events to whoever listens.
 // Electron main, the browser-mode host and the tests all build the app through this one function.
 import type { Market, SettledEvent } from '../shared/api';
-import { PATHS } from '../shared/api';
+import { formatServiceTime, parseServiceTime, PATHS } from '../shared/api';
 import { csvRow } from '../shared/csv';
-import type { AlertRecord, MarketView, SettlementQuery, SettlementRow } from '../shared/domain';
+import type { MarketView, SettlementQuery, SettlementRow } from '../shared/domain';
 import { AppErrorException, type AppError } from '../shared/errors';
 import type {
   CoreHandlers,
@@ -92,7 +92,9 @@ export function marketView(m: Market, seenAt: number): MarketView {
   };
 }
 
-export function settlementRow(s: SettledEvent, parse: (t: string) => number): SettlementRow {
+export function settlementRow(s: SettledEvent): SettlementRow {
+  // The schema admitted both texts as service date-times, so they parse.
+  const parse = (t: string) => parseServiceTime(t)!;
   const ml = s.settlement.find((l) => l.market === 'moneyline' && l.period === 0);
   return {
     eventId: s.event_id,
@@ -256,7 +258,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         break;
       }
       case 'settlement':
-        push('onSettlement', settlementRow(e.settlement, (t) => Date.parse(`${t}Z`)));
+        push('onSettlement', settlementRow(e.settlement));
         if (e.watched) push('onWatchlist', store.watchedEvents());
         break;
       case 'alert':
@@ -340,23 +342,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     const header = ['event_id', 'sport_id', 'league', 'home', 'away', 'starts_utc', 'settled_at_utc', 'score_home', 'score_away', 'status', 'lines', 'ml_home', 'ml_draw', 'ml_away'];
     let out = csvRow(header);
     let after: SettlementQuery['after'];
-    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
     for (let pages = 0; pages < 2000; pages++) {
       const page = store.querySettlements({ ...q, limit: 500, withoutTotal: true, ...(after ? { after } : {}) });
       for (const r of page.rows) {
-        out += csvRow([r.eventId, r.sportId, r.leagueName, r.runnerHome, r.runnerAway, iso(r.starts), iso(r.settledAt), r.scoreHome, r.scoreAway, r.status, r.lineCount, r.moneyline?.home, r.moneyline?.draw, r.moneyline?.away]);
+        out += csvRow([r.eventId, r.sportId, r.leagueName, r.runnerHome, r.runnerAway, formatServiceTime(r.starts), formatServiceTime(r.settledAt), r.scoreHome, r.scoreAway, r.status, r.lineCount, r.moneyline?.home, r.moneyline?.draw, r.moneyline?.away]);
       }
       if (!page.next) break;
       after = page.next;
     }
     return out;
   }
-
-  const watchedView = (eventId: number) => {
-    const v = store.watchedEvents().find((w) => w.eventId === eventId);
-    if (!v) throw new AppErrorException({ kind: 'not_found', message: `Event ${eventId} is not on the watchlist` });
-    return v;
-  };
 
   const handlers: CoreHandlers = {
     'app:info': () => ({ version: deps.version, demo: conn?.demo ?? false, host: deps.host, baseUrl: conn?.baseUrl ?? '' }),
@@ -392,8 +387,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     'watch:add': async (eventId) => {
       if (conn) await conn.monitor.watch(eventId);
       else store.addWatch(eventId, clock.now());
-      push('onWatchlist', store.watchedEvents());
-      return watchedView(eventId);
+      // One read of the watchlist serves both the push and the answer.
+      const list = store.watchedEvents();
+      push('onWatchlist', list);
+      const added = list.find((w) => w.eventId === eventId);
+      if (!added) throw new AppErrorException({ kind: 'not_found', message: `Event ${eventId} is not on the watchlist` });
+      return added;
     },
     'watch:remove': (eventId) => {
       if (conn) conn.monitor.unwatch(eventId);
@@ -505,4 +504,3 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   };
 }
 
-export type { AlertRecord };

@@ -3,7 +3,7 @@
 // max_win changes and settlements of watched events into alerts, and hands coalesced odds to its host. Electron
 // main, the browser-mode host and the CLI all run this same engine.
 import type { DevigModel, EventOdds, Market, SettledEvent, SpecialTick } from '../../shared/api';
-import { ENTERPRISE_PATHS, PATHS } from '../../shared/api';
+import { ENTERPRISE_PATHS, formatServiceTime, PATHS } from '../../shared/api';
 import type { MaxWinPoint } from '../../shared/domain';
 import type { AppError } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
@@ -364,7 +364,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         lineId: null,
         from: p.previousMaxWin,
         to: p.maxWin,
-        at: new Date(p.at).toISOString().slice(0, 19),
+        at: formatServiceTime(p.at),
         label: `${p.specialName ?? `special ${p.specialId}`}: ${p.contestantName ?? `contestant ${p.contestantId}`}`,
       });
     }
