@@ -1,7 +1,7 @@
 // Unit tests of the request governor's scheduling logic on a manual clock, without any network.
 import { describe, expect, it } from 'vitest';
 import { PATHS, type ApiPath } from '../../shared/api';
-import { createManualClock } from '../clock';
+import { createManualClock } from '../../../test/support/manualClock';
 import { backoffDelay, createGovernor, type GovernedRequest, type GovernorOptions } from './governor';
 import type { Priority } from './types';
 
