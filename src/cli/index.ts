@@ -1,5 +1,5 @@
 // `npm run cli -- <command>`: the headless entry. Every command runs the core (or the simulator) without Electron.
-//   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS]
+//   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS] [--quota N]
 //   export settlements|results|max-win --db FILE [--format json|csv] [--since ISO] [--sport ID]
 //   sim ...   the upstream simulator
 //   web       browser mode
@@ -35,6 +35,12 @@ function httpUrl(value: string): string {
   return value;
 }
 
+function quota(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000) throw new InvalidArgumentError(`"${value}" is not a request quota (a whole number 1-1000000)`);
+  return n;
+}
+
 function isoTime(value: string): number {
   const ms = parseServiceTime(value);
   if (ms === null) throw new InvalidArgumentError(`"${value}" is not a date-time YYYY-MM-DDTHH:MM:SS (UTC)`);
@@ -60,7 +66,8 @@ program
   .option('--db <file>', 'SQLite database to write', 'oddsdesk.db')
   .option('--duration <seconds>', 'stop after this many seconds (default: until SIGINT/SIGTERM)', seconds)
   .option('--settled-every <seconds>', 'how often to walk /api/settled', seconds, 60)
-  .action(async (opts: { baseUrl: string; watch?: number[]; db: string; duration?: number; settledEvery: number }) => {
+  .option('--quota <requests>', "the hourly request quota of your plan (used while the service sends no rate-limit headers)", quota, 1000)
+  .action(async (opts: { baseUrl: string; watch?: number[]; db: string; duration?: number; settledEvery: number; quota: number }) => {
     const { runRecord } = await import('./record');
     process.exitCode = await runRecord({
       baseUrl: opts.baseUrl,
@@ -68,6 +75,7 @@ program
       db: opts.db,
       durationS: opts.duration ?? null,
       settledEveryS: opts.settledEvery,
+      quotaPerHour: opts.quota,
     });
   });
 
@@ -89,7 +97,7 @@ program
   .description('Run the app in a browser: start the core and the bridge, print the URL to open')
   .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', port, 5185)
   .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY or the keychain); omitted = as configured, else demo', httpUrl)
-  .option('--db <file>', 'history database (default: ~/.local/share/oddsdesk/oddsdesk-web.db)')
+  .option('--db <file>', "the real service's history (default: a file per service under ~/.local/share/oddsdesk/profiles); demo mode never writes into it")
   .action(async (opts: { port: number; baseUrl?: string; db?: string }) => {
     const { runWeb } = await import('./web');
     await runWeb({ port: opts.port, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.db ? { db: opts.db } : {}) });

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
-import { walkSettled } from '../../src/core/monitor/settledWalk';
+import { plainWalkStore, walkSettled } from '../../src/core/monitor/settledWalk';
 import { openStore, type Store } from '../../src/core/store';
 import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 
@@ -89,8 +89,8 @@ function walk(limit?: number) {
   const client = createApiClient({ baseUrl: service!.url, keyProvider: () => 'k', governor: { retry: { baseMs: 1, maxMs: 5 } } });
   return walkSettled({
     client,
-    store: store!,
-    sportIds: async () => [1, 2, 3],
+    store: plainWalkStore(store!),
+    sportIds: async () => ({ ok: true, value: [1, 2, 3] }),
     ...(limit ? { limit } : {}),
   });
 }

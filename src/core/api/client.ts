@@ -14,7 +14,7 @@ import {
   PeriodResultSchema,
   PeriodSchema,
   SETTLED_LIMIT,
-  SettledEventSchema,
+  parseSettledEvent,
   SpecialFixtureSchema,
   SpecialOpeningSchema,
   SportSchema,
@@ -113,7 +113,11 @@ function badRecord(path: ApiPath, p: RecordProblem): BadRecord {
     kind: 'bad_payload',
     path: p.path,
     ...(p.eventId === undefined ? {} : { eventId: p.eventId }),
-    message: `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
+    ...(p.scope ? { scope: p.scope } : {}),
+    message:
+      p.scope === 'line'
+        ? `${pathLabel(path)}: ${p.message}`
+        : `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
   };
 }
 
@@ -300,7 +304,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return { ok: true, value: parsed.page, problems: parsed.problems.map((pr) => badRecord(PATHS.settled, pr)) };
       }),
     settlement: (eventId, o) =>
-      one(PATHS.settlement, SettledEventSchema, { [PARAMS.settlement.eventId]: eventId }, o, 'high'),
+      guarded(PATHS.settlement, async () => {
+        const r = await getJson(PATHS.settlement, { [PARAMS.settlement.eventId]: eventId }, o, 'high');
+        if (!r.ok) return r;
+        const parsed = parseSettledEvent(r.body, '');
+        if (!parsed.ok) return { ok: false, error: badPayload(PATHS.settlement, parsed.problem.message, parsed.problem.path) };
+        return { ok: true, value: parsed.value, problems: parsed.lineProblems.map((p) => badRecord(PATHS.settlement, p)) };
+      }),
     specialsOpening: (q, o) => {
       if (q.model !== undefined && !DEVIG_MODELS.includes(q.model)) {
         return Promise.resolve({ ok: false, error: validation(`Unknown de-vig model; use one of ${DEVIG_MODELS.join(', ')}.`) });

@@ -17,9 +17,13 @@ export type ApiResult<T> = { ok: true; value: T; problems: BadRecord[] } | { ok:
 
 export type Priority = 'high' | 'normal' | 'low';
 
+/** What a request is for: every request is counted under one, so the trader sees where the hourly quota went. */
+export type RequestPurpose = 'settled' | 'repair' | 'results' | 'specials' | 'stream' | 'lookup' | 'ui';
+
 export interface RequestOptions {
   /** Stream opens and settlement polling go ahead of background refreshes. */
   priority?: Priority;
+  purpose?: RequestPurpose;
   signal?: AbortSignal;
 }
 

@@ -66,6 +66,7 @@ const settingsPatch = z
 /** Arguments of each request, validated on the host side before any handler runs. */
 export const requestSchemas = {
   'app:info': z.tuple([]),
+  'app:reconnect': z.tuple([]),
   'status:get': z.tuple([]),
   'coverage:get': z.tuple([]),
   'sports:list': z.tuple([]),
@@ -100,6 +101,8 @@ export interface AppInfo {
   /** Which host the renderer talks to. */
   host: 'electron' | 'browser';
   baseUrl: string;
+  /** Where this profile's history lives (a file path, or 'in memory'). */
+  historyPath: string;
 }
 
 export interface CoverageView {
@@ -212,6 +215,8 @@ export interface OddsBatch {
 
 export interface ResponseMap {
   'app:info': AppInfo;
+  /** Reads settings and keychain again and reconnects (the retry after a locked keychain). */
+  'app:reconnect': StatusView;
   'status:get': StatusView;
   'coverage:get': CoverageView;
   'sports:list': Sport[];
