@@ -71,8 +71,8 @@ describe('checkBaseUrl', () => {
   it('refuses what is not an address at all', () => {
     expect(refusal('')).toMatch(/Enter the service address/);
     expect(refusal('   ')).toMatch(/Enter the service address/);
-    expect(refusal('odds.example')).toMatch(/not a web address/);
-    expect(refusal('not a url')).toMatch(/not a web address/);
+    expect(refusal('odds.example')).toMatch(/not a URL/);
+    expect(refusal('not a url')).toMatch(/not a URL/);
   });
 
   it('is idempotent, and whatever it accepts is https or loopback http with no query, fragment or credentials', () => {

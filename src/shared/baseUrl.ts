@@ -31,7 +31,7 @@ export function checkBaseUrl(text: string): BaseUrlCheck {
   try {
     u = new URL(trimmed);
   } catch {
-    return { ok: false, message: `The service address is not a web address; enter it like ${EXAMPLE}.` };
+    return { ok: false, message: `The service address is not a URL; enter it like ${EXAMPLE}.` };
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
     return { ok: false, message: `The service address must start with https:// (not ${u.protocol}).` };
