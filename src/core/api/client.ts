@@ -230,7 +230,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       if (next.origin !== origin) throw new AppErrorException(redirectedAway(path, origin, next, res.status, key));
       if (hop >= MAX_REDIRECTS) throw new AppErrorException(redirectProblem(path, res.status, `more than ${MAX_REDIRECTS} redirects in a row`));
-      governor.log('info', `${pathLabel(path)}: the service redirected (${res.status}) within ${origin}`);
+      governor.log('debug', `${pathLabel(path)}: the service redirected (${res.status}) within ${origin}`);
       current = next;
     }
   }
