@@ -69,13 +69,13 @@ export async function runRecord(options: RecordOptions): Promise<number> {
 
   const store = openStore({ path: options.db });
   // --db names the real service's history: a demo file is refused, another service's history is named aloud.
-  const claim = claimProfile(store, { kind: 'service', baseUrl: options.baseUrl.replace(/\/+$/, '') });
+  const claim = claimProfile(store, { kind: 'service', baseUrl: options.baseUrl });
   if (!claim.ok) {
     store.close();
     process.stderr.write(`record: ${claim.message}\n`);
     return 2;
   }
-  if (claim.previous !== null && claim.previous !== options.baseUrl.replace(/\/+$/, '')) {
+  if (claim.previous !== null && claim.previous !== options.baseUrl) {
     log(`warning: ${options.db} holds the history of ${claim.previous}; recording ${options.baseUrl} into it as asked`);
   }
   const settings = { ...DEFAULT_MONITOR_SETTINGS, settledEverySeconds: options.settledEveryS, specialsEverySeconds: 120 };

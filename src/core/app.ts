@@ -16,7 +16,7 @@ import { createProfileLocator } from './profiles';
 import { createPushes } from './pushes';
 import type { SecretStore } from './secrets/types';
 import { createSession, type DemoService } from './session';
-import { createSettingsService, type AppSettings } from './settings';
+import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settings';
 import { openStore } from './store';
 
 export type { DemoService } from './session';
@@ -61,7 +61,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? realClock;
   const settings = createSettingsService({ dataDir: deps.dataDir, ...(deps.initialSettings ? { initial: deps.initialSettings } : {}) });
   const profiles = createProfileLocator({ dataDir: deps.dataDir, ...(deps.serviceDb ? { serviceDb: deps.serviceDb } : {}) });
-  const envService = deps.envService ? { ...deps.envService, baseUrl: deps.envService.baseUrl.replace(/\/+$/, '') } : undefined;
+  const envService = deps.envService ? { ...deps.envService, baseUrl: normaliseBaseUrl(deps.envService.baseUrl) } : undefined;
 
   const session = createSession({
     clock,

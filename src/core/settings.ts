@@ -4,6 +4,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
+import { checkBaseUrl } from '../shared/baseUrl';
+import { AppErrorException } from '../shared/errors';
 import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './monitor';
 
 export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
@@ -36,8 +38,15 @@ export interface SettingsServiceOptions {
   initial?: Partial<AppSettings>;
 }
 
-/** Base URLs are kept without trailing slashes, so one service is one key in the keychain and one profile. */
-export const normaliseBaseUrl = (url: string): string => url.trim().replace(/\/+$/, '');
+/**
+ * Base URLs are kept in checkBaseUrl's normal form, so one service is one key in the keychain and one profile; a
+ * URL the key may not go to (plain http to a non-loopback host, another scheme) is never kept.
+ */
+export function normaliseBaseUrl(url: string): string {
+  const r = checkBaseUrl(url);
+  if (!r.ok) throw new AppErrorException({ kind: 'validation', message: r.message });
+  return r.url;
+}
 
 function load(file: string | null): Partial<AppSettings> {
   if (file === null) return {};
@@ -51,6 +60,11 @@ function load(file: string | null): Partial<AppSettings> {
       const d = (DEFAULT_SETTINGS as unknown as Record<string, unknown>)[k];
       if (v === null ? k === 'baseUrl' : typeof v === typeof d || (d === null && typeof v === 'string')) out[k] = v;
     }
+    // A saved address the key may no longer go to (an older app accepted plain http anywhere) is set aside.
+    if (typeof out['baseUrl'] === 'string') {
+      const checked = checkBaseUrl(out['baseUrl']);
+      out['baseUrl'] = checked.ok ? checked.url : null;
+    }
     return out as Partial<AppSettings>;
   } catch {
     return {};
@@ -59,7 +73,8 @@ function load(file: string | null): Partial<AppSettings> {
 
 export function createSettingsService(options: SettingsServiceOptions): SettingsService {
   const file = options.dataDir === null ? null : path.join(options.dataDir, 'settings.json');
-  let settings: AppSettings = { ...DEFAULT_SETTINGS, ...options.initial, ...load(file) };
+  const initial = options.initial?.baseUrl ? { ...options.initial, baseUrl: normaliseBaseUrl(options.initial.baseUrl) } : options.initial;
+  let settings: AppSettings = { ...DEFAULT_SETTINGS, ...initial, ...load(file) };
   const listeners = new Set<(next: AppSettings, previous: AppSettings) => void>();
 
   const save = () => {
@@ -76,7 +91,9 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
     update(patch) {
       const previous = settings;
       const { baseUrl, ...rest } = patch;
-      settings = { ...settings, ...rest, ...(baseUrl === undefined ? {} : { baseUrl: baseUrl ? normaliseBaseUrl(baseUrl) : null }) };
+      // Checked before anything changes: a refused address leaves every setting as it was.
+      const next = baseUrl === undefined ? {} : { baseUrl: baseUrl ? normaliseBaseUrl(baseUrl) : null };
+      settings = { ...settings, ...rest, ...next };
       save();
       for (const l of [...listeners]) l(settings, previous);
       return settings;

@@ -1,6 +1,9 @@
 // The typed upstream API client: one method per operation, each answer validated record by record against the
 // contract in src/shared/api. It never throws: every method resolves to an ApiResult. All traffic goes through
 // the governor, which is shared with the stream client (`client.governor`).
+// It also confines the key: the base URL must pass checkBaseUrl (https, or http on loopback only), every request goes
+// out with `redirect: 'manual'`, and a redirect is followed only within the origin the request started at. fetch's
+// own following would carry X-API-Key to whatever origin a Location names (it drops only Authorization and cookies).
 import { z } from 'zod';
 import {
   API_KEY_HEADER,
@@ -38,7 +41,8 @@ import {
   type SpecialTick,
   type Sport,
 } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { checkBaseUrl } from '../../shared/baseUrl';
+import { AppErrorException, type AppError } from '../../shared/errors';
 import { realClock, type Clock } from '../clock';
 import { pathLabel } from './errors';
 import { createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
@@ -68,6 +72,7 @@ export interface SettledQuery {
 export interface ApiClient {
   readonly governor: Governor;
   baseUrl(): string;
+  /** Throws an AppErrorException (`validation`) for a base URL that checkBaseUrl refuses; the old one stays. */
   setBaseUrl(url: string): void;
   /** The host stored a new key: resume at once instead of at the next poll of the key provider. */
   keyChanged(): void;
@@ -75,7 +80,8 @@ export interface ApiClient {
   url(path: ApiPath, query?: Query): string;
   /**
    * A fetch that goes through the governor with the key attached, for the stream client. Errors come back as
-   * values (`{ ok: false }`), so the caller can tell a plan restriction from a dropped connection.
+   * values (`{ ok: false }`), so the caller can tell a plan restriction from a dropped connection. `url` must be on
+   * the base URL's origin (as `url()` builds it); redirects are confined to that origin like every other request.
    */
   governedFetch(
     path: ApiPath,
@@ -133,10 +139,52 @@ function validation(message: string): AppError {
   return { kind: 'validation', message };
 }
 
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Same-origin hops one request may take; a service that needs more is misconfigured or looping. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * An origin as a trader can read it in a message; bounded, because a hostile Location can be anything. The URL
+ * parser lower-cases host names, so a Location that reflects the key into a host name would slip past the
+ * case-sensitive scrub of known keys: the key is removed here whatever its case.
+ */
+function originText(u: URL, key: string | null): string {
+  let o = u.origin === 'null' ? `${u.protocol}…` : u.origin;
+  if (key !== null && key.length >= 4) {
+    const lower = key.toLowerCase();
+    for (let i = o.toLowerCase().indexOf(lower); i >= 0; i = o.toLowerCase().indexOf(lower)) {
+      o = `${o.slice(0, i)}[redacted key]${o.slice(i + key.length)}`;
+    }
+  }
+  return o.length > 120 ? `${o.slice(0, 117)}…` : o;
+}
+
+function redirectedAway(path: ApiPath, from: string, to: URL, status: number, key: string | null): AppError {
+  return {
+    kind: 'validation',
+    status,
+    message:
+      `${pathLabel(path)}: the service at ${from} redirected (${status}) to another address, ${originText(to, key)}. ` +
+      'The API key is only ever sent to the configured service address, so the request was stopped. ' +
+      'If the service has moved, enter its new address in Settings.',
+  };
+}
+
+function redirectProblem(path: ApiPath, status: number, what: string): AppError {
+  return { kind: 'validation', status, message: `${pathLabel(path)}: the service answered ${status} with ${what}, so the request was stopped.` };
+}
+
+function checkedBase(url: string): string {
+  const r = checkBaseUrl(url);
+  if (!r.ok) throw new AppErrorException({ kind: 'validation', message: r.message });
+  return r.url;
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? realClock;
-  let base = normaliseBase(options.baseUrl);
+  // Defence in depth: whatever host builds the client, a base URL the key must not go to is refused here too.
+  let base = checkedBase(options.baseUrl);
   const governor = createGovernor({
     ...options.governor,
     keyProvider: options.keyProvider,
@@ -144,10 +192,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.quotaPerHour === undefined ? {} : { quotaPerHour: options.quotaPerHour }),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-
-  function normaliseBase(url: string): string {
-    return url.replace(/\/+$/, '');
-  }
 
   function url(path: ApiPath, query: Query = {}): string {
     const u = new URL(base + path);
@@ -163,12 +207,58 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return headers;
   }
 
+  /**
+   * Sends one request, the key attached, and follows redirects only while they stay on the origin the request
+   * started at (scheme, host and port: http vs https, or 127.0.0.1 vs localhost, are other origins). A redirect
+   * anywhere else throws an AppErrorException, which the governor returns as is, without a retry.
+   */
+  async function sendConfined(path: ApiPath, target: string, init: RequestInit, key: string | null, signal: AbortSignal): Promise<Response> {
+    let current = new URL(target);
+    const origin = current.origin;
+    for (let hop = 0; ; hop++) {
+      const res = await doFetch(current.href, { ...init, headers: withKey(init, key), redirect: 'manual', signal });
+      // An injected fetch that ignored `redirect: 'manual'` has already followed; at least nothing it got is used.
+      if (res.redirected && res.url && new URL(res.url).origin !== origin) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new AppErrorException(redirectedAway(path, origin, new URL(res.url), res.status, key));
+      }
+      if (!REDIRECT_STATUSES.has(res.status)) return res;
+      const location = res.headers.get('location');
+      if (location === null) return res;
+      await res.body?.cancel().catch(() => undefined);
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new AppErrorException(redirectProblem(path, res.status, 'a redirect to an address that is not a URL'));
+      }
+      if (next.origin !== origin) throw new AppErrorException(redirectedAway(path, origin, next, res.status, key));
+      if (hop >= MAX_REDIRECTS) throw new AppErrorException(redirectProblem(path, res.status, `more than ${MAX_REDIRECTS} redirects in a row`));
+      governor.log('debug', `${pathLabel(path)}: the service redirected (${res.status}) within ${origin}`);
+      current = next;
+    }
+  }
+
   function governedFetch(
     path: ApiPath,
     target: string,
     init: RequestInit,
     o: RequestOptions & { maxAttempts?: number; timeoutMs?: number },
   ): Promise<GovernedResult> {
+    let targetOrigin: string | null = null;
+    try {
+      targetOrigin = new URL(target).origin;
+    } catch {
+      /* refused below */
+    }
+    const baseOrigin = new URL(base).origin;
+    if (targetOrigin !== baseOrigin) {
+      const error: AppError = {
+        kind: 'validation',
+        message: `${pathLabel(path)}: refused to send the API key anywhere but the configured service address (${baseOrigin}).`,
+      };
+      return Promise.resolve({ ok: false, error, attempts: 0 });
+    }
     return governor.run({
       path,
       baseUrl: base,
@@ -179,7 +269,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ...(o.signal ? { signal: o.signal } : {}),
       send: (key, signal) => {
         const signals = init.signal ? AbortSignal.any([init.signal, signal]) : signal;
-        return doFetch(target, { ...init, headers: withKey(init, key), signal: signals });
+        return sendConfined(path, target, init, key, signals);
       },
     });
   }
@@ -193,10 +283,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       needsKey: path !== PATHS.status,
       ...(o?.signal ? { signal: o.signal } : {}),
       send: async (key, signal) => {
-        const res = await doFetch(url(path, query), {
-          headers: withKey({ headers: { Accept: 'application/json' } }, key),
-          signal,
-        });
+        const res = await sendConfined(path, url(path, query), { headers: { Accept: 'application/json' } }, key, signal);
         const text = await res.text();
         return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
       },
@@ -250,7 +337,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     governor,
     baseUrl: () => base,
     setBaseUrl(next) {
-      base = normaliseBase(next);
+      base = checkedBase(next);
       governor.log('info', `service base URL set to ${base}`);
     },
     keyChanged: () => governor.keyChanged(),

@@ -22,7 +22,7 @@ import {
   type ApiPath,
   type Plan,
 } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { AppErrorException, type AppError } from '../../shared/errors';
 import { realClock, type Clock, type TimerHandle } from '../clock';
 import { errorFromStatus, networkError, pathLabel, scrub, scrubError } from './errors';
 import type { KeyProvider, Logger, Priority } from './types';
@@ -469,6 +469,11 @@ export function createGovernor(options: GovernorOptions): Governor {
         response = await request.send(key, signal);
       } catch (e) {
         if (request.signal?.aborted) return fail(entry, cancelled());
+        // `send` refused on purpose (a redirect away from the service): final, and asking again changes nothing.
+        if (e instanceof AppErrorException) {
+          log('warn', e.error.message);
+          return fail(entry, e.error);
+        }
         log('warn', `${request.path}: network fault: ${e instanceof Error ? e.message : String(e)}`);
         return retryOrFail(entry, networkError(request.path, request.baseUrl, e, timedOut));
       } finally {

@@ -2,6 +2,7 @@
 // the key goes from the trader straight into the keychain under the base URL it belongs to.
 import { AppErrorException } from '../../shared/errors';
 import type { CoreHandlers, SettingsView } from '../../shared/ipc/contract';
+import { normaliseBaseUrl } from '../settings';
 import { conn, type CoreContext } from './context';
 import { mutedEvents } from './settlements';
 
@@ -19,6 +20,15 @@ export function settingsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'settings
     if (!baseUrl) return false;
     if (ctx.envService?.baseUrl === baseUrl) return true;
     return (await ctx.secrets.get(baseUrl).catch(() => null)) !== null;
+  }
+
+  // Settings saves and key saves apply one at a time, in the order they arrived: a key is stored for the service
+  // it was entered for, and the reconnect that follows sees both changes or neither.
+  let queue: Promise<unknown> = Promise.resolve();
+  function serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
   }
 
   async function view(): Promise<SettingsView> {
@@ -45,28 +55,33 @@ export function settingsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'settings
     },
     'status:get': () => ctx.pushes.status(),
     'settings:get': () => view(),
-    'settings:update': async (patch) => {
-      const before = targetBaseUrl(ctx);
-      ctx.settings.update(patch);
-      if (targetBaseUrl(ctx) !== before) await ctx.session.reconnect();
-      return view();
-    },
-    'settings:setApiKey': async (key) => {
-      const baseUrl = targetBaseUrl(ctx);
-      if (!baseUrl) throw new AppErrorException({ kind: 'validation', message: 'Enter the service base URL first: the key is stored for that address.' });
-      const keychain = await keychainStatus();
-      if (!keychain.available) {
-        throw new AppErrorException({ kind: 'keychain', message: `The key was not saved: ${keychain.message} Oddsdesk never stores keys in plain text.` });
-      }
-      await ctx.secrets.set(baseUrl, key.trim());
-      await ctx.session.reconnect();
-      return view();
-    },
-    'settings:clearApiKey': async () => {
-      const baseUrl = targetBaseUrl(ctx);
-      if (baseUrl) await ctx.secrets.delete(baseUrl).catch(() => false);
-      await ctx.session.reconnect();
-      return view();
-    },
+    'settings:update': (patch) =>
+      serial(async () => {
+        const before = targetBaseUrl(ctx);
+        ctx.settings.update(patch);
+        if (targetBaseUrl(ctx) !== before) await ctx.session.reconnect();
+        return view();
+      }),
+    'settings:setApiKey': (key, forBaseUrl) =>
+      serial(async () => {
+        const baseUrl = forBaseUrl ? normaliseBaseUrl(forBaseUrl) : targetBaseUrl(ctx);
+        if (!baseUrl) throw new AppErrorException({ kind: 'validation', message: 'Enter the service base URL first: the key is stored for that address.' });
+        const keychain = await keychainStatus();
+        if (!keychain.available) {
+          throw new AppErrorException({ kind: 'keychain', message: `The key was not saved: ${keychain.message} Oddsdesk never stores keys in plain text.` });
+        }
+        await ctx.secrets.set(baseUrl, key.trim());
+        // A key for the service in use (or for the one named) takes effect at once.
+        if (forBaseUrl && targetBaseUrl(ctx) !== baseUrl) ctx.settings.update({ baseUrl });
+        await ctx.session.reconnect();
+        return view();
+      }),
+    'settings:clearApiKey': () =>
+      serial(async () => {
+        const baseUrl = targetBaseUrl(ctx);
+        if (baseUrl) await ctx.secrets.delete(baseUrl).catch(() => false);
+        await ctx.session.reconnect();
+        return view();
+      }),
   };
 }

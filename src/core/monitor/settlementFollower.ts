@@ -22,7 +22,7 @@ const RESULTS_MAX_ATTEMPTS = 4;
 /** Watched matches' results fetched per walk (they are few; this bounds a burst after a long absence). */
 const WATCHED_RESULTS_PER_WALK = 25;
 /** Other matches' results fetched per walk from spare quota. */
-const BACKGROUND_RESULTS_PER_WALK = 10;
+const BACKGROUND_RESULTS_PER_WALK = 5;
 
 export interface SettlementFollowerOptions {
   client: ApiClient;
@@ -136,6 +136,9 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
 
   async function walk(): Promise<{ added: number; error: AppError | null }> {
     stats.walks++;
+    // Which sports publish period results is known before any page commits (one request a session): a football
+    // match must not be left owing results that never come.
+    if (sportNames.size === 0) await sports();
     const r = await walkSettled({
       client,
       store: { settledCursor: () => store.settledCursor(), commitPage },
@@ -149,10 +152,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     else lastSync = clock.now();
     stats.added += r.added.length;
     // The walk comes first; results only once discovery is done (and not while it is failing).
-    if (!r.error) {
-      if (r.added.length > 0 && sportNames.size === 0) await sports();
-      await owedResults();
-    }
+    if (!r.error) await owedResults();
     return { added: r.added.length, error: r.error };
   }
 

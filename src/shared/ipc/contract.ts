@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { AppError, Result } from '../errors';
 import { toAppError } from '../errors';
+import { checkBaseUrl } from '../baseUrl';
 import type { Coverage, DevigModel, Fixture, OutrightMarket, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
 import type {
@@ -49,9 +50,23 @@ const settlementQuery = z
   })
   .strict();
 
+/**
+ * The key goes wherever the base URL points, so the contract admits only what checkBaseUrl admits (https, or http on
+ * loopback) and hands the handler its normalised form.
+ */
+const baseUrl = z
+  .string()
+  .max(500)
+  .transform((text, ctx) => {
+    const r = checkBaseUrl(text);
+    if (r.ok) return r.url;
+    ctx.addIssue({ code: 'custom', message: r.message });
+    return z.NEVER;
+  });
+
 const settingsPatch = z
   .object({
-    baseUrl: z.string().url().max(500).nullable().optional(),
+    baseUrl: baseUrl.nullable().optional(),
     devigModel: z.enum(DEVIG_MODELS).optional(),
     maxWinThresholdPct: z.number().min(0).max(1000).optional(),
     notifySettlements: z.boolean().optional(),
@@ -87,7 +102,9 @@ export const requestSchemas = {
   'alerts:mute': z.tuple([id, z.boolean()]),
   'settings:get': z.tuple([]),
   'settings:update': z.tuple([settingsPatch]),
-  'settings:setApiKey': z.tuple([z.string().min(8).max(512)]),
+  // The base URL the trader saw beside the key: the key is stored for that service and no other, whatever a
+  // settings save racing it does. Omitted: the configured one.
+  'settings:setApiKey': z.tuple([z.string().min(8).max(512), baseUrl.optional()]),
   'settings:clearApiKey': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
