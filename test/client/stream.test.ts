@@ -13,8 +13,7 @@ import { ENT, PING_MS, STARTER, delay, makeClient, startTestSim, until, type Sim
 
 let sim: Sim;
 beforeAll(async () => {
-  // `retry:` is a floor of every reconnect now: keep it short, so four real seconds of drops mean many reconnects.
-  sim = await startTestSim({ events: 24, retryMs: 50 });
+  sim = await startTestSim({ events: 24 });
 });
 afterAll(async () => {
   await sim.close();
