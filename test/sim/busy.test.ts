@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS, PeriodResultSchema, parseRecords, parseServiceTime, parseSettledPage, type SettledEvent } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
+import { runSimCli } from '../../src/sim/cli';
 import { get, openSse } from '../../src/sim/testing';
 
 const START = '2026-11-22T12:00:00';
@@ -161,6 +162,22 @@ describe('the flap fault', () => {
       await conn.closed;
       expect(s.openStreams()).toBe(0);
       expect(conn.messages[0]?.event).toBe('snapshot');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('npm run sim -- --busy', () => {
+  it('starts the busy day with its quota and says which streams flap', async () => {
+    const lines: string[] = [];
+    const s = await runSimCli(['--port', '0', '--busy', '--flap-events', '1', '--results-delay-s', '120', '--events', '30'], (l) => lines.push(l));
+    try {
+      expect(s.busy).toMatchObject({ resultsDelayS: 120 });
+      expect(s.busy!.flappingEventIds).toHaveLength(1);
+      expect(lines.join('\n')).toContain(`streams of ${s.busy!.flappingEventIds[0]} flap until`);
+      const r = await get(s.url, PATHS.periods, s.keys[0]!.key);
+      expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
     } finally {
       await s.close();
     }
