@@ -129,7 +129,8 @@ export interface CoverageView {
   raw: Coverage;
 }
 
-export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed' | 'restricted';
+/** 'failing': the stream kept dropping and used up its opens for the hour; it rests, then tries again by itself. */
+export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'failing' | 'ended' | 'failed' | 'restricted';
 
 export interface QuotaView {
   used: number;

@@ -4,7 +4,7 @@ import type { StreamState } from '../../../shared/ipc/contract';
 import { fmtTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
-const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'restricted', 'failed', 'ended'];
+const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'failing', 'restricted', 'failed', 'ended'];
 
 export function StatusBar() {
   const status = useStore((s) => s.status);
