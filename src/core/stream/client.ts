@@ -312,6 +312,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         { headers, ...(signal ? { signal } : {}) },
         {
           priority: 'high',
+          purpose: 'stream',
           maxAttempts: 1,
           ...(signal ? { signal } : {}),
           ...(options.openTimeoutMs === undefined ? {} : { timeoutMs: options.openTimeoutMs }),
