@@ -68,9 +68,11 @@ export function createEngine(parts: EngineParts): Engine {
     start: () => monitor.start(),
     stop() {
       stopping ??= (async () => {
+        // Requests in flight end now, and those waiting to retry are answered: nothing waits on a timer of a clock
+        // that may never move again (a test's manual clock, a suspended laptop).
         lifetime.abort();
-        await monitor.stop();
         client.dispose();
+        await monitor.stop();
       })();
       return stopping;
     },

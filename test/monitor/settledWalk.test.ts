@@ -136,3 +136,62 @@ describe('settled walk', () => {
     expect(r.added.map((e) => e.event_id)).toEqual([3, 4]);
   });
 });
+
+describe('settled walk under faults', () => {
+  it('loses no settlement to 429s, 5xx and dropped connections during repair and the per-sport split, and an unknown outcome word costs one line', async () => {
+    // A crowded second (1,200 across three sports: the walk must split it by sport), a record spoilt in every page
+    // (the walk must fetch it alone), and a line with an outcome word the contract does not know.
+    const events = [
+      ...Array.from({ length: 20 }, (_, i) => settled(10 + i, i)),
+      ...Array.from({ length: 1200 }, (_, i) => settled(1000 + i, 30, 1 + (i % 3))),
+      ...Array.from({ length: 20 }, (_, i) => settled(3000 + i, 40 + i)),
+    ];
+    const unknownWord = events.find((e) => e.event_id === 3005)!;
+    (unknownWord.settlement[1] as { outcome_home: string }).outcome_home = 'half-won';
+    service = await scriptedService(events);
+    service.spoilInPages = (e) => (e.event_id === 15 || e.event_id === 3010 ? { ...e, score_home: 'x' } : e);
+    // Faults come in bursts longer than the client's retries, on exactly the requests the walk makes to repair a
+    // record and to split the crowded second: a 429, a 500, a dropped connection, in turn.
+    const faults: Array<'drop' | { status: number; retryAfter?: number }> = [{ status: 429, retryAfter: 0 }, { status: 500 }, 'drop'];
+    let burst = 0;
+    let injected = 0;
+    service.fault = (path, q) => {
+      const targeted = path === '/api/settlement' || (path === '/api/settled' && q.has('sport_id'));
+      if (!targeted || injected >= 60) return undefined;
+      injected++;
+      return faults[Math.floor(burst++ / 5) % faults.length];
+    };
+    store = openStore({ path: ':memory:' });
+    const client = createApiClient({ baseUrl: service.url, keyProvider: () => 'k', governor: { retry: { baseMs: 1, maxMs: 2 }, maxWaitMs: 5_000 } });
+    const errors: string[] = [];
+    const problems: string[] = [];
+    let walks = 0;
+    for (; walks < 40; walks++) {
+      const cursorBefore = store.settledCursor();
+      const r = await walkSettled({ client, store: plainWalkStore(store), sportIds: async () => ({ ok: true, value: [1, 2, 3] }), limit: 200 });
+      problems.push(...r.problems.map((p) => p.message));
+      if (r.error) {
+        errors.push(r.error.kind);
+        // A fault never moves the cursor past what is unread: everything before the cursor second is stored.
+        const cursor = store.settledCursor();
+        if (cursor !== null && cursor !== cursorBefore) {
+          const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
+          for (const e of events) if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor) expect(stored.has(e.event_id), `event ${e.event_id} before cursor`).toBe(true);
+        }
+        continue;
+      }
+      if (injected >= 60) break;
+    }
+    expect(injected).toBe(60);
+    expect(new Set(errors)).toEqual(new Set(['rate_limit', 'server', 'network']));
+    const stored = [...store.exportSettlements()];
+    expect(stored.length).toBe(events.length);
+    expect(new Set(stored.map((e) => e.event_id)).size).toBe(events.length);
+    // Repaired whole from /api/settlement.
+    expect(store.settlement(15)!.settlement).toHaveLength(2);
+    expect(store.settlement(3010)!.settlement).toHaveLength(2);
+    // The unknown word lost its line, reported; the settlement and its other line are kept.
+    expect(store.settlement(3005)!.settlement.map((l) => l.line_id)).toEqual([30050]);
+    expect(problems.some((m) => m.includes('event 3005') && m.includes('line was dropped'))).toBe(true);
+  });
+});

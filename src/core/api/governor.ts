@@ -177,7 +177,8 @@ export function createGovernor(options: GovernorOptions): Governor {
   let wakeTimer: TimerHandle | null = null;
   let wakeAt = Infinity;
   let keyPollTimer: TimerHandle | null = null;
-  const retryTimers = new Set<TimerHandle>();
+  /** Entries waiting to be tried again; dispose() answers them, so no caller waits on a timer that never fires. */
+  const retryTimers = new Map<TimerHandle, Entry>();
   let disposed = false;
 
   const scrubText = (text: string) => scrub(text, knownKeys);
@@ -439,7 +440,7 @@ export function createGovernor(options: GovernorOptions): Governor {
       queue.push(entry);
       pump();
     }, delay);
-    retryTimers.add(timer);
+    retryTimers.set(timer, entry);
   }
 
   async function dispatch(entry: Entry) {
@@ -614,7 +615,10 @@ export function createGovernor(options: GovernorOptions): Governor {
       disposed = true;
       stopKeyPoll();
       if (wakeTimer !== null) clock.clearTimeout(wakeTimer);
-      for (const t of retryTimers) clock.clearTimeout(t);
+      for (const [t, e] of retryTimers) {
+        clock.clearTimeout(t);
+        fail(e, { kind: 'network', message: 'The client is closed.' });
+      }
       retryTimers.clear();
       for (const e of queue.splice(0)) fail(e, { kind: 'network', message: 'The client is closed.' });
       listeners.clear();

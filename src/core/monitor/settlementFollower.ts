@@ -34,6 +34,8 @@ export interface SettlementFollowerOptions {
   /** Requests background work may still spend now (quota above the reserve); Infinity when unknown. */
   spareQuota(): number;
   emit(event: MonitorEvent): void;
+  /** Matches per /api/settled page (default the maximum, 1,000). */
+  pageLimit?: number;
   reportProblems(problems: readonly BadRecord[]): void;
   reportError(error: AppError): void;
 }
@@ -142,6 +144,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     const r = await walkSettled({
       client,
       store: { settledCursor: () => store.settledCursor(), commitPage },
+      ...(o.pageLimit ? { limit: o.pageLimit } : {}),
       sportIds: async () => {
         const s = await sports();
         return s.ok ? { ok: true, value: [...s.value.keys()] } : s;

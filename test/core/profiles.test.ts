@@ -1,0 +1,226 @@
+// Issue 11: one engine per service. Demo and every service keep their own history and cursor; racing connects leave
+// exactly one monitor, with each key sent only to the service it was stored for; a keychain that cannot be read is
+// an error, not demo; and the retention setting reaches the store that prunes. Every simulator and the core run on
+// manual clocks: a simulated day takes seconds.
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/core/app';
+import { createMemorySecretStore } from '../../src/core/secrets/memory';
+import type { SecretStore } from '../../src/core/secrets/types';
+import { openStore } from '../../src/core/store';
+import { formatServiceTime, parseServiceTime, type Market } from '../../src/shared/api';
+import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
+import { startSimulator, type Simulator } from '../../src/sim';
+import { createManualClock } from '../support/manualClock';
+
+const T0 = '2026-11-20T00:00:00';
+const T0_MS = parseServiceTime(T0)!;
+const DAY_S = 86_400;
+
+const sims: Simulator[] = [];
+let core: Core | null = null;
+afterEach(async () => {
+  await core?.close();
+  core = null;
+  for (const s of sims.splice(0)) await s.close();
+});
+
+async function sim(seed: number, key: string, startTime = T0): Promise<Simulator> {
+  const s = await startSimulator({ port: 0, seed, clock: 'manual', startTime, keys: [{ key, plan: 'enterprise' }], events: 40, historyHours: 1 });
+  sims.push(s);
+  return s;
+}
+
+function caller(c: Core) {
+  return async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
+    (c.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
+}
+
+const secondsOf = (t: string) => Math.floor(parseServiceTime(t)! / 1000);
+
+describe('profiles', () => {
+  it('a simulated day of demo, then a real service whose settlements fall in that window: every real one stored, no demo row, the real cursor untouched by demo', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-profiles-'));
+    const serviceDb = path.join(dataDir, 'named-real.db');
+    let demo: Simulator | null = null;
+    const clock = createManualClock(T0_MS);
+    core = await createCore({
+      host: 'browser',
+      version: 'test',
+      dataDir,
+      serviceDb,
+      secrets: createMemorySecretStore(),
+      notifier: { notify: () => undefined },
+      clock,
+      startDemo: async () => {
+        demo = await sim(101, 'demo-key-101');
+        return { baseUrl: demo.url, key: 'demo-key-101', close: async () => undefined };
+      },
+    });
+    await core.ready;
+    const call = caller(core);
+    expect((await call('app:info')).demo).toBe(true);
+
+    // A day of demo, walked every simulated hour.
+    for (let h = 0; h < 24; h++) {
+      await demo!.advance(3600);
+      await clock.advance(3_600_000);
+      await call('settlements:syncNow');
+    }
+    const demoIds = new Set(demo!.truth.settled().map((s) => s.event_id));
+    expect(demoIds.size).toBeGreaterThan(50);
+    // --db names the real service's history: demo never wrote into it, nor created it.
+    expect(existsSync(serviceDb)).toBe(false);
+
+    // The real service lived through the same day.
+    const real = await sim(202, 'real-key-202');
+    await real.advance(DAY_S);
+    const nowS = Math.floor(real.now() / 1000);
+    const expected = real.truth.settled().filter((s) => secondsOf(s.settled_at) >= nowS - DAY_S);
+    expect(expected.length).toBeGreaterThan(50);
+    // Settlements of the real service fall inside the window the demo walked.
+    expect(expected.some((s) => secondsOf(s.settled_at) < Math.floor(T0_MS / 1000) + DAY_S)).toBe(true);
+
+    await call('settings:setApiKey', 'real-key-202', real.url);
+    expect((await call('app:info')).demo).toBe(false);
+    await call('settlements:syncNow');
+    const info = await call('app:info');
+    expect(info.historyPath).toBe(serviceDb);
+    await core.close();
+    core = null;
+
+    const realStore = openStore({ path: serviceDb });
+    try {
+      const stored = [...realStore.exportSettlements()].map((s) => s.event_id).sort((a, b) => a - b);
+      expect(stored).toEqual(expected.map((s) => s.event_id).sort((a, b) => a - b));
+      // The cursor is where the real walk ended: the last real settlement's second, not a demo one.
+      expect(realStore.settledCursor()).toBe(Math.max(...expected.map((s) => secondsOf(s.settled_at))));
+      expect(realStore.getSetting('profile.identity')).toBe(real.url);
+    } finally {
+      realStore.close();
+    }
+    // The demo's history is its own file, stamped as demo.
+    const demoFile = path.join(dataDir, 'profiles', 'demo.db');
+    const demoStore = openStore({ path: demoFile });
+    try {
+      expect(demoStore.getSetting('profile.identity')).toBe('demo');
+      const ids = [...demoStore.exportSettlements()].map((s) => s.event_id);
+      expect(ids.length).toBeGreaterThan(50);
+      expect(ids.every((id) => demoIds.has(id))).toBe(true);
+    } finally {
+      demoStore.close();
+    }
+    // Nothing else appeared in the data folder: settings, the demo profile, the named real history.
+    expect(readdirSync(path.join(dataDir, 'profiles')).filter((f) => f.endsWith('.db'))).toEqual(['demo.db']);
+  }, 120_000);
+
+  it('racing connects (a settings save and a key save at once, twice) leave exactly one monitor, and each key reaches only its own service', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-race-'));
+    const a = await sim(1, 'key-of-service-a');
+    const b = await sim(2, 'key-of-service-b');
+    const secrets = createMemorySecretStore({ [a.url]: 'key-of-service-a' });
+    const clock = createManualClock(T0_MS);
+    core = await createCore({ host: 'browser', version: 'test', dataDir, secrets, notifier: { notify: () => undefined }, clock, initialSettings: { baseUrl: a.url } });
+    await core.ready;
+    const call = caller(core);
+    const liveA = a.truth.bookIds()[0]!;
+    await call('watch:add', liveA);
+
+    // Twice: switch to B while B's key is saved; then back to A while A's key is saved again.
+    await Promise.all([call('settings:update', { baseUrl: b.url }), call('settings:setApiKey', 'key-of-service-b', b.url)]);
+    await Promise.all([call('settings:setApiKey', 'key-of-service-a', a.url), call('settings:update', { baseUrl: a.url })]);
+    await Promise.all([call('settings:update', { baseUrl: b.url }), call('settings:setApiKey', 'key-of-service-b', b.url)]);
+    await Promise.all([call('settings:setApiKey', 'key-of-service-a', a.url), call('settings:update', { baseUrl: a.url })]);
+    expect((await call('app:info')).baseUrl).toBe(a.url);
+
+    // Only A is followed from now on: B hears nothing more, however long the monitor's timers run.
+    const bRequests = b.requestLog().length;
+    await a.advance(600);
+    await b.advance(600);
+    await clock.advance(600_000);
+    await call('settlements:syncNow');
+    expect(b.requestLog().length).toBe(bRequests);
+    expect(b.openStreams()).toBe(0);
+    expect(a.openStreams()).toBeLessThanOrEqual(1);
+    // Each simulator knows only its own key: any other key it received would be logged as 'unknown'.
+    for (const s of [a, b]) expect(s.requestLog().filter((r) => r.keyId === 'unknown')).toEqual([]);
+    expect(b.requestLog().length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a stored key the keychain cannot read is an error with a retry, not a silent switch to demo', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-locked-'));
+    const s = await sim(3, 'key-of-locked-service');
+    let locked = true;
+    const inner = createMemorySecretStore({ [s.url]: 'key-of-locked-service' });
+    const secrets: SecretStore = {
+      ...inner,
+      availability: async () => (locked ? { available: false, message: 'The keyring is locked.' } : { available: true }),
+      get: async (account) => {
+        if (locked) throw new Error('The keyring is locked.');
+        return inner.get(account);
+      },
+    };
+    let demoStarts = 0;
+    core = await createCore({
+      host: 'browser',
+      version: 'test',
+      dataDir,
+      secrets,
+      notifier: { notify: () => undefined },
+      clock: createManualClock(T0_MS),
+      initialSettings: { baseUrl: s.url },
+      startDemo: async () => {
+        demoStarts++;
+        const d = await sim(4, 'demo');
+        return { baseUrl: d.url, key: 'demo', close: async () => undefined };
+      },
+    });
+    await core.ready;
+    const call = caller(core);
+    let status = await call('status:get');
+    expect(status.demo).toBe(false);
+    expect(status.lastError?.kind).toBe('keychain');
+    expect(status.lastError?.message).toContain('cannot be read');
+    expect(demoStarts).toBe(0);
+    locked = false;
+    status = await call('app:reconnect');
+    expect(status.lastError).toBeNull();
+    expect((await call('app:info')).baseUrl).toBe(s.url);
+    expect(demoStarts).toBe(0);
+  });
+
+  it('the retention setting changes what the store prunes', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-retention-'));
+    const s = await sim(5, 'key-of-retention-service');
+    const now = T0_MS + 40 * 86_400_000;
+    const clock = createManualClock(now);
+    core = await createCore({
+      host: 'browser',
+      version: 'test',
+      dataDir,
+      secrets: createMemorySecretStore(),
+      envService: { baseUrl: s.url, key: 'key-of-retention-service' },
+      notifier: { notify: () => undefined },
+      clock,
+    });
+    await core.ready;
+    const call = caller(core);
+    const file = (await call('app:info')).historyPath;
+    // Ticks 3 and 10 days old, written through a second connection to the profile's file.
+    const market = (at: number): Market => ({ line_id: 77, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2, away: 2 }, max_win: 500, updated_at: formatServiceTime(at) });
+    const writer = openStore({ path: file });
+    writer.recordTickBatches([10, 3].map((days) => ({ eventId: 9, markets: [market(now - days * 86_400_000)], at: now - days * 86_400_000 })));
+    const ticks = () => writer.oddsHistory(9, 77).length;
+    expect(ticks()).toBe(2);
+    // Default retention (30 days): the monitor's maintenance a minute in keeps both.
+    await clock.advance(61_000);
+    expect(ticks()).toBe(2);
+    // Five days: the next maintenance drops the 10-day-old tick and keeps the 3-day-old one.
+    await call('settings:update', { retentionDays: 5 });
+    await clock.advance(86_400_000);
+    expect(ticks()).toBe(1);
+    writer.close();
+  });
+});
