@@ -1,6 +1,9 @@
 // `export`: reads the recorded database offline and writes settlements, results or max_win change points to stdout,
-// as JSON lines (settlements in the service's SettledEvent shape) or CSV.
+// as JSON lines (settlements in the service's SettledEvent shape) or CSV. Output goes through the app's one writer
+// (core/export/csv): streamed with backpressure, formula-like names neutralised.
 import { existsSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { writeText } from '../core/export/csv';
 import { openStore } from '../core/store';
 import { formatServiceTime } from '../shared/api';
 import { csvRow } from '../shared/csv';
@@ -32,7 +35,7 @@ function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
   for (const item of items) yield f(item);
 }
 
-export async function runExport(options: ExportOptions, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+export async function runExport(options: ExportOptions, sink: Writable = process.stdout): Promise<number> {
   if (!existsSync(options.db)) {
     process.stderr.write(`export: no database at ${options.db}\n`);
     return 2;
@@ -44,60 +47,74 @@ export async function runExport(options: ExportOptions, out: (text: string) => v
   };
   const csv = options.format === 'csv';
   /** Flat records: a JSON object per line, or a CSV header and one row each. */
-  const write = <C extends string>(columns: readonly C[], records: Iterable<Record<C, unknown>>) => {
-    if (csv) out(csvRow(columns));
-    for (const record of records) out(csv ? csvRow(columns.map((c) => record[c])) : JSON.stringify(record) + '\n');
-  };
+  function* flat<C extends string>(columns: readonly C[], records: Iterable<Record<C, unknown>>): Generator<string> {
+    if (csv) yield csvRow(columns);
+    for (const record of records) yield csv ? csvRow(columns.map((c) => record[c])) : JSON.stringify(record) + '\n';
+  }
+  function* settlements(): Generator<string> {
+    if (csv) yield csvRow(SETTLEMENT_COLUMNS);
+    for (const s of store.exportSettlements(filter)) {
+      if (!csv) {
+        yield JSON.stringify(s) + '\n';
+        continue;
+      }
+      const { settlement, ...event } = s;
+      // One row per settled line; an event without lines still gets its row.
+      const lines = settlement.length ? settlement : [null];
+      for (const l of lines) yield csvRow(SETTLEMENT_COLUMNS.map((c) => (c in event ? event[c as keyof typeof event] : l?.[c as keyof typeof l] ?? null)));
+    }
+  }
   try {
     if (options.kind === 'settlements') {
-      if (csv) out(csvRow(SETTLEMENT_COLUMNS));
-      for (const s of store.exportSettlements(filter)) {
-        if (!csv) {
-          out(JSON.stringify(s) + '\n');
-          continue;
-        }
-        const { settlement, ...event } = s;
-        // One row per settled line; an event without lines still gets its row.
-        const lines = settlement.length ? settlement : [null];
-        for (const l of lines) out(csvRow(SETTLEMENT_COLUMNS.map((c) => (c in event ? event[c as keyof typeof event] : l?.[c as keyof typeof l] ?? null))));
-      }
+      await writeText(sink, settlements());
     } else if (options.kind === 'results') {
-      write(
-        RESULT_COLUMNS,
-        map(store.exportResults(filter), (r) => ({
-          event_id: r.eventId,
-          sport_id: r.sportId,
-          period: r.period,
-          period_label: r.periodLabel,
-          status: r.status,
-          score_home: r.scoreHome,
-          score_away: r.scoreAway,
-          sets_home: r.setsHome,
-          sets_away: r.setsAway,
-          settlement_id: r.settlementId,
-          cancellation_reason: r.cancellationReason,
-          timestamp: r.timestamp === null ? null : formatServiceTime(r.timestamp),
-        })),
+      await writeText(
+        sink,
+        flat(
+          RESULT_COLUMNS,
+          map(store.exportResults(filter), (r) => ({
+            event_id: r.eventId,
+            sport_id: r.sportId,
+            period: r.period,
+            period_label: r.periodLabel,
+            status: r.status,
+            score_home: r.scoreHome,
+            score_away: r.scoreAway,
+            sets_home: r.setsHome,
+            sets_away: r.setsAway,
+            settlement_id: r.settlementId,
+            cancellation_reason: r.cancellationReason,
+            timestamp: r.timestamp === null ? null : formatServiceTime(r.timestamp),
+          })),
+        ),
       );
     } else {
-      write(
-        MAX_WIN_COLUMNS,
-        map(store.exportMaxWin(filter), (p) => ({
-          event_id: p.eventId,
-          sport_id: p.sportId,
-          special_id: p.specialId,
-          special_name: p.specialName,
-          contestant_id: p.contestantId,
-          contestant_name: p.contestantName,
-          line_id: null,
-          from: p.previousMaxWin,
-          to: p.maxWin,
-          at: formatServiceTime(p.at),
-          odds: p.odds,
-          todds: p.todds,
-        })),
+      await writeText(
+        sink,
+        flat(
+          MAX_WIN_COLUMNS,
+          map(store.exportMaxWin(filter), (p) => ({
+            event_id: p.eventId,
+            sport_id: p.sportId,
+            special_id: p.specialId,
+            special_name: p.specialName,
+            contestant_id: p.contestantId,
+            contestant_name: p.contestantName,
+            line_id: null,
+            from: p.previousMaxWin,
+            to: p.maxWin,
+            at: formatServiceTime(p.at),
+            odds: p.odds,
+            todds: p.todds,
+          })),
+        ),
       );
     }
+  } catch (e) {
+    // A reader that went away (`| head`) or a full disk: say so once, without a stack.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPIPE') process.stderr.write(`export: could not write the output: ${code ?? (e as Error).message}\n`);
+    return code === 'EPIPE' ? 0 : 1;
   } finally {
     store.close();
   }

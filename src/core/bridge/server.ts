@@ -7,11 +7,12 @@ import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CoreHandlers, PushListener } from '../../shared/ipc/contract';
 import { dispatch } from '../../shared/ipc/contract';
 import type { BridgeClientMessage, BridgeServerMessage } from './protocol';
-import { BRIDGE_PATH } from './protocol';
+import { BRIDGE_MAX_BUFFERED, BRIDGE_MAX_IN_FLIGHT, BRIDGE_MAX_PAYLOAD, BRIDGE_PATH } from './protocol';
 
 export interface BridgeOptions {
   handlers: CoreHandlers;
@@ -54,6 +55,38 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The request target's path, percent-decoded; null when it is not a path we could ever serve. */
+function decodedPath(target: string | undefined): string | null {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(target ?? '/', 'http://x').pathname);
+  } catch {
+    return null; // malformed percent-encoding (`/%E0%A4%A`) or an unparsable target
+  }
+  // NUL and other control characters name no file of ours; fs would throw on some of them.
+  return /\p{Cc}/u.test(pathname) ? null : pathname;
+}
+
+/**
+ * Browsers say where a request comes from. Only our own page (same-origin) and the trader opening the printed URL
+ * (none) may load anything; an <img> or <script> on another site (cross-site, or same-site from another localhost
+ * port) is refused before the path is even looked at. Non-browser clients send no such header.
+ */
+function fromOurPage(site: string | string[] | undefined): boolean {
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+const reply = (res: http.ServerResponse, status: number, text = '') => {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(text);
+};
+
+/** A short, printable rendering of an untrusted value for an error message. */
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : typeof value);
+
 export async function startBridge(options: BridgeOptions): Promise<BridgeServer> {
   const token = options.token ?? randomBytes(24).toString('hex');
   const root = path.resolve(options.staticDir);
@@ -61,76 +94,135 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
   const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
 
-  const server = http.createServer(async (req, res) => {
+  async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     // A foreign Host header means DNS rebinding: a remote name pointed at 127.0.0.1.
-    if (!allowedHosts().includes(req.headers.host ?? '')) {
-      res.writeHead(421).end('Misdirected request');
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end();
-      return;
-    }
-    const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (!allowedHosts().includes(req.headers.host ?? '')) return reply(res, 421, 'Misdirected request');
+    if (!fromOurPage(req.headers['sec-fetch-site'])) return reply(res, 403, 'Forbidden');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405);
+    const urlPath = decodedPath(req.url);
+    if (urlPath === null) return reply(res, 400, 'Bad request');
     const rel = urlPath === '/' ? 'index.html' : urlPath.slice(1);
     const file = path.resolve(root, rel);
-    if (!file.startsWith(root + path.sep)) {
-      res.writeHead(403).end();
-      return;
-    }
+    if (!file.startsWith(root + path.sep)) return reply(res, 403);
+    let size: number;
     try {
       const stat = await fs.stat(file);
       if (!stat.isFile()) throw new Error('not a file');
-      res.writeHead(200, {
-        'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'Content-Length': stat.size,
-        'Content-Security-Policy': PAGE_CSP,
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-        'Cache-Control': 'no-store',
-      });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
+      size = stat.size;
     } catch {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+      return reply(res, 404, 'Not found');
+    }
+    res.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'Content-Length': size,
+      'Content-Security-Policy': PAGE_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = createReadStream(file);
+    // A file removed or unreadable mid-way: cut the response short rather than leave it hanging.
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  }
+
+  const server = http.createServer((req, res) => {
+    // The peer may reset at any time; an unhandled 'error' event would take the host down.
+    req.on('error', () => res.destroy());
+    res.on('error', () => undefined);
+    serveStatic(req, res).catch(() => reply(res, 500));
+  });
+  // Bytes that are not HTTP, oversized headers, a peer that vanished: answer 400 if the socket still can, never throw.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && err.code !== 'ECONNRESET') {
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    } else {
+      socket.destroy();
     }
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
+  wss.on('error', () => undefined);
 
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const presented = url.searchParams.get('token') ?? '';
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
     const reject = (status: number, text: string) => {
-      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      else socket.destroy();
     };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      return reject(400, 'Bad Request');
+    }
     if (url.pathname !== BRIDGE_PATH) return reject(404, 'Not Found');
     if (!allowedHosts().includes(req.headers.host ?? '')) return reject(421, 'Misdirected Request');
     if (!allowedOrigins().includes(req.headers.origin ?? '')) return reject(403, 'Forbidden');
-    if (!sameToken(presented, token)) return reject(401, 'Unauthorized');
+    if (!sameToken(url.searchParams.get('token') ?? '', token)) return reject(401, 'Unauthorized');
+    // ws answers a broken handshake (bad key, version) with 400 by itself.
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
   wss.on('connection', (ws: WebSocket) => {
+    // ws reports an oversized frame, invalid UTF-8 or a protocol violation as an 'error' and closes the socket with
+    // 1009/1007/1002 itself; without this listener the error would be thrown and end the host process.
+    ws.on('error', () => undefined);
+    let inFlight = 0;
     const send = (message: BridgeServerMessage) => {
       if (ws.readyState !== ws.OPEN) return;
-      const text = JSON.stringify(message);
+      // A page that stops reading would make the host queue pushes without end.
+      if (ws.bufferedAmount > BRIDGE_MAX_BUFFERED) {
+        ws.terminate();
+        return;
+      }
+      let text: string;
+      try {
+        text = JSON.stringify(message);
+      } catch {
+        return;
+      }
       options.tap?.('out', text);
       ws.send(text);
     };
+    const refuse = (message: string) => send({ type: 'error', error: { kind: 'validation', message } });
     const unsubscribe = options.subscribe((event, payload) => send({ type: 'push', event, payload }));
-    ws.on('message', async (data) => {
-      const text = data.toString();
-      options.tap?.('in', text);
-      let message: BridgeClientMessage;
-      try {
-        message = JSON.parse(text) as BridgeClientMessage;
-      } catch {
-        return; // Not ours: a page with the token never sends broken JSON.
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        ws.close(1003, 'Text frames only');
+        return;
       }
-      if (message?.type !== 'invoke' || typeof message.id !== 'number') return;
-      const result = await dispatch(options.handlers, message.channel, message.args);
-      send({ type: 'result', id: message.id, result });
+      const text = Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data as ArrayBuffer).toString();
+      options.tap?.('in', text);
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return refuse('Not a JSON message');
+      }
+      const m = message as Partial<BridgeClientMessage> | null;
+      if (typeof m !== 'object' || m === null || Array.isArray(m) || m.type !== 'invoke') return refuse('Not an invoke message');
+      const id = m.id;
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return refuse('An invoke needs a whole-number id');
+      if (inFlight >= BRIDGE_MAX_IN_FLIGHT) {
+        send({ type: 'result', id, result: { ok: false, error: { kind: 'rate_limit', message: 'Too many requests in flight' } } });
+        return;
+      }
+      if (typeof m.channel !== 'string') {
+        send({ type: 'result', id, result: { ok: false, error: { kind: 'validation', message: `A channel is a string, not ${shown(m.channel)}` } } });
+        return;
+      }
+      inFlight++;
+      dispatch(options.handlers, m.channel, m.args)
+        .catch((e: unknown) => ({ ok: false as const, error: { kind: 'internal' as const, message: e instanceof Error ? e.message : 'Request failed' } }))
+        .then((result) => send({ type: 'result', id, result }))
+        .catch(() => undefined)
+        .finally(() => inFlight--);
     });
     ws.on('close', unsubscribe);
   });
@@ -139,6 +231,8 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
+  // After listening, a failed accept (too many open files) must not end the host either.
+  server.on('error', () => undefined);
   port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
   return {

@@ -290,7 +290,9 @@ export type PushListener = <E extends PushEventName>(event: E, payload: PushPayl
  */
 export async function dispatch(handlers: CoreHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
   if (!isChannel(channel)) {
-    return { ok: false, error: { kind: 'validation', message: `Unknown request channel: ${String(channel)}` } };
+    // Never String() an untrusted value: an object whose toString is not a function makes String() throw.
+    const shown = typeof channel === 'string' ? JSON.stringify(channel.slice(0, 64)) : `a value of type ${typeof channel}`;
+    return { ok: false, error: { kind: 'validation', message: `Unknown request channel: ${shown}` } };
   }
   const parsed = requestSchemas[channel].safeParse(args ?? []);
   if (!parsed.success) {

@@ -1,5 +1,6 @@
 // The renderer's side of the browser bridge: the same OddsdeskApi that Electron's preload exposes, carried over a
-// WebSocket to the Node host. The token comes from the URL fragment the host printed.
+// WebSocket to the Node host. The token comes from the URL fragment the host printed and leaves the address bar as
+// soon as it is read.
 import type { Result } from '../../../shared/errors';
 import type { OddsdeskApi, PushPayloads } from '../../../shared/ipc/contract';
 import type { PushEventName } from '../../../shared/ipc/channels';
@@ -7,8 +8,56 @@ import type { PushEventName } from '../../../shared/ipc/channels';
 type Pending = (result: Result<unknown>) => void;
 type Listener = (payload: unknown) => void;
 
+const TOKEN_KEY = 'oddsdesk.bridgeToken';
+
+export interface TokenPlace {
+  location: Pick<Location, 'hash' | 'pathname' | 'search'>;
+  history: Pick<History, 'replaceState' | 'state'> | null;
+  /** The tab's sessionStorage: lets a reload of this tab reconnect; gone when the tab closes. */
+  session: Pick<Storage, 'getItem' | 'setItem'> | null;
+}
+
+/**
+ * Reads the per-launch token from the fragment and removes it from the address bar, so it is not left in the
+ * history list, a bookmark, a screenshot or a copied URL (other fragment parameters stay). A reload has no fragment
+ * any more, so the token is also kept for this tab only; nothing else on 127.0.0.1:port can read it (only our page
+ * is served there), and a new launch prints a new token anyway.
+ */
+export function takeToken({ location, history, session }: TokenPlace): string {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const fromUrl = params.get('token');
+  if (fromUrl === null) {
+    try {
+      return session?.getItem(TOKEN_KEY) ?? '';
+    } catch {
+      return '';
+    }
+  }
+  params.delete('token');
+  const rest = params.toString();
+  try {
+    history?.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+  } catch {
+    // A sandboxed document may refuse; the token still works, it just stays visible.
+  }
+  try {
+    session?.setItem(TOKEN_KEY, fromUrl);
+  } catch {
+    // Storage disabled: a reload will need the printed URL again.
+  }
+  return fromUrl;
+}
+
+const sessionStore = (): Storage | null => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+};
+
 export function createBridgeClient(location: Location): OddsdeskApi {
-  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+  const token = takeToken({ location, history: window.history, session: sessionStore() });
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge?token=${encodeURIComponent(token)}`;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<Listener>>();
@@ -32,9 +81,13 @@ export function createBridgeClient(location: Location): OddsdeskApi {
         resolve(ws);
       };
       ws.onmessage = (ev) => {
-        const msg = JSON.parse(String(ev.data)) as
-          | { type: 'result'; id: number; result: Result<unknown> }
-          | { type: 'push'; event: string; payload: unknown };
+        let msg: { type: 'result'; id: number; result: Result<unknown> } | { type: 'push'; event: string; payload: unknown } | { type: 'error' };
+        try {
+          msg = JSON.parse(String(ev.data)) as typeof msg;
+        } catch {
+          return;
+        }
+        // {type:'error'} answers a frame the host could not read; a page built from the contract never sends one.
         if (msg.type === 'result') {
           pending.get(msg.id)?.(msg.result);
           pending.delete(msg.id);

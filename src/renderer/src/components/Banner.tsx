@@ -10,8 +10,8 @@ export function Banner() {
   if (!hostConnected)
     return (
       <div className="banner warn" role="alert" data-testid="banner-host">
-        Lost the connection to the Oddsdesk host. Reconnecting by itself; cached data stays on screen.
-        <button onClick={() => window.location.reload()}>Reload</button>
+        Lost the connection to the Oddsdesk host. Reconnecting by itself; cached data stays on screen. If the host was
+        started again, open the new address it printed.
       </div>
     );
   if (auth === 'rejected')

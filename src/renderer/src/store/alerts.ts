@@ -1,11 +1,12 @@
-// Alerts slice: the alert history normalised by id (newest first), and muting per event.
+// Alerts slice: the alert history normalised by id (newest first), and muting per event. Bounded: the newest
+// ALERTS_KEEP alerts are held (the core keeps them all; alerts:list pages back), older ones leave the map too.
 import type { StateCreator } from 'zustand';
 import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import type { StoreState } from './index';
 
-const KEEP = 5000;
+export const ALERTS_KEEP = 5000;
 
 export interface AlertsSlice {
   alertsById: Record<number, AlertRecord>;
@@ -32,20 +33,26 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       set({ alertsError: r.error, alertsLoaded: true });
       return;
     }
-    const alertsById = { ...get().alertsById };
-    for (const a of r.value) alertsById[a.id] = a;
-    const alertIds = Object.values(alertsById)
+    const merged = { ...get().alertsById };
+    for (const a of r.value) merged[a.id] = a;
+    const alertIds = Object.values(merged)
       .sort((a, b) => b.at - a.at || b.id - a.id)
-      .slice(0, KEEP)
+      .slice(0, ALERTS_KEEP)
       .map((a) => a.id);
+    const alertsById: Record<number, AlertRecord> = {};
+    for (const id of alertIds) alertsById[id] = merged[id]!;
     set({ alertsById, alertIds, alertsLoaded: true, alertsError: null });
   },
   addAlert(alert) {
     const s = get();
     if (s.alertsById[alert.id]) return;
+    const alertsById = { ...s.alertsById, [alert.id]: alert };
+    const alertIds = [alert.id, ...s.alertIds];
+    // The oldest falls out of the list and out of the map with it.
+    for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
     set({
-      alertsById: { ...s.alertsById, [alert.id]: alert },
-      alertIds: [alert.id, ...s.alertIds].slice(0, KEEP),
+      alertsById,
+      alertIds,
       unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + 1,
     });
   },

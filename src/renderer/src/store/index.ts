@@ -6,6 +6,7 @@ import type { AppInfo, CoverageView, OddsBatch, StatusView } from '../../../shar
 import { api } from '../api';
 import { notifyAlert } from '../notify';
 import { createAlertsSlice, type AlertsSlice } from './alerts';
+import { createLineHistorySlice, type LineHistorySlice } from './lineHistory';
 import { createSettingsSlice, type SettingsSlice } from './settings';
 import { createSettlementsSlice, type SettlementsSlice } from './settlements';
 import { createUiSlice, type UiSlice } from './ui';
@@ -25,7 +26,14 @@ interface CoverageSlice {
   loadCoverage: () => Promise<void>;
 }
 
-export type StoreState = AppSlice & CoverageSlice & WatchlistSlice & UiSlice & SettingsSlice & AlertsSlice & SettlementsSlice;
+export type StoreState = AppSlice &
+  CoverageSlice &
+  WatchlistSlice &
+  UiSlice &
+  SettingsSlice &
+  AlertsSlice &
+  SettlementsSlice &
+  LineHistorySlice;
 
 export const useStore = create<StoreState>()((set, get, store) => ({
   info: null,
@@ -44,6 +52,7 @@ export const useStore = create<StoreState>()((set, get, store) => ({
   ...createSettingsSlice(set, get, store),
   ...createAlertsSlice(set, get, store),
   ...createSettlementsSlice(set, get, store),
+  ...createLineHistorySlice(set, get, store),
 }));
 
 /** Show one event: the watchlist with that row selected and its detail open (notification clicks, palette). */
@@ -87,7 +96,10 @@ export function startStore(): void {
   // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
   api.on('onBridge', ({ connected }) => {
     useStore.setState({ hostConnected: connected });
-    if (connected) void loadAll();
+    if (!connected) return;
+    // Pushes sent while the page was away are lost: open charts fetch their lines' history again.
+    s().resetLineSeries();
+    void loadAll();
   });
   void loadAll();
 }

@@ -1,5 +1,8 @@
 // Settlements slice: the live feed (onSettlement) and the offline review of everything cached (settlements:query,
 // paged by keyset with `after`). Rows normalised by eventId; the list keeps ids in the store's order (newest first).
+// Bounded over a trading day: the map holds only rows of the list and of the live strip; live rows prepended to the
+// list push its oldest rows out beyond SETTLEMENT_LIST_KEEP, and the keyset cursor moves back so scrolling down
+// fetches them again. Paging further down by hand is the trader's choice (one page per scroll).
 import type { StateCreator } from 'zustand';
 import type { SettlementCursor, SettlementQuery, SettlementRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
@@ -19,7 +22,8 @@ export interface SettlementFilter {
 
 export const EMPTY_FILTER: SettlementFilter = { sportId: null, leagueId: null, team: '', from: '', to: '', outcomeSide: '', outcomeResult: '' };
 const PAGE = 200;
-const LIVE_KEEP = 100;
+export const SETTLEMENT_LIVE_KEEP = 100;
+export const SETTLEMENT_LIST_KEEP = 5000;
 
 const localDay = (text: string, plusDays = 0): number | undefined => {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -73,9 +77,11 @@ export interface SettlementsSlice {
 let seq = 0;
 
 export const createSettlementsSlice: StateCreator<StoreState, [], [], SettlementsSlice> = (set, get) => {
-  const remember = (rows: SettlementRow[]) => {
+  const remember = (rows: SettlementRow[], fresh = false) => {
     const s = get();
-    const settlementsById = { ...s.settlementsById };
+    // A new list (new filter): keep only what the live strip still shows.
+    const settlementsById: Record<number, SettlementRow> = fresh ? {} : { ...s.settlementsById };
+    if (fresh) for (const id of s.liveSettlementIds) if (s.settlementsById[id]) settlementsById[id] = s.settlementsById[id];
     let leaguesSeen = s.leaguesSeen;
     for (const r of rows) {
       settlementsById[r.eventId] = r;
@@ -108,7 +114,7 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
         return;
       }
       set({
-        ...remember(r.value.rows),
+        ...remember(r.value.rows, true),
         settlementIds: r.value.rows.map((x) => x.eventId),
         settlementTotal: r.value.total,
         settlementNext: r.value.next,
@@ -146,11 +152,28 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       const fresh = !s.settlementsById[row.eventId];
       const inList = s.settlementIds.includes(row.eventId);
       const showInList = !inList && s.settlementsLoaded && matches(s.settlementFilter, row);
+      const { settlementsById, leaguesSeen } = remember([row]);
+      const liveSettlementIds = [row.eventId, ...s.liveSettlementIds.filter((id) => id !== row.eventId)];
+      const leftLive = liveSettlementIds.splice(SETTLEMENT_LIVE_KEEP);
+      let settlementIds = s.settlementIds;
+      let settlementNext = s.settlementNext;
+      let leftList: number[] = [];
+      if (showInList) {
+        settlementIds = [row.eventId, ...s.settlementIds];
+        leftList = settlementIds.splice(SETTLEMENT_LIST_KEEP);
+        const last = settlementsById[settlementIds[settlementIds.length - 1]!];
+        // The rows pushed out are older than the last kept one: scrolling down pages them in again from here.
+        if (leftList.length && last) settlementNext = { settledAt: last.settledAt, eventId: last.eventId };
+      }
+      // Usually one id leaves each list per settlement: a scan is cheaper than building sets.
+      for (const id of leftLive) if (!settlementIds.includes(id)) delete settlementsById[id];
+      for (const id of leftList) if (!liveSettlementIds.includes(id)) delete settlementsById[id];
       set({
-        ...remember([row]),
-        liveSettlementIds: [row.eventId, ...s.liveSettlementIds.filter((id) => id !== row.eventId)].slice(0, LIVE_KEEP),
+        settlementsById,
+        leaguesSeen,
+        liveSettlementIds,
         ...(showInList
-          ? { settlementIds: [row.eventId, ...s.settlementIds], settlementTotal: s.settlementTotal === null ? null : s.settlementTotal + (fresh ? 1 : 0) }
+          ? { settlementIds, settlementNext, settlementTotal: s.settlementTotal === null ? null : s.settlementTotal + (fresh ? 1 : 0) }
           : {}),
       });
       // A settled watched event has left the book: mark it so the grid can say so.

@@ -6,6 +6,7 @@ import type { EventView, MarketView, WatchedEventView } from '../../../shared/do
 import type { OddsBatch } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
+import { extendLineSeries } from './lineHistory';
 
 export interface WatchEvent extends EventView {
   addedAt: number;
@@ -96,7 +97,17 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       }
     }
     if (!markets) return;
-    set({ markets, ...(events ? { watchEvents: events } : {}), ...(lineIds ? { lineIdsByEvent: lineIds } : {}) });
+    // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
+    const lineSeries = extendLineSeries(
+      s.lineSeries,
+      batches.flatMap((b) => b.events.flatMap((e) => e.markets.map((m): [string, MarketView] => [marketKey(e.eventId, m.lineId), m]))),
+    );
+    set({
+      markets,
+      ...(events ? { watchEvents: events } : {}),
+      ...(lineIds ? { lineIdsByEvent: lineIds } : {}),
+      ...(lineSeries ? { lineSeries } : {}),
+    });
   },
 
   async addWatch(eventId) {

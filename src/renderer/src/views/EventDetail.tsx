@@ -1,11 +1,11 @@
 // Event detail (the right pane for the selected row): live score, markets by period with prices and the fair
 // probability under the chosen de-vig model (computed here from the live prices), period results with their labels,
 // and charts of the chosen line's price and max_win over time.
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
 import { devig } from '../../../shared/devig';
-import type { MarketView } from '../../../shared/domain';
+import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
 import { periodLabel } from '../../../shared/periods';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
@@ -91,17 +91,20 @@ const LiveMarketRow = memo(function LiveMarketRow(props: { eventId: number; line
   return <MarketRowView eventId={props.eventId} market={market} live chosen={props.chosen} onChoose={props.onChoose} />;
 });
 
-function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number; live: boolean }) {
-  const { data: points, error } = useQuery(`${eventId}:${lineId}`, () => api.invoke('event:lineHistory', eventId, lineId), 15_000);
-  const current = useStore((s) => (live ? s.markets[marketKey(eventId, lineId)] : undefined));
+const NO_POINTS: LineHistoryPoint[] = [];
 
-  const all = useMemo(() => {
-    const list = [...(points ?? [])].sort((a, b) => a.at - b.at);
-    const last = list[list.length - 1];
-    // Live ticks between two fetches extend the chart at once.
-    if (current && (!last || current.seenAt > last.at)) list.push({ at: current.seenAt, line: current.line, prices: current.prices, maxWin: current.maxWin });
-    return list;
-  }, [points, current]);
+function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number; live: boolean }) {
+  // The history is fetched once per line and then grows by the pushed ticks (store/lineHistory.ts).
+  const series = useStore((s) => s.lineSeries[marketKey(eventId, lineId)]);
+  const openLineSeries = useStore((s) => s.openLineSeries);
+  const held = series !== undefined;
+  useEffect(() => {
+    if (!held) openLineSeries(eventId, lineId);
+  }, [eventId, lineId, held, openLineSeries]);
+  const current = useStore((s) => (live ? s.markets[marketKey(eventId, lineId)] : undefined));
+  const points = series?.loaded ? series.points : null;
+  const error = series?.error ?? null;
+  const all = points ?? NO_POINTS;
 
   const sidesKey = (current ? sidesOf(current) : sidesOf({ market: 'moneyline', prices: all.find((p) => p.prices)?.prices ?? null })).join(',');
   const sides = useMemo(() => sidesKey.split(',') as PriceSide[], [sidesKey]);

@@ -1,0 +1,120 @@
+// The one CSV (and text-lines) writer of the app and the CLI: rows go to a Writable as they are read from the
+// store, in ~64 KiB chunks that wait for 'drain', so an export of a year of settlements never sits in memory as one
+// string. Cells go through src/shared/csv (RFC 4180 quoting, formula cells neutralised). A file export is written
+// beside its target and renamed into place only when complete, so a failed export leaves no half file behind.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { formatServiceTime } from '../../shared/api';
+import { csvRow } from '../../shared/csv';
+import type { SettlementCursor, SettlementQuery } from '../../shared/domain';
+import type { Store } from '../store';
+
+const CHUNK_CHARS = 64 * 1024;
+const PAGE = 500;
+
+function waitForDrain(sink: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      sink.off('drain', onDrain);
+      sink.off('close', onClose);
+      sink.off('error', done);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onClose = () => done(new Error('The output closed before the export was written'));
+    sink.on('drain', onDrain);
+    sink.on('close', onClose);
+    sink.on('error', done);
+  });
+}
+
+/** Writes text pieces to `sink` in chunks, honouring backpressure; rejects with the sink's error (disk full, EPIPE). */
+export async function writeText(sink: Writable, pieces: Iterable<string>): Promise<void> {
+  let failure: Error | null = null;
+  const onError = (e: Error) => (failure ??= e);
+  sink.on('error', onError); // an 'error' between two writes must not go unhandled
+  const push = async (text: string) => {
+    if (failure) throw failure;
+    if (sink.destroyed || sink.writableEnded) throw new Error('The output closed before the export was written');
+    if (!sink.write(text)) await waitForDrain(sink);
+  };
+  try {
+    let buffer = '';
+    for (const piece of pieces) {
+      buffer += piece;
+      if (buffer.length >= CHUNK_CHARS) {
+        await push(buffer);
+        buffer = '';
+      }
+    }
+    if (buffer) await push(buffer);
+    if (failure) throw failure;
+  } finally {
+    sink.off('error', onError);
+  }
+}
+
+/** Writes a header and rows as CSV; resolves with the number of rows (without the header). */
+export async function writeCsv(sink: Writable, header: readonly string[], rows: Iterable<readonly unknown[]>): Promise<number> {
+  let count = 0;
+  function* lines(): Generator<string> {
+    yield csvRow(header);
+    for (const row of rows) {
+      count++;
+      yield csvRow(row);
+    }
+  }
+  await writeText(sink, lines());
+  return count;
+}
+
+export const SETTLEMENT_CSV_HEADER = [
+  'event_id', 'sport_id', 'league', 'home', 'away', 'starts_utc', 'settled_at_utc', 'score_home', 'score_away', 'status', 'lines', 'ml_home', 'ml_draw', 'ml_away',
+] as const;
+
+/** The Settlements view's rows for a filter, newest first, walked page by page with the keyset cursor. */
+export function* settlementCsvRows(store: Pick<Store, 'querySettlements'>, query: SettlementQuery): Generator<unknown[]> {
+  const { limit: _limit, after: _after, withoutTotal: _w, ...filter } = query;
+  let after: SettlementCursor | undefined;
+  for (;;) {
+    const page = store.querySettlements({ ...filter, limit: PAGE, withoutTotal: true, ...(after ? { after } : {}) });
+    for (const r of page.rows) {
+      yield [r.eventId, r.sportId, r.leagueName, r.runnerHome, r.runnerAway, formatServiceTime(r.starts), formatServiceTime(r.settledAt), r.scoreHome, r.scoreAway, r.status, r.lineCount, r.moneyline?.home, r.moneyline?.draw, r.moneyline?.away];
+    }
+    // The cursor only moves towards older rows; a page that does not move it would loop for ever.
+    if (!page.next || page.rows.length === 0 || (after && page.next.settledAt === after.settledAt && page.next.eventId === after.eventId)) return;
+    after = page.next;
+  }
+}
+
+/** The app's settlements export (what settlements:exportCsv returns as one string today), streamed to `sink`. */
+export function writeSettlementsCsv(store: Pick<Store, 'querySettlements'>, query: SettlementQuery, sink: Writable): Promise<number> {
+  return writeCsv(sink, SETTLEMENT_CSV_HEADER, settlementCsvRows(store, query));
+}
+
+/**
+ * Streams the settlements export into `filePath` (for a path the trader chose in a save dialog). Written to a
+ * temporary file beside it and renamed on success; on failure the temporary file is removed and the target is
+ * left as it was.
+ */
+export async function exportSettlementsCsvToFile(store: Pick<Store, 'querySettlements'>, query: SettlementQuery, filePath: string): Promise<{ path: string; rows: number }> {
+  const target = path.resolve(filePath);
+  const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString('hex')}.partial`);
+  const file = createWriteStream(partial, { flags: 'wx' });
+  try {
+    await once(file, 'open');
+    const rows = await writeSettlementsCsv(store, query, file);
+    file.end();
+    await once(file, 'close'); // flushed and closed before the rename (Windows renames no open file)
+    await fs.rename(partial, target);
+    return { path: target, rows };
+  } catch (e) {
+    file.destroy();
+    await fs.rm(partial, { force: true });
+    throw e;
+  }
+}
