@@ -61,6 +61,20 @@ export function stagedBindingPath(dir = nativeDir()) {
   return path.join(dir, 'stage', 'better_sqlite3.node');
 }
 
+/** NODE_MODULE_VERSION of the installed Electron (the electron package records it), or null. */
+function electronAbi() {
+  try {
+    return readFileSync(path.join(path.dirname(require.resolve('electron/package.json')), 'abi_version'), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The module versions a native binding registers for (`node_register_module_v<N>` symbols). */
+export function bindingAbis(bytes) {
+  return [...new Set([...bytes.toString('latin1').matchAll(/node_register_module_v(\d+)/g)].map((m) => m[1]))];
+}
+
 function fail(message) {
   console.error(message);
   process.exit(1);
@@ -78,14 +92,23 @@ function build(electronVersion, target) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
   // shell: a .cmd needs one on Windows; quoted, so a space in the project path survives it.
   const quote = (s) => (process.platform === 'win32' ? `"${s}"` : s);
+  // npm passes its config down as npm_config_*: a `nodedir` there (set for offline Node builds) would make node-gyp
+  // build against Node's headers while we ask for Electron's, and produce a binding Electron refuses to load.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(k)));
   const run = (cmd, args) =>
-    spawnSync(quote(cmd), args, { cwd: work, stdio: 'inherit', shell: process.platform === 'win32', timeout: 15 * 60_000 }).status === 0;
+    spawnSync(quote(cmd), args, { cwd: work, env, stdio: 'inherit', shell: process.platform === 'win32', timeout: 15 * 60_000 }).status === 0;
   const ok =
     run(bin('prebuild-install'), ['--runtime', 'electron', '--target', electronVersion, '--arch', process.arch]) ||
     run(bin('node-gyp'), ['rebuild', '--release', `--target=${electronVersion}`, `--arch=${process.arch}`, '--dist-url=https://electronjs.org/headers']);
   const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
   if (!ok || !existsSync(built)) {
+    rmSync(work, { recursive: true, force: true });
     fail(`Could not build better-sqlite3 for Electron ${electronVersion}: it needs the network once (prebuilt binary or Electron headers) or a C++ toolchain (see README). Nothing in node_modules was changed.`);
+  }
+  const abi = electronAbi();
+  if (abi && !bindingAbis(readFileSync(built)).includes(abi)) {
+    rmSync(work, { recursive: true, force: true });
+    fail(`The better-sqlite3 build is not for Electron ${electronVersion} (module version ${abi}); found ${bindingAbis(readFileSync(built)).join(', ') || 'none'}. Nothing was kept.`);
   }
   mkdirSync(path.dirname(target), { recursive: true });
   cpSync(built, target);
