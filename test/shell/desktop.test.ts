@@ -158,20 +158,23 @@ describe('notifications', () => {
     }
   }
 
-  it('shows the title and body, and a click focuses the window and asks the renderer to show the event', () => {
+  it('shows the title, body and app icon, and a click shows the window on that event', () => {
     const calls: string[] = [];
     const notifier = createElectronNotifier({
       create: (o) => new FakeNotification(o),
       isSupported: () => true,
       focusWindow: () => calls.push('focus'),
       focusEvent: (id) => calls.push(`event ${id}`),
+      icon: '/app/icon.png',
     });
     notifier.notify({ title: 'Settled: Home v Away 2–1', body: 'ML home W', eventId: 42, kind: 'settlement' });
     const n = FakeNotification.made.at(-1)!;
     expect(n.shown).toBe(true);
-    expect(n.options).toMatchObject({ title: 'Settled: Home v Away 2–1', body: 'ML home W' });
+    // With the app icon: Linux notification daemons show none otherwise.
+    expect(n.options).toMatchObject({ title: 'Settled: Home v Away 2–1', body: 'ML home W', icon: '/app/icon.png' });
     n.listeners.get('click')!();
-    expect(calls).toEqual(['focus', 'event 42']);
+    // One step: focusEvent shows the window itself and waits for the page before telling it.
+    expect(calls).toEqual(['event 42']);
   });
 
   it('only focuses the window when the notification names no event, and shows nothing where unsupported', () => {
