@@ -1,35 +1,61 @@
 // Electron's composition root: builds the core with what only the desktop can give it (the OS keychain, native
-// notifications, a database under userData, better-sqlite3's Electron binding), wires the IPC contract to the core's
-// handlers with every sender checked, pushes the core's events to the renderer, and owns the window, menu and tray.
-// The API key never passes through here: the renderer sends it once to settings:setApiKey, the core hands it to the
-// keychain, and nothing here logs arguments or results.
+// notifications, a database under userData, better-sqlite3's Electron binding, Chromium's network stack with the OS
+// proxy and certificate store), wires the IPC contract to the core's handlers with every sender checked, pushes the
+// core's events to the renderer, and owns the window, menu, tray, log file and updates.
+// It lives all day: closing the window keeps it watching from the tray; quitting (tray, menu, OS shutdown) hides
+// the window, refuses IPC, flushes and closes the database, then exits (the rules are in lifecycle.ts).
+// The API key never passes through here except once, on its way to settings:setApiKey, where the log scrubber
+// learns it; nothing here logs arguments or results.
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   app,
   BrowserWindow,
+  clipboard,
   dialog,
   ipcMain,
   Menu,
   nativeImage,
   Notification,
+  powerMonitor,
   protocol,
   screen,
   session,
+  shell,
   Tray,
+  type IpcMainInvokeEvent,
   type NativeImage,
 } from 'electron';
+import log from 'electron-log/main';
 import { createCore, type Core } from '../core/app';
+import { createScrubber } from '../core/log/scrub';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
-import { toAppError } from '../shared/errors';
-import { dispatch, PUSH_CHANNEL, REQUEST_CHANNELS, type PushEventName, type PushPayloads, type StatusView } from '../shared/ipc/contract';
+import { AppErrorException, toAppError } from '../shared/errors';
+import {
+  DESKTOP_CHANNELS,
+  dispatch,
+  dispatchDesktop,
+  PUSH_CHANNEL,
+  REQUEST_CHANNELS,
+  type DesktopHandlers,
+  type DesktopView,
+  type PushEventName,
+  type PushPayloads,
+  type StatusView,
+} from '../shared/ipc/contract';
 import { startDemo } from '../sim/demo';
+import { loadDesktopSettings, saveDesktopSettings, type DesktopSettings } from './desktopSettings';
+import { diagnosticsSummary } from './diagnostics';
 import { appIconPng, trayIconPng, type TrayState } from './icons';
+import { closeWithin, createCrashPolicy, createLifecycle, SHUTTING_DOWN } from './lifecycle';
+import { configureLog } from './log';
 import { menuTemplate } from './menu';
-import { findElectronSqliteBinding } from './native';
+import { findElectronSqliteBinding, missingBindingMessage } from './native';
 import { createElectronNotifier } from './notifier';
 import { trayView } from './tray';
 import { appProtocolHandler } from './protocol';
+import { createUpdates, updateFeedConfigured, type Updates, type UpdaterLike } from './updates';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
@@ -50,20 +76,50 @@ const isDev = !app.isPackaged;
 // "app" page from elsewhere and be handed the IPC contract.
 const devServerUrl = isDev ? process.env['ELECTRON_RENDERER_URL'] : undefined;
 // A separate profile (tests, a second desk): must be set before the single-instance lock, which is per userData.
-const userDataOverride = process.env['ODDSDESK_USER_DATA'];
+// Development builds only: in a packaged app it would let anything that can set the environment point the app at a
+// database and settings of its choosing.
+const userDataOverride = isDev ? process.env['ODDSDESK_USER_DATA'] : undefined;
 if (userDataOverride) app.setPath('userData', path.resolve(userDataOverride));
+const userData = app.getPath('userData');
+
+// The log first, so everything after it (start-up failures included) lands in the file, scrubbed.
+const scrubber = createScrubber();
+const appLog = configureLog(log, { dir: path.join(userData, 'logs'), scrubber, catchErrors: true });
+Object.assign(console, log.functions);
+
+let desktopSettings: DesktopSettings = loadDesktopSettings(userData);
+function saveDesktop(patch: Partial<DesktopSettings>): void {
+  desktopSettings = { ...desktopSettings, ...patch };
+  try {
+    saveDesktopSettings(userData, desktopSettings);
+  } catch (e) {
+    console.warn(`Could not save the desktop settings: ${toAppError(e).message}`);
+  }
+}
 
 let mainWindow: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let corePromise: Promise<Core> | null = null;
 let appIcon: NativeImage | null = null;
+let lastStatus: StatusView | null = null;
+let updates: Updates = createUpdates(app.getVersion(), null);
+/** Windows that have been ready to show at least once: showing one earlier flashes an empty frame. */
+const readyWindows = new WeakSet<BrowserWindow>();
+
+const lifecycle = createLifecycle({
+  closeToTray: () => desktopSettings.closeToTray,
+  trayAvailable: () => tray !== null,
+  noticeShown: () => desktopSettings.closeNoticeShown,
+  markNoticeShown: () => saveDesktop({ closeNoticeShown: true }),
+  isMac: process.platform === 'darwin',
+});
+const crashPolicy = createCrashPolicy(() => Date.now());
 
 function send<E extends PushEventName>(event: E, payload: PushPayloads[E]): void {
   if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, { event, payload });
 }
 
 function createWindow(): BrowserWindow {
-  const userData = app.getPath('userData');
   const saved = loadWindowState(userData, screen.getAllDisplays().map((d) => d.workArea));
   const win = new BrowserWindow(
     windowOptions(path.join(here, '../preload/index.cjs'), saved ?? undefined, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }),
@@ -72,11 +128,44 @@ function createWindow(): BrowserWindow {
   hardenWebContents(win.webContents, devServerUrl);
   // The title is ours (it carries DEMO), not the page's.
   win.on('page-title-updated', (e) => e.preventDefault());
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    readyWindows.add(win);
+    if (lifecycle.canShowWindow()) win.show();
+  });
   rememberBounds(win, userData);
-  if (devServerUrl) void win.loadURL(devServerUrl);
-  else void win.loadURL(APP_ENTRY_URL);
+  win.on('close', (e) => {
+    const decision = lifecycle.onWindowClose();
+    if (decision.action === 'close') return;
+    e.preventDefault();
+    win.hide();
+    if (decision.notice) tellStillRunning();
+  });
+  // Windows log-off or shutdown: no before-quit comes, so start closing the database now.
+  win.on('session-end', () => void shutdown('Windows session end'));
+  // A crashed page reloads instead of leaving a blank window until restart (but never in a loop).
+  win.webContents.on('render-process-gone', (_e, details) => {
+    if (!lifecycle.acceptsRequests() || win.isDestroyed()) return;
+    const what = crashPolicy.onGone(details.reason);
+    if (what === 'ignore') return;
+    console.error(`The window's page ended (${details.reason}, exit code ${details.exitCode}); ${what === 'reload' ? 'reloading it' : 'not reloading again'}`);
+    if (what === 'reload') void loadPage(win);
+    else void dialog.showMessageBox(win, { type: 'error', title: APP_NAME, message: 'The window keeps crashing.', detail: 'Monitoring goes on in the background. Copy the diagnostics from Settings after a restart, or quit from the tray.' });
+  });
+  win.webContents.on('unresponsive', () => console.warn('The window stopped responding'));
+  void loadPage(win);
   return win;
+}
+
+function loadPage(win: BrowserWindow): Promise<void> {
+  return win.loadURL(devServerUrl ?? APP_ENTRY_URL).catch((e: unknown) => console.error(`Could not load the window's page: ${toAppError(e).message}`));
+}
+
+/** The first close to the tray says so, once: otherwise a trader thinks the app quit and stops trusting alerts. */
+function tellStillRunning(): void {
+  const title = `${APP_NAME} is still running`;
+  const body = 'It keeps watching and notifying from the tray. Quit from the tray menu or the app menu; Settings can make closing the window quit.';
+  if (Notification.isSupported()) new Notification({ title, body, silent: true, ...(appIcon ? { icon: appIcon } : {}) }).show();
+  else tray?.displayBalloon?.({ title, content: body });
 }
 
 /** Saves size and position shortly after the trader stops moving the window, and once more as it closes. */
@@ -103,22 +192,28 @@ function rememberBounds(win: BrowserWindow, dir: string): void {
   win.on('close', save);
 }
 
-function showWindow(): BrowserWindow {
+/** Shows (or re-creates) the main window; null while shutting down, when no window may appear. */
+function showWindow(): BrowserWindow | null {
+  if (!app.isReady() || !lifecycle.canShowWindow()) return null;
   if (!mainWindow || mainWindow.isDestroyed()) {
+    // Shows itself on ready-to-show.
     mainWindow = createWindow();
     return mainWindow;
   }
+  if (!readyWindows.has(mainWindow)) return mainWindow;
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.show();
   mainWindow.focus();
   return mainWindow;
 }
 
-/** Tells the renderer to show an event; waits for the page when the window was only just (re)created. */
+/** Shows the window and tells the renderer which event to show, once the page can hear it. */
 function focusEvent(eventId: number): void {
   const win = showWindow();
-  if (win.webContents.isLoading()) win.webContents.once('did-finish-load', () => send('onFocusEvent', { eventId }));
-  else send('onFocusEvent', { eventId });
+  if (!win) return;
+  const deliver = () => lifecycle.canShowWindow() && send('onFocusEvent', { eventId });
+  if (win.webContents.isLoading() || !readyWindows.has(win)) win.webContents.once('did-finish-load', deliver);
+  else deliver();
 }
 
 const trayImages = new Map<TrayState, NativeImage>();
@@ -146,7 +241,7 @@ function updateTray(status: StatusView | null): void {
       { label: view.label, enabled: false },
       { type: 'separator' },
       { label: `Show ${APP_NAME}`, click: () => void showWindow() },
-      { label: 'Quit', click: () => app.quit() },
+      { label: `Quit ${APP_NAME}`, click: () => app.quit() },
     ]),
   );
 }
@@ -164,6 +259,7 @@ function createTray(): void {
 }
 
 function onStatus(status: StatusView): void {
+  lastStatus = status;
   updateTray(status);
   if (mainWindow && !mainWindow.isDestroyed()) mainWindow.setTitle(status.demo ? `${APP_NAME} — DEMO` : APP_NAME);
 }
@@ -186,21 +282,88 @@ function installSessionPolicy(): void {
   });
 }
 
+/** Why a request from this sender may not run, or null when it may. */
+function refusal(event: IpcMainInvokeEvent) {
+  if (!lifecycle.acceptsRequests()) return { ok: false, error: SHUTTING_DOWN } as const;
+  // Only the top frame of our own page in our own window may call the core.
+  if (!mainWindow || mainWindow.isDestroyed() || event.sender.id !== mainWindow.webContents.id || !isTrustedSender(event.senderFrame, devServerUrl)) {
+    return { ok: false, error: { kind: 'validation', message: 'Request from an unknown page refused' } } as const;
+  }
+  return null;
+}
+
 function wireIpc(): void {
-  const refused = { ok: false, error: { kind: 'validation', message: 'Request from an unknown page refused' } } as const;
   for (const channel of REQUEST_CHANNELS) {
     ipcMain.handle(channel, async (event, args: unknown) => {
-      // Only the top frame of our own page in our own window may call the core.
-      if (!mainWindow || mainWindow.isDestroyed() || event.sender.id !== mainWindow.webContents.id) return refused;
-      if (!isTrustedSender(event.senderFrame, devServerUrl)) return refused;
+      const refused = refusal(event);
+      if (refused) return refused;
+      // The one moment the key passes through main: the scrubber learns it, so no log line can ever carry it.
+      if (channel === 'settings:setApiKey' && Array.isArray(args) && typeof args[0] === 'string') scrubber.addSecret(args[0]);
       let core: Core;
       try {
         core = await corePromise!;
       } catch (e) {
         return { ok: false, error: toAppError(e) };
       }
+      // The wait may have spanned the start of a shutdown: the database may be closing.
+      if (!lifecycle.acceptsRequests()) return { ok: false, error: SHUTTING_DOWN };
       return dispatch(core.handlers, channel, args);
     });
+  }
+  for (const channel of DESKTOP_CHANNELS) {
+    ipcMain.handle(channel, (event, args: unknown) => refusal(event) ?? dispatchDesktop(desktopHandlers, channel, args));
+  }
+}
+
+function desktopView(): DesktopView {
+  return { closeToTray: desktopSettings.closeToTray, trayAvailable: tray !== null, logFolder: appLog.dir, update: updates.view() };
+}
+
+const desktopHandlers: DesktopHandlers = {
+  'desktop:get': () => desktopView(),
+  'desktop:update': (patch) => {
+    if (patch.closeToTray !== undefined) saveDesktop({ closeToTray: patch.closeToTray });
+    return desktopView();
+  },
+  'desktop:openLogFolder': async () => {
+    const failed = await shell.openPath(appLog.dir);
+    if (failed) throw new AppErrorException({ kind: 'internal', message: `Could not open the log folder ${appLog.dir}: ${failed}` });
+    return null;
+  },
+  'desktop:copyDiagnostics': () => {
+    const text = diagnosticsSummary(
+      {
+        appVersion: app.getVersion(),
+        packaged: app.isPackaged,
+        versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+        os: { platform: process.platform, release: os.release(), arch: process.arch },
+        status: lastStatus,
+        update: updates.view(),
+        logFile: appLog.file,
+        recentLogLines: appLog.recentLines(60),
+        now: new Date(),
+      },
+      scrubber,
+    );
+    clipboard.writeText(text);
+    return text;
+  },
+  'desktop:checkForUpdates': () => updates.check(),
+  'desktop:installUpdate': () => updates.install(() => shutdown('installing an update')),
+};
+
+/** electron-updater, only when this build has a feed (it then never runs in development or default builds). */
+async function startUpdates(): Promise<void> {
+  if (!updateFeedConfigured(app.isPackaged, process.resourcesPath)) return;
+  try {
+    // CommonJS with getter exports: the named export may only be on the default one.
+    const mod = (await import('electron-updater')) as unknown as { autoUpdater?: UpdaterLike & { logger: unknown }; default?: { autoUpdater: UpdaterLike & { logger: unknown } } };
+    const autoUpdater = mod.autoUpdater ?? mod.default?.autoUpdater;
+    if (!autoUpdater) return;
+    autoUpdater.logger = log;
+    updates = createUpdates(app.getVersion(), autoUpdater, (t) => scrubber.text(t));
+  } catch (e) {
+    console.warn(`Updates unavailable: ${toAppError(e).message}`);
   }
 }
 
@@ -226,29 +389,49 @@ async function start(): Promise<void> {
     ),
   );
 
-  const nativeBinding = findElectronSqliteBinding({ appRoot: app.getAppPath(), isPackaged: app.isPackaged, electronVersion: process.versions.electron });
-  if (isDev && !nativeBinding) {
-    console.warn('No Electron build of better-sqlite3 in .native/: run `node scripts/electron-native.mjs` (npm start does it).');
-  }
+  const nativeBinding = findElectronSqliteBinding({
+    appRoot: app.getAppPath(),
+    isPackaged: app.isPackaged,
+    electronVersion: process.versions.electron,
+    resourcesPath: process.resourcesPath,
+  });
+  // A hard stop: without it the database cannot open, and every screen would fail in its own way.
+  if (!nativeBinding) throw new AppErrorException({ kind: 'internal', message: missingBindingMessage(app.isPackaged) });
+  // The core's requests (REST and streams) go through Chromium's network stack: the OS proxy settings (PAC, WPAD,
+  // authenticating proxies) and the OS certificate store, so a TLS-inspecting corporate proxy works where the
+  // browser does. A session of its own, in memory: none of the renderer's state or hooks.
+  const coreNet = session.fromPartition('oddsdesk-core-net');
+  const netFetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    coreNet.fetch(input instanceof URL ? input.href : (input as string | Request), init)) as typeof fetch;
   corePromise = createCore({
     host: 'electron',
     version: app.getVersion(),
     // settings.json and profiles/ (one history per service, demo.db apart) under the per-user data folder.
-    dataDir: app.getPath('userData'),
-    ...(nativeBinding ? { nativeBinding } : {}),
+    dataDir: userData,
+    nativeBinding,
     secrets: createKeytarSecretStore(),
     notifier: createElectronNotifier({
       create: (options) => new Notification(options),
-      isSupported: () => Notification.isSupported(),
+      isSupported: () => Notification.isSupported() && lifecycle.canShowWindow(),
       focusWindow: () => void showWindow(),
       focusEvent,
+      ...(appIcon ? { icon: appIcon } : {}),
     }),
     startDemo: () => startDemo(),
+    fetch: netFetch,
   });
   // Handlers first, then the window: the renderer may ask before the core is ready, and then simply waits for it.
   wireIpc();
-  mainWindow = createWindow();
   createTray();
+  mainWindow = createWindow();
+  // Linux and macOS shutdown or log-off: hold it until the database is closed (closeWithin bounds the wait).
+  // (Electron's typings omit the event its documentation gives the listener.)
+  const onOsShutdown = (e?: Electron.Event) => {
+    e?.preventDefault();
+    void shutdown('OS shutdown').then(() => app.quit());
+  };
+  powerMonitor.on('shutdown', onOsShutdown as () => void);
+  void startUpdates();
 
   const core = await corePromise;
   core.subscribe((event, payload) => {
@@ -257,21 +440,33 @@ async function start(): Promise<void> {
   });
 }
 
-/** Closes the core (flushing the database) before Electron exits; a stuck close cannot hold the quit for long. */
-let shutdown: Promise<void> | null = null;
-let shutDown = false;
+/**
+ * Shuts down once, however it was asked (quit, OS shutdown, session end, update): windows hidden at once, IPC
+ * refused, no window reopened, then the core flushes its ticks and closes the database (at most 5 s).
+ */
+let shutdownDone: Promise<void> | null = null;
+function shutdown(reason: string): Promise<void> {
+  if (!lifecycle.beginQuit()) return shutdownDone ?? Promise.resolve();
+  console.info(`Shutting down: ${reason}`);
+  for (const w of BrowserWindow.getAllWindows()) if (!w.isDestroyed()) w.hide();
+  tray?.destroy();
+  tray = null;
+  shutdownDone = (async () => {
+    const core = await (corePromise ?? Promise.resolve(null)).catch(() => null);
+    if (core) {
+      const outcome = await closeWithin(() => core.close(), 5000);
+      if (outcome === 'closed') console.info('Ticks flushed and the database closed');
+      else console.error(`The database did not close cleanly (${outcome})`);
+    }
+    lifecycle.finishQuit();
+  })();
+  return shutdownDone;
+}
+
 function onBeforeQuit(e: Electron.Event): void {
-  if (shutDown) return;
+  if (lifecycle.phase() === 'done') return;
   e.preventDefault();
-  shutdown ??= (async () => {
-    tray?.destroy();
-    tray = null;
-    const closing = (corePromise ?? Promise.resolve(null)).then((core) => core?.close()).catch(() => undefined);
-    await Promise.race([closing, new Promise((r) => setTimeout(r, 5000))]);
-  })().finally(() => {
-    shutDown = true;
-    app.quit();
-  });
+  void shutdown('quit').then(() => app.quit());
 }
 
 app.enableSandbox();
@@ -279,21 +474,25 @@ app.enableSandbox();
 // secure-context APIs a file:// page would not.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 if (!app.requestSingleInstanceLock()) {
+  lifecycle.beginQuit();
+  lifecycle.finishQuit();
   app.quit();
 } else {
-  // Both can arrive before the app is ready, when no window may be made yet.
-  app.on('second-instance', () => app.isReady() && void showWindow());
-  app.on('activate', () => app.isReady() && void showWindow());
+  console.info(`${APP_NAME} ${app.getVersion()} starting (${isDev ? 'development' : 'packaged'}, Electron ${process.versions.electron})`);
+  // Both can arrive before the app is ready, when no window may be made yet, and during a shutdown, when none may.
+  app.on('second-instance', () => void showWindow());
+  app.on('activate', () => void showWindow());
   app.whenReady().then(start).catch((e: unknown) => {
     // Only the message: an AppError never carries the key, and a raw object might carry anything.
     const message = toAppError(e).message;
     console.error(`Oddsdesk failed to start: ${message}`);
     dialog.showErrorBox(`${APP_NAME} could not start`, message);
-    shutDown = true;
+    lifecycle.beginQuit();
+    lifecycle.finishQuit();
     app.quit();
   });
   app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
+    if (lifecycle.quitWhenAllClosed()) app.quit();
   });
   app.on('before-quit', onBeforeQuit);
 }

@@ -18,6 +18,8 @@ export interface ElectronNotifierDeps {
   focusWindow: () => void;
   /** Push onFocusEvent to the renderer once it can receive it. */
   focusEvent: (eventId: number) => void;
+  /** The app icon: Linux notification daemons show none otherwise. */
+  icon?: NotificationConstructorOptions['icon'];
 }
 
 /** Notifications kept referenced until clicked or closed; bounded because Linux daemons may never report a close. */
@@ -29,12 +31,13 @@ export function createElectronNotifier(deps: ElectronNotifierDeps): Notifier {
   return {
     notify(n: UserNotification) {
       if (!deps.isSupported()) return;
-      const notification = deps.create({ title: n.title, body: n.body, silent: false });
+      const notification = deps.create({ title: n.title, body: n.body, silent: false, ...(deps.icon ? { icon: deps.icon } : {}) });
       const forget = () => live.delete(notification);
       notification.on('click', () => {
         forget();
-        deps.focusWindow();
+        // focusEvent shows the window itself, and tells the page once it is ready; focusWindow only for the rest.
         if (typeof n.eventId === 'number') deps.focusEvent(n.eventId);
+        else deps.focusWindow();
       });
       notification.on('close', forget);
       notification.on('failed', forget);

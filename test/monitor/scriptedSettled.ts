@@ -2,7 +2,6 @@
 // /api/settlement, /api/sports), with hooks to spoil bodies and inject faults: the upstream our simulator is not.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
 import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -8,7 +8,7 @@ import type { MenuItemConstructorOptions, NotificationConstructorOptions } from 
 import { afterAll, describe, expect, it } from 'vitest';
 import { appIconPng, trayIconPng } from '../../src/main/icons';
 import { menuTemplate } from '../../src/main/menu';
-import { electronSqliteBindingPath, findElectronSqliteBinding } from '../../src/main/native';
+import { electronSqliteBindingPath, findElectronSqliteBinding, missingBindingMessage, packagedSqliteBindingPath } from '../../src/main/native';
 import { createElectronNotifier, type NotificationLike } from '../../src/main/notifier';
 import { trayView } from '../../src/main/tray';
 import { fitToDisplays, loadWindowState, parseWindowState, saveWindowState, WINDOW_STATE_FILE } from '../../src/main/windowState';
@@ -158,20 +158,23 @@ describe('notifications', () => {
     }
   }
 
-  it('shows the title and body, and a click focuses the window and asks the renderer to show the event', () => {
+  it('shows the title, body and app icon, and a click shows the window on that event', () => {
     const calls: string[] = [];
     const notifier = createElectronNotifier({
       create: (o) => new FakeNotification(o),
       isSupported: () => true,
       focusWindow: () => calls.push('focus'),
       focusEvent: (id) => calls.push(`event ${id}`),
+      icon: '/app/icon.png',
     });
     notifier.notify({ title: 'Settled: Home v Away 2–1', body: 'ML home W', eventId: 42, kind: 'settlement' });
     const n = FakeNotification.made.at(-1)!;
     expect(n.shown).toBe(true);
-    expect(n.options).toMatchObject({ title: 'Settled: Home v Away 2–1', body: 'ML home W' });
+    // With the app icon: Linux notification daemons show none otherwise.
+    expect(n.options).toMatchObject({ title: 'Settled: Home v Away 2–1', body: 'ML home W', icon: '/app/icon.png' });
     n.listeners.get('click')!();
-    expect(calls).toEqual(['focus', 'event 42']);
+    // One step: focusEvent shows the window itself and waits for the page before telling it.
+    expect(calls).toEqual(['event 42']);
   });
 
   it('only focuses the window when the notification names no event, and shows nothing where unsupported', () => {
@@ -194,13 +197,19 @@ describe('better-sqlite3 Electron binding', () => {
     expect(electronSqliteBindingPath(root, '39.8.10', 'linux', 'x64')).toBe(script.electronBindingPath('39.8.10', 'linux', 'x64'));
   });
 
-  it('is used only when built for this Electron, and never in a packaged app', () => {
+  it('is used only when built for this Electron; a packaged app uses the copy shipped in its resources', () => {
     const want = electronSqliteBindingPath('/app', '39.8.10', 'linux', 'x64');
     const lookup = { appRoot: '/app', electronVersion: '39.8.10', platform: 'linux', arch: 'x64' };
     expect(findElectronSqliteBinding({ ...lookup, isPackaged: false, exists: (f) => f === want })).toBe(want);
     expect(findElectronSqliteBinding({ ...lookup, isPackaged: false, exists: () => false })).toBeUndefined();
-    expect(findElectronSqliteBinding({ ...lookup, isPackaged: true, exists: () => true })).toBeUndefined();
     expect(findElectronSqliteBinding({ ...lookup, electronVersion: undefined, isPackaged: false, exists: () => true })).toBeUndefined();
+    const shipped = packagedSqliteBindingPath('/opt/Oddsdesk/resources');
+    expect(shipped).toBe(path.join('/opt/Oddsdesk/resources', 'native', 'better_sqlite3.node'));
+    expect(findElectronSqliteBinding({ ...lookup, isPackaged: true, resourcesPath: '/opt/Oddsdesk/resources', exists: (f) => f === shipped })).toBe(shipped);
+    // Never the development build from a packaged app, and nothing when the package lacks its own.
+    expect(findElectronSqliteBinding({ ...lookup, isPackaged: true, resourcesPath: '/opt/Oddsdesk/resources', exists: (f) => f === want })).toBeUndefined();
+    expect(missingBindingMessage(true)).toMatch(/Reinstall/);
+    expect(missingBindingMessage(false)).toContain('electron-native.mjs');
   });
 });
 

@@ -1,10 +1,14 @@
 // The installer configuration, checked without building (electron-builder cannot download Electron here):
-// electron-builder's own schema accepts it, it targets every OS the issue names, and native modules stay outside
-// the asar, where they can be loaded.
-import { readFileSync } from 'node:fs';
+// electron-builder's own schema accepts it, it targets every OS the issue names, native modules stay outside the
+// asar where they can be loaded, the fuses it flips into the packaged binary are the ones we want, and the
+// native rebuild step `npm run dist` uses leaves the Node build the tests load untouched.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
 // electron-builder's own parser and validator (its dependencies), so the check is the one `npm run dist` makes.
@@ -20,6 +24,9 @@ interface BuilderConfig {
   productName: string;
   files: string[];
   asarUnpack: string[];
+  extraResources: Array<{ from: string; to: string; filter: string[] }>;
+  npmRebuild: boolean;
+  electronFuses: Record<string, boolean>;
   linux: { target: string[]; icon: string };
   win: { target: string[] };
   mac: { target: string[] };
@@ -39,15 +46,120 @@ describe('electron-builder configuration', () => {
     expect(config.mac.target).toEqual(['dmg']);
   });
 
-  it('packs the built app and unpacks the native modules', () => {
+  it('packs the built app without browser mode or native sources, and unpacks only native binaries', () => {
     expect(config.files).toContain('out/**');
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/*.node', '**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']));
+    expect(config.files).toContain('!out/web/**');
+    expect(config.files).toContain('!node_modules/better-sqlite3/{src,deps,build,docs}/**');
+    expect(config.asarUnpack).toEqual(['**/*.node']);
+    // Our Electron build of better-sqlite3, staged by electron-native.mjs --stage, beside the asar.
+    expect(config.extraResources).toEqual([{ from: '.native/stage', to: 'native', filter: ['better_sqlite3.node'] }]);
   });
 
   it('has an icon large enough for every target, and a dist script', () => {
     const png = readFileSync(path.join(root, config.linux.icon));
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts['dist']).toMatch(/^electron-vite build && electron-builder/);
+    expect(pkg.scripts['dist']).toMatch(/^node scripts\/electron-native\.mjs --stage && electron-vite build && electron-builder/);
   });
+});
+
+// What a real Electron binary carries: the sentinel, the wire version (1), the wire length, then one byte per fuse
+// ('1' on, '0' off) in Electron's order. These are Electron's defaults, which the packaged app must change.
+const { FuseState, FuseV1Options, SENTINEL } = { ...require('@electron/fuses'), ...require('@electron/fuses/dist/constants') } as {
+  FuseState: Record<'ENABLE' | 'DISABLE', number>;
+  FuseV1Options: Record<string, number>;
+  SENTINEL: string;
+};
+const { getCurrentFuseWire, flipFuses } = require('@electron/fuses') as {
+  getCurrentFuseWire(file: string): Promise<Record<number, number>>;
+  flipFuses(file: string, config: unknown): Promise<number>;
+};
+const { PlatformPackager } = require('app-builder-lib') as { PlatformPackager: { prototype: { generateFuseConfig(f: unknown): Promise<unknown> } } };
+
+const WANTED_FUSES: Record<string, boolean> = {
+  RunAsNode: false,
+  EnableNodeOptionsEnvironmentVariable: false,
+  EnableNodeCliInspectArguments: false,
+  OnlyLoadAppFromAsar: true,
+  EnableEmbeddedAsarIntegrityValidation: true,
+  GrantFileProtocolExtraPrivileges: false,
+  EnableCookieEncryption: true,
+};
+
+function expectWanted(wire: Record<number, number>) {
+  for (const [name, on] of Object.entries(WANTED_FUSES)) {
+    expect(wire[FuseV1Options[name]!], name).toBe(on ? FuseState.ENABLE : FuseState.DISABLE);
+  }
+}
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'oddsdesk-packaging-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('Electron fuses of the packaged app', () => {
+  it('are flipped by electron-builder as configured: no run-as-node, NODE_OPTIONS or inspect; asar only, with integrity', async () => {
+    // Electron 39's defaults: RunAsNode on, cookie encryption off, NODE_OPTIONS on, inspect on, asar integrity off,
+    // only-asar off, browser snapshot off, file:// privileges on.
+    const binary = path.join(tmp, 'oddsdesk');
+    writeFileSync(binary, Buffer.concat([Buffer.from('\x7fELF…code…'), Buffer.from(SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001'), Buffer.from('…more code')]));
+    expect(await getCurrentFuseWire(binary)).toMatchObject({ [FuseV1Options['RunAsNode']!]: FuseState.ENABLE });
+    // The same two steps electron-builder takes after packing (PlatformPackager.doAddElectronFuses).
+    const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call(null, config.electronFuses);
+    expect(await flipFuses(binary, fuseConfig)).toBe(1);
+    expectWanted(await getCurrentFuseWire(binary));
+  });
+
+  it('are what a packaged build on this machine carries (when one exists in release/)', async (ctx) => {
+    const release = path.join(root, 'release');
+    const unpacked = existsSync(release) ? readdirSync(release).filter((d) => d.endsWith('-unpacked')) : [];
+    const exe = unpacked.map((d) => path.join(release, d, process.platform === 'win32' ? 'Oddsdesk.exe' : 'oddsdesk')).find((f) => existsSync(f));
+    if (!exe) {
+      console.log('skipped: no packaged build in release/ (run npm run dist on a machine with the network)');
+      ctx.skip();
+      return;
+    }
+    expectWanted(await getCurrentFuseWire(exe));
+  });
+});
+
+describe('the native rebuild step of npm run dist', () => {
+  const nodeBinding = path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+  const hash = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+  it('electron-builder rebuilds nothing in node_modules', () => {
+    expect(config.npmRebuild).toBe(false);
+  });
+
+  it('tells a Node build from an Electron one, so a build against the wrong headers is never kept', async () => {
+    // @ts-expect-error: a plain .mjs script without types
+    const { bindingAbis } = (await import('../../scripts/electron-native.mjs')) as { bindingAbis: (b: Buffer) => string[] };
+    const electronAbi = readFileSync(path.join(root, 'node_modules/electron/abi_version'), 'utf8').trim();
+    expect(bindingAbis(readFileSync(nodeBinding))).toEqual([process.versions.modules]);
+    expect(bindingAbis(readFileSync(nodeBinding))).not.toContain(electronAbi);
+  });
+
+  it('builds in a copy: after it (built, or failed offline), the Node build is unchanged and better-sqlite3 loads under Node', () => {
+    const before = hash(nodeBinding);
+    const nativeDir = path.join(tmp, 'native');
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts/electron-native.mjs'), '--stage'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, ODDSDESK_NATIVE_DIR: nativeDir },
+      timeout: 20 * 60_000,
+    });
+    if (r.status === 0) {
+      expect(existsSync(path.join(nativeDir, 'stage', 'better_sqlite3.node'))).toBe(true);
+    } else {
+      // Offline (as here): a clear failure that says node_modules was left alone, and no half-built leftovers.
+      expect(r.stderr).toMatch(/Could not build better-sqlite3 for Electron .*Nothing in node_modules was changed/);
+      expect(readdirSync(nativeDir)).toEqual([]);
+    }
+    expect(hash(nodeBinding)).toBe(before);
+    // What npm test does first with the store: open a database under plain Node.
+    const load = spawnSync(process.execPath, ['-e', "const D=require('better-sqlite3');const d=new D(':memory:');console.log(d.prepare('select sqlite_version() v').get().v)"], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(load.status, load.stderr).toBe(0);
+    expect(load.stdout.trim()).toMatch(/^3\.\d+\.\d+$/);
+  }, 20 * 60_000);
 });

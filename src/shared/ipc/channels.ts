@@ -42,3 +42,22 @@ export function isChannel(value: unknown): value is Channel {
 export function isPushEvent(value: unknown): value is PushEventName {
   return typeof value === 'string' && (PUSH_EVENTS as readonly string[]).includes(value);
 }
+
+/**
+ * Requests only the desktop shell answers (Electron main): close-to-tray, the log folder, diagnostics, updates.
+ * The core never sees them and browser mode has none; the renderer reaches them through `OddsdeskApi.desktop`,
+ * which only Electron's preload provides.
+ */
+export const DESKTOP_CHANNELS = [
+  'desktop:get',
+  'desktop:update',
+  'desktop:openLogFolder',
+  'desktop:copyDiagnostics',
+  'desktop:checkForUpdates',
+  'desktop:installUpdate',
+] as const;
+export type DesktopChannel = (typeof DESKTOP_CHANNELS)[number];
+
+export function isDesktopChannel(value: unknown): value is DesktopChannel {
+  return typeof value === 'string' && (DESKTOP_CHANNELS as readonly string[]).includes(value);
+}

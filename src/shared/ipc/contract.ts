@@ -22,8 +22,8 @@ import type {
   SpecialHistoryPoint,
   WatchedEventView,
 } from '../domain';
-import type { Channel, PushEventName } from './channels';
-import { isChannel } from './channels';
+import type { Channel, DesktopChannel, PushEventName } from './channels';
+import { isChannel, isDesktopChannel } from './channels';
 
 export * from './channels';
 
@@ -275,6 +275,81 @@ export interface PushPayloads {
 export interface OddsdeskApi {
   invoke<C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<Result<ResponseMap[C]>>;
   on<E extends PushEventName>(event: E, listener: (payload: PushPayloads[E]) => void): () => void;
+  /** The desktop shell's own requests; present only in Electron. */
+  desktop?: DesktopApi;
+}
+
+// ---- the desktop shell (Electron main only): not the core's, so not in CoreHandlers ----
+
+const desktopPatch = z.object({ closeToTray: z.boolean().optional() }).strict();
+
+export const desktopRequestSchemas = {
+  'desktop:get': z.tuple([]),
+  'desktop:update': z.tuple([desktopPatch]),
+  'desktop:openLogFolder': z.tuple([]),
+  'desktop:copyDiagnostics': z.tuple([]),
+  'desktop:checkForUpdates': z.tuple([]),
+  'desktop:installUpdate': z.tuple([]),
+} as const satisfies Record<DesktopChannel, z.ZodTuple>;
+
+export type DesktopRequestArgs<C extends DesktopChannel> = z.infer<(typeof desktopRequestSchemas)[C]>;
+export type DesktopPatch = z.infer<typeof desktopPatch>;
+
+export interface UpdateView {
+  /** 'off': no update feed is configured in this build (updates come with a new installer). */
+  state: 'off' | 'idle' | 'checking' | 'latest' | 'available' | 'downloading' | 'ready' | 'error';
+  currentVersion: string;
+  /** The version on offer, once one is found. */
+  version: string | null;
+  /** 0–100 while downloading. */
+  percent: number | null;
+  message: string | null;
+}
+
+export interface DesktopView {
+  /** Closing the window keeps Oddsdesk watching from the tray; quit from the tray or the menu. */
+  closeToTray: boolean;
+  /** False where the desktop has no tray: closing the window then quits. */
+  trayAvailable: boolean;
+  logFolder: string;
+  update: UpdateView;
+}
+
+export interface DesktopResponseMap {
+  'desktop:get': DesktopView;
+  'desktop:update': DesktopView;
+  /** Opens the log folder in the file manager. */
+  'desktop:openLogFolder': null;
+  /** The diagnostics summary, also put on the clipboard: versions, OS, connection, recent (scrubbed) log lines. */
+  'desktop:copyDiagnostics': string;
+  'desktop:checkForUpdates': UpdateView;
+  /** Downloads (if needed), closes the app cleanly and installs. */
+  'desktop:installUpdate': UpdateView;
+}
+
+export interface DesktopApi {
+  invoke<C extends DesktopChannel>(channel: C, ...args: DesktopRequestArgs<C>): Promise<Result<DesktopResponseMap[C]>>;
+}
+
+export type DesktopHandlers = {
+  [C in DesktopChannel]: (...args: DesktopRequestArgs<C>) => Promise<DesktopResponseMap[C]> | DesktopResponseMap[C];
+};
+
+/** `dispatch` for the desktop shell's channels: validates, runs, never throws. */
+export async function dispatchDesktop(handlers: DesktopHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
+  if (!isDesktopChannel(channel)) {
+    return { ok: false, error: { kind: 'validation', message: `Unknown desktop request: ${String(channel)}` } };
+  }
+  const parsed = desktopRequestSchemas[channel].safeParse(args ?? []);
+  if (!parsed.success) {
+    return { ok: false, error: { kind: 'validation', message: `Bad arguments for ${channel}: ${parsed.error.issues[0]?.message ?? ''}` } };
+  }
+  try {
+    const handler = handlers[channel] as (...a: unknown[]) => unknown;
+    return { ok: true, value: await handler(...(parsed.data as unknown[])) };
+  } catch (e) {
+    return { ok: false, error: toAppError(e) };
+  }
 }
 
 /** What the core implements; a host turns it into an OddsdeskApi over its transport. */

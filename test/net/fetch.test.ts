@@ -1,0 +1,188 @@
+// How the core reaches the service on a corporate network. Every request, REST and the live stream alike, must go
+// through the fetch its host injects (Electron passes net.fetch, which follows the OS proxy and certificate store;
+// browser mode and the CLI pass createProxyFetch(process.env)). The service here lives at a host name that does not
+// resolve (`.invalid`), so a request that bypassed the injected fetch or the proxy could not succeed at all.
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/core/app';
+import { createProxyFetch, isLoopbackHost, proxySettings } from '../../src/core/net/proxyFetch';
+import { createMemorySecretStore } from '../../src/core/secrets/memory';
+import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
+import { startSimulator, type Simulator } from '../../src/sim';
+
+const UPSTREAM_HOST = 'odds-upstream.invalid';
+const KEY = 'proxy-test-enterprise-key';
+
+const cleanup: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function until<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startSim(): Promise<Simulator> {
+  const sim = await startSimulator({ port: 0, seed: 11, clock: 'real', speed: 60, keys: [{ key: KEY, plan: 'enterprise' }], pingIntervalMs: 1000 });
+  cleanup.push(() => sim.close());
+  return sim;
+}
+
+/** A core on the service at `baseUrl`, fetching with `fetch`. */
+async function startCore(baseUrl: string, fetch: typeof globalThis.fetch) {
+  const core: Core = await createCore({
+    host: 'browser',
+    version: 'test',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-net-')),
+    secrets: createMemorySecretStore(),
+    notifier: { notify: () => undefined },
+    envService: { baseUrl, key: KEY },
+    fetch,
+  });
+  cleanup.push(() => core.close());
+  await core.ready;
+  const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
+    (core.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
+  return { core, call };
+}
+
+/** Lists fixtures, watches the first and waits until its stream is live and odds reached the store. */
+async function watchOneLive(call: Awaited<ReturnType<typeof startCore>>['call']): Promise<number> {
+  const fixtures = await call('fixtures:list', {});
+  expect(fixtures.length).toBeGreaterThan(0);
+  const eventId = fixtures[0]!.event_id;
+  await call('watch:add', eventId);
+  await until(async () => (await call('status:get')).streams.find((s) => s.eventId === eventId && s.state === 'live'), 'the stream to be live');
+  await until(async () => (await call('event:detail', eventId).catch(() => null))?.markets.length, 'streamed odds in the store');
+  return eventId;
+}
+
+describe('the core fetches only through the fetch its host injects', () => {
+  it('uses it for REST requests and for the live stream', async () => {
+    const sim = await startSim();
+    const seen: string[] = [];
+    // The only way to the service: the name resolves nowhere, this fetch alone knows where it lives.
+    const injected: typeof fetch = (input, init) => {
+      const url = new URL(String(input));
+      seen.push(url.pathname);
+      expect(url.hostname).toBe(UPSTREAM_HOST);
+      url.host = `127.0.0.1:${sim.port}`;
+      return fetch(url, init);
+    };
+    const { call } = await startCore(`http://${UPSTREAM_HOST}:${sim.port}`, injected);
+    await watchOneLive(call);
+    expect(seen).toContain('/api/fixtures');
+    expect(seen).toContain('/api/stream/event');
+  }, 60_000);
+});
+
+/**
+ * A forward proxy as a corporate network has: CONNECT tunnels (what undici uses, for http and https targets) and
+ * absolute-URI requests. It alone resolves the upstream name, and it records what passed through it.
+ */
+async function startProxy() {
+  const connects: string[] = [];
+  const requestLines: string[] = [];
+  const resolve = (host: string) => (host === UPSTREAM_HOST ? '127.0.0.1' : host);
+  const server = http.createServer((req, res) => {
+    // Absolute-form request: http://host:port/path
+    const target = new URL(req.url ?? '/');
+    requestLines.push(`${req.method} ${target.pathname}`);
+    const upstream = http.request(
+      { host: resolve(target.hostname), port: target.port || 80, path: target.pathname + target.search, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    connects.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    let tunnelled = false;
+    const upstream = net.connect(Number(port), resolve(host!), () => {
+      tunnelled = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      // Plain HTTP inside the tunnel: the proxy can read each request line, as an inspecting proxy would.
+      client.on('data', (chunk: Buffer) => {
+        const line = /^([A-Z]+) (\S+) HTTP\/1\.1\r\n/.exec(chunk.toString('latin1'));
+        if (line) requestLines.push(`${line[1]} ${new URL(line[2]!, 'http://x').pathname}`);
+      });
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    const drop = () => {
+      // As a real proxy does: a target it cannot reach is a 502, not a silent hang-up.
+      if (!tunnelled && client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+      else client.destroy();
+      upstream.destroy();
+    };
+    upstream.on('error', drop);
+    client.on('error', drop);
+    sockets.add(client);
+    sockets.add(upstream);
+  });
+  const sockets = new Set<net.Socket>();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  cleanup.push(
+    () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
+  return { url, connects, requestLines };
+}
+
+describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO_PROXY)', () => {
+  it('sends REST requests and the live stream through the proxy the environment names', async () => {
+    const sim = await startSim();
+    const proxy = await startProxy();
+    const { call } = await startCore(`http://${UPSTREAM_HOST}:${sim.port}`, createProxyFetch({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }));
+    await watchOneLive(call);
+    expect(proxy.connects).toContain(`${UPSTREAM_HOST}:${sim.port}`);
+    expect(proxy.requestLines).toContain('GET /api/fixtures');
+    expect(proxy.requestLines).toContain('GET /api/stream/event');
+  }, 60_000);
+
+  it('goes direct for NO_PROXY hosts and for loopback (the demo simulator), so the proxy sees none of it', async () => {
+    const sim = await startSim();
+    const proxy = await startProxy();
+    const proxied = createProxyFetch({ http_proxy: proxy.url, NO_PROXY: `${UPSTREAM_HOST},.example.invalid` });
+    const demo = await proxied(`http://127.0.0.1:${sim.port}/api/status`);
+    expect(demo.status).toBe(200);
+    // Direct to a name that resolves nowhere: it fails, and not via the proxy.
+    await expect(proxied(`http://${UPSTREAM_HOST}:${sim.port}/api/status`)).rejects.toThrow();
+    await expect(proxied(`http://feed.example.invalid:${sim.port}/api/status`)).rejects.toThrow();
+    expect(proxy.connects).toEqual([]);
+    expect(proxy.requestLines).toEqual([]);
+    // A host that is not excluded does go through it.
+    expect((await proxied(`http://other.invalid:${sim.port}/api/status`).catch(() => null))?.status ?? 'no answer').not.toBe(200);
+    expect(proxy.connects).toEqual([`other.invalid:${sim.port}`]);
+  }, 30_000);
+
+  it('reads the settings as curl does and leaves Node fetch alone without them', () => {
+    expect(proxySettings({ HTTP_PROXY: 'http://a:1', https_proxy: 'http://b:2', NO_PROXY: 'x' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: 'http://b:2', noProxy: 'x' });
+    expect(proxySettings({ http_proxy: 'http://a:1' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: 'http://a:1', noProxy: '' });
+    expect(proxySettings({ HTTPS_PROXY: ' ' })).toEqual({ httpProxy: null, httpsProxy: null, noProxy: '' });
+    for (const h of ['localhost', '127.0.0.1', '127.8.9.10', '[::1]', 'app.localhost']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['128.0.0.1', 'localhost.example', '10.0.0.1', 'example.com']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+});
