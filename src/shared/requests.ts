@@ -1,0 +1,33 @@
+// The account of upstream requests by purpose: the closed list of purposes and the shape of a count. Shared by
+// the core's governor (which counts), the IPC contract (which carries the current hour's split) and the renderer.
+
+/**
+ * Why a request is made: the settled walk, the fetch again of a settlement that arrived malformed ("repair"),
+ * period results, specials and outrights, stream opens, fixtures and other look-ups, and what the trader asked
+ * for on screen ("ui").
+ */
+export const PURPOSES = ['settled', 'repair', 'results', 'specials', 'stream', 'lookup', 'ui'] as const;
+export type Purpose = (typeof PURPOSES)[number];
+
+/** Trader-facing names of the purposes, in the order they are listed. */
+export const PURPOSE_LABELS: Record<Purpose, string> = {
+  settled: 'settled walk',
+  repair: 'settlement repair',
+  results: 'results',
+  specials: 'specials',
+  stream: 'stream opens',
+  lookup: 'fixtures and look-ups',
+  ui: 'on screen',
+};
+
+export interface RequestCounts {
+  /** Requests sent (every attempt, 429s and failures included). */
+  total: number;
+  /** Of those, the ones the service answered 429. */
+  rateLimited: number;
+  byPurpose: Record<Purpose, number>;
+}
+
+export function emptyByPurpose(): Record<Purpose, number> {
+  return { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 };
+}
