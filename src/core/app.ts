@@ -25,6 +25,7 @@ import type { Notifier } from './notifier';
 import type { SecretStore } from './secrets/types';
 import { openStore, type Store } from './store';
 import { createStreamClient, type StreamClient } from './stream/client';
+import { quotaView } from './status';
 
 export interface DemoService {
   baseUrl: string;
@@ -283,13 +284,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       auth: gov?.auth ?? (conn ? 'ok' : 'missing'),
       plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
       restricted: (gov?.restrictedPaths ?? []).map((r) => ({ path: r.path, requiredPlan: r.requiredPlan ?? 'enterprise', yourPlan: r.yourPlan ?? 'unknown' })),
-      quota: {
-        used: gov?.quota.used ?? 0,
-        remaining: gov?.quota.remaining ?? null,
-        limit: gov?.quota.limit ?? null,
-        resetAt: gov?.quota.resetAt ?? null,
-        pausedUntil: gov?.pausedUntil ?? null,
-      },
+      quota: quotaView(gov),
       streams: streams.map((s) => ({
         eventId: s.eventId,
         state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,

@@ -31,3 +31,10 @@ export interface RequestCounts {
 export function emptyByPurpose(): Record<Purpose, number> {
   return { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 };
 }
+
+/** The hourly quota assumed until the trader states the plan's figure (the spec does not give it). */
+export const DEFAULT_QUOTA_PER_HOUR = 1000;
+export const QUOTA_PER_HOUR_RANGE = { min: 1, max: 1_000_000 } as const;
+
+/** A clock skew worth telling the trader about: beyond it, ages and reset times read from our clock would mislead. */
+export const NOTABLE_SKEW_MS = 5_000;

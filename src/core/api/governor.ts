@@ -31,7 +31,7 @@ import {
   type Plan,
 } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
-import { emptyByPurpose, type Purpose, type RequestCounts } from '../../shared/requests';
+import { DEFAULT_QUOTA_PER_HOUR, emptyByPurpose, type Purpose, type RequestCounts } from '../../shared/requests';
 import { realClock, type Clock, type TimerHandle } from '../clock';
 import { errorFromStatus, networkError, pathLabel, scrub, scrubError } from './errors';
 import type { KeyProvider, Logger, Priority } from './types';
@@ -222,7 +222,7 @@ export function createGovernor(options: GovernorOptions): Governor {
   const defaultTimeoutMs = options.timeoutMs ?? 30_000;
   const keyPollMs = options.keyPollMs ?? 2_000;
   const defaultRetryAfterS = options.defaultRetryAfterS ?? 60;
-  let configuredQuota = options.quotaPerHour !== undefined && validQuota(options.quotaPerHour) ? options.quotaPerHour : 1000;
+  let configuredQuota = options.quotaPerHour !== undefined && validQuota(options.quotaPerHour) ? options.quotaPerHour : DEFAULT_QUOTA_PER_HOUR;
   const maxWaitMs = options.maxWaitMs ?? 30_000;
 
   const knownKeys = new Set<string>();
