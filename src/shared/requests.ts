@@ -38,3 +38,16 @@ export const QUOTA_PER_HOUR_RANGE = { min: 1, max: 1_000_000 } as const;
 
 /** A clock skew worth telling the trader about: beyond it, ages and reset times read from our clock would mislead. */
 export const NOTABLE_SKEW_MS = 5_000;
+
+/** The split in the order purposes are listed, each with its label; `nonZero` leaves out what nothing was spent on. */
+export function purposeSplit(byPurpose: Record<Purpose, number>, nonZero = false): Array<{ purpose: Purpose; label: string; count: number }> {
+  return PURPOSES.map((purpose) => ({ purpose, label: PURPOSE_LABELS[purpose], count: byPurpose[purpose] ?? 0 })).filter((r) => !nonZero || r.count > 0);
+}
+
+/** "the service's clock is 12 s ahead of this machine's", or null when the skew is too small to matter. */
+export function describeSkew(skewMs: number | null | undefined): string | null {
+  if (skewMs == null || !Number.isFinite(skewMs) || Math.abs(skewMs) < NOTABLE_SKEW_MS) return null;
+  const s = Math.round(Math.abs(skewMs) / 1000);
+  const amount = s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
+  return `the service's clock is ${amount} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's`;
+}
