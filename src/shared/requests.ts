@@ -47,7 +47,19 @@ export function purposeSplit(byPurpose: Record<Purpose, number>, nonZero = false
 /** "the service's clock is 12 s ahead of this machine's", or null when the skew is too small to matter. */
 export function describeSkew(skewMs: number | null | undefined): string | null {
   if (skewMs == null || !Number.isFinite(skewMs) || Math.abs(skewMs) < NOTABLE_SKEW_MS) return null;
+  return `the service's clock is ${skewAmount(skewMs)} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's`;
+}
+
+/** "12 s", "10 min", "3.0 h": the size of a skew, unsigned. */
+export function skewAmount(skewMs: number): string {
   const s = Math.round(Math.abs(skewMs) / 1000);
-  const amount = s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
-  return `the service's clock is ${amount} ${skewMs > 0 ? 'ahead of' : 'behind'} this machine's`;
+  return s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
+}
+
+/** A quota figure typed by the trader (`--quota`, the Settings field): a whole number in range, else null. */
+export function parseQuotaPerHour(text: string): number | null {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n >= QUOTA_PER_HOUR_RANGE.min && n <= QUOTA_PER_HOUR_RANGE.max ? n : null;
 }

@@ -3,7 +3,7 @@
 import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QuotaView, StreamState } from '../../../shared/ipc/contract';
-import { describeSkew, purposeSplit } from '../../../shared/requests';
+import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests';
 import { fmtTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
@@ -22,6 +22,7 @@ export function StatusBar() {
   const dotClass = offline ? 'offline' : streams.length === 0 ? 'idle' : live === open ? 'online' : 'degraded';
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;
+  const skew = describeSkew(q?.clockSkewMs);
 
   return (
     <footer className="status-bar" role="status" data-testid="status-bar" aria-label="Status">
@@ -33,6 +34,11 @@ export function StatusBar() {
         plan {status?.plan ?? '—'}
       </span>
       <QuotaSegment q={q} paused={paused} />
+      {skew && (
+        <span className="seg status-warn" data-testid="status-skew" title={`${skew}. Ages and reset times are shown on this machine's clock.`}>
+          service clock {fmtSkew(status!.quota.clockSkewMs!)}
+        </span>
+      )}
       <span className="seg" data-testid="status-settled" title={utcTitle(status?.lastSettledSync)}>
         settled synced {fmtTime(status?.lastSettledSync)}
       </span>
@@ -58,6 +64,8 @@ export function StatusBar() {
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
+/** "+12 s", "-10 min": the service's clock against ours. */
+const fmtSkew = (ms: number) => `${ms > 0 ? '+' : '-'}${skewAmount(ms)}`;
 
 function QuotaSegment({ q, paused }: { q: QuotaView | undefined; paused: number | null }) {
   const [at, setAt] = useState<{ left: number; bottom: number } | null>(null);
