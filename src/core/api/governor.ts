@@ -17,8 +17,9 @@
 // - The hourly quota is the trader's figure (`quotaPerHour`, changeable with `setQuotaPerHour`) until the service
 //   states its own in X-RateLimit-Limit and X-RateLimit-Remaining, which then take precedence; `quota.source` says
 //   which one is in use. A partial set (a limit without a remaining) is ignored, never read as "nothing left".
-// - Every request sent is counted by purpose, over the rolling hour (the window our own count uses) and since start, 429s included and also counted
-//   apart. /api/status needs no key and costs no quota: it is neither counted nor blocked by the key state.
+// - Every request sent is counted by purpose, over the rolling hour (the window our own count uses) and since
+//   start, 429s included and also counted apart. /api/status needs no key and costs no quota: it is neither
+//   counted nor blocked by the key state.
 // - The service's clock is learned from /api/status (`noteServiceTime`); its skew corrects X-RateLimit-Reset and a
 //   Retry-After given as a date.
 // - A plan restriction is remembered per path until the key changes; calls to that path return the plan error
