@@ -8,7 +8,7 @@ import { startBridge, type BridgeServer } from '../src/core/bridge/server';
 import type { CoreHandlers } from '../src/shared/ipc/contract';
 
 const handlers = {
-  'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream' }),
+  'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream', historyPath: ':memory:' }),
   'coverage:get': () => ({ sports: [{ sport: 'Tennis', events: 3 }], fetchedAt: 1, raw: { standard: { Tennis: 3 } } }),
 } as Partial<CoreHandlers> as CoreHandlers; // the bridge only routes: two channels are enough to prove it
 

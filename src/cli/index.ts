@@ -1,10 +1,11 @@
 // `npm run cli -- <command>`: the headless entry. Every command runs the core (or the simulator) without Electron.
-//   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS]
+//   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS] [--quota N]
 //   export settlements|results|max-win --db FILE [--format json|csv] [--since ISO] [--sport ID]
 //   sim ...   the upstream simulator
 //   web       browser mode
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { parseServiceTime } from '../shared/api';
+import { checkBaseUrl } from '../shared/baseUrl';
 
 function port(value: string): number {
   const n = Number(value);
@@ -24,15 +25,17 @@ function seconds(value: string): number {
   return n;
 }
 
-function httpUrl(value: string): string {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    throw new InvalidArgumentError(`"${value}" is not a URL`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError(`"${value}" is not an http(s) URL`);
-  return value;
+/** The key goes wherever --base-url points: the same rule as the settings (https, or http on loopback only). */
+function baseUrl(value: string): string {
+  const r = checkBaseUrl(value);
+  if (!r.ok) throw new InvalidArgumentError(r.message);
+  return r.url;
+}
+
+function quota(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1_000_000) throw new InvalidArgumentError(`"${value}" is not a request quota (a whole number 1-1000000)`);
+  return n;
 }
 
 function isoTime(value: string): number {
@@ -50,17 +53,20 @@ const program = new Command()
   .name('oddsdesk')
   .description('Oddsdesk headless commands')
   .showHelpAfterError()
-  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+  // commander repeats a refused argument; a URL's user-info (where a key is sometimes pasted) is not repeated.
+  .configureOutput({ outputError: (text, write) => write(text.replace(/\/\/[^\s/@']*@/g, '//[credentials removed]@')) });
 
 program
   .command('record')
   .description('Run the monitor engine headless and write the database; domain events as JSON lines on stdout')
-  .requiredOption('--base-url <url>', 'the odds service (key from the ODDSDESK_API_KEY environment variable)', httpUrl)
+  .requiredOption('--base-url <url>', 'the odds service (key from the ODDSDESK_API_KEY environment variable)', baseUrl)
   .option('--watch <id...>', 'event ids to watch (repeatable)', eventId)
   .option('--db <file>', 'SQLite database to write', 'oddsdesk.db')
   .option('--duration <seconds>', 'stop after this many seconds (default: until SIGINT/SIGTERM)', seconds)
   .option('--settled-every <seconds>', 'how often to walk /api/settled', seconds, 60)
-  .action(async (opts: { baseUrl: string; watch?: number[]; db: string; duration?: number; settledEvery: number }) => {
+  .option('--quota <requests>', "the hourly request quota of your plan (used while the service sends no rate-limit headers)", quota, 1000)
+  .action(async (opts: { baseUrl: string; watch?: number[]; db: string; duration?: number; settledEvery: number; quota: number }) => {
     const { runRecord } = await import('./record');
     process.exitCode = await runRecord({
       baseUrl: opts.baseUrl,
@@ -68,6 +74,7 @@ program
       db: opts.db,
       durationS: opts.duration ?? null,
       settledEveryS: opts.settledEvery,
+      quotaPerHour: opts.quota,
     });
   });
 
@@ -88,8 +95,8 @@ program
   .command('web')
   .description('Run the app in a browser: start the core and the bridge, print the URL to open')
   .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', port, 5185)
-  .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY or the keychain); omitted = as configured, else demo', httpUrl)
-  .option('--db <file>', 'history database (default: ~/.local/share/oddsdesk/oddsdesk-web.db)')
+  .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY or the keychain); omitted = as configured, else demo', baseUrl)
+  .option('--db <file>', "the real service's history (default: a file per service under ~/.local/share/oddsdesk/profiles); demo mode never writes into it")
   .action(async (opts: { port: number; baseUrl?: string; db?: string }) => {
     const { runWeb } = await import('./web');
     await runWeb({ port: opts.port, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.db ? { db: opts.db } : {}) });

@@ -1,10 +1,10 @@
 // `record`: runs the monitor engine headless against a service and writes the database. stdout carries one JSON
 // object per line for each domain event; progress and status go to stderr. The key comes from ODDSDESK_API_KEY.
-import { createApiClient } from '../core/api';
 import { realClock } from '../core/clock';
-import { createMonitor, DEFAULT_MONITOR_SETTINGS, type MonitorEvent } from '../core/monitor';
+import { createEngine } from '../core/engine';
+import { DEFAULT_MONITOR_SETTINGS, type MonitorEvent } from '../core/monitor';
+import { claimProfile } from '../core/profiles';
 import { openStore } from '../core/store';
-import { createStreamClient } from '../core/stream/client';
 
 export interface RecordOptions {
   baseUrl: string;
@@ -12,6 +12,8 @@ export interface RecordOptions {
   db: string;
   durationS: number | null;
   settledEveryS: number;
+  /** The hourly quota of the trader's plan, used while the service sends no rate-limit headers. */
+  quotaPerHour?: number;
 }
 
 /** The stdout line of a domain event, in the shape the monitor issue documents. */
@@ -47,6 +49,8 @@ export function recordLine(e: MonitorEvent): Record<string, unknown> | null {
 
 export async function runRecord(options: RecordOptions): Promise<number> {
   const key = process.env['ODDSDESK_API_KEY'];
+  // Read once, then gone from the environment: no child process, crash report or diagnostics dump can see it.
+  delete process.env['ODDSDESK_API_KEY'];
   if (!key) {
     process.stderr.write('record: set ODDSDESK_API_KEY to the service key (it is read from the environment only)\n');
     return 2;
@@ -64,10 +68,28 @@ export async function runRecord(options: RecordOptions): Promise<number> {
   };
 
   const store = openStore({ path: options.db });
-  const client = createApiClient({ baseUrl: options.baseUrl, keyProvider: () => key, fetch: countingFetch, clock: realClock });
-  const streams = createStreamClient({ api: client, clock: realClock });
+  // --db names the real service's history: a demo file is refused, another service's history is named aloud.
+  const claim = claimProfile(store, { kind: 'service', baseUrl: options.baseUrl });
+  if (!claim.ok) {
+    store.close();
+    process.stderr.write(`record: ${claim.message}\n`);
+    return 2;
+  }
+  if (claim.previous !== null && claim.previous !== options.baseUrl) {
+    log(`warning: ${options.db} holds the history of ${claim.previous}; recording ${options.baseUrl} into it as asked`);
+  }
   const settings = { ...DEFAULT_MONITOR_SETTINGS, settledEverySeconds: options.settledEveryS, specialsEverySeconds: 120 };
-  const monitor = createMonitor({ client, streams, store, notifier: { notify: () => undefined }, clock: realClock, settings: () => settings });
+  const engine = createEngine({
+    baseUrl: options.baseUrl,
+    key,
+    store,
+    clock: realClock,
+    notifier: { notify: () => undefined },
+    settings: () => settings,
+    fetch: countingFetch,
+    ...(options.quotaPerHour === undefined ? {} : { quotaPerHour: options.quotaPerHour }),
+  });
+  const { client, monitor } = engine;
 
   monitor.on((event) => {
     const line = recordLine(event);
@@ -106,8 +128,7 @@ export async function runRecord(options: RecordOptions): Promise<number> {
     await monitor.syncSettled();
     await monitor.refreshSpecials();
   }
-  await monitor.stop();
-  client.dispose();
+  await engine.stop();
   store.close();
   const s = monitor.stats();
   log(`done: the recorder made ${requests} requests (${rateLimited} answered 429); ${s.settlementsAdded} new settlements, ${s.maxWinChanges} max_win changes`);

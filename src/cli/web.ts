@@ -20,20 +20,24 @@ export interface WebOptions {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function defaultDbPath(): string {
+/** Browser mode's settings and profiles: `$XDG_DATA_HOME/oddsdesk` (or ODDSDESK_DATA_DIR). */
+function dataDir(): string {
   const dataHome = process.env['XDG_DATA_HOME'] || path.join(os.homedir(), '.local', 'share');
-  const dir = path.join(dataHome, 'oddsdesk');
+  const dir = process.env['ODDSDESK_DATA_DIR'] || path.join(dataHome, 'oddsdesk');
   mkdirSync(dir, { recursive: true });
-  return path.join(dir, 'oddsdesk-web.db');
+  return dir;
 }
 
 export async function runWeb(options: WebOptions): Promise<void> {
   const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
   const envKey = process.env['ODDSDESK_API_KEY'] || null;
+  // Read once, then gone from the environment.
+  delete process.env['ODDSDESK_API_KEY'];
   const core = await createCore({
     host: 'browser',
     version,
-    dbPath: options.db ?? defaultDbPath(),
+    dataDir: dataDir(),
+    ...(options.db ? { serviceDb: path.resolve(options.db) } : {}),
     secrets: createKeytarSecretStore(),
     // Browser mode shows alerts as Web Notifications from the page itself.
     notifier: silentNotifier,

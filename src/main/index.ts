@@ -233,7 +233,8 @@ async function start(): Promise<void> {
   corePromise = createCore({
     host: 'electron',
     version: app.getVersion(),
-    dbPath: path.join(app.getPath('userData'), 'oddsdesk.db'),
+    // settings.json and profiles/ (one history per service, demo.db apart) under the per-user data folder.
+    dataDir: app.getPath('userData'),
     ...(nativeBinding ? { nativeBinding } : {}),
     secrets: createKeytarSecretStore(),
     notifier: createElectronNotifier({

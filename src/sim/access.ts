@@ -20,6 +20,11 @@ export interface Faults {
   retryAfterS?: number;
   /** Send X-RateLimit-* headers; overrides the simulator's option. */
   rateLimitHeaders?: boolean;
+  /**
+   * Flapping streams: every stream connection is dropped (socket destroyed, no `end`) this many SIMULATED seconds
+   * after its opening (snapshot or replay) went out; 0 = right after it. Works on the manual clock.
+   */
+  flapStreamS?: number;
 }
 
 /** A fault set as stored: the one-shot windows are turned into real instants when they are switched on. */

@@ -38,6 +38,11 @@ interface CliFlags {
   faultMalformed?: number;
   faultStormS?: number;
   faultRetryAfterS?: number;
+  faultFlapS?: number;
+  busy?: boolean;
+  resultsDelayS?: number;
+  flapEvents?: number;
+  flapMinutes?: number;
 }
 
 /** Starts the simulator from command-line arguments (without the leading `sim`); resolves once it listens. */
@@ -61,6 +66,11 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
     .option('--fault-malformed <rate>', 'share of JSON answers with a broken record', number(0, 1))
     .option('--fault-storm-s <s>', 'answer 429 to everything for this many seconds from start', number(1))
     .option('--fault-retry-after-s <s>', 'Retry-After to send with 429', number(0))
+    .option('--fault-flap-s <s>', 'every stream connection is dropped this many simulated seconds after its snapshot', number(0))
+    .option('--busy', 'the busy day: >= 3,000 settlements an hour (set sports), crowded seconds, late results, quota 1000/h, flapping streams')
+    .option('--results-delay-s <s>', 'busy day: simulated seconds before /api/results shows a settlement (default 300)', number(0))
+    .option('--flap-events <n>', 'busy day: how many book events have a flapping stream (default 2)', number(0))
+    .option('--flap-minutes <n>', 'busy day: simulated minutes from the start that they flap (default 60)', number(0))
     .exitOverride()
     .configureOutput({ writeOut: (s) => out(s.trimEnd()), writeErr: (s) => out(s.trimEnd()) });
   program.parse(argv, { from: 'user' });
@@ -74,6 +84,14 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
   if (f.faultMalformed !== undefined) faults.malformedRate = f.faultMalformed;
   if (f.faultStormS !== undefined) faults.rateLimitStormS = f.faultStormS;
   if (f.faultRetryAfterS !== undefined) faults.retryAfterS = f.faultRetryAfterS;
+  if (f.faultFlapS !== undefined) faults.flapStreamS = f.faultFlapS;
+  const busy = f.busy
+    ? {
+        ...(f.resultsDelayS !== undefined ? { resultsDelayS: f.resultsDelayS } : {}),
+        ...(f.flapEvents !== undefined ? { flapEvents: f.flapEvents } : {}),
+        ...(f.flapMinutes !== undefined ? { flapMinutes: f.flapMinutes } : {}),
+      }
+    : undefined;
 
   const sim = await startSimulator({
     port: f.port,
@@ -87,9 +105,14 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
     ...(f.events !== undefined ? { events: f.events } : {}),
     ...(f.startTime ? { startTime: f.startTime } : {}),
     ...(f.oddsRate ? { oddsRate: f.oddsRate } : {}),
+    ...(busy ? { busy } : {}),
   });
   out(`simulator listening on ${sim.url} (seed ${f.seed}, speed ${f.speed}x)`);
   for (const k of sim.keys) out(`key ${k.plan}: ${k.key}`);
   if (Object.keys(faults).length) out(`faults: ${JSON.stringify(faults)}`);
+  if (sim.busy) {
+    const b = sim.busy;
+    out(`busy day: results published ${b.resultsDelayS} s after settlement; streams of ${b.flappingEventIds.join(', ') || 'no event'} flap until ${new Date(b.flapUntil).toISOString().slice(0, 19)}`);
+  }
   return sim;
 }

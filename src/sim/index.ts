@@ -45,6 +45,27 @@ export interface SimulatorOptions {
    * moves exactly as without the option.
    */
   oddsRate?: number;
+  /** The busy day (see CONTROL.md); `true` takes every default. */
+  busy?: boolean | BusyOptions;
+}
+
+/** The busy-day scenario's knobs; with it on, quotaPerHour defaults to 1000, events to 80, historyHours to 1. */
+export interface BusyOptions {
+  /** Simulated seconds between a settlement and its /api/results rows; default 300. */
+  resultsDelayS?: number;
+  /** How many book events have a flapping stream (dropped right after its snapshot, every connection); default 2. */
+  flapEvents?: number;
+  /** Simulated minutes from the start during which those streams flap; default 60. */
+  flapMinutes?: number;
+}
+
+/** What the busy day decided at start, for the operator and for tests. */
+export interface BusyInfo {
+  resultsDelayS: number;
+  /** Book events whose stream flaps: they start at least two simulated hours after the start, so they stay. */
+  flappingEventIds: number[];
+  /** Simulated ms since epoch when they stop flapping. */
+  flapUntil: number;
 }
 
 /** Every stream message as the world emits it, with the real wall-clock ms of the emission (Date.now()). */
@@ -70,6 +91,8 @@ export interface Simulator {
     bookIds(): number[];
   };
   openStreams(): number;
+  /** The busy day's decisions, or null when it is off. */
+  busy: BusyInfo | null;
   /** Taps the stream log as it is written (benchmarks stamp emissions here); returns the unsubscribe. */
   onStreamMessage(listener: StreamMessageListener): () => void;
   close(): Promise<void>;
@@ -91,8 +114,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (!(oddsRate >= 0)) throw new Error('oddsRate must be >= 0');
   if (oddsRate > 0 && manual) throw new Error('oddsRate needs the real clock');
 
-  const world = new World({ seed, startMs, events: options.events ?? 60, historyMs: (options.historyHours ?? 3) * 3600_000 });
-  const access = new Access(seed, options.quotaPerHour ?? 100_000);
+  const busy = options.busy === true ? {} : options.busy || null;
+  const resultsDelayS = busy?.resultsDelayS ?? 300;
+  const world = new World({
+    seed,
+    startMs,
+    events: options.events ?? (busy ? 80 : 60),
+    historyMs: (options.historyHours ?? (busy ? 1 : 3)) * 3600_000,
+    ...(busy ? { busy: { resultsDelayMs: resultsDelayS * 1000 }, settledCap: 50_000 } : {}),
+  });
+  const access = new Access(seed, options.quotaPerHour ?? (busy ? 1000 : 100_000));
+  const busyInfo: BusyInfo | null = busy
+    ? { resultsDelayS, flappingEventIds: flappingEvents(world, startMs, busy.flapEvents ?? 2), flapUntil: startMs + (busy.flapMinutes ?? 60) * 60_000 }
+    : null;
+  const flapping = new Set(busyInfo?.flappingEventIds ?? []);
   const given = options.keys ?? [
     { key: '', plan: 'enterprise' as const },
     { key: '', plan: 'starter' as const },
@@ -112,9 +147,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (!manual) throw new Error('advance needs the manual clock');
     simMs += seconds * 1000;
     advanceWorld();
+    streams.applyFaults(); // faults on the simulated clock (flaps) fall due as it moves
   };
 
-  const streams = new StreamHub(world, access, { pingIntervalMs: options.pingIntervalMs ?? 15_000, retryMs: options.retryMs ?? 2_000 }, () => Date.now());
+  const streams = new StreamHub(
+    world,
+    access,
+    {
+      pingIntervalMs: options.pingIntervalMs ?? 15_000,
+      retryMs: options.retryMs ?? 2_000,
+      flapFor: (eventId, simMs) => (busyInfo && flapping.has(eventId) && simMs < busyInfo.flapUntil ? 0 : null),
+    },
+    () => Date.now(),
+    () => Math.floor(simNow()),
+  );
   const taps = new Set<StreamMessageListener>();
   world.onMessage((eventId, message) => {
     const realMs = Date.now();
@@ -165,6 +211,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       bookIds: () => world.bookIds(),
     },
     openStreams: () => streams.openCount(),
+    busy: busyInfo && { ...busyInfo, flappingEventIds: [...busyInfo.flappingEventIds] },
     onStreamMessage: (listener) => {
       taps.add(listener);
       return () => taps.delete(listener);
@@ -177,6 +224,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** The lowest-id book events that start at least two hours after `startMs` (so they outlast a two-hour run). */
+function flappingEvents(world: World, startMs: number, count: number): number[] {
+  const late = world.bookIds().filter((id) => {
+    const starts = parseServiceTime(world.eventOdds(id)?.starts ?? '');
+    return starts !== null && starts >= startMs + 2 * 3600_000;
+  });
+  return late.slice(0, Math.max(0, count));
 }
 
 /**

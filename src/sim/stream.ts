@@ -1,5 +1,5 @@
 // The server-sent events side of the simulator: open connections per event, snapshot or Last-Event-ID replay on
-// connect, fan-out of the world's messages, `: ping` comments, and the stream faults (drop, stall).
+// connect, fan-out of the world's messages, `: ping` comments, and the stream faults (drop, stall, flap).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Access } from './access';
 import type { StreamMessage, World } from './world';
@@ -9,6 +9,8 @@ interface Connection {
   eventId: number;
   key: string;
   lastDropRealMs: number;
+  /** Simulated instant at which a flapping connection is dropped; null when it does not flap. */
+  flapAtSimMs: number | null;
   /** Output held back while a stall fault is in force; flushed when it ends, as a congested network would. */
   pending: string[];
   ping: NodeJS.Timeout;
@@ -18,6 +20,8 @@ export interface StreamOptions {
   pingIntervalMs: number;
   /** Sent as `retry:` in the first chunk of every connection. */
   retryMs: number;
+  /** Simulated seconds after its opening that a connection to this event is dropped, or null (the busy day's flap). */
+  flapFor?(eventId: number, simMs: number): number | null;
 }
 
 export function formatMessage(m: { id: number; event: string; data: string }): string {
@@ -33,6 +37,7 @@ export class StreamHub {
     private readonly access: Access,
     private readonly options: StreamOptions,
     private readonly realNow: () => number,
+    private readonly simNow: () => number,
   ) {
     this.faultTimer = setInterval(() => this.applyFaults(), 20);
     this.faultTimer.unref();
@@ -55,11 +60,13 @@ export class StreamHub {
       res.end(head + formatMessage({ id, event: 'end', data: JSON.stringify({ event_id: eventId, reason }) }));
       return;
     }
+    const flapS = this.access.faultsFor(key).flapStreamS ?? this.options.flapFor?.(eventId, this.simNow()) ?? null;
     const conn: Connection = {
       res,
       eventId,
       key,
       lastDropRealMs: this.realNow(),
+      flapAtSimMs: flapS === null ? null : this.simNow() + flapS * 1000,
       pending: [],
       ping: setInterval(() => this.write(conn, ': ping\n\n', true), this.options.pingIntervalMs),
     };
@@ -68,6 +75,20 @@ export class StreamHub {
     set.add(conn);
     res.on('close', () => this.forget(conn));
     this.write(conn, head + this.opening(eventId, state.lastId, state.buffer, req.headers['last-event-id']));
+    // Right after the opening means after its bytes left: a drop must not swallow the snapshot it follows.
+    this.flapIfDue(conn);
+  }
+
+  /** Drops a flapping connection once its time came and everything it was sent has left (its snapshot included). */
+  private flapIfDue(conn: Connection): void {
+    if (conn.flapAtSimMs === null || this.simNow() < conn.flapAtSimMs || conn.pending.length) return;
+    conn.flapAtSimMs = null;
+    conn.res.write('', () => this.drop(conn));
+  }
+
+  private drop(conn: Connection): void {
+    conn.res.destroy();
+    this.forget(conn);
   }
 
   private opening(eventId: number, lastId: number, buffer: readonly StreamMessage[], lastEventId: string | string[] | undefined): string {
@@ -117,17 +138,18 @@ export class StreamHub {
     conn.pending = [];
   }
 
-  private applyFaults(): void {
+  /** Drops and flushes what is due; runs on a short real timer and after every move of the simulated clock. */
+  applyFaults(): void {
     const now = this.realNow();
     for (const set of this.byEvent.values()) {
       for (const conn of [...set]) {
         const faults = this.access.faultsFor(conn.key);
         if (faults.dropStreamEveryMs && now - conn.lastDropRealMs >= faults.dropStreamEveryMs) {
-          conn.res.destroy();
-          this.forget(conn);
+          this.drop(conn);
           continue;
         }
         this.flush(conn, false);
+        this.flapIfDue(conn);
       }
     }
   }

@@ -41,6 +41,8 @@ export const STEP_MS = 5_000;
 const SETTLE_BATCH_MS = 10 * 60_000;
 const STREAM_BUFFER = 400;
 const SETTLED_CAP = 5_000;
+/** Busy-day settlements that never sat in the book get ids from here, far from the book's and the futures' ids. */
+const BULK_EVENT_BASE = 20_000_001;
 const SPECIAL_TICK_CAP = 200;
 const FUTURES_EVENT_BASE = 9_000_000;
 
@@ -51,6 +53,25 @@ export interface WorldOptions {
   events: number;
   /** The world starts running this long before `startMs`, so it opens with games under way and settlements. */
   historyMs: number;
+  /** Settlements kept (oldest dropped first); default 5,000. */
+  settledCap?: number;
+  /** The busy day: a flood of settlements beside the book, and results published late. Off by default. */
+  busy?: BusyWorldOptions;
+}
+
+export interface BusyWorldOptions {
+  /** Simulated ms between a settlement and its /api/results rows. */
+  resultsDelayMs: number;
+}
+
+/** A set-sport match's per-period results, kept compact and built on request (a busy day settles thousands). */
+interface ResultsRecord {
+  eventId: number;
+  sets: SetRecord[];
+  timestamp: string;
+  /** The settlement_id of the first row; the rows take consecutive ids. */
+  firstSettlementId: number;
+  publishAtMs: number;
 }
 
 export interface StreamMessage {
@@ -206,13 +227,21 @@ export class World {
   private readonly gone = new Map<number, { reason: 'settled' | 'removed'; endId: number }>();
   private readonly settled: SettledEvent[] = [];
   private readonly settledSec: number[] = [];
-  private readonly periodResultsById = new Map<number, PeriodResult[]>();
+  private readonly resultsById = new Map<number, ResultsRecord>();
+  private readonly settledCap: number;
+  private readonly busy: BusyWorldOptions | null;
+  /** The busy day's own dice, so the book's course is the same with it on or off. */
+  private readonly bulkRng: Prng;
+  private nextBulkId = BULK_EVENT_BASE;
   private readonly specials = new Map<number, SpecialState>();
   private readonly maxWinLog: MaxWinChange[] = [];
   private listener: (eventId: number, message: StreamMessage) => void = () => {};
 
   constructor(options: WorldOptions) {
     this.rng = new Prng(options.seed);
+    this.bulkRng = new Prng((options.seed ^ 0xb05d) >>> 0);
+    this.settledCap = options.settledCap ?? SETTLED_CAP;
+    this.busy = options.busy ?? null;
     this.target = Math.max(1, options.events);
     this.nowMs = Math.floor((options.startMs - options.historyMs) / STEP_MS) * STEP_MS;
     this.createLeagues();
@@ -460,6 +489,7 @@ export class World {
     for (const ev of [...this.book.values()]) this.stepEvent(ev, now);
     for (const sp of this.specials.values()) this.stepSpecial(sp, now);
     if (now % SETTLE_BATCH_MS === 0) this.settleBatch(now);
+    if (this.busy) this.settleBulk(now);
     // Keep the book full: a replacement starts between 30 minutes and 8 hours from now.
     let live = 0;
     for (const ev of this.book.values()) if (ev.phase === 'pre' || ev.phase === 'live') live++;
@@ -642,20 +672,103 @@ export class World {
     const due = [...this.book.values()].filter((ev) => ev.phase === 'ended' && ev.settleMs <= now);
     due.sort((a, b) => a.id - b.id);
     for (const ev of due) {
-      const record = this.settlementOf(ev, now);
-      this.settled.push(record);
-      this.settledSec.push(Math.floor(now / 1000));
-      if (ev.sport.kind === 'sets') this.periodResultsById.set(ev.id, this.periodResults(ev, now));
+      this.publishSettlement(ev, now);
       this.leaveBook(ev, 'settled');
     }
-    if (this.settled.length > SETTLED_CAP) {
-      const drop = this.settled.length - SETTLED_CAP;
-      for (const old of this.settled.splice(0, drop)) {
-        this.periodResultsById.delete(old.event_id);
-        this.gone.delete(old.event_id);
-      }
-      this.settledSec.splice(0, drop);
+    this.trimSettled();
+  }
+
+  private publishSettlement(ev: SimEvent, now: number): void {
+    this.settled.push(this.settlementOf(ev, now));
+    this.settledSec.push(Math.floor(now / 1000));
+    if (ev.sport.kind === 'sets') this.recordResults(ev, now);
+  }
+
+  private trimSettled(): void {
+    if (this.settled.length <= this.settledCap) return;
+    const drop = this.settled.length - this.settledCap;
+    for (const old of this.settled.splice(0, drop)) {
+      this.resultsById.delete(old.event_id);
+      this.gone.delete(old.event_id);
     }
+    this.settledSec.splice(0, drop);
+  }
+
+  /**
+   * The busy day: beside the book's own batches, matches played elsewhere settle in a steady trickle (about 2 every
+   * 5 s step), in crowded seconds (five a clock hour, 210-340 each, at :00 :12 :24 :36 :48) and in one flood a clock
+   * hour (1,050-1,300 at :30). Heavily set sports. No sport gets more than 900 in one second, so a client can always
+   * split a crowded second by sport within the page limit of 1,000.
+   */
+  private settleBulk(now: number): void {
+    const rng = this.bulkRng;
+    let count = rng.poisson(2);
+    const inHour = now % 3_600_000;
+    if (inHour % (12 * 60_000) === 0) count += rng.int(210, 340);
+    if (inHour === 30 * 60_000) count += rng.int(1_050, 1_300);
+    // The book's batch may have settled in this very second: it counts towards the per-sport bound too.
+    const perSport = new Map<number, number>();
+    const sec = Math.floor(now / 1000);
+    for (let i = this.settled.length - 1; i >= 0 && this.settledSec[i] === sec; i--) {
+      const sportId = this.settled[i]?.sport_id ?? 0;
+      perSport.set(sportId, (perSport.get(sportId) ?? 0) + 1);
+    }
+    for (let i = 0; i < count; i++) {
+      let sport = this.bulkSport(rng);
+      for (let k = 0; (perSport.get(sport.id) ?? 0) >= 900 && k < SPORTS.length; k++) sport = SPORTS[(SPORTS.indexOf(sport) + 1) % SPORTS.length] ?? sport;
+      perSport.set(sport.id, (perSport.get(sport.id) ?? 0) + 1);
+      this.publishSettlement(this.playedElsewhere(sport, now, rng), now);
+    }
+    this.trimSettled();
+  }
+
+  /** Tennis 45%, table tennis 30%, volleyball 17%, the continuous sports 8% between them. */
+  private bulkSport(rng: Prng): SportDef {
+    const r = rng.next();
+    const id = r < 0.45 ? 4 : r < 0.75 ? 6 : r < 0.92 ? 5 : r < 0.95 ? 1 : r < 0.98 ? 2 : 3;
+    const sport = SPORTS.find((s) => s.id === id);
+    if (!sport) throw new Error(`no sport ${id} in the catalogue`);
+    return sport;
+  }
+
+  /** A whole match that never sat in this book, played out at once so it can settle `now`. */
+  private playedElsewhere(sport: SportDef, now: number, parent: Prng): SimEvent {
+    const id = this.nextBulkId;
+    this.nextBulkId += parent.int(1, 3);
+    const rng = parent.fork(id);
+    const league = rng.pick(this.leagues.filter((l) => l.sport === sport));
+    const home = rng.pick(league.teams);
+    let away = rng.pick(league.teams);
+    while (away === home) away = rng.pick(league.teams);
+    const startsMs = Math.floor((now - (sport.durationMin * 1.3 + rng.range(2, 12)) * 60_000) / 60_000) * 60_000;
+    const strength = rng.range(0.25, 0.75);
+    const ev: SimEvent = {
+      id,
+      sport,
+      league,
+      home,
+      away,
+      startsMs,
+      offeredLive: true,
+      phase: 'ended',
+      removeAtMs: null,
+      endMs: 0,
+      settleMs: now,
+      timeline: [],
+      timelineIdx: 0,
+      sets: [],
+      score: null,
+      markets: [],
+      nextTickMs: 0,
+      suspendedUntilMs: 0,
+      rng,
+      log: { nextId: 1, buffer: [] },
+    };
+    this.playMatch(ev, strength);
+    const last = ev.timeline[ev.timeline.length - 1];
+    ev.score = { home: last?.home ?? 0, away: last?.away ?? 0 };
+    ev.markets = this.createMarkets(ev, strength);
+    return ev;
   }
 
   private settlementOf(ev: SimEvent, now: number): SettledEvent {
@@ -694,24 +807,37 @@ export class World {
     };
   }
 
-  private periodResults(ev: SimEvent, now: number): PeriodResult[] {
-    const timestamp = formatServiceTime(now);
+  private recordResults(ev: SimEvent, now: number): void {
+    const rows = 1 + ev.sets.length + ev.sets.reduce((n, s) => n + s.games.length, 0);
+    this.resultsById.set(ev.id, {
+      eventId: ev.id,
+      sets: ev.sets,
+      timestamp: formatServiceTime(now),
+      firstSettlementId: this.nextSettlementId,
+      publishAtMs: now + (this.busy?.resultsDelayMs ?? 0),
+    });
+    this.nextSettlementId += rows;
+  }
+
+  private periodResults(r: ResultsRecord): PeriodResult[] {
+    const { timestamp } = r;
+    let settlementId = r.firstSettlementId;
     const row = (period: number, homeWon: boolean | null, sets: [number, number] | null): PeriodResult => ({
-      event_id: ev.id,
+      event_id: r.eventId,
       period,
       status: 1,
       score_home: sets ? sets[0] : homeWon ? 1 : 0,
       score_away: sets ? sets[1] : homeWon ? 0 : 1,
       sets_home: sets ? sets[0] : null,
       sets_away: sets ? sets[1] : null,
-      settlement_id: this.nextSettlementId++,
+      settlement_id: settlementId++,
       cancellation_reason: null,
       timestamp,
     });
-    const setsHome = ev.sets.filter((s) => s.homeWon).length;
-    const out = [row(0, null, [setsHome, ev.sets.length - setsHome])];
-    ev.sets.forEach((s, i) => out.push(row(i + 1, s.homeWon, null)));
-    ev.sets.forEach((s, i) => s.games.forEach((homeWon, g) => out.push(row(tennisGamePeriod(i + 1, g + 1), homeWon, null))));
+    const setsHome = r.sets.filter((s) => s.homeWon).length;
+    const out = [row(0, null, [setsHome, r.sets.length - setsHome])];
+    r.sets.forEach((s, i) => out.push(row(i + 1, s.homeWon, null)));
+    r.sets.forEach((s, i) => s.games.forEach((homeWon, g) => out.push(row(tennisGamePeriod(i + 1, g + 1), homeWon, null))));
     return out;
   }
 
@@ -721,7 +847,7 @@ export class World {
     this.book.delete(ev.id);
     this.gone.set(ev.id, { reason, endId: ev.log.nextId - 1 });
     // Maps iterate in insertion order, so the first key is the longest gone.
-    if (this.gone.size > 2 * SETTLED_CAP) this.gone.delete(this.gone.keys().next().value as number);
+    if (this.gone.size > 2 * this.settledCap) this.gone.delete(this.gone.keys().next().value as number);
     for (const sp of this.specials.values()) if (sp.ownerId === ev.id) this.specials.delete(sp.specialId);
   }
 
@@ -797,8 +923,10 @@ export class World {
     return { standard };
   }
 
+  /** Empty until the results are published (at once, or after the busy day's delay). */
   results(eventId: number): PeriodResult[] {
-    return this.periodResultsById.get(eventId) ?? [];
+    const r = this.resultsById.get(eventId);
+    return r && this.nowMs >= r.publishAtMs ? this.periodResults(r) : [];
   }
 
   settlement(eventId: number): SettledEvent | null {

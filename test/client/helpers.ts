@@ -1,5 +1,5 @@
-// Shared setup of the client tests: a simulator on a manual clock with short pings, and clients with short
-// backoffs so the whole suite stays fast.
+// Shared setup of the client tests: a simulator on a manual clock with short pings and a short `retry:` (the stream
+// client honours it as a floor of every reconnect), and clients with short backoffs so the whole suite stays fast.
 import { createApiClient, type ApiClient } from '../../src/core/api';
 import { startSimulator } from '../../src/sim';
 
@@ -20,6 +20,7 @@ export async function startTestSim(extra: Partial<Parameters<typeof startSimulat
       { key: STARTER, plan: 'starter' },
     ],
     pingIntervalMs: PING_MS,
+    retryMs: 50,
     ...extra,
   });
 }

@@ -1,8 +1,14 @@
-// Must show 4 over real HTTP: with stream connections dropped every few hundred ms and a stall injected, the odds
-// the client ends with equal the simulator's truth for every watched event, and no message is applied twice.
+// Over real HTTP against the simulator. Must show 4: with stream connections dropped every few hundred ms and a stall
+// injected, the odds the client ends with equal the simulator's truth for every watched event, and no message is
+// applied twice (this one runs on real time, because the drop and stall faults and the pings are real-time by
+// design). Issue 17: a stream flapping on the busy day (snapshot, then dropped, over and over) stays within its opens
+// per hour while the settlement walk keeps its schedule, and is live again once the flap is over; on the manual
+// clock, two simulated hours in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventOdds } from '../../src/shared/api';
-import { createStreamClient } from '../../src/core/stream';
+import { createManualClock } from '../support/manualClock';
+import { createApiClient } from '../../src/core/api';
+import { parseServiceTime, PATHS, type EventOdds } from '../../src/shared/api';
+import { createStreamClient, DEFAULT_OPEN_CAP } from '../../src/core/stream/client';
 import { ENT, PING_MS, STARTER, delay, makeClient, startTestSim, until, type Sim } from './helpers';
 
 let sim: Sim;
@@ -88,16 +94,84 @@ describe('stream client against the simulator', () => {
   });
 
   it('fails a stream on a plan restriction without retrying', async () => {
-    const api = makeClient(sim.url, { key: STARTER });
-    const streams = createStreamClient({ api, pingIntervalMs: PING_MS, backoff: { baseMs: 20, maxMs: 200 } });
+    const clock = createManualClock(sim.now());
+    const api = createApiClient({ baseUrl: sim.url, keyProvider: () => STARTER, clock });
+    const streams = createStreamClient({ api, clock, pingIntervalMs: PING_MS, backoff: { baseMs: 20, maxMs: 200 } });
     const id = sim.truth.bookIds()[0]!;
     streams.watch(id);
     expect(await until(() => streams.state(id)?.status === 'failed', 2000)).toBe(true);
     expect(streams.state(id)?.error).toMatchObject({ kind: 'plan', requiredPlan: 'enterprise' });
     const count = sim.requestLog().length;
-    await delay(300);
-    expect(sim.requestLog().length).toBe(count);
+    await clock.advance(3_600_000);
+    expect(await until(() => sim.requestLog().length > count, 200)).toBe(false);
+    expect(streams.state(id)?.status).toBe('failed');
     streams.close();
     api.dispose();
+  });
+});
+
+describe('a flapping stream on the busy day, on the manual clock', () => {
+  it('stays within its opens per hour, the settlement walk keeps its schedule, and it is live once the flap ends', async () => {
+    const busy = await startTestSim({ busy: { flapMinutes: 60 }, historyHours: 0 });
+    const clock = createManualClock(busy.now());
+    const start = clock.now();
+    const HOUR = 3_600_000;
+    const api = createApiClient({ baseUrl: busy.url, keyProvider: () => ENT, clock });
+    // Default backoff, healthy time and cap: what the app runs with. No watchdog: pings come on real time.
+    const streams = createStreamClient({ api, clock, pingIntervalMs: 1e9 });
+    try {
+      const info = busy.busy!;
+      const flapping = info.flappingEventIds[0]!;
+      const startsLate = (id: number) => (parseServiceTime(busy.truth.event(id)?.starts ?? '') ?? 0) >= start + 2 * HOUR;
+      const calm = busy.truth.bookIds().find((id) => !info.flappingEventIds.includes(id) && startsLate(id))!;
+      const statuses = new Set<string>();
+      streams.onState((s) => {
+        if (s.eventId === flapping) statuses.add(s.status);
+      });
+      streams.watch(flapping);
+      streams.watch(calm);
+
+      // Nothing but the flapping stream's own timer may be pending when time moves: its drops are real I/O.
+      const idle = () => {
+        const f = streams.state(flapping)!;
+        const flapIdle = f.retryAt !== undefined || (f.status === 'live' && clock.now() >= info.flapUntil);
+        return flapIdle && streams.state(calm)?.status === 'live';
+      };
+      const walks: Array<{ due: number; done: number; ok: boolean }> = [];
+      let nextWalk = start;
+      while (clock.now() < start + 2 * HOUR) {
+        expect(await until(idle, 5000)).toBe(true);
+        if (clock.now() >= nextWalk) {
+          const due = nextWalk;
+          const r = await api.settled({ since: Math.floor(due / 1000) - 60, limit: 1000 });
+          walks.push({ due, done: clock.now(), ok: r.ok });
+          nextWalk += 60_000;
+        }
+        const step = Math.min(start + 2 * HOUR, nextWalk, streams.state(flapping)!.retryAt ?? Infinity) - clock.now();
+        await busy.advance(step / 1000);
+        await clock.advance(step);
+      }
+      expect(await until(idle, 5000)).toBe(true);
+
+      const opens = busy
+        .requestLog()
+        .filter((r) => r.path === PATHS.stream && r.query.includes(`event_id=${flapping}`))
+        .map((r) => r.simAt);
+      for (const at of opens) expect(opens.filter((o) => o >= at && o < at + HOUR).length).toBeLessThanOrEqual(DEFAULT_OPEN_CAP.max);
+      expect(opens.length).toBeGreaterThan(DEFAULT_OPEN_CAP.max / 2); // it did flap, and hard
+      expect(statuses.has('failing')).toBe(true);
+      // Every walk went out on its minute and came back without the clock having to move.
+      expect(walks).toHaveLength(120);
+      expect(walks.filter((w) => !w.ok || w.done !== w.due)).toEqual([]);
+      expect(busy.requestLog().filter((r) => r.status === 429)).toEqual([]);
+      // The flap is over: both streams are live, and the calm one never had to reconnect.
+      expect(streams.state(flapping)?.status).toBe('live');
+      expect(streams.state(calm)?.status).toBe('live');
+      expect(streams.stats(calm)?.connections).toBe(1);
+    } finally {
+      streams.close();
+      api.dispose();
+      await busy.close();
+    }
   });
 });

@@ -21,7 +21,7 @@ afterEach(async () => {
   sim = null;
 });
 
-const tmpDb = () => path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-core-')), 'core.db');
+const tmpDir = () => mkdtempSync(path.join(tmpdir(), 'oddsdesk-core-'));
 
 async function until<T>(probe: () => T | undefined | null | false, timeoutMs = 20_000, what = 'condition'): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -40,7 +40,7 @@ async function startCore(plan: 'starter' | 'enterprise', speed = 60) {
   core = await createCore({
     host: 'browser',
     version: 'test',
-    dbPath: tmpDb(),
+    dataDir: tmpDir(),
     secrets: createMemorySecretStore(),
     notifier: { notify: (n) => notifications.push(n) },
     envService: { baseUrl: sim.url, key: `core-${plan}-key` },

@@ -1,80 +1,13 @@
 // The settled walk against a scripted service built straight from assumptions.md, with the edge cases a busy day
 // brings and the simulator rarely does: many settlements in one second, a full page stuck on the cursor's second,
 // a malformed record, settlements arriving while the walk pages.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
-import { walkSettled } from '../../src/core/monitor/settledWalk';
+import { plainWalkStore, walkSettled } from '../../src/core/monitor/settledWalk';
 import { openStore, type Store } from '../../src/core/store';
-import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
+import type { SettledEvent } from '../../src/shared/api';
 
-const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-function settled(id: number, second: number, sportId = 1): SettledEvent {
-  return {
-    event_id: id,
-    sport_id: sportId,
-    league_id: 10 + sportId,
-    league_name: `League ${sportId}`,
-    runner_home: `Home ${id}`,
-    runner_away: `Away ${id}`,
-    starts: formatServiceTime(T0 - 7_200_000),
-    score_home: id % 4,
-    score_away: (id + 1) % 3,
-    status: 'ended',
-    settled_at: formatServiceTime(T0 + second * 1000),
-    settlement: [
-      { line_id: id * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' },
-      { line_id: id * 10 + 1, period: 0, market: 'totals', line: 3, outcome_home: 'push', outcome_draw: 'push', outcome_away: 'push' },
-    ],
-  };
-}
-
-interface Scripted {
-  url: string;
-  events: SettledEvent[];
-  calls: string[];
-  /** Called before answering; may change the events or the body. */
-  hook?: (query: URLSearchParams, body: { last: number; since: number; count: number; events: unknown[] }) => void;
-  close(): Promise<void>;
-}
-
-async function scriptedService(events: SettledEvent[], serverLimitCap = 1000): Promise<Scripted> {
-  const s: Partial<Scripted> & { events: SettledEvent[]; calls: string[] } = { events, calls: [] };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    s.calls.push(url.pathname + url.search);
-    res.setHeader('content-type', 'application/json');
-    if (url.pathname === '/api/settlement') {
-      const e = s.events.find((x) => x.event_id === Number(url.searchParams.get('event_id')));
-      res.statusCode = e ? 200 : 404;
-      res.end(JSON.stringify(e ?? { detail: 'Not settled' }));
-      return;
-    }
-    if (url.pathname === '/api/sports') {
-      res.end(JSON.stringify([1, 2, 3].map((id) => ({ sport_id: id, name: `Sport ${id}` }))));
-      return;
-    }
-    const q = url.searchParams;
-    const sinceText = q.get('since');
-    const since = sinceText === null ? Math.floor(T0 / 1000) - 86_400 : Number(sinceText);
-    const limit = Math.min(Number(q.get('limit') ?? 200), serverLimitCap);
-    const sport = q.get('sport_id');
-    const secs = (e: SettledEvent) => Math.floor(Date.parse(`${e.settled_at}Z`) / 1000);
-    const page = s.events
-      .filter((e) => secs(e) >= since && (sport === null || e.sport_id === Number(sport)))
-      .sort((a, b) => secs(a) - secs(b) || a.event_id - b.event_id)
-      .slice(0, limit);
-    const body = { last: page.length ? secs(page[page.length - 1]!) : since, since, count: page.length, events: page as unknown[] };
-    s.hook?.(q, body);
-    res.end(JSON.stringify(body));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  s.close = () => new Promise<void>((r) => server.close(() => r()));
-  return s as Scripted;
-}
+import { scriptedService, settled, type Scripted } from './scriptedSettled';
 
 let service: Scripted | null = null;
 let store: Store | null = null;
@@ -89,8 +22,8 @@ function walk(limit?: number) {
   const client = createApiClient({ baseUrl: service!.url, keyProvider: () => 'k', governor: { retry: { baseMs: 1, maxMs: 5 } } });
   return walkSettled({
     client,
-    store: store!,
-    sportIds: async () => [1, 2, 3],
+    store: plainWalkStore(store!),
+    sportIds: async () => ({ ok: true, value: [1, 2, 3] }),
     ...(limit ? { limit } : {}),
   });
 }

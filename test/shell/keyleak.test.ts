@@ -3,7 +3,7 @@
 // crossed the bridge, every push, every notification and everything logged are scanned, and the key is in none of
 // them. Electron IPC carries exactly the same dispatch results and pushes as the bridge (both are built from the
 // contract's dispatch and the core's subscribe), so the bridge tap stands for both transports here.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -48,12 +48,11 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
     const notifications: UserNotification[] = [];
     const pushes: string[] = [];
     const wire: string[] = [];
-    const dbPath = path.join(tmp, 'oddsdesk.db');
     const staticDir = path.join(tmp, 'web');
     mkdirSync(staticDir);
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
 
-    const core = await createCore({ host: 'browser', version: 'test', dbPath, secrets, notifier: { notify: (n) => void notifications.push(n) }, pingIntervalMs: 500 });
+    const core = await createCore({ host: 'browser', version: 'test', dataDir: tmp, secrets, notifier: { notify: (n) => void notifications.push(n) }, pingIntervalMs: 500 });
     const unsubscribe = core.subscribe((event, payload) => pushes.push(`${event} ${JSON.stringify(payload)}`));
     const bridge = await startBridge({ handlers: core.handlers, subscribe: core.subscribe, staticDir, port: 0, tap: (_d, text) => wire.push(text) });
     let ws: WebSocket | null = null;
@@ -118,8 +117,13 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
     expect(pushes.filter((t) => t.includes(KEY)), 'pushed events').toEqual([]);
     expect(notifications.filter((n) => JSON.stringify(n).includes(KEY)), 'notifications').toEqual([]);
     expect(logged.filter((l) => l.includes(KEY)), 'log lines').toEqual([]);
-    const dbFiles = readdirSync(tmp).filter((f) => f.startsWith('oddsdesk.db'));
-    expect(dbFiles).toContain('oddsdesk.db');
-    for (const f of dbFiles) expect(containsKey(readFileSync(path.join(tmp, f))), f).toBe(false);
+    // Every file the core wrote: settings.json and each profile's database with its WAL.
+    const written = readdirSync(tmp, { recursive: true, encoding: 'utf8' }).filter((f) => f !== 'web' && !f.startsWith('web'));
+    expect(written).toContain('settings.json');
+    expect(written.filter((f) => f.startsWith(path.join('profiles', 'service-')) && f.endsWith('.db'))).toHaveLength(1);
+    for (const f of written) {
+      const full = path.join(tmp, f);
+      if (statSync(full).isFile()) expect(containsKey(readFileSync(full)), f).toBe(false);
+    }
   }, 90_000);
 });

@@ -4,6 +4,9 @@
 // governor's account (by default the one its path serves). /api/status is the free probe: it sends no key, costs
 // no quota, measures the service's clock skew, and is what the client knocks with, backing off, after a network
 // fault until the service answers again.
+// It also confines the key: the base URL must pass checkBaseUrl (https, or http on loopback only), every request goes
+// out with `redirect: 'manual'`, and a redirect is followed only within the origin the request started at. fetch's
+// own following would carry X-API-Key to whatever origin a Location names (it drops only Authorization and cookies).
 import { z } from 'zod';
 import {
   API_KEY_HEADER,
@@ -17,7 +20,7 @@ import {
   PeriodResultSchema,
   PeriodSchema,
   SETTLED_LIMIT,
-  SettledEventSchema,
+  parseSettledEvent,
   SpecialFixtureSchema,
   SpecialOpeningSchema,
   SportSchema,
@@ -42,7 +45,8 @@ import {
   type SpecialTick,
   type Sport,
 } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { checkBaseUrl } from '../../shared/baseUrl';
+import { AppErrorException, type AppError } from '../../shared/errors';
 import { realClock, type Clock } from '../clock';
 import { pathLabel } from './errors';
 import { backoffDelay, createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
@@ -99,6 +103,7 @@ export interface SettledQuery {
 export interface ApiClient {
   readonly governor: Governor;
   baseUrl(): string;
+  /** Throws an AppErrorException (`validation`) for a base URL that checkBaseUrl refuses; the old one stays. */
   setBaseUrl(url: string): void;
   /** The host stored a new key: resume at once instead of at the next poll of the key provider. */
   keyChanged(): void;
@@ -110,7 +115,8 @@ export interface ApiClient {
   url(path: ApiPath, query?: Query): string;
   /**
    * A fetch that goes through the governor with the key attached, for the stream client. Errors come back as
-   * values (`{ ok: false }`), so the caller can tell a plan restriction from a dropped connection.
+   * values (`{ ok: false }`), so the caller can tell a plan restriction from a dropped connection. `url` must be on
+   * the base URL's origin (as `url()` builds it); redirects are confined to that origin like every other request.
    */
   governedFetch(
     path: ApiPath,
@@ -149,7 +155,11 @@ function badRecord(path: ApiPath, p: RecordProblem): BadRecord {
     kind: 'bad_payload',
     path: p.path,
     ...(p.eventId === undefined ? {} : { eventId: p.eventId }),
-    message: `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
+    ...(p.scope ? { scope: p.scope } : {}),
+    message:
+      p.scope === 'line'
+        ? `${pathLabel(path)}: ${p.message}`
+        : `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
   };
 }
 
@@ -165,10 +175,52 @@ function validation(message: string): AppError {
   return { kind: 'validation', message };
 }
 
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Same-origin hops one request may take; a service that needs more is misconfigured or looping. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * An origin as a trader can read it in a message; bounded, because a hostile Location can be anything. The URL
+ * parser lower-cases host names, so a Location that reflects the key into a host name would slip past the
+ * case-sensitive scrub of known keys: the key is removed here whatever its case.
+ */
+function originText(u: URL, key: string | null): string {
+  let o = u.origin === 'null' ? `${u.protocol}…` : u.origin;
+  if (key !== null && key.length >= 4) {
+    const lower = key.toLowerCase();
+    for (let i = o.toLowerCase().indexOf(lower); i >= 0; i = o.toLowerCase().indexOf(lower)) {
+      o = `${o.slice(0, i)}[redacted key]${o.slice(i + key.length)}`;
+    }
+  }
+  return o.length > 120 ? `${o.slice(0, 117)}…` : o;
+}
+
+function redirectedAway(path: ApiPath, from: string, to: URL, status: number, key: string | null): AppError {
+  return {
+    kind: 'validation',
+    status,
+    message:
+      `${pathLabel(path)}: the service at ${from} redirected (${status}) to another address, ${originText(to, key)}. ` +
+      'The API key is only ever sent to the configured service address, so the request was stopped. ' +
+      'If the service has moved, enter its new address in Settings.',
+  };
+}
+
+function redirectProblem(path: ApiPath, status: number, what: string): AppError {
+  return { kind: 'validation', status, message: `${pathLabel(path)}: the service answered ${status} with ${what}, so the request was stopped.` };
+}
+
+function checkedBase(url: string): string {
+  const r = checkBaseUrl(url);
+  if (!r.ok) throw new AppErrorException({ kind: 'validation', message: r.message });
+  return r.url;
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? realClock;
-  let base = normaliseBase(options.baseUrl);
+  // Defence in depth: whatever host builds the client, a base URL the key must not go to is refused here too.
+  let base = checkedBase(options.baseUrl);
   const governor = createGovernor({
     ...options.governor,
     keyProvider: options.keyProvider,
@@ -176,10 +228,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.quotaPerHour === undefined ? {} : { quotaPerHour: options.quotaPerHour }),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-
-  function normaliseBase(url: string): string {
-    return url.replace(/\/+$/, '');
-  }
 
   function url(path: ApiPath, query: Query = {}): string {
     const u = new URL(base + path);
@@ -195,12 +243,58 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return headers;
   }
 
+  /**
+   * Sends one request, the key attached, and follows redirects only while they stay on the origin the request
+   * started at (scheme, host and port: http vs https, or 127.0.0.1 vs localhost, are other origins). A redirect
+   * anywhere else throws an AppErrorException, which the governor returns as is, without a retry.
+   */
+  async function sendConfined(path: ApiPath, target: string, init: RequestInit, key: string | null, signal: AbortSignal): Promise<Response> {
+    let current = new URL(target);
+    const origin = current.origin;
+    for (let hop = 0; ; hop++) {
+      const res = await doFetch(current.href, { ...init, headers: withKey(init, key), redirect: 'manual', signal });
+      // An injected fetch that ignored `redirect: 'manual'` has already followed; at least nothing it got is used.
+      if (res.redirected && res.url && new URL(res.url).origin !== origin) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new AppErrorException(redirectedAway(path, origin, new URL(res.url), res.status, key));
+      }
+      if (!REDIRECT_STATUSES.has(res.status)) return res;
+      const location = res.headers.get('location');
+      if (location === null) return res;
+      await res.body?.cancel().catch(() => undefined);
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new AppErrorException(redirectProblem(path, res.status, 'a redirect to an address that is not a URL'));
+      }
+      if (next.origin !== origin) throw new AppErrorException(redirectedAway(path, origin, next, res.status, key));
+      if (hop >= MAX_REDIRECTS) throw new AppErrorException(redirectProblem(path, res.status, `more than ${MAX_REDIRECTS} redirects in a row`));
+      governor.log('debug', `${pathLabel(path)}: the service redirected (${res.status}) within ${origin}`);
+      current = next;
+    }
+  }
+
   function governedFetch(
     path: ApiPath,
     target: string,
     init: RequestInit,
     o: RequestOptions & { maxAttempts?: number; timeoutMs?: number },
   ): Promise<GovernedResult> {
+    let targetOrigin: string | null = null;
+    try {
+      targetOrigin = new URL(target).origin;
+    } catch {
+      /* refused below */
+    }
+    const baseOrigin = new URL(base).origin;
+    if (targetOrigin !== baseOrigin) {
+      const error: AppError = {
+        kind: 'validation',
+        message: `${pathLabel(path)}: refused to send the API key anywhere but the configured service address (${baseOrigin}).`,
+      };
+      return Promise.resolve({ ok: false, error, attempts: 0 });
+    }
     return governor.run({
       path,
       baseUrl: base,
@@ -212,7 +306,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ...(o.signal ? { signal: o.signal } : {}),
       send: (key, signal) => {
         const signals = init.signal ? AbortSignal.any([init.signal, signal]) : signal;
-        return doFetch(target, { ...init, headers: withKey(init, key), signal: signals });
+        return sendConfined(path, target, init, key, signals);
       },
     });
   }
@@ -235,10 +329,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ...(o?.signal ? { signal: o.signal } : {}),
       send: async (key, signal) => {
         const sentAt = clock.now();
-        const res = await doFetch(url(path, query), {
-          headers: withKey({ headers: { Accept: 'application/json' } }, key),
-          signal,
-        });
+        const res = await sendConfined(path, url(path, query), { headers: { Accept: 'application/json' } }, key, signal);
         if (extra.timing) {
           extra.timing.sentAt = sentAt;
           extra.timing.receivedAt = clock.now();
@@ -276,16 +367,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!Array.isArray(r.body)) return { ok: false, error: badPayload(path, 'expected a list', '') };
       const parsed = parseRecords(schema, r.body);
       return { ok: true, value: parsed.items, problems: parsed.problems.map((p) => badRecord(path, p)) };
-    });
-  }
-
-  function one<T>(path: ApiPath, schema: z.ZodType<T>, query: Query, o: RequestOptions | undefined, priority: Priority) {
-    return guarded<T>(path, async () => {
-      const r = await getJson(path, query, o, priority);
-      if (!r.ok) return r;
-      const parsed = parseRecord(schema, r.body, '');
-      if (!parsed.ok) return { ok: false, error: badPayload(path, parsed.problem.message, parsed.problem.path) };
-      return { ok: true, value: parsed.value, problems: [] };
     });
   }
 
@@ -339,7 +420,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     governor,
     baseUrl: () => base,
     setBaseUrl(next) {
-      base = normaliseBase(next);
+      base = checkedBase(next);
       governor.log('info', `service base URL set to ${base}`);
     },
     keyChanged: () => governor.keyChanged(),
@@ -395,7 +476,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return { ok: true, value: parsed.page, problems: parsed.problems.map((pr) => badRecord(PATHS.settled, pr)) };
       }),
     settlement: (eventId, o) =>
-      one(PATHS.settlement, SettledEventSchema, { [PARAMS.settlement.eventId]: eventId }, o, 'high'),
+      guarded(PATHS.settlement, async () => {
+        const r = await getJson(PATHS.settlement, { [PARAMS.settlement.eventId]: eventId }, o, 'high');
+        if (!r.ok) return r;
+        const parsed = parseSettledEvent(r.body, '');
+        if (!parsed.ok) return { ok: false, error: badPayload(PATHS.settlement, parsed.problem.message, parsed.problem.path) };
+        return { ok: true, value: parsed.value, problems: parsed.lineProblems.map((p) => badRecord(PATHS.settlement, p)) };
+      }),
     specialsOpening: (q, o) => {
       if (q.model !== undefined && !DEVIG_MODELS.includes(q.model)) {
         return Promise.resolve({ ok: false, error: validation(`Unknown de-vig model; use one of ${DEVIG_MODELS.join(', ')}.`) });

@@ -31,7 +31,7 @@ import {
   type ApiPath,
   type Plan,
 } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { AppErrorException, type AppError } from '../../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR, emptyByPurpose, type Purpose, type RequestCounts } from '../../shared/requests';
 import { realClock, type Clock, type TimerHandle } from '../clock';
 import { errorFromStatus, networkError, pathLabel, scrub, scrubError } from './errors';
@@ -578,6 +578,11 @@ export function createGovernor(options: GovernorOptions): Governor {
         response = await request.send(key, signal);
       } catch (e) {
         if (request.signal?.aborted) return fail(entry, cancelled());
+        // `send` refused on purpose (a redirect away from the service): final, and asking again changes nothing.
+        if (e instanceof AppErrorException) {
+          log('warn', e.error.message);
+          return fail(entry, e.error);
+        }
         if (!timedOut) setReachable(false);
         log('warn', `${request.path}: network fault: ${e instanceof Error ? e.message : String(e)}`);
         return retryOrFail(entry, networkError(request.path, request.baseUrl, e, timedOut));

@@ -19,6 +19,8 @@ export type ApiResult<T> = { ok: true; value: T; problems: BadRecord[] } | { ok:
 export type Priority = 'high' | 'normal' | 'low';
 
 export { PURPOSES, type Purpose } from '../../shared/requests';
+/** What a request is for: every request is counted under one, so the trader sees where the hourly quota went. */
+export type RequestPurpose = Purpose;
 
 export interface RequestOptions {
   /** Stream opens and settlement polling go ahead of background refreshes. */

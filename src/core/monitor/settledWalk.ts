@@ -6,7 +6,11 @@
 // - a page with a malformed record is fetched again before the cursor moves past it, and if the record stays bad it
 //   is asked for alone through /api/settlement; only if that fails too is it reported loudly (never dropped in
 //   silence);
-// - the cursor moves in the same transaction as the settlements it covers (the store does that).
+// - a fault (429, 5xx, network) while repairing a record or splitting a second stops the walk where it is: the
+//   cursor stays before what is unread, and the next walk starts there again;
+// - a line the schema does not know spoils that line only (the parser drops it and reports it);
+// - the cursor moves in the same transaction as the settlements it covers, and whatever the caller writes for the
+//   new ones (alerts, results owed) joins that transaction (`commitPage`).
 import { SETTLED_LIMIT, type SettledEvent, type SettledPage } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
@@ -14,16 +18,43 @@ import type { BadRecord } from '../api/types';
 
 export interface SettledWalkStore {
   settledCursor(): number | null;
-  recordSettledPage(events: readonly SettledEvent[], newCursor: number): void;
-  /** Which of these event ids already have a stored settlement. */
-  knownSettlements(eventIds: readonly number[]): Set<number>;
+  /**
+   * Stores a page's events and moves the cursor to `newCursor` in one transaction; returns the events that were
+   * not stored before (the caller adds their alerts inside the same transaction).
+   */
+  commitPage(events: readonly SettledEvent[], newCursor: number): SettledEvent[];
 }
+
+/** The walk's view of a store with nothing added to a page's transaction (tools and tests). */
+export function plainWalkStore(store: {
+  settledCursor(): number | null;
+  transaction<T>(fn: () => T): T;
+  knownSettlements(eventIds: readonly number[]): Set<number>;
+  recordSettledPage(events: readonly SettledEvent[], newCursor: number): void;
+}): SettledWalkStore {
+  return {
+    settledCursor: () => store.settledCursor(),
+    commitPage: (events, cursor) =>
+      store.transaction(() => {
+        const known = store.knownSettlements(events.map((e) => e.event_id));
+        store.recordSettledPage(events, cursor);
+        return events.filter((e) => !known.has(e.event_id));
+      }),
+  };
+}
+
+/** A fault that may pass: the walk stops and resumes from the same cursor next time. Only a record the service
+ * itself says is gone or keeps malformed is given up on (loudly). */
+export const isTransient = (e: AppError): boolean => e.kind !== 'not_found' && e.kind !== 'bad_payload';
+
+/** Problems that spoil a whole record (and so are worth fetching again); a dropped line is not one of them. */
+const recordLevel = (problems: readonly BadRecord[]) => problems.filter((p) => p.scope !== 'line');
 
 export interface SettledWalkOptions {
   client: Pick<ApiClient, 'settled' | 'settlement'>;
   store: SettledWalkStore;
-  /** Sport ids to split one overfull second by. */
-  sportIds: () => Promise<number[]>;
+  /** Sport ids to split one overfull second by; an error stops the walk before that second. */
+  sportIds: () => Promise<{ ok: true; value: number[] } | { ok: false; error: AppError }>;
   limit?: number;
   /** How often a page with a malformed record is fetched again before it is accepted as it is. */
   badPageRetries?: number;
@@ -57,34 +88,37 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
       pages++;
       const r = await client.settled(
         { ...(since === null ? {} : { since }), limit, ...(sportId === undefined ? {} : { sportId }) },
-        { priority: 'high' },
+        { priority: 'high', purpose: 'settled' },
       );
       if (!r.ok) return { ok: false, error: r.error };
       // Every bad record is reported, even one that a fetch again repaired: a trader should know the feed is ill.
       problems.push(...r.problems);
-      last = { ok: true, page: r.value, problems: r.problems };
-      if (r.problems.length === 0) return last;
+      last = { ok: true, page: r.value, problems: recordLevel(r.problems) };
+      if (last.problems.length === 0) return last;
     }
     return last!;
   }
 
-  /** Stores a page's events; returns the ones never stored before. */
+  /** Stores a page's events with the cursor; notes the ones never stored before. */
   function keep(events: readonly SettledEvent[], cursor: number): void {
     const unique = new Map<number, SettledEvent>();
     for (const e of events) unique.set(e.event_id, e);
-    const fresh = [...unique.values()].filter((e) => !seen.has(e.event_id));
-    const known = store.knownSettlements(fresh.map((e) => e.event_id));
-    store.recordSettledPage([...unique.values()], cursor);
-    for (const e of fresh) {
+    for (const e of store.commitPage([...unique.values()], cursor)) {
+      if (seen.has(e.event_id)) continue;
       seen.add(e.event_id);
-      if (!known.has(e.event_id)) added.push(e);
+      added.push(e);
     }
   }
 
   /** Reads every event of one second (`second`) through per-sport pages; false when even that cannot finish. */
   async function readSecondBySport(second: number): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
     const events: SettledEvent[] = [];
-    for (const sportId of await options.sportIds()) {
+    const sports = await options.sportIds();
+    if (!sports.ok) return sports;
+    if (sports.value.length === 0) {
+      return { ok: false, error: { kind: 'bad_payload', message: `The service lists no sports to split the crowded second ${second} by; the walk waits before it.` } };
+    }
+    for (const sportId of sports.value) {
       const r = await fetchPage(second, SETTLED_LIMIT.max, sportId);
       if (!r.ok) return r;
       const inSecond = r.page.events;
@@ -102,22 +136,33 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     return { ok: true, events };
   }
 
-  /** A record that stayed malformed in its page: fetch that one settlement alone. */
-  async function repair(bad: readonly BadRecord[], have: readonly SettledEvent[]): Promise<SettledEvent[]> {
+  /**
+   * A record that stayed malformed in its page: fetch that one settlement alone. A transient fault stops the walk
+   * (the page is not kept, so the cursor stays before it); only a record the service keeps malformed or says it does
+   * not have is given up on, and that is reported loudly.
+   */
+  async function repair(bad: readonly BadRecord[], have: readonly SettledEvent[]): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
     const repaired: SettledEvent[] = [];
     for (const b of bad) {
-      if (b.eventId === undefined || have.some((e) => e.event_id === b.eventId)) continue;
-      const r = await client.settlement(b.eventId, { priority: 'high' });
-      if (r.ok && r.problems.length === 0) repaired.push(r.value);
-      else
+      if (b.eventId === undefined) {
+        problems.push({ ...b, message: `${b.message}; the record carries no readable event_id, so it cannot be fetched again and is missing from the history.` });
+        continue;
+      }
+      if (have.some((e) => e.event_id === b.eventId)) continue;
+      const r = await client.settlement(b.eventId, { priority: 'high', purpose: 'repair' });
+      if (!r.ok && isTransient(r.error)) return { ok: false, error: r.error };
+      if (r.ok) {
+        problems.push(...r.problems);
+        repaired.push(r.value);
+      } else
         problems.push({
           kind: 'bad_payload',
           path: b.path,
           eventId: b.eventId,
-          message: `The settlement of event ${b.eventId} arrived malformed and could not be fetched again (${r.ok ? r.problems[0]?.message : r.error.message}); it is missing from the history.`,
+          message: `The settlement of event ${b.eventId} arrived malformed and could not be fetched again (${r.error.message}); it is missing from the history.`,
         });
     }
-    return repaired;
+    return { ok: true, events: repaired };
   }
 
   let since = store.settledCursor();
@@ -128,7 +173,9 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     const { page } = r;
     const received = page.events.length + r.problems.length;
     if (r.problems.length) {
-      page.events = [...page.events, ...(await repair(r.problems, page.events))].sort((a, b) => a.settled_at.localeCompare(b.settled_at));
+      const fixed = await repair(r.problems, page.events);
+      if (!fixed.ok) return { added, pages, cursor: store.settledCursor(), problems, error: fixed.error };
+      page.events = [...page.events, ...fixed.events].sort((a, b) => a.settled_at.localeCompare(b.settled_at));
     }
     if (since !== null && page.last < since) {
       return {

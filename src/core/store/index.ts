@@ -42,6 +42,22 @@ export interface Store extends Ingest, Reads {
 
   /** Deletes tick history older than the retention window and lets SQLite refresh its planner statistics. */
   maintain(): MaintenanceReport;
+  /** The trader's retention setting, applied from the next maintain(). */
+  setRetentionDays(days: number): void;
+  retentionDays(): number;
+
+  /** Runs `fn` in one transaction (a savepoint when already inside one): all of it commits, or none of it. */
+  transaction<T>(fn: () => T): T;
+
+  /** Notes that a settlement's period results are owed; a watched match goes to the front. */
+  oweResults(eventId: number, settledAt: number, watched: boolean): void;
+  /** Owed results due at `now`: watched first, then newest settlement first. */
+  resultsDue(now: number, opts: { limit: number; watchedOnly?: boolean }): Array<{ eventId: number; watched: boolean; attempts: number }>;
+  /** An attempt that found nothing yet (or failed): ask again after `nextAt`, or give up once `attempts` run out. */
+  resultsRetry(eventId: number, nextAt: number, maxAttempts: number): void;
+  resultsSettled(eventId: number): void;
+  isResultOwed(eventId: number): boolean;
+  resultsOwedCount(): number;
   close(): void;
 }
 
@@ -59,7 +75,7 @@ export class SecretSettingError extends Error {
 
 export function openStore(options: StoreOptions): Store {
   const clock = options.clock ?? Date.now;
-  const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  let retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   const db = new Database(options.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     // WAL: readers never block the writer, and a commit is one append to the log. synchronous=NORMAL in WAL keeps
@@ -105,6 +121,17 @@ export function openStore(options: StoreOptions): Store {
     del: deletePrefix(t),
   }));
   const deleteCoverage = db.prepare(`DELETE FROM coverage_samples WHERE at < ?`);
+  const oweResults = db.prepare(`
+    INSERT INTO results_owed (event_id, settled_at, watched) VALUES (?, ?, ?)
+    ON CONFLICT(event_id) DO UPDATE SET watched = max(watched, excluded.watched), next_at = min(next_at, ?)`);
+  const resultsDue = db.prepare(`
+    SELECT event_id, watched, attempts FROM results_owed WHERE next_at <= ? AND watched >= ?
+    ORDER BY watched DESC, settled_at DESC LIMIT ?`);
+  const resultsRetry = db.prepare(`UPDATE results_owed SET attempts = attempts + 1, next_at = ? WHERE event_id = ?`);
+  const resultsGiveUp = db.prepare(`DELETE FROM results_owed WHERE event_id = ? AND attempts >= ?`);
+  const resultsSettled = db.prepare(`DELETE FROM results_owed WHERE event_id = ?`);
+  const resultsOwedCount = db.prepare(`SELECT count(*) FROM results_owed`).pluck();
+  const isResultOwed = db.prepare(`SELECT 1 FROM results_owed WHERE event_id = ?`).pluck();
 
   const toAlert = (r: Record<string, unknown>): AlertRecord => ({
     id: r.id as number,
@@ -164,6 +191,27 @@ export function openStore(options: StoreOptions): Store {
       for (const r of allSettings.all() as { name: string; value: string }[]) out[r.name] = JSON.parse(r.value);
       return out;
     },
+
+    setRetentionDays(days) {
+      if (!(Number.isInteger(days) && days >= 1)) throw new Error(`retention must be a whole number of days >= 1 (got ${days})`);
+      retentionDays = days;
+    },
+    retentionDays: () => retentionDays,
+    transaction: (fn) => db.transaction(fn)(),
+
+    oweResults: (eventId, settledAt, watched) => void oweResults.run(eventId, settledAt, watched ? 1 : 0, watched ? 0 : Number.MAX_SAFE_INTEGER),
+    resultsDue(now, opts) {
+      const rows = resultsDue.all(now, opts.watchedOnly ? 1 : 0, opts.limit) as Array<{ event_id: number; watched: number; attempts: number }>;
+      return rows.map((r) => ({ eventId: r.event_id, watched: r.watched === 1, attempts: r.attempts }));
+    },
+    resultsRetry: (eventId, nextAt, maxAttempts) =>
+      db.transaction(() => {
+        resultsRetry.run(nextAt, eventId);
+        resultsGiveUp.run(eventId, maxAttempts);
+      })(),
+    resultsSettled: (eventId) => void resultsSettled.run(eventId),
+    resultsOwedCount: () => resultsOwedCount.get() as number,
+    isResultOwed: (eventId) => isResultOwed.get(eventId) !== undefined,
 
     maintain() {
       const cutoff = clock() - retentionDays * DAY_MS;

@@ -1,10 +1,13 @@
-// The stream client's message rules against a scripted SSE server: a replayed id is not applied twice, unknown
-// event names are counted and ignored, prices null marks a market offline, and `end` closes for good.
+// The stream client's rules against a scripted SSE server, on the manual clock: a replayed id is not applied twice,
+// unknown event names are counted and ignored, prices null marks a market offline, `end` closes for good; the backoff
+// starts again from the bottom only after a connection held for a minute; the service's `retry:` is a floor (a
+// hostile one is bounded); and opens per event are capped in a rolling hour, the stream resting as 'failing'.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createManualClock, type ManualClock } from '../../../test/support/manualClock';
 import { createApiClient } from '../api';
-import { createStreamClient } from './client';
+import { createRetryScanner, createStreamClient, type StreamClient, type StreamState } from './client';
 
 const market = (lineId: number, home: number | null) => ({
   line_id: lineId,
@@ -30,15 +33,26 @@ const snapshot = {
   markets: [market(1, 1.9), market(2, 1.8)],
 };
 const msg = (id: number, event: string, data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const HOUR = 3_600_000;
+/** No watchdog in these tests: nothing here is about silence. */
+const NO_WATCHDOG = 1e9;
 
 const closers: Array<() => void> = [];
 afterEach(() => closers.splice(0).forEach((c) => c()));
 
-async function scriptedServer(script: (n: number, req: IncomingMessage, res: ServerResponse) => void) {
+interface Seen {
+  key: string | undefined;
+  lastEventId: string | undefined;
+  /** The manual clock when the request arrived. */
+  at: number;
+  res: ServerResponse;
+}
+
+async function scriptedServer(clock: ManualClock, script: (n: number, req: IncomingMessage, res: ServerResponse) => void) {
   let n = 0;
-  const seen: Array<{ key: string | undefined; lastEventId: string | undefined }> = [];
+  const seen: Seen[] = [];
   const srv = createServer((req, res) => {
-    seen.push({ key: req.headers['x-api-key'] as string | undefined, lastEventId: req.headers['last-event-id'] as string | undefined });
+    seen.push({ key: req.headers['x-api-key'] as string | undefined, lastEventId: req.headers['last-event-id'] as string | undefined, at: clock.now(), res });
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
     script(++n, req, res);
   });
@@ -50,15 +64,30 @@ async function scriptedServer(script: (n: number, req: IncomingMessage, res: Ser
   return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, seen };
 }
 
+/** Waits (real time) for real I/O the manual clock cannot move: a request to arrive, a drop to be noticed. */
 const until = async (check: () => boolean, ms = 3000) => {
   const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 2));
   return check();
 };
 
+function setup(clock: ManualClock, url: string, extra: Partial<Parameters<typeof createStreamClient>[0]> = {}) {
+  const api = createApiClient({ baseUrl: url, keyProvider: () => 'unit-test-key-1', clock });
+  const streams = createStreamClient({ api, clock, pingIntervalMs: NO_WATCHDOG, random: () => 1, ...extra });
+  closers.push(() => {
+    streams.close();
+    api.dispose();
+  });
+  return { api, streams };
+}
+
+/** The stream is waiting on its own timer (nothing in flight), so moving the clock is all that can happen next. */
+const waiting = (streams: StreamClient, id = 7) => streams.state(id)?.retryAt !== undefined;
+
 describe('stream client message rules', () => {
   it('applies each id once, ignores unknown events, keeps offline markets, and stops at end', async () => {
-    const { url, seen } = await scriptedServer((n, _req, res) => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
       if (n === 1) {
         res.end(
           msg(5, 'snapshot', snapshot) +
@@ -75,13 +104,13 @@ describe('stream client message rules', () => {
         );
       }
     });
-    const api = createApiClient({ baseUrl: url, keyProvider: () => 'unit-test-key-1' });
-    const streams = createStreamClient({ api, pingIntervalMs: 1000, backoff: { baseMs: 10, maxMs: 50 } });
+    const { streams } = setup(clock, url, { backoff: { baseMs: 10, maxMs: 50 } });
     const ends: string[] = [];
     streams.onEnd((_id, e) => ends.push(e.reason));
     streams.watch(7);
+    expect(await until(() => waiting(streams))).toBe(true);
+    await clock.advance(50);
     expect(await until(() => streams.state(7)?.status === 'ended')).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
 
     const odds = streams.odds(7)!;
     expect(odds.markets.find((m) => m.line_id === 1)!.prices).toEqual({ home: 2.0, away: 2.1 });
@@ -92,7 +121,130 @@ describe('stream client message rules', () => {
     expect(ends).toEqual(['settled']);
     expect(seen.map((s) => s.lastEventId)).toEqual([undefined, '6']);
     expect(seen.every((s) => s.key === 'unit-test-key-1')).toBe(true);
-    streams.close();
-    api.dispose();
+    // `end` means for good: time passing opens nothing more.
+    await clock.advance(HOUR);
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe('streams that cannot storm', () => {
+  it('starts the backoff from the bottom only after a connection held for 60 s', async () => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.write(msg(1, 'snapshot', snapshot)));
+    const { streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 64_000 } });
+    streams.watch(7);
+
+    const gaps: number[] = [];
+    /** Keeps connection `n` up for `holdMs`, drops it, and returns the delay the client then plans. */
+    const holdAndDrop = async (n: number, holdMs: number) => {
+      expect(await until(() => seen.length === n && streams.state(7)?.status === 'live')).toBe(true);
+      await clock.advance(holdMs);
+      const droppedAt = clock.now();
+      seen[n - 1]!.res.destroy();
+      expect(await until(() => waiting(streams))).toBe(true);
+      const retryAt = streams.state(7)!.retryAt!;
+      gaps.push(retryAt - droppedAt);
+      await clock.advance(retryAt - clock.now());
+    };
+    await holdAndDrop(1, 0); // snapshot, then dropped: 1 s
+    await holdAndDrop(2, 0); // again: 2 s
+    await holdAndDrop(3, 30_000); // up for 30 s, not yet healthy: 4 s
+    await holdAndDrop(4, 59_999); // one ms short of healthy: 8 s
+    await holdAndDrop(5, 60_000); // healthy for a minute: back to 1 s
+    await holdAndDrop(6, 0); // and climbing again: 2 s
+    expect(gaps).toEqual([1000, 2000, 4000, 8000, 1000, 2000]);
+    // Each reconnect went out exactly when planned, not before.
+    expect(await until(() => seen.length === 7)).toBe(true);
+  });
+
+  it("honours the service's retry: as a floor, split anywhere in the bytes, and bounds a hostile one", async () => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+      if (n === 1) {
+        // The field arrives in pieces, with CRLF line ends.
+        res.write('ret');
+        setTimeout(() => res.write('ry: 50'), 5);
+        setTimeout(() => res.write('00\r\n\r\n' + msg(1, 'snapshot', snapshot)), 10);
+      } else if (n === 2) {
+        res.write(`retry: 9999999999999\n\n${msg(1, 'snapshot', snapshot)}`);
+      } else {
+        res.write(`: no retry field this time\n\n${msg(1, 'snapshot', snapshot)}`);
+      }
+    });
+    const { streams } = setup(clock, url, { backoff: { baseMs: 100, maxMs: 400 }, maxRetryFloorMs: 120_000 });
+    streams.watch(7);
+    const dropAndPlan = async (n: number) => {
+      expect(await until(() => seen.length === n && streams.state(7)?.lastEventId === 1)).toBe(true);
+      const droppedAt = clock.now();
+      seen[n - 1]!.res.destroy();
+      expect(await until(() => waiting(streams))).toBe(true);
+      const gap = streams.state(7)!.retryAt! - droppedAt;
+      await clock.advance(gap);
+      return gap;
+    };
+    expect(await dropAndPlan(1)).toBe(5000); // the backoff alone would have said 100 ms
+    expect(await dropAndPlan(2)).toBe(120_000); // bounded: a stream is never parked for ages
+    // The floor is the last value the service sent: it still holds on a connection that sent none.
+    expect(await dropAndPlan(3)).toBe(120_000);
+  });
+
+  it('caps opens per event in a rolling hour: over the cap it rests as failing, then tries again', async () => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const start = clock.now();
+    const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.end(msg(1, 'snapshot', snapshot)));
+    const { api, streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 8000 }, openCap: { max: 5, windowMs: HOUR } });
+    const states: StreamState[] = [];
+    streams.onState((s) => states.push(s));
+    streams.watch(7);
+
+    // Three hours of a stream that is dropped right after every snapshot.
+    while (clock.now() < start + 3 * HOUR) {
+      expect(await until(() => waiting(streams))).toBe(true);
+      if (seen.length === 5 && clock.now() < start + HOUR) {
+        // Used up: the stream says so, and neither a re-watch nor the quota count lets it past the cap.
+        expect(streams.state(7)).toMatchObject({ status: 'failing', error: { kind: 'network' } });
+        expect(streams.state(7)!.error!.message).toMatch(/keeps failing.*tries again in \d+ min/);
+        expect(api.governor.state().quota.used).toBe(5);
+        streams.unwatch(7);
+        streams.watch(7);
+        expect(streams.state(7)?.status).toBe('failing');
+      }
+      await clock.advance(Math.min(streams.state(7)!.retryAt!, start + 3 * HOUR) - clock.now());
+    }
+
+    const opens = seen.map((s) => s.at);
+    for (const at of opens) expect(opens.filter((o) => o >= at && o < at + HOUR).length).toBeLessThanOrEqual(5);
+    // It kept trying once the window let it: the cap is a pace, not a verdict.
+    expect(opens.length).toBeGreaterThanOrEqual(13);
+    expect(opens.some((o) => o > start + 2 * HOUR)).toBe(true);
+    expect(states.some((s) => s.status === 'failing')).toBe(true);
+    expect(states.filter((s) => s.status === 'failed')).toEqual([]);
+  });
+});
+
+describe('retry field scanner', () => {
+  const scan = (parts: string[]) => {
+    const found: number[] = [];
+    const scanner = createRetryScanner((ms) => found.push(ms));
+    const enc = new TextEncoder();
+    for (const p of parts) scanner.feed(enc.encode(p));
+    return found;
+  };
+
+  it('finds the field wherever the bytes are cut, and only the real field', () => {
+    const text = ': ping\r\ndata: retry: 7\nid: 3\ndata: é€\nretry: 2500\r\n\nretry:40\rretry: 12x\nretry: 1 0\n';
+    const bytes = new TextEncoder().encode(text);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const found: number[] = [];
+      const scanner = createRetryScanner((ms) => found.push(ms));
+      scanner.feed(bytes.slice(0, cut));
+      scanner.feed(bytes.slice(cut));
+      expect(found).toEqual([2500, 40]);
+    }
+  });
+
+  it('skips an endless line without holding it', () => {
+    expect(scan(['data: ' + 'x'.repeat(100_000), 'retry: 9', '\nretry: 3\n'])).toEqual([3]);
+    expect(scan(['retry: 1234567890123456789012345', '\n'])).toEqual([]);
   });
 });

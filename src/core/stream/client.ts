@@ -2,7 +2,9 @@
 // from snapshot / odds / score messages, and the reconnect, resume and watchdog logic around it.
 // Opens go through the API client's governor (priority high, one attempt each): this module does its own
 // reconnecting because `eventsource` gives up for good on a non-200 answer and cannot tell a plan restriction
-// from a dropped connection.
+// from a dropped connection. A stream cannot storm: the backoff starts again from the bottom only after a
+// connection stayed up for a while, the server's `retry:` is a floor of every reconnect delay, and opens per event
+// are capped in a rolling window; a stream over its cap rests as 'failing' until the window lets it try again.
 import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
 import {
   EndMessageSchema,
@@ -25,7 +27,8 @@ import { backoffDelay, type GovernorState } from '../api/governor';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
 
-export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
+/** 'failing': the stream used up its opens for the window and rests until `retryAt`; it then tries again by itself. */
+export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'failing' | 'ended' | 'failed';
 
 export interface StreamState {
   eventId: number;
@@ -34,8 +37,10 @@ export interface StreamState {
   lastEventAt: number | null;
   /** Id of the last message applied; sent as Last-Event-ID on reconnect. */
   lastEventId: number | null;
-  /** Why the stream is reconnecting or failed. */
+  /** Why the stream is reconnecting, failing or failed. */
   error?: AppError;
+  /** While reconnecting or failing: when the next open is due, ms since epoch on the client's clock. */
+  retryAt?: number;
   endReason?: string;
 }
 
@@ -58,7 +63,17 @@ export interface StreamClientOptions {
   random?: () => number;
   /** Bound on waiting for the answer's headers of one open. */
   openTimeoutMs?: number;
+  /** A connection must stay up this long before the next failure starts the backoff from the bottom; default 60 s. */
+  healthyAfterMs?: number;
+  /** Opens allowed per event in any rolling window (stream opens count against the hourly quota); default 30 an hour. */
+  openCap?: { max: number; windowMs: number };
+  /** The server's `retry:` is honoured as a floor up to this bound, so a hostile value cannot park a stream; 10 min. */
+  maxRetryFloorMs?: number;
 }
+
+export const DEFAULT_HEALTHY_AFTER_MS = 60_000;
+export const DEFAULT_OPEN_CAP = { max: 30, windowMs: 3_600_000 } as const;
+export const DEFAULT_MAX_RETRY_FLOOR_MS = 600_000;
 
 type Unsubscribe = () => void;
 
@@ -106,6 +121,10 @@ interface Stream {
   /** Bumped on every (re)open: callbacks from an older connection are ignored. */
   generation: number;
   attempt: number;
+  /** When the current connection answered 200 (client clock); null while not connected. */
+  connectedAt: number | null;
+  /** The service's last `retry:` in ms (bounded), the least any reconnect of this stream waits. */
+  retryFloorMs: number;
   openError: AppError | null;
   watchdog: TimerHandle | null;
   retryTimer: TimerHandle | null;
@@ -132,7 +151,12 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   const random = options.random ?? Math.random;
   const pingMs = options.pingIntervalMs ?? STREAM_PING_INTERVAL_S * 1000;
   const backoff = options.backoff ?? { baseMs: 500, maxMs: 30_000 };
+  const healthyAfterMs = options.healthyAfterMs ?? DEFAULT_HEALTHY_AFTER_MS;
+  const openCap = options.openCap ?? DEFAULT_OPEN_CAP;
+  const maxRetryFloorMs = options.maxRetryFloorMs ?? DEFAULT_MAX_RETRY_FLOOR_MS;
   const streams = new Map<number, Stream>();
+  /** Open instants per event within the cap's window; outlives unwatch. */
+  const opensByEvent = new Map<number, number[]>();
   const ev = {
     snapshot: emitter<[number, EventOdds]>(),
     markets: emitter<[number, Market[]]>(),
@@ -147,6 +171,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   function setState(s: Stream, patch: Partial<StreamState>) {
     const next = { ...s.state, ...patch };
     if (!('error' in patch) && patch.status && patch.status !== s.state.status && patch.status === 'live') delete next.error;
+    // retryAt describes one planned open: any other change of state (the open began, it went live) ends it.
+    if (!('retryAt' in patch)) delete next.retryAt;
     s.state = next;
     ev.state.emit({ ...next });
   }
@@ -179,18 +205,55 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     }, 2 * pingMs);
   }
 
+  /** Opens of this event still inside the cap's window, oldest first; kept across unwatch so re-watching is no way round. */
+  function recentOpens(eventId: number): number[] {
+    const since = clock.now() - openCap.windowMs;
+    const list = (opensByEvent.get(eventId) ?? []).filter((at) => at > since);
+    if (list.length) opensByEvent.set(eventId, list);
+    else opensByEvent.delete(eventId);
+    return list;
+  }
+
+  /** The earliest instant the cap lets this event open again (now, when it has room). */
+  function capFreeAt(eventId: number): number {
+    const opens = recentOpens(eventId);
+    if (opens.length < openCap.max) return clock.now();
+    return (opens[opens.length - openCap.max] ?? clock.now()) + openCap.windowMs;
+  }
+
   function scheduleReconnect(s: Stream, error: AppError | null) {
     if (s.state.status === 'ended' || s.state.status === 'failed' || !streams.has(s.eventId)) return;
+    // Only a connection that held for a while proves the service is fine again; a stream that gets its snapshot
+    // and drops at once keeps climbing the backoff instead of reconnecting at the bottom step forever.
+    if (s.connectedAt !== null && clock.now() - s.connectedAt >= healthyAfterMs) s.attempt = 0;
+    s.connectedAt = null;
     s.attempt++;
     // After a 429 there is no point knocking before Retry-After: the governor would only refuse locally.
-    const floor = error?.kind === 'rate_limit' && error.retryAfter ? error.retryAfter * 1000 : 0;
-    const delay = Math.max(floor, backoffDelay(s.attempt, backoff, random));
-    setState(s, { status: 'reconnecting', ...(error ? { error } : {}) });
+    const quotaFloor = error?.kind === 'rate_limit' && error.retryAfter ? error.retryAfter * 1000 : 0;
+    planOpen(s, Math.max(quotaFloor, s.retryFloorMs, backoffDelay(s.attempt, backoff, random)), error);
+  }
+
+  /** Arms the next open `delay` ms from now, or later when the cap says so; the state says which. */
+  function planOpen(s: Stream, delay: number, error: AppError | null) {
+    const now = clock.now();
+    const freeAt = capFreeAt(s.eventId);
+    const at = Math.max(now + delay, freeAt);
+    if (freeAt > now + delay) {
+      const minutes = Math.max(1, Math.ceil((freeAt - now) / 60_000));
+      const failing: AppError = {
+        kind: 'network',
+        message: `The live odds stream of event ${s.eventId} keeps failing (${openCap.max} connections within ${Math.round(openCap.windowMs / 60_000)} min); it rests and tries again in ${minutes} min.`,
+      };
+      if (s.state.status !== 'failing') log('warn', failing.message);
+      setState(s, { status: 'failing', error: failing, retryAt: at });
+    } else {
+      setState(s, { status: 'reconnecting', retryAt: at, ...(error ? { error } : {}) });
+    }
     if (s.retryTimer !== null) clock.clearTimeout(s.retryTimer);
     s.retryTimer = clock.setTimeout(() => {
       s.retryTimer = null;
       open(s);
-    }, delay);
+    }, at - now);
   }
 
   function onConnectionError(s: Stream) {
@@ -224,10 +287,19 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   function open(s: Stream) {
     if (!streams.has(s.eventId)) return;
     stopConnection(s);
+    if (capFreeAt(s.eventId) > clock.now()) {
+      // Every way in (watch, a usable key again, a lifted plan) passes here, so none of them can beat the cap.
+      planOpen(s, 0, null);
+      return;
+    }
     const generation = s.generation;
     s.openError = null;
+    s.connectedAt = null;
     s.stats.connections++;
-    if (s.state.status !== 'reconnecting') setState(s, { status: 'connecting' });
+    const opens = recentOpens(s.eventId);
+    opens.push(clock.now());
+    opensByEvent.set(s.eventId, opens);
+    setState(s, { status: s.state.status === 'reconnecting' || s.state.status === 'failing' ? 'reconnecting' : 'connecting' });
 
     const fetchThroughGovernor: FetchLike = async (input, init) => {
       const headers = new Headers(init.headers);
@@ -240,6 +312,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         { headers, ...(signal ? { signal } : {}) },
         {
           priority: 'high',
+          purpose: 'stream',
           maxAttempts: 1,
           ...(signal ? { signal } : {}),
           ...(options.openTimeoutMs === undefined ? {} : { timeoutMs: options.openTimeoutMs }),
@@ -251,11 +324,16 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       }
       const res = r.response;
       armWatchdog(s, generation);
-      // Pings are SSE comments that EventSource swallows: watch the raw bytes instead to feed the watchdog.
+      // Pings are SSE comments and `retry:` a field that EventSource keeps to itself: watch the raw bytes instead,
+      // to feed the watchdog and to learn the service's reconnect floor.
+      const retries = createRetryScanner((ms) => {
+        if (s.generation === generation) s.retryFloorMs = Math.min(ms, maxRetryFloorMs);
+      });
       const body = res.body?.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
             armWatchdog(s, generation);
+            retries.feed(chunk);
             controller.enqueue(chunk);
           },
         }),
@@ -276,6 +354,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       (event) => {
         if (s.generation !== generation) return;
         if (event.type === 'open') {
+          s.connectedAt = clock.now();
           setState(s, { status: 'live' });
         } else if (event.type === 'error') {
           onConnectionError(s);
@@ -311,8 +390,6 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     }
     const data = parseData(s, name, msg.data);
     if (data === undefined) return;
-    // A message arrived: the connection works, so the next failure starts the backoff from the bottom.
-    s.attempt = 0;
     if (name === 'snapshot') {
       const env = EventOddsSchema.safeParse(data);
       if (!env.success) return problem(s, 'snapshot', 'a snapshot that does not match the contract was skipped');
@@ -401,6 +478,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         es: null,
         generation: 0,
         attempt: 0,
+        connectedAt: null,
+        retryFloorMs: 0,
         openError: null,
         watchdog: null,
         retryTimer: null,
@@ -445,4 +524,41 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
 
 function cloneOdds(o: EventOdds): EventOdds {
   return { ...o, markets: o.markets.map((m) => ({ ...m, prices: m.prices ? { ...m.prices } : null })) };
+}
+
+/**
+ * Finds `retry:` fields in raw text/event-stream bytes split anywhere (mid-line, mid-CRLF, mid-character). Only the
+ * start of each line is kept between chunks, so a hostile endless line costs nothing.
+ */
+export function createRetryScanner(onRetry: (ms: number) => void): { feed(chunk: Uint8Array): void } {
+  const decoder = new TextDecoder();
+  let head = '';
+  /** The current line already proved not to be a retry field: skip to its end. */
+  let skipping = false;
+  const line = (text: string) => {
+    // The spec: field name `retry`, an optional single space, and a value of ASCII digits only.
+    const m = /^retry: ?(\d+)$/.exec(text);
+    if (m) onRetry(Number(m[1]));
+  };
+  return {
+    feed(chunk) {
+      const text = decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 10 && c !== 13) continue;
+        if (!skipping) line(head + text.slice(start, i));
+        head = '';
+        skipping = false;
+        start = i + 1;
+      }
+      if (skipping) return;
+      head += text.slice(start);
+      // `retry: ` and sixteen digits is as long as a retry line gets.
+      if (head.length > 24 || !'retry:'.startsWith(head.slice(0, 6))) {
+        head = '';
+        skipping = true;
+      }
+    },
+  };
 }

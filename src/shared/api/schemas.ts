@@ -252,6 +252,11 @@ export interface RecordProblem {
   message: string;
   /** The record's event_id when it was still readable, so the one record can be asked for again on its own. */
   eventId?: number;
+  /**
+   * 'line': one settlement line of an otherwise good record was dropped (say, an outcome word this client does not
+   * know). The record itself is kept and fetching it again would not help, so nothing asks for it again.
+   */
+  scope?: 'line';
 }
 
 export interface Parsed<T> {
@@ -292,10 +297,47 @@ export function parseRecords<T>(schema: z.ZodType<T>, values: readonly unknown[]
   return { items, problems };
 }
 
+const SettledEventShellSchema = SettledEventSchema.extend({ settlement: z.array(z.unknown()) });
+
+/**
+ * One settled match, checked line by line: a line the schema does not accept is dropped and reported on its own
+ * (scope 'line'), and the match is kept with its other lines. Only a bad match-level field spoils the record.
+ */
+export function parseSettledEvent(value: unknown, path: string): { ok: true; value: SettledEvent; lineProblems: RecordProblem[] } | { ok: false; problem: RecordProblem } {
+  const shell = parseRecord(SettledEventShellSchema, value, path);
+  if (!shell.ok) return shell;
+  const lines = parseRecords(SettlementLineSchema, shell.value.settlement, `${path ? `${path}.` : ''}settlement`);
+  const eventId = shell.value.event_id;
+  return {
+    ok: true,
+    value: { ...shell.value, settlement: lines.items },
+    lineProblems: lines.problems.map((p) => ({
+      ...p,
+      eventId,
+      scope: 'line' as const,
+      message: `event ${eventId}: a settlement line was dropped (${p.message}); the rest of the settlement is kept`,
+    })),
+  };
+}
+
+export function parseSettledEvents(values: readonly unknown[], basePath = ''): Parsed<SettledEvent> {
+  const items: SettledEvent[] = [];
+  const problems: RecordProblem[] = [];
+  values.forEach((v, i) => {
+    const r = parseSettledEvent(v, `${basePath}[${i}]`);
+    if (!r.ok) problems.push(r.problem);
+    else {
+      items.push(r.value);
+      problems.push(...r.lineProblems);
+    }
+  });
+  return { items, problems };
+}
+
 export function parseSettledPage(body: unknown): Parsed<SettledEvent> & { page: SettledPage | null; envelope?: RecordProblem } {
   const env = parseRecord(SettledPageEnvelopeSchema, body, '');
   if (!env.ok) return { items: [], problems: [env.problem], page: null, envelope: env.problem };
-  const { items, problems } = parseRecords(SettledEventSchema, env.value.events, 'events');
+  const { items, problems } = parseSettledEvents(env.value.events, 'events');
   return { items, problems, page: { ...env.value, events: items } };
 }
 

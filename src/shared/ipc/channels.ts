@@ -3,6 +3,7 @@
 
 export const REQUEST_CHANNELS = [
   'app:info',
+  'app:reconnect',
   'status:get',
   'coverage:get',
   'sports:list',

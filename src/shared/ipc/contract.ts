@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { AppError, Result } from '../errors';
 import { toAppError } from '../errors';
+import { checkBaseUrl } from '../baseUrl';
 import type { Coverage, DevigModel, Fixture, OutrightMarket, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
@@ -50,9 +51,23 @@ const settlementQuery = z
   })
   .strict();
 
+/**
+ * The key goes wherever the base URL points, so the contract admits only what checkBaseUrl admits (https, or http on
+ * loopback) and hands the handler its normalised form.
+ */
+const baseUrl = z
+  .string()
+  .max(500)
+  .transform((text, ctx) => {
+    const r = checkBaseUrl(text);
+    if (r.ok) return r.url;
+    ctx.addIssue({ code: 'custom', message: r.message });
+    return z.NEVER;
+  });
+
 const settingsPatch = z
   .object({
-    baseUrl: z.string().url().max(500).nullable().optional(),
+    baseUrl: baseUrl.nullable().optional(),
     devigModel: z.enum(DEVIG_MODELS).optional(),
     maxWinThresholdPct: z.number().min(0).max(1000).optional(),
     notifySettlements: z.boolean().optional(),
@@ -69,6 +84,7 @@ const settingsPatch = z
 /** Arguments of each request, validated on the host side before any handler runs. */
 export const requestSchemas = {
   'app:info': z.tuple([]),
+  'app:reconnect': z.tuple([]),
   'status:get': z.tuple([]),
   'coverage:get': z.tuple([]),
   'sports:list': z.tuple([]),
@@ -89,7 +105,9 @@ export const requestSchemas = {
   'alerts:mute': z.tuple([id, z.boolean()]),
   'settings:get': z.tuple([]),
   'settings:update': z.tuple([settingsPatch]),
-  'settings:setApiKey': z.tuple([z.string().min(8).max(512)]),
+  // The base URL the trader saw beside the key: the key is stored for that service and no other, whatever a
+  // settings save racing it does. Omitted: the configured one.
+  'settings:setApiKey': z.tuple([z.string().min(8).max(512), baseUrl.optional()]),
   'settings:clearApiKey': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
@@ -103,6 +121,8 @@ export interface AppInfo {
   /** Which host the renderer talks to. */
   host: 'electron' | 'browser';
   baseUrl: string;
+  /** Where this profile's history lives (a file path, or 'in memory'). */
+  historyPath: string;
 }
 
 export interface CoverageView {
@@ -112,7 +132,8 @@ export interface CoverageView {
   raw: Coverage;
 }
 
-export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed' | 'restricted';
+/** 'failing': the stream kept dropping and used up its opens for the hour; it rests, then tries again by itself. */
+export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'failing' | 'ended' | 'failed' | 'restricted';
 
 export interface QuotaView {
   used: number;
@@ -227,6 +248,8 @@ export interface OddsBatch {
 
 export interface ResponseMap {
   'app:info': AppInfo;
+  /** Reads settings and keychain again and reconnects (the retry after a locked keychain). */
+  'app:reconnect': StatusView;
   'status:get': StatusView;
   'coverage:get': CoverageView;
   'sports:list': Sport[];

@@ -7,7 +7,7 @@ import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests
 import { fmtTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
-const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'restricted', 'failed', 'ended'];
+const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'failing', 'restricted', 'failed', 'ended'];
 
 export function StatusBar() {
   const status = useStore((s) => s.status);

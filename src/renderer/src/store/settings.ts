@@ -11,7 +11,8 @@ export interface SettingsSlice {
   settingsError: AppError | null;
   loadSettings(): Promise<void>;
   updateSettings(patch: SettingsPatch): Promise<AppError | null>;
-  setApiKey(key: string): Promise<AppError | null>;
+  /** Stores the key for `baseUrl` (the service the trader sees beside the key field). */
+  setApiKey(key: string, baseUrl?: string): Promise<AppError | null>;
   clearApiKey(): Promise<AppError | null>;
 }
 
@@ -56,8 +57,8 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
       }
       return r.error;
     },
-    async setApiKey(key) {
-      const r = await api.invoke('settings:setApiKey', key);
+    async setApiKey(key, baseUrl) {
+      const r = baseUrl ? await api.invoke('settings:setApiKey', key, baseUrl) : await api.invoke('settings:setApiKey', key);
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
     },

@@ -94,7 +94,7 @@ export function SettingsView() {
     toast(err ? `${what} not saved: ${err.message}` : `${what} saved`, err ? 'error' : 'info');
   };
   const saveKey = async () => {
-    const err = await setApiKey(key);
+    const err = await setApiKey(key, settings?.baseUrl ?? undefined);
     setKey('');
     toast(err ? `The key was not stored: ${err.message}` : 'Key stored', err ? 'error' : 'info');
   };

@@ -66,6 +66,8 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
   const lines = useStore(useShallow((s) => mainLines(s, eventId, period)));
   const selected = useStore((s) => s.selectedEventId === eventId);
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
+  // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
+  const streamFailing = useStore((s) => s.status?.streams.some((x) => x.eventId === eventId && x.state === 'failing') ?? false);
   const select = useStore((s) => s.selectEvent);
   return (
     <div
@@ -82,6 +84,11 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
         <span className="league">
           {e.league}
           {muted ? ' · muted' : ''}
+          {streamFailing && (
+            <span data-testid={`stream-failing-${eventId}`} title="The live stream kept dropping; it rests and reconnects by itself within the hour">
+              {' · stream failing, retrying later'}
+            </span>
+          )}
         </span>
       </span>
       <span className="cell">

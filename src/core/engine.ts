@@ -1,0 +1,78 @@
+// The one engine factory: the API client, the stream client and the monitor for ONE service, with ONE key, writing
+// into that service's store. Electron main and browser mode (through the session) and `cli record` all build their
+// engine here and add only what their host has. An engine's key is fixed at birth and only ever sent to its own
+// base URL; stopping an engine aborts its requests, closes its streams, stops its timers and flushes its writes
+// before the promise resolves, so nothing of it runs on while the next one starts.
+import type { ApiClient } from './api/client';
+import { createApiClient } from './api';
+import type { Logger } from './api/types';
+import type { Clock } from './clock';
+import { createMonitor, type Monitor, type MonitorSettings } from './monitor';
+import type { Notifier } from './notifier';
+import type { Store } from './store';
+import { createStreamClient, type StreamClient } from './stream/client';
+
+export interface EngineParts {
+  baseUrl: string;
+  /** This engine's key: captured here, never read from anywhere else, never sent to another origin. */
+  key: string;
+  store: Store;
+  notifier: Notifier;
+  clock: Clock;
+  settings: () => MonitorSettings;
+  /** The host's fetch (Electron's net.fetch, a proxy-aware fetch, a counting fetch in the CLI). */
+  fetch?: typeof fetch;
+  /** The hourly quota the trader's plan states, used while the service sends no rate-limit headers. */
+  quotaPerHour?: number;
+  pingIntervalMs?: number;
+  logger?: Logger;
+}
+
+export interface Engine {
+  readonly baseUrl: string;
+  readonly client: ApiClient;
+  readonly streams: StreamClient;
+  readonly monitor: Monitor;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createEngine(parts: EngineParts): Engine {
+  const { baseUrl, key, store, clock } = parts;
+  // One switch for every request this engine ever makes: stop() pulls it, so a walk or a stream open in flight
+  // ends at once instead of writing into a store the next engine may already be using.
+  const lifetime = new AbortController();
+  const baseFetch = parts.fetch ?? globalThis.fetch.bind(globalThis);
+  const engineFetch: typeof fetch = (input, init) => {
+    if (lifetime.signal.aborted) return Promise.reject(new Error('The connection was replaced.'));
+    const signal = init?.signal ? AbortSignal.any([init.signal, lifetime.signal]) : lifetime.signal;
+    return baseFetch(input, { ...init, signal });
+  };
+  const client = createApiClient({
+    baseUrl,
+    keyProvider: () => key,
+    fetch: engineFetch,
+    clock,
+    ...(parts.quotaPerHour === undefined ? {} : { quotaPerHour: parts.quotaPerHour }),
+    ...(parts.logger ? { logger: parts.logger } : {}),
+  });
+  const streams = createStreamClient({ api: client, clock, ...(parts.pingIntervalMs ? { pingIntervalMs: parts.pingIntervalMs } : {}) });
+  const monitor = createMonitor({ client, streams, store, notifier: parts.notifier, clock, settings: parts.settings });
+  let stopping: Promise<void> | null = null;
+
+  return {
+    baseUrl,
+    client,
+    streams,
+    monitor,
+    start: () => monitor.start(),
+    stop() {
+      stopping ??= (async () => {
+        lifetime.abort();
+        await monitor.stop();
+        client.dispose();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// Look-ups the trader asks for (coverage, sports, fixtures, outrights): each one request, counted as 'ui', and
+// recorded so it stays reviewable offline.
+import type { CoreHandlers, CoverageView } from '../../shared/ipc/contract';
+import { online, store, type CoreContext } from './context';
+
+const ui = { priority: 'normal', purpose: 'ui' } as const;
+
+export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:get' | 'sports:list' | 'fixtures:list' | 'outrights:list'> {
+  return {
+    'coverage:get': async (): Promise<CoverageView> => {
+      try {
+        const raw = await online(ctx, (c) => c.coverage(ui));
+        store(ctx).recordCoverage(raw, ctx.clock.now());
+        const sports = Object.entries(raw.standard)
+          .map(([sport, events]) => ({ sport, events }))
+          .sort((a, b) => a.sport.localeCompare(b.sport));
+        return { sports, fetchedAt: ctx.clock.now(), raw };
+      } catch (e) {
+        // Offline: the last sample we recorded, marked by its time.
+        const cached = store(ctx).latestCoverage();
+        if (cached.length === 0) throw e;
+        const raw = { standard: Object.fromEntries(cached.map((c) => [c.sportName, c.count])) };
+        return { sports: cached.map((c) => ({ sport: c.sportName, events: c.count })).sort((a, b) => a.sport.localeCompare(b.sport)), fetchedAt: cached[0]!.at, raw };
+      }
+    },
+    'sports:list': async () => {
+      const sports = await online(ctx, (c) => c.sports(ui));
+      store(ctx).recordSports(sports);
+      return sports;
+    },
+    'fixtures:list': async (q) => {
+      const fixtures = await online(ctx, (c) => c.fixtures({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.liveOnly ? { live: true } : {}) }, ui));
+      const s = store(ctx);
+      s.recordFixtures(fixtures, ctx.clock.now());
+      const watched = new Set(s.watchIds());
+      return fixtures.map((f) => ({ ...f, watched: watched.has(f.event_id) }));
+    },
+    'outrights:list': async (q) => {
+      const markets = await online(ctx, (c) =>
+        c.outrightMarkets({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.minContestants === undefined ? {} : { minContestants: q.minContestants }) }, ui),
+      );
+      store(ctx).recordOutrights(markets, ctx.clock.now());
+      return markets;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Settings and the key: the settings service persists, the session reconnects when the service or key changes, and
+// the key goes from the trader straight into the keychain under the base URL it belongs to.
+import { AppErrorException } from '../../shared/errors';
+import type { CoreHandlers, SettingsView } from '../../shared/ipc/contract';
+import { normaliseBaseUrl } from '../settings';
+import { conn, type CoreContext } from './context';
+import { mutedEvents } from './settlements';
+
+export function targetBaseUrl(ctx: Pick<CoreContext, 'settings' | 'envService'>): string | null {
+  return ctx.settings.get().baseUrl ?? ctx.envService?.baseUrl ?? null;
+}
+
+export function settingsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'settings:get' | 'settings:update' | 'settings:setApiKey' | 'settings:clearApiKey' | 'app:info' | 'app:reconnect' | 'status:get'> {
+  async function keychainStatus(): Promise<SettingsView['keychain']> {
+    const a = await ctx.secrets.availability().catch((e: unknown) => ({ available: false as const, message: String(e) }));
+    return a.available ? { available: true, message: null } : { available: false, message: a.message };
+  }
+
+  async function hasKey(baseUrl: string | null): Promise<boolean> {
+    if (!baseUrl) return false;
+    if (ctx.envService?.baseUrl === baseUrl) return true;
+    return (await ctx.secrets.get(baseUrl).catch(() => null)) !== null;
+  }
+
+  // Settings saves and key saves apply one at a time, in the order they arrived: a key is stored for the service
+  // it was entered for, and the reconnect that follows sees both changes or neither.
+  let queue: Promise<unknown> = Promise.resolve();
+  function serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function view(): Promise<SettingsView> {
+    const baseUrl = targetBaseUrl(ctx);
+    const c = conn(ctx);
+    return {
+      ...ctx.settings.get(),
+      baseUrl,
+      hasKey: await hasKey(baseUrl),
+      keychain: await keychainStatus(),
+      demo: c.demo,
+      mutedEvents: mutedEvents(c.store),
+    };
+  }
+
+  return {
+    'app:info': () => {
+      const c = conn(ctx);
+      return { version: ctx.version, demo: c.demo, host: ctx.host, baseUrl: c.engine?.baseUrl ?? '', historyPath: ctx.historyPath() };
+    },
+    'app:reconnect': async () => {
+      await ctx.session.reconnect();
+      return ctx.pushes.status();
+    },
+    'status:get': () => ctx.pushes.status(),
+    'settings:get': () => view(),
+    'settings:update': (patch) =>
+      serial(async () => {
+        const before = targetBaseUrl(ctx);
+        ctx.settings.update(patch);
+        if (targetBaseUrl(ctx) !== before) await ctx.session.reconnect();
+        return view();
+      }),
+    'settings:setApiKey': (key, forBaseUrl) =>
+      serial(async () => {
+        const baseUrl = forBaseUrl ? normaliseBaseUrl(forBaseUrl) : targetBaseUrl(ctx);
+        if (!baseUrl) throw new AppErrorException({ kind: 'validation', message: 'Enter the service base URL first: the key is stored for that address.' });
+        const keychain = await keychainStatus();
+        if (!keychain.available) {
+          throw new AppErrorException({ kind: 'keychain', message: `The key was not saved: ${keychain.message} Oddsdesk never stores keys in plain text.` });
+        }
+        await ctx.secrets.set(baseUrl, key.trim());
+        // A key for the service in use (or for the one named) takes effect at once.
+        if (forBaseUrl && targetBaseUrl(ctx) !== baseUrl) ctx.settings.update({ baseUrl });
+        await ctx.session.reconnect();
+        return view();
+      }),
+    'settings:clearApiKey': () =>
+      serial(async () => {
+        const baseUrl = targetBaseUrl(ctx);
+        if (baseUrl) await ctx.secrets.delete(baseUrl).catch(() => false);
+        await ctx.session.reconnect();
+        return view();
+      }),
+  };
+}

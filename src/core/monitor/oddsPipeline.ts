@@ -1,0 +1,131 @@
+// The odds pipeline: what the streams deliver (snapshots and changed markets) is stored tick by tick, handed on
+// coalesced, and watched for max_win moves of market lines. Its memory is bounded by the events it follows: an
+// event's baseline is dropped when the event is unwatched or leaves the book.
+import type { EventOdds, Market } from '../../shared/api';
+import type { AppError } from '../../shared/errors';
+import type { Clock, TimerHandle } from '../clock';
+import type { Store, TickBatch } from '../store';
+import { createCoalescer, type CoalescedEvent } from './coalescer';
+import type { MaxWinChange } from './events';
+
+/** How often stream ticks are written to the store. */
+const TICK_WRITE_MS = 250;
+
+export interface OddsPipelineOptions {
+  store: Store;
+  clock: Clock;
+  batchMs: number;
+  onBatch(batch: CoalescedEvent[]): void;
+  onMaxWinChange(change: MaxWinChange & { label: string }): void;
+  reportError(error: AppError): void;
+}
+
+export interface OddsPipeline {
+  onSnapshot(eventId: number, odds: EventOdds): void;
+  onMarkets(eventId: number, markets: Market[]): void;
+  /** The event is no longer followed: its max_win baseline goes. */
+  forget(eventId: number): void;
+  /** Events whose baseline is held (for the memory bound test). */
+  followed(): number;
+  /** Hands on pending odds and writes pending ticks now, then stops. */
+  close(): void;
+}
+
+const failure = (what: string, e: unknown): AppError => ({
+  kind: 'internal',
+  message: `Could not record ${what}: ${e instanceof Error ? e.message : String(e)}`,
+});
+
+export function lineLabel(m: Market): string {
+  return `line ${m.line_id} (${m.market}${m.line === null ? '' : ` ${m.line}`}, period ${m.period})`;
+}
+
+export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
+  const { store, clock } = o;
+  /** eventId -> lineId -> last max_win seen; keyed by event so forgetting one is one delete. */
+  const lastMaxWin = new Map<number, Map<number, number>>();
+  let pendingTicks: TickBatch[] = [];
+  let tickTimer: TimerHandle | null = null;
+
+  const flushTicks = () => {
+    if (pendingTicks.length === 0) return;
+    const batch = pendingTicks;
+    pendingTicks = [];
+    try {
+      store.recordTickBatches(batch);
+    } catch (e) {
+      o.reportError(failure('odds', e));
+    }
+  };
+
+  // The screen before the disk: ticks are written in their own transactions every TICK_WRITE_MS, not with every
+  // coalesced batch. A crash loses at most this much tick history, never a settlement.
+  const scheduleTickWrite = () => {
+    if (tickTimer !== null) return;
+    tickTimer = clock.setTimeout(() => {
+      tickTimer = null;
+      flushTicks();
+    }, TICK_WRITE_MS);
+  };
+
+  const coalescer = createCoalescer(clock, o.batchMs, o.onBatch);
+
+  function baseline(eventId: number): Map<number, number> {
+    let lines = lastMaxWin.get(eventId);
+    if (!lines) {
+      // What we recorded before a restart is the baseline: a limit that moved while we were away is still a change.
+      lines = new Map();
+      for (const m of store.latestMarkets(eventId)) if (m.maxWin !== null) lines.set(m.lineId, m.maxWin);
+      lastMaxWin.set(eventId, lines);
+    }
+    return lines;
+  }
+
+  function maxWinMoves(eventId: number, markets: readonly Market[]): void {
+    const lines = baseline(eventId);
+    for (const m of markets) {
+      const previous = lines.get(m.line_id);
+      lines.set(m.line_id, m.max_win);
+      if (previous === undefined || previous === m.max_win) continue;
+      o.onMaxWinChange({
+        eventId,
+        specialId: null,
+        contestantId: null,
+        lineId: m.line_id,
+        from: previous,
+        to: m.max_win,
+        at: m.updated_at,
+        label: lineLabel(m),
+      });
+    }
+  }
+
+  return {
+    onSnapshot(eventId, odds) {
+      flushTicks();
+      baseline(eventId);
+      try {
+        store.recordSnapshot(odds, clock.now());
+      } catch (e) {
+        o.reportError(failure('a snapshot', e));
+      }
+      maxWinMoves(eventId, odds.markets);
+      coalescer.add(eventId, odds.markets, true);
+    },
+    onMarkets(eventId, markets) {
+      pendingTicks.push({ eventId, markets, at: clock.now() });
+      scheduleTickWrite();
+      maxWinMoves(eventId, markets);
+      coalescer.add(eventId, markets);
+    },
+    forget: (eventId) => void lastMaxWin.delete(eventId),
+    followed: () => lastMaxWin.size,
+    close() {
+      if (tickTimer !== null) clock.clearTimeout(tickTimer);
+      tickTimer = null;
+      coalescer.flush();
+      flushTicks();
+      coalescer.close();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+// The settlement follower: walks /api/settled (the only way to learn that a match settled), stores each page with
+// its cursor, the alerts of watched matches and the period results still owed in ONE transaction, then notifies.
+// Period results are published per event, so they are fetched by budget: a watched match's at once, any other's when
+// the trader opens it, or in the background from quota that is spare above the reserve, newest first.
+import type { SettledEvent } from '../../shared/api';
+import type { AlertRecord } from '../../shared/domain';
+import type { AppError } from '../../shared/errors';
+import type { ApiClient } from '../api/client';
+import type { BadRecord } from '../api/types';
+import type { Clock } from '../clock';
+import type { Notifier } from '../notifier';
+import type { Store } from '../store';
+import { settlementDecision, type AlertSettings } from './alertRules';
+import type { MonitorEvent } from './events';
+import { walkSettled } from './settledWalk';
+
+/** Continuous-score sports publish no per-period results (spec, /api/results). */
+const CONTINUOUS_SPORTS = /soccer|football|basketball|baseball|hockey|handball|rugby|cricket|american/i;
+/** Results may be published after the settlement: how often and how long to keep asking. */
+const RESULTS_RETRY_MS = 5 * 60_000;
+const RESULTS_MAX_ATTEMPTS = 4;
+/** Watched matches' results fetched per walk (they are few; this bounds a burst after a long absence). */
+const WATCHED_RESULTS_PER_WALK = 25;
+/** Other matches' results fetched per walk from spare quota. */
+const BACKGROUND_RESULTS_PER_WALK = 5;
+
+export interface SettlementFollowerOptions {
+  client: ApiClient;
+  store: Store;
+  clock: Clock;
+  notifier: Notifier;
+  isWatched(eventId: number): boolean;
+  settings(): AlertSettings;
+  /** Requests background work may still spend now (quota above the reserve); Infinity when unknown. */
+  spareQuota(): number;
+  emit(event: MonitorEvent): void;
+  reportProblems(problems: readonly BadRecord[]): void;
+  reportError(error: AppError): void;
+}
+
+export interface SettlementFollower {
+  /** One walk at a time: a second caller shares the running one. */
+  sync(): Promise<{ added: number; error: AppError | null }>;
+  /** The trader opened a settlement: fetch its period results now if they are owed (one request at most). */
+  resultsFor(eventId: number): Promise<void>;
+  lastSync(): number | null;
+  /** Waits for a running walk. */
+  idle(): Promise<void>;
+  stats(): { walks: number; added: number };
+}
+
+export function createSettlementFollower(o: SettlementFollowerOptions): SettlementFollower {
+  const { client, store, clock } = o;
+  let sportNames = new Map<number, string>();
+  let walking: Promise<{ added: number; error: AppError | null }> | null = null;
+  let lastSync: number | null = null;
+  const stats = { walks: 0, added: 0 };
+
+  async function sports(): Promise<{ ok: true; value: Map<number, string> } | { ok: false; error: AppError }> {
+    if (sportNames.size > 0) return { ok: true, value: sportNames };
+    const r = await client.sports({ priority: 'high', purpose: 'settled' });
+    if (!r.ok) return r;
+    sportNames = new Map(r.value.map((s) => [s.sport_id, s.name]));
+    try {
+      store.recordSports(r.value);
+    } catch {
+      /* the names are a convenience; the walk goes on without them */
+    }
+    return { ok: true, value: sportNames };
+  }
+
+  /** Results exist for sports played in sets; a sport we cannot name is asked about rather than skipped. */
+  const publishesResults = (sportId: number) => {
+    const name = sportNames.get(sportId);
+    return !name || !CONTINUOUS_SPORTS.test(name);
+  };
+
+  /** The page, its cursor, its alerts and the results it leaves owed: all or nothing. */
+  function commitPage(events: readonly SettledEvent[], cursor: number): SettledEvent[] {
+    const now = clock.now();
+    const settings = o.settings();
+    const committed = store.transaction(() => {
+      const known = store.knownSettlements(events.map((e) => e.event_id));
+      store.recordSettledPage(events, cursor);
+      const fresh: Array<{ settlement: SettledEvent; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string } | null }> = [];
+      for (const s of events) {
+        if (known.has(s.event_id)) continue;
+        const watched = o.isWatched(s.event_id);
+        const decision = settlementDecision(s, watched, settings);
+        const alert = decision.alert ? store.appendAlert(decision.alert) : null;
+        if (publishesResults(s.sport_id)) store.oweResults(s.event_id, now, watched);
+        fresh.push({ settlement: s, watched, alert, notify: decision.notify });
+      }
+      return fresh;
+    });
+    // Told only once the page is safely stored: a crash before this point leaves it to be read again, unalerted.
+    for (const f of committed) {
+      o.emit({ type: 'settlement', settlement: f.settlement, watched: f.watched });
+      if (f.alert) o.emit({ type: 'alert', alert: f.alert });
+      if (f.notify) o.notifier.notify({ kind: 'settlement', ...f.notify, eventId: f.settlement.event_id });
+    }
+    return committed.map((f) => f.settlement);
+  }
+
+  async function fetchResults(eventId: number, purpose: 'results' | 'ui'): Promise<'done' | 'later' | 'stop'> {
+    const r = await client.results(eventId, { priority: purpose === 'ui' ? 'high' : 'normal', purpose });
+    if (!r.ok) {
+      if (r.error.kind === 'rate_limit' || r.error.kind === 'auth') return 'stop';
+      store.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, r.error.kind === 'plan' ? 0 : RESULTS_MAX_ATTEMPTS);
+      return 'later';
+    }
+    o.reportProblems(r.problems);
+    if (r.value.length > 0) {
+      store.transaction(() => {
+        store.recordPeriodResults(r.value);
+        store.resultsSettled(eventId);
+      });
+      return 'done';
+    }
+    // Not published yet: ask again later, a few times.
+    store.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, RESULTS_MAX_ATTEMPTS);
+    return 'later';
+  }
+
+  async function owedResults(): Promise<void> {
+    const now = clock.now();
+    for (const due of store.resultsDue(now, { limit: WATCHED_RESULTS_PER_WALK, watchedOnly: true })) {
+      if ((await fetchResults(due.eventId, 'results')) === 'stop') return;
+    }
+    const spare = Math.min(BACKGROUND_RESULTS_PER_WALK, Math.floor(o.spareQuota()));
+    if (spare <= 0) return;
+    for (const due of store.resultsDue(now, { limit: spare })) {
+      if ((await fetchResults(due.eventId, 'results')) === 'stop') return;
+    }
+  }
+
+  async function walk(): Promise<{ added: number; error: AppError | null }> {
+    stats.walks++;
+    // Which sports publish period results is known before any page commits (one request a session): a football
+    // match must not be left owing results that never come.
+    if (sportNames.size === 0) await sports();
+    const r = await walkSettled({
+      client,
+      store: { settledCursor: () => store.settledCursor(), commitPage },
+      sportIds: async () => {
+        const s = await sports();
+        return s.ok ? { ok: true, value: [...s.value.keys()] } : s;
+      },
+    });
+    o.reportProblems(r.problems);
+    if (r.error) o.reportError(r.error);
+    else lastSync = clock.now();
+    stats.added += r.added.length;
+    // The walk comes first; results only once discovery is done (and not while it is failing).
+    if (!r.error) await owedResults();
+    return { added: r.added.length, error: r.error };
+  }
+
+  return {
+    sync() {
+      walking ??= walk().finally(() => (walking = null));
+      return walking;
+    },
+    async resultsFor(eventId) {
+      if (store.results(eventId).length > 0) return;
+      if (!store.isResultOwed(eventId)) return;
+      await fetchResults(eventId, 'ui');
+    },
+    lastSync: () => lastSync,
+    idle: async () => void (await walking?.catch(() => undefined)),
+    stats: () => ({ ...stats }),
+  };
+}

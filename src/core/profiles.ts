@@ -1,0 +1,88 @@
+// Profiles: each service (its base URL) keeps its history in its own database, and demo mode is a profile like any
+// other, so no row or cursor can leak from one into another by construction. This module says where each profile's
+// file lives and stamps every file with the profile it belongs to.
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Store } from './store';
+
+export type Profile = { kind: 'demo' } | { kind: 'service'; baseUrl: string };
+
+export const DEMO_PROFILE: Profile = { kind: 'demo' };
+
+/** The identity written into a profile's database. */
+export const profileIdentity = (p: Profile): string => (p.kind === 'demo' ? 'demo' : p.baseUrl);
+
+export const sameProfile = (a: Profile | null, b: Profile | null): boolean =>
+  a !== null && b !== null && profileIdentity(a) === profileIdentity(b);
+
+export interface ProfileLocatorOptions {
+  /** Where profile files live (`<dataDir>/profiles/`); null keeps every profile in memory (tests, throwaway runs). */
+  dataDir: string | null;
+  /** A file the trader named for the real service's history (`--db FILE`); demo never writes into it. */
+  serviceDb?: string;
+}
+
+export interface ProfileLocator {
+  /**
+   * Where a profile's history may live, best first: the file the trader named for the real service, then the
+   * profile's own file. The first one that is empty or already this profile's is used.
+   */
+  candidates(profile: Profile): string[];
+  /** Every place a profile may live, for the README and diagnostics. */
+  describe(): string;
+}
+
+/** A readable, collision-free file name for a service: host and port, then a short hash of the whole base URL. */
+export function serviceFileName(baseUrl: string): string {
+  let label = 'service';
+  try {
+    const u = new URL(baseUrl);
+    label = `${u.hostname}${u.port ? `-${u.port}` : ''}`.replace(/[^a-zA-Z0-9.-]+/g, '_').slice(0, 60);
+  } catch {
+    /* the hash alone still separates it */
+  }
+  const hash = createHash('sha256').update(baseUrl).digest('hex').slice(0, 12);
+  return `service-${label}-${hash}.db`;
+}
+
+export function createProfileLocator(options: ProfileLocatorOptions): ProfileLocator {
+  const dir = options.dataDir === null ? null : path.join(options.dataDir, 'profiles');
+  const inDir = (name: string) => {
+    if (dir === null) return ':memory:';
+    mkdirSync(dir, { recursive: true });
+    return path.join(dir, name);
+  };
+  return {
+    candidates(profile) {
+      if (profile.kind === 'demo') return [inDir('demo.db')];
+      const own = inDir(serviceFileName(profile.baseUrl));
+      return options.serviceDb ? [options.serviceDb, own] : [own];
+    },
+    describe: () =>
+      dir === null
+        ? 'in memory'
+        : `${options.serviceDb ? `service: ${options.serviceDb}; ` : ''}${path.join(dir, options.serviceDb ? 'demo.db' : '{demo.db,service-<host>-<port>-<hash>.db}')}`,
+  };
+}
+
+export const PROFILE_SETTING = 'profile.identity';
+
+/**
+ * Stamps a fresh file with its profile, or checks the stamp of an existing one. A demo file never takes a service's
+ * history nor the reverse; a service file that holds another service's history is reported (the trader named it, so
+ * it is their call), never silently mixed.
+ */
+export function claimProfile(store: Store, profile: Profile): { ok: true; previous: string | null } | { ok: false; message: string } {
+  const identity = profileIdentity(profile);
+  const stamped = store.getSetting<string>(PROFILE_SETTING) ?? null;
+  if (stamped === null) {
+    store.setSetting(PROFILE_SETTING, identity);
+    return { ok: true, previous: null };
+  }
+  if (stamped === identity) return { ok: true, previous: stamped };
+  if (stamped === 'demo' || identity === 'demo') {
+    return { ok: false, message: `${store.path} holds ${stamped === 'demo' ? 'demo data' : `the history of ${stamped}`}; it is not opened for ${identity === 'demo' ? 'demo mode' : identity}.` };
+  }
+  return { ok: true, previous: stamped };
+}

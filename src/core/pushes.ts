@@ -1,0 +1,204 @@
+// What the core pushes to its host: the current engine's domain events turned into the contract's pushed events
+// (odds coalesced to one batch per interval, settlements, alerts), and the status projection, sent at most every
+// 250 ms. It follows whichever connection the session says is current, and nothing from a replaced one.
+import type { Market, SettledEvent } from '../shared/api';
+import { parseServiceTime } from '../shared/api';
+import type { MarketView, SettlementRow } from '../shared/domain';
+import type { AppError } from '../shared/errors';
+import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract';
+import type { Clock, TimerHandle } from './clock';
+import { DEFAULT_BATCH_MS, type MonitorEvent } from './monitor';
+import type { Connection } from './session';
+import { quotaView } from './status';
+
+export function marketView(m: Market, seenAt: number): MarketView {
+  return {
+    lineId: m.line_id,
+    period: m.period,
+    market: m.market,
+    side: m.side,
+    line: m.line,
+    prices: m.prices,
+    maxWin: m.max_win,
+    updatedAt: m.updated_at,
+    seenAt,
+  };
+}
+
+export function settlementRow(s: SettledEvent): SettlementRow {
+  // The schema admitted both texts as service date-times, so they parse.
+  const parse = (t: string) => parseServiceTime(t)!;
+  const ml = s.settlement.find((l) => l.market === 'moneyline' && l.period === 0);
+  return {
+    eventId: s.event_id,
+    sportId: s.sport_id,
+    leagueId: s.league_id,
+    leagueName: s.league_name,
+    runnerHome: s.runner_home,
+    runnerAway: s.runner_away,
+    starts: parse(s.starts),
+    settledAt: parse(s.settled_at),
+    scoreHome: s.score_home,
+    scoreAway: s.score_away,
+    status: s.status,
+    lineCount: s.settlement.length,
+    moneyline: ml ? { home: ml.outcome_home, draw: ml.outcome_draw, away: ml.outcome_away } : null,
+  };
+}
+
+export interface Pushes {
+  push: PushListener;
+  subscribe(listener: PushListener): () => void;
+  onMonitorEvent(listener: (e: MonitorEvent) => void): () => void;
+  /** Follows this connection's engine from now on (and drops the previous one's). */
+  attach(connection: Connection): void;
+  status(): StatusView;
+  scheduleStatus(): void;
+  /** A request answered (or not): keeps the online/offline state and the last error. */
+  noteOutcome(error: AppError | null): void;
+  close(): void;
+}
+
+export function createPushes(clock: Clock, current: () => Connection): Pushes {
+  const listeners = new Set<PushListener>();
+  const monitorListeners = new Set<(e: MonitorEvent) => void>();
+  let detach: Array<() => void> = [];
+  let lastError: AppError | null = null;
+  let connectionState: StatusView['connection'] = 'unknown';
+  let statusTimer: TimerHandle | null = null;
+
+  const push: PushListener = (event, payload) => {
+    for (const l of [...listeners]) l(event, payload);
+  };
+
+  // ---- odds: everything one monitor flush emits goes out as one batch ----
+  let oddsBatch: OddsBatch['events'] = [];
+  let oddsScheduled = false;
+  let lastOddsPush = 0;
+
+  function queueOdds(entry: OddsBatch['events'][number]): void {
+    oddsBatch.push(entry);
+    if (oddsScheduled) return;
+    oddsScheduled = true;
+    // Scores (which the streams send on their own) join the next batch: the renderer never gets more than one
+    // batch per interval.
+    const pushNow = () => {
+      oddsScheduled = false;
+      const events = oddsBatch;
+      oddsBatch = [];
+      lastOddsPush = clock.now();
+      if (events.length) push('onOdds', { events, at: lastOddsPush });
+    };
+    const wait = lastOddsPush + DEFAULT_BATCH_MS - clock.now();
+    // Due now: a microtask, queued ahead of the monitor's tick write, so the screen is not kept waiting for the
+    // disk. Otherwise at the end of the interval.
+    if (wait <= 0) queueMicrotask(pushNow);
+    else clock.setTimeout(pushNow, wait);
+  }
+
+  function onMonitorEvent(connection: Connection, e: MonitorEvent): void {
+    if (current() !== connection) return; // a replaced engine's last words go nowhere
+    for (const l of [...monitorListeners]) l(e);
+    switch (e.type) {
+      case 'odds':
+      case 'score':
+        if (e.type === 'odds') {
+          const at = clock.now();
+          queueOdds({ eventId: e.eventId, markets: e.markets.map((m) => marketView(m, at)), ...(e.replace ? { replace: true } : {}) });
+        } else {
+          queueOdds({ eventId: e.eventId, markets: [], score: { liveStatus: e.liveStatus, scoreHome: e.scoreHome, scoreAway: e.scoreAway } });
+        }
+        if (connectionState !== 'online') {
+          connectionState = 'online';
+          scheduleStatus();
+        }
+        break;
+      case 'settlement':
+        push('onSettlement', settlementRow(e.settlement));
+        if (e.watched) push('onWatchlist', connection.store.watchedEvents());
+        break;
+      case 'alert':
+        push('onAlert', e.alert);
+        break;
+      case 'error':
+        lastError = e.error;
+        if (e.error.kind === 'network') connectionState = 'offline';
+        scheduleStatus();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function status(): StatusView {
+    const c = current();
+    const gov = c.engine?.client.governor.state();
+    const streams = c.engine?.monitor.streamStates() ?? [];
+    return {
+      connection: connectionState,
+      demo: c.demo,
+      auth: gov?.auth ?? (c.engine ? 'ok' : 'missing'),
+      plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
+      restricted: (gov?.restrictedPaths ?? []).map((r) => ({ path: r.path, requiredPlan: r.requiredPlan ?? 'enterprise', yourPlan: r.yourPlan ?? 'unknown' })),
+      quota: quotaView(gov),
+      streams: streams.map((s) => ({
+        eventId: s.eventId,
+        state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,
+        lastMessageAt: s.lastEventAt,
+      })),
+      lastSettledSync: c.engine?.monitor.lastSettledSync() ?? null,
+      lastError: c.problem ?? lastError,
+    };
+  }
+
+  function scheduleStatus(): void {
+    if (statusTimer !== null) return;
+    statusTimer = clock.setTimeout(() => {
+      statusTimer = null;
+      push('onStatus', status());
+    }, 250);
+  }
+
+  return {
+    push,
+    subscribe(listener) {
+      listeners.add(listener);
+      listener('onStatus', status());
+      return () => listeners.delete(listener);
+    },
+    onMonitorEvent(listener) {
+      monitorListeners.add(listener);
+      return () => monitorListeners.delete(listener);
+    },
+    attach(connection) {
+      for (const d of detach.splice(0)) d();
+      lastError = null;
+      connectionState = 'unknown';
+      const engine = connection.engine;
+      if (engine) {
+        detach = [
+          engine.client.governor.subscribe(() => scheduleStatus()),
+          engine.streams.onState(() => scheduleStatus()),
+          engine.monitor.on((e) => onMonitorEvent(connection, e)),
+        ];
+      }
+      push('onWatchlist', connection.store.watchedEvents());
+      scheduleStatus();
+    },
+    status,
+    scheduleStatus,
+    noteOutcome(error) {
+      const was = connectionState;
+      connectionState = error?.kind === 'network' ? 'offline' : 'online';
+      if (error) lastError = error;
+      if (was !== connectionState || error) scheduleStatus();
+    },
+    close() {
+      for (const d of detach.splice(0)) d();
+      if (statusTimer !== null) clock.clearTimeout(statusTimer);
+      statusTimer = null;
+      listeners.clear();
+      monitorListeners.clear();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The settings service: ONE set of defaults, one place that persists the trader's settings, and the projections
+// that feed the monitor and the store. App-wide settings (which service, thresholds, theme, retention) live in
+// `settings.json` beside the profiles, not in any one profile's history, so switching service or demo keeps them.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
+import { checkBaseUrl } from '../shared/baseUrl';
+import { AppErrorException } from '../shared/errors';
+import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './monitor';
+
+export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  baseUrl: null,
+  devigModel: 'MPTO',
+  maxWinThresholdPct: 10,
+  notifySettlements: true,
+  notifyMaxWin: true,
+  doNotDisturb: false,
+  retentionDays: 30,
+  settledEverySeconds: 60,
+  theme: 'dark',
+};
+
+export interface SettingsService {
+  get(): AppSettings;
+  /** Applies a validated patch, persists it, and tells subscribers what changed. */
+  update(patch: SettingsPatch): AppSettings;
+  subscribe(listener: (next: AppSettings, previous: AppSettings) => void): () => void;
+  /** What the monitor reads, given the profile's muted events. */
+  monitorSettings(mutedEvents: ReadonlySet<number>): MonitorSettings;
+}
+
+export interface SettingsServiceOptions {
+  /** Folder of settings.json; null keeps settings in memory (tests, throwaway runs). */
+  dataDir: string | null;
+  /** Settings to start from when nothing is saved yet (a host's flags). */
+  initial?: Partial<AppSettings>;
+}
+
+/**
+ * Base URLs are kept in checkBaseUrl's normal form, so one service is one key in the keychain and one profile; a
+ * URL the key may not go to (plain http to a non-loopback host, another scheme) is never kept.
+ */
+export function normaliseBaseUrl(url: string): string {
+  const r = checkBaseUrl(url);
+  if (!r.ok) throw new AppErrorException({ kind: 'validation', message: r.message });
+  return r.url;
+}
+
+function load(file: string | null): Partial<AppSettings> {
+  if (file === null) return {};
+  try {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (!raw || typeof raw !== 'object') return {};
+    // Only known names with the default's type survive: a hand-edited or older file cannot inject anything else.
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      if (!(k in DEFAULT_SETTINGS)) continue;
+      const d = (DEFAULT_SETTINGS as unknown as Record<string, unknown>)[k];
+      if (v === null ? k === 'baseUrl' : typeof v === typeof d || (d === null && typeof v === 'string')) out[k] = v;
+    }
+    // A saved address the key may no longer go to (an older app accepted plain http anywhere) is set aside.
+    if (typeof out['baseUrl'] === 'string') {
+      const checked = checkBaseUrl(out['baseUrl']);
+      out['baseUrl'] = checked.ok ? checked.url : null;
+    }
+    return out as Partial<AppSettings>;
+  } catch {
+    return {};
+  }
+}
+
+export function createSettingsService(options: SettingsServiceOptions): SettingsService {
+  const file = options.dataDir === null ? null : path.join(options.dataDir, 'settings.json');
+  const initial = options.initial?.baseUrl ? { ...options.initial, baseUrl: normaliseBaseUrl(options.initial.baseUrl) } : options.initial;
+  let settings: AppSettings = { ...DEFAULT_SETTINGS, ...initial, ...load(file) };
+  const listeners = new Set<(next: AppSettings, previous: AppSettings) => void>();
+
+  const save = () => {
+    if (file === null) return;
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Write then rename: a crash mid-write never leaves half a settings file.
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(settings, null, 2));
+    renameSync(tmp, file);
+  };
+
+  return {
+    get: () => settings,
+    update(patch) {
+      const previous = settings;
+      const { baseUrl, ...rest } = patch;
+      // Checked before anything changes: a refused address leaves every setting as it was.
+      const next = baseUrl === undefined ? {} : { baseUrl: baseUrl ? normaliseBaseUrl(baseUrl) : null };
+      settings = { ...settings, ...rest, ...next };
+      save();
+      for (const l of [...listeners]) l(settings, previous);
+      return settings;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    monitorSettings: (mutedEvents) => ({
+      ...DEFAULT_MONITOR_SETTINGS,
+      devigModel: settings.devigModel,
+      maxWinThresholdPct: settings.maxWinThresholdPct,
+      settledEverySeconds: settings.settledEverySeconds,
+      notifySettlements: settings.notifySettlements,
+      notifyMaxWin: settings.notifyMaxWin,
+      doNotDisturb: settings.doNotDisturb,
+      mutedEvents,
+    }),
+  };
+}
