@@ -17,10 +17,9 @@ const PEEK_KEY = 'e2e-quota-peek-key';
  * share paths (the walk reads /api/sports for its per-sport pages; a trader's click may read /api/results), so they
  * are compared as one sum.
  */
-const OTHER = 'settled+lookup+ui';
+const OTHER = 'settled+results+lookup+ui';
 const PURPOSE_OF_PATH: Record<string, string> = {
   '/api/settlement': 'repair',
-  '/api/results': 'results',
   '/api/specials/opening': 'specials',
   '/api/specials/fixtures': 'specials',
   '/api/specials/history': 'specials',
@@ -69,13 +68,13 @@ function upstreamSplit(sim: Simulator, appKeyIds: Set<string>): Record<string, n
   return split;
 }
 
-/** The split the tooltip shows, the settled walk, look-ups and on-screen requests summed as in `upstreamSplit`. */
+/** The split the tooltip shows, the shared-path purposes summed as in `upstreamSplit`. */
 async function shownSplit(page: Page): Promise<Record<string, number>> {
   const split: Record<string, number> = {};
   for (const row of await page.getByTestId('quota-split').locator('tr').all()) {
     const purpose = (await row.getAttribute('data-purpose'))!;
     const count = Number((await row.locator('td.num').textContent())!.replace(/,/g, ''));
-    const p = purpose === 'settled' || purpose === 'lookup' || purpose === 'ui' ? OTHER : purpose;
+    const p = purpose === 'settled' || purpose === 'results' || purpose === 'lookup' || purpose === 'ui' ? OTHER : purpose;
     split[p] = (split[p] ?? 0) + count;
   }
   return split;
