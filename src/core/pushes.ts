@@ -9,6 +9,7 @@ import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract
 import type { Clock, TimerHandle } from './clock';
 import { DEFAULT_BATCH_MS, type MonitorEvent } from './monitor';
 import type { Connection } from './session';
+import { quotaView } from './status';
 
 export function marketView(m: Market, seenAt: number): MarketView {
   return {
@@ -139,13 +140,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       auth: gov?.auth ?? (c.engine ? 'ok' : 'missing'),
       plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
       restricted: (gov?.restrictedPaths ?? []).map((r) => ({ path: r.path, requiredPlan: r.requiredPlan ?? 'enterprise', yourPlan: r.yourPlan ?? 'unknown' })),
-      quota: {
-        used: gov?.quota.used ?? 0,
-        remaining: gov?.quota.remaining ?? null,
-        limit: gov?.quota.limit ?? null,
-        resetAt: gov?.quota.resetAt ?? null,
-        pausedUntil: gov?.pausedUntil ?? null,
-      },
+      quota: quotaView(gov),
       streams: streams.map((s) => ({
         eventId: s.eventId,
         state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,

@@ -13,6 +13,7 @@ import { createElectronNotifier, type NotificationLike } from '../../src/main/no
 import { trayView } from '../../src/main/tray';
 import { fitToDisplays, loadWindowState, parseWindowState, saveWindowState, WINDOW_STATE_FILE } from '../../src/main/windowState';
 import type { StatusView } from '../../src/shared/ipc/contract';
+import { quotaView } from '../../src/core/status';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'oddsdesk-shell-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -108,7 +109,7 @@ describe('tray', () => {
     auth: 'ok',
     plan: null,
     restricted: [],
-    quota: { used: 0, remaining: null, limit: null, resetAt: null, pausedUntil: null },
+    quota: quotaView(undefined),
     streams: [],
     lastSettledSync: null,
     lastError: null,

@@ -13,6 +13,7 @@ import { diagnosticsSummary } from '../../src/main/diagnostics';
 import { closeWithin, createCrashPolicy, createLifecycle } from '../../src/main/lifecycle';
 import { createUpdates, updateFeedConfigured, type UpdaterLike } from '../../src/main/updates';
 import { dispatchDesktop, type DesktopHandlers, type StatusView } from '../../src/shared/ipc/contract';
+import { quotaView } from '../../src/core/status';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'oddsdesk-lifecycle-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -119,7 +120,7 @@ describe('diagnostics summary', () => {
       auth: 'ok',
       plan: 'enterprise',
       restricted: [],
-      quota: { used: 12, remaining: 988, limit: 1000, resetAt: null, pausedUntil: null },
+      quota: { ...quotaView(undefined), used: 12, remaining: 988, limit: 1000 },
       streams: [
         { eventId: 1, state: 'live', lastMessageAt: 1 },
         { eventId: 2, state: 'reconnecting', lastMessageAt: null },

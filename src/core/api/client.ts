@@ -1,6 +1,9 @@
 // The typed upstream API client: one method per operation, each answer validated record by record against the
 // contract in src/shared/api. It never throws: every method resolves to an ApiResult. All traffic goes through
-// the governor, which is shared with the stream client (`client.governor`).
+// the governor, which is shared with the stream client (`client.governor`). Every request carries a purpose for the
+// governor's account (by default the one its path serves). /api/status is the free probe: it sends no key, costs
+// no quota, measures the service's clock skew, and is what the client knocks with, backing off, after a network
+// fault until the service answers again.
 // It also confines the key: the base URL must pass checkBaseUrl (https, or http on loopback only), every request goes
 // out with `redirect: 'manual'`, and a redirect is followed only within the origin the request started at. fetch's
 // own following would carry X-API-Key to whatever origin a Location names (it drops only Authorization and cookies).
@@ -23,6 +26,7 @@ import {
   SportSchema,
   StatusSchema,
   parseRecord,
+  parseServiceTime,
   parseRecords,
   parseSettledPage,
   type ApiPath,
@@ -45,8 +49,9 @@ import { checkBaseUrl } from '../../shared/baseUrl';
 import { AppErrorException, type AppError } from '../../shared/errors';
 import { realClock, type Clock } from '../clock';
 import { pathLabel } from './errors';
-import { createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
-import type { ApiResult, BadRecord, KeyProvider, Logger, Priority, RequestOptions } from './types';
+import { backoffDelay, createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
+import type { ApiResult, BadRecord, KeyProvider, Logger, Priority, Purpose, RequestOptions } from './types';
+import type { TimerHandle } from '../clock';
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -57,6 +62,32 @@ export interface ApiClientOptions {
   logger?: Logger;
   /** Everything else the governor takes: retry policy, jitter source, concurrency, timeouts. */
   governor?: Omit<GovernorOptions, 'keyProvider' | 'clock' | 'quotaPerHour' | 'logger'>;
+  /**
+   * Backoff of the /api/status probes after a network fault, until the service answers again; `false` turns the
+   * probing off (the host then finds out on its next request). Default 1 s doubling to 30 s.
+   */
+  probe?: { baseMs: number; maxMs: number } | false;
+}
+
+/** The purpose a request to `path` serves when its caller names none. */
+export function purposeOfPath(path: ApiPath): Purpose {
+  switch (path) {
+    case PATHS.settled:
+      return 'settled';
+    case PATHS.settlement:
+      return 'repair';
+    case PATHS.results:
+      return 'results';
+    case PATHS.specialsOpening:
+    case PATHS.specialsFixtures:
+    case PATHS.specialsHistory:
+    case PATHS.outrightMarkets:
+      return 'specials';
+    case PATHS.stream:
+      return 'stream';
+    default:
+      return 'lookup';
+  }
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -76,6 +107,10 @@ export interface ApiClient {
   setBaseUrl(url: string): void;
   /** The host stored a new key: resume at once instead of at the next poll of the key provider. */
   keyChanged(): void;
+  /** The service's clock minus ours in ms, from the last /api/status; null before the first one answered. */
+  clockSkewMs(): number | null;
+  /** Now on the service's clock (ours corrected by the measured skew): for ages and cursors the service compares. */
+  serviceNow(): number;
   /** The full URL of an operation; the key never goes into a URL. */
   url(path: ApiPath, query?: Query): string;
   /**
@@ -90,6 +125,7 @@ export interface ApiClient {
     options: RequestOptions & { maxAttempts?: number; timeoutMs?: number },
   ): Promise<GovernedResult>;
 
+  /** The free probe: no key, no quota; also measures the clock skew (`clockSkewMs`). */
   status(o?: RequestOptions): Promise<ApiResult<ServiceStatus>>;
   sports(o?: RequestOptions): Promise<ApiResult<Sport[]>>;
   fixtures(q?: { sportId?: number; live?: boolean }, o?: RequestOptions): Promise<ApiResult<Fixture[]>>;
@@ -263,6 +299,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       path,
       baseUrl: base,
       priority: o.priority ?? 'high',
+      purpose: o.purpose ?? purposeOfPath(path),
       needsKey: path !== PATHS.status,
       ...(o.maxAttempts === undefined ? {} : { maxAttempts: o.maxAttempts }),
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
@@ -275,15 +312,28 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   /** One GET through the governor, the body read inside the attempt so the timeout covers it. */
-  async function getJson(path: ApiPath, query: Query, o: RequestOptions | undefined, priority: Priority) {
+  async function getJson(
+    path: ApiPath,
+    query: Query,
+    o: RequestOptions | undefined,
+    priority: Priority,
+    extra: { maxAttempts?: number; timing?: { sentAt: number; receivedAt: number } } = {},
+  ) {
     const r = await governor.run({
       path,
       baseUrl: base,
       priority: o?.priority ?? priority,
+      purpose: o?.purpose ?? purposeOfPath(path),
       needsKey: path !== PATHS.status,
+      ...(extra.maxAttempts === undefined ? {} : { maxAttempts: extra.maxAttempts }),
       ...(o?.signal ? { signal: o.signal } : {}),
       send: async (key, signal) => {
+        const sentAt = clock.now();
         const res = await sendConfined(path, url(path, query), { headers: { Accept: 'application/json' } }, key, signal);
+        if (extra.timing) {
+          extra.timing.sentAt = sentAt;
+          extra.timing.receivedAt = clock.now();
+        }
         const text = await res.text();
         return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
       },
@@ -320,15 +370,48 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
 
-  function one<T>(path: ApiPath, schema: z.ZodType<T>, query: Query, o: RequestOptions | undefined, priority: Priority) {
-    return guarded<T>(path, async () => {
-      const r = await getJson(path, query, o, priority);
+  /** GET /api/status, timed so the service's `time` gives the skew of its clock against ours. */
+  function status(o: RequestOptions | undefined, maxAttempts?: number): Promise<ApiResult<ServiceStatus>> {
+    return guarded(PATHS.status, async () => {
+      const timing = { sentAt: 0, receivedAt: 0 };
+      const r = await getJson(PATHS.status, {}, o, 'normal', { timing, ...(maxAttempts === undefined ? {} : { maxAttempts }) });
       if (!r.ok) return r;
-      const parsed = parseRecord(schema, r.body, '');
-      if (!parsed.ok) return { ok: false, error: badPayload(path, parsed.problem.message, parsed.problem.path) };
+      const parsed = parseRecord(StatusSchema, r.body, '');
+      if (!parsed.ok) return { ok: false, error: badPayload(PATHS.status, parsed.problem.message, parsed.problem.path) };
+      const serviceMs = parseServiceTime(parsed.value.time);
+      if (serviceMs !== null) governor.noteServiceTime(serviceMs, timing.sentAt, timing.receivedAt);
+      else governor.log('warn', `Service status: the time ${JSON.stringify(parsed.value.time.slice(0, 40))} is not a date-time; clock skew not measured`);
       return { ok: true, value: parsed.value, problems: [] };
     });
   }
+
+  // ---- after a network fault: knock with the free probe, backing off, until the service answers ----
+  const probePolicy = options.probe === false ? null : (options.probe ?? { baseMs: 1000, maxMs: 30_000 });
+  let probeTimer: TimerHandle | null = null;
+  let probeAttempt = 0;
+  let probing = false;
+  let disposed = false;
+  function scheduleProbe() {
+    if (!probePolicy || disposed || probeTimer !== null || probing) return;
+    probeAttempt++;
+    probeTimer = clock.setTimeout(async () => {
+      probeTimer = null;
+      if (governor.state().reachable !== false) return;
+      probing = true;
+      await status({ priority: 'high' }, 1);
+      probing = false;
+      // An answer of any kind sets the governor reachable; otherwise knock again, later.
+      if (governor.state().reachable === false) scheduleProbe();
+    }, backoffDelay(probeAttempt, probePolicy, Math.random));
+  }
+  const stopWatching = governor.subscribe((st) => {
+    if (st.reachable === false) scheduleProbe();
+    else {
+      probeAttempt = 0;
+      if (probeTimer !== null) clock.clearTimeout(probeTimer);
+      probeTimer = null;
+    }
+  });
 
   const CoverageEnvelope = z.object({ standard: z.record(z.string(), z.unknown()) });
   const coverageCount = CoverageSchema.shape.standard.valueType;
@@ -341,10 +424,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       governor.log('info', `service base URL set to ${base}`);
     },
     keyChanged: () => governor.keyChanged(),
+    clockSkewMs: () => governor.state().clockSkewMs,
+    serviceNow: () => clock.now() + (governor.state().clockSkewMs ?? 0),
     url,
     governedFetch,
 
-    status: (o) => one(PATHS.status, StatusSchema, {}, o, 'normal'),
+    status: (o) => status(o),
     sports: (o) => list(PATHS.sports, SportSchema, {}, o, 'low'),
     fixtures: (q = {}, o) =>
       list(
@@ -436,6 +521,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         'low',
       );
     },
-    dispose: () => governor.dispose(),
+    dispose: () => {
+      disposed = true;
+      stopWatching();
+      if (probeTimer !== null) clock.clearTimeout(probeTimer);
+      probeTimer = null;
+      governor.dispose();
+    },
   };
 }

@@ -54,14 +54,22 @@ function jsonOrNull(text: string): unknown {
   }
 }
 
-/** Seconds from Retry-After (whole seconds per assumptions.md; an HTTP date is accepted too). */
-export function retryAfterSeconds(headers: Headers, nowMs: number): number | null {
+/**
+ * Seconds from Retry-After: whole seconds per assumptions.md; an HTTP date is accepted too. A date is the
+ * service's clock, so it is measured against the answer's own `Date` header when there is one, else against our
+ * clock corrected by the measured skew (`skewMs` = service clock minus ours), so a skewed machine clock neither
+ * stretches nor cancels the pause.
+ */
+export function retryAfterSeconds(headers: Headers, nowMs: number, skewMs = 0): number | null {
   const raw = headers.get(RATE_LIMIT_HEADERS.retryAfter);
   if (raw === null || raw.trim() === '') return null;
-  const n = Number(raw);
-  if (Number.isFinite(n)) return Math.max(0, Math.ceil(n));
-  const at = Date.parse(raw);
-  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - nowMs) / 1000)) : null;
+  const text = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
+  const at = Date.parse(text);
+  if (!Number.isFinite(at)) return null;
+  const served = Date.parse(headers.get('Date') ?? '');
+  const serviceNow = Number.isFinite(served) ? served : nowMs + skewMs;
+  return Math.max(0, Math.ceil((at - serviceNow) / 1000));
 }
 
 function validationText(body: unknown): string | null {
@@ -71,18 +79,31 @@ function validationText(body: unknown): string | null {
   return d.success ? d.data.detail : null;
 }
 
-/** Maps a non-2xx answer. `bodyText` is the answer's body, already read. */
+/** Maps a non-2xx answer. `bodyText` is the answer's body, already read; `skewMs` as for `retryAfterSeconds`. */
 export function errorFromStatus(
   path: ApiPath,
   status: number,
   headers: Headers,
   bodyText: string,
   nowMs: number,
+  skewMs = 0,
 ): AppError {
   const what = pathLabel(path);
   const body = jsonOrNull(bodyText);
   const detail = DetailBodySchema.safeParse(body);
   const detailText = detail.success ? detail.data.detail : null;
+  // The spec does not give the status of a plan restriction, only its body: recognised by its shape first, whatever
+  // the status, so a 401 that says "your plan is starter" restricts that endpoint and never blocks the key.
+  const plan = PlanRestrictionBodySchema.safeParse(body);
+  if (plan.success) {
+    return {
+      kind: 'plan',
+      status,
+      yourPlan: plan.data.your_plan,
+      requiredPlan: plan.data.required_plan,
+      message: `${what} requires ${plan.data.required_plan}; your plan: ${plan.data.your_plan}. Upgrade the plan to use it.`,
+    };
+  }
   if (status === 401) {
     return {
       kind: 'auth',
@@ -93,24 +114,17 @@ export function errorFromStatus(
     };
   }
   if (status === 403) {
-    const plan = PlanRestrictionBodySchema.safeParse(body);
-    if (plan.success) {
-      return {
-        kind: 'plan',
-        status,
-        yourPlan: plan.data.your_plan,
-        requiredPlan: plan.data.required_plan,
-        message: `${what} requires ${plan.data.required_plan}; your plan: ${plan.data.your_plan}. Upgrade the plan to use it.`,
-      };
-    }
+    // Not a plan restriction (no plan in the body) and not a rejected key (that is 401): a refusal such as a proxy's
+    // or a firewall's. It fails this request like any other refusal, and neither blocks the key nor marks the
+    // endpoint as restricted by plan.
     return {
-      kind: 'plan',
+      kind: 'validation',
       status,
-      message: `${what} is not available to this account (403${detailText ? `: ${detailText}` : ''}).`,
+      message: `${what}: the service refused the request (403${detailText ? `: ${detailText}` : ''}). It is not a plan restriction and the key was not rejected; check the base URL and any proxy in between.`,
     };
   }
   if (status === 429) {
-    const retryAfter = retryAfterSeconds(headers, nowMs) ?? undefined;
+    const retryAfter = retryAfterSeconds(headers, nowMs, skewMs) ?? undefined;
     return {
       kind: 'rate_limit',
       status,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PATHS, type ApiPath } from '../../shared/api';
 import { createManualClock } from '../../../test/support/manualClock';
 import { backoffDelay, createGovernor, type GovernedRequest, type GovernorOptions } from './governor';
-import type { Priority } from './types';
+import type { Priority, Purpose } from './types';
 
 const KEY = 'secret-key-123456';
 
@@ -69,7 +69,7 @@ describe('governor', () => {
   it('counts its own requests against the configured quota and holds when it is spent', async () => {
     const { gov, clock, sent, req } = setup({ quotaPerHour: 3, lowPriorityReserve: 0, maxWaitMs: 2 * 3_600_000 });
     for (let i = 0; i < 3; i++) expect((await gov.run(req(() => ok()))).ok).toBe(true);
-    expect(gov.state().quota).toMatchObject({ limit: 3, used: 3, remaining: 0, source: 'counted' });
+    expect(gov.state().quota).toMatchObject({ limit: 3, used: 3, remaining: 0, source: 'setting' });
     const fourth = gov.run(req(() => ok()));
     await clock.advance(60_000);
     expect(sent).toHaveLength(3);
@@ -98,7 +98,7 @@ describe('governor', () => {
     expect(gov.state().quota).toMatchObject({ limit: 100, remaining: 40, used: 60, source: 'headers' });
     expect(gov.state().quota.resetAt).toBe(Number(reset) * 1000);
     await gov.run(req(() => ok()));
-    expect(gov.state().quota).toMatchObject({ source: 'counted', used: 2, limit: 100 });
+    expect(gov.state().quota).toMatchObject({ source: 'headers', used: 2, limit: 100 });
   });
 
   it('emits state changes to subscribers', async () => {
@@ -248,5 +248,190 @@ describe('governor', () => {
     if (!r.ok) expect(JSON.stringify(r.error)).not.toContain(KEY);
     expect(logs.join('\n')).not.toContain(KEY);
     expect(logs.join('\n')).toContain('[redacted key]');
+  });
+});
+
+describe('governor: edge cases of a different upstream', () => {
+  it('clamps a Retry-After of 86400 s to the quota hour, says so, and sends again after the hour', async () => {
+    const { gov, clock, sent, req } = setup({ maxWaitMs: 2 * 3_600_000 });
+    const r = await gov.run(req(() => status(429, { detail: 'Hourly quota exceeded' }, { 'Retry-After': '86400' })));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toMatchObject({ kind: 'rate_limit', retryAfter: 3600 });
+      expect(r.error.message).toContain('86400 s');
+    }
+    const t429 = clock.now();
+    expect(gov.state().pausedUntil).toBe(t429 + 3_600_000);
+    expect(gov.state().retryAfterClamp).toEqual({ statedS: 86400, appliedS: 3600 });
+    const next = gov.run(req(() => ok()));
+    await clock.advance(3_600_000 - 1);
+    expect(sent).toHaveLength(1);
+    await clock.advance(1);
+    expect((await next).ok).toBe(true);
+    expect(sent).toHaveLength(2);
+    expect(gov.state().retryAfterClamp).toBeNull();
+  });
+
+  it('reads a Retry-After given as an HTTP date against the answer\'s own Date, not a skewed local clock', async () => {
+    const { gov, clock, req } = setup();
+    // The service's clock is two hours behind ours: its Date and its Retry-After date are both in our past.
+    const serviceNow = clock.now() - 2 * 3_600_000;
+    const headers = { Date: new Date(serviceNow).toUTCString(), 'Retry-After': new Date(serviceNow + 120_000).toUTCString() };
+    const r = await gov.run(req(() => status(429, { detail: 'Hourly quota exceeded' }, headers)));
+    expect(!r.ok && r.error.retryAfter).toBe(120);
+    expect(gov.state().pausedUntil).toBe(clock.now() + 120_000);
+    expect(gov.state().retryAfterClamp).toBeNull();
+  });
+
+  it('ignores a limit header without a remaining header instead of reading it as nothing left', async () => {
+    const { gov, sent, req } = setup({ quotaPerHour: 500 });
+    for (let i = 0; i < 3; i++) {
+      const r = await gov.run(req(() => ok({ 'X-RateLimit-Limit': '100' })));
+      expect(r.ok).toBe(true);
+    }
+    expect(sent).toHaveLength(3);
+    expect(gov.state().quota).toMatchObject({ limit: 500, used: 3, remaining: 497, source: 'setting' });
+    // The reverse, and values that are not numbers, are ignored as well.
+    await gov.run(req(() => ok({ 'X-RateLimit-Remaining': '0' })));
+    await gov.run(req(() => ok({ 'X-RateLimit-Limit': 'lots', 'X-RateLimit-Remaining': 'none' })));
+    expect(gov.state().quota).toMatchObject({ limit: 500, used: 5, source: 'setting' });
+    expect((await gov.run(req(() => ok()))).ok).toBe(true);
+  });
+
+  for (const code of [401, 403]) {
+    it(`takes a plan-restriction body under ${code} as a plan restriction, never as a rejected key`, async () => {
+      const { gov, sent, req } = setup();
+      const body = { detail: 'This endpoint is reserved to a higher plan', your_plan: 'starter', required_plan: 'enterprise' };
+      const r = await gov.run(req(() => status(code, body), { path: PATHS.specialsOpening }));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toMatchObject({ kind: 'plan', status: code, yourPlan: 'starter', requiredPlan: 'enterprise' });
+      expect(gov.state().auth).toBe('ok');
+      expect(gov.state().plan).toBe('starter');
+      expect(gov.state().restrictedPaths.map((p) => p.path)).toEqual([PATHS.specialsOpening]);
+      // The key still works everywhere else; the restricted path is not asked again.
+      expect((await gov.run(req(() => ok(), { path: PATHS.settled }))).ok).toBe(true);
+      expect((await gov.run(req(() => ok(), { path: PATHS.specialsOpening }))).ok).toBe(false);
+      expect(sent.map((s) => s.path)).toEqual([PATHS.specialsOpening, PATHS.settled]);
+    });
+  }
+
+  it('a 403 without a plan in its body neither blocks the key nor marks the endpoint restricted', async () => {
+    const { gov, sent, req } = setup();
+    const r = await gov.run(req(() => status(403, { detail: 'Forbidden by proxy' }), { path: PATHS.specialsOpening }));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toMatchObject({ kind: 'validation', status: 403 });
+      expect(r.error.message).toContain('Forbidden by proxy');
+    }
+    expect(gov.state()).toMatchObject({ auth: 'ok', plan: 'unknown', restrictedPaths: [] });
+    expect((await gov.run(req(() => ok(), { path: PATHS.specialsOpening }))).ok).toBe(true);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('a plain 401 still blocks the key', async () => {
+    const { gov, req } = setup();
+    await gov.run(req(() => status(401, { detail: 'Not authenticated' })));
+    expect(gov.state().auth).toBe('rejected');
+  });
+});
+
+describe('governor: the account by purpose', () => {
+  it('counts every request sent by purpose, 429s and retries included, status probes not at all', async () => {
+    const { gov, clock, req } = setup();
+    const run = (purpose: Purpose, respond: () => Response, path: ApiPath = PATHS.fixtures) =>
+      gov.run({ ...req(respond, { path }), purpose });
+    await run('settled', () => ok(), PATHS.settled);
+    await run('settled', () => ok(), PATHS.settled);
+    await run('stream', () => ok(), PATHS.stream);
+    let n = 0;
+    const retried = run('results', () => (++n < 2 ? status(503) : ok()), PATHS.results);
+    await clock.advance(1000);
+    await retried;
+    await gov.run(req(() => ok())); // no purpose given: a look-up
+    await gov.run(req(() => ok(), { path: PATHS.status, needsKey: false }));
+    await run('ui', () => status(429, { detail: 'Hourly quota exceeded' }, { 'Retry-After': '5' }));
+    const { hour, session } = gov.state().requests;
+    expect(hour).toEqual({
+      total: 7,
+      rateLimited: 1,
+      byPurpose: { settled: 2, repair: 0, results: 2, specials: 0, stream: 1, lookup: 1, ui: 1 },
+    });
+    expect(session).toEqual(hour);
+    expect(gov.state().quota.used).toBe(7);
+  });
+
+  it('rolls the hour with the quota window while the session keeps counting', async () => {
+    const { gov, clock, req } = setup();
+    await gov.run({ ...req(() => status(429, { detail: 'x' }, { 'Retry-After': '1' }), { path: PATHS.settled }), purpose: 'settled' });
+    await clock.advance(30 * 60_000);
+    await gov.run({ ...req(() => ok(), { path: PATHS.stream }), purpose: 'stream' });
+    expect(gov.state().requests.hour).toMatchObject({ total: 2, rateLimited: 1 });
+    await clock.advance(30 * 60_000);
+    expect(gov.state().requests.hour).toMatchObject({ total: 1, rateLimited: 0, byPurpose: { settled: 0, stream: 1 } });
+    expect(gov.state().requests.session).toMatchObject({ total: 2, rateLimited: 1, byPurpose: { settled: 1, stream: 1 } });
+    await clock.advance(30 * 60_000);
+    expect(gov.state().requests.hour.total).toBe(0);
+    expect(gov.state().quota).toMatchObject({ used: 0, resetAt: null });
+  });
+});
+
+describe('governor: the quota the trader states', () => {
+  it('a new figure takes effect at once: a raised quota lets the waiting request go', async () => {
+    const { gov, clock, sent, req } = setup({ quotaPerHour: 2, lowPriorityReserve: 0, maxWaitMs: 2 * 3_600_000 });
+    await gov.run(req(() => ok()));
+    await gov.run(req(() => ok()));
+    const third = gov.run(req(() => ok()));
+    await clock.advance(1000);
+    expect(sent).toHaveLength(2);
+    gov.setQuotaPerHour(5000);
+    await clock.advance(0);
+    expect((await third).ok).toBe(true);
+    expect(gov.state().quota).toMatchObject({ limit: 5000, used: 3, remaining: 4997, source: 'setting' });
+    gov.setQuotaPerHour(0);
+    gov.setQuotaPerHour(2.5);
+    expect(gov.state().quota.limit).toBe(5000);
+  });
+
+  it('the service\'s headers take precedence over the figure, whatever it is set to later', async () => {
+    const { gov, req } = setup({ quotaPerHour: 50 });
+    await gov.run(req(() => ok({ 'X-RateLimit-Limit': '300', 'X-RateLimit-Remaining': '280' })));
+    gov.setQuotaPerHour(10);
+    expect(gov.state().quota).toMatchObject({ limit: 300, remaining: 280, source: 'headers' });
+  });
+});
+
+describe('governor: the service clock', () => {
+  it('measures the skew at the midpoint of the round trip and corrects X-RateLimit-Reset with it', async () => {
+    const { gov, clock, req } = setup();
+    const now = clock.now();
+    // The service runs 10 minutes ahead of us.
+    gov.noteServiceTime(now + 600_000 + 50, now, now + 100);
+    expect(gov.state().clockSkewMs).toBe(600_000);
+    const serviceReset = Math.floor((now + 600_000 + 1_200_000) / 1000);
+    await gov.run(req(() => ok({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '90', 'X-RateLimit-Reset': String(serviceReset) })));
+    // 20 minutes from now on our clock, not 30.
+    expect(gov.state().quota.resetAt).toBe(serviceReset * 1000 - 600_000);
+  });
+
+  it('marks the service unreachable after a network fault and reachable at its next answer', async () => {
+    const { gov, clock, req } = setup({ retry: { maxAttempts: 1 } });
+    expect(gov.state().reachable).toBeNull();
+    const down = gov.run(
+      req(() => {
+        throw new TypeError('fetch failed');
+      }),
+    );
+    await clock.advance(0);
+    await down;
+    expect(gov.state().reachable).toBe(false);
+    let back = false;
+    void gov.whenReachable().then(() => (back = true));
+    await clock.advance(0);
+    expect(back).toBe(false);
+    await gov.run(req(() => ok(), { path: PATHS.status, needsKey: false }));
+    await clock.advance(0);
+    expect(back).toBe(true);
+    expect(gov.state().reachable).toBe(true);
+    expect(gov.state().requests.hour.total).toBe(1);
   });
 });

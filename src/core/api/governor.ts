@@ -12,7 +12,16 @@
 //   its rate_limit error to its caller. The same holds when our budget is spent (remaining 0) or, for `low`
 //   priority, when only the reserve is left. A wait longer than `maxWaitMs` (default 30 s; the service may say
 //   "until the hour resets") is not waited: the request fails fast with `rate_limit` and `retryAfter`, so no
-//   caller hangs for an hour and nothing is sent.
+//   caller hangs for an hour and nothing is sent. A Retry-After longer than the quota window (an hour) is clamped to
+//   it, and the state says so: no quota outlasts its window, and a bad header must not silence the app for a day.
+// - The hourly quota is the trader's figure (`quotaPerHour`, changeable with `setQuotaPerHour`) until the service
+//   states its own in X-RateLimit-Limit and X-RateLimit-Remaining, which then take precedence; `quota.source` says
+//   which one is in use. A partial set (a limit without a remaining) is ignored, never read as "nothing left".
+// - Every request sent is counted by purpose, over the rolling hour (the window our own count uses) and since
+//   start, 429s included and also counted apart. /api/status needs no key and costs no quota: it is neither
+//   counted nor blocked by the key state.
+// - The service's clock is learned from /api/status (`noteServiceTime`); its skew corrects X-RateLimit-Reset and a
+//   Retry-After given as a date.
 // - A plan restriction is remembered per path until the key changes; calls to that path return the plan error
 //   without a request.
 import {
@@ -23,6 +32,7 @@ import {
   type Plan,
 } from '../../shared/api';
 import { AppErrorException, type AppError } from '../../shared/errors';
+import { DEFAULT_QUOTA_PER_HOUR, emptyByPurpose, type Purpose, type RequestCounts } from '../../shared/requests';
 import { realClock, type Clock, type TimerHandle } from '../clock';
 import { errorFromStatus, networkError, pathLabel, scrub, scrubError } from './errors';
 import type { KeyProvider, Logger, Priority } from './types';
@@ -53,8 +63,19 @@ export interface QuotaState {
   remaining: number;
   /** When at least one more request becomes available (ms since epoch); null when nothing has been used. */
   resetAt: number | null;
-  /** `headers`: the service's X-RateLimit-*; `counted`: our own count against the configured quota. */
-  source: 'headers' | 'counted';
+  /**
+   * Where the limit comes from. `headers`: the service stated it in X-RateLimit-* (used and remaining are then its
+   * own figures while the reading is fresh, our count after); `setting`: the trader's figure, against our count.
+   */
+  source: 'headers' | 'setting';
+}
+
+/** The last 429's Retry-After, when it was longer than the quota window and so cut to it. */
+export interface RetryAfterClamp {
+  /** What the service asked for, in seconds. */
+  statedS: number;
+  /** What the governor waits instead, in seconds. */
+  appliedS: number;
 }
 
 export interface RestrictedPath {
@@ -73,8 +94,16 @@ export interface GovernorState {
   quota: QuotaState;
   /** No request of any kind goes out before this instant (ms since epoch), after a 429. */
   pausedUntil: number | null;
+  /** Set while a pause is in force whose Retry-After was clamped to the quota window. */
+  retryAfterClamp: RetryAfterClamp | null;
   queued: number;
   inFlight: number;
+  /** Requests sent in the current quota window, and since the governor started. */
+  requests: { hour: RequestCounts; session: RequestCounts };
+  /** The service's clock minus ours, in ms, as last measured from /api/status; null before the first probe. */
+  clockSkewMs: number | null;
+  /** Whether the service answered the last request (false after a network fault); null before any answer. */
+  reachable: boolean | null;
 }
 
 export interface GovernedRequest {
@@ -82,6 +111,8 @@ export interface GovernedRequest {
   /** For messages only: where the service lives. */
   baseUrl: string;
   priority?: Priority;
+  /** What the request is spent on, for the account by purpose; default `lookup`. */
+  purpose?: Purpose;
   /** /api/status needs no key: it is neither blocked by auth nor counted against the quota. */
   needsKey?: boolean;
   /** Overrides the retry policy's attempts; stream opens use 1 because the stream client reconnects itself. */
@@ -97,7 +128,7 @@ export type GovernedResult = { ok: true; response: Response; attempts: number } 
 export interface GovernorOptions {
   keyProvider: KeyProvider;
   clock?: Clock;
-  /** The hourly quota to count against when the service sends no X-RateLimit-* headers. */
+  /** The hourly quota of the trader's plan, counted against when the service sends no X-RateLimit-* headers. */
   quotaPerHour?: number;
   retry?: Partial<RetryPolicy>;
   /** Source of jitter; tests pass a fixed one. */
@@ -122,6 +153,15 @@ export interface Governor {
   subscribe(listener: (state: GovernorState) => void): () => void;
   /** The host saved a new key: lift the auth block and plan restrictions at once. */
   keyChanged(): void;
+  /** The trader changed the quota of the plan: takes effect at once (unless the service states its own). */
+  setQuotaPerHour(n: number): void;
+  /**
+   * The service's clock said `serviceMs` in an answer to a request sent at `sentAt` and received at `receivedAt`
+   * (our clock): the skew is measured against the midpoint of the round trip.
+   */
+  noteServiceTime(serviceMs: number, sentAt: number, receivedAt: number): void;
+  /** Resolves once the service answers again after a network fault; rejects when `signal` aborts. */
+  whenReachable(signal?: AbortSignal): Promise<void>;
   /** Resolves once the key is usable again (auth 'ok'); rejects when `signal` aborts. */
   whenKeyUsable(signal?: AbortSignal): Promise<void>;
   /** Removes every key the governor has seen from `text`, or from an error's message and path. */
@@ -140,6 +180,33 @@ interface Entry {
   onAbort?: () => void;
 }
 
+interface Sent {
+  at: number;
+  purpose: Purpose;
+  rateLimited: boolean;
+}
+
+function emptyCounts(): RequestCounts {
+  return { total: 0, rateLimited: 0, byPurpose: emptyByPurpose() };
+}
+
+function copyCounts(c: RequestCounts): RequestCounts {
+  return { total: c.total, rateLimited: c.rateLimited, byPurpose: { ...c.byPurpose } };
+}
+
+/** A quota figure must be a whole number of requests, at least one. */
+function validQuota(n: number): boolean {
+  return Number.isInteger(n) && n >= 1;
+}
+
+/** A rate-limit header's value as a non-negative number, or null when absent or not a number. */
+function headerNumber(headers: Headers, name: string): number | null {
+  const raw = headers.get(name);
+  if (raw === null || raw.trim() === '') return null;
+  const n = Number(raw.trim());
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}
+
 interface HeaderQuota {
   limit: number;
   remaining: number;
@@ -156,7 +223,7 @@ export function createGovernor(options: GovernorOptions): Governor {
   const defaultTimeoutMs = options.timeoutMs ?? 30_000;
   const keyPollMs = options.keyPollMs ?? 2_000;
   const defaultRetryAfterS = options.defaultRetryAfterS ?? 60;
-  const configuredQuota = options.quotaPerHour ?? 1000;
+  let configuredQuota = options.quotaPerHour !== undefined && validQuota(options.quotaPerHour) ? options.quotaPerHour : DEFAULT_QUOTA_PER_HOUR;
   const maxWaitMs = options.maxWaitMs ?? 30_000;
 
   const knownKeys = new Set<string>();
@@ -170,7 +237,13 @@ export function createGovernor(options: GovernorOptions): Governor {
   let plan: Plan | 'unknown' = 'unknown';
   let lastKey: string | null | undefined; // undefined: never read
   let rejectedKey: string | null = null;
-  let sentAt: number[] = [];
+  let sent: Sent[] = [];
+  // The hour is rolling, like the quota window we count against; the session runs from start to dispose.
+  const hour = emptyCounts();
+  const session = emptyCounts();
+  let retryAfterClamp: RetryAfterClamp | null = null;
+  let clockSkewMs: number | null = null;
+  let reachable: boolean | null = null;
   let headerQuota: HeaderQuota | null = null;
   // The service's stated limit outlives the header reading: it is still the best quota to count against.
   let learnedLimit: number | null = null;
@@ -184,9 +257,21 @@ export function createGovernor(options: GovernorOptions): Governor {
   const scrubText = (text: string) => scrub(text, knownKeys);
   const log = (level: Parameters<Logger>[0], message: string) => options.logger?.(level, scrubText(message));
 
+  /** Drops what left the hour, keeping the hour's counts in step (a count per change, not a scan per state). */
+  function prune(now: number) {
+    let i = 0;
+    while (i < sent.length && sent[i]!.at <= now - HOUR_MS) {
+      const e = sent[i++]!;
+      hour.total--;
+      hour.byPurpose[e.purpose]--;
+      if (e.rateLimited) hour.rateLimited--;
+    }
+    if (i) sent = sent.slice(i);
+  }
+
   function quota(): QuotaState {
     const now = clock.now();
-    sentAt = sentAt.filter((t) => t > now - HOUR_MS);
+    prune(now);
     if (headerQuota && now < headerQuota.resetAt) {
       const remaining = Math.max(0, headerQuota.remaining - headerQuota.sentSince);
       return {
@@ -197,27 +282,43 @@ export function createGovernor(options: GovernorOptions): Governor {
         source: 'headers',
       };
     }
-    const limit = headerQuota?.limit ?? learnedLimit ?? configuredQuota;
-    const used = sentAt.length;
+    const stated = headerQuota?.limit ?? learnedLimit;
+    const limit = stated ?? configuredQuota;
+    const used = sent.length;
     return {
       limit,
       used,
       remaining: Math.max(0, limit - used),
-      resetAt: sentAt.length ? sentAt[0]! + HOUR_MS : null,
-      source: 'counted',
+      resetAt: sent.length ? sent[0]!.at + HOUR_MS : null,
+      source: stated === null ? 'setting' : 'headers',
     };
   }
 
   function state(): GovernorState {
+    const now = clock.now();
+    prune(now);
+    const paused = pausedUntil !== null && pausedUntil > now ? pausedUntil : null;
     return {
       auth,
       plan,
       restrictedPaths: [...restricted.values()],
       quota: quota(),
-      pausedUntil: pausedUntil !== null && pausedUntil > clock.now() ? pausedUntil : null,
+      pausedUntil: paused,
+      retryAfterClamp: paused === null ? null : retryAfterClamp,
       queued: queue.length,
       inFlight,
+      requests: { hour: copyCounts(hour), session: copyCounts(session) },
+      clockSkewMs,
+      reachable,
     };
+  }
+
+  const reachableWaiters = new Set<() => void>();
+  function setReachable(next: boolean) {
+    if (reachable === next) return;
+    reachable = next;
+    if (next) for (const w of [...reachableWaiters]) w();
+    emit();
   }
 
   function emit() {
@@ -399,27 +500,34 @@ export function createGovernor(options: GovernorOptions): Governor {
     return { kind: 'network', message: 'The request was cancelled.' };
   }
 
-  function countSent() {
-    sentAt.push(clock.now());
+  function countSent(purpose: Purpose): Sent {
+    const entry: Sent = { at: clock.now(), purpose, rateLimited: false };
+    sent.push(entry);
+    for (const c of [hour, session]) {
+      c.total++;
+      c.byPurpose[purpose]++;
+    }
     if (headerQuota) headerQuota.sentSince++;
+    return entry;
   }
 
   function readRateHeaders(headers: Headers) {
-    const limit = Number(headers.get(RATE_LIMIT_HEADERS.limit));
-    const remaining = Number(headers.get(RATE_LIMIT_HEADERS.remaining));
-    const reset = Number(headers.get(RATE_LIMIT_HEADERS.reset));
-    if (headers.get(RATE_LIMIT_HEADERS.limit) === null || !Number.isFinite(limit) || !Number.isFinite(remaining)) {
-      // No headers on this answer: our own count takes over from here.
+    const limit = headerNumber(headers, RATE_LIMIT_HEADERS.limit);
+    const remaining = headerNumber(headers, RATE_LIMIT_HEADERS.remaining);
+    const reset = headerNumber(headers, RATE_LIMIT_HEADERS.reset);
+    // A limit without a remaining (or the reverse) says nothing about what is left: it is ignored, not read as 0.
+    if (limit === null || remaining === null || limit < 1) {
+      // No usable reading on this answer: our own count takes over from here.
       if (headerQuota) {
         headerQuota = null;
         emit();
       }
       return;
     }
-    // The service's clock may disagree with ours: a reset in our past or beyond one hour is clamped to an hour,
-    // the longest a window can last, so a skewed clock can only make us more careful.
+    // The reset is the service's clock: corrected by the measured skew. A reset still in our past or beyond one
+    // hour is clamped to an hour, the longest a window can last, so a bad clock can only make us more careful.
     const now = clock.now();
-    const stated = Number.isFinite(reset) && reset > 0 ? reset * 1000 : now + HOUR_MS;
+    const stated = reset !== null && reset > 0 ? reset * 1000 - (clockSkewMs ?? 0) : now + HOUR_MS;
     const resetAt = stated <= now || stated > now + HOUR_MS ? now + HOUR_MS : stated;
     headerQuota = { limit, remaining, resetAt, sentSince: 0 };
     learnedLimit = limit;
@@ -447,13 +555,14 @@ export function createGovernor(options: GovernorOptions): Governor {
     const { request } = entry;
     inFlight++;
     let key: string | null = null;
+    let counted: Sent | null = null;
     try {
       if (request.needsKey !== false) {
         key = await readKey();
         if (auth !== 'ok') return fail(entry, authError());
         const r = restricted.get(request.path);
         if (r) return fail(entry, planError(r));
-        countSent();
+        counted = countSent(request.purpose ?? 'lookup');
       }
       entry.attempts++;
       emit();
@@ -475,12 +584,20 @@ export function createGovernor(options: GovernorOptions): Governor {
           log('warn', e.error.message);
           return fail(entry, e.error);
         }
+        if (!timedOut) setReachable(false);
         log('warn', `${request.path}: network fault: ${e instanceof Error ? e.message : String(e)}`);
         return retryOrFail(entry, networkError(request.path, request.baseUrl, e, timedOut));
       } finally {
         clock.clearTimeout(timer);
       }
       log('debug', `GET ${request.path} -> ${response.status} (${clock.now() - started} ms)`);
+      setReachable(true);
+      if (response.status === 429 && counted) {
+        counted.rateLimited = true;
+        // Only while the request is still inside the hour: a 429 after an hour-long wait must not count twice.
+        if (sent.includes(counted)) hour.rateLimited++;
+        session.rateLimited++;
+      }
       if (request.needsKey !== false) readRateHeaders(response.headers);
       if (response.ok) {
         if (plan === 'unknown' && ENTERPRISE_PATHS.includes(request.path)) {
@@ -495,10 +612,10 @@ export function createGovernor(options: GovernorOptions): Governor {
       } catch {
         /* the status alone is enough to classify */
       }
-      const error = errorFromStatus(request.path, response.status, response.headers, body, clock.now());
+      const error = errorFromStatus(request.path, response.status, response.headers, body, clock.now(), clockSkewMs ?? 0);
       switch (error.kind) {
         case 'auth':
-          if (key !== null && key === lastKey) {
+          if (key !== null && key === lastKey && error.status === 401) {
             rejectedKey = key;
             setAuth('rejected');
           }
@@ -519,12 +636,26 @@ export function createGovernor(options: GovernorOptions): Governor {
         case 'rate_limit': {
           const hq = headerQuota;
           const fromReset = hq ? Math.ceil((hq.resetAt - clock.now()) / 1000) : null;
-          const seconds = error.retryAfter ?? (fromReset && fromReset > 0 ? fromReset : defaultRetryAfterS);
+          const asked = error.retryAfter ?? (fromReset && fromReset > 0 ? fromReset : defaultRetryAfterS);
+          // Never longer than the quota window (no hourly quota outlasts its hour), never a zero pause that would
+          // let the queue knock again at once.
+          const windowS = HOUR_MS / 1000;
+          const seconds = Math.min(windowS, Math.max(1, asked));
           const until = clock.now() + seconds * 1000;
+          if (until >= (pausedUntil ?? 0)) retryAfterClamp = asked > windowS ? { statedS: asked, appliedS: seconds } : null;
           pausedUntil = Math.max(pausedUntil ?? 0, until);
-          log('warn', `429 from ${request.path}: all requests paused for ${seconds} s`);
+          log(
+            'warn',
+            asked > windowS
+              ? `429 from ${request.path}: the service asked to wait ${asked} s; all requests paused for the quota window, ${seconds} s`
+              : `429 from ${request.path}: all requests paused for ${seconds} s`,
+          );
           emit();
-          return fail(entry, { ...error, retryAfter: seconds });
+          const message =
+            asked > windowS
+              ? `The hourly request quota is used up. The service asked to wait ${asked} s, longer than the quota's hour; requests resume in ${seconds} s.`
+              : error.message;
+          return fail(entry, { ...error, retryAfter: seconds, message });
         }
         case 'server':
           return retryOrFail(entry, error);
@@ -578,6 +709,41 @@ export function createGovernor(options: GovernorOptions): Governor {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    setQuotaPerHour(n) {
+      if (!validQuota(n)) {
+        log('warn', `ignored a quota of ${n} requests per hour: it must be a whole number, at least 1`);
+        return;
+      }
+      if (n === configuredQuota) return;
+      configuredQuota = n;
+      log('info', `hourly quota set to ${n} requests`);
+      emit();
+      pump();
+    },
+    noteServiceTime(serviceMs, sentAt, receivedAt) {
+      if (!Number.isFinite(serviceMs) || receivedAt < sentAt) return;
+      const skew = Math.round(serviceMs - (sentAt + receivedAt) / 2);
+      if (skew === clockSkewMs) return;
+      clockSkewMs = skew;
+      emit();
+    },
+    whenReachable(signal) {
+      if (reachable !== false) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const done = () => {
+          reachableWaiters.delete(done);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          reachableWaiters.delete(done);
+          reject(signal?.reason);
+        };
+        if (signal?.aborted) return onAbort();
+        reachableWaiters.add(done);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
     },
     keyChanged() {
       rejectedKey = null;

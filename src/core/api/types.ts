@@ -1,6 +1,7 @@
 // Types shared by the API client, the governor and the stream client: results, record problems, logging.
 import type { AppError } from '../../shared/errors';
 import type { RecordProblem } from '../../shared/api';
+import type { Purpose } from '../../shared/requests';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** Every line handed to a logger has already been scrubbed of the API key. */
@@ -17,13 +18,15 @@ export type ApiResult<T> = { ok: true; value: T; problems: BadRecord[] } | { ok:
 
 export type Priority = 'high' | 'normal' | 'low';
 
+export { PURPOSES, type Purpose } from '../../shared/requests';
 /** What a request is for: every request is counted under one, so the trader sees where the hourly quota went. */
-export type RequestPurpose = 'settled' | 'repair' | 'results' | 'specials' | 'stream' | 'lookup' | 'ui';
+export type RequestPurpose = Purpose;
 
 export interface RequestOptions {
   /** Stream opens and settlement polling go ahead of background refreshes. */
   priority?: Priority;
-  purpose?: RequestPurpose;
+  /** What the request is spent on; when absent, the purpose its path usually serves (`purposeOfPath`). */
+  purpose?: Purpose;
   signal?: AbortSignal;
 }
 

@@ -8,6 +8,7 @@ import { toAppError } from '../errors';
 import { checkBaseUrl } from '../baseUrl';
 import type { Coverage, DevigModel, Fixture, OutrightMarket, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
+import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
 import type {
   AlertRecord,
   ClvRow,
@@ -74,6 +75,8 @@ const settingsPatch = z
     doNotDisturb: z.boolean().optional(),
     retentionDays: z.number().int().min(1).max(3650).optional(),
     settledEverySeconds: z.number().int().min(10).max(3600).optional(),
+    /** The hourly request quota of the trader's plan; the service's X-RateLimit-* headers take precedence. */
+    quotaPerHour: z.number().int().min(QUOTA_PER_HOUR_RANGE.min).max(QUOTA_PER_HOUR_RANGE.max).optional(),
     theme: z.enum(['dark', 'light']).optional(),
   })
   .strict();
@@ -140,6 +143,16 @@ export interface QuotaView {
   resetAt: number | null;
   /** ms; no request goes out before this (after a 429). */
   pausedUntil: number | null;
+  /** Where the limit comes from: the service's rate-limit headers, or the trader's setting; null when not connected. */
+  source: 'headers' | 'setting' | null;
+  /** Requests sent in the current hour, by purpose (every attempt, 429s included). */
+  byPurpose: Record<Purpose, number>;
+  /** Of the current hour's requests, those the service answered 429. */
+  rateLimited: number;
+  /** While paused: the Retry-After the service sent, in seconds, when it was longer than the hour and cut to it. */
+  retryAfterClampedFromS: number | null;
+  /** The service's clock minus ours (ms), measured from /api/status; null before it answered. */
+  clockSkewMs: number | null;
 }
 
 export interface StatusView {
@@ -215,6 +228,8 @@ export interface SettingsView {
   doNotDisturb: boolean;
   retentionDays: number;
   settledEverySeconds: number;
+  /** The trader's hourly quota; absent means DEFAULT_QUOTA_PER_HOUR (src/shared/requests). */
+  quotaPerHour?: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
 }

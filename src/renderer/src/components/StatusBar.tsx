@@ -1,6 +1,9 @@
-// The status bar: each stream's state, plan, quota, last settlement sync, DEMO and OFFLINE badges.
+// The status bar: each stream's state, plan, quota, last settlement sync, DEMO and OFFLINE badges. The quota's
+// tooltip (hover or keyboard focus) says where this hour's requests went, by purpose, and where the limit comes from.
+import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { StreamState } from '../../../shared/ipc/contract';
+import type { QuotaView, StreamState } from '../../../shared/ipc/contract';
+import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests';
 import { fmtTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
@@ -19,6 +22,7 @@ export function StatusBar() {
   const dotClass = offline ? 'offline' : streams.length === 0 ? 'idle' : live === open ? 'online' : 'degraded';
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;
+  const skew = describeSkew(q?.clockSkewMs);
 
   return (
     <footer className="status-bar" role="status" data-testid="status-bar" aria-label="Status">
@@ -29,11 +33,12 @@ export function StatusBar() {
       <span className="seg" data-testid="status-plan">
         plan {status?.plan ?? '—'}
       </span>
-      <span className="seg" data-testid="status-quota" title={q?.resetAt ? `resets ${fmtTime(q.resetAt)}` : undefined}>
-        quota {q ? `${q.used.toLocaleString('en-US')}${q.limit != null ? `/${q.limit.toLocaleString('en-US')}` : ''} this hour` : '—'}
-        {q?.remaining != null && <span className="muted"> · {q.remaining.toLocaleString('en-US')} left</span>}
-        {paused && <span className="status-error"> · paused until {fmtTime(paused)}</span>}
-      </span>
+      <QuotaSegment q={q} paused={paused} />
+      {skew && (
+        <span className="seg status-warn" data-testid="status-skew" title={`${skew}. Ages and reset times are shown on this machine's clock.`}>
+          service clock {fmtSkew(status!.quota.clockSkewMs!)}
+        </span>
+      )}
       <span className="seg" data-testid="status-settled" title={utcTitle(status?.lastSettledSync)}>
         settled synced {fmtTime(status?.lastSettledSync)}
       </span>
@@ -55,5 +60,84 @@ export function StatusBar() {
       )}
       <span className="muted">{theme === 'dark' ? '◐' : '◑'} Ctrl+K</span>
     </footer>
+  );
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+/** "+12 s", "-10 min": the service's clock against ours. */
+const fmtSkew = (ms: number) => `${ms > 0 ? '+' : '-'}${skewAmount(ms)}`;
+
+function QuotaSegment({ q, paused }: { q: QuotaView | undefined; paused: number | null }) {
+  const [at, setAt] = useState<{ left: number; bottom: number } | null>(null);
+  const ref = useRef<HTMLSpanElement>(null);
+  const show = () => {
+    const r = ref.current?.getBoundingClientRect();
+    if (r) setAt({ left: Math.max(4, r.left), bottom: window.innerHeight - r.top + 4 });
+  };
+  const hide = () => setAt(null);
+  return (
+    <span
+      ref={ref}
+      className="seg quota-seg"
+      data-testid="status-quota"
+      tabIndex={0}
+      aria-describedby={at ? 'quota-tooltip' : undefined}
+      onMouseEnter={show}
+      onMouseLeave={hide}
+      onFocus={show}
+      onBlur={hide}
+      onKeyDown={(e) => e.key === 'Escape' && hide()}
+    >
+      quota {q ? `${n(q.used)}${q.limit != null ? `/${n(q.limit)}` : ''} this hour` : '—'}
+      {q?.remaining != null && <span className="muted"> · {n(q.remaining)} left</span>}
+      {paused && <span className="status-error"> · paused until {fmtTime(paused)}</span>}
+      {at && q && <QuotaTooltip q={q} paused={paused} style={{ left: at.left, bottom: at.bottom }} />}
+    </span>
+  );
+}
+
+function QuotaTooltip({ q, paused, style }: { q: QuotaView; paused: number | null; style: CSSProperties }) {
+  const split = purposeSplit(q.byPurpose ?? {}, true);
+  const total = split.reduce((a, r) => a + r.count, 0);
+  const skew = describeSkew(q.clockSkewMs);
+  return (
+    <div role="tooltip" id="quota-tooltip" className="quota-tooltip" data-testid="quota-tooltip" style={style}>
+      <div className="qt-head">
+        Requests this hour: {n(total)}
+        {q.rateLimited > 0 && <span className="status-error"> ({n(q.rateLimited)} answered 429)</span>}
+      </div>
+      {split.length === 0 ? (
+        <div className="muted">none yet</div>
+      ) : (
+        <table data-testid="quota-split">
+          <tbody>
+            {split.map((r) => (
+              <tr key={r.purpose} data-purpose={r.purpose}>
+                <td>{r.label}</td>
+                <td className="num" data-testid={`quota-purpose-${r.purpose}`}>
+                  {n(r.count)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div data-testid="quota-source">
+        {q.limit != null ? `limit ${n(q.limit)}/hour, ` : ''}
+        {q.source === 'headers' ? "from the service's rate-limit headers" : q.source === 'setting' ? 'from your setting (Settings › Hourly quota)' : 'not connected'}
+      </div>
+      {q.resetAt != null && <div className="muted">next request frees up {fmtTime(q.resetAt)}</div>}
+      {paused && (
+        <div className="status-error" data-testid="quota-paused">
+          paused until {fmtTime(paused)}
+          {q.retryAfterClampedFromS != null && ` — the service asked to wait ${n(q.retryAfterClampedFromS)} s; cut to the quota's hour`}
+        </div>
+      )}
+      {skew && (
+        <div className="muted" data-testid="quota-skew">
+          {skew}; reset times are shown on this machine's clock
+        </div>
+      )}
+    </div>
   );
 }

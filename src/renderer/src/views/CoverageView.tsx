@@ -1,6 +1,7 @@
-// Coverage: how many events each sport has in the book right now.
+// Coverage: how many events each sport has in the book right now, and what this hour's requests were spent on.
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { purposeSplit } from '../../../shared/requests';
 import { useStore } from '../store';
 
 export function CoverageView() {
@@ -46,6 +47,48 @@ export function CoverageView() {
           </tbody>
         </table>
       )}
+      <RequestSplit />
     </section>
+  );
+}
+
+/** Every purpose with this hour's count, zeros included, so a quiet purpose is visibly quiet. */
+function RequestSplit() {
+  const quota = useStore((s) => s.status?.quota);
+  if (!quota?.byPurpose) return null;
+  const rows = purposeSplit(quota.byPurpose);
+  const total = rows.reduce((a, r) => a + r.count, 0);
+  return (
+    <>
+      <h2>Requests this hour</h2>
+      <table className="grid" data-testid="coverage-requests">
+        <thead>
+          <tr>
+            <th>Spent on</th>
+            <th className="num">Requests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.purpose}>
+              <td>{r.label}</td>
+              <td className="num" data-testid={`coverage-requests-${r.purpose}`}>
+                {r.count.toLocaleString('en-US')}
+              </td>
+            </tr>
+          ))}
+          <tr>
+            <td>total{quota.rateLimited > 0 ? ` (${quota.rateLimited.toLocaleString('en-US')} answered 429)` : ''}</td>
+            <td className="num" data-testid="coverage-requests-total">
+              {total.toLocaleString('en-US')}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <p className="muted small-text" data-testid="coverage-requests-source">
+        {quota.limit != null ? `Limit ${quota.limit.toLocaleString('en-US')} per hour, ` : ''}
+        {quota.source === 'headers' ? "stated by the service's rate-limit headers." : quota.source === 'setting' ? 'from your setting (Settings › Hourly quota).' : 'not connected.'}
+      </p>
+    </>
   );
 }

@@ -1,10 +1,11 @@
 // Settings: base URL, the key (write-only: we only ever learn whether one is stored), de-vig model, notification
-// rules, alert threshold, history retention, theme and do-not-disturb; in the desktop app also close-to-tray, the
-// log folder and diagnostics, and updates.
+// rules, alert threshold, history retention, theme, do-not-disturb and the hourly quota of the trader's plan; in the
+// desktop app also close-to-tray, the log folder and diagnostics, and updates.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { DesktopApi, DesktopView, SettingsPatch } from '../../../shared/ipc/contract';
+import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../shared/requests';
 import { api } from '../api';
 import { askNotificationPermission, notificationsSupported } from '../notify';
 import { useStore } from '../store';
@@ -30,11 +31,27 @@ function Row({ label, hint, children }: { label: string; hint?: string; children
 }
 
 /** A number field that saves on Enter or blur, within bounds. */
-function NumberSetting({ value, min, max, onSave, testId, suffix }: { value: number; min: number; max: number; onSave: (n: number) => void; testId: string; suffix?: string }) {
+function NumberSetting({
+  value,
+  min,
+  max,
+  onSave,
+  testId,
+  suffix,
+  integer = false,
+}: {
+  value: number;
+  min: number;
+  max: number;
+  onSave: (n: number) => void;
+  testId: string;
+  suffix?: string;
+  integer?: boolean;
+}) {
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   const n = Number(text);
-  const valid = text.trim() !== '' && Number.isFinite(n) && n >= min && n <= max;
+  const valid = text.trim() !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
   const save = () => valid && n !== value && onSave(n);
   return (
     <span>
@@ -51,7 +68,13 @@ function NumberSetting({ value, min, max, onSave, testId, suffix }: { value: num
         className="narrow"
       />
       {suffix && <span className="muted"> {suffix}</span>}
-      {!valid && <span className="status-error"> {min}–{max}</span>}
+      {!valid && (
+        <span className="status-error">
+          {' '}
+          {integer ? 'a whole number, ' : ''}
+          {min.toLocaleString('en-US')}–{max.toLocaleString('en-US')}
+        </span>
+      )}
     </span>
   );
 }
@@ -141,8 +164,8 @@ function DesktopSection({ desktop }: { desktop: DesktopApi }) {
 }
 
 export function SettingsView() {
-  const { settings, error, theme, model, info } = useStore(
-    useShallow((s) => ({ settings: s.settings, error: s.settingsError, theme: s.theme, model: s.devigModel, info: s.info })),
+  const { settings, error, theme, model, info, quota } = useStore(
+    useShallow((s) => ({ settings: s.settings, error: s.settingsError, theme: s.theme, model: s.devigModel, info: s.info, quota: s.status?.quota })),
   );
   const { update, setApiKey, clearApiKey, load, toast } = useStore(
     useShallow((s) => ({ update: s.updateSettings, setApiKey: s.setApiKey, clearApiKey: s.clearApiKey, load: s.loadSettings, toast: s.toast })),
@@ -225,6 +248,24 @@ export function SettingsView() {
         </form>
         {settings && !settings.keychain.available && <div className="status-error small-text">{settings.keychain.message ?? 'The OS keychain is not available.'}</div>}
         {settings?.demo && <div className="muted small-text">Demo mode: running on the built-in simulator.</div>}
+      </Row>
+      <Row label="Hourly quota" hint="Requests per hour your plan allows; the service does not publish it. Rate-limit headers from the service take precedence.">
+        <NumberSetting
+          value={settings?.quotaPerHour ?? DEFAULT_QUOTA_PER_HOUR}
+          min={QUOTA_PER_HOUR_RANGE.min}
+          max={QUOTA_PER_HOUR_RANGE.max}
+          integer
+          suffix="requests per hour"
+          testId="quota-input"
+          onSave={(n) => void save({ quotaPerHour: n }, 'Hourly quota')}
+        />
+        <span className="muted small-text" data-testid="quota-source-setting">
+          {quota?.source === 'headers'
+            ? `in use: ${quota.limit?.toLocaleString('en-US') ?? '?'} per hour, stated by the service's headers`
+            : quota?.source === 'setting'
+              ? 'in use: this figure (the service sends no rate-limit headers)'
+              : ''}
+        </span>
       </Row>
 
       <h2>Pricing</h2>
