@@ -1,9 +1,11 @@
 // `record`: runs the monitor engine headless against a service and writes the database. stdout carries one JSON
 // object per line for each domain event; progress and status go to stderr. The key comes from ODDSDESK_API_KEY.
-import { realClock } from '../core/clock';
+import { realClock, type Clock, type TimerHandle } from '../core/clock';
 import { createEngine } from '../core/engine';
 import { DEFAULT_MONITOR_SETTINGS, type MonitorEvent } from '../core/monitor';
 import { claimProfile } from '../core/profiles';
+import { createProxyFetch, describeProxy, proxySettings } from '../core/net/proxyFetch';
+import { requestsLine, requestsSummary } from '../core/status';
 import { openStore } from '../core/store';
 
 export interface RecordOptions {
@@ -47,80 +49,101 @@ export function recordLine(e: MonitorEvent): Record<string, unknown> | null {
   }
 }
 
-export async function runRecord(options: RecordOptions): Promise<number> {
-  const key = process.env['ODDSDESK_API_KEY'];
+/** What a host gives the recorder; the CLI passes nothing (real clock, process streams, signals, proxy-aware fetch). */
+export interface RecordHost {
+  clock?: Clock;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  fetch?: typeof fetch;
+  /** Resolves with a reason to stop (tests); the CLI stops on SIGINT/SIGTERM or at the end of --duration. */
+  stop?: Promise<string>;
+  /** The key, for hosts that are not a process of their own (tests); the CLI reads ODDSDESK_API_KEY. */
+  key?: string;
+  /** The service's ping interval (tests whose clock runs far faster than the service's real-time pings). */
+  pingIntervalMs?: number;
+}
+
+export async function runRecord(options: RecordOptions, host: RecordHost = {}): Promise<number> {
+  const key = host.key ?? process.env['ODDSDESK_API_KEY'];
   // Read once, then gone from the environment: no child process, crash report or diagnostics dump can see it.
   delete process.env['ODDSDESK_API_KEY'];
+  const out = host.stdout ?? ((t: string) => void process.stdout.write(t));
+  const err = host.stderr ?? ((t: string) => void process.stderr.write(t));
+  const clock = host.clock ?? realClock;
   if (!key) {
-    process.stderr.write('record: set ODDSDESK_API_KEY to the service key (it is read from the environment only)\n');
+    err('record: set ODDSDESK_API_KEY to the service key (it is read from the environment only)\n');
     return 2;
   }
-  const log = (text: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${text}\n`);
+  const log = (text: string) => err(`${new Date(clock.now()).toISOString().slice(11, 19)} ${text}\n`);
 
-  // Every HTTP request the recorder makes passes here, so the count it reports is exact.
-  let requests = 0;
-  let rateLimited = 0;
-  const countingFetch: typeof fetch = async (input, init) => {
-    requests++;
-    const res = await fetch(input, init);
-    if (res.status === 429) rateLimited++;
-    return res;
-  };
-
-  const store = openStore({ path: options.db });
+  const store = openStore({ path: options.db, clock: () => clock.now() });
   // --db names the real service's history: a demo file is refused, another service's history is named aloud.
   const claim = claimProfile(store, { kind: 'service', baseUrl: options.baseUrl });
   if (!claim.ok) {
     store.close();
-    process.stderr.write(`record: ${claim.message}\n`);
+    err(`record: ${claim.message}\n`);
     return 2;
   }
   if (claim.previous !== null && claim.previous !== options.baseUrl) {
     log(`warning: ${options.db} holds the history of ${claim.previous}; recording ${options.baseUrl} into it as asked`);
   }
+  const proxy = proxySettings(process.env).httpsProxy;
+  if (!host.fetch && proxy) log(`through the proxy ${describeProxy(proxy)} (HTTPS_PROXY/NO_PROXY)`);
   const settings = { ...DEFAULT_MONITOR_SETTINGS, settledEverySeconds: options.settledEveryS, specialsEverySeconds: 120 };
   const engine = createEngine({
     baseUrl: options.baseUrl,
     key,
     store,
-    clock: realClock,
+    clock,
     notifier: { notify: () => undefined },
     settings: () => settings,
-    fetch: countingFetch,
+    fetch: host.fetch ?? createProxyFetch(process.env),
+    ...(host.pingIntervalMs ? { pingIntervalMs: host.pingIntervalMs } : {}),
     ...(options.quotaPerHour === undefined ? {} : { quotaPerHour: options.quotaPerHour }),
   });
   const { client, monitor } = engine;
+  // The governor counts every request it sends (stream opens and 429s included; the free status probe not).
+  const requests = () => client.governor.state().requests.session.total;
 
   monitor.on((event) => {
     const line = recordLine(event);
-    if (line) process.stdout.write(JSON.stringify(line) + '\n');
+    if (line) out(JSON.stringify(line) + '\n');
   });
 
   // The duration counts from launch, and a signal during start-up still stops cleanly.
+  const timers: TimerHandle[] = [];
   const stopped = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    if (options.durationS !== null) setTimeout(() => resolve('duration'), options.durationS * 1000);
+    if (host.stop) void host.stop.then(resolve);
+    else {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    }
+    if (options.durationS !== null) timers.push(clock.setTimeout(() => resolve('duration'), options.durationS * 1000));
   });
 
   for (const id of options.watch) await monitor.watch(id);
   log(`recording ${options.baseUrl} into ${options.db}; watching ${store.watchIds().length} event(s)`);
-  await monitor.start();
+  await engine.start();
   const first = await Promise.race([monitor.initialised().then(() => 'ready'), stopped]);
-  if (first === 'ready') log(`ready: first settlement walk and specials round done (${requests} requests so far)`);
+  if (first === 'ready') log(`ready: first settlement walk and specials round done (${requests()} requests so far)`);
 
-  const progress = setInterval(() => {
+  let progressOn = true;
+  const progress = () => {
+    if (!progressOn) return;
     const s = monitor.stats();
     const live = monitor.streamStates().filter((x) => x.status === 'live').length;
     const q = client.governor.state().quota;
     log(
-      `requests ${requests} · settlements +${s.settlementsAdded} · max_win changes ${s.maxWinChanges} · streams ${live}/${monitor.streamStates().length} live` +
+      `requests ${requests()} · settlements +${s.settlementsAdded} · max_win changes ${s.maxWinChanges} · streams ${live}/${monitor.streamStates().length} live` +
         (q.remaining !== null ? ` · quota remaining ${q.remaining}` : ''),
     );
-  }, 10_000);
+    timers.push(clock.setTimeout(progress, 10_000));
+  };
+  timers.push(clock.setTimeout(progress, 10_000));
 
   const why = await stopped;
-  clearInterval(progress);
+  progressOn = false;
+  for (const t of timers) clock.clearTimeout(t);
   log(`stopping (${why}); flushing`);
   if (why === 'duration') {
     // The record should be complete up to the end: one last walk over what settled meanwhile, and one last look at
@@ -128,9 +151,13 @@ export async function runRecord(options: RecordOptions): Promise<number> {
     await monitor.syncSettled();
     await monitor.refreshSpecials();
   }
+  const gov = client.governor.state();
   await engine.stop();
   store.close();
   const s = monitor.stats();
-  log(`done: the recorder made ${requests} requests (${rateLimited} answered 429); ${s.settlementsAdded} new settlements, ${s.maxWinChanges} max_win changes`);
+  log(`done: the recorder made ${gov.requests.session.total} requests (${gov.requests.session.rateLimited} answered 429); ${s.settlementsAdded} new settlements, ${s.maxWinChanges} max_win changes`);
+  log(`requests by purpose: ${requestsSummary(gov)}`);
+  // The last stdout line: every request of the run, by purpose.
+  out(JSON.stringify(requestsLine(gov)) + '\n');
   return 0;
 }

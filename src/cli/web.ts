@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { startBridge } from '../core/bridge/server';
+import { createProxyFetch } from '../core/net/proxyFetch';
 import { silentNotifier } from '../core/notifier';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { startDemo } from '../sim/demo';
@@ -41,6 +42,8 @@ export async function runWeb(options: WebOptions): Promise<void> {
     secrets: createKeytarSecretStore(),
     // Browser mode shows alerts as Web Notifications from the page itself.
     notifier: silentNotifier,
+    // HTTPS_PROXY / NO_PROXY, as a desk behind a corporate proxy needs.
+    fetch: createProxyFetch(process.env),
     startDemo: () => startDemo(),
     ...(options.baseUrl && envKey ? { envService: { baseUrl: options.baseUrl, key: envKey } } : {}),
     ...(options.baseUrl && !envKey ? { initialSettings: { baseUrl: options.baseUrl } } : {}),

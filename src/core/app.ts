@@ -85,6 +85,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         clock,
         notifier: deps.notifier,
         settings: () => settings.monitorSettings(new Set(mutedEvents(store))),
+        quotaPerHour: settings.get().quotaPerHour,
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
         ...(deps.pingIntervalMs ? { pingIntervalMs: deps.pingIntervalMs } : {}),
       }),
@@ -92,9 +93,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   const pushes = createPushes(clock, () => session.current());
 
-  // The retention setting reaches the store that prunes (it was saved and ignored before).
+  // Settings that take effect on the running engine and store, without a reconnect: the retention reaches the store
+  // that prunes (it was saved and ignored before), the quota the governor that budgets.
   const unsubscribeSettings = settings.subscribe((next, previous) => {
-    if (next.retentionDays !== previous.retentionDays) session.current().store.setRetentionDays(next.retentionDays);
+    const c = session.current();
+    if (next.retentionDays !== previous.retentionDays) c.store.setRetentionDays(next.retentionDays);
+    if (next.quotaPerHour !== previous.quotaPerHour) c.engine?.client.governor.setQuotaPerHour(next.quotaPerHour);
+    pushes.scheduleStatus();
   });
 
   const ctx: CoreContext = {

@@ -65,7 +65,11 @@ export function createEngine(parts: EngineParts): Engine {
     client,
     streams,
     monitor,
-    start: () => monitor.start(),
+    async start() {
+      // The free probe (no key, no quota): is the service there, and how far is its clock from ours.
+      void client.status({ purpose: 'lookup' }).catch(() => undefined);
+      await monitor.start();
+    },
     stop() {
       stopping ??= (async () => {
         // Requests in flight end now, and those waiting to retry are answered: nothing waits on a timer of a clock

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
 import { checkBaseUrl } from '../shared/baseUrl';
 import { AppErrorException } from '../shared/errors';
+import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './monitor';
 
 export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
@@ -19,6 +20,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   doNotDisturb: false,
   retentionDays: 30,
   settledEverySeconds: 60,
+  quotaPerHour: DEFAULT_QUOTA_PER_HOUR,
   theme: 'dark',
 };
 

@@ -228,8 +228,8 @@ export interface SettingsView {
   doNotDisturb: boolean;
   retentionDays: number;
   settledEverySeconds: number;
-  /** The trader's hourly quota; absent means DEFAULT_QUOTA_PER_HOUR (src/shared/requests). */
-  quotaPerHour?: number;
+  /** The hourly quota of the trader's plan, used while the service sends no rate-limit headers. */
+  quotaPerHour: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
 }
