@@ -46,6 +46,8 @@ export interface CoreDeps {
   pingIntervalMs?: number;
   /** Settings to start from when none are saved yet. */
   initialSettings?: Partial<AppSettings>;
+  /** The host's save dialog, for exports streamed to a file the trader chooses. */
+  chooseSavePath?: (suggestedName: string) => Promise<string | null>;
 }
 
 export interface Core {
@@ -112,6 +114,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     secrets: deps.secrets,
     ...(envService ? { envService } : {}),
     historyPath: () => session.current().store.path,
+    ...(deps.chooseSavePath ? { chooseSavePath: deps.chooseSavePath } : {}),
   };
 
   const handlers: CoreHandlers = {

@@ -1,5 +1,7 @@
-// Demo mode: with no key configured, the app runs on the built-in simulator with a demo enterprise key, at a speed
-// where a trader sees odds tick every second and a settlement every minute or two.
+// Demo mode: with no key configured, the app runs on the built-in simulator with a demo enterprise key. The demo
+// world runs on the wall clock (speed 1: nothing is started, settled or timestamped in the future, and a demo cursor
+// is a real second), with its matches compressed tenfold so the screen moves: a football match lasts about ten
+// minutes and settlements are published every minute.
 import { formatServiceTime } from '../shared/api';
 import { startSimulator } from './index';
 
@@ -12,14 +14,19 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-export async function startDemo(options: { port?: number; speed?: number; seed?: number } = {}): Promise<Demo> {
+/** How much faster demo matches run than real ones (they still run on the wall clock). */
+export const DEMO_PACE = 10;
+
+export async function startDemo(options: { port?: number; seed?: number } = {}): Promise<Demo> {
   const sim = await startSimulator({
     port: options.port ?? 0,
     seed: options.seed ?? Date.now() % 1_000_000,
     clock: 'real',
-    // The demo world starts now, so its kick-offs and settlements read right on the trader's clock.
+    // The demo world starts now and runs at the wall clock's pace, so its kick-offs and settlements read right on the
+    // trader's clock.
     startTime: formatServiceTime(Date.now()),
-    speed: options.speed ?? 60,
+    speed: 1,
+    pace: DEMO_PACE,
     keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
   });
   return { baseUrl: sim.url, key: DEMO_KEY, close: () => sim.close() };

@@ -32,6 +32,8 @@ export interface SimulatorOptions {
   rateLimitHeaders?: boolean;
   keys?: SimKey[];
   events?: number;
+  /** Matches run this many times faster than real ones, on an unchanged clock (demo mode); see WorldOptions.pace. */
+  pace?: number;
   /** Simulated hours the world runs before startTime, so it opens with history (settlements); default 3. */
   historyHours?: number;
   /** Real ms between `: ping` comments on every stream; default 15000. */
@@ -121,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     startMs,
     events: options.events ?? (busy ? 80 : 60),
     historyMs: (options.historyHours ?? (busy ? 1 : 3)) * 3600_000,
+    ...(options.pace ? { pace: options.pace } : {}),
     ...(busy ? { busy: { resultsDelayMs: resultsDelayS * 1000 }, settledCap: 50_000 } : {}),
   });
   const access = new Access(seed, options.quotaPerHour ?? (busy ? 1000 : 100_000));

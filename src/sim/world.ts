@@ -53,6 +53,13 @@ export interface WorldOptions {
   events: number;
   /** The world starts running this long before `startMs`, so it opens with games under way and settlements. */
   historyMs: number;
+  /**
+   * How many times faster matches run than real ones (1 = real durations): kick-off lead times, match lengths,
+   * settlement batches and price ticks all shrink by it. The clock itself is untouched, so nothing is ever dated in
+   * the future; demo mode compresses matches this way on the wall clock. Must divide the settlement batch (10 min)
+   * into whole steps.
+   */
+  pace?: number;
   /** Settlements kept (oldest dropped first); default 5,000. */
   settledCap?: number;
   /** The busy day: a flood of settlements beside the book, and results published late. Off by default. */
@@ -216,6 +223,8 @@ function outcome(diff: number): Outcome {
 export class World {
   private readonly rng: Prng;
   private readonly target: number;
+  private readonly pace: number;
+  private readonly settleBatchMs: number;
   private nowMs: number;
   private nextEventId = 1_600_001;
   private nextSpecialId = 50_001;
@@ -238,6 +247,9 @@ export class World {
   private listener: (eventId: number, message: StreamMessage) => void = () => {};
 
   constructor(options: WorldOptions) {
+    this.pace = options.pace ?? 1;
+    this.settleBatchMs = SETTLE_BATCH_MS / this.pace;
+    if (!(this.pace >= 1) || this.settleBatchMs % STEP_MS !== 0) throw new Error(`pace ${this.pace} must split the settlement batch into whole ${STEP_MS} ms steps`);
     this.rng = new Prng(options.seed);
     this.bulkRng = new Prng((options.seed ^ 0xb05d) >>> 0);
     this.settledCap = options.settledCap ?? SETTLED_CAP;
@@ -246,7 +258,7 @@ export class World {
     this.nowMs = Math.floor((options.startMs - options.historyMs) / STEP_MS) * STEP_MS;
     this.createLeagues();
     // Seed the book as if the service had been running: some events already under way, the rest spread out.
-    for (let i = 0; i < this.target; i++) this.createEvent(this.nowMs + this.rng.range(-90, 8 * 60) * 60_000);
+    for (let i = 0; i < this.target; i++) this.createEvent(this.nowMs + (this.rng.range(-90, 8 * 60) * 60_000) / this.pace);
     this.processStep();
     this.advanceTo(options.startMs);
   }
@@ -308,7 +320,7 @@ export class World {
       startsMs,
       offeredLive: rng.chance(0.85),
       phase: 'pre',
-      removeAtMs: rng.chance(0.03) ? startsMs - rng.range(5, 60) * 60_000 : null,
+      removeAtMs: rng.chance(0.03) ? startsMs - (rng.range(5, 60) * 60_000) / this.pace : null,
       endMs: 0,
       settleMs: 0,
       timeline: [],
@@ -332,7 +344,7 @@ export class World {
   /** Decides the whole match up front, so the live phase only replays it in time. */
   private playMatch(ev: SimEvent, strength: number): void {
     const { sport, rng } = ev;
-    const durationMs = sport.durationMin * 60_000 * rng.range(0.9, 1.2);
+    const durationMs = (sport.durationMin * 60_000 * rng.range(0.9, 1.2)) / this.pace;
     ev.endMs = ev.startsMs + Math.round(durationMs / STEP_MS) * STEP_MS;
     const at = (fraction: number) => ev.startsMs + Math.max(STEP_MS, Math.round((durationMs * fraction) / STEP_MS) * STEP_MS);
     if (sport.kind === 'sets') {
@@ -488,12 +500,12 @@ export class World {
     const now = this.nowMs;
     for (const ev of [...this.book.values()]) this.stepEvent(ev, now);
     for (const sp of this.specials.values()) this.stepSpecial(sp, now);
-    if (now % SETTLE_BATCH_MS === 0) this.settleBatch(now);
+    if (now % this.settleBatchMs === 0) this.settleBatch(now);
     if (this.busy) this.settleBulk(now);
     // Keep the book full: a replacement starts between 30 minutes and 8 hours from now.
     let live = 0;
     for (const ev of this.book.values()) if (ev.phase === 'pre' || ev.phase === 'live') live++;
-    for (let i = live; i < this.target; i++) this.createEvent(now + this.rng.range(30, 8 * 60) * 60_000);
+    for (let i = live; i < this.target; i++) this.createEvent(now + (this.rng.range(30, 8 * 60) * 60_000) / this.pace);
   }
 
   private stepEvent(ev: SimEvent, now: number): void {
@@ -525,7 +537,7 @@ export class World {
       if (now >= ev.endMs) {
         ev.phase = 'ended';
         // Publication waits for the next batch after a short review.
-        ev.settleMs = Math.ceil((now + ev.rng.range(2, 12) * 60_000) / SETTLE_BATCH_MS) * SETTLE_BATCH_MS;
+        ev.settleMs = Math.ceil((now + (ev.rng.range(2, 12) * 60_000) / this.pace) / this.settleBatchMs) * this.settleBatchMs;
         this.emitScore(ev, now);
         this.takeOffline(ev, now);
         return;
@@ -534,7 +546,7 @@ export class World {
     if ((ev.phase === 'pre' || (ev.phase === 'live' && ev.offeredLive)) && now >= ev.nextTickMs && now >= ev.suspendedUntilMs) {
       this.tickOdds(ev, now);
       const mean = ev.phase === 'live' ? 12 : 30;
-      ev.nextTickMs = now + Math.max(STEP_MS, Math.round((-Math.log(1 - ev.rng.next()) * mean * 1000) / STEP_MS) * STEP_MS);
+      ev.nextTickMs = now + Math.max(STEP_MS, Math.round((-Math.log(1 - ev.rng.next()) * mean * 1000) / this.pace / STEP_MS) * STEP_MS);
     }
   }
 

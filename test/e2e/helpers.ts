@@ -1,5 +1,7 @@
 // Starts `npm run web` (or the host directly) as a real child process and reads the URL it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,9 +15,11 @@ export interface WebHost {
 }
 
 export async function startWebHost(command: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<WebHost> {
+  // Settings and profiles of their own: a host under test never reads or writes the user's (or another test's).
+  const dataDir = env['ODDSDESK_DATA_DIR'] ?? mkdtempSync(path.join(tmpdir(), 'oddsdesk-host-'));
   const child = spawn(command[0]!, command.slice(1), {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ODDSDESK_DATA_DIR: dataDir, ...env },
     detached: true, // its own process group, so npm's children stop with it
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -23,6 +23,8 @@ export interface CoreContext {
   secrets: SecretStore;
   envService?: { baseUrl: string; key: string };
   historyPath(): string;
+  /** The host's save dialog (Electron); resolves null when the trader cancels. Absent in browser mode. */
+  chooseSavePath?: (suggestedName: string) => Promise<string | null>;
 }
 
 export const conn = (ctx: CoreContext): Connection => ctx.session.current();

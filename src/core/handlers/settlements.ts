@@ -1,28 +1,22 @@
 // Settlements and alerts: the offline review reads the profile's store; opening a settlement asks for its period
 // results when they are still owed (one request, counted as 'ui').
-import { formatServiceTime } from '../../shared/api';
 import { csvRow } from '../../shared/csv';
 import { AppErrorException } from '../../shared/errors';
 import type { SettlementQuery } from '../../shared/domain';
 import type { CoreHandlers } from '../../shared/ipc/contract';
+import { exportSettlementsCsvToFile, SETTLEMENT_CSV_HEADER, settlementCsvRows } from '../export/csv';
 import { conn, requireEngine, store, type CoreContext } from './context';
 
 export function settlementsHandlers(
   ctx: CoreContext,
-): Pick<CoreHandlers, 'settlements:query' | 'settlements:detail' | 'settlements:syncNow' | 'settlements:exportCsv' | 'alerts:list' | 'alerts:mute'> {
-  async function exportCsv(q: SettlementQuery): Promise<string> {
-    const s = store(ctx);
-    const header = ['event_id', 'sport_id', 'league', 'home', 'away', 'starts_utc', 'settled_at_utc', 'score_home', 'score_away', 'status', 'lines', 'ml_home', 'ml_draw', 'ml_away'];
-    let out = csvRow(header);
-    let after: SettlementQuery['after'];
-    for (let pages = 0; pages < 2000; pages++) {
-      const page = s.querySettlements({ ...q, limit: 500, withoutTotal: true, ...(after ? { after } : {}) });
-      for (const r of page.rows) {
-        out += csvRow([r.eventId, r.sportId, r.leagueName, r.runnerHome, r.runnerAway, formatServiceTime(r.starts), formatServiceTime(r.settledAt), r.scoreHome, r.scoreAway, r.status, r.lineCount, r.moneyline?.home, r.moneyline?.draw, r.moneyline?.away]);
-      }
-      if (!page.next) break;
-      after = page.next;
-    }
+): Pick<
+  CoreHandlers,
+  'settlements:query' | 'settlements:detail' | 'settlements:syncNow' | 'settlements:exportCsv' | 'settlements:exportCsvToFile' | 'alerts:list' | 'alerts:mute'
+> {
+  /** Browser mode's download: the same rows and neutralised cells as the file export, as one text. */
+  function exportCsv(q: SettlementQuery): string {
+    let out = csvRow(SETTLEMENT_CSV_HEADER);
+    for (const row of settlementCsvRows(store(ctx), q)) out += csvRow(row);
     return out;
   }
 
@@ -43,6 +37,11 @@ export function settlementsHandlers(
       return { added: r.added };
     },
     'settlements:exportCsv': (q) => exportCsv(q),
+    'settlements:exportCsvToFile': async (q) => {
+      if (!ctx.chooseSavePath) throw new AppErrorException({ kind: 'validation', message: 'This host has no save dialog; use the download instead.' });
+      const file = await ctx.chooseSavePath(`oddsdesk-settlements-${new Date(ctx.clock.now()).toISOString().slice(0, 10)}.csv`);
+      return file === null ? null : exportSettlementsCsvToFile(store(ctx), q, file);
+    },
     'alerts:list': (q) => store(ctx).listAlerts(q),
     'alerts:mute': (eventId, muted) => {
       const s = store(ctx);

@@ -20,6 +20,7 @@ export const REQUEST_CHANNELS = [
   'settlements:detail',
   'settlements:syncNow',
   'settlements:exportCsv',
+  'settlements:exportCsvToFile',
   'alerts:list',
   'alerts:mute',
   'settings:get',

@@ -101,6 +101,8 @@ export const requestSchemas = {
   'settlements:detail': z.tuple([id]),
   'settlements:syncNow': z.tuple([]),
   'settlements:exportCsv': z.tuple([settlementQuery]),
+  // The file is chosen by the trader in the host's save dialog; no path ever comes from the renderer.
+  'settlements:exportCsvToFile': z.tuple([settlementQuery]),
   'alerts:list': z.tuple([z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }).strict()]),
   'alerts:mute': z.tuple([id, z.boolean()]),
   'settings:get': z.tuple([]),
@@ -266,6 +268,8 @@ export interface ResponseMap {
   'settlements:detail': { settlement: SettledEvent; periodResults: PeriodResultView[] } | null;
   'settlements:syncNow': { added: number };
   'settlements:exportCsv': string;
+  /** null: the trader cancelled the dialog. */
+  'settlements:exportCsvToFile': { path: string; rows: number } | null;
   'alerts:list': AlertRecord[];
   'alerts:mute': null;
   'settings:get': SettingsView;

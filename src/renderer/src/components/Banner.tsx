@@ -1,8 +1,33 @@
-// The one banner above every view: a rejected key, a missing key, or no connection to the host / the service.
-// Each carries a calm message and the one action that helps.
+// The one banner above every view: a rejected key, a missing key, a keychain that cannot be read, no connection to
+// the host / the service, or demo data. Each carries a calm message and the one action that helps.
+import { useState } from 'react';
+import { api } from '../api';
 import { useStore } from '../store';
 
+function KeychainBanner({ message }: { message: string }) {
+  const [busy, setBusy] = useState(false);
+  const setView = useStore((s) => s.setView);
+  return (
+    <div className="banner error" role="alert" data-testid="banner-keychain">
+      {message} The history recorded so far stays browsable.
+      <button
+        disabled={busy}
+        data-testid="banner-keychain-retry"
+        onClick={() => {
+          setBusy(true);
+          void api.invoke('app:reconnect').finally(() => setBusy(false));
+        }}
+      >
+        {busy ? 'Retrying…' : 'Retry'}
+      </button>
+      <button onClick={() => setView('settings')}>Open Settings</button>
+    </div>
+  );
+}
+
 export function Banner() {
+  const keychainError = useStore((s) => (s.status?.lastError?.kind === 'keychain' ? s.status.lastError.message : null));
+  const demo = useStore((s) => s.status?.demo ?? false);
   const auth = useStore((s) => s.status?.auth ?? 'ok');
   const connection = useStore((s) => s.status?.connection ?? 'unknown');
   const hostConnected = useStore((s) => s.hostConnected);
@@ -14,6 +39,7 @@ export function Banner() {
         started again, open the new address it printed.
       </div>
     );
+  if (keychainError) return <KeychainBanner message={keychainError} />;
   if (auth === 'rejected')
     return (
       <div className="banner error" role="alert" data-testid="banner-key-rejected">
@@ -35,6 +61,14 @@ export function Banner() {
       <div className="banner warn" role="status" data-testid="banner-offline">
         The odds service cannot be reached. Everything cached can still be browsed; live data resumes by itself.
         <button onClick={() => setView('settlements')}>Browse settlements</button>
+      </div>
+    );
+  if (demo)
+    return (
+      <div className="banner demo" role="status" data-testid="banner-demo">
+        DEMO: simulated matches from the built-in simulator, kept apart from any service's history. Enter a base URL
+        and key to monitor your service.
+        <button onClick={() => setView('settings')}>Open Settings</button>
       </div>
     );
   return null;

@@ -179,6 +179,14 @@ export function SettlementsView() {
 
   const exportCsv = async () => {
     setExporting(true);
+    // The desktop streams the export into a file the trader picks; a browser downloads it.
+    if (useStore.getState().info?.host === 'electron') {
+      const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter));
+      setExporting(false);
+      if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
+      else if (r.value) toast(`Exported ${r.value.rows.toLocaleString()} settlements to ${r.value.path}`, 'info');
+      return;
+    }
     const r = await api.invoke('settlements:exportCsv', toQuery(filter));
     setExporting(false);
     if (r.ok) downloadCsv(r.value);

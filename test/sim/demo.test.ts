@@ -1,0 +1,32 @@
+// Issue 11: the demo world runs on the wall clock. Its matches are compressed, but nothing in it is started, settled
+// or timestamped in the future, so a demo cursor is a real second and demo screens never show tomorrow's results.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_KEY, startDemo, type Demo } from '../../src/sim/demo';
+import { FixtureSchema, PATHS, parseRecords, parseServiceTime, parseSettledPage } from '../../src/shared/api';
+import { get } from '../../src/sim/testing';
+
+let demo: Demo;
+beforeAll(async () => {
+  demo = await startDemo({ seed: 7 });
+});
+afterAll(() => demo.close());
+
+describe('demo world', () => {
+  it('has settlements and live matches, none of them after the wall clock', async () => {
+    const now = Date.now();
+    const settled = await get(demo.baseUrl, `${PATHS.settled}?limit=1000`, DEMO_KEY);
+    const page = parseSettledPage(settled.json).page!;
+    expect(page.events.length).toBeGreaterThan(20);
+    for (const e of page.events) {
+      expect(parseServiceTime(e.settled_at)!, `settled_at ${e.settled_at}`).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(parseServiceTime(e.starts)!).toBeLessThan(parseServiceTime(e.settled_at)!);
+    }
+    // The cursor is a second of the wall clock, not hours ahead of it.
+    expect(page.last * 1000).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(page.last * 1000).toBeGreaterThan(now - 3 * 3600_000);
+    const fixtures = parseRecords(FixtureSchema, (await get(demo.baseUrl, PATHS.fixtures, DEMO_KEY)).json as unknown[]).items;
+    const live = fixtures.filter((f) => f.live_status === 1);
+    expect(live.length).toBeGreaterThanOrEqual(3);
+    for (const f of live) expect(parseServiceTime(f.starts)!).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+});
