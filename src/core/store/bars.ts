@@ -6,11 +6,12 @@
 //   varint  ticks folded into the bar
 //   byte    sides present (bit per SIDES entry)
 //   byte    flags: 1 first tick offline, 2 last tick offline, 4 line follows, 8 max_win follows
-//   per side present: open, high, low, close            (numbers, see below)
+//   per side present: open, close, high, low            (numbers, see below)
 //   line, max_win at the bar's end, only when they differ from the previous bar's (always in the first bar)
-// A number is a varint u: u % 4 == 0 is a zig-zag delta, in thousandths, from a base (the side's previous close
-// for open; the open for high/low/close; the previous value for line and max_win); u == 1 is followed by a
-// float64 (any value that thousandths cannot hold exactly); u == 2 is null. Decimal odds carry at most three
+// A number is a varint u: an even u is a zig-zag delta (u / 2), in thousandths, from a base (the side's previous
+// close for open; the open for close; the higher of open and close for high, the lower for low; the previous value
+// for line and max_win); u == 1 is followed by a float64 (any value that thousandths cannot hold exactly); u == 3
+// is null. Decimal odds carry at most three
 // decimals, so nearly every price is one or two bytes, and the round-trip is exact whatever the upstream sends.
 import type { Prices } from '../../shared/api';
 
@@ -168,22 +169,22 @@ function scaled(v: number | null): number | null {
 }
 
 function writeNum(w: Writer, v: number | null, base: number | null): void {
-  if (v === null) return w.varint(2);
+  if (v === null) return w.varint(3);
   const s = scaled(v);
   if (s === null) {
     w.varint(1);
     return w.float64(v);
   }
   const d = s - (scaled(base) ?? 0);
-  w.varint((d >= 0 ? 2 * d : -2 * d - 1) * 4);
+  w.varint((d >= 0 ? 2 * d : -2 * d - 1) * 2);
 }
 
 function readNum(r: Reader, base: number | null): number | null {
   const u = r.varint();
-  if (u === 2) return null;
+  if (u === 3) return null;
   if (u === 1) return r.float64();
-  if (u % 4 !== 0) throw new Error(`bar blob: bad number tag ${u % 4}`);
-  const z = u / 4;
+  if (u % 2 !== 0) throw new Error(`bar blob: bad number tag ${u}`);
+  const z = u / 2;
   const d = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   return ((scaled(base) ?? 0) + d) / SCALE;
 }
@@ -214,9 +215,9 @@ export function encodeBars(bars: Iterable<Bar>): Buffer {
       const o = b.sides[s];
       if (!o) continue;
       writeNum(w, o.open, closes[s] ?? null);
-      writeNum(w, o.high, o.open);
-      writeNum(w, o.low, o.open);
       writeNum(w, o.close, o.open);
+      writeNum(w, o.high, Math.max(o.open, o.close));
+      writeNum(w, o.low, Math.min(o.open, o.close));
       closes[s] = o.close;
     }
     if (withLine) writeNum(w, b.line, line);
@@ -246,7 +247,8 @@ export function decodeBars(blob: Uint8Array): Bar[] {
     SIDES.forEach((s, k) => {
       if (!(mask & (1 << k))) return;
       const open = readNum(r, closes[s] ?? null) as number;
-      const o = { open, high: readNum(r, open) as number, low: readNum(r, open) as number, close: readNum(r, open) as number };
+      const close = readNum(r, open) as number;
+      const o = { open, high: readNum(r, Math.max(open, close)) as number, low: readNum(r, Math.min(open, close)) as number, close };
       sides[s] = o;
       closes[s] = o.close;
     });
