@@ -37,7 +37,7 @@ export function measureUsage(
   const add = (k: StorageKind, n: number) => bytes.set(k, (bytes.get(k) ?? 0) + n);
   let exact = true;
   try {
-    // aggregate: one row per table or index, still read page by page (about 0.2 s per GB, see bench/compaction.ts).
+    // aggregate: one row per table or index, still read page by page (bench/compaction.ts: usage_ms_per_gb).
     const rows = db.prepare(`SELECT name, pgsize FROM dbstat WHERE aggregate = TRUE`).all() as { name: string; pgsize: number }[];
     for (const r of rows) add(storageKindOf(r.name), r.pgsize);
   } catch {
