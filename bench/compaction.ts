@@ -52,7 +52,7 @@ export async function runCompactionBench(log: (line: string) => void = console.l
 
     // usage() reads every page (dbstat): its cost per GB of file.
     const probe = openStore({ path: rawPath });
-    let t = performance.now();
+    const t = performance.now();
     probe.usage();
     const usageMsPerGb = ((performance.now() - t) / statSync(rawPath).size) * 1e9;
     probe.close();
