@@ -25,6 +25,8 @@ export const REQUEST_CHANNELS = [
   'settings:update',
   'settings:setApiKey',
   'settings:clearApiKey',
+  'store:usage',
+  'store:compact',
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 

@@ -19,6 +19,7 @@ import type {
   SettlementPage,
   SettlementRow,
   SpecialHistoryPoint,
+  StoreUsage,
   WatchedEventView,
 } from '../domain';
 import type { Channel, PushEventName } from './channels';
@@ -58,6 +59,7 @@ const settingsPatch = z
     notifyMaxWin: z.boolean().optional(),
     doNotDisturb: z.boolean().optional(),
     retentionDays: z.number().int().min(1).max(3650).optional(),
+    rawTickHours: z.number().int().min(1).max(168).optional(),
     settledEverySeconds: z.number().int().min(10).max(3600).optional(),
     theme: z.enum(['dark', 'light']).optional(),
   })
@@ -88,6 +90,8 @@ export const requestSchemas = {
   'settings:update': z.tuple([settingsPatch]),
   'settings:setApiKey': z.tuple([z.string().min(8).max(512)]),
   'settings:clearApiKey': z.tuple([]),
+  'store:usage': z.tuple([]),
+  'store:compact': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
 export type RequestArgs<C extends Channel> = z.infer<(typeof requestSchemas)[C]>;
@@ -193,9 +197,21 @@ export interface SettingsView {
   notifyMaxWin: boolean;
   doNotDisturb: boolean;
   retentionDays: number;
+  /** Hours of full tick detail before ticks are compacted into one-minute bars (absent: the store's default, 1). */
+  rawTickHours?: number;
   settledEverySeconds: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
+}
+
+/** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */
+export interface CompactNowResult {
+  done: boolean;
+  ticksCompacted: number;
+  ticksDropped: number;
+  steps: number;
+  longestStepMs: number;
+  ms: number;
 }
 
 export interface OddsBatch {
@@ -234,6 +250,8 @@ export interface ResponseMap {
   'settings:update': SettingsView;
   'settings:setApiKey': SettingsView;
   'settings:clearApiKey': SettingsView;
+  'store:usage': StoreUsage;
+  'store:compact': CompactNowResult;
 }
 
 export interface PushPayloads {
