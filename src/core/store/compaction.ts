@@ -7,9 +7,9 @@ import type { CompactProgress } from '../../shared/domain';
 import { BAR_MS, decodeBars, encodeBars, foldTick, hourOf, HOUR_MS, type Bar, type TickValues } from './bars';
 
 export interface CompactOptions {
-  /** At most this many raw ticks in the step (default 20,000). */
+  /** At most this many raw ticks in the step (default 5,000: a backlog line cannot run a step long). */
   maxRows?: number;
-  /** Stop taking more lines into the step once it has run this long (default 20 ms; a line in hand finishes). */
+  /** Stop taking more lines into the step once it has run this long (default 10 ms; a line in hand finishes). */
   budgetMs?: number;
   /** Only ticks older than this too (ms); maintain() uses it to enforce retention on raw ticks. */
   before?: number;
@@ -29,8 +29,8 @@ export interface CompactionConfig {
 const CUTOFF_ALIGN_MS = 5 * BAR_MS;
 /** A tick dated this far past the clock cannot be ours to wait for (a clock that jumped back): fold it now. */
 const FUTURE_SLACK_MS = HOUR_MS;
-const DEFAULT_MAX_ROWS = 20_000;
-const DEFAULT_BUDGET_MS = 20;
+const DEFAULT_MAX_ROWS = 5_000;
+const DEFAULT_BUDGET_MS = 10;
 
 interface RawTick extends TickValues {
   rowid: number;
