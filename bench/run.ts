@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCompactionBench } from './compaction';
 import { runStoreBench } from './store';
 import { runTickToScreenBench } from './tickToScreen';
 
@@ -11,6 +12,7 @@ type Bench = { name: string; run: () => Promise<object> };
 
 const BENCHES: Bench[] = [
   { name: 'store', run: () => runStoreBench() },
+  { name: 'compaction', run: () => runCompactionBench() },
   { name: 'tick', run: () => runTickToScreenBench() },
 ];
 

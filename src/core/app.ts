@@ -9,6 +9,7 @@ import { lookupHandlers } from './handlers/lookups';
 import { settingsHandlers, targetBaseUrl } from './handlers/settings';
 import { mutedEvents, settlementsHandlers } from './handlers/settlements';
 import { specialsHandlers } from './handlers/specials';
+import { storeHandlers } from './handlers/store';
 import { watchlistHandlers } from './handlers/watchlist';
 import type { MonitorEvent } from './monitor';
 import type { Notifier } from './notifier';
@@ -78,6 +79,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         ...(deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
         clock: () => clock.now(),
         retentionDays: settings.get().retentionDays,
+        rawTickHours: settings.get().rawTickHours,
       }),
     createEngine: ({ baseUrl, key, store }) =>
       createEngine({
@@ -99,7 +101,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   // that prunes (it was saved and ignored before), the quota the governor that budgets.
   const unsubscribeSettings = settings.subscribe((next, previous) => {
     const c = session.current();
-    if (next.retentionDays !== previous.retentionDays) c.store.setRetentionDays(next.retentionDays);
+    if (next.retentionDays !== previous.retentionDays || next.rawTickHours !== previous.rawTickHours) {
+      c.store.configure({ retentionDays: next.retentionDays, rawTickHours: next.rawTickHours });
+    }
     if (next.quotaPerHour !== previous.quotaPerHour) c.engine?.client.governor.setQuotaPerHour(next.quotaPerHour);
     pushes.scheduleStatus();
   });
@@ -123,6 +127,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...watchlistHandlers(ctx),
     ...specialsHandlers(ctx),
     ...settlementsHandlers(ctx),
+    // The Settings data section works on whichever profile is open.
+    ...storeHandlers({ usage: () => session.current().store.usage(), compactStep: (o) => session.current().store.compactStep(o) }),
   };
 
   const ready = session.reconnect();

@@ -8,6 +8,7 @@ import { checkBaseUrl } from '../shared/baseUrl';
 import { AppErrorException } from '../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './monitor';
+import { DEFAULT_RAW_TICK_HOURS } from './store';
 
 export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
 
@@ -19,6 +20,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   notifyMaxWin: true,
   doNotDisturb: false,
   retentionDays: 30,
+  rawTickHours: DEFAULT_RAW_TICK_HOURS,
   settledEverySeconds: 60,
   quotaPerHour: DEFAULT_QUOTA_PER_HOUR,
   theme: 'dark',

@@ -39,12 +39,24 @@ export interface WatchedEventView extends EventView {
   markets: MarketView[];
 }
 
-/** One recorded tick of a market line, for charts. */
+/**
+ * One point of a market line's history, for charts: a recorded tick, or (older than the raw window) the open or
+ * close of a one-minute bar, placed at the bar's first or last millisecond. The ticks where max_win changed are
+ * kept whole, so the max_win steps are exact at any age.
+ */
 export interface LineHistoryPoint {
   at: number;
   line: number | null;
   prices: Prices | null;
   maxWin: number | null;
+  /** Set on bar points: the bar's range and how many ticks it folds. */
+  bar?: { edge: 'open' | 'close'; high: Prices | null; low: Prices | null; ticks: number };
+}
+
+/** A line history point as exported (flat rows per line). */
+export interface LineHistoryExportRow extends LineHistoryPoint {
+  eventId: number;
+  lineId: number;
 }
 
 /** One recorded tick of a special contestant, for charts. */
@@ -228,4 +240,41 @@ export interface MaintenanceReport {
   oddsTicksDeleted: number;
   specialTicksDeleted: number;
   coverageSamplesDeleted: number;
+  /** Line-hour bar blocks older than the retention window. */
+  lineBarBlocksDeleted: number;
+}
+
+/** What one compaction step did (one transaction). */
+export interface CompactProgress {
+  /** Nothing older than the raw window is left raw: the next step can wait. */
+  done: boolean;
+  /** Raw ticks folded into bars by this step. */
+  ticksCompacted: number;
+  /** Raw ticks older than the retention window: deleted, only their max_win change points kept. */
+  ticksDropped: number;
+  lines: number;
+  changePoints: number;
+  /** How long the step's transaction ran. */
+  ms: number;
+  /** Ticks older than this (ms) are being compacted. */
+  compactedBefore: number;
+  /** The oldest raw tick left, ms; null when there is none. */
+  oldestRawAt: number | null;
+}
+
+export type StorageKind = 'rawTicks' | 'bars' | 'maxWinPoints' | 'specials' | 'settlements' | 'alerts' | 'other' | 'free';
+
+/** The history file and what each kind of history takes in it. */
+export interface StoreUsage {
+  fileBytes: number;
+  /** The write-ahead log beside the file (folded back into it at checkpoints). */
+  walBytes: number;
+  /** Bytes per kind; they add up to fileBytes. `free` is space SQLite reuses before the file grows. */
+  kinds: Array<{ kind: StorageKind; bytes: number }>;
+  /** Measured page by page (SQLite's dbstat), or estimated from row counts when dbstat is not compiled in. */
+  exact: boolean;
+  rawTickHours: number;
+  retentionDays: number;
+  /** The oldest raw (full-detail) odds tick, ms; null when none. */
+  oldestRawTickAt: number | null;
 }

@@ -208,19 +208,26 @@ describe('profiles', () => {
     await core.ready;
     const call = caller(core);
     const file = (await call('app:info')).historyPath;
-    // Ticks 3 and 10 days old, written through a second connection to the profile's file.
-    const market = (at: number): Market => ({ line_id: 77, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2, away: 2 }, max_win: 500, updated_at: formatServiceTime(at) });
+    // Ten minutes of ticks 10 days ago and 3 days ago (max_win unchanged), written through a second connection.
+    const market = (at: number, price: number): Market => ({ line_id: 77, period: 0, market: 'moneyline', side: null, line: null, prices: { home: price, away: 2 }, max_win: 500, updated_at: formatServiceTime(at) });
     const writer = openStore({ path: file });
-    writer.recordTickBatches([10, 3].map((days) => ({ eventId: 9, markets: [market(now - days * 86_400_000)], at: now - days * 86_400_000 })));
-    const ticks = () => writer.oddsHistory(9, 77).length;
-    expect(ticks()).toBe(2);
-    // Default retention (30 days): the monitor's maintenance a minute in keeps both.
+    for (const days of [10, 3]) {
+      const from = now - days * 86_400_000;
+      writer.recordTickBatches(Array.from({ length: 10 }, (_, k) => ({ eventId: 9, markets: [market(from + k * 60_000, 2 + k / 100)], at: from + k * 60_000 })));
+    }
+    const pointsAround = (days: number) => writer.oddsHistory(9, 77).filter((p) => Math.abs(p.at - (now - days * 86_400_000)) < 3_600_000).length;
+    // Default retention (30 days): maintenance and compaction keep both stretches (as ticks or bars).
     await clock.advance(61_000);
-    expect(ticks()).toBe(2);
-    // Five days: the next maintenance drops the 10-day-old tick and keeps the 3-day-old one.
+    const tenDaysBefore = pointsAround(10);
+    const threeDaysBefore = pointsAround(3);
+    expect(tenDaysBefore).toBeGreaterThan(2);
+    expect(threeDaysBefore).toBeGreaterThan(2);
+    // Five days: the next maintenance drops the 10-day-old history (it had no max_win change, which would be kept
+    // for good) and leaves the 3-day-old history as it was.
     await call('settings:update', { retentionDays: 5 });
     await clock.advance(86_400_000);
-    expect(ticks()).toBe(1);
+    expect(pointsAround(10)).toBe(0);
+    expect(pointsAround(3)).toBe(threeDaysBefore);
     writer.close();
   });
 });

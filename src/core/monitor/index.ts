@@ -233,6 +233,18 @@ export function createMonitor(options: MonitorOptions): Monitor {
         later(maintain, 86_400_000);
       };
       later(maintain, 60_000);
+      // Compaction of tick history past the full-detail window: small steps (10 ms each) with the odds path running
+      // between them, quickly while there is a backlog, every half minute once it has caught up.
+      const compact = () => {
+        let done = true;
+        try {
+          done = store.compactStep({ budgetMs: 10 }).done;
+        } catch (e) {
+          reportError({ kind: 'internal', message: `Tick compaction failed: ${e instanceof Error ? e.message : String(e)}` });
+        }
+        later(compact, done ? 30_000 : 100);
+      };
+      later(compact, 30_000);
       await settlements.sync();
       firstRound = specials.refresh().catch(() => undefined);
     },

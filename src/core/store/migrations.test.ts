@@ -73,6 +73,30 @@ describe('migrations', () => {
     }
   });
 
+  it('upgrade a version-2 file whose odds ticks are all raw: they read back, then compact into bars', () => {
+    const path = join(dir, 'v2.db');
+    const db = rawAt(2, path);
+    const insert = db.prepare(`INSERT INTO odds_ticks (event_id, line_id, at, line, price_home, price_draw, price_away,
+      price_over, price_under, max_win) VALUES (5, 1, ?, NULL, ?, NULL, 1.9, NULL, NULL, ?)`);
+    for (let i = 0; i < 120; i++) insert.run(i * 1000, 2 + i / 1000, i < 60 ? 500 : 750);
+    db.close();
+
+    let now = 10 * 3_600_000;
+    const store = openStore({ path, clock: () => now, rawTickHours: 1 });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    const before = store.oddsHistory(5, 1);
+    expect(before).toHaveLength(120);
+    expect(store.compactStep().ticksCompacted).toBe(120);
+    const after = store.oddsHistory(5, 1);
+    // Two one-minute bars (open and close each) and the kept max_win ticks (baseline and the change at 60 s);
+    // prices exactly as stored, even those thousandths cannot hold.
+    expect(after.map((p) => [p.at, p.prices?.home, p.maxWin])).toEqual([
+      [0, 2, null], [0, 2, 500], [59_999, 2.059, 500], [60_000, 2.06, 500], [60_000, 2.06, 750], [119_999, 2 + 119 / 1000, 750],
+    ]);
+    now += 1;
+    store.close();
+  });
+
   it('makes the schema itself refuse secret-looking setting names', () => {
     const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
     expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);

@@ -8,7 +8,6 @@ import type {
   EventView,
   MarketView,
   ExportFilter,
-  LineHistoryPoint,
   LiveStatePoint,
   MaxWinExportRow,
   MaxWinPoint,
@@ -23,11 +22,9 @@ import { isSetSport, periodLabel } from '../../shared/periods';
 import {
   marketFromRow,
   maxWinFromRow,
-  pricesFromRow,
   settlementLineFromRow,
   type MarketLineRow,
   type MaxWinDbRow,
-  type PriceColumns,
   type SettlementDbRow,
   type SettlementLineRow,
 } from './rows';
@@ -46,7 +43,6 @@ export interface Reads {
   knownSettlements(eventIds: readonly number[]): Set<number>;
   specialsOf(eventId: number): SpecialView[];
   maxWinPointsOf(eventId: number): MaxWinPoint[];
-  oddsHistory(eventId: number, lineId: number, range?: HistoryRange): LineHistoryPoint[];
   liveStateHistory(eventId: number): LiveStatePoint[];
   specialHistory(specialId: number, contestantId: number, range?: HistoryRange): SpecialHistoryPoint[];
   maxWinHistory(specialId: number, contestantId: number): MaxWinPoint[];
@@ -105,9 +101,6 @@ export function createReads(db: Database.Database): Reads {
       SELECT rowid FROM special_ticks WHERE special_id = c.special_id AND contestant_id = c.contestant_id
       ORDER BY at DESC LIMIT 1)
     WHERE c.special_id = ? ORDER BY c.contestant_id`);
-  const oddsHistory = db.prepare(`
-    SELECT at, line, price_home, price_draw, price_away, price_over, price_under, max_win FROM odds_ticks
-    WHERE event_id = ? AND line_id = ? AND at >= ? AND at <= ? ORDER BY at`);
   const liveStates = db.prepare(
     `SELECT at, live_status, score_home, score_away FROM live_states WHERE event_id = ? ORDER BY at`,
   );
@@ -274,15 +267,6 @@ export function createReads(db: Database.Database): Reads {
     },
 
     maxWinPointsOf: (eventId) => (maxWinOfEvent.all(eventId) as MaxWinDbRow[]).map(maxWinFromRow),
-
-    oddsHistory(eventId, lineId, range = {}) {
-      const rows = oddsHistory.all(eventId, lineId, range.from ?? FAR_PAST, range.to ?? -FAR_PAST) as (PriceColumns & {
-        at: number;
-        line: number | null;
-        max_win: number | null;
-      })[];
-      return rows.map((r) => ({ at: r.at, line: r.line, prices: pricesFromRow(r), maxWin: r.max_win }));
-    },
 
     liveStateHistory(eventId) {
       return (liveStates.all(eventId) as Record<string, number | null>[]).map((r) => ({

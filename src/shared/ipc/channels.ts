@@ -27,6 +27,8 @@ export const REQUEST_CHANNELS = [
   'settings:update',
   'settings:setApiKey',
   'settings:clearApiKey',
+  'store:usage',
+  'store:compact',
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 

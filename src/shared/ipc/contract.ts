@@ -21,6 +21,7 @@ import type {
   SettlementPage,
   SettlementRow,
   SpecialHistoryPoint,
+  StoreUsage,
   WatchedEventView,
 } from '../domain';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
@@ -74,6 +75,7 @@ const settingsPatch = z
     notifyMaxWin: z.boolean().optional(),
     doNotDisturb: z.boolean().optional(),
     retentionDays: z.number().int().min(1).max(3650).optional(),
+    rawTickHours: z.number().int().min(1).max(168).optional(),
     settledEverySeconds: z.number().int().min(10).max(3600).optional(),
     /** The hourly request quota of the trader's plan; the service's X-RateLimit-* headers take precedence. */
     quotaPerHour: z.number().int().min(QUOTA_PER_HOUR_RANGE.min).max(QUOTA_PER_HOUR_RANGE.max).optional(),
@@ -111,6 +113,8 @@ export const requestSchemas = {
   // settings save racing it does. Omitted: the configured one.
   'settings:setApiKey': z.tuple([z.string().min(8).max(512), baseUrl.optional()]),
   'settings:clearApiKey': z.tuple([]),
+  'store:usage': z.tuple([]),
+  'store:compact': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
 export type RequestArgs<C extends Channel> = z.infer<(typeof requestSchemas)[C]>;
@@ -229,11 +233,23 @@ export interface SettingsView {
   notifyMaxWin: boolean;
   doNotDisturb: boolean;
   retentionDays: number;
+  /** Hours of full tick detail before ticks are compacted into one-minute bars (absent: the store's default, 1). */
+  rawTickHours: number;
   settledEverySeconds: number;
   /** The hourly quota of the trader's plan, used while the service sends no rate-limit headers. */
   quotaPerHour: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
+}
+
+/** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */
+export interface CompactNowResult {
+  done: boolean;
+  ticksCompacted: number;
+  ticksDropped: number;
+  steps: number;
+  longestStepMs: number;
+  ms: number;
 }
 
 export interface OddsBatch {
@@ -276,6 +292,8 @@ export interface ResponseMap {
   'settings:update': SettingsView;
   'settings:setApiKey': SettingsView;
   'settings:clearApiKey': SettingsView;
+  'store:usage': StoreUsage;
+  'store:compact': CompactNowResult;
 }
 
 export interface PushPayloads {

@@ -4,10 +4,11 @@ import type { Migration } from './types';
 import { migration001 } from './001_init';
 import { migration002 } from './002_queries';
 import { migration003 } from './003_results_owed';
+import { migration004 } from './004_compaction';
 
 export type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { openStore } from '.';
+import { createTickLoad } from '../../../test/store/ticks';
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+function loaded(hours: number, opts: { rawTickHours?: number; retentionDays?: number } = {}) {
+  const clock = { now: T0 };
+  const store = openStore({ path: ':memory:', clock: () => clock.now, rawTickHours: 1, ...opts });
+  const load = createTickLoad({ events: 2, linesPerEvent: 4, updatesPerSecond: 2, maxWinEvery: 10 });
+  for (let at = T0; at < T0 + hours * HOUR; at += 60_000) store.recordTickBatches(load.next(at, 60_000));
+  clock.now = T0 + hours * HOUR;
+  return { store, clock, lines: load.lineIds };
+}
+
+const drain = (store: ReturnType<typeof openStore>, maxRows?: number) => {
+  let steps = 0;
+  while (!store.compactStep({ budgetMs: Infinity, ...(maxRows ? { maxRows } : {}) }).done) steps++;
+  return steps;
+};
+
+describe('compaction', () => {
+  it('gives the same history whether it runs in one step or in many tiny ones', () => {
+    const a = loaded(3);
+    const b = loaded(3);
+    drain(a.store);
+    expect(drain(b.store, 7)).toBeGreaterThan(100);
+    for (const { eventId, lineId } of a.lines) {
+      expect(b.store.oddsHistory(eventId, lineId)).toEqual(a.store.oddsHistory(eventId, lineId));
+      expect(b.store.lineMaxWinPoints(eventId, lineId)).toEqual(a.store.lineMaxWinPoints(eventId, lineId));
+    }
+  });
+
+  it('takes a wider raw window at run time, and keeps only change points past a shortened retention', () => {
+    const { store, lines } = loaded(6);
+    expect(store.configure({ rawTickHours: 4 })).toEqual({ rawTickHours: 4, retentionDays: 30 });
+    drain(store);
+    const { eventId, lineId } = lines[0]!;
+    const history = store.oddsHistory(eventId, lineId);
+    const firstRaw = history.find((p) => !p.bar && history.every((q) => !q.bar || q.at < p.at));
+    expect(firstRaw!.at).toBeGreaterThanOrEqual(T0 + 2 * HOUR - 5 * 60_000);
+    const points = store.lineMaxWinPoints(eventId, lineId).length;
+    store.configure({ retentionDays: 5 / 24 });
+    const report = store.maintain();
+    expect(report.lineBarBlocksDeleted).toBeGreaterThan(0);
+    expect(store.oddsHistory(eventId, lineId).every((p) => p.at >= T0 + HOUR)).toBe(true);
+    // The limit changes of the deleted hour are still there.
+    expect(store.lineMaxWinPoints(eventId, lineId)).toHaveLength(points);
+    expect(() => store.configure({ rawTickHours: -1 })).toThrow();
+  });
+
+  it('is not held up by a tick dated far ahead (a clock that jumped back): it folds it and goes on', () => {
+    const { store, clock, lines } = loaded(2);
+    const { eventId, lineId } = lines[0]!;
+    const m = { line_id: lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.5, away: 1.6 }, max_win: 1, updated_at: '' };
+    store.recordTicks(eventId, [m], T0 + 48 * HOUR);
+    const load = createTickLoad({ events: 2, linesPerEvent: 4, updatesPerSecond: 2, seed: 9 });
+    for (let at = T0 + 2 * HOUR; at < T0 + 4 * HOUR; at += 60_000) store.recordTickBatches(load.next(at, 60_000));
+    clock.now = T0 + 4 * HOUR;
+    drain(store);
+    expect(store.usage().oldestRawTickAt).toBeGreaterThanOrEqual(T0 + 3 * HOUR - 5 * 60_000);
+    const future = store.oddsHistory(eventId, lineId, { from: T0 + 47 * HOUR });
+    expect(future.map((p) => [p.bar?.edge, p.prices?.home])).toEqual([['open', 2.5], [undefined, 2.5], ['close', 2.5]]);
+  });
+});

@@ -1,0 +1,119 @@
+// Readers of a market line's history across its two stores: raw ticks for the recent window, packed one-minute bars
+// (with the kept max_win change ticks) for everything older. Callers get one time-ordered list and never need to
+// know where the compaction edge is.
+import type Database from 'better-sqlite3';
+import type { ExportFilter, LineHistoryExportRow, LineHistoryPoint } from '../../shared/domain';
+import { BAR_MS, barPrices, decodeBars, HOUR_MS } from './bars';
+import type { HistoryRange } from './reads';
+import { pricesFromRow, type PriceColumns } from './rows';
+
+/** A line's max_win change, with the prices of the tick that carried it. */
+export interface LineMaxWinPoint {
+  at: number;
+  maxWin: number | null;
+  previousMaxWin: number | null;
+  line: number | null;
+}
+
+export interface LineHistory {
+  oddsHistory(eventId: number, lineId: number, range?: HistoryRange): LineHistoryPoint[];
+  /** The compacted range's max_win change points of a line (the raw range carries max_win on every tick). */
+  lineMaxWinPoints(eventId: number, lineId: number): LineMaxWinPoint[];
+  /** Every line's history, line by line, points since `f.since`; for the CLI export. */
+  exportLineHistory(f?: ExportFilter & { eventId?: number }): IterableIterator<LineHistoryExportRow>;
+}
+
+const FAR_PAST = -8.64e15;
+const LINE_CHUNK = 500;
+
+type TickRow = PriceColumns & { at: number; line: number | null; max_win: number | null };
+type PointRow = TickRow & { previous_max_win: number | null };
+
+export function createLineHistory(db: Database.Database): LineHistory {
+  const rawTicks = db.prepare(`
+    SELECT at, line, price_home, price_draw, price_away, price_over, price_under, max_win FROM odds_ticks
+    WHERE event_id = ? AND line_id = ? AND at >= ? AND at <= ? ORDER BY at`);
+  const blobs = db.prepare(`
+    SELECT hour, bars FROM line_bars WHERE event_id = ? AND line_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`);
+  // Points up to the range's end, earlier ones included: the first bar's opening max_win is the one in effect.
+  const points = db.prepare(`
+    SELECT at, max_win, previous_max_win, line, price_home, price_draw, price_away, price_over, price_under
+    FROM line_max_win_points WHERE event_id = ? AND line_id = ? AND at <= ? ORDER BY at`);
+  const linesChunk = db.prepare(`
+    SELECT m.event_id, m.line_id FROM market_lines m LEFT JOIN events e ON e.event_id = m.event_id
+    WHERE (m.event_id > @e OR (m.event_id = @e AND m.line_id > @l))
+      AND (@event IS NULL OR m.event_id = @event) AND (@sport IS NULL OR e.sport_id = @sport)
+    ORDER BY m.event_id, m.line_id LIMIT ${LINE_CHUNK}`);
+
+  function oddsHistory(eventId: number, lineId: number, range: HistoryRange = {}): LineHistoryPoint[] {
+    const from = range.from ?? FAR_PAST;
+    const to = range.to ?? -FAR_PAST;
+    const out: { p: LineHistoryPoint; order: number }[] = [];
+    const pts = points.all(eventId, lineId, to) as PointRow[];
+    let k = 0;
+    let inEffect: number | null = null;
+    const hourRows = blobs.all(eventId, lineId, Math.floor(from / HOUR_MS), Math.floor(to / HOUR_MS)) as {
+      hour: number;
+      bars: Buffer;
+    }[];
+    for (const { hour, bars } of hourRows) {
+      for (const bar of decodeBars(bars)) {
+        const start = hour * HOUR_MS + bar.minute * BAR_MS;
+        const end = start + BAR_MS - 1;
+        // The max_win in effect when the bar opened: the last change strictly before it.
+        while (k < pts.length && (pts[k] as PointRow).at < start) inEffect = (pts[k++] as PointRow).max_win;
+        const range = { high: barPrices(bar, 'high'), low: barPrices(bar, 'low'), ticks: bar.ticks };
+        if (start >= from && start <= to) {
+          out.push({ p: { at: start, line: bar.line, prices: barPrices(bar, 'open'), maxWin: inEffect, bar: { edge: 'open', ...range } }, order: 0 });
+        }
+        // The kept change ticks inside the bar, exact.
+        while (k < pts.length && (pts[k] as PointRow).at <= end) {
+          const c = pts[k++] as PointRow;
+          inEffect = c.max_win;
+          if (c.at >= from && c.at <= to) out.push({ p: { at: c.at, line: c.line, prices: pricesFromRow(c), maxWin: c.max_win }, order: 1 });
+        }
+        if (end >= from && end <= to) {
+          out.push({ p: { at: end, line: bar.line, prices: barPrices(bar, 'close'), maxWin: bar.maxWin, bar: { edge: 'close', ...range } }, order: 2 });
+        }
+      }
+    }
+    for (const r of rawTicks.all(eventId, lineId, from, to) as TickRow[]) {
+      out.push({ p: { at: r.at, line: r.line, prices: pricesFromRow(r), maxWin: r.max_win }, order: 3 });
+    }
+    // Bars and raw ticks interleave only around the compaction edge (or for a tick that came very late).
+    out.sort((a, b) => a.p.at - b.p.at || a.order - b.order);
+    return out.map((o) => o.p);
+  }
+
+  return {
+    oddsHistory,
+
+    lineMaxWinPoints(eventId, lineId) {
+      return (points.all(eventId, lineId, -FAR_PAST) as PointRow[]).map((r) => ({
+        at: r.at,
+        maxWin: r.max_win,
+        previousMaxWin: r.previous_max_win,
+        line: r.line,
+      }));
+    },
+
+    *exportLineHistory(f = {}) {
+      let e = -Number.MAX_SAFE_INTEGER;
+      let l = -Number.MAX_SAFE_INTEGER;
+      for (;;) {
+        const lines = linesChunk.all({ e, l, event: f.eventId ?? null, sport: f.sportId ?? null }) as {
+          event_id: number;
+          line_id: number;
+        }[];
+        if (lines.length === 0) return;
+        for (const line of lines) {
+          const history = oddsHistory(line.event_id, line.line_id, f.since === undefined ? {} : { from: f.since });
+          for (const p of history) yield { eventId: line.event_id, lineId: line.line_id, ...p };
+        }
+        const last = lines[lines.length - 1] as { event_id: number; line_id: number };
+        e = last.event_id;
+        l = last.line_id;
+      }
+    },
+  };
+}

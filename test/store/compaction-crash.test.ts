@@ -1,0 +1,113 @@
+// Must show 1 (crash part): a child ingesting ticks and compacting them in tiny steps is SIGKILLed at random
+// moments; after every kill the file is intact, every tick the child committed is either raw or counted in exactly
+// one bar (none lost, none counted twice), and every max_win change of a compacted tick is kept, exactly once.
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBars } from '../../src/core/store/bars';
+import { BATCH, BATCH_MS, CRASH_LOAD, T0 } from './compactLoad';
+import { createTickLoad } from './ticks';
+
+const KILLS = 30;
+const root = resolve(__dirname, '../..');
+let dir: string;
+let child: string;
+
+beforeAll(() => {
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  dir = mkdtempSync(join(root, '.tmp', 'compact-crash-'));
+  child = join(dir, 'child.cjs');
+  buildSync({
+    entryPoints: [join(__dirname, 'compact-child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: child,
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+  });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function runAndKill(db: string, delayMs: number): Promise<void> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [child, db], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.stdout.once('data', () => setTimeout(() => p.kill('SIGKILL'), delayMs));
+    p.on('exit', (_code, signal) => (signal === 'SIGKILL' ? done() : fail(new Error(`child exited: ${err}`))));
+  });
+}
+
+/** Checks the file; returns how many ticks are compacted (in bars). */
+function check(path: string): { batches: number; compacted: number; points: number } {
+  const db = new Database(path, { readonly: true });
+  try {
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const newest = db.prepare('SELECT max(at) FROM odds_ticks').pluck().get() as number | null;
+    if (newest === null) return { batches: 0, compacted: 0, points: 0 };
+    // Batches are atomic and the newest ones stay raw: the newest raw tick names the last committed batch.
+    const batches = Math.floor((newest - T0) / BATCH_MS) + 1;
+    const raw = db.prepare('SELECT count(*) FROM odds_ticks').pluck().get() as number;
+    const blocks = db.prepare('SELECT ticks, bars FROM line_bars').all() as { ticks: number; bars: Buffer }[];
+    let compacted = 0;
+    for (const b of blocks) {
+      const inBars = decodeBars(b.bars).reduce((n, bar) => n + bar.ticks, 0);
+      expect(inBars).toBe(b.ticks);
+      compacted += inBars;
+    }
+    expect(raw + compacted).toBe(batches * BATCH);
+
+    // Replay the load: every change of a tick that is no longer raw is a kept point, and there is no other.
+    const rawKeys = new Set(
+      (db.prepare('SELECT line_id, at FROM odds_ticks').all() as { line_id: number; at: number }[]).map((r) => `${r.line_id}@${r.at}`),
+    );
+    const stored = new Map(
+      (db.prepare('SELECT line_id, at, max_win FROM line_max_win_points').all() as { line_id: number; at: number; max_win: number }[]).map((r) => [
+        `${r.line_id}@${r.at}`,
+        r.max_win,
+      ]),
+    );
+    const load = createTickLoad(CRASH_LOAD);
+    const last = new Map<number, number>();
+    let expected = 0;
+    for (let i = 0; i < batches; i++) {
+      for (const b of load.next(T0 + i * BATCH_MS, BATCH_MS)) {
+        const m = b.markets[0]!;
+        const changed = last.get(m.line_id) !== m.max_win;
+        last.set(m.line_id, m.max_win);
+        const key = `${m.line_id}@${b.at}`;
+        if (!changed || rawKeys.has(key)) continue;
+        expected++;
+        expect(stored.get(key)).toBe(m.max_win);
+      }
+    }
+    expect(stored.size).toBe(expected);
+    return { batches, compacted, points: expected };
+  } finally {
+    db.close();
+  }
+}
+
+describe('compaction crash safety', () => {
+  it(`loses and double-counts no tick across ${KILLS} SIGKILLs mid-compaction`, async () => {
+    const path = join(dir, 'history.db');
+    let last = { batches: 0, compacted: 0, points: 0 };
+    let moved = 0;
+    for (let k = 0; k < KILLS; k++) {
+      await runAndKill(path, 60 + Math.floor(Math.random() * 240));
+      const next = check(path);
+      expect(next.batches).toBeGreaterThanOrEqual(last.batches);
+      if (next.compacted > last.compacted) moved++;
+      last = next;
+    }
+    // Compaction really ran between most kills, so kills landed amid its transactions.
+    expect(moved).toBeGreaterThan(KILLS / 3);
+    expect(last.compacted).toBeGreaterThan(0);
+    expect(last.points).toBeGreaterThan(0);
+  }, 180_000);
+});
