@@ -2,9 +2,11 @@
 // through the fetch its host injects (Electron passes net.fetch, which follows the OS proxy and certificate store;
 // browser mode and the CLI pass createProxyFetch(process.env)). The service here lives at a host name that does not
 // resolve (`.invalid`), so a request that bypassed the injected fetch or the proxy could not succeed at all.
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,7 +82,13 @@ describe('the core fetches only through the fetch its host injects', () => {
       url.host = `127.0.0.1:${sim.port}`;
       return fetch(url, init);
     };
-    const { call } = await startCore(`http://${UPSTREAM_HOST}:${sim.port}`, injected);
+    // https, as a real service is (plain http goes to loopback only); the injected fetch alone knows the way.
+    const injectedHttp: typeof fetch = (input, init) => {
+      const url = new URL(String(input));
+      url.protocol = 'http:';
+      return injected(url.toString(), init);
+    };
+    const { call } = await startCore(`https://${UPSTREAM_HOST}:${sim.port}`, injectedHttp);
     await watchOneLive(call);
     expect(seen).toContain('/api/fixtures');
     expect(seen).toContain('/api/stream/event');
@@ -151,15 +159,46 @@ async function startProxy() {
   return { url, connects, requestLines };
 }
 
+/** A TLS front for the simulator with a throwaway self-signed certificate for the upstream's name. */
+async function startTlsFront(simPort: number) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${UPSTREAM_HOST}`, '-addext', `subjectAltName=DNS:${UPSTREAM_HOST}`, '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const cert = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+  const paths: string[] = [];
+  const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert }, (req, res) => {
+    paths.push(new URL(req.url ?? '/', 'https://x').pathname);
+    const upstream = http.request({ host: '127.0.0.1', port: simPort, path: req.url, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanup.push(() => new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  }));
+  return { port: (server.address() as net.AddressInfo).port, cert, paths };
+}
+
 describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO_PROXY)', () => {
   it('sends REST requests and the live stream through the proxy the environment names', async () => {
     const sim = await startSim();
     const proxy = await startProxy();
-    const { call } = await startCore(`http://${UPSTREAM_HOST}:${sim.port}`, createProxyFetch({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }));
+    // The service speaks TLS, as a real one does: a terminator with a certificate for the upstream's name in front
+    // of the simulator. The proxy sees only the CONNECT; the terminator sees what came through the tunnel.
+    const front = await startTlsFront(sim.port);
+    const { call } = await startCore(
+      `https://${UPSTREAM_HOST}:${front.port}`,
+      createProxyFetch({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }, { ca: front.cert }),
+    );
     await watchOneLive(call);
-    expect(proxy.connects).toContain(`${UPSTREAM_HOST}:${sim.port}`);
-    expect(proxy.requestLines).toContain('GET /api/fixtures');
-    expect(proxy.requestLines).toContain('GET /api/stream/event');
+    expect(proxy.connects).toContain(`${UPSTREAM_HOST}:${front.port}`);
+    expect(front.paths).toContain('/api/fixtures');
+    expect(front.paths).toContain('/api/stream/event');
   }, 60_000);
 
   it('goes direct for NO_PROXY hosts and for loopback (the demo simulator), so the proxy sees none of it', async () => {

@@ -53,11 +53,18 @@ function urlOf(input: Parameters<typeof fetch>[0]): URL | null {
  * A fetch that sends requests through the proxies `env` names, REST and server-sent event streams alike; with no
  * proxy configured it is Node's own fetch. `env` is read once, here (pass `process.env` from the host).
  */
-export function createProxyFetch(env: ProxyEnv): typeof fetch {
+export function createProxyFetch(env: ProxyEnv, tls: { ca?: string | Buffer } = {}): typeof fetch {
   const settings = proxySettings(env);
   if (!settings.httpProxy && !settings.httpsProxy) return globalThis.fetch.bind(globalThis);
-  // Empty strings, not undefined: undefined would make undici read process.env itself, behind our back.
-  const agent = new EnvHttpProxyAgent({ httpProxy: settings.httpProxy ?? '', httpsProxy: settings.httpsProxy ?? '', noProxy: settings.noProxy });
+  // Empty strings, not undefined: undefined would make undici read process.env itself, behind our back. `tls.ca`
+  // adds a certificate authority for the service behind the tunnel (tests; a desk's own CA comes through
+  // NODE_EXTRA_CA_CERTS, which Node applies to every TLS connection).
+  const agent = new EnvHttpProxyAgent({
+    httpProxy: settings.httpProxy ?? '',
+    httpsProxy: settings.httpsProxy ?? '',
+    noProxy: settings.noProxy,
+    ...(tls.ca ? { requestTls: { ca: tls.ca } } : {}),
+  });
   const direct = globalThis.fetch.bind(globalThis);
   const proxied = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const url = urlOf(input);
