@@ -38,6 +38,12 @@ export interface SimulatorOptions {
   historyHours?: number;
   /** Real ms between `: ping` comments on every stream; default 15000. */
   pingIntervalMs?: number;
+  /**
+   * Which clock stream faults (drop every N ms, stall for N ms) and pings run on: 'real' (default) models a wall-clock
+   * network; 'sim' (manual clock only) makes them move with `advance`, so a test on a manual clock sees a stall
+   * long enough for its watchdog without sleeping.
+   */
+  faultClock?: 'real' | 'sim';
   /** `retry:` sent at the head of every stream connection, in ms; default 2000. */
   retryMs?: number;
   faults?: Faults;
@@ -153,6 +159,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     streams.applyFaults(); // faults on the simulated clock (flaps) fall due as it moves
   };
 
+  const simFaults = options.faultClock === 'sim';
+  if (simFaults && !manual) throw new Error("faultClock 'sim' needs the manual clock");
+  const faultNow = simFaults ? () => Math.floor(simNow()) : () => Date.now();
   const streams = new StreamHub(
     world,
     access,
@@ -160,8 +169,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       pingIntervalMs: options.pingIntervalMs ?? 15_000,
       retryMs: options.retryMs ?? 2_000,
       flapFor: (eventId, simMs) => (busyInfo && flapping.has(eventId) && simMs < busyInfo.flapUntil ? 0 : null),
+      pingsOnFaultClock: simFaults,
     },
-    () => Date.now(),
+    faultNow,
     () => Math.floor(simNow()),
   );
   const taps = new Set<StreamMessageListener>();
@@ -205,7 +215,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     addKey: (plan, o = {}) => access.add(plan, { ...(o.quotaPerHour ? { quotaPerHour: o.quotaPerHour } : {}), model: o.model ?? null }).key,
     regenerateKey: (oldKey) => access.regenerate(oldKey),
     revokeKey: (key) => access.revoke(key),
-    setFaults: (faults, key) => access.setFaults(faults, key, Date.now()),
+    setFaults: (faults, key) => access.setFaults(faults, key, faultNow()),
     requestLog: () => server.requestLog(),
     truth: {
       event: (id) => world.eventOdds(id),

@@ -13,7 +13,9 @@ interface Connection {
   flapAtSimMs: number | null;
   /** Output held back while a stall fault is in force; flushed when it ends, as a congested network would. */
   pending: string[];
-  ping: NodeJS.Timeout;
+  ping: NodeJS.Timeout | null;
+  /** On the fault clock, when the last ping went out (pings on the simulated clock). */
+  lastPingMs: number;
 }
 
 export interface StreamOptions {
@@ -22,6 +24,8 @@ export interface StreamOptions {
   retryMs: number;
   /** Simulated seconds after its opening that a connection to this event is dropped, or null (the busy day's flap). */
   flapFor?(eventId: number, simMs: number): number | null;
+  /** Pings follow the fault clock (the simulated one) instead of a real timer. */
+  pingsOnFaultClock?: boolean;
 }
 
 export function formatMessage(m: { id: number; event: string; data: string }): string {
@@ -68,7 +72,8 @@ export class StreamHub {
       lastDropRealMs: this.realNow(),
       flapAtSimMs: flapS === null ? null : this.simNow() + flapS * 1000,
       pending: [],
-      ping: setInterval(() => this.write(conn, ': ping\n\n', true), this.options.pingIntervalMs),
+      lastPingMs: this.realNow(),
+      ping: this.options.pingsOnFaultClock ? null : setInterval(() => this.write(conn, ': ping\n\n', true), this.options.pingIntervalMs),
     };
     let set = this.byEvent.get(eventId);
     if (!set) this.byEvent.set(eventId, (set = new Set()));
@@ -149,13 +154,17 @@ export class StreamHub {
           continue;
         }
         this.flush(conn, false);
+        if (this.options.pingsOnFaultClock && now - conn.lastPingMs >= this.options.pingIntervalMs) {
+          conn.lastPingMs = now;
+          this.write(conn, ': ping\n\n', true);
+        }
         this.flapIfDue(conn);
       }
     }
   }
 
   private forget(conn: Connection): void {
-    clearInterval(conn.ping);
+    if (conn.ping) clearInterval(conn.ping);
     const set = this.byEvent.get(conn.eventId);
     if (!set) return;
     set.delete(conn);

@@ -1,7 +1,6 @@
-// Over real HTTP against the simulator. Must show 4: with stream connections dropped every few hundred ms and a stall
+// Over real HTTP against the simulator. Must show 4: with stream connections dropped every 15-20 s and a stall
 // injected, the odds the client ends with equal the simulator's truth for every watched event, and no message is
-// applied twice (this one runs on real time, because the drop and stall faults and the pings are real-time by
-// design). Issue 17: a stream flapping on the busy day (snapshot, then dropped, over and over) stays within its opens
+// applied twice (faults and pings on the simulated clock, the client on a manual clock: no real sleep). Issue 17: a stream flapping on the busy day (snapshot, then dropped, over and over) stays within its opens
 // per hour while the settlement walk keeps its schedule, and is live again once the flap is over; on the manual
 // clock, two simulated hours in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { createManualClock } from '../support/manualClock';
 import { createApiClient } from '../../src/core/api';
 import { parseServiceTime, PATHS, type EventOdds } from '../../src/shared/api';
 import { createStreamClient, DEFAULT_OPEN_CAP } from '../../src/core/stream/client';
-import { ENT, PING_MS, STARTER, delay, makeClient, startTestSim, until, type Sim } from './helpers';
+import { ENT, PING_MS, STARTER, startTestSim, until, type Sim } from './helpers';
 
 let sim: Sim;
 beforeAll(async () => {
@@ -25,43 +24,53 @@ function normalise(o: EventOdds | null) {
 
 describe('stream client against the simulator', () => {
   it('ends equal to the truth through drops and stalls, applying no message twice', async () => {
-    const api = makeClient(sim.url, { key: ENT });
-    const streams = createStreamClient({ api, pingIntervalMs: PING_MS, backoff: { baseMs: 20, maxMs: 200 } });
-    const ids = sim.truth.bookIds().slice(0, 6);
+    // Faults and pings on the simulated clock, the client on a manual clock moved with it: no real sleep.
+    const s = await startTestSim({ events: 24, faultClock: 'sim', pingIntervalMs: 5000 });
+    const clock = createManualClock(s.now());
+    const api = createApiClient({
+      baseUrl: s.url,
+      keyProvider: () => ENT,
+      clock,
+      governor: { retry: { maxAttempts: 3, baseMs: 20, maxMs: 100 }, keyPollMs: 50, timeoutMs: 5_000 },
+    });
+    // Drops every second or two would reach the hourly cap on opens; this test is about the state, not the cap.
+    const streams = createStreamClient({ api, clock, pingIntervalMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, openCap: { max: 10_000, windowMs: 3_600_000 } });
+    const ids = s.truth.bookIds().slice(0, 6);
     const applied = new Map<number, Array<{ id: number | null; event: string }>>();
     streams.onApplied((eventId, m) => {
       const list = applied.get(eventId) ?? [];
       list.push(m);
       applied.set(eventId, list);
     });
-    for (const id of ids) streams.watch(id);
-    expect(await until(() => ids.every((id) => streams.state(id)?.status === 'live'), 3000)).toBe(true);
-
-    const run = async (ms: number) => {
-      const end = Date.now() + ms;
-      while (Date.now() < end) {
-        await sim.advance(20);
-        await delay(40);
+    /** Moves both clocks in one-second steps until `done` holds or `ms` of simulated time have passed. */
+    const run = async (ms: number, done: () => boolean = () => false) => {
+      for (let t = 0; t < ms && !done(); t += 1000) {
+        await s.advance(1);
+        await clock.advance(1000);
       }
+      return done();
     };
-    sim.setFaults({ dropStreamEveryMs: 400 });
-    await run(1500);
+    for (const id of ids) streams.watch(id);
+    expect(await run(10_000, () => ids.every((id) => streams.state(id)?.status === 'live'))).toBe(true);
+
+    s.setFaults({ dropStreamEveryMs: 20_000 });
+    await run(200_000);
     // A stall longer than twice the ping interval: only the watchdog can notice it.
-    sim.setFaults({ stallStreamMs: 6 * PING_MS });
-    await run(6 * PING_MS + 300);
-    sim.setFaults({ dropStreamEveryMs: 300 });
-    await run(1200);
-    sim.setFaults({});
+    s.setFaults({ stallStreamMs: 30_000 });
+    await run(32_000);
+    s.setFaults({ dropStreamEveryMs: 15_000 });
+    await run(150_000);
+    s.setFaults({});
 
     const settledView = () =>
       ids.every((id) => {
-        const truth = sim.truth.event(id);
+        const truth = s.truth.event(id);
         if (truth === null) return streams.state(id)?.status === 'ended';
         return JSON.stringify(normalise(streams.odds(id))) === JSON.stringify(normalise(truth));
       });
-    expect(await until(settledView, 5000)).toBe(true);
+    expect(await run(60_000, settledView)).toBe(true);
     for (const id of ids) {
-      const truth = sim.truth.event(id);
+      const truth = s.truth.event(id);
       if (truth === null) expect(streams.state(id)?.status).toBe('ended');
       else expect(normalise(streams.odds(id))).toEqual(normalise(truth));
     }
@@ -91,6 +100,7 @@ describe('stream client against the simulator', () => {
     expect(changes).toBeGreaterThan(20);
     streams.close();
     api.dispose();
+    await s.close();
   });
 
   it('fails a stream on a plan restriction without retrying', async () => {

@@ -8,9 +8,10 @@ import type { AlertRecord } from '../../src/shared/domain';
 import { parseServiceTime } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { openStore } from '../../src/core/store';
+import { runRecord, type RecordOptions } from '../../src/cli/record';
+import { createManualClock, type ManualClock } from '../support/manualClock';
 import { runCli } from './cliHarness';
 
-const SPEED = 120; // one simulated hour in 30 real seconds
 const KEY = 'recorder-key-enterprise';
 const SETUP_KEY = 'test-setup-key';
 
@@ -23,6 +24,47 @@ afterEach(async () => {
 async function fixtures(s: Simulator): Promise<Fixture[]> {
   const res = await fetch(new URL('/api/fixtures', s.url), { headers: { 'X-API-Key': SETUP_KEY } });
   return (await res.json()) as Fixture[];
+}
+
+interface InProcessRun {
+  out: () => string;
+  err: () => string;
+  lines: () => Array<Record<string, unknown>>;
+  /** Moves the simulator and the recorder's clock together, a few simulated seconds at a time. */
+  advance(simSeconds: number, until?: () => boolean): Promise<void>;
+  stop(): Promise<number>;
+  done: Promise<number>;
+}
+
+/** `cli record` in process, on the simulator's manual clock: an hour runs in seconds and never sleeps for real. */
+function record(s: Simulator, clock: ManualClock, options: Omit<RecordOptions, 'baseUrl'>): InProcessRun {
+  let out = '';
+  let err = '';
+  let stop!: (why: string) => void;
+  const stopped = new Promise<string>((r) => (stop = r));
+  const done = runRecord(
+    { baseUrl: s.url, ...options },
+    // The simulator pings in real time while this clock runs far ahead: keep the watchdog out of it.
+    { clock, key: KEY, stop: stopped, pingIntervalMs: 3_600_000, fetch: globalThis.fetch.bind(globalThis), stdout: (t) => void (out += t), stderr: (t) => void (err += t) },
+  );
+  let finished = false;
+  void done.finally(() => (finished = true));
+  return {
+    out: () => out,
+    err: () => err,
+    lines: () => out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>),
+    async advance(simSeconds, until) {
+      for (let t = 0; t < simSeconds && !finished && !until?.(); t += 5) {
+        await s.advance(5);
+        await clock.advance(5_000);
+      }
+    },
+    async stop() {
+      stop('SIGTERM');
+      return done;
+    },
+    done,
+  };
 }
 
 function tmpDb(): string {
@@ -64,8 +106,7 @@ describe('cli record', () => {
     sim = await startSimulator({
       port: 0,
       seed: 2026,
-      clock: 'real',
-      speed: SPEED,
+      clock: 'manual',
       quotaPerHour: 1000,
       keys: [
         { key: KEY, plan: 'enterprise' },
@@ -77,17 +118,15 @@ describe('cli record', () => {
     const watch = fx.sort((a, b) => a.starts.localeCompare(b.starts)).slice(0, 50).map((f) => f.event_id);
     expect(watch.length).toBe(50);
     const db = tmpDb();
-    const run = runCli(
-      ['record', '--base-url', sim.url, '--db', db, '--duration', '30', '--settled-every', '3', ...watch.flatMap((id) => ['--watch', String(id)])],
-      { ODDSDESK_API_KEY: KEY },
-    );
+    const clock = createManualClock(sim.now());
+    const run = record(sim, clock, { db, watch, durationS: 3600, settledEveryS: 360 });
     // Changes after the recorder's first look are news; those before it are history (stored, not alerted).
-    const deadline = Date.now() + 20_000;
-    while (!run.stderr().includes('ready:') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(run.stderr()).toContain('ready:');
+    await run.advance(120, () => run.err().includes('ready:'));
+    expect(run.err()).toContain('ready:');
     const firstLook = sim.now();
-    const code = await run.exited;
-    expect(code, run.stderr()).toBe(0);
+    await run.advance(3700);
+    const code = await run.done;
+    expect(code, run.err()).toBe(0);
 
     checkSettlements(sim, db);
 
@@ -96,8 +135,8 @@ describe('cli record', () => {
     expect(keyIds.size).toBeGreaterThan(0);
     const recorderLog = sim.requestLog().filter((r) => r.keyId !== null && r.path !== '/api/fixtures');
     expect(recorderLog.filter((r) => r.status === 429)).toEqual([]);
-    const reported = /made (\d+) requests/.exec(run.stderr());
-    expect(reported, run.stderr()).not.toBeNull();
+    const reported = /made (\d+) requests/.exec(run.err());
+    expect(reported, run.err()).not.toBeNull();
     expect(Number(reported![1])).toBeGreaterThan(50);
 
     // Every max_win change of the watched specials is a stdout line, a stored change point and an alert.
@@ -135,17 +174,18 @@ describe('cli record', () => {
   }, 120_000);
 
   it('loses and duplicates nothing when stopped and restarted mid-run', async () => {
-    sim = await startSimulator({ port: 0, seed: 99, clock: 'real', speed: SPEED, keys: [{ key: KEY, plan: 'enterprise' }, { key: SETUP_KEY, plan: 'starter' }] });
+    sim = await startSimulator({ port: 0, seed: 99, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }, { key: SETUP_KEY, plan: 'starter' }] });
     const db = tmpDb();
-    const args = ['record', '--base-url', sim.url, '--db', db, '--settled-every', '2'];
-    const first = runCli(args, { ODDSDESK_API_KEY: KEY });
-    await new Promise((r) => setTimeout(r, 12_000));
-    first.child.kill('SIGTERM');
-    expect(await first.exited, first.stderr()).toBe(0);
-    // The match keeps settling while the recorder is down.
-    await new Promise((r) => setTimeout(r, 4_000));
-    const second = runCli([...args, '--duration', '10'], { ODDSDESK_API_KEY: KEY });
-    expect(await second.exited, second.stderr()).toBe(0);
+    const clock = createManualClock(sim.now());
+    const first = record(sim, clock, { db, watch: [], durationS: null, settledEveryS: 240 });
+    await first.advance(24 * 60);
+    expect(await first.stop(), first.err()).toBe(0);
+    // The matches keep settling while the recorder is down.
+    await sim.advance(8 * 60);
+    await clock.advance(8 * 60_000);
+    const second = record(sim, clock, { db, watch: [], durationS: 20 * 60, settledEveryS: 240 });
+    await second.advance(21 * 60);
+    expect(await second.done, second.err()).toBe(0);
 
     const { stored } = checkSettlements(sim, db);
     const announced = [...first.lines(), ...second.lines()].filter((l) => l['type'] === 'settlement').map((l) => l['event_id']);
