@@ -4,6 +4,7 @@
 import type { AppError } from '../../shared/errors';
 import { AppErrorException } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
+import { lookupAllowed } from '../budget';
 import type { ApiResult } from '../api/types';
 import type { Clock } from '../clock';
 import type { Engine } from '../engine';
@@ -38,9 +39,21 @@ export function requireEngine(ctx: CoreContext): Engine {
   );
 }
 
-/** Runs a request against the current service; notes whether the service answered at all. */
+/**
+ * Runs a trader's look-up against the current service, within the look-ups' share of the hour (so clicking around
+ * can never starve settlement discovery); notes whether the service answered at all.
+ */
 export async function online<T>(ctx: CoreContext, fn: (client: ApiClient) => Promise<ApiResult<T>>): Promise<T> {
-  const r = await fn(requireEngine(ctx).client);
+  const client = requireEngine(ctx).client;
+  const g = client.governor.state();
+  if (!lookupAllowed({ limit: g.quota.limit, remaining: g.quota.remaining, hourByPurpose: g.requests.hour.byPurpose })) {
+    const at = g.quota.resetAt ? new Date(g.quota.resetAt).toISOString().slice(11, 16) : 'the top of the hour';
+    throw new AppErrorException({
+      kind: 'rate_limit',
+      message: `Look-ups have used their share of this hour's quota (${g.requests.hour.byPurpose.ui} requests), kept for settlements and live streams; they resume by ${at} UTC. What is cached is still shown.`,
+    });
+  }
+  const r = await fn(client);
   ctx.pushes.noteOutcome(r.ok ? null : r.error);
   if (!r.ok) throw new AppErrorException(r.error);
   return r.value;

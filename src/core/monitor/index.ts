@@ -11,6 +11,7 @@ import type { Clock, TimerHandle } from '../clock';
 import type { Notifier } from '../notifier';
 import type { Store } from '../store';
 import type { StreamClient, StreamState } from '../stream/client';
+import { spareAboveReserve, specialsAllowance, type BudgetView } from '../budget';
 import { maxWinDecision, type AlertSettings } from './alertRules';
 import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
 import { createOddsPipeline } from './oddsPipeline';
@@ -114,12 +115,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const watchIds = () => new Set(store.watchIds());
   const isWatched = (eventId: number | null) => eventId !== null && watchIds().has(eventId);
 
+  const budget = (): BudgetView => {
+    const g = client.governor.state();
+    return { limit: g.quota.limit, remaining: g.quota.remaining, hourByPurpose: g.requests.hour.byPurpose };
+  };
   /** Requests background work may spend now: what is left above the reserve of this hour's quota. */
-  function spareQuota(): number {
-    const q = client.governor.state().quota;
-    if (q.limit === null || q.remaining === null) return Infinity;
-    return q.remaining - Math.ceil(q.limit * (options.backgroundReserve ?? 0.3));
-  }
+  const spareQuota = () => spareAboveReserve(budget(), options.backgroundReserve);
 
   function later(fn: () => void, ms: number): void {
     const handle = clock.setTimeout(() => {
@@ -179,7 +180,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     store,
     clock,
     devigModel: () => options.settings().devigModel,
-    spareQuota,
+    // Specials spend from their own share of the hour, never into the reserve.
+    spareQuota: () => Math.min(spareQuota(), specialsAllowance(budget())),
     running: () => running,
     onMaxWinChange: maxWinChange,
     reportProblems,
