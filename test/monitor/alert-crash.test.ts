@@ -2,26 +2,20 @@
 // following settlements is SIGKILLed at random moments, again and again, and restarted on the same file; at the end
 // every watched settlement has exactly one alert and no other settlement has one.
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChild, runChild } from '../support/crashChild';
 import { scriptedService, settled, type Scripted } from './scriptedSettled';
 
 const KILLS = 12;
 const TOTAL = 120;
-const root = resolve(__dirname, '../..');
 let dir: string;
 let child: string;
 let service: Scripted;
 
+let cleanup = () => undefined as void;
 beforeAll(async () => {
-  mkdirSync(join(root, '.tmp'), { recursive: true });
-  dir = mkdtempSync(join(root, '.tmp', 'alert-crash-'));
-  child = join(dir, 'child.mjs');
-  // Bundled once: spawning node on it costs a fraction of tsx's start-up, a dozen times over.
-  buildSync({ entryPoints: [join(__dirname, 'alert-crash-child.ts')], bundle: true, platform: 'node', format: 'esm', outfile: child, external: ['better-sqlite3'], logLevel: 'silent' });
+  ({ file: child, dir, cleanup } = bundleChild(join(__dirname, 'alert-crash-child.ts'), 'alert-crash'));
   // Two settlements a second, so pages of 7 end inside a second and the inclusive cursor repeats records.
   service = await scriptedService(Array.from({ length: TOTAL }, (_, i) => settled(1000 + i, Math.floor(i / 2))));
   service.delayMs = 3;
@@ -29,26 +23,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service.close();
-  rmSync(dir, { recursive: true, force: true });
+  cleanup();
 });
 
-function run(db: string, killAfterMs: number | null): Promise<'killed' | 'done'> {
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [child, db, service.url, String(TOTAL)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    let out = '';
-    p.stderr.on('data', (d) => (err += d));
-    p.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (killAfterMs !== null && out.startsWith('ready')) setTimeout(() => p.kill('SIGKILL'), killAfterMs);
-    });
-    p.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') done('killed');
-      else if (code === 0 && out.includes('done')) done('done');
-      else fail(new Error(`child exited ${code}: ${err}`));
-    });
-  });
-}
+const run = (db: string, killAfterMs: number | null) => runChild(child, [db, service.url, String(TOTAL)], killAfterMs);
 
 describe('settlement alerts across crashes', () => {
   it('alerts every watched settlement exactly once after repeated SIGKILLs between commits', async () => {

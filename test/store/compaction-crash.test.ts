@@ -2,45 +2,26 @@
 // moments; after every kill the file is intact, every tick the child committed is either raw or counted in exactly
 // one bar (none lost, none counted twice), and every max_win change of a compacted tick is kept, exactly once.
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { join } from 'node:path';
+import { bundleChild, runChild } from '../support/crashChild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBars } from '../../src/core/store/bars';
 import { BATCH, BATCH_MS, CRASH_LOAD, T0 } from './compactLoad';
 import { createTickLoad } from './ticks';
 
 const KILLS = 30;
-const root = resolve(__dirname, '../..');
-let dir: string;
 let child: string;
 
+let dir = '';
+let cleanup = () => undefined as void;
 beforeAll(() => {
-  mkdirSync(join(root, '.tmp'), { recursive: true });
-  dir = mkdtempSync(join(root, '.tmp', 'compact-crash-'));
-  child = join(dir, 'child.cjs');
-  buildSync({
-    entryPoints: [join(__dirname, 'compact-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: child,
-    external: ['better-sqlite3'],
-    logLevel: 'silent',
-  });
+  ({ file: child, dir, cleanup } = bundleChild(join(__dirname, 'compact-child.ts'), 'compact-crash'));
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => cleanup());
 
-function runAndKill(db: string, delayMs: number): Promise<void> {
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [child, db], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => (err += d));
-    p.stdout.once('data', () => setTimeout(() => p.kill('SIGKILL'), delayMs));
-    p.on('exit', (_code, signal) => (signal === 'SIGKILL' ? done() : fail(new Error(`child exited: ${err}`))));
-  });
+async function runAndKill(db: string, delayMs: number): Promise<void> {
+  await runChild(child, [db], delayMs);
 }
 
 /** Checks the file; returns how many ticks are compacted (in bars). */

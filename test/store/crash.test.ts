@@ -2,44 +2,24 @@
 // random moments; after every kill the file is intact, the cursor never points past a settlement that is not
 // stored, no settlement is stored twice and every stored settlement has all its lines.
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { join } from 'node:path';
+import { bundleChild, runChild } from '../support/crashChild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settledAtSeconds, settledEvent } from './gen';
 
 const KILLS = 50;
-const root = resolve(__dirname, '../..');
-let dir: string;
 let child: string;
 
+let dir = '';
+let cleanup = () => undefined as void;
 beforeAll(() => {
-  // Bundled once to plain CommonJS: spawning `node` on it costs a fraction of `tsx` start-up, 50 times over.
-  mkdirSync(join(root, '.tmp'), { recursive: true });
-  dir = mkdtempSync(join(root, '.tmp', 'crash-'));
-  child = join(dir, 'child.cjs');
-  buildSync({
-    entryPoints: [join(__dirname, 'crash-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: child,
-    external: ['better-sqlite3'],
-    logLevel: 'silent',
-  });
+  ({ file: child, dir, cleanup } = bundleChild(join(__dirname, 'crash-child.ts'), 'crash'));
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => cleanup());
 
-function runAndKill(db: string, delayMs: number): Promise<void> {
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [child, db], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => (err += d));
-    p.stdout.once('data', () => setTimeout(() => p.kill('SIGKILL'), delayMs));
-    p.on('exit', (_code, signal) => (signal === 'SIGKILL' ? done() : fail(new Error(`child exited: ${err}`))));
-  });
+async function runAndKill(db: string, delayMs: number): Promise<void> {
+  await runChild(child, [db], delayMs);
 }
 
 function check(path: string, previousCursor: number): number {

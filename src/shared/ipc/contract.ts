@@ -373,20 +373,8 @@ export type DesktopHandlers = {
 };
 
 /** `dispatch` for the desktop shell's channels: validates, runs, never throws. */
-export async function dispatchDesktop(handlers: DesktopHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
-  if (!isDesktopChannel(channel)) {
-    return { ok: false, error: { kind: 'validation', message: `Unknown desktop request: ${String(channel)}` } };
-  }
-  const parsed = desktopRequestSchemas[channel].safeParse(args ?? []);
-  if (!parsed.success) {
-    return { ok: false, error: { kind: 'validation', message: `Bad arguments for ${channel}: ${parsed.error.issues[0]?.message ?? ''}` } };
-  }
-  try {
-    const handler = handlers[channel] as (...a: unknown[]) => unknown;
-    return { ok: true, value: await handler(...(parsed.data as unknown[])) };
-  } catch (e) {
-    return { ok: false, error: toAppError(e) };
-  }
+export function dispatchDesktop(handlers: DesktopHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
+  return dispatchTo(desktopRequestSchemas, handlers as Record<DesktopChannel, unknown>, isDesktopChannel, 'desktop request', channel, args);
 }
 
 /** What the core implements; a host turns it into an OddsdeskApi over its transport. */
@@ -400,23 +388,31 @@ export type PushListener = <E extends PushEventName>(event: E, payload: PushPayl
  * Validates an untrusted (channel, args) pair from a transport and runs its handler. Never throws: every failure
  * is a Result, so nothing throws across IPC.
  */
-export async function dispatch(handlers: CoreHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
-  if (!isChannel(channel)) {
+export function dispatch(handlers: CoreHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
+  return dispatchTo(requestSchemas, handlers as Record<Channel, unknown>, isChannel, 'request channel', channel, args);
+}
+
+/** The one validating dispatcher behind both contracts (the core's and the desktop shell's). */
+async function dispatchTo<C extends string>(
+  schemas: Record<C, z.ZodTuple>,
+  handlers: Record<C, unknown>,
+  known: (value: unknown) => value is C,
+  what: string,
+  channel: unknown,
+  args: unknown,
+): Promise<Result<unknown>> {
+  if (!known(channel)) {
     // Never String() an untrusted value: an object whose toString is not a function makes String() throw.
     const shown = typeof channel === 'string' ? JSON.stringify(channel.slice(0, 64)) : `a value of type ${typeof channel}`;
-    return { ok: false, error: { kind: 'validation', message: `Unknown request channel: ${shown}` } };
+    return { ok: false, error: { kind: 'validation', message: `Unknown ${what}: ${shown}` } };
   }
-  const parsed = requestSchemas[channel].safeParse(args ?? []);
+  const parsed = schemas[channel].safeParse(args ?? []);
   if (!parsed.success) {
-    return {
-      ok: false,
-      error: { kind: 'validation', message: `Bad arguments for ${channel}: ${parsed.error.issues[0]?.message ?? ''}` },
-    };
+    return { ok: false, error: { kind: 'validation', message: `Bad arguments for ${channel}: ${parsed.error.issues[0]?.message ?? ''}` } };
   }
   try {
     const handler = handlers[channel] as (...a: unknown[]) => unknown;
-    const value = await handler(...(parsed.data as unknown[]));
-    return { ok: true, value };
+    return { ok: true, value: await handler(...(parsed.data as unknown[])) };
   } catch (e) {
     return { ok: false, error: toAppError(e) };
   }

@@ -1,0 +1,37 @@
+// Crash tests' child processes: a test entry bundled once to plain JavaScript (spawning node on it costs a fraction of
+// tsx's start-up, dozens of times over), run and SIGKILLed a given time after it first writes to stdout.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
+
+const root = resolve(__dirname, '../..');
+
+export function bundleChild(entry: string, name: string): { file: string; dir: string; cleanup(): void } {
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  const dir = mkdtempSync(join(root, '.tmp', `${name}-`));
+  const file = join(dir, 'child.mjs');
+  buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: file, external: ['better-sqlite3'], logLevel: 'silent' });
+  return { file, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Runs the child with `args`; `killAfterMs` after its first output it is SIGKILLed ('killed'), or, with null, it
+ * must finish by itself with exit code 0 ('done'). Anything else rejects with the child's stderr.
+ */
+export function runChild(file: string, args: string[], killAfterMs: number | null): Promise<'killed' | 'done'> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [file, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.stdout.once('data', () => {
+      if (killAfterMs !== null) setTimeout(() => p.kill('SIGKILL'), killAfterMs);
+    });
+    p.stdout.resume();
+    p.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') done('killed');
+      else if (killAfterMs === null && code === 0) done('done');
+      else fail(new Error(`child exited ${code ?? signal}: ${err}`));
+    });
+  });
+}
