@@ -80,6 +80,10 @@ const settingsPatch = z
     /** The hourly request quota of the trader's plan; the service's X-RateLimit-* headers take precedence. */
     quotaPerHour: z.number().int().min(QUOTA_PER_HOUR_RANGE.min).max(QUOTA_PER_HOUR_RANGE.max).optional(),
     theme: z.enum(['dark', 'light']).optional(),
+    dropAlertPct: z.number().min(0).max(100).optional(),
+    dropWindowMinutes: z.number().int().min(1).max(240).optional(),
+    priceAlertHysteresisPct: z.number().min(0).max(50).optional(),
+    notifyPriceAlerts: z.boolean().optional(),
   })
   .strict();
 
@@ -240,6 +244,12 @@ export interface SettingsView {
   quotaPerHour: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
+  /** A side's fair price moving this many percent (since the open or within the window) alerts; 0 = off. */
+  dropAlertPct: number;
+  dropWindowMinutes: number;
+  /** How far (percent) a price must cross back before a threshold or drop alert can fire again. */
+  priceAlertHysteresisPct: number;
+  notifyPriceAlerts: boolean;
 }
 
 /** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */
