@@ -1,7 +1,7 @@
 // The price-threshold and drop rules as pure functions: given what a line's state was and one new observation of its
 // prices, the next state and the alerts that fire. Hysteresis lives here: a threshold that fired is crossed back only
 // past a band around it, and a drop that fired re-arms only once the move has shrunk below the rule less the band,
-// so a price flickering around a level alerts once. No I/O; ./priceWatch.ts feeds it the coalesced batches.
+// so a price flickering around a level alerts once. A line's drop rule alerts once for the line, not once per side. No I/O; ./priceWatch.ts feeds it the coalesced batches.
 import type { DevigModel, Prices } from '../../shared/api';
 import { fairPrices, pricedSides } from '../../shared/bets';
 import type { NewAlert, PriceSide, PriceThreshold } from '../../shared/domain';
@@ -23,7 +23,6 @@ export interface SideState {
   openFair: number;
   /** Fair prices within the window (plus the one in effect at its start), oldest first. */
   samples: Array<{ at: number; fair: number }>;
-  dropFired: boolean;
 }
 
 export interface ThresholdState {
@@ -34,6 +33,8 @@ export interface ThresholdState {
 
 export interface LineState {
   sides: Partial<Record<PriceSide, SideState>>;
+  /** The line's drop alert fired and its sides have not calmed since. */
+  dropFired: boolean;
   /** Keyed `${side}@${price}`. */
   thresholds: Record<string, ThresholdState>;
 }
@@ -60,42 +61,55 @@ function fairAsOf(samples: SideState['samples'], at: number): number | undefined
   return found;
 }
 
-function dropStep(
-  prev: SideState | undefined,
-  fair: number,
-  o: PriceObservation,
-  side: PriceSide,
-  c: PriceRuleConfig,
-): { state: SideState; alert: NewAlert | null } {
-  const windowMs = c.dropWindowMinutes * 60_000;
-  if (!prev) return { state: { openFair: fair, samples: [{ at: o.at, fair }], dropFired: false }, alert: null };
-  const start = o.at - windowMs;
-  const samples = [...prev.samples, { at: o.at, fair }];
+/** A side's new state and its two moves (percent): since the open, and within the window. */
+function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; sinceOpen: number; inWindow: number; windowRef: number } {
+  if (!prev) return { state: { openFair: fair, samples: [{ at, fair }] }, sinceOpen: 0, inWindow: 0, windowRef: fair };
+  const start = at - windowMs;
+  const samples = [...prev.samples, { at, fair }];
   // Keep the sample in effect at the window's start and everything after it: memory bounded by the window.
   let firstKept = 0;
   while (firstKept + 1 < samples.length && samples[firstKept + 1]!.at <= start) firstKept++;
   const kept = samples.slice(firstKept);
-  const sinceOpen = pct(prev.openFair, fair);
   const windowRef = fairAsOf(kept, start) ?? fair;
-  const inWindow = pct(windowRef, fair);
-  const biggest = Math.abs(inWindow) > Math.abs(sinceOpen) ? { move: inWindow, basis: 'window' as const } : { move: sinceOpen, basis: 'open' as const };
-  const state: SideState = { openFair: prev.openFair, samples: kept, dropFired: prev.dropFired };
-  if (c.dropPct <= 0) return { state, alert: null };
-  if (prev.dropFired) {
-    if (Math.abs(sinceOpen) < c.dropPct - c.hysteresisPct && Math.abs(inWindow) < c.dropPct - c.hysteresisPct) state.dropFired = false;
-    return { state, alert: null };
+  return { state: { openFair: prev.openFair, samples: kept }, sinceOpen: pct(prev.openFair, fair), inWindow: pct(windowRef, fair), windowRef };
+}
+
+/**
+ * The drop rule of one line: one alert per line, however many of its sides moved (a two-way line's sides always
+ * move together). It names the side that shortened most when that one moved by the rule, else the biggest mover.
+ */
+function dropStep(
+  prev: LineState | undefined,
+  fair: Partial<Record<PriceSide, number>>,
+  o: PriceObservation,
+  c: PriceRuleConfig,
+): { sides: LineState['sides']; dropFired: boolean; alert: NewAlert | null } {
+  const windowMs = c.dropWindowMinutes * 60_000;
+  const sides: LineState['sides'] = { ...prev?.sides };
+  const moves: Array<{ side: PriceSide; move: number; from: number; to: number; basis: 'open' | 'window' }> = [];
+  for (const side of Object.keys(fair) as PriceSide[]) {
+    const r = sideStep(prev?.sides[side], fair[side]!, o.at, windowMs);
+    sides[side] = r.state;
+    const open = { side, move: r.sinceOpen, from: r.state.openFair, to: fair[side]!, basis: 'open' as const };
+    const win = { side, move: r.inWindow, from: r.windowRef, to: fair[side]!, basis: 'window' as const };
+    moves.push(Math.abs(win.move) > Math.abs(open.move) ? win : open, ...(Math.abs(win.move) > Math.abs(open.move) ? [open] : [win]));
   }
-  if (Math.abs(biggest.move) < c.dropPct) return { state, alert: null };
-  state.dropFired = true;
-  const from = biggest.basis === 'open' ? prev.openFair : windowRef;
-  const basis = biggest.basis === 'open' ? 'since the open' : `in ${c.dropWindowMinutes} min`;
+  const wasFired = prev?.dropFired ?? false;
+  if (c.dropPct <= 0) return { sides, dropFired: wasFired, alert: null };
+  const biggest = Math.max(0, ...moves.map((m) => Math.abs(m.move)));
+  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, alert: null };
+  if (biggest < c.dropPct) return { sides, dropFired: false, alert: null };
+  const shortest = moves.reduce((a, b) => (b.move < a.move ? b : a));
+  const pick = -shortest.move >= c.dropPct ? shortest : moves.reduce((a, b) => (Math.abs(b.move) > Math.abs(a.move) ? b : a));
+  const basis = pick.basis === 'open' ? 'since the open' : `in ${c.dropWindowMinutes} min`;
   return {
-    state,
+    sides,
+    dropFired: true,
     alert: {
       kind: 'drop',
       eventId: o.eventId,
-      message: `${side} fair ${from.toFixed(3)} → ${fair.toFixed(3)} (${formatPct(biggest.move)} ${basis}, ${c.model}) on ${o.label}`,
-      data: { lineId: o.lineId, side, from, to: fair, pct: biggest.move, basis: biggest.basis, model: c.model, at: o.at },
+      message: `${pick.side} fair ${pick.from.toFixed(3)} → ${pick.to.toFixed(3)} (${formatPct(pick.move)} ${basis}, ${c.model}) on ${o.label}`,
+      data: { lineId: o.lineId, side: pick.side, from: pick.from, to: pick.to, pct: pick.move, basis: pick.basis, model: c.model, at: o.at },
     },
   };
 }
@@ -124,16 +138,15 @@ function thresholdStep(prev: ThresholdState | undefined, price: number, t: Price
 
 /** One observation of a line: its next state and the alerts that fire. An offline line (null prices) changes nothing. */
 export function stepLine(prev: LineState | undefined, o: PriceObservation, c: PriceRuleConfig): { state: LineState; alerts: NewAlert[] } {
-  const state: LineState = { sides: { ...prev?.sides }, thresholds: { ...prev?.thresholds } };
+  const state: LineState = { sides: { ...prev?.sides }, dropFired: prev?.dropFired ?? false, thresholds: { ...prev?.thresholds } };
   const alerts: NewAlert[] = [];
   if (!o.prices || pricedSides(o.prices).length === 0) return { state, alerts };
   const fair = fairPrices(o.prices, c.model);
   if (fair) {
-    for (const side of Object.keys(fair) as PriceSide[]) {
-      const r = dropStep(prev?.sides[side], fair[side]!, o, side, c);
-      state.sides[side] = r.state;
-      if (r.alert) alerts.push(r.alert);
-    }
+    const r = dropStep(prev, fair, o, c);
+    state.sides = r.sides;
+    state.dropFired = r.dropFired;
+    if (r.alert) alerts.push(r.alert);
   }
   for (const t of c.thresholds) {
     if (t.lineId !== o.lineId) continue;
