@@ -11,7 +11,6 @@ import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
 import type {
   AlertRecord,
-  BetQuery,
   BetTotals,
   BetView,
   LineCloseView,
