@@ -134,7 +134,7 @@ export function BetsView() {
           </thead>
           <tbody>
             {data.bets.map((b, i) => (
-              <tr key={b.id} className={`srow${i === selected ? ' selected' : ''}`} aria-selected={i === selected} data-testid={`bet-row-${b.id}`} onClick={() => setSelected(i)}>
+              <tr key={b.id} className={i === selected ? 'selected-row' : undefined} aria-selected={i === selected} data-testid={`bet-row-${b.id}`} onClick={() => setSelected(i)}>
                 <td>{fmtDateTime(b.placedAt)}</td>
                 <td>
                   {b.label.replace(/ · .*$/, '')} · {b.market} {fmtLine(b.line)}

@@ -109,7 +109,7 @@ export function TopMoversView() {
             {ranked.map((r, i) => (
               <tr
                 key={`${r.lineId}:${r.side}`}
-                className={`srow${i === selected ? ' selected' : ''}`}
+                className={i === selected ? 'selected-row' : undefined}
                 aria-selected={i === selected}
                 data-testid={`mover-row-${i}`}
                 onClick={() => setSelected(i)}
