@@ -1,15 +1,16 @@
-// `export`: reads the recorded database offline and writes settlements, results or max_win change points to stdout,
-// as JSON lines (settlements in the service's SettledEvent shape) or CSV. Output goes through the app's one writer
+// `export`: reads the recorded database offline and writes settlements, results, max_win change points or the bet
+// log to stdout, as JSON lines (settlements in the service's SettledEvent shape, bets as the Bets view shows them)
+// or CSV. Output goes through the app's one writer
 // (core/export/csv): streamed with backpressure, formula-like names neutralised.
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { writeText } from '../core/export/csv';
+import { writeBetsCsv, writeText } from '../core/export/csv';
 import { openStore } from '../core/store';
 import { formatServiceTime } from '../shared/api';
 import { csvRow } from '../shared/csv';
 import type { ExportFilter } from '../shared/domain';
 
-export type ExportKind = 'settlements' | 'results' | 'max-win';
+export type ExportKind = 'settlements' | 'results' | 'max-win' | 'bets';
 
 export interface ExportOptions {
   kind: ExportKind;
@@ -65,7 +66,13 @@ export async function runExport(options: ExportOptions, sink: Writable = process
     }
   }
   try {
-    if (options.kind === 'settlements') {
+    if (options.kind === 'bets') {
+      if (options.sport !== null) process.stderr.write('export: --sport does not apply to bets; ignored\n');
+      // Oldest first, like the other kinds; --since is the time the bet was recorded.
+      const bets = store.listBets(options.since === null ? {} : { from: options.since }).reverse();
+      if (csv) await writeBetsCsv(bets, sink);
+      else await writeText(sink, map(bets, (b) => JSON.stringify(b) + '\n'));
+    } else if (options.kind === 'settlements') {
       await writeText(sink, settlements());
     } else if (options.kind === 'results') {
       await writeText(

@@ -1,6 +1,6 @@
 // `npm run cli -- <command>`: the headless entry. Every command runs the core (or the simulator) without Electron.
 //   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS] [--quota N]
-//   export settlements|results|max-win --db FILE [--format json|csv] [--since ISO] [--sport ID]
+//   export settlements|results|max-win|bets --db FILE [--format json|csv] [--since ISO] [--sport ID]
 //   sim ...   the upstream simulator
 //   web       browser mode
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
@@ -80,13 +80,13 @@ program
 
 program
   .command('export')
-  .description('Write recorded settlements, period results or max_win change points to stdout')
-  .addArgument(new Argument('<what>', 'settlements | results | max-win').choices(['settlements', 'results', 'max-win']))
+  .description('Write recorded settlements, period results, max_win change points or your bet log to stdout')
+  .addArgument(new Argument('<what>', 'settlements | results | max-win | bets').choices(['settlements', 'results', 'max-win', 'bets']))
   .requiredOption('--db <file>', 'the recorded SQLite database')
   .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
-  .option('--since <iso>', 'only records at or after this UTC date-time', isoTime)
-  .option('--sport <id>', 'only this sport id', sportId)
-  .action(async (what: 'settlements' | 'results' | 'max-win', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number }) => {
+  .option('--since <iso>', 'only records at or after this UTC date-time (bets: placed at or after)', isoTime)
+  .option('--sport <id>', 'only this sport id (not for bets)', sportId)
+  .action(async (what: 'settlements' | 'results' | 'max-win' | 'bets', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number }) => {
     const { runExport } = await import('./export');
     process.exitCode = await runExport({ kind: what, db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null });
   });

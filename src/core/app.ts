@@ -4,6 +4,7 @@
 import type { CoreHandlers, PushListener } from '../shared/ipc/contract';
 import { realClock, type Clock } from './clock';
 import { createEngine } from './engine';
+import { betsHandlers } from './handlers/bets';
 import type { CoreContext } from './handlers/context';
 import { lookupHandlers } from './handlers/lookups';
 import { settingsHandlers, targetBaseUrl } from './handlers/settings';
@@ -127,6 +128,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...watchlistHandlers(ctx),
     ...specialsHandlers(ctx),
     ...settlementsHandlers(ctx),
+    ...betsHandlers(ctx),
     // The Settings data section works on whichever profile is open.
     ...storeHandlers({ usage: () => session.current().store.usage(), compactStep: (o) => session.current().store.compactStep(o) }),
   };

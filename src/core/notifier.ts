@@ -8,7 +8,7 @@ export interface UserNotification {
   body: string;
   /** Clicking the notification opens this event. */
   eventId?: number | null;
-  kind: 'settlement' | 'max_win';
+  kind: 'settlement' | 'max_win' | 'price';
 }
 
 export interface Notifier {

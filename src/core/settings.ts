@@ -24,6 +24,10 @@ export const DEFAULT_SETTINGS: AppSettings = {
   settledEverySeconds: 60,
   quotaPerHour: DEFAULT_QUOTA_PER_HOUR,
   theme: 'dark',
+  dropAlertPct: 5,
+  dropWindowMinutes: 15,
+  priceAlertHysteresisPct: 1,
+  notifyPriceAlerts: true,
 };
 
 export interface SettingsService {
@@ -115,6 +119,12 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       notifyMaxWin: settings.notifyMaxWin,
       doNotDisturb: settings.doNotDisturb,
       mutedEvents,
+      price: {
+        dropPct: settings.dropAlertPct,
+        dropWindowMinutes: settings.dropWindowMinutes,
+        hysteresisPct: settings.priceAlertHysteresisPct,
+        notify: settings.notifyPriceAlerts,
+      },
     }),
   };
 }

@@ -278,3 +278,98 @@ export interface StoreUsage {
   /** The oldest raw (full-detail) odds tick, ms; null when none. */
   oldestRawTickAt: number | null;
 }
+
+// ---- price alerts, closing lines, top movers and the bet log (issue 14) ----
+
+/** A side of a main market line's prices: home/draw/away on moneyline and spread, over/under on totals. */
+export type PriceSide = 'home' | 'draw' | 'away' | 'over' | 'under';
+
+/** A "price crosses X" rule on one side of one line. */
+export interface PriceThreshold {
+  lineId: number;
+  side: PriceSide;
+  price: number;
+}
+
+/** What a trader set for one event; anything left out follows the defaults in Settings. */
+export interface PriceAlertOverrides {
+  dropPct?: number;
+  dropWindowMinutes?: number;
+  thresholds: PriceThreshold[];
+}
+
+/** A main-market line's opening and closing price as the stream showed them (watched events only). */
+export interface LineCloseView {
+  eventId: number;
+  lineId: number;
+  period: number;
+  market: string;
+  line: number | null;
+  openedAt: number;
+  opening: Prices;
+  /** The last price before the market went offline or the match started; null while it is still open. */
+  closing: Prices | null;
+  closedAt: number | null;
+  closeReason: 'offline' | 'started' | null;
+}
+
+/** One row of Top movers: a side of a watched line, its fair-price move over 5, 15 and 60 minutes (percent). */
+export interface MoverRow {
+  eventId: number;
+  label: string;
+  lineId: number;
+  market: string;
+  line: number | null;
+  side: PriceSide;
+  price: number;
+  fair: number;
+  move5: number | null;
+  move15: number | null;
+  move60: number | null;
+  maxWin: number | null;
+  /** max_win's move over the last 60 minutes (percent): a drop with a rising limit is the signal. */
+  maxWinMove60: number | null;
+}
+
+export interface NewBet {
+  eventId: number;
+  lineId: number;
+  side: PriceSide;
+  price: number;
+  stake: number;
+}
+
+export interface BetView extends NewBet {
+  id: number;
+  placedAt: number;
+  label: string;
+  market: string;
+  period: number;
+  line: number | null;
+  /** The line's closing price of this side, once the line has closed (and the bet was placed before it). */
+  closingPrice: number | null;
+  /** CLV (percent) of the bet's price against the closing no-vig price, under every model; null until closed. */
+  clvByModel: Record<DevigModel, number> | null;
+  result: Outcome | null;
+  /** Profit or loss in stake units (currency) once settled. */
+  pnl: number | null;
+}
+
+export interface BetQuery {
+  status?: 'open' | 'settled';
+  eventId?: number;
+  market?: string;
+  from?: number;
+  to?: number;
+}
+
+export interface BetTotals {
+  count: number;
+  stake: number;
+  /** Average CLV (percent) under the chosen model over bets whose close is known; null when none is. */
+  averageClv: number | null;
+  pnl: number;
+  settledStake: number;
+  /** P/L over settled stake (percent); null when nothing is settled. */
+  roi: number | null;
+}

@@ -2,7 +2,7 @@
 // keys, and a node:http server on 127.0.0.1, and returns the control handle described in CONTROL.md.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DevigModel, EventOdds, Plan, SettledEvent } from '../shared/api';
+import type { DevigModel, EventOdds, Plan, Prices, SettledEvent } from '../shared/api';
 import { parseServiceTime } from '../shared/api';
 import { Access, type Faults } from './access';
 import { Prng } from './prng';
@@ -99,6 +99,8 @@ export interface Simulator {
     bookIds(): number[];
   };
   openStreams(): number;
+  /** Scripted moves for tests: one market's prices (null: offline) and max_win, sent at once as an odds message. */
+  script: { setMarket(eventId: number, lineId: number, prices: Prices | null, maxWin?: number): boolean };
   /** The busy day's decisions, or null when it is off. */
   busy: BusyInfo | null;
   /** Taps the stream log as it is written (benchmarks stamp emissions here); returns the unsubscribe. */
@@ -224,6 +226,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       bookIds: () => world.bookIds(),
     },
     openStreams: () => streams.openCount(),
+    script: { setMarket: (eventId, lineId, prices, maxWin) => world.setMarket(eventId, lineId, prices, maxWin) },
     busy: busyInfo && { ...busyInfo, flappingEventIds: [...busyInfo.flappingEventIds] },
     onStreamMessage: (listener) => {
       taps.add(listener);

@@ -618,6 +618,22 @@ export class World {
     return false;
   }
 
+  /**
+   * Tests: sets one market's prices (null takes it offline) and, when given, its max_win, and emits it as an odds
+   * message at the current simulated time. The world's own motion moves on from its weights at the next step, so a
+   * script runs between advances. False when the event or line is not in the book.
+   */
+  setMarket(eventId: number, lineId: number, prices: Prices | null, maxWin?: number): boolean {
+    const ev = this.book.get(eventId);
+    const m = ev?.markets.find((x) => x.lineId === lineId);
+    if (!ev || !m) return false;
+    m.prices = prices === null ? null : { ...prices };
+    if (maxWin !== undefined) m.maxWin = maxWin;
+    m.updatedAtMs = this.nowMs;
+    this.emitOdds(ev, [m], this.nowMs);
+    return true;
+  }
+
   private takeOffline(ev: SimEvent, now: number): void {
     const changed = ev.markets.filter((m) => m.prices !== null);
     for (const m of changed) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { formatServiceTime } from '../../shared/api';
 import { csvRow } from '../../shared/csv';
-import type { SettlementCursor, SettlementQuery } from '../../shared/domain';
+import type { BetView, SettlementCursor, SettlementQuery } from '../../shared/domain';
 import type { Store } from '../store';
 
 const CHUNK_CHARS = 64 * 1024;
@@ -117,4 +117,26 @@ export async function exportSettlementsCsvToFile(store: Pick<Store, 'querySettle
     await fs.rm(partial, { force: true });
     throw e;
   }
+}
+
+export const BET_CSV_HEADER = [
+  'id', 'placed_at_utc', 'event_id', 'bet', 'line_id', 'market', 'period', 'line', 'side', 'price', 'stake', 'closing_price',
+  'clv_LOG_pct', 'clv_EM_pct', 'clv_MPTO_pct', 'clv_SHIN_pct', 'clv_OR_pct', 'result', 'pnl',
+] as const;
+
+const pct4 = (n: number | undefined) => (n === undefined ? null : Math.round(n * 10_000) / 10_000);
+
+/** One CSV row per bet (the Bets view's rows); CLV in percent to four places under every model. */
+export function* betCsvRows(bets: Iterable<BetView>): Generator<unknown[]> {
+  for (const b of bets) {
+    const c = b.clvByModel;
+    yield [
+      b.id, formatServiceTime(b.placedAt), b.eventId, b.label, b.lineId, b.market, b.period, b.line, b.side, b.price, b.stake, b.closingPrice,
+      pct4(c?.LOG), pct4(c?.EM), pct4(c?.MPTO), pct4(c?.SHIN), pct4(c?.OR), b.result, b.pnl,
+    ];
+  }
+}
+
+export function writeBetsCsv(bets: Iterable<BetView>, sink: Writable): Promise<number> {
+  return writeCsv(sink, BET_CSV_HEADER, betCsvRows(bets));
 }

@@ -14,7 +14,9 @@ import type { StreamClient, StreamState } from '../stream/client';
 import { spareAboveReserve, specialsAllowance, type BudgetView } from '../budget';
 import { maxWinDecision, type AlertSettings } from './alertRules';
 import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
+import { createClosingLines } from './closingLines';
 import { createOddsPipeline } from './oddsPipeline';
+import { createPriceWatch, type PriceAlertSettings } from './priceWatch';
 import { createSettlementFollower } from './settlementFollower';
 import { createSpecialsRefresher } from './specialsRefresher';
 
@@ -26,6 +28,8 @@ export interface MonitorSettings extends AlertSettings {
   devigModel: DevigModel | null;
   settledEverySeconds: number;
   specialsEverySeconds: number;
+  /** Price and drop alert defaults (an event's overrides are in its profile's store). */
+  price: PriceAlertSettings;
 }
 
 export const DEFAULT_MONITOR_SETTINGS: MonitorSettings = {
@@ -37,6 +41,7 @@ export const DEFAULT_MONITOR_SETTINGS: MonitorSettings = {
   notifyMaxWin: true,
   doNotDisturb: false,
   mutedEvents: new Set(),
+  price: { dropPct: 0, dropWindowMinutes: 15, hysteresisPct: 1, notify: true },
 };
 
 export interface MonitorOptions {
@@ -151,12 +156,34 @@ export function createMonitor(options: MonitorOptions): Monitor {
     if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId: c.eventId });
   }
 
+  const priceWatch = createPriceWatch({
+    store,
+    settings: () => {
+      const s = options.settings();
+      return { ...s, model: s.devigModel ?? 'MPTO' };
+    },
+    isWatched,
+    onAlert(newAlert, notify) {
+      if (stopped) return;
+      const alert = store.appendAlert(newAlert);
+      emit({ type: 'alert', alert });
+      if (notify) notifier.notify({ kind: 'price', ...notify, eventId: alert.eventId });
+    },
+  });
+
+  const closingLines = createClosingLines({ store, clock, isWatched, reportError });
+
   const odds = createOddsPipeline({
     store,
     clock,
     batchMs: options.batchMs ?? DEFAULT_BATCH_MS,
     onBatch: (batch) => {
       for (const e of batch) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
+      try {
+        priceWatch.observe(batch, clock.now());
+      } catch (e) {
+        reportError({ kind: 'internal', message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}` });
+      }
     },
     onMaxWinChange: maxWinChange,
     reportError,
@@ -201,9 +228,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
       if (running || stopped) return;
       running = true;
       unsubscribers.push(
-        streams.onSnapshot(odds.onSnapshot),
-        streams.onMarkets(odds.onMarkets),
+        streams.onSnapshot((eventId, snapshot) => {
+          closingLines.onSnapshot(eventId, snapshot);
+          odds.onSnapshot(eventId, snapshot);
+        }),
+        streams.onMarkets((eventId, markets) => {
+          closingLines.onMarkets(eventId, markets);
+          odds.onMarkets(eventId, markets);
+        }),
         streams.onScore((eventId, score) => {
+          closingLines.onScore(eventId, score);
           try {
             store.recordScore(score, clock.now());
           } catch (e) {
@@ -215,6 +249,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
           // The match left the book: nothing more will move its limits. Its settlement is discovered through
           // /api/settled, soon.
           odds.forget(eventId);
+          priceWatch.forget(eventId);
+          closingLines.forget(eventId);
           if (end.reason === 'settled') later(() => void settlements.sync(), 2000);
         }),
         streams.onProblem((_eventId, problem) => reportProblems([problem])),
@@ -260,6 +296,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       await settlements.idle();
       await specials.idle();
       odds.close();
+      closingLines.close();
       stopped = true;
     },
 
@@ -275,6 +312,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
       store.removeWatch(eventId);
       streams.unwatch(eventId);
       odds.forget(eventId);
+      priceWatch.forget(eventId);
+      closingLines.flush();
+      closingLines.forget(eventId);
     },
 
     syncSettled: () => settlements.sync(),

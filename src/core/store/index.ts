@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUsage } from '../../shared/domain';
 import { HOUR_MS } from './bars';
+import { createBetLog, type BetLog } from './bets';
 import { createCompaction, type CompactOptions } from './compaction';
 import { createLineHistory, type LineHistory } from './history';
 import { createIngest, type Ingest } from './ingest';
@@ -15,6 +16,7 @@ import { measureUsage } from './usage';
 export type { TickBatch } from './ingest';
 export type { HistoryRange } from './reads';
 export type { CompactOptions } from './compaction';
+export type { LineCloseOp } from './bets';
 export type { LineMaxWinPoint } from './history';
 export { LATEST_VERSION } from './migrations';
 
@@ -35,7 +37,7 @@ export interface HistorySettings {
   rawTickHours: number;
 }
 
-export interface Store extends Ingest, Reads, LineHistory {
+export interface Store extends Ingest, Reads, LineHistory, BetLog {
   readonly path: string;
   schemaVersion(): number;
 
@@ -120,6 +122,7 @@ export function openStore(options: StoreOptions): Store {
   const ingest = createIngest(db, clock);
   const reads = createReads(db);
   const lineHistory = createLineHistory(db);
+  const betLog = createBetLog(db);
   const compactStep = createCompaction(db, clock, () => ({
     rawTickMs: history.rawTickHours * HOUR_MS,
     retentionMs: history.retentionDays * DAY_MS,
@@ -179,6 +182,7 @@ export function openStore(options: StoreOptions): Store {
     ...ingest,
     ...reads,
     ...lineHistory,
+    ...betLog,
     path: options.path,
     schemaVersion: () => schemaVersion(db),
 

@@ -97,6 +97,27 @@ describe('migrations', () => {
     store.close();
   });
 
+  it('005 adds closing lines and the bet log to a version-4 file, keeping its watchlist; the schema refuses a bet at odds <= 1 or without stake', () => {
+    const path = join(dir, 'v4.db');
+    const db = rawAt(4, path);
+    db.exec(`INSERT INTO watchlist VALUES (7, 3);
+      INSERT INTO events (event_id, runner_home, runner_away, source, first_seen, last_seen) VALUES (7, 'A', 'B', 'stream', 1, 1);
+      INSERT INTO market_lines (event_id, line_id, period, market, price_home, price_away, seen_at) VALUES (7, 70, 0, 'moneyline', 2.1, 1.8, 1);`);
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.watchIds()).toEqual([7]);
+    const bet = store.addBet({ eventId: 7, lineId: 70, side: 'home', price: 2.1, stake: 10 }, 5);
+    expect(bet).toMatchObject({ label: 'A v B · moneyline (p0)', closingPrice: null, clvByModel: null, result: null, pnl: null });
+    store.close();
+    const raw = new Database(path);
+    const insert = raw.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1, 7, 70, ?, ?, ?, 0, 'moneyline')`);
+    expect(() => insert.run('home', 1, 10)).toThrow(/CHECK/);
+    expect(() => insert.run('home', 2, 0)).toThrow(/CHECK/);
+    expect(() => insert.run('left', 2, 5)).toThrow(/CHECK/);
+    raw.close();
+  });
+
   it('makes the schema itself refuse secret-looking setting names', () => {
     const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
     expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);

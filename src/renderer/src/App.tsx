@@ -9,12 +9,14 @@ import { VIEW_KEYS } from './keys';
 import { useStore } from './store';
 import { VIEWS, type ViewName } from './store/ui';
 import { AlertsView } from './views/AlertsView';
+import { BetsView } from './views/BetsView';
 import { CoverageView } from './views/CoverageView';
 import { EventDetail } from './views/EventDetail';
 import { OutrightsView } from './views/OutrightsView';
 import { SettingsView } from './views/SettingsView';
 import { SettlementsView } from './views/SettlementsView';
 import { SpecialsView } from './views/SpecialsView';
+import { TopMoversView } from './views/TopMoversView';
 import { WatchlistView } from './views/WatchlistView';
 
 const keyOf = (v: ViewName) => Object.entries(VIEW_KEYS).find(([, view]) => view === v)?.[0]?.toUpperCase() ?? '';
@@ -69,6 +71,10 @@ function CurrentView() {
       return <CoverageView />;
     case 'settings':
       return <SettingsView />;
+    case 'movers':
+      return <TopMoversView />;
+    case 'bets':
+      return <BetsView />;
   }
 }
 

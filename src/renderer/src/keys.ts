@@ -6,6 +6,8 @@ import type { ViewName } from './store/ui';
 
 export const VIEW_KEYS: Record<string, ViewName> = {
   w: 'watchlist',
+  m: 'movers',
+  b: 'bets',
   s: 'specials',
   o: 'outrights',
   t: 'settlements',
@@ -13,6 +15,23 @@ export const VIEW_KEYS: Record<string, ViewName> = {
   c: 'coverage',
   ',': 'settings',
 };
+
+/** In the event detail: record a bet on the selected line (the form is ./views/RecordBet.tsx). */
+export const RECORD_BET_KEY = 'r';
+export const RECORD_BET_EVENT = 'oddsdesk:record-bet';
+
+/**
+ * Keys of a view's own (Top movers: 1/2/3 sort by 5/15/60 min; Bets: 1/2/3 all/open/settled, X export): the view
+ * registers its handler while mounted; it runs after the global keys, never while a text field has focus.
+ */
+type ViewKeyHandler = (e: KeyboardEvent) => boolean;
+const viewKeyHandlers = new Map<ViewName, ViewKeyHandler>();
+export function setViewKeys(view: ViewName, handler: ViewKeyHandler): () => void {
+  viewKeyHandlers.set(view, handler);
+  return () => {
+    if (viewKeyHandlers.get(view) === handler) viewKeyHandlers.delete(view);
+  };
+}
 
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color']);
 
@@ -81,7 +100,17 @@ function onKeyDown(e: KeyboardEvent) {
     focusSearch();
     return;
   }
+  const own = viewKeyHandlers.get(s.view);
+  if (own) {
+    if (own(e)) e.preventDefault();
+    return;
+  }
   if (s.view !== 'watchlist') return;
+  if (e.key.toLowerCase() === RECORD_BET_KEY && s.detailOpen && s.selectedEventId !== null) {
+    e.preventDefault();
+    window.dispatchEvent(new CustomEvent(RECORD_BET_EVENT, { detail: { eventId: s.selectedEventId } }));
+    return;
+  }
   // Buttons keep their own Enter/Space; arrows and Del belong to the grid.
   const onButton = e.target instanceof HTMLButtonElement;
   switch (e.key) {

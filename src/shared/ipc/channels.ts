@@ -29,6 +29,14 @@ export const REQUEST_CHANNELS = [
   'settings:clearApiKey',
   'store:usage',
   'store:compact',
+  'bets:add',
+  'bets:remove',
+  'bets:list',
+  'bets:exportCsv',
+  'movers:list',
+  'lines:closing',
+  'priceAlerts:get',
+  'priceAlerts:set',
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 

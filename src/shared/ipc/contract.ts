@@ -11,6 +11,12 @@ import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
 import type {
   AlertRecord,
+  BetTotals,
+  BetView,
+  LineCloseView,
+  MoverRow,
+  PriceAlertOverrides,
+  PriceSide,
   ClvRow,
   EventView,
   LineHistoryPoint,
@@ -80,6 +86,30 @@ const settingsPatch = z
     /** The hourly request quota of the trader's plan; the service's X-RateLimit-* headers take precedence. */
     quotaPerHour: z.number().int().min(QUOTA_PER_HOUR_RANGE.min).max(QUOTA_PER_HOUR_RANGE.max).optional(),
     theme: z.enum(['dark', 'light']).optional(),
+    dropAlertPct: z.number().min(0).max(100).optional(),
+    dropWindowMinutes: z.number().int().min(1).max(240).optional(),
+    priceAlertHysteresisPct: z.number().min(0).max(50).optional(),
+    notifyPriceAlerts: z.boolean().optional(),
+  })
+  .strict();
+
+const priceSide = z.enum(['home', 'draw', 'away', 'over', 'under']);
+const decimalPrice = z.number().finite().gt(1).max(1000);
+const betQuery = z
+  .object({
+    status: z.enum(['open', 'settled']).optional(),
+    eventId: id.optional(),
+    market: z.string().max(50).optional(),
+    from: z.number().optional(),
+    to: z.number().optional(),
+  })
+  .strict();
+const newBet = z.object({ eventId: id, lineId: id, side: priceSide, price: decimalPrice, stake: z.number().finite().positive().max(1e9) }).strict();
+const priceAlertOverrides = z
+  .object({
+    dropPct: z.number().min(0).max(100).optional(),
+    dropWindowMinutes: z.number().int().min(1).max(240).optional(),
+    thresholds: z.array(z.object({ lineId: id, side: priceSide, price: decimalPrice }).strict()).max(200),
   })
   .strict();
 
@@ -115,6 +145,14 @@ export const requestSchemas = {
   'settings:clearApiKey': z.tuple([]),
   'store:usage': z.tuple([]),
   'store:compact': z.tuple([]),
+  'bets:add': z.tuple([newBet]),
+  'bets:remove': z.tuple([id]),
+  'bets:list': z.tuple([betQuery]),
+  'bets:exportCsv': z.tuple([betQuery]),
+  'movers:list': z.tuple([]),
+  'lines:closing': z.tuple([id]),
+  'priceAlerts:get': z.tuple([id]),
+  'priceAlerts:set': z.tuple([id, priceAlertOverrides]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
 export type RequestArgs<C extends Channel> = z.infer<(typeof requestSchemas)[C]>;
@@ -240,6 +278,12 @@ export interface SettingsView {
   quotaPerHour: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
+  /** A side's fair price moving this many percent (since the open or within the window) alerts; 0 = off. */
+  dropAlertPct: number;
+  dropWindowMinutes: number;
+  /** How far (percent) a price must cross back before a threshold or drop alert can fire again. */
+  priceAlertHysteresisPct: number;
+  notifyPriceAlerts: boolean;
 }
 
 /** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */
@@ -294,6 +338,20 @@ export interface ResponseMap {
   'settings:clearApiKey': SettingsView;
   'store:usage': StoreUsage;
   'store:compact': CompactNowResult;
+  'bets:add': BetView;
+  'bets:remove': null;
+  /** Newest first, with the totals of exactly these bets under the chosen model. */
+  'bets:list': { bets: BetView[]; totals: BetTotals; model: DevigModel };
+  'bets:exportCsv': string;
+  'movers:list': MoverRow[];
+  'lines:closing': LineCloseRow[];
+  'priceAlerts:get': PriceAlertOverrides;
+  'priceAlerts:set': PriceAlertOverrides;
+}
+
+/** A line's open and close with its CLV per side (percent, opening vs closing no-vig price, chosen model). */
+export interface LineCloseRow extends LineCloseView {
+  clv: Partial<Record<PriceSide, number>> | null;
 }
 
 export interface PushPayloads {

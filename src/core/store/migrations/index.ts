@@ -5,10 +5,11 @@ import { migration001 } from './001_init';
 import { migration002 } from './002_queries';
 import { migration003 } from './003_results_owed';
 import { migration004 } from './004_compaction';
+import { migration005 } from './005_bets';
 
 export type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {

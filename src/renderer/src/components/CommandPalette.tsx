@@ -17,6 +17,8 @@ interface Item {
 
 const VIEW_TITLES: Record<ViewName, string> = {
   watchlist: 'Watchlist',
+  movers: 'Top movers',
+  bets: 'Bets',
   specials: 'Specials',
   outrights: 'Outrights',
   settlements: 'Settlements',

@@ -15,6 +15,7 @@ import { useQuery } from '../hooks';
 import { eventName, fmtLine, fmtMoney, fmtOdds, fmtPct, fmtScore } from '../format';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
+import { RecordBet } from './RecordBet';
 
 const MARKET_ORDER = ['moneyline', 'spread', 'totals', 'team_total'];
 const MARKET_LABEL: Record<string, string> = { moneyline: 'Moneyline', spread: 'Spread', totals: 'Total', team_total: 'Team total' };
@@ -185,6 +186,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
         <button onClick={() => void muteEvent(eventId, !muted).then((e) => e && toast(e.message, 'error'))} data-testid="mute-event" aria-pressed={muted}>
           {muted ? 'Unmute alerts' : 'Mute alerts'}
         </button>
+        <RecordBet eventId={eventId} />
         <span className="spacer" />
         <button onClick={() => setDetailOpen(false)} aria-label="Close detail">
           Close (Esc)

@@ -1,0 +1,103 @@
+// The bet log, closing lines, price-alert overrides and Top movers: all read from and written to the open profile's
+// store. Bets never leave the machine: no handler here talks to the service.
+import type { DevigModel } from '../../shared/api';
+import { betTotals, fairPrices, clvPct, pricedSides } from '../../shared/bets';
+import { csvRow } from '../../shared/csv';
+import type { LineHistoryPoint, MoverRow, PriceSide } from '../../shared/domain';
+import { AppErrorException } from '../../shared/errors';
+import type { CoreHandlers, LineCloseRow } from '../../shared/ipc/contract';
+import { BET_CSV_HEADER, betCsvRows } from '../export/csv';
+import { priceAlertKey, priceOverrides } from '../monitor/priceWatch';
+import type { Store } from '../store';
+import { store, type CoreContext } from './context';
+
+const MINUTE = 60_000;
+const WINDOWS = [5, 15, 60] as const;
+
+/** The point in effect at `at`: the last priced point at or before it, else (a line newer than that) the first one. */
+function asOf(points: readonly LineHistoryPoint[], at: number): LineHistoryPoint | undefined {
+  let found: LineHistoryPoint | undefined;
+  for (const p of points) {
+    if (!p.prices) continue;
+    if (p.at > at) return found ?? p;
+    found = p;
+  }
+  return found;
+}
+
+const move = (from: number | undefined, to: number) => (from === undefined ? null : (to / from - 1) * 100);
+
+/** Every priced side of the watched events' lines with its fair-price move over 5, 15 and 60 minutes. */
+export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] {
+  const rows: MoverRow[] = [];
+  for (const ev of s.watchedEvents()) {
+    const label = ev.runnerHome && ev.runnerAway ? `${ev.runnerHome} v ${ev.runnerAway}` : `event ${ev.eventId}`;
+    for (const m of ev.markets) {
+      const fair = fairPrices(m.prices, model);
+      if (!fair || !m.prices) continue;
+      const history = s.oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now });
+      const refs = WINDOWS.map((w) => asOf(history, now - w * MINUTE));
+      for (const side of Object.keys(fair) as PriceSide[]) {
+        const f = fair[side]!;
+        const [m5, m15, m60] = refs.map((p) => move(p ? fairPrices(p.prices, model)?.[side] : undefined, f));
+        const ref60 = refs[2];
+        rows.push({
+          eventId: ev.eventId, label, lineId: m.lineId, market: m.market, line: m.line, side, price: m.prices[side]!, fair: f,
+          move5: m5 ?? null, move15: m15 ?? null, move60: m60 ?? null, maxWin: m.maxWin,
+          maxWinMove60: m.maxWin !== null && ref60?.maxWin ? move(ref60.maxWin, m.maxWin) : null,
+        });
+      }
+    }
+  }
+  return rows.sort((a, b) => Math.abs(b.move15 ?? 0) - Math.abs(a.move15 ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId);
+}
+
+export function betsHandlers(ctx: CoreContext): Pick<
+  CoreHandlers,
+  'bets:add' | 'bets:remove' | 'bets:list' | 'bets:exportCsv' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
+> {
+  const model = (): DevigModel => ctx.settings.get().devigModel;
+  return {
+    'bets:add': (bet) => {
+      const s = store(ctx);
+      const line = s.latestMarkets(bet.eventId).find((m) => m.lineId === bet.lineId);
+      if (!line) throw new AppErrorException({ kind: 'validation', message: `Line ${bet.lineId} of event ${bet.eventId} is not known here.` });
+      const sides = pricedSides(line.prices);
+      if (sides.length && !sides.includes(bet.side)) {
+        throw new AppErrorException({ kind: 'validation', message: `This ${line.market} line has no ${bet.side} price (it has ${sides.join(', ')}).` });
+      }
+      try {
+        return s.addBet(bet, ctx.clock.now());
+      } catch (e) {
+        throw new AppErrorException({ kind: 'validation', message: e instanceof Error ? e.message : String(e) });
+      }
+    },
+    'bets:remove': (id) => {
+      if (!store(ctx).removeBet(id)) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
+      return null;
+    },
+    'bets:list': (q) => {
+      const bets = store(ctx).listBets(q);
+      return { bets, totals: betTotals(bets, model()), model: model() };
+    },
+    'bets:exportCsv': (q) => {
+      let out = csvRow(BET_CSV_HEADER);
+      for (const row of betCsvRows(store(ctx).listBets(q))) out += csvRow(row);
+      return out;
+    },
+    'movers:list': () => topMovers(store(ctx), model(), ctx.clock.now()),
+    'lines:closing': (eventId) =>
+      store(ctx).lineCloses(eventId).map((c): LineCloseRow => {
+        const open = fairPrices(c.opening, model());
+        const close = c.closing ? fairPrices(c.closing, model()) : null;
+        const clv: LineCloseRow['clv'] = {};
+        if (open && close) for (const side of Object.keys(open) as PriceSide[]) if (close[side]) clv[side] = clvPct(open[side]!, close[side]!);
+        return { ...c, clv: close ? clv : null };
+      }),
+    'priceAlerts:get': (eventId) => priceOverrides(store(ctx), eventId),
+    'priceAlerts:set': (eventId, overrides) => {
+      store(ctx).setSetting(priceAlertKey(eventId), overrides);
+      return overrides;
+    },
+  };
+}

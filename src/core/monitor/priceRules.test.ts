@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Prices } from '../../shared/api';
+import { fairPrices } from '../../shared/bets';
+import type { NewAlert } from '../../shared/domain';
+import { stepLine, type LineState, type PriceRuleConfig } from './priceRules';
+
+const base: PriceRuleConfig = { dropPct: 5, dropWindowMinutes: 15, hysteresisPct: 2, model: 'EM', thresholds: [] };
+
+function run(series: Array<[number, Prices | null]>, c: PriceRuleConfig): NewAlert[] {
+  let state: LineState | undefined;
+  const out: NewAlert[] = [];
+  for (const [minute, prices] of series) {
+    const r = stepLine(state, { eventId: 1, lineId: 10, label: 'line 10', at: minute * 60_000, prices }, c);
+    state = r.state;
+    out.push(...r.alerts);
+  }
+  return out;
+}
+
+describe('price threshold rule', () => {
+  const c = { ...base, dropPct: 0, thresholds: [{ lineId: 10, side: 'home' as const, price: 2.0 }] };
+  it('fires once when the price crosses X, not again while it flickers around X inside the band', () => {
+    const alerts = run(
+      [[0, { home: 2.1, away: 1.8 }], [1, { home: 1.99, away: 1.9 }], [2, { home: 2.01, away: 1.88 }], [3, { home: 1.98, away: 1.9 }], [4, { home: 2.03, away: 1.86 }], [5, { home: 1.97, away: 1.9 }]],
+      c,
+    );
+    expect(alerts.map((a) => [a.kind, (a.data as { direction: string }).direction])).toEqual([['price', 'down']]);
+  });
+  it('fires again once the price is back past the band, and never on the first sight', () => {
+    const alerts = run([[0, { home: 1.9, away: 2 }], [1, { home: 2.05, away: 1.8 }], [2, { home: 1.95, away: 1.9 }], [3, { home: 1.95, away: 1.9 }]], c);
+    // 1.9 -> 2.05 crosses up (first crossing needs no band); 2.05 -> 1.95 is past 2.0 x (1 - 2%) = 1.96: down.
+    expect(alerts.map((a) => (a.data as { direction: string }).direction)).toEqual(['up', 'down']);
+  });
+  it('ignores an offline line and a side it does not price', () => {
+    expect(run([[0, { home: 2.1, away: 1.8 }], [1, null], [2, { over: 1.5, under: 2.6 }]], c)).toEqual([]);
+  });
+});
+
+describe('drop rule', () => {
+  it('fires once per line when a fair price moves N% since the open, and names the side that shortened and the move', () => {
+    const open = { home: 2.0, away: 2.0 };
+    const alerts = run([[0, open], [30, { home: 1.95, away: 2.05 }], [60, { home: 1.85, away: 2.17 }], [61, { home: 1.84, away: 2.19 }], [62, { home: 1.86, away: 2.16 }]], { ...base, dropWindowMinutes: 5 });
+    // minute 30 is -2.4% (no alert); minute 60 takes home fair (EM) to 1.853, -7.4%; away moves the other way.
+    const fairHome = fairPrices({ home: 1.85, away: 2.17 }, 'EM')!.home!;
+    // One alert for the line, naming the side that shortened (away drifted by more, but a drift is not the drop).
+    expect(alerts.map((a) => (a.data as { side: string }).side)).toEqual(['home']);
+    const home = alerts[0]!;
+    expect((home.data as { pct: number }).pct).toBeCloseTo((fairHome / 2 - 1) * 100, 9);
+    expect(home.message).toMatch(/^home fair 2\.000 → 1\.853 \(-7\.4% since the open, EM\) on line 10$/);
+  });
+  it('fires on a move within the window even when the price is back near its open', () => {
+    const c = { ...base, dropPct: 8, dropWindowMinutes: 5 };
+    const up = { home: 2.2, away: 1.82 };
+    // Minute 10: +10% / -9% since the open, both sides fire; minute 44 is back at the open, a 9% move within five
+    // minutes, but the sides have not calmed yet (a fired drop re-arms once both moves are inside the rule less the
+    // band); by minute 60 they have, and the move at 62 is one within the window (the open is now 2.0 again too, so
+    // the bigger of the two names the basis).
+    const alerts = run([[0, { home: 2, away: 2 }], [10, up], [40, up], [44, { home: 2.0, away: 2.0 }], [60, { home: 2.0, away: 2.0 }], [62, { home: 1.8, away: 2.25 }]], c);
+    expect(alerts.map((a) => [(a.data as { side: string }).side, Math.round((a.data as { pct: number }).pct)])).toEqual([
+      ['away', -9], ['home', -10],
+    ]);
+  });
+  it('a flicker around the rule alerts once: it re-arms only below the rule less the band', () => {
+    const p = (h: number) => ({ home: h, away: 1 / (1 - 1 / h) });
+    const alerts = run([[0, p(2)], [1, p(1.89)], [2, p(1.91)], [3, p(1.89)], [4, p(1.92)], [5, p(1.88)]], { ...base, dropWindowMinutes: 1 });
+    expect(alerts.filter((a) => (a.data as { side: string }).side === 'home')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,161 @@
+// The price-threshold and drop rules as pure functions: given what a line's state was and one new observation of its
+// prices, the next state and the alerts that fire. Hysteresis lives here: a threshold that fired is crossed back only
+// past a band around it, and a drop that fired re-arms only once the move has shrunk below the rule less the band,
+// so a price flickering around a level alerts once. A line's drop rule alerts once for the line, not once per side. No I/O; ./priceWatch.ts feeds it the coalesced batches.
+import type { DevigModel, Prices } from '../../shared/api';
+import { fairPrices, pricedSides } from '../../shared/bets';
+import type { NewAlert, PriceSide, PriceThreshold } from '../../shared/domain';
+import { formatPct } from './alertRules';
+
+export interface PriceRuleConfig {
+  /** A side's fair price moving at least this many percent (since the open, or within the window) alerts. 0 = off. */
+  dropPct: number;
+  dropWindowMinutes: number;
+  /** The band, in percent of the price, a rule must be crossed back by before it can fire again. */
+  hysteresisPct: number;
+  model: DevigModel;
+  /** This line's thresholds. */
+  thresholds: readonly PriceThreshold[];
+}
+
+export interface SideState {
+  /** The first fair price seen: the open. */
+  openFair: number;
+  /** Fair prices within the window (plus the one in effect at its start), oldest first. */
+  samples: Array<{ at: number; fair: number }>;
+}
+
+export interface ThresholdState {
+  where: 'above' | 'below';
+  /** Once a threshold fired, crossing back needs the band. */
+  fired: boolean;
+}
+
+export interface LineState {
+  sides: Partial<Record<PriceSide, SideState>>;
+  /** The line's drop alert fired and its sides have not calmed since. */
+  dropFired: boolean;
+  /** Keyed `${side}@${price}`. */
+  thresholds: Record<string, ThresholdState>;
+}
+
+export interface PriceObservation {
+  eventId: number;
+  lineId: number;
+  label: string;
+  at: number;
+  prices: Prices | null;
+}
+
+export const thresholdKey = (t: Pick<PriceThreshold, 'side' | 'price'>) => `${t.side}@${t.price}`;
+
+const pct = (from: number, to: number) => ((to - from) / from) * 100;
+
+/** The fair price in effect at `at` (the last sample at or before it), else the oldest sample. */
+function fairAsOf(samples: SideState['samples'], at: number): number | undefined {
+  let found: number | undefined = samples[0]?.fair;
+  for (const s of samples) {
+    if (s.at > at) break;
+    found = s.fair;
+  }
+  return found;
+}
+
+/** A side's new state and its two moves (percent): since the open, and within the window. */
+function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; sinceOpen: number; inWindow: number; windowRef: number } {
+  if (!prev) return { state: { openFair: fair, samples: [{ at, fair }] }, sinceOpen: 0, inWindow: 0, windowRef: fair };
+  const start = at - windowMs;
+  const samples = [...prev.samples, { at, fair }];
+  // Keep the sample in effect at the window's start and everything after it: memory bounded by the window.
+  let firstKept = 0;
+  while (firstKept + 1 < samples.length && samples[firstKept + 1]!.at <= start) firstKept++;
+  const kept = samples.slice(firstKept);
+  const windowRef = fairAsOf(kept, start) ?? fair;
+  return { state: { openFair: prev.openFair, samples: kept }, sinceOpen: pct(prev.openFair, fair), inWindow: pct(windowRef, fair), windowRef };
+}
+
+/**
+ * The drop rule of one line: one alert per line, however many of its sides moved (a two-way line's sides always
+ * move together). It names the side that shortened most when that one moved by the rule, else the biggest mover.
+ */
+function dropStep(
+  prev: LineState | undefined,
+  fair: Partial<Record<PriceSide, number>>,
+  o: PriceObservation,
+  c: PriceRuleConfig,
+): { sides: LineState['sides']; dropFired: boolean; alert: NewAlert | null } {
+  const windowMs = c.dropWindowMinutes * 60_000;
+  const sides: LineState['sides'] = { ...prev?.sides };
+  const moves: Array<{ side: PriceSide; move: number; from: number; to: number; basis: 'open' | 'window' }> = [];
+  for (const side of Object.keys(fair) as PriceSide[]) {
+    const r = sideStep(prev?.sides[side], fair[side]!, o.at, windowMs);
+    sides[side] = r.state;
+    const open = { side, move: r.sinceOpen, from: r.state.openFair, to: fair[side]!, basis: 'open' as const };
+    const win = { side, move: r.inWindow, from: r.windowRef, to: fair[side]!, basis: 'window' as const };
+    moves.push(Math.abs(win.move) > Math.abs(open.move) ? win : open, ...(Math.abs(win.move) > Math.abs(open.move) ? [open] : [win]));
+  }
+  const wasFired = prev?.dropFired ?? false;
+  if (c.dropPct <= 0) return { sides, dropFired: wasFired, alert: null };
+  const biggest = Math.max(0, ...moves.map((m) => Math.abs(m.move)));
+  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, alert: null };
+  if (biggest < c.dropPct) return { sides, dropFired: false, alert: null };
+  const shortest = moves.reduce((a, b) => (b.move < a.move ? b : a));
+  const pick = -shortest.move >= c.dropPct ? shortest : moves.reduce((a, b) => (Math.abs(b.move) > Math.abs(a.move) ? b : a));
+  const basis = pick.basis === 'open' ? 'since the open' : `in ${c.dropWindowMinutes} min`;
+  return {
+    sides,
+    dropFired: true,
+    alert: {
+      kind: 'drop',
+      eventId: o.eventId,
+      message: `${pick.side} fair ${pick.from.toFixed(3)} → ${pick.to.toFixed(3)} (${formatPct(pick.move)} ${basis}, ${c.model}) on ${o.label}`,
+      data: { lineId: o.lineId, side: pick.side, from: pick.from, to: pick.to, pct: pick.move, basis: pick.basis, model: c.model, at: o.at },
+    },
+  };
+}
+
+function thresholdStep(prev: ThresholdState | undefined, price: number, t: PriceThreshold, o: PriceObservation, c: PriceRuleConfig): { state: ThresholdState | undefined; alert: NewAlert | null } {
+  if (!prev) {
+    // The first sight only says which side of X the price is on; exactly at X waits for a move.
+    if (price === t.price) return { state: undefined, alert: null };
+    return { state: { where: price > t.price ? 'above' : 'below', fired: false }, alert: null };
+  }
+  const band = prev.fired ? c.hysteresisPct / 100 : 0;
+  const crossedDown = prev.where === 'above' && price <= t.price * (1 - band);
+  const crossedUp = prev.where === 'below' && price >= t.price * (1 + band);
+  if (!crossedDown && !crossedUp) return { state: prev, alert: null };
+  const direction = crossedDown ? 'down' : 'up';
+  return {
+    state: { where: crossedDown ? 'below' : 'above', fired: true },
+    alert: {
+      kind: 'price',
+      eventId: o.eventId,
+      message: `${t.side} price ${price} crossed ${t.price} ${direction === 'down' ? '↓' : '↑'} on ${o.label}`,
+      data: { lineId: o.lineId, side: t.side, threshold: t.price, price, direction, at: o.at },
+    },
+  };
+}
+
+/** One observation of a line: its next state and the alerts that fire. An offline line (null prices) changes nothing. */
+export function stepLine(prev: LineState | undefined, o: PriceObservation, c: PriceRuleConfig): { state: LineState; alerts: NewAlert[] } {
+  const state: LineState = { sides: { ...prev?.sides }, dropFired: prev?.dropFired ?? false, thresholds: { ...prev?.thresholds } };
+  const alerts: NewAlert[] = [];
+  if (!o.prices || pricedSides(o.prices).length === 0) return { state, alerts };
+  const fair = fairPrices(o.prices, c.model);
+  if (fair) {
+    const r = dropStep(prev, fair, o, c);
+    state.sides = r.sides;
+    state.dropFired = r.dropFired;
+    if (r.alert) alerts.push(r.alert);
+  }
+  for (const t of c.thresholds) {
+    if (t.lineId !== o.lineId) continue;
+    const price = o.prices[t.side];
+    if (typeof price !== 'number') continue;
+    const key = thresholdKey(t);
+    const r = thresholdStep(prev?.thresholds[key], price, t, o, c);
+    if (r.state) state.thresholds[key] = r.state;
+    if (r.alert) alerts.push(r.alert);
+  }
+  return { state, alerts };
+}

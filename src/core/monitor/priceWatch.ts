@@ -1,0 +1,77 @@
+// Price and drop alerts on watched lines: holds each line's rule state (./priceRules.ts, pure) and feeds it the odds
+// pipeline's coalesced batches. The trader's per-event overrides (thresholds, another drop rule) live in the
+// profile's store; the defaults come from Settings. Memory follows the watchlist: an event's state goes with it.
+import type { Market } from '../../shared/api';
+import type { NewAlert, PriceAlertOverrides } from '../../shared/domain';
+import type { Store } from '../store';
+import type { AlertSettings } from './alertRules';
+import type { CoalescedEvent } from './coalescer';
+import { lineLabel } from './oddsPipeline';
+import { stepLine, type LineState, type PriceRuleConfig } from './priceRules';
+
+export interface PriceAlertSettings {
+  dropPct: number;
+  dropWindowMinutes: number;
+  hysteresisPct: number;
+  notify: boolean;
+}
+
+export const priceAlertKey = (eventId: number) => `priceAlerts.${eventId}`;
+
+export function priceOverrides(store: Pick<Store, 'getSetting'>, eventId: number): PriceAlertOverrides {
+  return store.getSetting<PriceAlertOverrides>(priceAlertKey(eventId)) ?? { thresholds: [] };
+}
+
+export interface PriceWatch {
+  observe(batch: readonly CoalescedEvent[], at: number): void;
+  forget(eventId: number): void;
+  followed(): number;
+}
+
+export function createPriceWatch(o: {
+  store: Store;
+  settings(): AlertSettings & { price: PriceAlertSettings; model: PriceRuleConfig['model'] };
+  isWatched(eventId: number): boolean;
+  onAlert(alert: NewAlert, notify: { title: string; body: string } | null): void;
+}): PriceWatch {
+  const lines = new Map<number, Map<number, LineState>>();
+
+  function label(eventId: number, m: Market): string {
+    const e = o.store.eventView(eventId);
+    const teams = e?.runnerHome && e.runnerAway ? `${e.runnerHome} v ${e.runnerAway} ` : `event ${eventId} `;
+    return teams + lineLabel(m);
+  }
+
+  return {
+    observe(batch, at) {
+      const s = o.settings();
+      for (const e of batch) {
+        if (!o.isWatched(e.eventId)) continue;
+        const over = priceOverrides(o.store, e.eventId);
+        const base = {
+          dropPct: over.dropPct ?? s.price.dropPct,
+          dropWindowMinutes: over.dropWindowMinutes ?? s.price.dropWindowMinutes,
+          hysteresisPct: s.price.hysteresisPct,
+          model: s.model,
+        };
+        let state = lines.get(e.eventId);
+        if (!state) lines.set(e.eventId, (state = new Map()));
+        // A muted event keeps its state moving (so unmuting does not fire on old moves) but says nothing.
+        const muted = s.mutedEvents.has(e.eventId);
+        for (const m of e.markets) {
+          const thresholds = over.thresholds.filter((t) => t.lineId === m.line_id);
+          if (base.dropPct <= 0 && thresholds.length === 0) continue;
+          const r = stepLine(state.get(m.line_id), { eventId: e.eventId, lineId: m.line_id, label: label(e.eventId, m), at, prices: m.prices }, { ...base, thresholds });
+          state.set(m.line_id, r.state);
+          if (muted) continue;
+          for (const alert of r.alerts) {
+            const title = alert.kind === 'drop' ? 'Drop' : 'Price';
+            o.onAlert(alert, s.price.notify && !s.doNotDisturb ? { title: `${title}: ${label(e.eventId, m)}`, body: alert.message } : null);
+          }
+        }
+      }
+    },
+    forget: (eventId) => void lines.delete(eventId),
+    followed: () => lines.size,
+  };
+}

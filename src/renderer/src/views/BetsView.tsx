@@ -1,0 +1,158 @@
+// Bets: the trader's own bet log, kept in this profile's history and nowhere else. Each bet with its closing price,
+// CLV under the chosen model (all five on hover), result and P/L; filters and totals (count, average CLV, stake, P/L,
+// ROI) over what is shown; CSV through the core's one writer. Keys: 1/2/3 all/open/settled, arrows move, X exports,
+// Del removes the selected bet.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
+import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
+import type { AppError } from '../../../shared/errors';
+import { api } from '../api';
+import { fmtDateTime, fmtLine, fmtMoney, fmtOdds } from '../format';
+import { setViewKeys } from '../keys';
+import { useStore } from '../store';
+
+type Status = 'all' | 'open' | 'settled';
+const STATUSES: Status[] = ['all', 'open', 'settled'];
+const fmtClv = (x: number | null | undefined) => (x == null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}%`);
+const fmtPl = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+const tone = (x: number | null | undefined) => (x == null || x === 0 ? '' : x > 0 ? 'pos' : 'neg');
+const MARKETS = ['', 'moneyline', 'spread', 'totals', 'team_total'];
+
+function download(csv: string) {
+  const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `oddsdesk-bets-${new Date().toISOString().slice(0, 10)}.csv`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export function BetsView() {
+  const toast = useStore((s) => s.toast);
+  const [status, setStatus] = useState<Status>('all');
+  const [market, setMarket] = useState('');
+  const [data, setData] = useState<{ bets: BetView[]; totals: BetTotals; model: DevigModel } | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const [selected, setSelected] = useState(0);
+  const query = useCallback((): BetQuery => ({ ...(status === 'all' ? {} : { status }), ...(market ? { market } : {}) }), [status, market]);
+
+  const load = useCallback(async () => {
+    const r = await api.invoke('bets:list', query());
+    if (r.ok) {
+      setData(r.value);
+      setError(null);
+    } else setError(r.error);
+  }, [query]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const exportCsv = useCallback(async () => {
+    const r = await api.invoke('bets:exportCsv', query());
+    if (r.ok) download(r.value);
+    else toast(`Export failed: ${r.error.message}`, 'error');
+  }, [query, toast]);
+
+  const state = useRef({ bets: data?.bets ?? [], selected, exportCsv, load });
+  state.current = { bets: data?.bets ?? [], selected, exportCsv, load };
+  useEffect(
+    () =>
+      setViewKeys('bets', (e) => {
+        const { bets, selected: i } = state.current;
+        const k = e.key.toLowerCase();
+        if (k === '1' || k === '2' || k === '3') {
+          setStatus(STATUSES[Number(k) - 1]!);
+          setSelected(0);
+          return true;
+        }
+        if (k === 'arrowdown') return setSelected(Math.min(bets.length - 1, i + 1)), true;
+        if (k === 'arrowup') return setSelected(Math.max(0, i - 1)), true;
+        if (k === 'x') return void state.current.exportCsv(), true;
+        if ((k === 'delete' || k === 'backspace') && bets[i]) {
+          const id = bets[i].id;
+          void api.invoke('bets:remove', id).then((r) => (r.ok ? state.current.load() : toast(r.error.message, 'error')));
+          return true;
+        }
+        return false;
+      }),
+    [toast],
+  );
+
+  const t = data?.totals;
+  return (
+    <section className="view" aria-labelledby="bets-title">
+      <header className="view-header">
+        <h1 id="bets-title">Bets</h1>
+        <div className="segmented" role="group" aria-label="Status">
+          {STATUSES.map((s, i) => (
+            <button key={s} aria-pressed={status === s} data-testid={`bets-status-${s}`} onClick={() => setStatus(s)}>
+              {s} <kbd>{i + 1}</kbd>
+            </button>
+          ))}
+        </div>
+        <select value={market} onChange={(e) => setMarket(e.target.value)} aria-label="Market" data-testid="bets-market">
+          {MARKETS.map((m) => (
+            <option key={m} value={m}>
+              {m || 'every market'}
+            </option>
+          ))}
+        </select>
+        <button onClick={() => void exportCsv()} data-testid="bets-export">
+          Export CSV <kbd>X</kbd>
+        </button>
+      </header>
+      <p className="muted small-text">Recorded from the event detail (R). Kept in this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).</p>
+      {error && (
+        <p className="calm-message" role="alert">
+          {error.message}
+        </p>
+      )}
+      {t && (
+        <dl className="totals" data-testid="bets-totals">
+          <div><dt>Bets</dt><dd data-testid="bets-count">{t.count}</dd></div>
+          <div><dt>Average CLV</dt><dd className={tone(t.averageClv)} data-testid="bets-avg-clv">{fmtClv(t.averageClv)}</dd></div>
+          <div><dt>Stake</dt><dd data-testid="bets-stake">{fmtMoney(t.stake)}</dd></div>
+          <div><dt>P/L</dt><dd className={tone(t.pnl)} data-testid="bets-pnl">{fmtPl(t.pnl)}</dd></div>
+          <div><dt>ROI</dt><dd className={tone(t.roi)} data-testid="bets-roi">{fmtClv(t.roi)}</dd></div>
+        </dl>
+      )}
+      {data && data.bets.length === 0 && <p className="calm-message">No bets here yet. Open an event (Enter on the watchlist) and press R to record one.</p>}
+      {data && data.bets.length > 0 && (
+        <table className="grid" data-testid="bets-table">
+          <thead>
+            <tr>
+              <th>Placed</th>
+              <th>Bet</th>
+              <th>Side</th>
+              <th className="num">Price</th>
+              <th className="num">Stake</th>
+              <th className="num">Close</th>
+              <th className="num">CLV</th>
+              <th>Result</th>
+              <th className="num">P/L</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.bets.map((b, i) => (
+              <tr key={b.id} className={i === selected ? 'selected-row' : undefined} aria-selected={i === selected} data-testid={`bet-row-${b.id}`} onClick={() => setSelected(i)}>
+                <td>{fmtDateTime(b.placedAt)}</td>
+                <td>
+                  {b.label.replace(/ · .*$/, '')} · {b.market} {fmtLine(b.line)}
+                </td>
+                <td>{b.side}</td>
+                <td className="num">{fmtOdds(b.price)}</td>
+                <td className="num">{fmtMoney(b.stake)}</td>
+                <td className="num">{fmtOdds(b.closingPrice)}</td>
+                <td className={`num ${tone(b.clvByModel?.[data.model])}`} title={b.clvByModel ? DEVIG_MODELS.map((m) => `${m} ${fmtClv(b.clvByModel![m])}`).join('  ') : 'the line has not closed yet'} data-testid="bet-clv">
+                  {fmtClv(b.clvByModel?.[data.model])}
+                </td>
+                <td>{b.result ?? 'open'}</td>
+                <td className={`num ${tone(b.pnl)}`}>{fmtPl(b.pnl)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+// "Record a bet" from the event detail, in a few keys: R opens the form on the event's first priced line with the
+// current price filled in; type the stake (the last one is remembered), Enter records, Esc cancels. The bet goes to
+// this profile's history through bets:add and nowhere else.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { pricedSides } from '../../../shared/bets';
+import type { MarketView, PriceSide } from '../../../shared/domain';
+import { api } from '../api';
+import { fmtLine } from '../format';
+import { RECORD_BET_EVENT } from '../keys';
+import { useStore } from '../store';
+import { marketKey } from '../store/watchlist';
+
+const STAKE_KEY = 'oddsdesk.lastStake';
+
+export function RecordBet({ eventId }: { eventId: number }) {
+  const toast = useStore((s) => s.toast);
+  const lines = useStore(
+    useShallow((s) => (s.lineIdsByEvent[eventId] ?? []).map((id) => s.markets[marketKey(eventId, id)]).filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0)),
+  );
+  const [open, setOpen] = useState(false);
+  const [lineId, setLineId] = useState<number | null>(null);
+  const [side, setSide] = useState<PriceSide>('home');
+  const [price, setPrice] = useState('');
+  const [stake, setStake] = useState(() => localStorage.getItem(STAKE_KEY) ?? '');
+  const stakeInput = useRef<HTMLInputElement>(null);
+  const line = useMemo(() => lines.find((m) => m.lineId === lineId) ?? lines[0], [lines, lineId]);
+  const sides = pricedSides(line?.prices);
+
+  const choose = (m: MarketView | undefined, s?: PriceSide) => {
+    if (!m) return;
+    const next = s && pricedSides(m.prices).includes(s) ? s : pricedSides(m.prices)[0]!;
+    setLineId(m.lineId);
+    setSide(next);
+    setPrice(String(m.prices?.[next] ?? ''));
+  };
+
+  useEffect(() => {
+    const onRecord = (e: Event) => {
+      if ((e as CustomEvent<{ eventId: number }>).detail.eventId !== eventId) return;
+      setOpen(true);
+      choose(lines[0]);
+    };
+    window.addEventListener(RECORD_BET_EVENT, onRecord);
+    return () => window.removeEventListener(RECORD_BET_EVENT, onRecord);
+  });
+  useEffect(() => {
+    if (open) stakeInput.current?.focus();
+  }, [open]);
+
+  const submit = async () => {
+    const p = Number(price);
+    const st = Number(stake);
+    if (!line || !(p > 1) || !(st > 0)) {
+      toast('A bet needs a line, a price above 1 and a stake above 0.', 'error');
+      return;
+    }
+    const r = await api.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
+    if (!r.ok) {
+      toast(`The bet was not recorded: ${r.error.message}`, 'error');
+      return;
+    }
+    localStorage.setItem(STAKE_KEY, stake);
+    setOpen(false);
+    toast(`Bet recorded: ${side} ${p} for ${st} (${line.market}${line.line === null ? '' : ` ${fmtLine(line.line)}`})`, 'info');
+  };
+
+  if (!open) {
+    return (
+      <button onClick={() => (setOpen(true), choose(lines[0]))} disabled={lines.length === 0} data-testid="record-bet-open" title="Record a bet on a line (R)">
+        Record bet (R)
+      </button>
+    );
+  }
+  return (
+    <form
+      className="record-bet"
+      data-testid="record-bet"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          setOpen(false);
+        }
+      }}
+    >
+      <select aria-label="Line" value={line?.lineId ?? ''} onChange={(e) => choose(lines.find((m) => m.lineId === Number(e.target.value)), side)} data-testid="record-bet-line">
+        {lines.map((m) => (
+          <option key={m.lineId} value={m.lineId}>
+            {m.market} {fmtLine(m.line)} (p{m.period})
+          </option>
+        ))}
+      </select>
+      <select aria-label="Side" value={side} onChange={(e) => choose(line, e.target.value as PriceSide)} data-testid="record-bet-side">
+        {sides.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <input aria-label="Price" inputMode="decimal" size={6} value={price} onChange={(e) => setPrice(e.target.value)} data-testid="record-bet-price" />
+      <input aria-label="Stake" inputMode="decimal" size={7} placeholder="stake" value={stake} onChange={(e) => setStake(e.target.value)} ref={stakeInput} data-testid="record-bet-stake" />
+      <button type="submit" data-testid="record-bet-submit">
+        Record (Enter)
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,108 @@
+// Issue 14, must-show 3 (browser mode): Top movers and Bets driven by keys against the real core and the simulator.
+// A bet is recorded from the event detail in a few keys (R, stake, Enter); a scripted move shows in Top movers with
+// the figures computed by hand; the line closes (market offline) and the bet shows its CLV. Screenshots of both
+// views go to docs/screenshots (movers.png, bets.png).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test as base, expect } from '@playwright/test';
+import { startSimulator, type Simulator } from '../../src/sim';
+import { root, startWebHost } from './helpers';
+
+const KEY = 'e2e-bets-trader-key';
+
+const test = base.extend<{ sim: Simulator }>({
+  sim: async ({ page }, use) => {
+    const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
+    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bets-e2e-'));
+    const host = await startWebHost([process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bets.db')], { ODDSDESK_API_KEY: KEY });
+    await page.setViewportSize({ width: 1400, height: 800 });
+    await page.goto(host.url);
+    await expect(page.getByTestId('status-bar')).toBeVisible();
+    await use(sim);
+    await host.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+test('Top movers and Bets by keys: record a bet in the detail, see the move ranked, then the bet’s CLV once the line closes', async ({ page, sim }) => {
+  // A match hours before its start with a two-way moneyline.
+  const event = sim.truth
+    .bookIds()
+    .map((id) => sim.truth.event(id)!)
+    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+  const id = event.event_id;
+  const ml = id * 10;
+  sim.script.setMarket(id, ml, { home: 2.0, away: 1.9 });
+
+  const input = page.getByTestId('add-watch-input');
+  await input.fill(String(id));
+  await page.getByTestId('add-watch-button').click();
+  await expect(page.getByTestId(`watch-row-${id}`)).toBeVisible();
+  await input.blur();
+
+  // Open the detail from the keyboard and record home at 2.00 for 50: R, the stake, Enter.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('event-detail')).toBeVisible();
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('record-bet')).toBeVisible();
+  await expect(page.getByTestId('record-bet-stake')).toBeFocused();
+  await expect(page.getByTestId('record-bet-price')).toHaveValue('2');
+  await expect(page.getByTestId('record-bet-side')).toHaveValue('home');
+  await page.keyboard.type('50');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Bet recorded: home 2 for 50')).toBeVisible();
+
+  // The line shortens on home. Fair prices under the default model (MPTO, p = 1/o - margin/2):
+  // 2.00/1.90 -> home 2.054054, away 1.948718; 1.80/2.10 -> home 1.852941, away 2.172414: home -9.8%, away +11.5%.
+  sim.script.setMarket(id, ml, { home: 1.8, away: 2.1 });
+  await expect(page.getByTestId(`watch-row-${id}`)).toContainText('1.800');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('m');
+  await expect(page.getByTestId('nav-movers')).toHaveAttribute('aria-current', 'page');
+  await page.keyboard.press('1'); // rank by the 5-minute move
+  await expect(page.getByTestId('movers-window-5')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('mover-row-0')).toContainText('away');
+  await expect(page.getByTestId('mover-move-0')).toHaveText('+11.5%');
+  await expect(page.getByTestId('mover-row-1')).toContainText('home');
+  await expect(page.getByTestId('mover-move-1')).toHaveText('-9.8%');
+  await page.keyboard.press('3');
+  await expect(page.getByTestId('movers-window-60')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('mover-row-1')).toHaveAttribute('aria-selected', 'true');
+  await page.screenshot({ path: path.join(root, 'docs/screenshots/movers.png') });
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('nav-watchlist')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('event-detail')).toBeVisible();
+
+  // The market goes offline before the start: 1.80 / 2.10 is the close. CLV (MPTO) = 2.00 / 1.852941 - 1 = +7.94%.
+  sim.script.setMarket(id, ml, null);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('b');
+  await expect(page.getByTestId('nav-bets')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('bets-count')).toHaveText('1');
+  await expect(async () => {
+    await page.keyboard.press('w');
+    await page.keyboard.press('b');
+    await expect(page.getByTestId('bet-clv')).toHaveText('+7.94%', { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByTestId('bets-avg-clv')).toHaveText('+7.94%');
+  await expect(page.getByTestId('bets-stake')).toHaveText('50');
+  await expect(page.getByTestId('bets-pnl')).toHaveText('0.00');
+  await expect(page.getByTestId('bets-roi')).toHaveText('—');
+  // 2: open bets (this one), 3: settled (none yet), 1: all again.
+  await page.keyboard.press('2');
+  await expect(page.getByTestId('bets-count')).toHaveText('1');
+  await page.keyboard.press('3');
+  await expect(page.getByTestId('bets-count')).toHaveText('0');
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('bets-count')).toHaveText('1');
+  await expect(page.getByTestId('bet-clv')).toHaveAttribute('title', /LOG \+\d+\.\d\d% {2}EM \+7\.69% {2}MPTO \+7\.94% {2}SHIN \+7\.94% {2}OR \+\d+\.\d\d%/);
+  await page.screenshot({ path: path.join(root, 'docs/screenshots/bets.png') });
+  // X exports the same rows through the core's CSV writer.
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('x');
+  expect((await download).suggestedFilename()).toMatch(/^oddsdesk-bets-\d{4}-\d\d-\d\d\.csv$/);
+});
