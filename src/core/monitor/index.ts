@@ -117,8 +117,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
     for (const p of problems) reportError(p);
   };
 
-  const watchIds = () => new Set(store.watchIds());
-  const isWatched = (eventId: number | null) => eventId !== null && watchIds().has(eventId);
+  // The watchlist as this monitor keeps it (every change goes through watch/unwatch below): the odds path asks
+  // "is this watched" per message, which must not be a database read each time.
+  const watched = new Set(store.watchIds());
+  const isWatched = (eventId: number | null) => eventId !== null && watched.has(eventId);
 
   const budget = (): BudgetView => {
     const g = client.governor.state();
@@ -146,10 +148,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   function maxWinChange(c: MaxWinChange & { label: string }): void {
     maxWinChanges++;
-    const watched = isWatched(c.eventId);
+    const eventWatched = isWatched(c.eventId);
     const { label: _label, ...change } = c;
-    emit({ type: 'max_win', ...change, watched });
-    const decision = maxWinDecision(c, watched, options.settings());
+    emit({ type: 'max_win', ...change, watched: eventWatched });
+    const decision = maxWinDecision(c, eventWatched, options.settings());
     if (!decision.alert || stopped) return;
     const alert = store.appendAlert(decision.alert);
     emit({ type: 'alert', alert });
@@ -302,6 +304,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
     async watch(eventId) {
       store.addWatch(eventId, clock.now());
+      watched.add(eventId);
       if (running) {
         openStream(eventId);
         if (!ENTERPRISE_PATHS.every(restricted)) void specials.refresh([eventId]);
@@ -310,6 +313,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
     unwatch(eventId) {
       store.removeWatch(eventId);
+      watched.delete(eventId);
       streams.unwatch(eventId);
       odds.forget(eventId);
       priceWatch.forget(eventId);
