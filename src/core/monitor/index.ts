@@ -213,6 +213,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           // The match left the book: nothing more will move its limits. Its settlement is discovered through
           // /api/settled, soon.
           odds.forget(eventId);
+          emit({ type: 'end', eventId, reason: end.reason });
           if (end.reason === 'settled') later(() => void settlements.sync(), 2000);
         }),
         streams.onProblem((_eventId, problem) => reportProblems([problem])),
