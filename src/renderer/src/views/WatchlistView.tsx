@@ -176,7 +176,7 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       <span className="cell">
         <Time ms={e.starts} short />
       </span>
-      <span className="cell score" data-testid={`score-${eventId}`}>
+      <span className="cell score" data-testid={`score-${eventId}`} title={fmtScore(e.scoreHome, e.scoreAway) || undefined}>
         <EventBadge eventId={eventId} settled={e.settled} live={e.live} testId={`badge-${eventId}`} />{' '}
         {fmtScore(e.scoreHome, e.scoreAway)}
       </span>
