@@ -3,8 +3,9 @@
 //   1600 px, and the page loads without a 404;
 // - an id typed and entered leaves the box, so the next letter is a shortcut;
 // - a watched match that finishes shows FT with no prices on its row, and the detail pane agrees (never LIVE);
-// - a basketball score in the Settlements view is shown whole.
-// The simulator of the last three runs on the manual clock; the demo runs on the wall clock, as a trader sees it.
+// - a basketball score in the Settlements view is shown whole;
+// - with the service gone, a watched row dims its prices and the banner and status bar say since when.
+// The simulator of the last four runs on the manual clock; the demo runs on the wall clock, as a trader sees it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -161,4 +162,30 @@ test('a basketball score is shown whole in the Settlements view', async ({ page,
   await expect(cell).toHaveText(`${ball!.score_home}–${ball!.score_away}`, { timeout: 30_000 });
   const { scroll, client } = await cell.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   expect(scroll).toBeLessThanOrEqual(client);
+});
+
+test('the service goes away: the watched row dims its prices as stale, and the banner and status bar say offline since when', async ({ page, open }) => {
+  const app = await open();
+  await page.goto(app.host.url);
+  const live = (await app.fixtures()).filter((x) => x.live_status === 1).sort((a, b) => b.starts.localeCompare(a.starts))[0]!;
+  await page.getByTestId('add-watch-input').fill(String(live.event_id));
+  await page.getByTestId('add-watch-input').press('Enter');
+  const row = page.getByTestId(`watch-row-${live.event_id}`);
+  await expect(row.locator('.price:not(.empty)').first()).toBeVisible();
+  await expect(page.getByTestId('status-streams')).toHaveText(/stream 1\/1 live/);
+  await expect(row).not.toHaveClass(/\bstale\b/);
+  await expect(row.getByTestId(`age-${live.event_id}`)).toHaveText(/^(now|\d+[smh])$/);
+
+  const before = Date.now();
+  await app.sim.close();
+  await expect(row).toHaveClass(/\bstale\b/, { timeout: 30_000 });
+  // The next request finds the service gone (the settled walk would, within its minute; the trader's look at the
+  // fixtures does at once).
+  await page.getByTestId('open-fixtures').click();
+  await expect(page.getByTestId('banner-offline')).toBeVisible({ timeout: 30_000 });
+  // "since HH:MM" (today) on this machine's clock: the minute it went, give or take the one the test crossed.
+  const since = (await page.getByTestId('offline-since').textContent())!;
+  const minutes = [before, Date.now()].map((t) => new Date(t)).map((d) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`);
+  expect(minutes).toContain(since);
+  await expect(page.getByTestId('badge-offline')).toHaveText(`OFFLINE since ${since}`);
 });
