@@ -65,6 +65,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
   let detach: Array<() => void> = [];
   let lastError: AppError | null = null;
   let connectionState: StatusView['connection'] = 'unknown';
+  let connectionSince: number | null = null;
   let statusTimer: TimerHandle | null = null;
 
   const push: PushListener = (event, payload) => {
@@ -96,6 +97,14 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     else clock.setTimeout(pushNow, wait);
   }
 
+  /** The one place the online/offline state changes, so "offline since" is the moment it went. */
+  function setConnection(next: StatusView['connection']): boolean {
+    if (next === connectionState) return false;
+    connectionState = next;
+    connectionSince = next === 'unknown' ? null : clock.now();
+    return true;
+  }
+
   function onMonitorEvent(connection: Connection, e: MonitorEvent): void {
     if (current() !== connection) return; // a replaced engine's last words go nowhere
     for (const l of [...monitorListeners]) l(e);
@@ -104,14 +113,23 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       case 'score':
         if (e.type === 'odds') {
           const at = clock.now();
-          queueOdds({ eventId: e.eventId, markets: e.markets.map((m) => marketView(m, at)), ...(e.replace ? { replace: true } : {}) });
+          // A snapshot's header (teams, league, start, score) is in the store by now: it goes with the snapshot, so
+          // an event watched by its id alone gets its names without a reload.
+          const header = e.replace ? connection.store.eventView(e.eventId) : null;
+          queueOdds({
+            eventId: e.eventId,
+            markets: e.markets.map((m) => marketView(m, at)),
+            ...(e.replace ? { replace: true } : {}),
+            ...(header ? { event: header } : {}),
+          });
         } else {
           queueOdds({ eventId: e.eventId, markets: [], score: { liveStatus: e.liveStatus, scoreHome: e.scoreHome, scoreAway: e.scoreAway } });
         }
-        if (connectionState !== 'online') {
-          connectionState = 'online';
-          scheduleStatus();
-        }
+        if (setConnection('online')) scheduleStatus();
+        break;
+      case 'end':
+        // In the same queue as the odds, so it cannot overtake prices sent before it.
+        queueOdds({ eventId: e.eventId, markets: [], ended: e.reason });
         break;
       case 'settlement':
         push('onSettlement', settlementRow(e.settlement));
@@ -122,7 +140,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         break;
       case 'error':
         lastError = e.error;
-        if (e.error.kind === 'network') connectionState = 'offline';
+        if (e.error.kind === 'network') setConnection('offline');
         scheduleStatus();
         break;
       default:
@@ -136,6 +154,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     const streams = c.engine?.monitor.streamStates() ?? [];
     return {
       connection: connectionState,
+      connectionSince,
       demo: c.demo,
       auth: gov?.auth ?? (c.engine ? 'ok' : 'missing'),
       plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
@@ -145,6 +164,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         eventId: s.eventId,
         state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,
         lastMessageAt: s.lastEventAt,
+        endReason: s.status === 'ended' ? (s.endReason ?? null) : null,
       })),
       lastSettledSync: c.engine?.monitor.lastSettledSync() ?? null,
       lastError: c.problem ?? lastError,
@@ -173,7 +193,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     attach(connection) {
       for (const d of detach.splice(0)) d();
       lastError = null;
-      connectionState = 'unknown';
+      setConnection('unknown');
       const engine = connection.engine;
       if (engine) {
         detach = [
@@ -188,10 +208,9 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     status,
     scheduleStatus,
     noteOutcome(error) {
-      const was = connectionState;
-      connectionState = error?.kind === 'network' ? 'offline' : 'online';
+      const changed = setConnection(error?.kind === 'network' ? 'offline' : 'online');
       if (error) lastError = error;
-      if (was !== connectionState || error) scheduleStatus();
+      if (changed || error) scheduleStatus();
     },
     close() {
       for (const d of detach.splice(0)) d();

@@ -5,6 +5,7 @@
 import type { AppError } from '../shared/errors';
 import type { Clock } from './clock';
 import type { Engine } from './engine';
+import { watchLiveOnFirstRun } from './firstRun';
 import { claimProfile, DEMO_PROFILE, profileIdentity, type Profile, type ProfileLocator } from './profiles';
 import type { SecretStore } from './secrets/types';
 import type { Store } from './store';
@@ -155,7 +156,17 @@ export function createSession(deps: SessionDeps): Session {
         const demo = await deps.startDemo!();
         demoService = demo;
         const { store, problem } = openProfile(DEMO_PROFILE);
-        return { profile: DEMO_PROFILE, store, engine: deps.createEngine({ baseUrl: demo.baseUrl, key: demo.key, store }), demo: true, problem };
+        const engine = deps.createEngine({ baseUrl: demo.baseUrl, key: demo.key, store });
+        // A new demo profile watches a few live matches, so the first screen moves. Before the host follows the
+        // engine: its first watchlist push and the engine's first streams include them.
+        if (!problem) {
+          try {
+            await watchLiveOnFirstRun(store, engine.client, deps.clock.now());
+          } catch {
+            // An empty first screen is no reason to refuse the demo.
+          }
+        }
+        return { profile: DEMO_PROFILE, store, engine, demo: true, problem };
       }
       case 'service': {
         const { store, problem } = openProfile(target.profile);

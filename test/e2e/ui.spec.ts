@@ -473,6 +473,11 @@ test('plan restricted: specials say which plan they need', async ({ page, open }
   // The live stream is an enterprise feature too: the watch stays, its stream says why it is not live.
   await expect(page.getByTestId('status-streams')).toContainText('stream 0/1 live (1 restricted)');
   expect(app.sim.openStreams()).toBe(0);
+  // The banner says it once for every view, in words: the watchlist's blank prices are the plan, not a fault.
+  const banner = page.getByTestId('banner-plan');
+  await expect(banner).toContainText('Your starter key does not include everything');
+  await expect(banner).toContainText('live odds streams (the watchlist prices)');
+  await expect(banner).toContainText('need the enterprise plan');
 });
 
 test('the palette finds a fixture, watches it and opens its detail', async ({ page, open }) => {
@@ -550,6 +555,8 @@ test('demo mode: without a key the host runs its own simulator, and the status b
   const testId = (await add.getAttribute('data-testid'))!;
   await add.click();
   await expect(page.getByTestId(testId)).toHaveText('Watched');
-  await expect(bar.getByTestId('status-streams')).toHaveText('stream 1/1 live');
+  // The first run already watches a few live events: all of them and this one are live.
+  await expect(bar.getByTestId('status-streams')).toHaveText(/^\s*stream (\d+)\/\1 live$/);
+  expect(Number(/stream (\d+)/.exec((await bar.getByTestId('status-streams').textContent())!)![1])).toBeGreaterThanOrEqual(4);
   await expect(bar.getByTestId('status-plan')).toHaveText('plan enterprise');
 });

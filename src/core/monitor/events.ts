@@ -21,6 +21,8 @@ export type MonitorEvent =
   | ({ type: 'max_win'; watched: boolean } & MaxWinChange)
   | { type: 'odds'; eventId: number; markets: Market[]; replace: boolean }
   | { type: 'score'; eventId: number; liveStatus: number; scoreHome: number | null; scoreAway: number | null }
+  /** The stream's `end`: the event left the book (reason as the service gave it, e.g. 'settled', 'removed'). */
+  | { type: 'end'; eventId: number; reason: string }
   | { type: 'alert'; alert: AlertRecord }
   | { type: 'error'; error: AppError };
 

@@ -253,6 +253,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           odds.forget(eventId);
           priceWatch.forget(eventId);
           closingLines.forget(eventId);
+          emit({ type: 'end', eventId, reason: end.reason });
           if (end.reason === 'settled') later(() => void settlements.sync(), 2000);
         }),
         streams.onProblem((_eventId, problem) => reportProblems([problem])),

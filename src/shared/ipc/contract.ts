@@ -201,6 +201,8 @@ export interface QuotaView {
 
 export interface StatusView {
   connection: 'online' | 'offline' | 'unknown';
+  /** ms; when `connection` last changed (null before the first answer): "offline since 14:02". */
+  connectionSince?: number | null;
   demo: boolean;
   /** 'rejected': a 401 paused everything that needs the key until a new one is entered. */
   auth: 'ok' | 'rejected' | 'missing';
@@ -208,7 +210,8 @@ export interface StatusView {
   /** Paths refused by the plan, with what they need. */
   restricted: Array<{ path: string; requiredPlan: string; yourPlan: string }>;
   quota: QuotaView;
-  streams: Array<{ eventId: number; state: StreamState; lastMessageAt: number | null }>;
+  /** endReason: why an 'ended' stream ended, as the service said it ('settled', 'removed', ...). */
+  streams: Array<{ eventId: number; state: StreamState; lastMessageAt: number | null; endReason?: string | null }>;
   /** ms of the last successful /api/settled walk. */
   lastSettledSync: number | null;
   lastError: AppError | null;
@@ -304,6 +307,12 @@ export interface OddsBatch {
     score?: { liveStatus: number | null; scoreHome: number | null; scoreAway: number | null };
     /** A snapshot replaced everything held for the event. */
     replace?: boolean;
+    /** With a snapshot: the event as recorded from its header (teams, league, start, score), for an event the
+     * renderer knew by id only. */
+    event?: EventView;
+    /** The stream said the event left the book ('settled', 'removed', or whatever reason the service gave): its
+     * prices are no longer live. */
+    ended?: string;
   }>;
   at: number;
 }

@@ -4,7 +4,7 @@ import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QuotaView, StreamState } from '../../../shared/ipc/contract';
 import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests';
-import { fmtTime, utcTitle } from '../format';
+import { fmtShortDateTime, fmtTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
 const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'failing', 'restricted', 'failed', 'ended'];
@@ -54,8 +54,8 @@ export function StatusBar() {
         </span>
       )}
       {offline && (
-        <span className="badge offline" data-testid="badge-offline">
-          OFFLINE
+        <span className="badge offline" data-testid="badge-offline" title={utcTitle(status?.connectionSince)}>
+          OFFLINE{status?.connection === 'offline' && status.connectionSince != null ? ` since ${fmtShortDateTime(status.connectionSince)}` : ''}
         </span>
       )}
       <span className="muted">{theme === 'dark' ? '◐' : '◑'} Ctrl+K</span>

@@ -11,6 +11,11 @@ import { extendLineSeries } from './lineHistory';
 export interface WatchEvent extends EventView {
   addedAt: number;
   settled: boolean;
+  /**
+   * The stream's `end` reason ('settled', 'removed', ...) once the event left the book: its prices are no longer
+   * live. Sticky for as long as the row is watched (no later push of the list or of odds takes it back).
+   */
+  ended: string | null;
 }
 
 export interface WatchlistSlice {
@@ -30,9 +35,34 @@ export interface WatchlistSlice {
 
 export const marketKey = (eventId: number, lineId: number): string => `${eventId}:${lineId}`;
 
-function splitEvent(w: WatchedEventView): WatchEvent {
+/** Why an event's stream ended, if it did: as pushed with the odds, else (after a reload) the stream's state. */
+export function endedOf(s: StoreState, eventId: number): string | null {
+  const ev = s.watchEvents[eventId];
+  if (ev?.ended) return ev.ended;
+  const st = s.status?.streams.find((x) => x.eventId === eventId);
+  return st?.state === 'ended' ? (st.endReason ?? 'ended') : null;
+}
+
+function splitEvent(w: WatchedEventView, ended: string | null = null): WatchEvent {
   const { markets: _markets, ...event } = w;
-  return event;
+  return { ...event, ended };
+}
+
+/** What a snapshot's header says of an event; the watch's own facts (added, settled, ended) stay. */
+function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
+  return {
+    ...ev,
+    sportId: h.sportId ?? ev.sportId,
+    sportName: h.sportName ?? ev.sportName,
+    leagueId: h.leagueId ?? ev.leagueId,
+    leagueName: h.leagueName ?? ev.leagueName,
+    runnerHome: h.runnerHome ?? ev.runnerHome,
+    runnerAway: h.runnerAway ?? ev.runnerAway,
+    starts: h.starts ?? ev.starts,
+    liveStatus: h.liveStatus ?? ev.liveStatus,
+    scoreHome: h.scoreHome ?? ev.scoreHome,
+    scoreAway: h.scoreAway ?? ev.scoreAway,
+  };
 }
 
 export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => ({
@@ -51,11 +81,12 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
 
   setWatchlist(list) {
     const prev = get().markets;
+    const prevEvents = get().watchEvents;
     const watchEvents: Record<number, WatchEvent> = {};
     const markets: Record<string, MarketView> = {};
     const lineIdsByEvent: Record<number, number[]> = {};
     for (const w of list) {
-      watchEvents[w.eventId] = splitEvent(w);
+      watchEvents[w.eventId] = splitEvent(w, prevEvents[w.eventId]?.ended ?? null);
       lineIdsByEvent[w.eventId] = w.markets.map((m) => m.lineId);
       for (const m of w.markets) {
         const k = marketKey(w.eventId, m.lineId);
@@ -74,8 +105,14 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
     let lineIds: Record<number, number[]> | null = null;
     for (const batch of batches) {
       for (const e of batch.events) {
-        const ev = (events ?? s.watchEvents)[e.eventId];
+        let ev = (events ?? s.watchEvents)[e.eventId];
         if (!ev) continue; // not (or no longer) watched
+        if (e.event || (e.ended && ev.ended !== e.ended)) {
+          events ??= { ...s.watchEvents };
+          if (e.event) ev = withHeader(ev, e.event);
+          if (e.ended) ev = { ...ev, ended: e.ended };
+          events[e.eventId] = ev;
+        }
         markets ??= { ...s.markets };
         if (e.replace) {
           lineIds ??= { ...s.lineIdsByEvent };

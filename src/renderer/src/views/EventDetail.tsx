@@ -9,6 +9,7 @@ import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
 import { periodLabel } from '../../../shared/periods';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
+import { EventBadge } from '../components/EventBadge';
 import { PriceCell, type PriceSide } from '../components/PriceCell';
 import { Time } from '../components/Time';
 import { useQuery } from '../hooks';
@@ -119,7 +120,7 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   if (all.length === 1) return <p className="calm-message">One tick recorded so far; the charts start with the next one.</p>;
   return (
     <div className="charts">
-      <Chart title="Price" testId="chart-price" data={priceData} series={sides.map((s, i) => ({ label: SIDE_LABEL[s], color: color(i) }))} format={(v) => v.toFixed(3)} />
+      <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: SIDE_LABEL[s], color: color(i) }))} format={(v) => v.toFixed(3)} />
       <Chart
         title="Max win"
         testId="chart-maxwin"
@@ -174,7 +175,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
           </div>
         </div>
         <div className="detail-score" data-testid="detail-score">
-          {event?.liveStatus === 1 && <span className="badge live">LIVE</span>} {fmtScore(event?.scoreHome, event?.scoreAway) || '–'}
+          <EventBadge eventId={eventId} settled={!!detail?.settled} live={event?.liveStatus === 1} testId="detail-badge" /> {fmtScore(event?.scoreHome, event?.scoreAway) || '–'}
         </div>
       </header>
       <div className="detail-actions">

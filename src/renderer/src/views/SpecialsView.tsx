@@ -94,6 +94,7 @@ function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventI
       <Chart title={`${name}: max win`} data={data} series={[{ label: 'max_win', color: '--c2', stepped: true }]} format={fmtMoney} testId="chart-special-maxwin" />
       <Chart
         title={`${name}: odds`}
+        log
         data={odds}
         series={[
           { label: 'odds', color: '--c1' },

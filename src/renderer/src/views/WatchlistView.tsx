@@ -1,19 +1,86 @@
 // Watchlist: the live grid of watched events (virtualised; each row subscribes to its own event id and each price
 // cell to its own line), its toolbar (search, live filter, period, add by id) and the fixtures picker.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { parseServiceTime } from '../../../shared/api';
 import { periodLabel } from '../../../shared/periods';
+import { EventBadge } from '../components/EventBadge';
 import { PriceCell } from '../components/PriceCell';
 import { Time } from '../components/Time';
 import { eventName, fmtLine, fmtMoney, fmtScore } from '../format';
 import { useStore } from '../store';
-import { mainLines, selectVisibleWatchIds } from '../store/selectors';
+import { mainLines, selectVisibleWatchIds, type MainLines } from '../store/selectors';
 import type { SortKey } from '../store/ui';
-import { marketKey } from '../store/watchlist';
+import { endedOf, marketKey } from '../store/watchlist';
 import { FixturePicker } from './FixturePicker';
 
 const ROW_HEIGHT = 30;
+const NO_LINES: MainLines = { ml: null, spread: null, total: null };
+
+// ---- one shared one-second ticker for the price ages (one interval, however many rows are on screen) ----
+let nowMs = Date.now();
+const tickListeners = new Set<() => void>();
+let ticker: ReturnType<typeof setInterval> | null = null;
+function subscribeNow(listener: () => void): () => void {
+  tickListeners.add(listener);
+  ticker ??= setInterval(() => {
+    nowMs = Date.now();
+    for (const l of tickListeners) l();
+  }, 1000);
+  return () => {
+    tickListeners.delete(listener);
+    if (tickListeners.size === 0 && ticker !== null) {
+      clearInterval(ticker);
+      ticker = null;
+    }
+  };
+}
+const useNow = () => useSyncExternalStore(subscribeNow, () => nowMs);
+
+/** "now", "12s", "4m", "3h": how long ago a price was last set. */
+export function fmtAge(ms: number): string {
+  if (ms < 1500) return 'now';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h`;
+}
+
+/**
+ * When the row's freshest main price was set, on this machine's clock: the service's updated_at moved by the
+ * measured clock skew, else when we received it.
+ */
+function usePriceTime(eventId: number, lines: MainLines): number | null {
+  return useStore((s) => {
+    const skew = s.status?.quota.clockSkewMs ?? 0;
+    let latest: number | null = null;
+    for (const id of [lines.ml, lines.spread, lines.total]) {
+      if (id === null) continue;
+      const m = s.markets[marketKey(eventId, id)];
+      if (!m) continue;
+      const service = m.updatedAt ? parseServiceTime(m.updatedAt) : null;
+      const t = service !== null ? Math.min(service - skew, m.seenAt) : m.seenAt;
+      if (latest === null || t > latest) latest = t;
+    }
+    return latest;
+  });
+}
+
+function AgeCell({ at, stale, eventId }: { at: number | null; stale: boolean; eventId: number }) {
+  const now = useNow();
+  const age = at === null ? null : Math.max(0, now - at);
+  return (
+    <span
+      className={`cell num age${stale ? ' stale' : ''}`}
+      data-testid={`age-${eventId}`}
+      title={at === null ? 'No price' : `Price set ${fmtAge(age!)} ago${stale ? '; the feed is not live, so it may be out of date' : ''}`}
+    >
+      {age === null ? '—' : fmtAge(age)}
+    </span>
+  );
+}
+
 
 function SortHeader({ k, label, className }: { k: SortKey; label: string; className?: string }) {
   const sort = useStore(useShallow((s) => s.watchSort));
@@ -62,8 +129,22 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       };
     }),
   );
+  // The stream's end: pushed with the odds, or (after a reload) as the stream's state.
+  const ended = useStore((s) => endedOf(s, eventId));
+  // Live prices only while the feed is: an event that left the book shows none, and a row whose stream is not live
+  // (or whose service or host is unreachable) is dimmed as stale.
+  const feedLive = useStore(
+    (s) =>
+      s.hostConnected &&
+      s.status?.connection !== 'offline' &&
+      (s.status?.streams.some((x) => x.eventId === eventId && x.state === 'live') ?? false),
+  );
   const period = useStore((s) => s.watchPeriod);
-  const lines = useStore(useShallow((s) => mainLines(s, eventId, period)));
+  const gone = e.settled || ended !== null;
+  const shown = useStore(useShallow((s) => mainLines(s, eventId, period)));
+  const lines = gone ? NO_LINES : shown;
+  const priceAt = usePriceTime(eventId, lines);
+  const stale = !gone && priceAt !== null && !feedLive;
   const selected = useStore((s) => s.selectedEventId === eventId);
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
   // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
@@ -73,7 +154,8 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
     <div
       role="row"
       aria-selected={selected}
-      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}`}
+      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}${ended !== null ? ' ended' : ''}${stale ? ' stale' : ''}`}
+      data-ended={ended ?? undefined}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`watch-row-${eventId}`}
       onClick={() => select(eventId)}
@@ -94,8 +176,8 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       <span className="cell">
         <Time ms={e.starts} short />
       </span>
-      <span className="cell score" data-testid={`score-${eventId}`}>
-        {e.settled ? <span className="badge settled">FT</span> : e.live ? <span className="badge live">LIVE</span> : null}{' '}
+      <span className="cell score" data-testid={`score-${eventId}`} title={fmtScore(e.scoreHome, e.scoreAway) || undefined}>
+        <EventBadge eventId={eventId} settled={e.settled} live={e.live} testId={`badge-${eventId}`} />{' '}
         {fmtScore(e.scoreHome, e.scoreAway)}
       </span>
       <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
@@ -107,6 +189,7 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       <LineCell eventId={eventId} lineId={lines.total} />
       <PriceCell eventId={eventId} lineId={lines.total} side="over" />
       <PriceCell eventId={eventId} lineId={lines.total} side="under" />
+      <AgeCell at={priceAt} stale={stale} eventId={eventId} />
       <MaxWinCell eventId={eventId} lineId={lines.ml} />
     </div>
   );
@@ -132,6 +215,7 @@ function AddById() {
   const select = useStore((s) => s.selectEvent);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
   const id = Number(text.trim());
   const valid = text.trim() !== '' && Number.isInteger(id) && id >= 0;
   const submit = async () => {
@@ -143,6 +227,8 @@ function AddById() {
     else {
       setText('');
       select(id);
+      // Done typing: the next key is a shortcut again, not another digit in the box.
+      input.current?.blur();
     }
   };
   return (
@@ -154,6 +240,7 @@ function AddById() {
       }}
     >
       <input
+        ref={input}
         data-testid="add-watch-input"
         placeholder="event id"
         inputMode="numeric"
@@ -257,6 +344,9 @@ export function WatchlistView() {
               <span className="th num">Total</span>
               <span className="th num">Over</span>
               <span className="th num">Under</span>
+              <span className="th num" title="How long ago the row's freshest price was set; dimmed while the feed is not live">
+                Age
+              </span>
               <SortHeader k="maxWin" label="Max win" className="num" />
             </div>
             {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}

@@ -1,0 +1,172 @@
+// What the screen needs from the core, against an upstream scripted from assumptions.md (not our simulator): an
+// event watched by its id alone gets its teams, league and score from the stream's snapshot header without a reload;
+// the stream's `end` reaches the renderer with its reason (in the odds batches and the stream's status); and the
+// status says since when the service has been unreachable. The core runs on the manual clock.
+import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/core/app';
+import { createMemorySecretStore } from '../../src/core/secrets/memory';
+import type { Channel, OddsBatch, RequestArgs, ResponseMap, StatusView } from '../../src/shared/ipc/contract';
+import { createManualClock, type ManualClock } from '../support/manualClock';
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+const EVENT = 9001;
+const KEY = 'scripted-screen-key';
+
+const snapshot = {
+  event_id: EVENT,
+  sport_id: 3,
+  league_id: 301,
+  league_name: 'Harbour Basketball League',
+  runner_home: 'Harbour Lions',
+  runner_away: 'Portton Kings',
+  starts: '2026-11-22T11:00:00',
+  live_status: 1,
+  score_home: 102,
+  score_away: 99,
+  markets: [
+    { line_id: 1, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.4, away: 3.1 }, max_win: 5000, updated_at: '2026-11-22T11:59:00' },
+  ],
+};
+
+interface Upstream {
+  url: string;
+  /** The open stream of EVENT, once the client connected. */
+  stream: http.ServerResponse | null;
+  close(): Promise<void>;
+}
+
+async function scriptedUpstream(): Promise<Upstream> {
+  const up: Partial<Upstream> & { stream: http.ServerResponse | null } = { stream: null };
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname === '/api/stream/event' && Number(url.searchParams.get('event_id')) === EVENT) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`id: 1\nevent: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+      up.stream = res;
+      return;
+    }
+    res.setHeader('content-type', 'application/json');
+    if (url.pathname === '/api/settled') {
+      const since = Number(url.searchParams.get('since') ?? Math.floor(T0 / 1000) - 86_400);
+      res.end(JSON.stringify({ last: since, since, count: 0, events: [] }));
+      return;
+    }
+    // Everything else this service does not offer here.
+    res.statusCode = 404;
+    res.end(JSON.stringify({ detail: 'Not found' }));
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  up.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  up.close = () =>
+    new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    });
+  return up as Upstream;
+}
+
+let core: Core | null = null;
+let upstream: Upstream | null = null;
+afterEach(async () => {
+  await core?.close();
+  core = null;
+  await upstream?.close().catch(() => undefined);
+  upstream = null;
+});
+
+async function until<T>(clock: ManualClock, probe: () => T | undefined | null | false, what: string): Promise<T> {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await clock.advance(10);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function settleOn<T>(clock: ManualClock, p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  let done: { ok: true; value: T } | { ok: false; error: unknown } | null = null;
+  p.then((value) => (done = { ok: true, value }), (error: unknown) => (done = { ok: false, error }));
+  return until(clock, () => done, 'the request to settle');
+}
+
+describe('pushes the screen relies on', () => {
+  it('an event watched by id gets its header from the snapshot; `end` arrives with its reason; offline says since when', async () => {
+    upstream = await scriptedUpstream();
+    const clock = createManualClock(T0);
+    core = await createCore({
+      host: 'browser',
+      version: 'test',
+      dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-')),
+      secrets: createMemorySecretStore(),
+      notifier: { notify: () => undefined },
+      envService: { baseUrl: upstream.url, key: KEY },
+      clock,
+    });
+    await core.ready;
+    const odds: OddsBatch[] = [];
+    const statuses: StatusView[] = [];
+    core.subscribe((event, payload) => {
+      if (event === 'onOdds') odds.push(payload as OddsBatch);
+      if (event === 'onStatus') statuses.push(payload as StatusView);
+    });
+    const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
+      (core!.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
+
+    // Typed in by id: nothing is known of it yet.
+    const added = await call('watch:add', EVENT);
+    expect(added.runnerHome).toBeNull();
+
+    const entries = () => odds.flatMap((b) => b.events).filter((e) => e.eventId === EVENT);
+    const withHeader = await until(clock, () => entries().find((e) => e.event), 'the snapshot with its header');
+    expect(withHeader.replace).toBe(true);
+    expect(withHeader.event).toMatchObject({
+      eventId: EVENT,
+      runnerHome: 'Harbour Lions',
+      runnerAway: 'Portton Kings',
+      leagueName: 'Harbour Basketball League',
+      liveStatus: 1,
+      scoreHome: 102,
+      scoreAway: 99,
+    });
+    expect(withHeader.markets.map((m) => m.prices)).toEqual([{ home: 1.4, away: 3.1 }]);
+
+    // The service removes the event: the screen hears it, with the reason, and the stream's status keeps it.
+    upstream.stream!.end(`id: 2\nevent: end\ndata: ${JSON.stringify({ event_id: EVENT, reason: 'removed' })}\n\n`);
+    const ended = await until(clock, () => entries().find((e) => e.ended), 'the end');
+    expect(ended.ended).toBe('removed');
+    const status = await until(clock, () => statuses.find((s) => s.streams.some((x) => x.eventId === EVENT && x.state === 'ended')), 'the ended stream');
+    expect(status.streams.find((x) => x.eventId === EVENT)?.endReason).toBe('removed');
+    // An end is never followed by a reconnect, so nothing un-ends the row.
+    await clock.advance(120_000);
+    expect(entries().filter((e) => e.replace).length).toBe(1);
+
+    // The service goes away: offline, since the moment a request first failed, and that moment stays put.
+    expect((await call('status:get')).connection).toBe('online');
+    await upstream.close();
+    const wentAt = clock.now();
+    // The client retries a refused connection on its clock: the manual clock moves until it gives up.
+    const failed = await settleOn(clock, call('fixtures:list', {}));
+    expect(failed.ok).toBe(false);
+    const failedAt = clock.now();
+    const offline = await call('status:get');
+    expect(offline.connection).toBe('offline');
+    const since = offline.connectionSince!;
+    expect(since).toBeGreaterThanOrEqual(wentAt);
+    expect(since).toBeLessThanOrEqual(failedAt);
+    await clock.advance(60_000);
+    await settleOn(clock, call('fixtures:list', {}));
+    expect((await call('status:get')).connectionSince).toBe(since);
+  });
+});
