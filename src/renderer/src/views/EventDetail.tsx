@@ -16,6 +16,7 @@ import { useQuery } from '../hooks';
 import { eventName, fmtLine, fmtMoney, fmtOdds, fmtPct, fmtScore } from '../format';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
+import { PriceAlerts } from './PriceAlerts';
 import { RecordBet } from './RecordBet';
 
 const MARKET_ORDER = ['moneyline', 'spread', 'totals', 'team_total'];
@@ -188,6 +189,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
           {muted ? 'Unmute alerts' : 'Mute alerts'}
         </button>
         <RecordBet eventId={eventId} />
+        <PriceAlerts eventId={eventId} />
         <span className="spacer" />
         <button onClick={() => setDetailOpen(false)} aria-label="Close detail">
           Close (Esc)

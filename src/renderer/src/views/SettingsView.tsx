@@ -367,8 +367,18 @@ export function SettingsView() {
           <input type="checkbox" checked={settings?.notifyMaxWin ?? false} disabled={!settings} onChange={(e) => void update({ notifyMaxWin: e.target.checked })} /> max-win changes
         </label>
         <label className="check">
+          <input type="checkbox" checked={settings?.notifyPriceAlerts ?? false} disabled={!settings} onChange={(e) => void update({ notifyPriceAlerts: e.target.checked })} data-testid="notify-price-toggle" /> price and drop alerts
+        </label>
+        <label className="check">
           <input type="checkbox" checked={settings?.doNotDisturb ?? false} disabled={!settings} onChange={(e) => void update({ doNotDisturb: e.target.checked })} data-testid="dnd-toggle" /> do not disturb
         </label>
+      </Row>
+      <Row label="Drop alert" hint="Alert when a side's no-vig fair price moves at least this much since the open, or within the window. Each event can override it in its detail.">
+        <NumberSetting value={settings?.dropAlertPct ?? 5} min={0} max={100} suffix="%" testId="drop-pct-default" onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')} />{' '}
+        <NumberSetting value={settings?.dropWindowMinutes ?? 15} min={1} max={240} suffix="minutes" testId="drop-window-default" onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')} />
+      </Row>
+      <Row label="Price alert hysteresis" hint="A price must move back this far past a threshold before it can fire again, so a price flickering around it alerts once.">
+        <NumberSetting value={settings?.priceAlertHysteresisPct ?? 1} min={0} max={50} suffix="%" testId="hysteresis-input" onSave={(n) => void save({ priceAlertHysteresisPct: n }, 'Hysteresis')} />
       </Row>
       {info?.host !== 'electron' && (
         <Row label="Browser notifications" hint="Browser mode shows alerts as desktop notifications once allowed.">
