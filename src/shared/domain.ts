@@ -197,6 +197,10 @@ export interface ClvQuery {
   model?: DevigModel;
 }
 
+/** Which settlements alert and notify: the watched matches (default), every settlement, or chosen sports and leagues. */
+export type SettlementAlertScope = 'watched' | 'all' | 'chosen';
+export const SETTLEMENT_ALERT_SCOPES: readonly SettlementAlertScope[] = ['watched', 'all', 'chosen'];
+
 export interface NewAlert {
   at?: number;
   /** Rule that fired, e.g. 'max_win_change', 'settled', 'odds_move'. */

@@ -18,7 +18,7 @@ import type {
   WatchedEventView,
 } from '../../shared/domain';
 import type { SpecialView } from '../../shared/ipc/contract';
-import { isSetSport, periodLabel } from '../../shared/periods';
+import { isSetSport, labelPeriod, periodNames, type PeriodNames } from '../../shared/periods';
 import {
   marketFromRow,
   maxWinFromRow,
@@ -175,11 +175,14 @@ export function createReads(db: Database.Database): Reads {
     };
   }
 
-  function resultView(r: ResultDbRow, inSets: boolean): PeriodResultView {
+  /** The service's descriptions as last stored: the same labels online and offline. */
+  const storedNames = (): PeriodNames => periodNames(periods.all() as { period: number; description: string }[]);
+
+  function resultView(r: ResultDbRow, inSets: boolean, names: PeriodNames): PeriodResultView {
     return {
       eventId: r.event_id,
       period: r.period,
-      periodLabel: periodLabel(r.sport_name ?? inSets, r.period),
+      periodLabel: labelPeriod(r.sport_name ?? inSets, r.period, names),
       status: r.status,
       scoreHome: r.score_home,
       scoreAway: r.score_away,
@@ -306,7 +309,8 @@ export function createReads(db: Database.Database): Reads {
     results(eventId) {
       const rows = resultsOf.all(eventId) as ResultDbRow[];
       const inSets = rows.some((r) => r.sets_home !== null || r.period >= 6) || rows.every(guessSets);
-      return rows.map((r) => resultView(r, inSets));
+      const names = storedNames();
+      return rows.map((r) => resultView(r, inSets, names));
     },
 
     closingLineValue(q = {}) {
@@ -363,6 +367,7 @@ export function createReads(db: Database.Database): Reads {
     *exportResults(f = {}) {
       let id = -Number.MAX_SAFE_INTEGER;
       let period = -1;
+      const names = storedNames();
       for (;;) {
         const chunk = exportResultsChunk.all({
           id,
@@ -371,7 +376,7 @@ export function createReads(db: Database.Database): Reads {
           sport: f.sportId ?? null,
         }) as ResultDbRow[];
         if (chunk.length === 0) return;
-        yield* chunk.map((r) => resultView(r, guessSets(r)));
+        yield* chunk.map((r) => resultView(r, guessSets(r), names));
         const last = chunk[chunk.length - 1] as ResultDbRow;
         id = last.event_id;
         period = last.period;

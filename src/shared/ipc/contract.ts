@@ -18,12 +18,14 @@ import type {
   MarketView,
   MaxWinPoint,
   PeriodResultView,
+  SettlementAlertScope,
   SettlementPage,
   SettlementRow,
   SpecialHistoryPoint,
   StoreUsage,
   WatchedEventView,
 } from '../domain';
+import { SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
 
@@ -72,6 +74,10 @@ const settingsPatch = z
     devigModel: z.enum(DEVIG_MODELS).optional(),
     maxWinThresholdPct: z.number().min(0).max(1000).optional(),
     notifySettlements: z.boolean().optional(),
+    settlementAlerts: z.enum(SETTLEMENT_ALERT_SCOPES as readonly SettlementAlertScope[] as [SettlementAlertScope, ...SettlementAlertScope[]]).optional(),
+    settlementSports: z.array(id).max(500).optional(),
+    settlementLeagues: z.array(id).max(5000).optional(),
+    settlementSound: z.boolean().optional(),
     notifyMaxWin: z.boolean().optional(),
     doNotDisturb: z.boolean().optional(),
     retentionDays: z.number().int().min(1).max(3650).optional(),
@@ -230,6 +236,12 @@ export interface SettingsView {
   devigModel: DevigModel;
   maxWinThresholdPct: number;
   notifySettlements: boolean;
+  /** Which settlements alert and notify; sports and leagues count when it is 'chosen'. */
+  settlementAlerts: SettlementAlertScope;
+  settlementSports: number[];
+  settlementLeagues: number[];
+  /** A sound with settlement notifications. */
+  settlementSound: boolean;
   notifyMaxWin: boolean;
   doNotDisturb: boolean;
   retentionDays: number;
@@ -302,8 +314,8 @@ export interface PushPayloads {
   onWatchlist: WatchedEventView[];
   onAlert: AlertRecord;
   onSettlement: SettlementRow;
-  /** A notification was clicked: show this event. */
-  onFocusEvent: { eventId: number };
+  /** A notification was clicked: show this event, or its settlement (lines and period results) when it settled. */
+  onFocusEvent: { eventId: number; kind?: 'event' | 'settlement' };
   /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */
   onBridge: { connected: boolean };
 }
