@@ -236,6 +236,21 @@ export interface ExportFilter {
 }
 
 /** A max_win change point as exported (flat, CSV-friendly). */
+/** A market line's max_win change point (the first of a line is its baseline, with no previous value). */
+export interface LineMaxWinChange {
+  eventId: number;
+  lineId: number;
+  /** From the line's latest state; null when the line itself was never stored. */
+  period: number | null;
+  market: string | null;
+  /** The line value at the change (handicap or total). */
+  line: number | null;
+  at: number;
+  maxWin: number | null;
+  previousMaxWin: number | null;
+  sportId: number | null;
+}
+
 export interface MaxWinExportRow extends MaxWinPoint {
   sportId: number | null;
 }

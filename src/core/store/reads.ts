@@ -52,6 +52,8 @@ export interface Reads {
   closingLineValue(q?: ClvQuery): ClvRow[];
   latestCoverage(): CoverageSample[];
   periods(): { period: number; description: string }[];
+  /** The sports the service named, as last stored (offline sport names and filters). */
+  storedSports(): { sport_id: number; name: string }[];
   exportSettlements(f?: ExportFilter): IterableIterator<SettledEvent>;
   exportResults(f?: ExportFilter): IterableIterator<PeriodResultView>;
   exportMaxWin(f?: ExportFilter): IterableIterator<MaxWinExportRow>;
@@ -140,6 +142,7 @@ export function createReads(db: Database.Database): Reads {
     SELECT at, sport_name, event_count FROM coverage_samples
     WHERE at = (SELECT max(at) FROM coverage_samples) ORDER BY sport_name`);
   const periods = db.prepare(`SELECT period, description FROM periods ORDER BY period`);
+  const sports = db.prepare(`SELECT sport_id, name FROM sports ORDER BY name, sport_id`);
 
   const exportSettlementsChunk = db.prepare(`
     SELECT * FROM settlements
@@ -349,6 +352,8 @@ export function createReads(db: Database.Database): Reads {
     periods() {
       return periods.all() as { period: number; description: string }[];
     },
+
+    storedSports: () => sports.all() as { sport_id: number; name: string }[],
 
     *exportSettlements(f = {}) {
       let at = (f.since ?? FAR_PAST) - 1;
