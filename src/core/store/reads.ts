@@ -1,6 +1,6 @@
 // The store's readers for the UI and the CLI export. They need no network and no key: this is the offline review.
 import type Database from 'better-sqlite3';
-import { formatServiceTime, type DevigModel, type SettledEvent } from '../../shared/api';
+import { formatServiceTime, type DevigModel, type OutrightMarket, type SettledEvent } from '../../shared/api';
 import type {
   ClvQuery,
   ClvRow,
@@ -54,6 +54,8 @@ export interface Reads {
   periods(): { period: number; description: string }[];
   /** The sports the service named, as last stored (offline sport names and filters). */
   storedSports(): { sport_id: number; name: string }[];
+  /** Outright markets as last fetched, newest first (the offline outrights view). */
+  storedOutrights(q?: { sportId?: number; minContestants?: number }): OutrightMarket[];
   exportSettlements(f?: ExportFilter): IterableIterator<SettledEvent>;
   exportResults(f?: ExportFilter): IterableIterator<PeriodResultView>;
   exportMaxWin(f?: ExportFilter): IterableIterator<MaxWinExportRow>;
@@ -143,6 +145,13 @@ export function createReads(db: Database.Database): Reads {
     WHERE at = (SELECT max(at) FROM coverage_samples) ORDER BY sport_name`);
   const periods = db.prepare(`SELECT period, description FROM periods ORDER BY period`);
   const sports = db.prepare(`SELECT sport_id, name FROM sports ORDER BY name, sport_id`);
+  const outrights = db.prepare(`
+    SELECT * FROM outright_markets WHERE (@sport IS NULL OR sport_id = @sport)
+      AND (SELECT count(*) FROM outright_contestants c WHERE c.special_id = outright_markets.special_id) >= @min
+    ORDER BY updated_at DESC, special_id`);
+  const outrightContestants = db.prepare(
+    `SELECT name, handicap, odds, todds FROM outright_contestants WHERE special_id = ? ORDER BY odds, name`,
+  );
 
   const exportSettlementsChunk = db.prepare(`
     SELECT * FROM settlements
@@ -354,6 +363,25 @@ export function createReads(db: Database.Database): Reads {
     },
 
     storedSports: () => sports.all() as { sport_id: number; name: string }[],
+
+    storedOutrights(q = {}) {
+      const rows = outrights.all({ sport: q.sportId ?? null, min: q.minContestants ?? 0 }) as Record<string, string | number | null>[];
+      return rows.map((r) => ({
+        event_id: r.event_id as number,
+        special_id: r.special_id as number,
+        special_name: r.special_name as string,
+        cutoff: (r.cutoff as string | null) ?? '',
+        sport_id: (r.sport_id as number | null) ?? 0,
+        sport_name: (r.sport_name as string | null) ?? '',
+        league_id: (r.league_id as number | null) ?? 0,
+        league_name: (r.league_name as string | null) ?? '',
+        home: (r.home as string | null) ?? '',
+        away: (r.away as string | null) ?? '',
+        starts: (r.starts as string | null) ?? '',
+        live_status: (r.live_status as number | null) ?? 0,
+        contestants: outrightContestants.all(r.special_id) as OutrightMarket['contestants'],
+      }));
+    },
 
     *exportSettlements(f = {}) {
       let at = (f.since ?? FAR_PAST) - 1;

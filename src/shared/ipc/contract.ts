@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AppError, Result } from '../errors';
 import { toAppError } from '../errors';
 import { checkBaseUrl } from '../baseUrl';
-import type { Coverage, DevigModel, Fixture, OutrightMarket, Plan, SettledEvent, Sport } from '../api';
+import type { Coverage, DevigModel, Fixture, OutrightMarket, Period, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
 import type {
@@ -96,6 +96,7 @@ export const requestSchemas = {
   'status:get': z.tuple([]),
   'coverage:get': z.tuple([]),
   'sports:list': z.tuple([]),
+  'periods:list': z.tuple([]),
   'fixtures:list': z.tuple([z.object({ sportId: id.optional(), liveOnly: z.boolean().optional() }).strict()]),
   'watch:list': z.tuple([]),
   'watch:add': z.tuple([id]),
@@ -283,6 +284,8 @@ export interface ResponseMap {
   'status:get': StatusView;
   'coverage:get': CoverageView;
   'sports:list': Sport[];
+  /** The service's period descriptions as stored (fetched once per connection); empty before the first. */
+  'periods:list': Period[];
   'fixtures:list': FixtureView[];
   'watch:list': WatchedEventView[];
   'watch:add': WatchedEventView;
@@ -293,7 +296,7 @@ export interface ResponseMap {
   'specials:history': SpecialHistoryPoint[];
   'outrights:list': OutrightMarket[];
   'settlements:query': SettlementPage;
-  'settlements:detail': { settlement: SettledEvent; periodResults: PeriodResultView[] } | null;
+  'settlements:detail': SettlementDetail | null;
   'settlements:syncNow': { added: number };
   'settlements:exportCsv': string;
   /** null: the trader cancelled the dialog. */
@@ -306,6 +309,14 @@ export interface ResponseMap {
   'settings:clearApiKey': SettingsView;
   'store:usage': StoreUsage;
   'store:compact': CompactNowResult;
+}
+
+/** One settled event explained: its lines, its period results, and what labels them (sport, period names). */
+export interface SettlementDetail {
+  settlement: SettledEvent;
+  periodResults: PeriodResultView[];
+  sportName: string | null;
+  periodNames: Period[];
 }
 
 export interface PushPayloads {
