@@ -62,6 +62,18 @@ describe('offline review', () => {
     expect(labels).toContain('Set 1 Game 1');
     expect(labels).toContain(PERIODS.find((p) => p.period === 1)!.description);
 
+    // A watched event's market lines: their limits (a baseline at least) reach the max_win timeline, offline too.
+    const fixtures = await call('fixtures:list', {});
+    const watched = fixtures.find((f) => f.live_status === 1) ?? fixtures[0]!;
+    await call('watch:add', watched.event_id);
+    let timeline = (await call('specials:list', watched.event_id)).lineMaxWinPoints;
+    for (let i = 0; i < 100 && timeline.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      timeline = (await call('specials:list', watched.event_id)).lineMaxWinPoints;
+    }
+    expect(timeline.length).toBeGreaterThan(0);
+    for (const p of timeline) expect(p).toMatchObject({ eventId: watched.event_id, market: expect.any(String), period: expect.any(Number) });
+
     // The service goes away.
     await sim.close();
     sim = null;
@@ -70,5 +82,6 @@ describe('offline review', () => {
     expect((await call('periods:list')).length).toBe(PERIODS.length);
     expect((await call('settlements:query', { sportId: tennis.sport_id })).rows).toEqual(settled.rows);
     expect(await call('settlements:detail', eventId)).toEqual(online);
+    expect((await call('specials:list', watched.event_id)).lineMaxWinPoints.slice(0, timeline.length)).toEqual(timeline);
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import type {
   ClvRow,
   EventView,
   LineHistoryPoint,
+  LineMaxWinChange,
   LiveStatePoint,
   MarketView,
   MaxWinPoint,
@@ -226,6 +227,8 @@ export interface SpecialsView {
   restricted: AppError | null;
   specials: SpecialView[];
   maxWinPoints: MaxWinPoint[];
+  /** The event's market lines' max_win change points (kept for good), for the same timeline. */
+  lineMaxWinPoints: LineMaxWinChange[];
 }
 
 export interface SettingsView {
