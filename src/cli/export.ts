@@ -9,6 +9,7 @@ import { openStore } from '../core/store';
 import { formatServiceTime } from '../shared/api';
 import { csvRow } from '../shared/csv';
 import type { ExportFilter } from '../shared/domain';
+import { labelPeriod, periodNames } from '../shared/periods';
 
 export type ExportKind = 'settlements' | 'results' | 'max-win' | 'bets';
 
@@ -29,8 +30,25 @@ const RESULT_COLUMNS = [
   'settlement_id', 'cancellation_reason', 'timestamp',
 ] as const;
 const MAX_WIN_COLUMNS = [
-  'event_id', 'sport_id', 'special_id', 'special_name', 'contestant_id', 'contestant_name', 'line_id', 'from', 'to', 'at', 'odds', 'todds',
+  'event_id', 'sport_id', 'special_id', 'special_name', 'contestant_id', 'contestant_name', 'line_id', 'period', 'period_label',
+  'market', 'line', 'from', 'to', 'at', 'odds', 'todds',
 ] as const;
+type MaxWinRecord = Record<(typeof MAX_WIN_COLUMNS)[number], unknown> & { ms: number };
+
+/** Two time-ordered streams as one, oldest first (specials first on a tie). */
+function* mergeByTime<T extends { ms: number }>(a: Iterator<T>, b: Iterator<T>): Generator<T> {
+  let x = a.next();
+  let y = b.next();
+  while (!x.done || !y.done) {
+    if (!x.done && (y.done || x.value.ms <= y.value.ms)) {
+      yield x.value;
+      x = a.next();
+    } else if (!y.done) {
+      yield y.value;
+      y = b.next();
+    }
+  }
+}
 
 function* map<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
   for (const item of items) yield f(item);
@@ -50,7 +68,11 @@ export async function runExport(options: ExportOptions, sink: Writable = process
   /** Flat records: a JSON object per line, or a CSV header and one row each. */
   function* flat<C extends string>(columns: readonly C[], records: Iterable<Record<C, unknown>>): Generator<string> {
     if (csv) yield csvRow(columns);
-    for (const record of records) yield csv ? csvRow(columns.map((c) => record[c])) : JSON.stringify(record) + '\n';
+    for (const record of records) {
+      const cells = columns.map((c) => record[c]);
+      // Only the named columns: records may carry working fields (a sort key) that are not output.
+      yield csv ? csvRow(cells) : JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, cells[i]]))) + '\n';
+    }
   }
   function* settlements(): Generator<string> {
     if (csv) yield csvRow(SETTLEMENT_COLUMNS);
@@ -96,26 +118,48 @@ export async function runExport(options: ExportOptions, sink: Writable = process
         ),
       );
     } else {
-      await writeText(
-        sink,
-        flat(
-          MAX_WIN_COLUMNS,
-          map(store.exportMaxWin(filter), (p) => ({
-            event_id: p.eventId,
-            sport_id: p.sportId,
-            special_id: p.specialId,
-            special_name: p.specialName,
-            contestant_id: p.contestantId,
-            contestant_name: p.contestantName,
-            line_id: null,
-            from: p.previousMaxWin,
-            to: p.maxWin,
-            at: formatServiceTime(p.at),
-            odds: p.odds,
-            todds: p.todds,
-          })),
-        ),
-      );
+      const names = periodNames(store.periods());
+      const sportNames = new Map(store.storedSports().map((s) => [s.sport_id, s.name]));
+      const specials = map(store.exportMaxWin(filter), (p): MaxWinRecord => ({
+        ms: p.at,
+        event_id: p.eventId,
+        sport_id: p.sportId,
+        special_id: p.specialId,
+        special_name: p.specialName,
+        contestant_id: p.contestantId,
+        contestant_name: p.contestantName,
+        line_id: null,
+        period: null,
+        period_label: null,
+        market: null,
+        line: null,
+        from: p.previousMaxWin,
+        to: p.maxWin,
+        at: formatServiceTime(p.at),
+        odds: p.odds,
+        todds: p.todds,
+      }));
+      // Market lines: every change point kept at ingest and by compaction, whatever tick retention removed.
+      const lines = map(store.exportLineMaxWin(filter), (p): MaxWinRecord => ({
+        ms: p.at,
+        event_id: p.eventId,
+        sport_id: p.sportId,
+        special_id: null,
+        special_name: null,
+        contestant_id: null,
+        contestant_name: null,
+        line_id: p.lineId,
+        period: p.period,
+        period_label: p.period === null ? null : labelPeriod((p.sportId === null ? undefined : sportNames.get(p.sportId)) ?? false, p.period, names),
+        market: p.market,
+        line: p.line,
+        from: p.previousMaxWin,
+        to: p.maxWin,
+        at: formatServiceTime(p.at),
+        odds: null,
+        todds: null,
+      }));
+      await writeText(sink, flat(MAX_WIN_COLUMNS, mergeByTime(specials, lines)));
     }
   } catch (e) {
     // A reader that went away (`| head`) or a full disk: say so once, without a stack.

@@ -9,6 +9,8 @@ export interface UserNotification {
   /** Clicking the notification opens this event. */
   eventId?: number | null;
   kind: 'settlement' | 'max_win' | 'price';
+  /** Play the system sound with it (the trader's settlement sound setting); silent when absent or false. */
+  sound?: boolean;
 }
 
 export interface Notifier {

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
 import { checkBaseUrl } from '../shared/baseUrl';
+import { SETTLEMENT_ALERT_SCOPES, type SettlementAlertScope } from '../shared/domain';
 import { AppErrorException } from '../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './monitor';
@@ -17,6 +18,10 @@ export const DEFAULT_SETTINGS: AppSettings = {
   devigModel: 'MPTO',
   maxWinThresholdPct: 10,
   notifySettlements: true,
+  settlementAlerts: 'watched',
+  settlementSports: [],
+  settlementLeagues: [],
+  settlementSound: false,
   notifyMaxWin: true,
   doNotDisturb: false,
   retentionDays: 30,
@@ -68,6 +73,11 @@ function load(file: string | null): Partial<AppSettings> {
       const d = (DEFAULT_SETTINGS as unknown as Record<string, unknown>)[k];
       if (v === null ? k === 'baseUrl' : typeof v === typeof d || (d === null && typeof v === 'string')) out[k] = v;
     }
+    // Lists and choices are checked by content, not just by type.
+    for (const k of ['settlementSports', 'settlementLeagues'] as const) {
+      if (k in out && !(Array.isArray(out[k]) && (out[k] as unknown[]).every((n) => Number.isSafeInteger(n) && (n as number) > 0))) delete out[k];
+    }
+    if ('settlementAlerts' in out && !SETTLEMENT_ALERT_SCOPES.includes(out['settlementAlerts'] as SettlementAlertScope)) delete out['settlementAlerts'];
     // A saved address the key may no longer go to (an older app accepted plain http anywhere) is set aside.
     if (typeof out['baseUrl'] === 'string') {
       const checked = checkBaseUrl(out['baseUrl']);
@@ -116,6 +126,10 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       maxWinThresholdPct: settings.maxWinThresholdPct,
       settledEverySeconds: settings.settledEverySeconds,
       notifySettlements: settings.notifySettlements,
+      settlementAlerts: settings.settlementAlerts,
+      settlementSports: settings.settlementSports,
+      settlementLeagues: settings.settlementLeagues,
+      settlementSound: settings.settlementSound,
       notifyMaxWin: settings.notifyMaxWin,
       doNotDisturb: settings.doNotDisturb,
       mutedEvents,

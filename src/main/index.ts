@@ -208,10 +208,10 @@ function showWindow(): BrowserWindow | null {
 }
 
 /** Shows the window and tells the renderer which event to show, once the page can hear it. */
-function focusEvent(eventId: number): void {
+function focusEvent(eventId: number, kind: 'event' | 'settlement' = 'event'): void {
   const win = showWindow();
   if (!win) return;
-  const deliver = () => lifecycle.canShowWindow() && send('onFocusEvent', { eventId });
+  const deliver = () => lifecycle.canShowWindow() && send('onFocusEvent', { eventId, kind });
   if (win.webContents.isLoading() || !readyWindows.has(win)) win.webContents.once('did-finish-load', deliver);
   else deliver();
 }

@@ -16,8 +16,8 @@ export interface ElectronNotifierDeps {
   isSupported: () => boolean;
   /** Show, restore and focus the main window (re-creating it if it was closed). */
   focusWindow: () => void;
-  /** Push onFocusEvent to the renderer once it can receive it. */
-  focusEvent: (eventId: number) => void;
+  /** Push onFocusEvent to the renderer once it can receive it: the event, or its settlement with lines and results. */
+  focusEvent: (eventId: number, kind?: 'event' | 'settlement') => void;
   /** The app icon: Linux notification daemons show none otherwise. */
   icon?: NotificationConstructorOptions['icon'];
 }
@@ -31,12 +31,13 @@ export function createElectronNotifier(deps: ElectronNotifierDeps): Notifier {
   return {
     notify(n: UserNotification) {
       if (!deps.isSupported()) return;
-      const notification = deps.create({ title: n.title, body: n.body, silent: false, ...(deps.icon ? { icon: deps.icon } : {}) });
+      // Sound only when the trader asked for it (the settlement sound setting); otherwise a quiet notification.
+      const notification = deps.create({ title: n.title, body: n.body, silent: !n.sound, ...(deps.icon ? { icon: deps.icon } : {}) });
       const forget = () => live.delete(notification);
       notification.on('click', () => {
         forget();
         // focusEvent shows the window itself, and tells the page once it is ready; focusWindow only for the rest.
-        if (typeof n.eventId === 'number') deps.focusEvent(n.eventId);
+        if (typeof n.eventId === 'number') deps.focusEvent(n.eventId, n.kind === 'settlement' ? 'settlement' : 'event');
         else deps.focusWindow();
       });
       notification.on('close', forget);

@@ -197,6 +197,10 @@ export interface ClvQuery {
   model?: DevigModel;
 }
 
+/** Which settlements alert and notify: the watched matches (default), every settlement, or chosen sports and leagues. */
+export type SettlementAlertScope = 'watched' | 'all' | 'chosen';
+export const SETTLEMENT_ALERT_SCOPES: readonly SettlementAlertScope[] = ['watched', 'all', 'chosen'];
+
 export interface NewAlert {
   at?: number;
   /** Rule that fired, e.g. 'max_win_change', 'settled', 'odds_move'. */
@@ -232,6 +236,21 @@ export interface ExportFilter {
 }
 
 /** A max_win change point as exported (flat, CSV-friendly). */
+/** A market line's max_win change point (the first of a line is its baseline, with no previous value). */
+export interface LineMaxWinChange {
+  eventId: number;
+  lineId: number;
+  /** From the line's latest state; null when the line itself was never stored. */
+  period: number | null;
+  market: string | null;
+  /** The line value at the change (handicap or total). */
+  line: number | null;
+  at: number;
+  maxWin: number | null;
+  previousMaxWin: number | null;
+  sportId: number | null;
+}
+
 export interface MaxWinExportRow extends MaxWinPoint {
   sportId: number | null;
 }

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { DevigModel, EventOdds, Market, Plan, SettledEvent } from '../../src/shared/api';
 import { devig } from '../../src/shared/devig';
+import { periodNames } from '../../src/shared/periods';
+import { lineLabel } from '../../src/core/monitor/oddsPipeline';
+import { PERIODS } from '../../src/sim/catalog';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { startWebHost, type WebHost } from './helpers';
 
@@ -410,7 +413,7 @@ test('a live alert lands in the alert history and muting is per event', async ({
         const pct = ((m.max_win - from) / from) * 100;
         if (Math.abs(pct) < 10) continue;
         const money = (n: number) => n.toLocaleString('en-US');
-        alerts.get(id)!.push(`max_win ${money(from)} → ${money(m.max_win)} (${pct > 0 ? '+' : ''}${pct.toFixed(1)}%) on line ${m.line_id} (${m.market}${m.line === null ? '' : ` ${m.line}`}, period ${m.period})`);
+        alerts.get(id)!.push(`max_win ${money(from)} → ${money(m.max_win)} (${pct > 0 ? '+' : ''}${pct.toFixed(1)}%) on ${lineLabel(m, false, periodNames(PERIODS))}`);
       }
   };
   look();

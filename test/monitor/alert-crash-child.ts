@@ -3,6 +3,7 @@
 import { createApiClient } from '../../src/core/api';
 import { realClock } from '../../src/core/clock';
 import { createSettlementFollower } from '../../src/core/monitor/settlementFollower';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/monitor';
 import { openStore } from '../../src/core/store';
 
 const [dbPath, url, total] = process.argv.slice(2) as [string, string, string];
@@ -14,7 +15,7 @@ const follower = createSettlementFollower({
   clock: realClock,
   notifier: { notify: () => undefined },
   isWatched: (id) => id % 2 === 0,
-  settings: () => ({ maxWinThresholdPct: 0, notifySettlements: true, notifyMaxWin: true, doNotDisturb: false, mutedEvents: new Set() }),
+  settings: () => ({ ...DEFAULT_MONITOR_SETTINGS, maxWinThresholdPct: 0, mutedEvents: new Set() }),
   spareQuota: () => 0,
   emit: () => undefined,
   pageLimit: 7,

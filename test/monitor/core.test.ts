@@ -123,7 +123,8 @@ describe('core on an enterprise key', () => {
     expect(soonest.map((f) => f.event_id)).toContain(alert.eventId);
     const n = await until(() => notifications.find((x) => x.kind === 'settlement' && x.eventId === alert.eventId), 5, 'the notification', 1);
     expect(n.title).toMatch(/^Settled: .+ v .+ \d+–\d+$/);
-    expect(n.body).toMatch(/moneyline \(p0\): H [WLP] · D [WLP] · A [WLP]/);
+    expect(n.body).toMatch(/^Moneyline (Home|Draw|Away): won$/m);
+    expect(n.body).not.toMatch(/\bH [WLP]\b|\(p\d+\)/);
     const found = await call('settlements:query', { team: soonest.find((f) => f.event_id === alert.eventId)!.runner_home });
     expect(found.rows.map((r) => r.eventId)).toContain(alert.eventId);
   }, 120_000);

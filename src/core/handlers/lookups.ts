@@ -1,11 +1,14 @@
 // Look-ups the trader asks for (coverage, sports, fixtures, outrights): each one request, counted as 'ui', and
 // recorded so it stays reviewable offline.
 import type { CoreHandlers, CoverageView } from '../../shared/ipc/contract';
+import { AppErrorException } from '../../shared/errors';
 import { online, store, type CoreContext } from './context';
 
 const ui = { priority: 'normal', purpose: 'ui' } as const;
+/** The service's default minimum of contestants (spec, /api/specials/outright-markets). */
+const DEFAULT_MIN_CONTESTANTS = 8;
 
-export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:get' | 'sports:list' | 'fixtures:list' | 'outrights:list'> {
+export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:get' | 'sports:list' | 'periods:list' | 'fixtures:list' | 'outrights:list'> {
   return {
     'coverage:get': async (): Promise<CoverageView> => {
       try {
@@ -24,10 +27,18 @@ export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:g
       }
     },
     'sports:list': async () => {
-      const sports = await online(ctx, (c) => c.sports(ui));
-      store(ctx).recordSports(sports);
-      return sports;
+      try {
+        const sports = await online(ctx, (c) => c.sports(ui));
+        store(ctx).recordSports(sports);
+        return sports;
+      } catch (e) {
+        // Offline (or no service): the names we stored keep the sport filter and labels alive.
+        const stored = store(ctx).storedSports();
+        if (stored.length === 0) throw e;
+        return stored;
+      }
     },
+    'periods:list': () => store(ctx).periods(),
     'fixtures:list': async (q) => {
       const fixtures = await online(ctx, (c) => c.fixtures({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.liveOnly ? { live: true } : {}) }, ui));
       const s = store(ctx);
@@ -36,11 +47,22 @@ export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:g
       return fixtures.map((f) => ({ ...f, watched: watched.has(f.event_id) }));
     },
     'outrights:list': async (q) => {
-      const markets = await online(ctx, (c) =>
-        c.outrightMarkets({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.minContestants === undefined ? {} : { minContestants: q.minContestants }) }, ui),
-      );
-      store(ctx).recordOutrights(markets, ctx.clock.now());
-      return markets;
+      try {
+        const markets = await online(ctx, (c) =>
+          c.outrightMarkets({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.minContestants === undefined ? {} : { minContestants: q.minContestants }) }, ui),
+        );
+        store(ctx).recordOutrights(markets, ctx.clock.now());
+        return markets;
+      } catch (e) {
+        // Unreachable: the markets as last fetched (a plan refusal is not offline, and says so).
+        if (e instanceof AppErrorException && e.error.kind === 'plan') throw e;
+        const cached = store(ctx).storedOutrights({
+          ...(q.sportId === undefined ? {} : { sportId: q.sportId }),
+          minContestants: q.minContestants ?? DEFAULT_MIN_CONTESTANTS,
+        });
+        if (cached.length === 0) throw e;
+        return cached;
+      }
     },
   };
 }

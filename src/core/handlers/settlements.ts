@@ -28,7 +28,9 @@ export function settlementsHandlers(
       if (!settlement) return null;
       // Results owed for a match nobody watched are fetched when the trader opens it; offline, what we have.
       await c.engine?.monitor.resultsFor(eventId).catch(() => undefined);
-      return { settlement, periodResults: c.store.results(eventId) };
+      const sportName =
+        c.store.eventView(eventId)?.sportName ?? c.store.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ?? null;
+      return { settlement, periodResults: c.store.results(eventId), sportName, periodNames: c.store.periods() };
     },
     'settlements:syncNow': async () => {
       const r = await requireEngine(ctx).monitor.syncSettled();

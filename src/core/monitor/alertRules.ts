@@ -1,7 +1,8 @@
 // The alert rules as pure functions: whether a max_win change or a settlement alerts and notifies, and what its
 // words are. No I/O here; the monitor's parts call these and do the writing.
 import type { SettledEvent } from '../../shared/api';
-import type { NewAlert } from '../../shared/domain';
+import type { NewAlert, SettlementAlertScope } from '../../shared/domain';
+import { NO_PERIOD_NAMES, settledLineWords, type PeriodNames } from '../../shared/periods';
 import type { MaxWinChange } from './events';
 
 /** What the rules need of the trader's settings. */
@@ -9,6 +10,12 @@ export interface AlertSettings {
   /** A max_win change alerts when it moves at least this many percent. 0 = every change. */
   maxWinThresholdPct: number;
   notifySettlements: boolean;
+  /** Which settlements alert (and notify): the watched matches, every one, or the chosen sports and leagues. */
+  settlementAlerts: SettlementAlertScope;
+  settlementSports: readonly number[];
+  settlementLeagues: readonly number[];
+  /** A sound with settlement notifications. */
+  settlementSound: boolean;
   notifyMaxWin: boolean;
   doNotDisturb: boolean;
   mutedEvents: ReadonlySet<number>;
@@ -16,7 +23,7 @@ export interface AlertSettings {
 
 export interface AlertDecision {
   alert: NewAlert | null;
-  notify: { title: string; body: string } | null;
+  notify: { title: string; body: string; sound?: boolean } | null;
 }
 
 const NONE: AlertDecision = { alert: null, notify: null };
@@ -53,27 +60,52 @@ export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boo
   };
 }
 
+/** What the words of a settlement need beyond the record: the sport's name and the service's period names. */
+export interface SettlementWordsContext {
+  sportName?: string | null;
+  periodNames?: PeriodNames;
+}
+
 export function settlementTitle(s: SettledEvent): string {
   return `Settled: ${s.runner_home} v ${s.runner_away} ${s.score_home}–${s.score_away}`;
 }
 
-export function settlementBody(s: SettledEvent): string {
-  const letter = { win: 'W', loss: 'L', push: 'P' } as const;
-  return s.settlement
-    .map((l) => {
-      const line = l.line === null ? '' : ` ${l.line}`;
-      return `${l.market}${line} (p${l.period}): H ${letter[l.outcome_home]} · D ${letter[l.outcome_draw]} · A ${letter[l.outcome_away]}`;
-    })
-    .join('\n');
+/** Each line in words, one a line: "Spread -1.5 Home: won". */
+export function settlementBody(s: SettledEvent, ctx: SettlementWordsContext = {}): string {
+  const sport = ctx.sportName ?? false;
+  return s.settlement.map((l) => settledLineWords(l, sport, ctx.periodNames ?? NO_PERIOD_NAMES)).join('\n');
 }
 
-/** A settlement of a watched, unmuted event alerts; it notifies unless the trader silenced settlements. */
-export function settlementDecision(s: SettledEvent, watched: boolean, settings: AlertSettings): AlertDecision {
-  if (!watched || isMuted(settings, s.event_id)) return NONE;
+/** Whether the trader's scope covers this settlement (muting is checked apart). */
+export function settlementInScope(s: SettledEvent, watched: boolean, settings: AlertSettings): boolean {
+  switch (settings.settlementAlerts) {
+    case 'all':
+      return true;
+    case 'chosen':
+      // A watched match always counts: choosing sports widens the default, it never silences a watched match.
+      return watched || settings.settlementSports.includes(s.sport_id) || settings.settlementLeagues.includes(s.league_id);
+    default:
+      return watched;
+  }
+}
+
+/** A settlement in the trader's scope (watched only by default) alerts unless muted; it notifies unless silenced. */
+export function settlementDecision(
+  s: SettledEvent,
+  watched: boolean,
+  settings: AlertSettings,
+  ctx: SettlementWordsContext = {},
+): AlertDecision {
+  if (!settlementInScope(s, watched, settings) || isMuted(settings, s.event_id)) return NONE;
   const title = settlementTitle(s);
-  const body = settlementBody(s);
+  const body = settlementBody(s, ctx);
   return {
-    alert: { kind: 'settled', eventId: s.event_id, message: `${title}\n${body}`, data: { score_home: s.score_home, score_away: s.score_away } },
-    notify: settings.notifySettlements && !settings.doNotDisturb ? { title, body } : null,
+    alert: {
+      kind: 'settled',
+      eventId: s.event_id,
+      message: body ? `${title}\n${body}` : title,
+      data: { score_home: s.score_home, score_away: s.score_away, watched, sport_id: s.sport_id, league_id: s.league_id },
+    },
+    notify: settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
   };
 }

@@ -38,6 +38,10 @@ export const DEFAULT_MONITOR_SETTINGS: MonitorSettings = {
   settledEverySeconds: 60,
   specialsEverySeconds: 300,
   notifySettlements: true,
+  settlementAlerts: 'watched',
+  settlementSports: [],
+  settlementLeagues: [],
+  settlementSound: false,
   notifyMaxWin: true,
   doNotDisturb: false,
   mutedEvents: new Set(),
@@ -217,6 +221,17 @@ export function createMonitor(options: MonitorOptions): Monitor {
     reportError,
   });
 
+  async function fetchPeriods(): Promise<void> {
+    const r = await client.periods({ priority: 'normal', purpose: 'lookup' });
+    if (!r.ok) return;
+    reportProblems(r.problems);
+    try {
+      if (!stopped) store.recordPeriods(r.value);
+    } catch (e) {
+      reportError({ kind: 'internal', message: `Could not record the period list: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
   const restricted = (path: string) => client.governor.state().restrictedPaths.some((r) => r.path === path);
 
   function openStream(eventId: number): void {
@@ -286,6 +301,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
         later(compact, done ? 30_000 : 100);
       };
       later(compact, 30_000);
+      // Period descriptions once per connection, before the first settlement is put into words; the stored copy
+      // labels everything offline and on a failed fetch.
+      await fetchPeriods();
       await settlements.sync();
       firstRound = specials.refresh().catch(() => undefined);
     },

@@ -1,6 +1,7 @@
 // The odds pipeline: what the streams deliver (snapshots and changed markets) is stored tick by tick, handed on
 // coalesced, and watched for max_win moves of market lines. Its memory is bounded by the events it follows: an
 // event's baseline is dropped when the event is unwatched or leaves the book.
+import { labelPeriod, marketLabel, NO_PERIOD_NAMES, periodNames, type PeriodNames } from '../../shared/periods';
 import type { EventOdds, Market } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock';
@@ -36,8 +37,10 @@ const failure = (what: string, e: unknown): AppError => ({
   message: `Could not record ${what}: ${e instanceof Error ? e.message : String(e)}`,
 });
 
-export function lineLabel(m: Market): string {
-  return `line ${m.line_id} (${m.market}${m.line === null ? '' : ` ${m.line}`}, period ${m.period})`;
+/** A market line in the trader's words, as every screen labels it: "Spread -1.5 · 1st Half (line 123)". */
+export function lineLabel(m: Market, sport: string | boolean = false, names: PeriodNames = NO_PERIOD_NAMES): string {
+  const side = m.side === 'home' ? ' Home' : m.side === 'away' ? ' Away' : '';
+  return `${marketLabel(m.market, m.line)}${side} · ${labelPeriod(sport, m.period, names)} (line ${m.line_id})`;
 }
 
 export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
@@ -83,6 +86,9 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
 
   function maxWinMoves(eventId: number, markets: readonly Market[]): void {
     const lines = baseline(eventId);
+    // Read only when a limit moved: the sport and the service's period names, for the label.
+    let words: { sport: string | boolean; names: PeriodNames } | null = null;
+    const wordsOf = () => (words ??= { sport: store.eventView(eventId)?.sportName ?? false, names: periodNames(store.periods()) });
     for (const m of markets) {
       const previous = lines.get(m.line_id);
       lines.set(m.line_id, m.max_win);
@@ -95,7 +101,7 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
         from: previous,
         to: m.max_win,
         at: m.updated_at,
-        label: lineLabel(m),
+        label: lineLabel(m, wordsOf().sport, wordsOf().names),
       });
     }
   }

@@ -10,6 +10,7 @@ import type { BadRecord } from '../api/types';
 import type { Clock } from '../clock';
 import type { Notifier } from '../notifier';
 import type { Store } from '../store';
+import { periodNames } from '../../shared/periods';
 import { settlementDecision, type AlertSettings } from './alertRules';
 import type { MonitorEvent } from './events';
 import { walkSettled } from './settledWalk';
@@ -81,14 +82,15 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
   function commitPage(events: readonly SettledEvent[], cursor: number): SettledEvent[] {
     const now = clock.now();
     const settings = o.settings();
+    const words = { periodNames: periodNames(store.periods()) };
     const committed = store.transaction(() => {
       const known = store.knownSettlements(events.map((e) => e.event_id));
       store.recordSettledPage(events, cursor);
-      const fresh: Array<{ settlement: SettledEvent; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string } | null }> = [];
+      const fresh: Array<{ settlement: SettledEvent; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string; sound?: boolean } | null }> = [];
       for (const s of events) {
         if (known.has(s.event_id)) continue;
         const watched = o.isWatched(s.event_id);
-        const decision = settlementDecision(s, watched, settings);
+        const decision = settlementDecision(s, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null });
         const alert = decision.alert ? store.appendAlert(decision.alert) : null;
         if (publishesResults(s.sport_id)) store.oweResults(s.event_id, now, watched);
         fresh.push({ settlement: s, watched, alert, notify: decision.notify });

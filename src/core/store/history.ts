@@ -2,7 +2,7 @@
 // (with the kept max_win change ticks) for everything older. Callers get one time-ordered list and never need to
 // know where the compaction edge is.
 import type Database from 'better-sqlite3';
-import type { ExportFilter, LineHistoryExportRow, LineHistoryPoint } from '../../shared/domain';
+import type { ExportFilter, LineHistoryExportRow, LineHistoryPoint, LineMaxWinChange } from '../../shared/domain';
 import { BAR_MS, barPrices, decodeBars, HOUR_MS } from './bars';
 import type { HistoryRange } from './reads';
 import { pricesFromRow, type PriceColumns } from './rows';
@@ -17,8 +17,12 @@ export interface LineMaxWinPoint {
 
 export interface LineHistory {
   oddsHistory(eventId: number, lineId: number, range?: HistoryRange): LineHistoryPoint[];
-  /** The compacted range's max_win change points of a line (the raw range carries max_win on every tick). */
+  /** Every max_win change point of a line (the first is its baseline), written at ingest and kept for good. */
   lineMaxWinPoints(eventId: number, lineId: number): LineMaxWinPoint[];
+  /** An event's market-line change points, oldest first, with each line's period and market. */
+  lineMaxWinChangesOf(eventId: number): LineMaxWinChange[];
+  /** Every market line's change points since `f.since`, oldest first (then by event and line); for `export max-win`. */
+  exportLineMaxWin(f?: ExportFilter): IterableIterator<LineMaxWinChange>;
   /** Every line's history, line by line, points since `f.since`; for the CLI export. */
   exportLineHistory(f?: ExportFilter & { eventId?: number }): IterableIterator<LineHistoryExportRow>;
 }
@@ -45,10 +49,41 @@ export function createLineHistory(db: Database.Database): LineHistory {
       AND (@event IS NULL OR m.event_id = @event) AND (@sport IS NULL OR e.sport_id = @sport)
     ORDER BY m.event_id, m.line_id LIMIT ${LINE_CHUNK}`);
 
+  const changeSelect = `
+    SELECT p.event_id, p.line_id, p.at, p.max_win, p.previous_max_win, p.line, m.period, m.market, e.sport_id
+    FROM line_max_win_points p
+    LEFT JOIN market_lines m ON m.event_id = p.event_id AND m.line_id = p.line_id
+    LEFT JOIN events e ON e.event_id = p.event_id`;
+  const changesOf = db.prepare(`${changeSelect} WHERE p.event_id = ? ORDER BY p.at, p.line_id`);
+  // No index on at: the export is an offline batch job, and a sort of the change points (few per line) is cheap.
+  const changesChunk = db.prepare(`
+    ${changeSelect}
+    WHERE (p.at > @at OR (p.at = @at AND (p.event_id > @e OR (p.event_id = @e AND p.line_id > @l))))
+      AND (@sport IS NULL OR e.sport_id = @sport)
+    ORDER BY p.at, p.event_id, p.line_id LIMIT ${LINE_CHUNK}`);
+  type ChangeRow = {
+    event_id: number; line_id: number; at: number; max_win: number | null; previous_max_win: number | null;
+    line: number | null; period: number | null; market: string | null; sport_id: number | null;
+  };
+  const toChange = (r: ChangeRow): LineMaxWinChange => ({
+    eventId: r.event_id,
+    lineId: r.line_id,
+    period: r.period,
+    market: r.market,
+    line: r.line,
+    at: r.at,
+    maxWin: r.max_win,
+    previousMaxWin: r.previous_max_win,
+    sportId: r.sport_id,
+  });
+
   function oddsHistory(eventId: number, lineId: number, range: HistoryRange = {}): LineHistoryPoint[] {
     const from = range.from ?? FAR_PAST;
     const to = range.to ?? -FAR_PAST;
     const out: { p: LineHistoryPoint; order: number }[] = [];
+    const raw = rawTicks.all(eventId, lineId, from, to) as TickRow[];
+    // Change points are also written at ingest: a tick still raw is read from the raw ticks only.
+    const rawAt = new Set(raw.map((r) => r.at));
     const pts = points.all(eventId, lineId, to) as PointRow[];
     let k = 0;
     let inEffect: number | null = null;
@@ -70,14 +105,14 @@ export function createLineHistory(db: Database.Database): LineHistory {
         while (k < pts.length && (pts[k] as PointRow).at <= end) {
           const c = pts[k++] as PointRow;
           inEffect = c.max_win;
-          if (c.at >= from && c.at <= to) out.push({ p: { at: c.at, line: c.line, prices: pricesFromRow(c), maxWin: c.max_win }, order: 1 });
+          if (c.at >= from && c.at <= to && !rawAt.has(c.at)) out.push({ p: { at: c.at, line: c.line, prices: pricesFromRow(c), maxWin: c.max_win }, order: 1 });
         }
         if (end >= from && end <= to) {
           out.push({ p: { at: end, line: bar.line, prices: barPrices(bar, 'close'), maxWin: bar.maxWin, bar: { edge: 'close', ...range } }, order: 2 });
         }
       }
     }
-    for (const r of rawTicks.all(eventId, lineId, from, to) as TickRow[]) {
+    for (const r of raw) {
       out.push({ p: { at: r.at, line: r.line, prices: pricesFromRow(r), maxWin: r.max_win }, order: 3 });
     }
     // Bars and raw ticks interleave only around the compaction edge (or for a tick that came very late).
@@ -95,6 +130,23 @@ export function createLineHistory(db: Database.Database): LineHistory {
         previousMaxWin: r.previous_max_win,
         line: r.line,
       }));
+    },
+
+    lineMaxWinChangesOf: (eventId) => (changesOf.all(eventId) as ChangeRow[]).map(toChange),
+
+    *exportLineMaxWin(f = {}) {
+      let at = (f.since ?? FAR_PAST) - 1;
+      let e = Number.MAX_SAFE_INTEGER;
+      let l = Number.MAX_SAFE_INTEGER;
+      for (;;) {
+        const chunk = changesChunk.all({ at, e, l, sport: f.sportId ?? null }) as ChangeRow[];
+        if (chunk.length === 0) return;
+        yield* chunk.map(toChange);
+        const last = chunk[chunk.length - 1] as ChangeRow;
+        at = last.at;
+        e = last.event_id;
+        l = last.line_id;
+      }
     },
 
     *exportLineHistory(f = {}) {

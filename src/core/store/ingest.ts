@@ -200,6 +200,29 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     INSERT INTO coverage_samples (at, sport_name, event_count) VALUES (?, ?, ?)
     ON CONFLICT(at, sport_name) DO UPDATE SET event_count = excluded.event_count`);
 
+  // A market line's max_win change points, written as the ticks arrive (compaction writes the same keys again, harmlessly):
+  // the limit timeline and `export max-win` never depend on raw ticks surviving retention.
+  const lastPointMaxWin = db.prepare(
+    `SELECT max_win FROM line_max_win_points WHERE event_id = ? AND line_id = ? ORDER BY at DESC LIMIT 1`,
+  );
+  const lineMaxWin = db.prepare(`SELECT max_win FROM market_lines WHERE event_id = ? AND line_id = ?`);
+  const upsertLinePoint = db.prepare(`
+    INSERT INTO line_max_win_points (event_id, line_id, at, max_win, previous_max_win, line, price_home, price_draw,
+                                     price_away, price_over, price_under)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(event_id, line_id, at) DO UPDATE SET
+      max_win = excluded.max_win, line = excluded.line, price_home = excluded.price_home,
+      price_draw = excluded.price_draw, price_away = excluded.price_away, price_over = excluded.price_over,
+      price_under = excluded.price_under`);
+
+  /** The max_win a line had before this transaction: its last change point, else its latest state; undefined: new line. */
+  function maxWinBefore(eventId: number, lineId: number): number | null | undefined {
+    const p = lastPointMaxWin.get(eventId, lineId) as { max_win: number | null } | undefined;
+    if (p) return p.max_win;
+    const l = lineMaxWin.get(eventId, lineId) as { max_win: number | null } | undefined;
+    return l ? l.max_win : undefined;
+  }
+
   function writeLine(eventId: number, m: Market, at: number): void {
     const p = m.prices;
     upsertLine.run(
@@ -212,6 +235,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   function writeTicks(batches: readonly TickBatch[]): void {
     // The latest state of a line is written once per transaction, not once per tick: the stream repeats hot lines.
     const latest = new Map<number, Map<number, { m: Market; at: number }>>();
+    // eventId -> lineId -> max_win as of the last tick of this transaction.
+    const limits = new Map<number, Map<number, number | null>>();
     for (const b of batches) {
       touchEvent.run(b.eventId, b.at, b.at);
       let lines = latest.get(b.eventId);
@@ -222,6 +247,16 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
           b.eventId, m.line_id, b.at, m.line,
           p?.home ?? null, p?.draw ?? null, p?.away ?? null, p?.over ?? null, p?.under ?? null, m.max_win,
         );
+        let known = limits.get(b.eventId);
+        if (!known) limits.set(b.eventId, (known = new Map()));
+        const before = known.has(m.line_id) ? known.get(m.line_id) : maxWinBefore(b.eventId, m.line_id);
+        if (before === undefined || before !== m.max_win) {
+          upsertLinePoint.run(
+            b.eventId, m.line_id, b.at, m.max_win, before ?? null, m.line,
+            p?.home ?? null, p?.draw ?? null, p?.away ?? null, p?.over ?? null, p?.under ?? null,
+          );
+        }
+        known.set(m.line_id, m.max_win);
         const prev = lines.get(m.line_id);
         if (!prev || prev.at <= b.at) lines.set(m.line_id, { m, at: b.at });
       }

@@ -1,6 +1,6 @@
 // The store's readers for the UI and the CLI export. They need no network and no key: this is the offline review.
 import type Database from 'better-sqlite3';
-import { formatServiceTime, type DevigModel, type SettledEvent } from '../../shared/api';
+import { formatServiceTime, type DevigModel, type OutrightMarket, type SettledEvent } from '../../shared/api';
 import type {
   ClvQuery,
   ClvRow,
@@ -18,7 +18,7 @@ import type {
   WatchedEventView,
 } from '../../shared/domain';
 import type { SpecialView } from '../../shared/ipc/contract';
-import { isSetSport, periodLabel } from '../../shared/periods';
+import { isSetSport, labelPeriod, periodNames, type PeriodNames } from '../../shared/periods';
 import {
   marketFromRow,
   maxWinFromRow,
@@ -52,6 +52,10 @@ export interface Reads {
   closingLineValue(q?: ClvQuery): ClvRow[];
   latestCoverage(): CoverageSample[];
   periods(): { period: number; description: string }[];
+  /** The sports the service named, as last stored (offline sport names and filters). */
+  storedSports(): { sport_id: number; name: string }[];
+  /** Outright markets as last fetched, newest first (the offline outrights view). */
+  storedOutrights(q?: { sportId?: number; minContestants?: number }): OutrightMarket[];
   exportSettlements(f?: ExportFilter): IterableIterator<SettledEvent>;
   exportResults(f?: ExportFilter): IterableIterator<PeriodResultView>;
   exportMaxWin(f?: ExportFilter): IterableIterator<MaxWinExportRow>;
@@ -140,6 +144,14 @@ export function createReads(db: Database.Database): Reads {
     SELECT at, sport_name, event_count FROM coverage_samples
     WHERE at = (SELECT max(at) FROM coverage_samples) ORDER BY sport_name`);
   const periods = db.prepare(`SELECT period, description FROM periods ORDER BY period`);
+  const sports = db.prepare(`SELECT sport_id, name FROM sports ORDER BY name, sport_id`);
+  const outrights = db.prepare(`
+    SELECT * FROM outright_markets WHERE (@sport IS NULL OR sport_id = @sport)
+      AND (SELECT count(*) FROM outright_contestants c WHERE c.special_id = outright_markets.special_id) >= @min
+    ORDER BY updated_at DESC, special_id`);
+  const outrightContestants = db.prepare(
+    `SELECT name, handicap, odds, todds FROM outright_contestants WHERE special_id = ? ORDER BY odds, name`,
+  );
 
   const exportSettlementsChunk = db.prepare(`
     SELECT * FROM settlements
@@ -175,11 +187,14 @@ export function createReads(db: Database.Database): Reads {
     };
   }
 
-  function resultView(r: ResultDbRow, inSets: boolean): PeriodResultView {
+  /** The service's descriptions as last stored: the same labels online and offline. */
+  const storedNames = (): PeriodNames => periodNames(periods.all() as { period: number; description: string }[]);
+
+  function resultView(r: ResultDbRow, inSets: boolean, names: PeriodNames): PeriodResultView {
     return {
       eventId: r.event_id,
       period: r.period,
-      periodLabel: periodLabel(r.sport_name ?? inSets, r.period),
+      periodLabel: labelPeriod(r.sport_name ?? inSets, r.period, names),
       status: r.status,
       scoreHome: r.score_home,
       scoreAway: r.score_away,
@@ -306,7 +321,8 @@ export function createReads(db: Database.Database): Reads {
     results(eventId) {
       const rows = resultsOf.all(eventId) as ResultDbRow[];
       const inSets = rows.some((r) => r.sets_home !== null || r.period >= 6) || rows.every(guessSets);
-      return rows.map((r) => resultView(r, inSets));
+      const names = storedNames();
+      return rows.map((r) => resultView(r, inSets, names));
     },
 
     closingLineValue(q = {}) {
@@ -346,6 +362,27 @@ export function createReads(db: Database.Database): Reads {
       return periods.all() as { period: number; description: string }[];
     },
 
+    storedSports: () => sports.all() as { sport_id: number; name: string }[],
+
+    storedOutrights(q = {}) {
+      const rows = outrights.all({ sport: q.sportId ?? null, min: q.minContestants ?? 0 }) as Record<string, string | number | null>[];
+      return rows.map((r) => ({
+        event_id: r.event_id as number,
+        special_id: r.special_id as number,
+        special_name: r.special_name as string,
+        cutoff: (r.cutoff as string | null) ?? '',
+        sport_id: (r.sport_id as number | null) ?? 0,
+        sport_name: (r.sport_name as string | null) ?? '',
+        league_id: (r.league_id as number | null) ?? 0,
+        league_name: (r.league_name as string | null) ?? '',
+        home: (r.home as string | null) ?? '',
+        away: (r.away as string | null) ?? '',
+        starts: (r.starts as string | null) ?? '',
+        live_status: (r.live_status as number | null) ?? 0,
+        contestants: outrightContestants.all(r.special_id) as OutrightMarket['contestants'],
+      }));
+    },
+
     *exportSettlements(f = {}) {
       let at = (f.since ?? FAR_PAST) - 1;
       let id = Number.MAX_SAFE_INTEGER;
@@ -363,6 +400,7 @@ export function createReads(db: Database.Database): Reads {
     *exportResults(f = {}) {
       let id = -Number.MAX_SAFE_INTEGER;
       let period = -1;
+      const names = storedNames();
       for (;;) {
         const chunk = exportResultsChunk.all({
           id,
@@ -371,7 +409,7 @@ export function createReads(db: Database.Database): Reads {
           sport: f.sportId ?? null,
         }) as ResultDbRow[];
         if (chunk.length === 0) return;
-        yield* chunk.map((r) => resultView(r, guessSets(r)));
+        yield* chunk.map((r) => resultView(r, guessSets(r), names));
         const last = chunk[chunk.length - 1] as ResultDbRow;
         id = last.event_id;
         period = last.period;

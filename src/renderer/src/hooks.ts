@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Sport } from '../../shared/api';
 import type { AppError, Result } from '../../shared/errors';
+import { NO_PERIOD_NAMES, periodNames, type PeriodNames } from '../../shared/periods';
 import { api } from './api';
 
 let sportsCache: Sport[] | null = null;
@@ -22,6 +23,30 @@ export function useSports(): Sport[] {
     };
   }, []);
   return sports;
+}
+
+let periodNamesCache: PeriodNames | null = null;
+
+/**
+ * The service's period descriptions (stored by the core, so they answer offline too); empty until they arrive. An
+ * empty answer (a service not asked yet) is not cached, so the next mount asks again.
+ */
+export function usePeriodNames(): PeriodNames {
+  const [names, setNames] = useState<PeriodNames>(periodNamesCache ?? NO_PERIOD_NAMES);
+  useEffect(() => {
+    if (periodNamesCache) return;
+    let live = true;
+    void api.invoke('periods:list').then((r) => {
+      if (!r.ok) return;
+      const got = periodNames(r.value);
+      if (got.size > 0) periodNamesCache = got;
+      if (live) setNames(got);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return names;
 }
 
 export interface Query<T> {

@@ -2,7 +2,7 @@
 // stays quiet there. Title says what happened; the body carries the lines that matter; a click opens the event.
 import type { AlertRecord } from '../../shared/domain';
 import { eventName } from './format';
-import { focusEvent, useStore } from './store';
+import { focusEvent, focusSettlement, useStore } from './store';
 
 export function notificationsSupported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window;
@@ -11,6 +11,26 @@ export function notificationsSupported(): boolean {
 export async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
   if (!notificationsSupported()) return 'unsupported';
   return Notification.requestPermission();
+}
+
+/** A short two-note chime (no audio file to ship); browsers may refuse it until the page had a user gesture. */
+function chime(): void {
+  try {
+    const ctx = new AudioContext();
+    const gain = ctx.createGain();
+    gain.gain.value = 0.08;
+    gain.connect(ctx.destination);
+    [880, 1320].forEach((hz, i) => {
+      const osc = ctx.createOscillator();
+      osc.frequency.value = hz;
+      osc.connect(gain);
+      osc.start(ctx.currentTime + i * 0.12);
+      osc.stop(ctx.currentTime + i * 0.12 + 0.1);
+    });
+    setTimeout(() => void ctx.close(), 600);
+  } catch {
+    // No audio here: the notification itself still shows.
+  }
 }
 
 export function notifyAlert(alert: AlertRecord): void {
@@ -29,9 +49,11 @@ export function notifyAlert(alert: AlertRecord): void {
     const n = new Notification(title ?? alert.kind, { body, tag: `oddsdesk-${alert.id}` });
     n.onclick = () => {
       window.focus();
-      if (alert.eventId !== null) focusEvent(alert.eventId);
+      // A settlement opens explained (its lines and period results); anything else opens its event.
+      if (alert.eventId !== null) (settled ? focusSettlement : focusEvent)(alert.eventId);
       n.close();
     };
+    if (settled && settings?.settlementSound) chime();
   } catch {
     // Some browsers only allow notifications from a service worker; the in-app alert list still has it.
   }

@@ -7,6 +7,7 @@ export const REQUEST_CHANNELS = [
   'status:get',
   'coverage:get',
   'sports:list',
+  'periods:list',
   'fixtures:list',
   'watch:list',
   'watch:add',

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AppError, Result } from '../errors';
 import { toAppError } from '../errors';
 import { checkBaseUrl } from '../baseUrl';
-import type { Coverage, DevigModel, Fixture, OutrightMarket, Plan, SettledEvent, Sport } from '../api';
+import type { Coverage, DevigModel, Fixture, OutrightMarket, Period, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
 import type {
@@ -20,16 +20,19 @@ import type {
   ClvRow,
   EventView,
   LineHistoryPoint,
+  LineMaxWinChange,
   LiveStatePoint,
   MarketView,
   MaxWinPoint,
   PeriodResultView,
+  SettlementAlertScope,
   SettlementPage,
   SettlementRow,
   SpecialHistoryPoint,
   StoreUsage,
   WatchedEventView,
 } from '../domain';
+import { SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
 
@@ -78,6 +81,10 @@ const settingsPatch = z
     devigModel: z.enum(DEVIG_MODELS).optional(),
     maxWinThresholdPct: z.number().min(0).max(1000).optional(),
     notifySettlements: z.boolean().optional(),
+    settlementAlerts: z.enum(SETTLEMENT_ALERT_SCOPES as readonly SettlementAlertScope[] as [SettlementAlertScope, ...SettlementAlertScope[]]).optional(),
+    settlementSports: z.array(id).max(500).optional(),
+    settlementLeagues: z.array(id).max(5000).optional(),
+    settlementSound: z.boolean().optional(),
     notifyMaxWin: z.boolean().optional(),
     doNotDisturb: z.boolean().optional(),
     retentionDays: z.number().int().min(1).max(3650).optional(),
@@ -120,6 +127,7 @@ export const requestSchemas = {
   'status:get': z.tuple([]),
   'coverage:get': z.tuple([]),
   'sports:list': z.tuple([]),
+  'periods:list': z.tuple([]),
   'fixtures:list': z.tuple([z.object({ sportId: id.optional(), liveOnly: z.boolean().optional() }).strict()]),
   'watch:list': z.tuple([]),
   'watch:add': z.tuple([id]),
@@ -260,6 +268,8 @@ export interface SpecialsView {
   restricted: AppError | null;
   specials: SpecialView[];
   maxWinPoints: MaxWinPoint[];
+  /** The event's market lines' max_win change points (kept for good), for the same timeline. */
+  lineMaxWinPoints: LineMaxWinChange[];
 }
 
 export interface SettingsView {
@@ -271,6 +281,12 @@ export interface SettingsView {
   devigModel: DevigModel;
   maxWinThresholdPct: number;
   notifySettlements: boolean;
+  /** Which settlements alert and notify; sports and leagues count when it is 'chosen'. */
+  settlementAlerts: SettlementAlertScope;
+  settlementSports: number[];
+  settlementLeagues: number[];
+  /** A sound with settlement notifications. */
+  settlementSound: boolean;
   notifyMaxWin: boolean;
   doNotDisturb: boolean;
   retentionDays: number;
@@ -324,6 +340,8 @@ export interface ResponseMap {
   'status:get': StatusView;
   'coverage:get': CoverageView;
   'sports:list': Sport[];
+  /** The service's period descriptions as stored (fetched once per connection); empty before the first. */
+  'periods:list': Period[];
   'fixtures:list': FixtureView[];
   'watch:list': WatchedEventView[];
   'watch:add': WatchedEventView;
@@ -334,7 +352,7 @@ export interface ResponseMap {
   'specials:history': SpecialHistoryPoint[];
   'outrights:list': OutrightMarket[];
   'settlements:query': SettlementPage;
-  'settlements:detail': { settlement: SettledEvent; periodResults: PeriodResultView[] } | null;
+  'settlements:detail': SettlementDetail | null;
   'settlements:syncNow': { added: number };
   'settlements:exportCsv': string;
   /** null: the trader cancelled the dialog. */
@@ -363,14 +381,22 @@ export interface LineCloseRow extends LineCloseView {
   clv: Partial<Record<PriceSide, number>> | null;
 }
 
+/** One settled event explained: its lines, its period results, and what labels them (sport, period names). */
+export interface SettlementDetail {
+  settlement: SettledEvent;
+  periodResults: PeriodResultView[];
+  sportName: string | null;
+  periodNames: Period[];
+}
+
 export interface PushPayloads {
   onStatus: StatusView;
   onOdds: OddsBatch;
   onWatchlist: WatchedEventView[];
   onAlert: AlertRecord;
   onSettlement: SettlementRow;
-  /** A notification was clicked: show this event. */
-  onFocusEvent: { eventId: number };
+  /** A notification was clicked: show this event, or its settlement (lines and period results) when it settled. */
+  onFocusEvent: { eventId: number; kind?: 'event' | 'settlement' };
   /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */
   onBridge: { connected: boolean };
 }

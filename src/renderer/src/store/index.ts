@@ -60,6 +60,12 @@ export function focusEvent(eventId: number): void {
   useStore.setState({ view: 'watchlist', selectedEventId: eventId, detailOpen: true });
 }
 
+/** Show one settlement explained (a settlement notification's click): the Settlements view with it open. */
+export function focusSettlement(eventId: number): void {
+  useStore.setState({ view: 'settlements' });
+  useStore.getState().selectSettlement(eventId);
+}
+
 // ---- odds: one store update per animation frame, however many batches arrived ----
 let oddsQueue: OddsBatch[] = [];
 let frameScheduled = false;
@@ -92,7 +98,7 @@ export function startStore(): void {
     notifyAlert(alert);
   });
   api.on('onSettlement', (row) => s().addLiveSettlement(row));
-  api.on('onFocusEvent', ({ eventId }) => focusEvent(eventId));
+  api.on('onFocusEvent', ({ eventId, kind }) => (kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId)));
   // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
   api.on('onBridge', ({ connected }) => {
     useStore.setState({ hostConnected: connected });

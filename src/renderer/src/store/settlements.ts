@@ -6,6 +6,7 @@
 import type { StateCreator } from 'zustand';
 import type { SettlementCursor, SettlementQuery, SettlementRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
+import type { SettlementDetail } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
 
@@ -72,7 +73,21 @@ export interface SettlementsSlice {
   loadSettlements(): Promise<void>;
   loadMoreSettlements(): Promise<void>;
   addLiveSettlement(row: SettlementRow): void;
+  /** The settlement open in the Settlements view (a row click or a notification click). */
+  selectedSettlementId: number | null;
+  selectSettlement(eventId: number | null): void;
+  /**
+   * Settled events explained (lines, period results, labels), fetched on demand and kept; one whose period results
+   * are not in yet is asked again next time, since they may be published after the settlement.
+   */
+  settlementDetails: Record<number, SettlementDetail | null>;
+  loadSettlementDetail(eventId: number): Promise<AppError | null>;
 }
+
+/** Details kept at most (one a settlement the trader opened); the oldest go first. */
+export const SETTLEMENT_DETAIL_KEEP = 200;
+const detailInFlight = new Map<number, Promise<AppError | null>>();
+const detailOrder: number[] = [];
 
 let seq = 0;
 
@@ -100,6 +115,32 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
     settlementsError: null,
     liveSettlementIds: [],
     leaguesSeen: {},
+    selectedSettlementId: null,
+    settlementDetails: {},
+    selectSettlement(eventId) {
+      set({ selectedSettlementId: eventId });
+      if (eventId !== null) void get().loadSettlementDetail(eventId);
+    },
+    loadSettlementDetail(eventId) {
+      const have = get().settlementDetails[eventId];
+      if (have && have.periodResults.length > 0) return Promise.resolve(null);
+      const running = detailInFlight.get(eventId);
+      if (running) return running;
+      const p = api.invoke('settlements:detail', eventId).then((r) => {
+        detailInFlight.delete(eventId);
+        if (!r.ok) return r.error;
+        const next = { ...get().settlementDetails, [eventId]: r.value };
+        // Numeric keys iterate in number order, not by age: the order of opening is kept beside the map.
+        const at = detailOrder.indexOf(eventId);
+        if (at >= 0) detailOrder.splice(at, 1);
+        detailOrder.push(eventId);
+        for (const id of detailOrder.splice(0, Math.max(0, detailOrder.length - SETTLEMENT_DETAIL_KEEP))) delete next[id];
+        set({ settlementDetails: next });
+        return null;
+      });
+      detailInFlight.set(eventId, p);
+      return p;
+    },
     setSettlementFilter(patch) {
       set({ settlementFilter: { ...get().settlementFilter, ...patch } });
       void get().loadSettlements();

@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Time } from '../components/Time';
 import { eventName } from '../format';
-import { focusEvent, useStore } from '../store';
+import { focusEvent, focusSettlement, useStore } from '../store';
 
 const KIND_LABEL: Record<string, string> = { max_win: 'MAX WIN', max_win_change: 'MAX WIN', settled: 'SETTLED', odds_move: 'MOVE' };
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
@@ -41,8 +41,8 @@ const AlertRow = memo(function AlertRow({ id, top }: { id: number; top: number }
       data-testid="alert-row"
       data-kind={a.kind}
       data-event-id={a.eventId ?? undefined}
-      onDoubleClick={() => a.eventId != null && focusEvent(a.eventId)}
-      title={a.eventId != null ? 'Double-click to open the event' : undefined}
+      onDoubleClick={() => a.eventId != null && (a.kind === 'settled' ? focusSettlement : focusEvent)(a.eventId)}
+      title={a.eventId != null ? (a.kind === 'settled' ? 'Double-click to open the settlement' : 'Double-click to open the event') : undefined}
     >
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>

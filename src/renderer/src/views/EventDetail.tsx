@@ -6,13 +6,14 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
 import { devig } from '../../../shared/devig';
 import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
-import { periodLabel } from '../../../shared/periods';
+import { labelPeriod } from '../../../shared/periods';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { EventBadge } from '../components/EventBadge';
 import { PriceCell, type PriceSide } from '../components/PriceCell';
 import { Time } from '../components/Time';
-import { useQuery } from '../hooks';
+import { SettledLines } from '../components/SettledLines';
+import { usePeriodNames, useQuery } from '../hooks';
 import { eventName, fmtLine, fmtMoney, fmtOdds, fmtPct, fmtScore } from '../format';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
@@ -133,6 +134,21 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   );
 }
 
+/** A settled event: its lines' win/loss/push and its period results, fetched on demand and kept (settlements slice). */
+function SettledSection({ eventId }: { eventId: number }) {
+  const detail = useStore((s) => s.settlementDetails[eventId]);
+  const load = useStore((s) => s.loadSettlementDetail);
+  useEffect(() => {
+    void load(eventId);
+  }, [eventId, load]);
+  return (
+    <section className="period" data-testid="detail-settlement">
+      <h3>Settled{detail ? ` ${detail.settlement.score_home}–${detail.settlement.score_away}` : ''}: it has left the book</h3>
+      {detail ? <SettledLines detail={detail} /> : <p className="calm-message">{detail === null ? 'The settlement is not cached.' : 'Loading the settled lines…'}</p>}
+    </section>
+  );
+}
+
 export function EventDetail({ eventId }: { eventId: number }) {
   const watched = useStore((s) => !!s.watchEvents[eventId]);
   const ev = useStore(useShallow((s) => s.watchEvents[eventId] ?? null));
@@ -145,6 +161,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
   // The pane is keyed by event id (App.tsx), so its local state starts fresh for each event.
   const { data: detail, error } = useQuery(String(eventId), () => api.invoke('event:detail', eventId), 20_000);
   const [chosenLine, setChosenLine] = useState<number | null>(null);
+  const periodNames = usePeriodNames();
 
   const event = ev ?? detail?.event ?? null;
   const sport = event?.sportName ?? '';
@@ -196,11 +213,11 @@ export function EventDetail({ eventId }: { eventId: number }) {
         </button>
       </div>
       {error && !watched && <p className="calm-message">The event's detail is not available: {error.message}</p>}
-      {detail?.settled && <p className="calm-message">This event is settled; it has left the book.</p>}
+      {(detail?.settled || ev?.settled) && <SettledSection eventId={eventId} />}
       {structure.length === 0 && !error && <p className="calm-message">{watched || detail ? 'No markets offered right now.' : 'Loading…'}</p>}
       {structure.map(([period, markets]) => (
         <section key={period} className="period">
-          <h3>{periodLabel(sport, period)}</h3>
+          <h3>{labelPeriod(sport, period, periodNames)}</h3>
           <table className="grid markets">
             <tbody>
               {markets.map((m) =>
@@ -220,35 +237,37 @@ export function EventDetail({ eventId }: { eventId: number }) {
           <LineCharts eventId={eventId} lineId={lineForCharts} live={watched} />
         </section>
       )}
-      <section className="period">
-        <h3>Period results</h3>
-        {!detail || detail.periodResults.length === 0 ? (
-          <p className="calm-message">No period has a result yet.</p>
-        ) : (
-          <table className="grid" data-testid="period-results">
-            <thead>
-              <tr>
-                <th>Period</th>
-                <th className="num">Score</th>
-                <th className="num">Sets</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...detail.periodResults]
-                .sort((a, b) => a.period - b.period)
-                .map((r) => (
-                  <tr key={`${r.period}-${r.settlementId}`}>
-                    <td>{r.periodLabel}</td>
-                    <td className="num">{fmtScore(r.scoreHome, r.scoreAway) || '—'}</td>
-                    <td className="num">{fmtScore(r.setsHome, r.setsAway) || '—'}</td>
-                    <td className="muted">{r.cancellationReason ? `cancelled: ${r.cancellationReason}` : r.status === 1 ? 'settled' : `status ${r.status}`}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      {!(detail?.settled || ev?.settled) && (
+        <section className="period">
+          <h3>Period results</h3>
+          {!detail || detail.periodResults.length === 0 ? (
+            <p className="calm-message">No period has a result yet.</p>
+          ) : (
+            <table className="grid" data-testid="period-results">
+              <thead>
+                <tr>
+                  <th>Period</th>
+                  <th className="num">Score</th>
+                  <th className="num">Sets</th>
+                  <th>Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...detail.periodResults]
+                  .sort((a, b) => a.period - b.period)
+                  .map((r) => (
+                    <tr key={`${r.period}-${r.settlementId}`}>
+                      <td>{r.periodLabel}</td>
+                      <td className="num">{fmtScore(r.scoreHome, r.scoreAway) || '—'}</td>
+                      <td className="num">{fmtScore(r.setsHome, r.setsAway) || '—'}</td>
+                      <td className="muted">{r.cancellationReason ? `cancelled: ${r.cancellationReason}` : r.status === 1 ? 'settled' : `status ${r.status}`}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
     </aside>
   );
 }

@@ -5,11 +5,13 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { StorageKind } from '../../../shared/domain';
-import type { DesktopApi, DesktopView, SettingsPatch } from '../../../shared/ipc/contract';
+import type { DesktopApi, DesktopView, SettingsPatch, SettingsView as SettingsValues } from '../../../shared/ipc/contract';
+import type { AppError } from '../../../shared/errors';
+import type { SettlementAlertScope } from '../../../shared/domain';
 import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../shared/requests';
 import { api } from '../api';
 import { Time } from '../components/Time';
-import { useQuery } from '../hooks';
+import { useQuery, useSports } from '../hooks';
 import { askNotificationPermission, notificationsSupported } from '../notify';
 import { useStore } from '../store';
 
@@ -239,6 +241,57 @@ function StorageUsage() {
   );
 }
 
+/** Which settlements alert and notify: watched matches (default), all, or chosen sports and leagues; and a sound. */
+function SettlementAlertsSetting({ settings, update }: { settings: SettingsValues | null; update: (p: SettingsPatch) => Promise<AppError | null> }) {
+  const sports = useSports();
+  const leagues = useStore(useShallow((s) => Object.values(s.leaguesSeen)));
+  const scope = settings?.settlementAlerts ?? 'watched';
+  const chosenSports = settings?.settlementSports ?? [];
+  const chosenLeagues = settings?.settlementLeagues ?? [];
+  const toggle = (list: number[], id: number, on: boolean) => (on ? [...new Set([...list, id])] : list.filter((x) => x !== id));
+  return (
+    <Row label="Settlement alerts" hint="Which settled matches alert (and notify, unless silenced above).">
+      <select
+        value={scope}
+        disabled={!settings}
+        aria-label="Settlement alerts for"
+        data-testid="settlement-alerts-scope"
+        onChange={(e) => void update({ settlementAlerts: e.target.value as SettlementAlertScope })}
+      >
+        <option value="watched">watched matches only</option>
+        <option value="all">all settlements</option>
+        <option value="chosen">watched, and chosen sports and leagues</option>
+      </select>{' '}
+      <label className="check">
+        <input type="checkbox" checked={settings?.settlementSound ?? false} disabled={!settings} data-testid="settlement-sound" onChange={(e) => void update({ settlementSound: e.target.checked })} /> with a sound
+      </label>
+      {scope === 'chosen' && (
+        <div className="chosen-scope" data-testid="settlement-alerts-chosen">
+          <div>
+            {sports.map((s) => (
+              <label key={s.sport_id} className="check">
+                <input type="checkbox" checked={chosenSports.includes(s.sport_id)} onChange={(e) => void update({ settlementSports: toggle(chosenSports, s.sport_id, e.target.checked) })} /> {s.name}
+              </label>
+            ))}
+          </div>
+          {leagues.length > 0 && (
+            <div className="muted">
+              Leagues seen in settlements:{' '}
+              {leagues
+                .sort((a, b) => a.leagueName.localeCompare(b.leagueName))
+                .map((l) => (
+                  <label key={l.leagueId} className="check">
+                    <input type="checkbox" checked={chosenLeagues.includes(l.leagueId)} onChange={(e) => void update({ settlementLeagues: toggle(chosenLeagues, l.leagueId, e.target.checked) })} /> {l.leagueName}
+                  </label>
+                ))}
+            </div>
+          )}
+        </div>
+      )}
+    </Row>
+  );
+}
+
 export function SettingsView() {
   const { settings, error, theme, model, info, quota } = useStore(
     useShallow((s) => ({ settings: s.settings, error: s.settingsError, theme: s.theme, model: s.devigModel, info: s.info, quota: s.status?.quota })),
@@ -373,6 +426,7 @@ export function SettingsView() {
           <input type="checkbox" checked={settings?.doNotDisturb ?? false} disabled={!settings} onChange={(e) => void update({ doNotDisturb: e.target.checked })} data-testid="dnd-toggle" /> do not disturb
         </label>
       </Row>
+      <SettlementAlertsSetting settings={settings} update={update} />
       <Row label="Drop alert" hint="Alert when a side's no-vig fair price moves at least this much since the open, or within the window. Each event can override it in its detail.">
         <NumberSetting value={settings?.dropAlertPct ?? 5} min={0} max={100} suffix="%" testId="drop-pct-default" onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')} />{' '}
         <NumberSetting value={settings?.dropWindowMinutes ?? 15} min={1} max={240} suffix="minutes" testId="drop-window-default" onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')} />

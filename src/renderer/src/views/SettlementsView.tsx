@@ -3,13 +3,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { periodLabel } from '../../../shared/periods';
 import { api } from '../api';
 import { Outcome } from '../components/Outcome';
+import { SettledLines } from '../components/SettledLines';
 import { Time } from '../components/Time';
-import { fmtLine } from '../format';
 import { SportSelect } from '../components/SportSelect';
-import { useQuery, useSports } from '../hooks';
+import { useSports } from '../hooks';
 import { useStore } from '../store';
 import { EMPTY_FILTER, toQuery } from '../store/settlements';
 
@@ -59,48 +58,27 @@ const SettlementRowView = memo(function SettlementRowView({
   );
 });
 
-function SettlementDetail({ eventId, sport }: { eventId: number; sport: string }) {
-  const { data, error, loading } = useQuery(String(eventId), () => api.invoke('settlements:detail', eventId));
-  if (error) return <p className="calm-message">The settlement's lines are not available: {error.message}</p>;
-  if (loading) return <p className="calm-message">Loading lines…</p>;
-  if (data === null) return <p className="calm-message">This settlement is no longer cached.</p>;
-  const lines = [...data.settlement.settlement].sort((a, b) => a.period - b.period || a.market.localeCompare(b.market) || (a.line ?? 0) - (b.line ?? 0));
+function SettlementDetail({ eventId }: { eventId: number }) {
+  const detail = useStore((s) => s.settlementDetails[eventId]);
+  const load = useStore((s) => s.loadSettlementDetail);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setError(null);
+    void load(eventId).then((e) => e && setError(e.message));
+  }, [eventId, load]);
+  if (detail === undefined && error) return <p className="calm-message">The settlement's lines are not available: {error}</p>;
+  if (detail === undefined) return <p className="calm-message">Loading lines…</p>;
+  if (detail === null) return <p className="calm-message">This settlement is no longer cached.</p>;
+  const s = detail.settlement;
   return (
     <div className="settlement-detail" data-testid="settlement-detail">
       <h3>
-        {data.settlement.runner_home} v {data.settlement.runner_away} · {data.settlement.score_home}–{data.settlement.score_away} · {data.settlement.status}
+        {s.runner_home} v {s.runner_away} · {s.score_home}–{s.score_away} · {s.status}
       </h3>
-      <table className="grid">
-        <thead>
-          <tr>
-            <th>Period</th>
-            <th>Market</th>
-            <th className="num">Line</th>
-            <th>Home / Over</th>
-            <th>Draw</th>
-            <th>Away / Under</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l) => {
-            const twoWay = l.market !== 'moneyline';
-            return (
-              <tr key={l.line_id} data-testid={`settled-line-${l.line_id}`}>
-                <td>{periodLabel(sport, l.period)}</td>
-                <td>{l.market}</td>
-                <td className="num">{fmtLine(l.line)}</td>
-                <td>
-                  <Outcome value={l.outcome_home} label={l.market === 'totals' || l.market === 'team_total' ? 'over' : 'home'} />
-                </td>
-                <td>{twoWay ? <span className="muted">n/a</span> : <Outcome value={l.outcome_draw} label="draw" />}</td>
-                <td>
-                  <Outcome value={l.outcome_away} label={l.market === 'totals' || l.market === 'team_total' ? 'under' : 'away'} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="muted">
+        {[detail.sportName, s.league_name].filter(Boolean).join(' · ')} · #{s.event_id}
+      </div>
+      <SettledLines detail={detail} />
     </div>
   );
 }
@@ -155,7 +133,8 @@ export function SettlementsView() {
     // Offline, sports:list may not answer: the league name alone still reads well.
     return (id: number) => m.get(id) ?? '';
   }, [sports]);
-  const [selected, setSelected] = useState<number | null>(null);
+  const selected = useStore((s) => s.selectedSettlementId);
+  const setSelected = useStore((s) => s.selectSettlement);
   const [team, setTeam] = useState(filter.team);
   const [exporting, setExporting] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
@@ -200,7 +179,6 @@ export function SettlementsView() {
     setTeam('');
     setFilter(EMPTY_FILTER);
   };
-  const selectedSport = selected !== null ? sportName(useStore.getState().settlementsById[selected]?.sportId ?? -1) : '';
 
   return (
     <section className="view settlements" aria-labelledby="settlements-title">
@@ -300,7 +278,7 @@ export function SettlementsView() {
             <button className="close" onClick={() => setSelected(null)} aria-label="Close lines">
               ×
             </button>
-            <SettlementDetail eventId={selected} sport={selectedSport} />
+            <SettlementDetail eventId={selected} />
           </div>
         )}
       </div>

@@ -4,11 +4,12 @@ import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS } from '../../../shared/api';
 import type { AppError } from '../../../shared/errors';
-import type { SpecialView } from '../../../shared/ipc/contract';
+import type { SpecialView, SpecialsView as SpecialsViewData } from '../../../shared/ipc/contract';
+import { labelPeriod, marketLabel } from '../../../shared/periods';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { Time } from '../components/Time';
-import { useQuery } from '../hooks';
+import { usePeriodNames, useQuery } from '../hooks';
 import { eventName, fmtLine, fmtMoney, fmtOdds, fmtSignedPct, serviceMs } from '../format';
 import { useStore } from '../store';
 
@@ -106,6 +107,79 @@ function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventI
   );
 }
 
+interface TimelineRow {
+  key: string;
+  at: number;
+  what: string;
+  detail: string;
+  from: number | null;
+  to: number | null;
+  kind: 'special' | 'line';
+}
+
+/** Every max_win change of the event, specials and market lines alike, newest first. */
+function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
+  const names = usePeriodNames();
+  const sport = useStore((s) => s.watchEvents[data.eventId]?.sportName ?? '');
+  const rows = useMemo(() => {
+    const out: TimelineRow[] = data.maxWinPoints.map((p) => ({
+      key: `s-${p.specialId}-${p.contestantId}-${p.at}`,
+      at: p.at,
+      what: p.specialName ?? `Special ${p.specialId}`,
+      detail: p.contestantName ?? `#${p.contestantId}`,
+      from: p.previousMaxWin,
+      to: p.maxWin,
+      kind: 'special',
+    }));
+    for (const p of data.lineMaxWinPoints) {
+      out.push({
+        key: `l-${p.lineId}-${p.at}`,
+        at: p.at,
+        what: p.market === null ? `Line ${p.lineId}` : marketLabel(p.market, p.line),
+        detail: p.period === null ? '' : labelPeriod(sport, p.period, names),
+        from: p.previousMaxWin,
+        to: p.maxWin,
+        kind: 'line',
+      });
+    }
+    return out.sort((a, b) => b.at - a.at).slice(0, 300);
+  }, [data, names, sport]);
+  return (
+    <section className="special">
+      <h3>Max win timeline</h3>
+      <table className="grid" data-testid="maxwin-timeline">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Special / line</th>
+            <th>Contestant / period</th>
+            <th className="num">From</th>
+            <th className="num">To</th>
+            <th className="num">Change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const ch = r.from && r.to !== null ? r.to / r.from - 1 : null;
+            return (
+              <tr key={r.key} data-kind={r.kind}>
+                <td>
+                  <Time ms={r.at} withDate />
+                </td>
+                <td>{r.what}</td>
+                <td>{r.detail}</td>
+                <td className="num">{r.from == null ? 'baseline' : fmtMoney(r.from)}</td>
+                <td className="num">{fmtMoney(r.to)}</td>
+                <td className={`num ${ch == null ? 'muted' : ch >= 0 ? 'pos' : 'neg'}`}>{ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 export function SpecialsView() {
   const watched = useStore(
     useShallow((s) => s.watchIds.map((id) => `${id}\t${eventName(s.watchEvents[id]?.runnerHome, s.watchEvents[id]?.runnerAway, id)}`)),
@@ -168,43 +242,7 @@ export function SpecialsView() {
         />
       ))}
       {chosen && eventId !== null && <ContestantTimeline eventId={eventId} specialId={chosen.specialId} contestantId={chosen.contestantId} name={chosenName} />}
-      {data && data.maxWinPoints.length > 0 && (
-        <section className="special">
-          <h3>Max win timeline</h3>
-          <table className="grid" data-testid="maxwin-timeline">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Special</th>
-                <th>Contestant</th>
-                <th className="num">From</th>
-                <th className="num">To</th>
-                <th className="num">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...data.maxWinPoints]
-                .sort((a, b) => b.at - a.at)
-                .slice(0, 200)
-                .map((p) => {
-                  const ch = p.previousMaxWin ? p.maxWin / p.previousMaxWin - 1 : null;
-                  return (
-                    <tr key={`${p.specialId}-${p.contestantId}-${p.at}`}>
-                      <td>
-                        <Time ms={p.at} withDate />
-                      </td>
-                      <td>{p.specialName}</td>
-                      <td>{p.contestantName}</td>
-                      <td className="num">{p.previousMaxWin == null ? 'baseline' : fmtMoney(p.previousMaxWin)}</td>
-                      <td className="num">{fmtMoney(p.maxWin)}</td>
-                      <td className={`num ${ch == null ? 'muted' : ch >= 0 ? 'pos' : 'neg'}`}>{ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}</td>
-                    </tr>
-                  );
-                })}
-            </tbody>
-          </table>
-        </section>
-      )}
+      {data && (data.maxWinPoints.length > 0 || data.lineMaxWinPoints.length > 0) && <MaxWinTimeline data={data} />}
     </section>
   );
 }

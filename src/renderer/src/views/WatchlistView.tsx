@@ -4,7 +4,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseServiceTime } from '../../../shared/api';
-import { periodLabel } from '../../../shared/periods';
+import { labelPeriod } from '../../../shared/periods';
+import { usePeriodNames } from '../hooks';
 import { EventBadge } from '../components/EventBadge';
 import { PriceCell } from '../components/PriceCell';
 import { Time } from '../components/Time';
@@ -257,6 +258,8 @@ function AddById() {
 }
 
 export function WatchlistView() {
+  // The service's own period descriptions (from /api/periods), as everywhere else.
+  const periodNames = usePeriodNames();
   const ids = useStore(useShallow(selectVisibleWatchIds));
   const total = useStore((s) => s.watchIds.length);
   const loaded = useStore((s) => s.watchLoaded);
@@ -303,7 +306,7 @@ export function WatchlistView() {
           <select value={period} onChange={(ev) => setPeriod(Number(ev.target.value))} data-testid="period-select">
             {periods.map((p) => (
               <option key={p} value={p}>
-                {periodLabel(sportOfSelected ?? '', p)}
+                {labelPeriod(sportOfSelected ?? '', p, periodNames)}
               </option>
             ))}
           </select>

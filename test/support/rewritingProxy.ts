@@ -1,0 +1,54 @@
+// A different upstream in front of the simulator: forwards every request (streams included) unchanged, except the
+// paths a test rewrites, so the app meets answers our simulator would never give (other period descriptions).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+
+export interface RewritingProxy {
+  url: string;
+  /** Requests answered by a rewrite, by path. */
+  rewritten: Map<string, number>;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'content-length', 'content-encoding', 'transfer-encoding', 'keep-alive']);
+
+export async function startRewritingProxy(upstream: string, rewrites: Record<string, () => unknown>): Promise<RewritingProxy> {
+  const rewritten = new Map<string, number>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', upstream);
+    const rewrite = rewrites[url.pathname];
+    if (rewrite) {
+      rewritten.set(url.pathname, (rewritten.get(url.pathname) ?? 0) + 1);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rewrite()));
+      return;
+    }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers[k] = v;
+    fetch(url, { headers, signal: abort.signal })
+      .then((up) => {
+        const out: Record<string, string> = {};
+        up.headers.forEach((v, k) => {
+          if (!HOP_BY_HOP.has(k)) out[k] = v;
+        });
+        res.writeHead(up.status, out);
+        if (!up.body) return void res.end();
+        Readable.fromWeb(up.body as WebReadableStream).on('error', () => res.destroy()).pipe(res);
+      })
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    rewritten,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
