@@ -16,8 +16,8 @@ export function bundleChild(entry: string, name: string): { file: string; dir: s
 }
 
 /**
- * Runs the child with `args`; `killAfterMs` after its first output it is SIGKILLed ('killed'), or, with null, it
- * must finish by itself with exit code 0 ('done'). Anything else rejects with the child's stderr.
+ * Runs the child with `args`; `killAfterMs` after its first output it is SIGKILLed ('killed'), unless it finished
+ * by itself first with exit code 0 ('done'; with null it must). Anything else rejects with the child's stderr.
  */
 export function runChild(file: string, args: string[], killAfterMs: number | null): Promise<'killed' | 'done'> {
   return new Promise((done, fail) => {
@@ -30,7 +30,8 @@ export function runChild(file: string, args: string[], killAfterMs: number | nul
     p.stdout.resume();
     p.on('exit', (code, signal) => {
       if (signal === 'SIGKILL') done('killed');
-      else if (killAfterMs === null && code === 0) done('done');
+      // A child that finished its work before the kill came is done, not a failure.
+      else if (code === 0) done('done');
       else fail(new Error(`child exited ${code ?? signal}: ${err}`));
     });
   });
