@@ -4,7 +4,7 @@
 // The simulator runs here, stamping every emitted message with Date.now(); the host is a real `web` child process;
 // the page records each price cell's text change with performance.timeOrigin + now(). Both are wall clocks on one
 // machine, so the difference is the latency (about 1 ms precision: Date.now() is whole milliseconds).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { WebSocket } from 'ws';
 import type { OddsBatch } from '../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../src/sim';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
+import { hostRssMb, slope, treeCpuMs } from './proc';
 import { installWireTap, startProbe, stopProbe } from './web/probe';
 
 export interface TickToScreenFigures {
@@ -21,7 +22,20 @@ export interface TickToScreenFigures {
   longest_task_ms: number;
 }
 
+/** The host's cost per stream message against a bare reader's, and memory after an hour of this load. */
+export interface HostCostFigures {
+  host_cpu_ms_per_1k_msgs: number;
+  bare_cpu_ms_per_1k_msgs: number;
+  host_cpu_ratio: number;
+  host_rss_mb_hour: number;
+  renderer_heap_mb_hour: number;
+}
+
+const HOUR_S = 3_600;
+
 const KEY = 'bench-tick-enterprise';
+/** The bare reader's own key: its 200 streams must not count against the host's. */
+const BARE_KEY = 'bench-tick-bare';
 const EVENTS = 200;
 const UPDATES_PER_S = 2_000;
 const WARMUP_MS = 5_000;
@@ -47,6 +61,10 @@ const TRACE_FILE = process.env['BENCH_TICK_TRACE'];
 const EXTRA_CSS = process.env['BENCH_TICK_CSS'];
 /** BENCH_TICK_PROFILE=FILE keeps a V8 CPU profile of the page over the window (.cpuprofile, opens in DevTools). */
 const PROFILE_FILE = process.env['BENCH_TICK_PROFILE'];
+/** BENCH_TICK_CONTEXT=0 skips the printed-only all-rows run (quicker when iterating on the host). */
+const SKIP_CONTEXT = process.env['BENCH_TICK_CONTEXT'] === '0';
+/** BENCH_TICK_HOST_PROFILE=DIR runs the host with `node --cpu-prof`: its .cpuprofile lands in DIR when it stops. */
+const HOST_PROFILE_DIR = process.env['BENCH_TICK_HOST_PROFILE'];
 const TRACE_CATEGORIES = TRACE_FILE
   ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute']
   : ['toplevel'];
@@ -97,7 +115,7 @@ function pricedEvents(sim: Simulator): number[] {
   return sim.truth.bookIds().filter((id) => sim.truth.event(id)?.markets.some((m) => m.prices !== null)).slice(0, EVENTS);
 }
 
-export async function runTickToScreenBench(log: (line: string) => void = console.log): Promise<TickToScreenFigures> {
+export async function runTickToScreenBench(log: (line: string) => void = console.log): Promise<TickToScreenFigures & HostCostFigures> {
   // Sim, host and Chromium share this machine's cores; anything else running skews every stage, so say how busy it was.
   log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(2)} before the run`);
   const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
@@ -107,29 +125,49 @@ export async function runTickToScreenBench(log: (line: string) => void = console
   // Real clock at speed 1: the world barely moves on its own (no events end mid-run), the ticker supplies the load.
   // It paces over the events whose streams are open, so it starts as the watches go in and is at full rate by the
   // end of the warm-up.
-  const sim = await startSimulator({ port: 0, seed: 42, clock: 'real', speed: 1, events: EVENTS + 20, keys: [{ key: KEY, plan: 'enterprise' }], oddsRate: UPDATES_PER_S });
+  const sim = await startSimulator({ port: 0, seed: 42, clock: 'real', speed: 1, events: EVENTS + 20, keys: [{ key: KEY, plan: 'enterprise' }, { key: BARE_KEY, plan: 'enterprise' }], oddsRate: UPDATES_PER_S });
   const emits = new Map<string, Emit[]>();
   let recording = false;
   const raw: Array<[number, string, number]> = [];
   // Stamped in the sim's write path and kept raw; parsing waits until the run is over.
+  // Every message the sim sends to a watched event (odds and scores): what both the host and the bare reader read.
+  let watchedIds = new Set<number>();
+  let streamMessages = 0;
   const untap = sim.onStreamMessage((eventId, message, realMs) => {
+    if (watchedIds.has(eventId)) streamMessages++;
     if (recording && message.event === 'odds') raw.push([eventId, message.data, realMs]);
   });
   let host: WebHost | undefined;
+  let bare: ChildProcess | undefined;
   let browser: Browser | undefined;
   try {
-    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], {
+    // Node refuses --cpu-prof in NODE_OPTIONS: a profiled host is node with tsx as a loader instead of `npx tsx`.
+    const runner = HOST_PROFILE_DIR ? ['node', '--cpu-prof', `--cpu-prof-dir=${path.resolve(HOST_PROFILE_DIR)}`, '--import', 'tsx'] : ['npx', 'tsx'];
+    host = await startWebHost([...runner, 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], {
       ODDSDESK_API_KEY: KEY,
     });
+    const hostPid = host.child.pid!;
     const ids = pricedEvents(sim);
     if (ids.length < EVENTS) throw new Error(`only ${ids.length} priced events in the book`);
+    watchedIds = new Set(ids);
     const added = await bridgeInvoke(host.url, ids.map((id) => ({ channel: 'watch:add', args: [id] })));
     const failed = added.filter((r) => !(r as { ok: boolean }).ok);
     if (failed.length) throw new Error(`watch:add failed ${failed.length} times: ${JSON.stringify(failed[0])}`);
+    // The load runs at full rate from here: the memory figures count from now.
+    const loadFrom = Date.now();
+    const bareReader = startBareReader(sim.url, ids);
+    bare = bareReader.child;
+    await bareReader.ready;
 
     const launched = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     browser = launched;
     const page = await browser.newPage({ viewport: VIEWPORT });
+    const pageCdp = await page.context().newCDPSession(page);
+    /** The page's JS heap in use (MB); after a full collection when `gc`, so only what is still held counts. */
+    const pageHeapMb = async (gc: boolean): Promise<number> => {
+      if (gc) await pageCdp.send('HeapProfiler.collectGarbage');
+      return (await pageCdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+    };
     // tsx compiles with keepNames, which wraps functions in __name(); the probe is serialised into a page without it.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.addInitScript(installWireTap);
@@ -143,13 +181,18 @@ export async function runTickToScreenBench(log: (line: string) => void = console
     log(`grid: ${EVENTS} watched events, ${rows} rows rendered (viewport ${VIEWPORT.width}x${VIEWPORT.height}), ${cells} price cells; ${sim.openStreams()} streams open`);
 
     /** One measured window at the page's current viewport: the figures, with their breakdown logged. */
-    const measureWindow = async (warmupMs: number, log: (line: string) => void): Promise<TickToScreenFigures> => {
+    type WindowFigures = TickToScreenFigures &
+      Omit<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'> & { heap: Parameters<typeof hourOfMemory>[1] };
+    const measureWindow = async (warmupMs: number, log: (line: string) => void): Promise<WindowFigures> => {
       const displayedKeys = new Set(await page.locator('[data-testid^="price-"]').evaluateAll((cells) => cells.map((e) => e.getAttribute('data-testid') ?? '')));
 
       // Emits are kept from the start of the warm-up, so a change shown early in the window finds its emit.
       recording = true;
+      // The page's heap after a full collection, early in the warm-up so the collection's pause is not measured.
+      const heapFrom = { at: Date.now(), mb: await pageHeapMb(true) };
       await sleep(warmupMs);
       const from = Date.now();
+      const cpuFrom = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), messages: streamMessages };
       await page.evaluate(startProbe);
       // 'toplevel' is the cheapest category that still has every task's duration on every thread.
       const traced = await launched.startTracing(page, { categories: TRACE_CATEGORIES, ...(TRACE_FILE ? { path: TRACE_FILE } : {}) }).then(() => true, () => false);
@@ -162,8 +205,10 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       if (cdp && PROFILE_FILE) writeFileSync(PROFILE_FILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       // Tracing stops first: handing the probe's records back is itself a long task the app did not cause.
       const traceJson = traced ? await launched.stopTracing() : null;
+      const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), messages: streamMessages };
       const probe = await page.evaluate(stopProbe);
       const to = Date.now();
+      const heapTo = { at: Date.now(), mb: await pageHeapMb(true) };
 
       // ---- emits: each side of each market whose 3-decimal text changed, with its emit time ----
       const lastText = new Map<string, string>();
@@ -269,29 +314,95 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / (to - from)).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
       log(`page clock skew (Date.now vs timeOrigin+now): ${probe.clockSkew.toFixed(2)} ms; load average ${loadavg()[0]!.toFixed(2)} at the end`);
 
+      // ---- the host's CPU per message against the bare reader's, over the same window and the same messages ----
+      const msgs = cpuTo.messages - cpuFrom.messages;
+      const hostPer1k = ((cpuTo.host - cpuFrom.host) * 1000) / Math.max(1, msgs);
+      const barePer1k = ((cpuTo.bare - cpuFrom.bare) * 1000) / Math.max(1, msgs);
+      log(`host cost: ${msgs} stream messages in the window (${Math.round(msgs / seconds)}/s); host ${(cpuTo.host - cpuFrom.host).toFixed(0)} ms CPU = ${hostPer1k.toFixed(1)} ms per 1k messages (${((cpuTo.host - cpuFrom.host) / 10 / seconds).toFixed(0)}% of a core); bare reader ${(cpuTo.bare - cpuFrom.bare).toFixed(0)} ms CPU = ${barePer1k.toFixed(1)} ms per 1k; ratio ${(hostPer1k / barePer1k).toFixed(2)} (goal <= 3)`);
+      const heapGrowth = (heapTo.mb - heapFrom.mb) / ((heapTo.at - heapFrom.at) / 1000);
+      log(`page heap after a full GC: ${heapFrom.mb.toFixed(1)} MB -> ${heapTo.mb.toFixed(1)} MB over ${((heapTo.at - heapFrom.at) / 1000).toFixed(0)} s (${(heapGrowth * 1000).toFixed(0)} KB/s)`);
+
       return {
         tick_to_screen_p50_ms: round(percentile(dom, 0.5)),
         tick_to_screen_p99_ms: round(percentile(dom, 0.99)),
         longest_task_ms: round(longest),
+        host_cpu_ms_per_1k_msgs: round(hostPer1k),
+        bare_cpu_ms_per_1k_msgs: round(barePer1k),
+        host_cpu_ratio: round(hostPer1k / barePer1k),
+        heap: { from: heapFrom, to: heapTo },
       };
     };
 
-    const figures = await measureWindow(WARMUP_MS, log);
+    // The host's resident memory, sampled every second for as long as the load runs (both windows).
+    const rssSamples: Array<[number, number]> = [];
+    const rssTimer = setInterval(() => rssSamples.push([(Date.now() - loadFrom) / 1000, hostRssMb(hostPid)]), 1_000);
+    const { heap, ...figures } = await measureWindow(WARMUP_MS, log);
     // Context, printed and not written: the same load with every row in the DOM (no virtualisation to help).
-    if (VIEWPORT.height < ALL_ROWS_HEIGHT) {
+    if (VIEWPORT.height < ALL_ROWS_HEIGHT && !SKIP_CONTEXT) {
       await page.setViewportSize({ width: VIEWPORT.width, height: ALL_ROWS_HEIGHT });
       while ((await page.locator('[data-testid^="watch-row-"]').count()) < EVENTS) await sleep(100);
       log(`context (printed, not written): all ${EVENTS} rows in the DOM (viewport ${VIEWPORT.width}x${ALL_ROWS_HEIGHT})`);
       await measureWindow(CONTEXT_WARMUP_MS, (line) => log(`  ${line}`));
     }
-    return figures;
+    clearInterval(rssTimer);
+    const memory = hourOfMemory(rssSamples, heap, (Date.now() - loadFrom) / 1000, log);
+    return { ...figures, ...memory };
   } finally {
     untap();
+    bare?.kill();
     await browser?.close().catch(() => undefined);
     await host?.stop();
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Starts the bare reader on the same event streams (its own key); `ready` once every stream answered. */
+function startBareReader(baseUrl: string, ids: readonly number[]): { child: ChildProcess; pid: number; ready: Promise<void> } {
+  const child = spawn('npx', ['tsx', 'bench/bareReader.ts', baseUrl, ...ids.map(String)], {
+    cwd: root,
+    env: { ...process.env, ODDSDESK_API_KEY: BARE_KEY },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/^ready /m.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bare reader exited with ${code}`)));
+  });
+  return { child, pid: child.pid!, ready };
+}
+
+/**
+ * Memory after an hour of this load, from the minutes the bench runs (an hour in real time would be a bench nobody
+ * runs): the last sample plus the growth rate seen, carried on to the full hour. Host: resident memory sampled every
+ * second, its rate fitted (least squares) over the samples after the first 15 s of load (start-up and the first
+ * snapshots settle there). Renderer: the JS heap after a full collection at the start of the measured warm-up and
+ * at the end of the measured window (the context run's extra rows are not load growth), its rate the difference.
+ * A negative rate counts as flat.
+ */
+function hourOfMemory(
+  rss: ReadonlyArray<[number, number]>,
+  heap: { from: { at: number; mb: number }; to: { at: number; mb: number } },
+  loadS: number,
+  log: (line: string) => void,
+): Pick<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'> {
+  const settled = rss.filter(([t]) => t >= 15);
+  const rssRate = Math.max(0, slope(settled));
+  const rssLast = rss[rss.length - 1]?.[1] ?? NaN;
+  const heapRate = Math.max(0, (heap.to.mb - heap.from.mb) / ((heap.to.at - heap.from.at) / 1000));
+  const rest = Math.max(0, HOUR_S - loadS);
+  const hostHour = rssLast + rssRate * rest;
+  const pageHour = heap.to.mb + heapRate * rest;
+  const peak = Math.max(...rss.map(([, mb]) => mb));
+  log(
+    `memory over ${loadS.toFixed(0)} s of load, carried on to an hour: host RSS ${rss[0]?.[1].toFixed(0)} -> ${rssLast.toFixed(0)} MB (peak ${peak.toFixed(0)}), ` +
+      `${(rssRate * 1000).toFixed(0)} KB/s after the first 15 s -> ${hostHour.toFixed(0)} MB at an hour (goal < 300); ` +
+      `page heap ${heap.to.mb.toFixed(1)} MB, ${(heapRate * 1000).toFixed(0)} KB/s -> ${pageHour.toFixed(0)} MB at an hour`,
+  );
+  return { host_rss_mb_hour: round(hostHour, 1), renderer_heap_mb_hour: round(pageHour, 1) };
 }
 
 interface TraceEvent {
