@@ -61,6 +61,8 @@ const TRACE_FILE = process.env['BENCH_TICK_TRACE'];
 const EXTRA_CSS = process.env['BENCH_TICK_CSS'];
 /** BENCH_TICK_PROFILE=FILE keeps a V8 CPU profile of the page over the window (.cpuprofile, opens in DevTools). */
 const PROFILE_FILE = process.env['BENCH_TICK_PROFILE'];
+/** Seconds of the memory soak after the measured window (see hourOfMemory); BENCH_TICK_SOAK_S overrides it. */
+const SOAK_S = Number(process.env['BENCH_TICK_SOAK_S'] ?? 90);
 /** BENCH_TICK_CONTEXT=0 skips the printed-only all-rows run (quicker when iterating on the host). */
 const SKIP_CONTEXT = process.env['BENCH_TICK_CONTEXT'] === '0';
 /** BENCH_TICK_HOST_PROFILE=DIR runs the host with `node --cpu-prof`: its .cpuprofile lands in DIR when it stops. */
@@ -181,15 +183,12 @@ export async function runTickToScreenBench(log: (line: string) => void = console
     log(`grid: ${EVENTS} watched events, ${rows} rows rendered (viewport ${VIEWPORT.width}x${VIEWPORT.height}), ${cells} price cells; ${sim.openStreams()} streams open`);
 
     /** One measured window at the page's current viewport: the figures, with their breakdown logged. */
-    type WindowFigures = TickToScreenFigures &
-      Omit<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'> & { heap: Parameters<typeof hourOfMemory>[1] };
+    type WindowFigures = TickToScreenFigures & Omit<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'>;
     const measureWindow = async (warmupMs: number, log: (line: string) => void): Promise<WindowFigures> => {
       const displayedKeys = new Set(await page.locator('[data-testid^="price-"]').evaluateAll((cells) => cells.map((e) => e.getAttribute('data-testid') ?? '')));
 
       // Emits are kept from the start of the warm-up, so a change shown early in the window finds its emit.
       recording = true;
-      // The page's heap after a full collection, early in the warm-up so the collection's pause is not measured.
-      const heapFrom = { at: Date.now(), mb: await pageHeapMb(true) };
       await sleep(warmupMs);
       const from = Date.now();
       const cpuFrom = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), messages: streamMessages };
@@ -208,7 +207,6 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), messages: streamMessages };
       const probe = await page.evaluate(stopProbe);
       const to = Date.now();
-      const heapTo = { at: Date.now(), mb: await pageHeapMb(true) };
 
       // ---- emits: each side of each market whose 3-decimal text changed, with its emit time ----
       const lastText = new Map<string, string>();
@@ -319,8 +317,6 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       const hostPer1k = ((cpuTo.host - cpuFrom.host) * 1000) / Math.max(1, msgs);
       const barePer1k = ((cpuTo.bare - cpuFrom.bare) * 1000) / Math.max(1, msgs);
       log(`host cost: ${msgs} stream messages in the window (${Math.round(msgs / seconds)}/s); host ${(cpuTo.host - cpuFrom.host).toFixed(0)} ms CPU = ${hostPer1k.toFixed(1)} ms per 1k messages (${((cpuTo.host - cpuFrom.host) / 10 / seconds).toFixed(0)}% of a core); bare reader ${(cpuTo.bare - cpuFrom.bare).toFixed(0)} ms CPU = ${barePer1k.toFixed(1)} ms per 1k; ratio ${(hostPer1k / barePer1k).toFixed(2)} (goal <= 3)`);
-      const heapGrowth = (heapTo.mb - heapFrom.mb) / ((heapTo.at - heapFrom.at) / 1000);
-      log(`page heap after a full GC: ${heapFrom.mb.toFixed(1)} MB -> ${heapTo.mb.toFixed(1)} MB over ${((heapTo.at - heapFrom.at) / 1000).toFixed(0)} s (${(heapGrowth * 1000).toFixed(0)} KB/s)`);
 
       return {
         tick_to_screen_p50_ms: round(percentile(dom, 0.5)),
@@ -329,14 +325,24 @@ export async function runTickToScreenBench(log: (line: string) => void = console
         host_cpu_ms_per_1k_msgs: round(hostPer1k),
         bare_cpu_ms_per_1k_msgs: round(barePer1k),
         host_cpu_ratio: round(hostPer1k / barePer1k),
-        heap: { from: heapFrom, to: heapTo },
       };
     };
 
-    // The host's resident memory, sampled every second for as long as the load runs (both windows).
+    const figures = await measureWindow(WARMUP_MS, log);
+
+    // ---- memory: the same load for SOAK_S more seconds, the host's RSS and the page's heap sampled as it runs ----
+    const soakFrom = (Date.now() - loadFrom) / 1000;
     const rssSamples: Array<[number, number]> = [];
-    const rssTimer = setInterval(() => rssSamples.push([(Date.now() - loadFrom) / 1000, hostRssMb(hostPid)]), 1_000);
-    const { heap, ...figures } = await measureWindow(WARMUP_MS, log);
+    const heapSamples: Array<[number, number]> = [];
+    const heapStart = await pageHeapMb(true);
+    for (let t = 0; t < SOAK_S; t += 2) {
+      await sleep(2_000);
+      const at = (Date.now() - loadFrom) / 1000;
+      rssSamples.push([at, hostRssMb(hostPid)]);
+      heapSamples.push([at, await pageHeapMb(false)]);
+    }
+    const heapEnd = await pageHeapMb(true);
+    const memory = hourOfMemory({ soakFrom, rss: rssSamples, heap: heapSamples, heapStart, heapEnd }, (Date.now() - loadFrom) / 1000, log);
     // Context, printed and not written: the same load with every row in the DOM (no virtualisation to help).
     if (VIEWPORT.height < ALL_ROWS_HEIGHT && !SKIP_CONTEXT) {
       await page.setViewportSize({ width: VIEWPORT.width, height: ALL_ROWS_HEIGHT });
@@ -344,8 +350,6 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       log(`context (printed, not written): all ${EVENTS} rows in the DOM (viewport ${VIEWPORT.width}x${ALL_ROWS_HEIGHT})`);
       await measureWindow(CONTEXT_WARMUP_MS, (line) => log(`  ${line}`));
     }
-    clearInterval(rssTimer);
-    const memory = hourOfMemory(rssSamples, heap, (Date.now() - loadFrom) / 1000, log);
     return { ...figures, ...memory };
   } finally {
     untap();
@@ -376,31 +380,31 @@ function startBareReader(baseUrl: string, ids: readonly number[]): { child: Chil
 }
 
 /**
- * Memory after an hour of this load, from the minutes the bench runs (an hour in real time would be a bench nobody
- * runs): the last sample plus the growth rate seen, carried on to the full hour. Host: resident memory sampled every
- * second, its rate fitted (least squares) over the samples after the first 15 s of load (start-up and the first
- * snapshots settle there). Renderer: the JS heap after a full collection at the start of the measured warm-up and
- * at the end of the measured window (the context run's extra rows are not load growth), its rate the difference.
- * A negative rate counts as flat.
+ * Memory after an hour of this load, sampled: an hour in real time would be a bench nobody runs. After the measured
+ * window the load goes on for SOAK_S seconds (by then the host has taken 2,000 updates/s for about half a minute, the
+ * page has rendered them all the while). Host: resident memory every 2 s, its growth fitted (least squares) over the
+ * second half of the soak, where start-up has settled, and carried on from the last sample to a full hour of load.
+ * Renderer: the JS heap after a full collection at the start and the end of the soak (what is still held), its growth
+ * the difference over the soak, carried on the same way. A falling trend counts as flat.
  */
 function hourOfMemory(
-  rss: ReadonlyArray<[number, number]>,
-  heap: { from: { at: number; mb: number }; to: { at: number; mb: number } },
+  m: { soakFrom: number; rss: ReadonlyArray<[number, number]>; heap: ReadonlyArray<[number, number]>; heapStart: number; heapEnd: number },
   loadS: number,
   log: (line: string) => void,
 ): Pick<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'> {
-  const settled = rss.filter(([t]) => t >= 15);
-  const rssRate = Math.max(0, slope(settled));
-  const rssLast = rss[rss.length - 1]?.[1] ?? NaN;
-  const heapRate = Math.max(0, (heap.to.mb - heap.from.mb) / ((heap.to.at - heap.from.at) / 1000));
+  const soakS = loadS - m.soakFrom;
+  const late = m.rss.filter(([t]) => t >= m.soakFrom + soakS / 2);
+  const rssRate = Math.max(0, slope(late));
+  const rssLast = m.rss[m.rss.length - 1]?.[1] ?? NaN;
+  const heapRate = Math.max(0, (m.heapEnd - m.heapStart) / soakS);
   const rest = Math.max(0, HOUR_S - loadS);
   const hostHour = rssLast + rssRate * rest;
-  const pageHour = heap.to.mb + heapRate * rest;
-  const peak = Math.max(...rss.map(([, mb]) => mb));
+  const pageHour = m.heapEnd + heapRate * rest;
+  const every = (list: ReadonlyArray<[number, number]>) => list.filter((_, i) => i % 5 === 0 || i === list.length - 1).map(([t, mb]) => `${t.toFixed(0)}s ${mb.toFixed(0)}`).join(', ');
+  log(`memory soak: ${soakS.toFixed(0)} s more of the same load, ${loadS.toFixed(0)} s of load in all; host RSS MB at: ${every(m.rss)}; page heap in use MB at: ${every(m.heap)}`);
   log(
-    `memory over ${loadS.toFixed(0)} s of load, carried on to an hour: host RSS ${rss[0]?.[1].toFixed(0)} -> ${rssLast.toFixed(0)} MB (peak ${peak.toFixed(0)}), ` +
-      `${(rssRate * 1000).toFixed(0)} KB/s after the first 15 s -> ${hostHour.toFixed(0)} MB at an hour (goal < 300); ` +
-      `page heap ${heap.to.mb.toFixed(1)} MB, ${(heapRate * 1000).toFixed(0)} KB/s -> ${pageHour.toFixed(0)} MB at an hour`,
+    `memory carried on to an hour: host RSS ${rssLast.toFixed(0)} MB growing ${(rssRate * 1000).toFixed(0)} KB/s over the soak's second half -> ${hostHour.toFixed(0)} MB (goal < 300); ` +
+      `page heap after full GC ${m.heapStart.toFixed(1)} -> ${m.heapEnd.toFixed(1)} MB (${(heapRate * 1000).toFixed(1)} KB/s) -> ${pageHour.toFixed(0)} MB`,
   );
   return { host_rss_mb_hour: round(hostHour, 1), renderer_heap_mb_hour: round(pageHour, 1) };
 }
