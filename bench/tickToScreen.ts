@@ -4,7 +4,7 @@
 // The simulator runs here, stamping every emitted message with Date.now(); the host is a real `web` child process;
 // the page records each price cell's text change with performance.timeOrigin + now(). Both are wall clocks on one
 // machine, so the difference is the latency (about 1 ms precision: Date.now() is whole milliseconds).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { WebSocket } from 'ws';
 import type { OddsBatch } from '../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../src/sim';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
+import { hostRssMb, slope, treeCpuMs } from './proc';
 import { installWireTap, startProbe, stopProbe } from './web/probe';
 
 export interface TickToScreenFigures {
@@ -21,7 +22,20 @@ export interface TickToScreenFigures {
   longest_task_ms: number;
 }
 
+/** The host's cost per stream message against a bare reader's, and memory after an hour of this load. */
+export interface HostCostFigures {
+  host_cpu_ms_per_1k_msgs: number;
+  bare_cpu_ms_per_1k_msgs: number;
+  host_cpu_ratio: number;
+  host_rss_mb_hour: number;
+  renderer_heap_mb_hour: number;
+}
+
+const HOUR_S = 3_600;
+
 const KEY = 'bench-tick-enterprise';
+/** The bare reader's own key: its 200 streams must not count against the host's. */
+const BARE_KEY = 'bench-tick-bare';
 const EVENTS = 200;
 const UPDATES_PER_S = 2_000;
 const WARMUP_MS = 5_000;
@@ -47,6 +61,12 @@ const TRACE_FILE = process.env['BENCH_TICK_TRACE'];
 const EXTRA_CSS = process.env['BENCH_TICK_CSS'];
 /** BENCH_TICK_PROFILE=FILE keeps a V8 CPU profile of the page over the window (.cpuprofile, opens in DevTools). */
 const PROFILE_FILE = process.env['BENCH_TICK_PROFILE'];
+/** Seconds of the memory soak after the measured window (see hourOfMemory); BENCH_TICK_SOAK_S overrides it. */
+const SOAK_S = Number(process.env['BENCH_TICK_SOAK_S'] ?? 90);
+/** BENCH_TICK_CONTEXT=0 skips the printed-only all-rows run (quicker when iterating on the host). */
+const SKIP_CONTEXT = process.env['BENCH_TICK_CONTEXT'] === '0';
+/** BENCH_TICK_HOST_PROFILE=DIR runs the host with `node --cpu-prof`: its .cpuprofile lands in DIR when it stops. */
+const HOST_PROFILE_DIR = process.env['BENCH_TICK_HOST_PROFILE'];
 const TRACE_CATEGORIES = TRACE_FILE
   ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute']
   : ['toplevel'];
@@ -97,7 +117,7 @@ function pricedEvents(sim: Simulator): number[] {
   return sim.truth.bookIds().filter((id) => sim.truth.event(id)?.markets.some((m) => m.prices !== null)).slice(0, EVENTS);
 }
 
-export async function runTickToScreenBench(log: (line: string) => void = console.log): Promise<TickToScreenFigures> {
+export async function runTickToScreenBench(log: (line: string) => void = console.log): Promise<TickToScreenFigures & HostCostFigures> {
   // Sim, host and Chromium share this machine's cores; anything else running skews every stage, so say how busy it was.
   log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(2)} before the run`);
   const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
@@ -107,29 +127,49 @@ export async function runTickToScreenBench(log: (line: string) => void = console
   // Real clock at speed 1: the world barely moves on its own (no events end mid-run), the ticker supplies the load.
   // It paces over the events whose streams are open, so it starts as the watches go in and is at full rate by the
   // end of the warm-up.
-  const sim = await startSimulator({ port: 0, seed: 42, clock: 'real', speed: 1, events: EVENTS + 20, keys: [{ key: KEY, plan: 'enterprise' }], oddsRate: UPDATES_PER_S });
+  const sim = await startSimulator({ port: 0, seed: 42, clock: 'real', speed: 1, events: EVENTS + 20, keys: [{ key: KEY, plan: 'enterprise' }, { key: BARE_KEY, plan: 'enterprise' }], oddsRate: UPDATES_PER_S });
   const emits = new Map<string, Emit[]>();
   let recording = false;
   const raw: Array<[number, string, number]> = [];
   // Stamped in the sim's write path and kept raw; parsing waits until the run is over.
+  // Every message the sim sends to a watched event (odds and scores): what both the host and the bare reader read.
+  let watchedIds = new Set<number>();
+  let streamMessages = 0;
   const untap = sim.onStreamMessage((eventId, message, realMs) => {
+    if (watchedIds.has(eventId)) streamMessages++;
     if (recording && message.event === 'odds') raw.push([eventId, message.data, realMs]);
   });
   let host: WebHost | undefined;
+  let bare: ChildProcess | undefined;
   let browser: Browser | undefined;
   try {
-    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], {
+    // Node refuses --cpu-prof in NODE_OPTIONS: a profiled host is node with tsx as a loader instead of `npx tsx`.
+    const runner = HOST_PROFILE_DIR ? ['node', '--cpu-prof', `--cpu-prof-dir=${path.resolve(HOST_PROFILE_DIR)}`, '--import', 'tsx'] : ['npx', 'tsx'];
+    host = await startWebHost([...runner, 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], {
       ODDSDESK_API_KEY: KEY,
     });
+    const hostPid = host.child.pid!;
     const ids = pricedEvents(sim);
     if (ids.length < EVENTS) throw new Error(`only ${ids.length} priced events in the book`);
+    watchedIds = new Set(ids);
     const added = await bridgeInvoke(host.url, ids.map((id) => ({ channel: 'watch:add', args: [id] })));
     const failed = added.filter((r) => !(r as { ok: boolean }).ok);
     if (failed.length) throw new Error(`watch:add failed ${failed.length} times: ${JSON.stringify(failed[0])}`);
+    // The load runs at full rate from here: the memory figures count from now.
+    const loadFrom = Date.now();
+    const bareReader = startBareReader(sim.url, ids);
+    bare = bareReader.child;
+    await bareReader.ready;
 
     const launched = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     browser = launched;
     const page = await browser.newPage({ viewport: VIEWPORT });
+    const pageCdp = await page.context().newCDPSession(page);
+    /** The page's JS heap in use (MB); after a full collection when `gc`, so only what is still held counts. */
+    const pageHeapMb = async (gc: boolean): Promise<number> => {
+      if (gc) await pageCdp.send('HeapProfiler.collectGarbage');
+      return (await pageCdp.send('Runtime.getHeapUsage')).usedSize / 1024 / 1024;
+    };
     // tsx compiles with keepNames, which wraps functions in __name(); the probe is serialised into a page without it.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.addInitScript(installWireTap);
@@ -143,13 +183,15 @@ export async function runTickToScreenBench(log: (line: string) => void = console
     log(`grid: ${EVENTS} watched events, ${rows} rows rendered (viewport ${VIEWPORT.width}x${VIEWPORT.height}), ${cells} price cells; ${sim.openStreams()} streams open`);
 
     /** One measured window at the page's current viewport: the figures, with their breakdown logged. */
-    const measureWindow = async (warmupMs: number, log: (line: string) => void): Promise<TickToScreenFigures> => {
+    type WindowFigures = TickToScreenFigures & Omit<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'>;
+    const measureWindow = async (warmupMs: number, log: (line: string) => void): Promise<WindowFigures> => {
       const displayedKeys = new Set(await page.locator('[data-testid^="price-"]').evaluateAll((cells) => cells.map((e) => e.getAttribute('data-testid') ?? '')));
 
       // Emits are kept from the start of the warm-up, so a change shown early in the window finds its emit.
       recording = true;
       await sleep(warmupMs);
       const from = Date.now();
+      const cpuFrom = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), messages: streamMessages };
       await page.evaluate(startProbe);
       // 'toplevel' is the cheapest category that still has every task's duration on every thread.
       const traced = await launched.startTracing(page, { categories: TRACE_CATEGORIES, ...(TRACE_FILE ? { path: TRACE_FILE } : {}) }).then(() => true, () => false);
@@ -162,6 +204,7 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       if (cdp && PROFILE_FILE) writeFileSync(PROFILE_FILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       // Tracing stops first: handing the probe's records back is itself a long task the app did not cause.
       const traceJson = traced ? await launched.stopTracing() : null;
+      const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), messages: streamMessages };
       const probe = await page.evaluate(stopProbe);
       const to = Date.now();
 
@@ -265,33 +308,105 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       log(`visible: ${dom.length} emitted values reached the DOM, ${((100 * dom.length) / Math.max(1, displayedChanges)).toFixed(1)}% of the ${displayedChanges} changes emitted to displayed cells (${displayedKeys.size} cells: moneyline, main spread and total; team totals are not in the grid); the rest were superseded within a batch or frame; ${unmatched} DOM changes unmatched`);
       log(`tick-to-DOM: p50 ${percentile(dom, 0.5).toFixed(1)} ms, p90 ${percentile(dom, 0.9).toFixed(1)} ms, p99 ${percentile(dom, 0.99).toFixed(1)} ms, max ${(dom[dom.length - 1] ?? NaN).toFixed(1)} ms (goal p99 <= 50 ms); samples ${dom.length}`);
       log(`tick-to-frame-committed (first task after the frame): ${spread(paint)}`);
-      log(`stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes`);
+      log(`stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes of ${(probe.pushes.reduce((n, [, t]) => n + t.length, 0) / Math.max(1, probe.pushes.length) / 1024).toFixed(1)} KB on average`);
       log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / (to - from)).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
       log(`page clock skew (Date.now vs timeOrigin+now): ${probe.clockSkew.toFixed(2)} ms; load average ${loadavg()[0]!.toFixed(2)} at the end`);
+
+      // ---- the host's CPU per message against the bare reader's, over the same window and the same messages ----
+      const msgs = cpuTo.messages - cpuFrom.messages;
+      const hostPer1k = ((cpuTo.host - cpuFrom.host) * 1000) / Math.max(1, msgs);
+      const barePer1k = ((cpuTo.bare - cpuFrom.bare) * 1000) / Math.max(1, msgs);
+      log(`host cost: ${msgs} stream messages in the window (${Math.round(msgs / seconds)}/s); host ${(cpuTo.host - cpuFrom.host).toFixed(0)} ms CPU = ${hostPer1k.toFixed(1)} ms per 1k messages (${((cpuTo.host - cpuFrom.host) / 10 / seconds).toFixed(0)}% of a core); bare reader ${(cpuTo.bare - cpuFrom.bare).toFixed(0)} ms CPU = ${barePer1k.toFixed(1)} ms per 1k; ratio ${(hostPer1k / barePer1k).toFixed(2)} (goal <= 3)`);
 
       return {
         tick_to_screen_p50_ms: round(percentile(dom, 0.5)),
         tick_to_screen_p99_ms: round(percentile(dom, 0.99)),
         longest_task_ms: round(longest),
+        host_cpu_ms_per_1k_msgs: round(hostPer1k),
+        bare_cpu_ms_per_1k_msgs: round(barePer1k),
+        host_cpu_ratio: round(hostPer1k / barePer1k),
       };
     };
 
     const figures = await measureWindow(WARMUP_MS, log);
+
+    // ---- memory: the same load for SOAK_S more seconds, the host's RSS and the page's heap sampled as it runs ----
+    const soakFrom = (Date.now() - loadFrom) / 1000;
+    const rssSamples: Array<[number, number]> = [];
+    const heapSamples: Array<[number, number]> = [];
+    const heapStart = await pageHeapMb(true);
+    for (let t = 0; t < SOAK_S; t += 2) {
+      await sleep(2_000);
+      const at = (Date.now() - loadFrom) / 1000;
+      rssSamples.push([at, hostRssMb(hostPid)]);
+      heapSamples.push([at, await pageHeapMb(false)]);
+    }
+    const heapEnd = await pageHeapMb(true);
+    const memory = hourOfMemory({ soakFrom, rss: rssSamples, heap: heapSamples, heapStart, heapEnd }, (Date.now() - loadFrom) / 1000, log);
     // Context, printed and not written: the same load with every row in the DOM (no virtualisation to help).
-    if (VIEWPORT.height < ALL_ROWS_HEIGHT) {
+    if (VIEWPORT.height < ALL_ROWS_HEIGHT && !SKIP_CONTEXT) {
       await page.setViewportSize({ width: VIEWPORT.width, height: ALL_ROWS_HEIGHT });
       while ((await page.locator('[data-testid^="watch-row-"]').count()) < EVENTS) await sleep(100);
       log(`context (printed, not written): all ${EVENTS} rows in the DOM (viewport ${VIEWPORT.width}x${ALL_ROWS_HEIGHT})`);
       await measureWindow(CONTEXT_WARMUP_MS, (line) => log(`  ${line}`));
     }
-    return figures;
+    return { ...figures, ...memory };
   } finally {
     untap();
+    bare?.kill();
     await browser?.close().catch(() => undefined);
     await host?.stop();
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Starts the bare reader on the same event streams (its own key); `ready` once every stream answered. */
+function startBareReader(baseUrl: string, ids: readonly number[]): { child: ChildProcess; pid: number; ready: Promise<void> } {
+  const child = spawn('npx', ['tsx', 'bench/bareReader.ts', baseUrl, ...ids.map(String)], {
+    cwd: root,
+    env: { ...process.env, ODDSDESK_API_KEY: BARE_KEY },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/^ready /m.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bare reader exited with ${code}`)));
+  });
+  return { child, pid: child.pid!, ready };
+}
+
+/**
+ * Memory after an hour of this load, sampled: an hour in real time would be a bench nobody runs. After the measured
+ * window the load goes on for SOAK_S seconds (by then the host has taken 2,000 updates/s for about half a minute, the
+ * page has rendered them all the while). Host: resident memory every 2 s, its growth fitted (least squares) over the
+ * second half of the soak, where start-up has settled, and carried on from the last sample to a full hour of load.
+ * Renderer: the JS heap after a full collection at the start and the end of the soak (what is still held), its growth
+ * the difference over the soak, carried on the same way. A falling trend counts as flat.
+ */
+function hourOfMemory(
+  m: { soakFrom: number; rss: ReadonlyArray<[number, number]>; heap: ReadonlyArray<[number, number]>; heapStart: number; heapEnd: number },
+  loadS: number,
+  log: (line: string) => void,
+): Pick<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'> {
+  const soakS = loadS - m.soakFrom;
+  const late = m.rss.filter(([t]) => t >= m.soakFrom + soakS / 2);
+  const rssRate = Math.max(0, slope(late));
+  const rssLast = m.rss[m.rss.length - 1]?.[1] ?? NaN;
+  const heapRate = Math.max(0, (m.heapEnd - m.heapStart) / soakS);
+  const rest = Math.max(0, HOUR_S - loadS);
+  const hostHour = rssLast + rssRate * rest;
+  const pageHour = m.heapEnd + heapRate * rest;
+  const every = (list: ReadonlyArray<[number, number]>) => list.filter((_, i) => i % 5 === 0 || i === list.length - 1).map(([t, mb]) => `${t.toFixed(0)}s ${mb.toFixed(0)}`).join(', ');
+  log(`memory soak: ${soakS.toFixed(0)} s more of the same load, ${loadS.toFixed(0)} s of load in all; host RSS MB at: ${every(m.rss)}; page heap in use MB at: ${every(m.heap)}`);
+  log(
+    `memory carried on to an hour: host RSS ${rssLast.toFixed(0)} MB growing ${(rssRate * 1000).toFixed(0)} KB/s over the soak's second half -> ${hostHour.toFixed(0)} MB (goal < 300); ` +
+      `page heap after full GC ${m.heapStart.toFixed(1)} -> ${m.heapEnd.toFixed(1)} MB (${(heapRate * 1000).toFixed(1)} KB/s) -> ${pageHour.toFixed(0)} MB`,
+  );
+  return { host_rss_mb_hour: round(hostHour, 1), renderer_heap_mb_hour: round(pageHour, 1) };
 }
 
 interface TraceEvent {

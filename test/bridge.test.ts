@@ -79,3 +79,55 @@ describe('browser bridge', () => {
     expect(status).toBe(421);
   });
 });
+
+describe('browser bridge pushes', () => {
+  it('sends every page the same push text, the JSON of {type, event, payload}, serialised once per push', async () => {
+    const listeners = new Set<(event: string, payload: unknown) => void>();
+    const dir = mkdtempSync(path.join(tmpdir(), 'bridge-push-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    let serialised = 0;
+    const own = await startBridge({
+      handlers,
+      subscribe: (l) => {
+        listeners.add(l as (event: string, payload: unknown) => void);
+        return () => listeners.delete(l as (event: string, payload: unknown) => void);
+      },
+      staticDir: dir,
+      port: 0,
+    });
+    try {
+      const pages = await Promise.all(
+        [0, 1].map(
+          () =>
+            new Promise<WebSocket>((resolve, reject) => {
+              const ws = new WebSocket(`ws://127.0.0.1:${own.port}/bridge?token=${own.token}`, { origin: `http://127.0.0.1:${own.port}` });
+              ws.on('open', () => resolve(ws));
+              ws.on('error', reject);
+            }),
+        ),
+      );
+      const received = pages.map((ws) => {
+        const texts: string[] = [];
+        ws.on('message', (d) => texts.push(d.toString()));
+        return texts;
+      });
+      while (listeners.size < 2) await new Promise((r) => setTimeout(r, 5));
+      // A payload that counts its own serialisations, so sharing the text is observable.
+      const payload = { events: [{ eventId: 7, markets: [], score: { liveStatus: 1, scoreHome: 2, scoreAway: 0 } }], at: 1, toJSON: undefined as unknown };
+      payload.toJSON = () => {
+        serialised++;
+        return { events: payload.events, at: payload.at };
+      };
+      for (const l of listeners) l('onOdds', payload);
+      for (const l of listeners) l('onStatus', null);
+      while (received.some((t) => t.length < 2)) await new Promise((r) => setTimeout(r, 5));
+      const expected = JSON.stringify({ type: 'push', event: 'onOdds', payload: { events: payload.events, at: 1 } });
+      expect(received.map((t) => t[0])).toEqual([expected, expected]);
+      expect(received.map((t) => t[1])).toEqual([JSON.stringify({ type: 'push', event: 'onStatus', payload: null }), JSON.stringify({ type: 'push', event: 'onStatus', payload: null })]);
+      expect(serialised).toBe(1);
+      for (const ws of pages) ws.close();
+    } finally {
+      await own.close();
+    }
+  });
+});

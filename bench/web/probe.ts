@@ -190,6 +190,11 @@ export function startProbe(): void {
 export function stopProbe(): ProbeResult {
   const state = (window as unknown as { __probe: ProbeState }).__probe;
   state.stop();
+  const wire = (window as unknown as { __wire?: WireState }).__wire;
+  const pushes = wire?.pushes ?? [];
+  // Handed back, then let go: what the probe kept must not count as the app's heap in the memory soak.
+  if (wire) wire.pushes = [];
+  delete (window as unknown as { __probe?: ProbeState }).__probe;
   return {
     cells: state.cells,
     longTasks: state.longTasks,
@@ -197,6 +202,6 @@ export function stopProbe(): ProbeResult {
     longestFrameGap: state.longestFrameGap,
     frames: state.frames,
     clockSkew: Date.now() - (performance.timeOrigin + performance.now()),
-    pushes: (window as unknown as { __wire?: WireState }).__wire?.pushes ?? [],
+    pushes,
   };
 }

@@ -169,29 +169,45 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
+  // Every page gets the same pushes: each payload is serialised once, however many pages are connected (a payload is
+  // a fresh object per push, so an entry lives exactly as long as the push it belongs to).
+  const pushTexts = new WeakMap<object, string>();
+  const pushText = (event: string, payload: unknown): string | undefined => {
+    if (typeof payload !== 'object' || payload === null) return JSON.stringify({ type: 'push', event, payload });
+    let body = pushTexts.get(payload);
+    if (body === undefined) {
+      body = JSON.stringify(payload);
+      pushTexts.set(payload, body);
+    }
+    // The same text JSON.stringify({ type, event, payload }) makes, with the payload's part made once.
+    return `{"type":"push","event":${JSON.stringify(event)},"payload":${body}}`;
+  };
+
   wss.on('connection', (ws: WebSocket) => {
     // ws reports an oversized frame, invalid UTF-8 or a protocol violation as an 'error' and closes the socket with
     // 1009/1007/1002 itself; without this listener the error would be thrown and end the host process.
     ws.on('error', () => undefined);
     let inFlight = 0;
-    const send = (message: BridgeServerMessage) => {
+    const sendText = (serialise: () => string | undefined) => {
       if (ws.readyState !== ws.OPEN) return;
       // A page that stops reading would make the host queue pushes without end.
       if (ws.bufferedAmount > BRIDGE_MAX_BUFFERED) {
         ws.terminate();
         return;
       }
-      let text: string;
+      let text: string | undefined;
       try {
-        text = JSON.stringify(message);
+        text = serialise();
       } catch {
         return;
       }
+      if (text === undefined) return;
       options.tap?.('out', text);
       ws.send(text);
     };
+    const send = (message: BridgeServerMessage) => sendText(() => JSON.stringify(message));
     const refuse = (message: string) => send({ type: 'error', error: { kind: 'validation', message } });
-    const unsubscribe = options.subscribe((event, payload) => send({ type: 'push', event, payload }));
+    const unsubscribe = options.subscribe((event, payload) => sendText(() => pushText(event, payload)));
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
         ws.close(1003, 'Text frames only');

@@ -222,6 +222,32 @@ describe('streams that cannot storm', () => {
   });
 });
 
+describe('the silence watchdog', () => {
+  it('measures silence from the last byte, however many chunks came before it', async () => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+      if (n === 1) res.write(msg(1, 'snapshot', snapshot));
+    });
+    const { streams } = setup(clock, url, { pingIntervalMs: 1_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    streams.watch(7);
+    expect(await until(() => streams.state(7)?.lastEventId === 1)).toBe(true);
+    // A ping (a comment, no message) and an update each restart the silence: 1.5 s apart, never 2 s of quiet.
+    await clock.advance(1_500);
+    seen[0]!.res.write(': ping\n\n');
+    await new Promise((r) => setTimeout(r, 50)); // real I/O: let the comment arrive
+    await clock.advance(1_500);
+    seen[0]!.res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:03', markets: [market(1, 1.95)] }));
+    expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
+    await clock.advance(1_900);
+    expect(streams.stats(7)).toMatchObject({ watchdogTrips: 0, connections: 1 });
+    expect(streams.state(7)?.status).toBe('live');
+    // 2 s after the last byte: dead, and the stream plans its reconnect.
+    await clock.advance(100);
+    expect(streams.stats(7)?.watchdogTrips).toBe(1);
+    expect(streams.state(7)?.status).toBe('reconnecting');
+  });
+});
+
 describe('retry field scanner', () => {
   const scan = (parts: string[]) => {
     const found: number[] = [];
@@ -241,6 +267,18 @@ describe('retry field scanner', () => {
       scanner.feed(bytes.slice(cut));
       expect(found).toEqual([2500, 40]);
     }
+  });
+
+  it('reads past a byte order mark at the start of the stream, cut anywhere', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('retry: 77\n\xefretry: 5\n')]);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const found: number[] = [];
+      const scanner = createRetryScanner((ms) => found.push(ms));
+      scanner.feed(bytes.slice(0, cut));
+      scanner.feed(bytes.slice(cut));
+      expect(found).toEqual([77]); // a mark elsewhere is just a byte that begins no field
+    }
+    expect(scan(['\ufeffretry: 6\n'])).toEqual([6]);
   });
 
   it('skips an endless line without holding it', () => {

@@ -1,5 +1,6 @@
 // Watchlist slice: watched events normalised by eventId, their market lines by `${eventId}:${lineId}`, and the
-// ordered ids. Odds batches arrive queued and are applied here once per animation frame (see index.ts).
+// ordered ids. Odds batches arrive queued and are applied here once per animation frame (see index.ts), within a
+// per-frame budget: what does not fit in one frame's budget is carried, in order, to the next frame.
 import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { EventView, MarketView, WatchedEventView } from '../../../shared/domain';
@@ -35,6 +36,21 @@ export interface WatchlistSlice {
 
 export const marketKey = (eventId: number, lineId: number): string => `${eventId}:${lineId}`;
 
+/**
+ * How long one frame may spend folding odds into the store (ms), and the clock it is read from. A frame is 16.7 ms at
+ * 60 Hz; the store update, the price cells' DOM writes, style and paint need the rest. In steady load a frame's
+ * odds fold in well under this; a backlog (a stalled page, a hidden tab coming back) is spread over frames instead of
+ * one long task. Mutable for tests, which give it a clock of their own.
+ */
+export const oddsFrame = { budgetMs: 6, now: (): number => performance.now() };
+/** Events folded between two reads of the clock. */
+const CHECK_EVERY = 16;
+
+const nextFrame = (cb: () => void): void => {
+  if (typeof requestAnimationFrame === 'function' && !(typeof document !== 'undefined' && document.hidden)) requestAnimationFrame(cb);
+  else setTimeout(cb, 16);
+};
+
 /** Why an event's stream ended, if it did: as pushed with the odds, else (after a reload) the stream's state. */
 export function endedOf(s: StoreState, eventId: number): string | null {
   const ev = s.watchEvents[eventId];
@@ -65,117 +81,148 @@ function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
   };
 }
 
-export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => ({
-  watchEvents: {},
-  watchIds: [],
-  markets: {},
-  lineIdsByEvent: {},
-  watchLoaded: false,
-  watchError: null,
+export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => {
+  /** Odds that did not fit in the last frame's budget, oldest first: they go before anything newer. */
+  let carried: OddsBatch[] = [];
+  let carryScheduled = false;
 
-  async loadWatchlist() {
-    const r = await api.invoke('watch:list');
-    if (r.ok) get().setWatchlist(r.value);
-    else set({ watchError: r.error, watchLoaded: true });
-  },
+  return {
+    watchEvents: {},
+    watchIds: [],
+    markets: {},
+    lineIdsByEvent: {},
+    watchLoaded: false,
+    watchError: null,
 
-  setWatchlist(list) {
-    const prev = get().markets;
-    const prevEvents = get().watchEvents;
-    const watchEvents: Record<number, WatchEvent> = {};
-    const markets: Record<string, MarketView> = {};
-    const lineIdsByEvent: Record<number, number[]> = {};
-    for (const w of list) {
-      watchEvents[w.eventId] = splitEvent(w, prevEvents[w.eventId]?.ended ?? null);
-      lineIdsByEvent[w.eventId] = w.markets.map((m) => m.lineId);
-      for (const m of w.markets) {
-        const k = marketKey(w.eventId, m.lineId);
-        // Keep the object we already hold when nothing moved, so nothing downstream re-renders for it.
-        const old = prev[k];
-        markets[k] = old && old.seenAt === m.seenAt && old.prices === m.prices ? old : m;
-      }
-    }
-    set({ watchEvents, watchIds: list.map((w) => w.eventId), markets, lineIdsByEvent, watchLoaded: true, watchError: null });
-  },
+    async loadWatchlist() {
+      const r = await api.invoke('watch:list');
+      if (r.ok) get().setWatchlist(r.value);
+      else set({ watchError: r.error, watchLoaded: true });
+    },
 
-  applyOdds(batches) {
-    const s = get();
-    let markets: Record<string, MarketView> | null = null;
-    let events: Record<number, WatchEvent> | null = null;
-    let lineIds: Record<number, number[]> | null = null;
-    for (const batch of batches) {
-      for (const e of batch.events) {
-        let ev = (events ?? s.watchEvents)[e.eventId];
-        if (!ev) continue; // not (or no longer) watched
-        if (e.event || (e.ended && ev.ended !== e.ended)) {
-          events ??= { ...s.watchEvents };
-          if (e.event) ev = withHeader(ev, e.event);
-          if (e.ended) ev = { ...ev, ended: e.ended };
-          events[e.eventId] = ev;
+    setWatchlist(list) {
+      const prev = get().markets;
+      const prevEvents = get().watchEvents;
+      const watchEvents: Record<number, WatchEvent> = {};
+      const markets: Record<string, MarketView> = {};
+      const lineIdsByEvent: Record<number, number[]> = {};
+      for (const w of list) {
+        watchEvents[w.eventId] = splitEvent(w, prevEvents[w.eventId]?.ended ?? null);
+        lineIdsByEvent[w.eventId] = w.markets.map((m) => m.lineId);
+        for (const m of w.markets) {
+          const k = marketKey(w.eventId, m.lineId);
+          // Keep the object we already hold when nothing moved, so nothing downstream re-renders for it.
+          const old = prev[k];
+          markets[k] = old && old.seenAt === m.seenAt && old.prices === m.prices ? old : m;
         }
-        markets ??= { ...s.markets };
-        if (e.replace) {
-          lineIds ??= { ...s.lineIdsByEvent };
-          for (const id of lineIds[e.eventId] ?? []) delete markets[marketKey(e.eventId, id)];
-          lineIds[e.eventId] = e.markets.map((m) => m.lineId);
-        } else {
-          const known = (lineIds ?? s.lineIdsByEvent)[e.eventId] ?? [];
-          const added = e.markets.filter((m) => !(marketKey(e.eventId, m.lineId) in markets!)).map((m) => m.lineId);
-          if (added.length) {
+      }
+      set({ watchEvents, watchIds: list.map((w) => w.eventId), markets, lineIdsByEvent, watchLoaded: true, watchError: null });
+    },
+
+    applyOdds(incoming) {
+      const batches = carried.length ? [...carried, ...incoming] : incoming;
+      carried = [];
+      const s = get();
+      let markets: Record<string, MarketView> | null = null;
+      let events: Record<number, WatchEvent> | null = null;
+      let lineIds: Record<number, number[]> | null = null;
+      // Charts grow by the pushed ticks of their lines; without an open chart nothing needs collecting.
+      let chartsOpen = false;
+      for (const _ in s.lineSeries) {
+        chartsOpen = true;
+        break;
+      }
+      const appliedMarkets: Array<[string, MarketView]> = [];
+      const started = oddsFrame.now();
+      let folded = 0;
+      fold: for (let bi = 0; bi < batches.length; bi++) {
+        const batch = batches[bi]!;
+        for (let ei = 0; ei < batch.events.length; ei++) {
+          if (++folded % CHECK_EVERY === 0 && oddsFrame.now() - started > oddsFrame.budgetMs) {
+            carried = [{ ...batch, events: batch.events.slice(ei) }, ...batches.slice(bi + 1)];
+            break fold;
+          }
+          const e = batch.events[ei]!;
+          let ev = (events ?? s.watchEvents)[e.eventId];
+          if (!ev) continue; // not (or no longer) watched
+          if (e.event || (e.ended && ev.ended !== e.ended)) {
+            events ??= { ...s.watchEvents };
+            if (e.event) ev = withHeader(ev, e.event);
+            if (e.ended) ev = { ...ev, ended: e.ended };
+            events[e.eventId] = ev;
+          }
+          markets ??= { ...s.markets };
+          if (e.replace) {
             lineIds ??= { ...s.lineIdsByEvent };
-            lineIds[e.eventId] = [...known, ...added];
+            for (const id of lineIds[e.eventId] ?? []) delete markets[marketKey(e.eventId, id)];
+            lineIds[e.eventId] = e.markets.map((m) => m.lineId);
+          } else {
+            const known = (lineIds ?? s.lineIdsByEvent)[e.eventId] ?? [];
+            const added = e.markets.filter((m) => !(marketKey(e.eventId, m.lineId) in markets!)).map((m) => m.lineId);
+            if (added.length) {
+              lineIds ??= { ...s.lineIdsByEvent };
+              lineIds[e.eventId] = [...known, ...added];
+            }
+          }
+          for (const m of e.markets) {
+            const k = marketKey(e.eventId, m.lineId);
+            markets[k] = m;
+            if (chartsOpen) appliedMarkets.push([k, m]);
+          }
+          if (e.score) {
+            events ??= { ...s.watchEvents };
+            events[e.eventId] = { ...ev, ...e.score };
           }
         }
-        for (const m of e.markets) markets[marketKey(e.eventId, m.lineId)] = m;
-        if (e.score) {
-          events ??= { ...s.watchEvents };
-          events[e.eventId] = { ...ev, ...e.score };
-        }
       }
-    }
-    if (!markets) return;
-    // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
-    const lineSeries = extendLineSeries(
-      s.lineSeries,
-      batches.flatMap((b) => b.events.flatMap((e) => e.markets.map((m): [string, MarketView] => [marketKey(e.eventId, m.lineId), m]))),
-    );
-    set({
-      markets,
-      ...(events ? { watchEvents: events } : {}),
-      ...(lineIds ? { lineIdsByEvent: lineIds } : {}),
-      ...(lineSeries ? { lineSeries } : {}),
-    });
-  },
-
-  async addWatch(eventId) {
-    const r = await api.invoke('watch:add', eventId);
-    if (!r.ok) return r.error;
-    const w = r.value;
-    const s = get();
-    if (!s.watchEvents[w.eventId]) {
-      const markets = { ...s.markets };
-      for (const m of w.markets) markets[marketKey(w.eventId, m.lineId)] = m;
+      if (carried.length && !carryScheduled) {
+        carryScheduled = true;
+        nextFrame(() => {
+          carryScheduled = false;
+          get().applyOdds([]);
+        });
+      }
+      if (!markets) return;
+      // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
+      const lineSeries = chartsOpen ? extendLineSeries(s.lineSeries, appliedMarkets) : null;
       set({
-        watchEvents: { ...s.watchEvents, [w.eventId]: splitEvent(w) },
-        watchIds: [...s.watchIds, w.eventId],
-        lineIdsByEvent: { ...s.lineIdsByEvent, [w.eventId]: w.markets.map((m) => m.lineId) },
         markets,
+        ...(events ? { watchEvents: events } : {}),
+        ...(lineIds ? { lineIdsByEvent: lineIds } : {}),
+        ...(lineSeries ? { lineSeries } : {}),
       });
-    }
-    return null;
-  },
+    },
 
-  async removeWatch(eventId) {
-    const r = await api.invoke('watch:remove', eventId);
-    if (!r.ok) return r.error;
-    const s = get();
-    const watchEvents = { ...s.watchEvents };
-    delete watchEvents[eventId];
-    const markets = { ...s.markets };
-    for (const id of s.lineIdsByEvent[eventId] ?? []) delete markets[marketKey(eventId, id)];
-    const lineIdsByEvent = { ...s.lineIdsByEvent };
-    delete lineIdsByEvent[eventId];
-    set({ watchEvents, watchIds: s.watchIds.filter((id) => id !== eventId), markets, lineIdsByEvent });
-    return null;
-  },
-});
+    async addWatch(eventId) {
+      const r = await api.invoke('watch:add', eventId);
+      if (!r.ok) return r.error;
+      const w = r.value;
+      const s = get();
+      if (!s.watchEvents[w.eventId]) {
+        const markets = { ...s.markets };
+        for (const m of w.markets) markets[marketKey(w.eventId, m.lineId)] = m;
+        set({
+          watchEvents: { ...s.watchEvents, [w.eventId]: splitEvent(w) },
+          watchIds: [...s.watchIds, w.eventId],
+          lineIdsByEvent: { ...s.lineIdsByEvent, [w.eventId]: w.markets.map((m) => m.lineId) },
+          markets,
+        });
+      }
+      return null;
+    },
+
+    async removeWatch(eventId) {
+      const r = await api.invoke('watch:remove', eventId);
+      if (!r.ok) return r.error;
+      const s = get();
+      const watchEvents = { ...s.watchEvents };
+      delete watchEvents[eventId];
+      const markets = { ...s.markets };
+      for (const id of s.lineIdsByEvent[eventId] ?? []) delete markets[marketKey(eventId, id)];
+      const lineIdsByEvent = { ...s.lineIdsByEvent };
+      delete lineIdsByEvent[eventId];
+      set({ watchEvents, watchIds: s.watchIds.filter((id) => id !== eventId), markets, lineIdsByEvent });
+      return null;
+    },
+  };
+};
