@@ -237,8 +237,15 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     const latest = new Map<number, Map<number, { m: Market; at: number }>>();
     // eventId -> lineId -> max_win as of the last tick of this transaction.
     const limits = new Map<number, Map<number, number | null>>();
+    // Each event is touched once per transaction (its first and last tick here), not once per stream message.
+    const seen = new Map<number, { first: number; last: number }>();
     for (const b of batches) {
-      touchEvent.run(b.eventId, b.at, b.at);
+      const span = seen.get(b.eventId);
+      if (!span) seen.set(b.eventId, { first: b.at, last: b.at });
+      else {
+        if (b.at < span.first) span.first = b.at;
+        if (b.at > span.last) span.last = b.at;
+      }
       let lines = latest.get(b.eventId);
       if (!lines) latest.set(b.eventId, (lines = new Map()));
       for (const m of b.markets) {
@@ -261,6 +268,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
         if (!prev || prev.at <= b.at) lines.set(m.line_id, { m, at: b.at });
       }
     }
+    for (const [eventId, { first, last }] of seen) touchEvent.run(eventId, first, last);
     for (const [eventId, lines] of latest) for (const { m, at } of lines.values()) writeLine(eventId, m, at);
   }
 
