@@ -2,7 +2,8 @@
 // object per line for each domain event; progress and status go to stderr. The key comes from ODDSDESK_API_KEY.
 import { realClock, type Clock, type TimerHandle } from '../core/clock';
 import { createEngine } from '../core/engine';
-import { DEFAULT_MONITOR_SETTINGS, type MonitorEvent } from '../core/monitor';
+import type { MonitorEvent } from '../core/monitor';
+import { DEFAULT_MONITOR_SETTINGS } from '../core/settings';
 import { claimProfile } from '../core/profiles';
 import { createProxyFetch, describeProxy, proxySettings } from '../core/net/proxyFetch';
 import { requestsLine, requestsSummary } from '../core/status';
@@ -89,7 +90,8 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   }
   const proxy = proxySettings(process.env).httpsProxy;
   if (!host.fetch && proxy) log(`through the proxy ${describeProxy(proxy)} (HTTPS_PROXY/NO_PROXY)`);
-  const settings = { ...DEFAULT_MONITOR_SETTINGS, settledEverySeconds: options.settledEveryS, specialsEverySeconds: 120 };
+  // A recorder alerts on every max_win change (threshold 0): its record is complete; the model is the service's.
+  const settings = { ...DEFAULT_MONITOR_SETTINGS, devigModel: null, maxWinThresholdPct: 0, settledEverySeconds: options.settledEveryS, specialsEverySeconds: 120 };
   const engine = createEngine({
     baseUrl: options.baseUrl,
     key,

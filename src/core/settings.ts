@@ -8,7 +8,7 @@ import { checkBaseUrl } from '../shared/baseUrl';
 import { SETTLEMENT_ALERT_SCOPES, type SettlementAlertScope } from '../shared/domain';
 import { AppErrorException } from '../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
-import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './monitor';
+import type { MonitorSettings } from './monitor';
 import { DEFAULT_RAW_TICK_HOURS } from './store';
 
 export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
@@ -120,25 +120,36 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    monitorSettings: (mutedEvents) => ({
-      ...DEFAULT_MONITOR_SETTINGS,
-      devigModel: settings.devigModel,
-      maxWinThresholdPct: settings.maxWinThresholdPct,
-      settledEverySeconds: settings.settledEverySeconds,
-      notifySettlements: settings.notifySettlements,
-      settlementAlerts: settings.settlementAlerts,
-      settlementSports: settings.settlementSports,
-      settlementLeagues: settings.settlementLeagues,
-      settlementSound: settings.settlementSound,
-      notifyMaxWin: settings.notifyMaxWin,
-      doNotDisturb: settings.doNotDisturb,
-      mutedEvents,
-      price: {
-        dropPct: settings.dropAlertPct,
-        dropWindowMinutes: settings.dropWindowMinutes,
-        hysteresisPct: settings.priceAlertHysteresisPct,
-        notify: settings.notifyPriceAlerts,
-      },
-    }),
+    monitorSettings: (mutedEvents) => monitorSettingsFrom(settings, mutedEvents),
   };
 }
+
+/** How often the specials of watched events are refreshed (within their share of the quota). */
+const SPECIALS_EVERY_SECONDS = 300;
+
+/** The monitor's view of the trader's settings: one projection of the one set of defaults. */
+export function monitorSettingsFrom(settings: AppSettings, mutedEvents: ReadonlySet<number> = new Set()): MonitorSettings {
+  return {
+    devigModel: settings.devigModel,
+    maxWinThresholdPct: settings.maxWinThresholdPct,
+    settledEverySeconds: settings.settledEverySeconds,
+    specialsEverySeconds: SPECIALS_EVERY_SECONDS,
+    notifySettlements: settings.notifySettlements,
+    settlementAlerts: settings.settlementAlerts,
+    settlementSports: settings.settlementSports,
+    settlementLeagues: settings.settlementLeagues,
+    settlementSound: settings.settlementSound,
+    notifyMaxWin: settings.notifyMaxWin,
+    doNotDisturb: settings.doNotDisturb,
+    mutedEvents,
+    price: {
+      dropPct: settings.dropAlertPct,
+      dropWindowMinutes: settings.dropWindowMinutes,
+      hysteresisPct: settings.priceAlertHysteresisPct,
+      notify: settings.notifyPriceAlerts,
+    },
+  };
+}
+
+/** The monitor's settings with every default (the recorder and tests start from here). */
+export const DEFAULT_MONITOR_SETTINGS: MonitorSettings = monitorSettingsFrom(DEFAULT_SETTINGS);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/monitor';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
 import { openStore, type Store } from '../../src/core/store';
 import { parseServiceTime, type Outcome } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';

@@ -3,7 +3,8 @@
 // monitor, store) runs on the manual clock; only the simulator's HTTP is real.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
-import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from '../../src/core/monitor';
+import type { MonitorSettings } from '../../src/core/monitor';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
 import { priceAlertKey } from '../../src/core/monitor/priceWatch';
 import type { UserNotification } from '../../src/core/notifier';
 import { openStore, type Store } from '../../src/core/store';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SettledEvent } from '../../shared/api';
 import { periodNames } from '../../shared/periods';
 import { settlementDecision } from './alertRules';
-import { DEFAULT_MONITOR_SETTINGS, type MonitorSettings } from './index';
+import { DEFAULT_MONITOR_SETTINGS } from '../settings';
+import type { MonitorSettings } from './index';
 
 const settled = (over: Partial<SettledEvent> = {}): SettledEvent => ({
   event_id: 42,

@@ -32,22 +32,6 @@ export interface MonitorSettings extends AlertSettings {
   price: PriceAlertSettings;
 }
 
-export const DEFAULT_MONITOR_SETTINGS: MonitorSettings = {
-  devigModel: null,
-  maxWinThresholdPct: 0,
-  settledEverySeconds: 60,
-  specialsEverySeconds: 300,
-  notifySettlements: true,
-  settlementAlerts: 'watched',
-  settlementSports: [],
-  settlementLeagues: [],
-  settlementSound: false,
-  notifyMaxWin: true,
-  doNotDisturb: false,
-  mutedEvents: new Set(),
-  price: { dropPct: 0, dropWindowMinutes: 15, hysteresisPct: 1, notify: true },
-};
-
 export interface MonitorOptions {
   client: ApiClient;
   streams: StreamClient;
