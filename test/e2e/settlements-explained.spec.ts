@@ -109,7 +109,8 @@ test('all settlements alert; a notification click explains one; offline the view
     const shown = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))));
     expect(shown.length).toBeGreaterThan(0);
     for (const id of shown) expect(tennisIds.has(id)).toBe(true);
-    for (const t of await rows.allInnerTexts()) expect(t).toMatch(/(^|[^ ])Tennis/);
+    // The sport's name comes from the stored sports list, which the page may still be reading: wait for it per row.
+    for (let i = 0; i < (await rows.count()); i++) await expect(rows.nth(i)).toContainText(/(^|[^ ])Tennis/);
     await page.getByTestId(`settlement-row-${s.event_id}`).click();
     await expect(page.getByTestId('settlement-detail').getByTestId(`period-result-${firstGame}`)).toContainText('Set 1 Game 1');
     await expect(page.getByTestId('settlement-detail').getByTestId(`settled-words-${s.settlement[0]!.line_id}`)).toHaveText(words[0]!);

@@ -38,19 +38,24 @@ describe('the recorder on a busy day', () => {
     let err = '';
     let stop!: (why: string) => void;
     const stopped = new Promise<string>((r) => (stop = r));
+    // The run ends at --duration, as `cli record --duration 7200` does: with one last walk over what settled meanwhile.
     const run = runRecord(
-      { baseUrl: s.url, watch, db, durationS: null, settledEveryS: 60 },
+      { baseUrl: s.url, watch, db, durationS: HOURS * 3600, settledEveryS: 60 },
       // The simulator pings in real time while our clock runs hours in seconds: the watchdog would read every quiet
       // stream as dead. Dropped connections (the flapping streams) are seen at once, without the watchdog.
       { clock, key: KEY, stop: stopped, pingIntervalMs: 3_600_000, stdout: (t) => void (out += t), stderr: (t) => void (err += t), fetch: globalThis.fetch.bind(globalThis) },
     );
     // The service's clock and ours move together, a few seconds at a time, so I/O in flight lands between steps.
-    for (let t = 0; t < HOURS * 3600; t += STEP_S) {
+    let finished = false;
+    void run.finally(() => (finished = true));
+    for (let t = 0; t < HOURS * 3600 && !finished; t += STEP_S) {
       await s.advance(STEP_S);
       await clock.advance(STEP_S * 1000);
     }
-    stop('test');
+    // The duration's timer is due now; the last walk and the flush are I/O and need no more time to pass.
+    await clock.advance(STEP_S * 1000);
     expect(await run, err).toBe(0);
+    stop('unused');
 
     // Every settlement the service made is stored exactly once (the walk starts at its 24-hour window).
     const truth = s.truth.settled();
