@@ -3,6 +3,7 @@
 // change points and the deletion of its ticks commit together, so a crash at any moment leaves every tick either
 // raw or in a bar, never both and never neither; the next step simply starts from the oldest raw tick again.
 import type Database from 'better-sqlite3';
+import { UPSERT_LINE_MAX_WIN_POINT } from './rows';
 import type { CompactProgress } from '../../shared/domain';
 import { BAR_MS, decodeBars, encodeBars, foldTick, hourOf, HOUR_MS, type Bar, type TickValues } from './bars';
 
@@ -56,15 +57,7 @@ export function createCompaction(
     ON CONFLICT(event_id, line_id, hour) DO UPDATE SET ticks = excluded.ticks, bars = excluded.bars`);
   const maxWinBefore = db.prepare(`
     SELECT max_win FROM line_max_win_points WHERE event_id = ? AND line_id = ? AND at <= ? ORDER BY at DESC LIMIT 1`);
-  // Two ticks of a line in one millisecond: the later one is the state after that instant.
-  const upsertPoint = db.prepare(`
-    INSERT INTO line_max_win_points (event_id, line_id, at, max_win, previous_max_win, line, price_home, price_draw,
-                                     price_away, price_over, price_under)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT(event_id, line_id, at) DO UPDATE SET
-      max_win = excluded.max_win, line = excluded.line, price_home = excluded.price_home,
-      price_draw = excluded.price_draw, price_away = excluded.price_away, price_over = excluded.price_over,
-      price_under = excluded.price_under`);
+  const upsertPoint = db.prepare(UPSERT_LINE_MAX_WIN_POINT);
 
   /** Folds one line's run of ticks (oldest first) into its hour blobs and change points; returns change points. */
   function foldLine(eventId: number, lineId: number, ticks: RawTick[], retentionCutoff: number): number {

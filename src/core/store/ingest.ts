@@ -1,6 +1,7 @@
 // The store's writers: every batch the monitor hands over becomes one transaction, upserts are idempotent, and
 // the settled cursor moves in the same transaction as the settlements it covers.
 import type Database from 'better-sqlite3';
+import { UPSERT_LINE_MAX_WIN_POINT } from './rows';
 import {
   DEVIG_MODELS,
   parseServiceTime,
@@ -206,14 +207,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     `SELECT max_win FROM line_max_win_points WHERE event_id = ? AND line_id = ? ORDER BY at DESC LIMIT 1`,
   );
   const lineMaxWin = db.prepare(`SELECT max_win FROM market_lines WHERE event_id = ? AND line_id = ?`);
-  const upsertLinePoint = db.prepare(`
-    INSERT INTO line_max_win_points (event_id, line_id, at, max_win, previous_max_win, line, price_home, price_draw,
-                                     price_away, price_over, price_under)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT(event_id, line_id, at) DO UPDATE SET
-      max_win = excluded.max_win, line = excluded.line, price_home = excluded.price_home,
-      price_draw = excluded.price_draw, price_away = excluded.price_away, price_over = excluded.price_over,
-      price_under = excluded.price_under`);
+  const upsertLinePoint = db.prepare(UPSERT_LINE_MAX_WIN_POINT);
 
   /** The max_win a line had before this transaction: its last change point, else its latest state; undefined: new line. */
   function maxWinBefore(eventId: number, lineId: number): number | null | undefined {

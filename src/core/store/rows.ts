@@ -140,3 +140,16 @@ export function maxWinFromRow(r: MaxWinDbRow): MaxWinPoint {
     todds: r.todds ?? 0,
   };
 }
+
+/**
+ * A market line's max_win change point, written by ingest as ticks arrive and again by compaction as it folds them
+ * (the same key, so harmlessly). Two ticks of a line in one millisecond: the later one is the state after it.
+ */
+export const UPSERT_LINE_MAX_WIN_POINT = `
+    INSERT INTO line_max_win_points (event_id, line_id, at, max_win, previous_max_win, line, price_home, price_draw,
+                                     price_away, price_over, price_under)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(event_id, line_id, at) DO UPDATE SET
+      max_win = excluded.max_win, line = excluded.line, price_home = excluded.price_home,
+      price_draw = excluded.price_draw, price_away = excluded.price_away, price_over = excluded.price_over,
+      price_under = excluded.price_under`;
