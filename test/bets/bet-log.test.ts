@@ -12,7 +12,7 @@ import { openStore, type Store } from '../../src/core/store';
 import { parseServiceTime, type Outcome } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { runCli } from '../monitor/cliHarness';
-import { createManualClock, type ManualClock } from '../support/manualClock';
+import { advanceUntil, createManualClock } from '../support/manualClock';
 
 let sim: Simulator | null = null;
 let engine: Engine | null = null;
@@ -24,14 +24,7 @@ afterEach(async () => {
   sim = engine = store = null;
 });
 
-async function until(clock: ManualClock, probe: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (probe()) return;
-    await clock.advance(10);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = advanceUntil;
 
 /**
  * A home bet at 2.10 against a close of 1.80 / 2.10. Fair home at the close, worked out by hand (r = 1/1.8, 1/2.1):

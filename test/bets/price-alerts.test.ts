@@ -12,7 +12,7 @@ import type { Prices } from '../../src/shared/api';
 import { fairPrices } from '../../src/shared/bets';
 import type { AlertRecord } from '../../src/shared/domain';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { createManualClock, type ManualClock } from '../support/manualClock';
+import { advanceUntil, createManualClock } from '../support/manualClock';
 
 let sim: Simulator | null = null;
 let engine: Engine | null = null;
@@ -24,15 +24,7 @@ afterEach(async () => {
   sim = engine = store = null;
 });
 
-/** Moves the manual clock in small steps, letting the real sockets deliver between them, until `probe` holds. */
-async function until(clock: ManualClock, probe: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (probe()) return;
-    await clock.advance(10);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = advanceUntil;
 
 describe('price and drop alerts on the simulator', () => {
   it('a scripted move fires one threshold alert and one drop alert, none for the flicker, each notified once', async () => {

@@ -52,3 +52,16 @@ export function createManualClock(start = 0): ManualClock {
     },
   };
 }
+
+/**
+ * Moves the manual clock in small steps, letting real sockets deliver between them (a few ms of I/O, not of
+ * simulated time), until `probe` holds; fails after a bounded number of steps.
+ */
+export async function advanceUntil(clock: ManualClock, probe: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (probe()) return;
+    await clock.advance(10);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
