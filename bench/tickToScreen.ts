@@ -310,6 +310,7 @@ export async function runTickToScreenBench(log: (line: string) => void = console
       log(`tick-to-frame-committed (first task after the frame): ${spread(paint)}`);
       log(`stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes of ${(probe.pushes.reduce((n, [, t]) => n + t.length, 0) / Math.max(1, probe.pushes.length) / 1024).toFixed(1)} KB on average`);
       log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / (to - from)).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
+      log(`alerts: ${probe.alerts} pushed to the page in the window (${(probe.alerts / seconds).toFixed(1)}/s: price, drop, max_win and settlement alerts at the default settings)`);
       log(`page clock skew (Date.now vs timeOrigin+now): ${probe.clockSkew.toFixed(2)} ms; load average ${loadavg()[0]!.toFixed(2)} at the end`);
 
       // ---- the host's CPU per message against the bare reader's, over the same window and the same messages ----

@@ -66,6 +66,8 @@ export interface ProbeResult {
   clockSkew: number;
   /** The `onOdds` pushes the page received in the window: [arrival (wall ms), raw bridge message]. */
   pushes: Array<[number, string]>;
+  /** How many `onAlert` pushes (price, drop, max_win, settlement alerts) the page received in the window. */
+  alerts: number;
 }
 
 /** Where the page's wire tap keeps bridge messages (set up by installWireTap, switched on by startProbe). */
@@ -73,6 +75,7 @@ interface WireState {
   on: boolean;
   /** [performance.timeOrigin + now() when the page dispatched the message, its raw text] for every `onOdds` push. */
   pushes: Array<[number, string]>;
+  alerts: number;
 }
 
 /**
@@ -81,16 +84,16 @@ interface WireState {
  * constructor, it runs before the app's own `onmessage`, so the time is when the app's handler starts.
  */
 export function installWireTap(): void {
-  const wire: WireState = { on: false, pushes: [] };
+  const wire: WireState = { on: false, pushes: [], alerts: 0 };
   (globalThis as unknown as { __wire: WireState }).__wire = wire;
   const Native = window.WebSocket;
   window.WebSocket = class extends (Native as unknown as new (url: string) => PageSocket) {
     constructor(url: string) {
       super(url);
       this.addEventListener('message', (e) => {
-        if (wire.on && typeof e.data === 'string' && e.data.startsWith('{"type":"push","event":"onOdds"')) {
-          wire.pushes.push([performance.timeOrigin + performance.now(), e.data]);
-        }
+        if (!wire.on || typeof e.data !== 'string') return;
+        if (e.data.startsWith('{"type":"push","event":"onOdds"')) wire.pushes.push([performance.timeOrigin + performance.now(), e.data]);
+        else if (e.data.startsWith('{"type":"push","event":"onAlert"')) wire.alerts++;
       });
     }
   } as unknown as typeof window.WebSocket;
@@ -192,8 +195,12 @@ export function stopProbe(): ProbeResult {
   state.stop();
   const wire = (window as unknown as { __wire?: WireState }).__wire;
   const pushes = wire?.pushes ?? [];
+  const alerts = wire?.alerts ?? 0;
   // Handed back, then let go: what the probe kept must not count as the app's heap in the memory soak.
-  if (wire) wire.pushes = [];
+  if (wire) {
+    wire.pushes = [];
+    wire.alerts = 0;
+  }
   delete (window as unknown as { __probe?: ProbeState }).__probe;
   return {
     cells: state.cells,
@@ -203,5 +210,6 @@ export function stopProbe(): ProbeResult {
     frames: state.frames,
     clockSkew: Date.now() - (performance.timeOrigin + performance.now()),
     pushes,
+    alerts,
   };
 }
