@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Prices } from '../../shared/api';
 import { fairPrices } from '../../shared/bets';
 import type { NewAlert } from '../../shared/domain';
-import { stepLine, type LineState, type PriceRuleConfig } from './priceRules';
+import { stepLine, WINDOW_SLICES, type LineState, type PriceRuleConfig } from './priceRules';
 
 const base: PriceRuleConfig = { dropPct: 5, dropWindowMinutes: 15, hysteresisPct: 2, model: 'EM', thresholds: [] };
 
@@ -64,5 +64,29 @@ describe('drop rule', () => {
     const p = (h: number) => ({ home: h, away: 1 / (1 - 1 / h) });
     const alerts = run([[0, p(2)], [1, p(1.89)], [2, p(1.91)], [3, p(1.89)], [4, p(1.92)], [5, p(1.88)]], { ...base, dropWindowMinutes: 1 });
     expect(alerts.filter((a) => (a.data as { side: string }).side === 'home')).toHaveLength(1);
+  });
+  it('a line ticking ten times a second keeps a bounded window and still sees a drop within it', () => {
+    // 30 minutes flat at 2.0/2.0 ticking every 100 ms, then home slides to 1.8 over the next 5 minutes.
+    const c = { ...base, dropPct: 8, dropWindowMinutes: 15 };
+    const flatUntil = 30 * 60_000;
+    const series: Array<{ at: number; prices: Prices }> = [];
+    for (let at = 0; at <= flatUntil + 5 * 60_000; at += 100) {
+      const home = at <= flatUntil ? 2 : 2 - (0.2 * (at - flatUntil)) / (5 * 60_000);
+      series.push({ at, prices: { home, away: 1 / (1 - 1 / home) } });
+    }
+    let state: LineState | undefined;
+    const alerts: NewAlert[] = [];
+    let longest = 0;
+    for (const { at, prices } of series) {
+      const r = stepLine(state, { eventId: 1, lineId: 10, label: 'line 10', at, prices }, c);
+      state = r.state;
+      alerts.push(...r.alerts);
+      longest = Math.max(longest, r.state.sides.home!.samples.length);
+    }
+    expect(longest).toBeLessThanOrEqual(WINDOW_SLICES + 2);
+    // The first tick where a side's fair price is 8% off its 2.0 (the away side drifts there first).
+    const first = series.find(({ prices }) => Object.values(fairPrices(prices, 'EM')!).some((f) => Math.abs(f / 2 - 1) >= 0.08))!;
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.data).toMatchObject({ at: first.at, side: 'away' });
   });
 });

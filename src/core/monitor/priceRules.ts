@@ -61,15 +61,29 @@ function fairAsOf(samples: SideState['samples'], at: number): number | undefined
   return found;
 }
 
+/**
+ * A window keeps at most one sample per 1/WINDOW_SLICES of its length (the latest in that slice), so a side's memory
+ * and the work per observation are bounded however fast its prices tick: the window's start is then known to within
+ * one slice (7.5 s of a 15-minute window). Without it a line ticking every second kept 900 samples a side and copied
+ * them on every tick.
+ */
+export const WINDOW_SLICES = 120;
+
 /** A side's new state and its two moves (percent): since the open, and within the window. */
 function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; sinceOpen: number; inWindow: number; windowRef: number } {
   if (!prev) return { state: { openFair: fair, samples: [{ at, fair }] }, sinceOpen: 0, inWindow: 0, windowRef: fair };
   const start = at - windowMs;
-  const samples = [...prev.samples, { at, fair }];
+  const slice = windowMs / WINDOW_SLICES;
+  const prevSamples = prev.samples;
+  const last = prevSamples[prevSamples.length - 1];
+  // A sample in the same slice as the one before it replaces that one (unless that one is the only sample left).
+  const sameSlice = slice > 0 && prevSamples.length > 1 && last !== undefined && Math.floor(last.at / slice) === Math.floor(at / slice);
+  const keepUpTo = sameSlice ? prevSamples.length - 1 : prevSamples.length;
   // Keep the sample in effect at the window's start and everything after it: memory bounded by the window.
   let firstKept = 0;
-  while (firstKept + 1 < samples.length && samples[firstKept + 1]!.at <= start) firstKept++;
-  const kept = samples.slice(firstKept);
+  while (firstKept + 1 < keepUpTo && prevSamples[firstKept + 1]!.at <= start) firstKept++;
+  const kept = prevSamples.slice(firstKept, keepUpTo);
+  kept.push({ at, fair });
   const windowRef = fairAsOf(kept, start) ?? fair;
   return { state: { openFair: prev.openFair, samples: kept }, sinceOpen: pct(prev.openFair, fair), inWindow: pct(windowRef, fair), windowRef };
 }

@@ -61,12 +61,16 @@ export function createPriceWatch(o: {
         for (const m of e.markets) {
           const thresholds = over.thresholds.filter((t) => t.lineId === m.line_id);
           if (base.dropPct <= 0 && thresholds.length === 0) continue;
-          const r = stepLine(state.get(m.line_id), { eventId: e.eventId, lineId: m.line_id, label: label(e.eventId, m), at, prices: m.prices }, { ...base, thresholds });
+          // The label reads the event's names from the store: only an alert that fires needs it (a getter, read once).
+          let named: string | undefined;
+          const nameOf = () => (named ??= label(e.eventId, m));
+          const observation = { eventId: e.eventId, lineId: m.line_id, at, prices: m.prices, get label() { return nameOf(); } };
+          const r = stepLine(state.get(m.line_id), observation, { ...base, thresholds });
           state.set(m.line_id, r.state);
           if (muted) continue;
           for (const alert of r.alerts) {
             const title = alert.kind === 'drop' ? 'Drop' : 'Price';
-            o.onAlert(alert, s.price.notify && !s.doNotDisturb ? { title: `${title}: ${label(e.eventId, m)}`, body: alert.message } : null);
+            o.onAlert(alert, s.price.notify && !s.doNotDisturb ? { title: `${title}: ${nameOf()}`, body: alert.message } : null);
           }
         }
       }
