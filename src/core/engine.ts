@@ -8,7 +8,8 @@ import { createApiClient } from './api';
 import type { Logger } from './api/types';
 import type { Clock } from './clock';
 import { createMonitor, type Monitor, type MonitorSettings } from './monitor';
-import type { Notifier } from './notifier';
+import { createNotifyPacer, moreLine } from '../shared/notifyPacer';
+import type { Notifier, UserNotification } from './notifier';
 import type { Store } from './store';
 import { createStreamClient, type StreamClient } from './stream/client';
 
@@ -57,7 +58,14 @@ export function createEngine(parts: EngineParts): Engine {
     ...(parts.logger ? { logger: parts.logger } : {}),
   });
   const streams = createStreamClient({ api: client, clock, ...(parts.pingIntervalMs ? { pingIntervalMs: parts.pingIntervalMs } : {}) });
-  const monitor = createMonitor({ client, streams, store, notifier: parts.notifier, clock, settings: parts.settings });
+  // Price and max_win notifications paced (one per group per ten seconds, the rest summed up); settlements at once.
+  const pacer = createNotifyPacer<UserNotification>({
+    timers: clock,
+    group: (n) => (n.kind === 'settlement' ? null : n.kind),
+    show: (n, more) => parts.notifier.notify(more ? { ...n, body: n.body + moreLine(more, n.kind === 'price' ? 'price alerts' : 'max_win alerts') } : n),
+  });
+  const notifier: Notifier = { notify: (n) => pacer.notify(n) };
+  const monitor = createMonitor({ client, streams, store, notifier, clock, settings: parts.settings });
   let stopping: Promise<void> | null = null;
 
   return {
@@ -77,6 +85,7 @@ export function createEngine(parts: EngineParts): Engine {
         lifetime.abort();
         client.dispose();
         await monitor.stop();
+        pacer.clear();
       })();
       return stopping;
     },
