@@ -17,6 +17,8 @@ export interface AlertsSlice {
   unseenAlerts: number;
   loadAlerts(): Promise<void>;
   addAlert(alert: AlertRecord): void;
+  /** Several alerts in one store update (the pushes of one frame), oldest first. */
+  addAlerts(alerts: readonly AlertRecord[]): void;
   markAlertsSeen(): void;
   muteEvent(eventId: number, muted: boolean): Promise<AppError | null>;
 }
@@ -44,16 +46,25 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
     set({ alertsById, alertIds, alertsLoaded: true, alertsError: null });
   },
   addAlert(alert) {
+    get().addAlerts([alert]);
+  },
+  addAlerts(batch) {
     const s = get();
-    if (s.alertsById[alert.id]) return;
-    const alertsById = { ...s.alertsById, [alert.id]: alert };
-    const alertIds = [alert.id, ...s.alertIds];
-    // The oldest falls out of the list and out of the map with it.
+    const seen = new Set<number>();
+    const fresh = batch.filter((a) => !s.alertsById[a.id] && !seen.has(a.id) && seen.add(a.id));
+    if (!fresh.length) return;
+    // One copy of the map and the list per batch: a burst of alerts (a goal moves every line of an event) costs one
+    // update, not one copy of ALERTS_KEEP entries per alert.
+    const alertsById = { ...s.alertsById };
+    for (const a of fresh) alertsById[a.id] = a;
+    // Pushes arrive oldest first; the list is newest first.
+    const alertIds = [...fresh.map((a) => a.id).reverse(), ...s.alertIds];
+    // The oldest fall out of the list and out of the map with them.
     for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
     set({
       alertsById,
       alertIds,
-      unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + 1,
+      unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + fresh.length,
     });
   },
   markAlertsSeen: () => set({ unseenAlerts: 0 }),

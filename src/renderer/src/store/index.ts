@@ -1,6 +1,7 @@
 // The renderer's one zustand store, built from slices, and its wiring to the core: the IPC listeners are registered
 // once here, outside React; odds batches are queued and applied once per animation frame.
 import { create } from 'zustand';
+import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import type { AppInfo, CoverageView, OddsBatch, StatusView } from '../../../shared/ipc/contract';
 import { api } from '../api';
@@ -66,22 +67,33 @@ export function focusSettlement(eventId: number): void {
   useStore.getState().selectSettlement(eventId);
 }
 
-// ---- odds: one store update per animation frame, however many batches arrived ----
+// ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
 let oddsQueue: OddsBatch[] = [];
+let alertQueue: AlertRecord[] = [];
 let frameScheduled = false;
-function flushOdds() {
+function flushFrame() {
   frameScheduled = false;
   const batches = oddsQueue;
+  const alerts = alertQueue;
   oddsQueue = [];
+  alertQueue = [];
   if (batches.length) useStore.getState().applyOdds(batches);
+  if (alerts.length) useStore.getState().addAlerts(alerts);
+}
+function scheduleFrame() {
+  if (frameScheduled) return;
+  frameScheduled = true;
+  // A hidden tab gets no frames; apply at a slow pace there so the queues cannot grow without bound.
+  if (document.hidden) setTimeout(flushFrame, 250);
+  else requestAnimationFrame(flushFrame);
 }
 function queueOdds(batch: OddsBatch) {
   oddsQueue.push(batch);
-  if (frameScheduled) return;
-  frameScheduled = true;
-  // A hidden tab gets no frames; apply at a slow pace there so the queue cannot grow without bound.
-  if (document.hidden) setTimeout(flushOdds, 250);
-  else requestAnimationFrame(flushOdds);
+  scheduleFrame();
+}
+function queueAlert(alert: AlertRecord) {
+  alertQueue.push(alert);
+  scheduleFrame();
 }
 
 let started = false;
@@ -94,7 +106,7 @@ export function startStore(): void {
   api.on('onOdds', queueOdds);
   api.on('onWatchlist', (list) => s().setWatchlist(list));
   api.on('onAlert', (alert) => {
-    s().addAlert(alert);
+    queueAlert(alert);
     notifyAlert(alert);
   });
   api.on('onSettlement', (row) => s().addLiveSettlement(row));

@@ -12,7 +12,7 @@ import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../shared/re
 import { api } from '../api';
 import { Time } from '../components/Time';
 import { useQuery, useSports } from '../hooks';
-import { askNotificationPermission, notificationsSupported } from '../notify';
+import { askNotificationPermission, notificationPermission } from '../notify';
 import { useStore } from '../store';
 
 const MODEL_NAMES: Record<DevigModel, string> = {
@@ -301,7 +301,7 @@ export function SettingsView() {
   );
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [key, setKey] = useState('');
-  const [perm, setPerm] = useState<string>(notificationsSupported() ? Notification.permission : 'unsupported');
+  const [perm, setPerm] = useState<string>(notificationPermission());
   useEffect(() => setBaseUrl(settings?.baseUrl ?? ''), [settings?.baseUrl]);
 
   const save = async (patch: SettingsPatch, what: string) => {
