@@ -65,6 +65,18 @@ describe('drop rule', () => {
     const alerts = run([[0, p(2)], [1, p(1.89)], [2, p(1.91)], [3, p(1.89)], [4, p(1.92)], [5, p(1.88)]], { ...base, dropWindowMinutes: 1 });
     expect(alerts.filter((a) => (a.data as { side: string }).side === 'home')).toHaveLength(1);
   });
+  it('a line swinging about the rule alerts once per window, and again within it only on a further move by the rule', () => {
+    const p = (h: number) => ({ home: h, away: 1 / (1 - 1 / h) });
+    const c = { ...base, dropPct: 5, hysteresisPct: 1, dropWindowMinutes: 15 };
+    // Home swings between -6% and -2% of its 2.0 open every minute: each swing re-arms the hysteresis.
+    const swings: Array<[number, Prices]> = [[0, p(2)]];
+    for (let minute = 1; minute <= 14; minute++) swings.push([minute, p(minute % 2 ? 1.88 : 1.96)]);
+    expect(run(swings, c)).toHaveLength(1);
+    // The same swings, then a further 5% below the alerted price within the window: a second alert for that move;
+    // after the window a swing past the rule alerts again.
+    const alerts = run([...swings, [14.5, p(1.78)], [15, p(1.96)], [31, p(1.88)]], c);
+    expect(alerts.map((a) => (a.data as { at: number }).at / 60_000)).toEqual([1, 14.5, 31]);
+  });
   it('a line ticking ten times a second keeps a bounded window and still sees a drop within it', () => {
     // 30 minutes flat at 2.0/2.0 ticking every 100 ms, then home slides to 1.8 over the next 5 minutes.
     const c = { ...base, dropPct: 8, dropWindowMinutes: 15 };

@@ -1,7 +1,10 @@
-// The price-threshold and drop rules as pure functions: given what a line's state was and one new observation of its
+// The price-threshold and drop rules as functions of their inputs: given what a line's state was and one new observation of its
 // prices, the next state and the alerts that fire. Hysteresis lives here: a threshold that fired is crossed back only
 // past a band around it, and a drop that fired re-arms only once the move has shrunk below the rule less the band,
-// so a price flickering around a level alerts once. A line's drop rule alerts once for the line, not once per side. No I/O; ./priceWatch.ts feeds it the coalesced batches.
+// so a price flickering around a level alerts once; within a drop window of its last alert a line alerts again only
+// on a further move by the rule. A line's drop rule alerts once for the line, not once per side. No I/O and no
+// clock; the state handed in is the caller's and is updated in place (see sideStep). ./priceWatch.ts feeds it the
+// coalesced batches.
 import type { DevigModel, Prices } from '../../shared/api';
 import { fairPrices, pricedSides } from '../../shared/bets';
 import type { NewAlert, PriceSide, PriceThreshold } from '../../shared/domain';
@@ -35,6 +38,12 @@ export interface LineState {
   sides: Partial<Record<PriceSide, SideState>>;
   /** The line's drop alert fired and its sides have not calmed since. */
   dropFired: boolean;
+  /**
+   * The line's last drop alert: when, and each side's fair price then. Within one drop window of it the line alerts
+   * again only on a further move by the rule from those prices, so a line swinging about the rule (a volatile match,
+   * a busy day's random walk) says so once per window, not at each swing past the band.
+   */
+  lastDrop?: { at: number; fair: Partial<Record<PriceSide, number>> };
   /** Keyed `${side}@${price}`. */
   thresholds: Record<string, ThresholdState>;
 }
@@ -51,16 +60,6 @@ export const thresholdKey = (t: Pick<PriceThreshold, 'side' | 'price'>) => `${t.
 
 const pct = (from: number, to: number) => ((to - from) / from) * 100;
 
-/** The fair price in effect at `at` (the last sample at or before it), else the oldest sample. */
-function fairAsOf(samples: SideState['samples'], at: number): number | undefined {
-  let found: number | undefined = samples[0]?.fair;
-  for (const s of samples) {
-    if (s.at > at) break;
-    found = s.fair;
-  }
-  return found;
-}
-
 /**
  * A window keeps at most one sample per 1/WINDOW_SLICES of its length (the latest in that slice), so a side's memory
  * and the work per observation are bounded however fast its prices tick: the window's start is then known to within
@@ -69,23 +68,27 @@ function fairAsOf(samples: SideState['samples'], at: number): number | undefined
  */
 export const WINDOW_SLICES = 120;
 
-/** A side's new state and its two moves (percent): since the open, and within the window. */
+/**
+ * A side's new state and its two moves (percent): since the open, and within the window. The side's samples are
+ * updated in place (a line's state belongs to its caller, which hands back the state it was given last): at 2,000
+ * updates a second, copying each window on every tick was most of the rule's cost.
+ */
 function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; sinceOpen: number; inWindow: number; windowRef: number } {
   if (!prev) return { state: { openFair: fair, samples: [{ at, fair }] }, sinceOpen: 0, inWindow: 0, windowRef: fair };
   const start = at - windowMs;
   const slice = windowMs / WINDOW_SLICES;
-  const prevSamples = prev.samples;
-  const last = prevSamples[prevSamples.length - 1];
+  const samples = prev.samples;
+  const last = samples[samples.length - 1];
   // A sample in the same slice as the one before it replaces that one (unless that one is the only sample left).
-  const sameSlice = slice > 0 && prevSamples.length > 1 && last !== undefined && Math.floor(last.at / slice) === Math.floor(at / slice);
-  const keepUpTo = sameSlice ? prevSamples.length - 1 : prevSamples.length;
-  // Keep the sample in effect at the window's start and everything after it: memory bounded by the window.
-  let firstKept = 0;
-  while (firstKept + 1 < keepUpTo && prevSamples[firstKept + 1]!.at <= start) firstKept++;
-  const kept = prevSamples.slice(firstKept, keepUpTo);
-  kept.push({ at, fair });
-  const windowRef = fairAsOf(kept, start) ?? fair;
-  return { state: { openFair: prev.openFair, samples: kept }, sinceOpen: pct(prev.openFair, fair), inWindow: pct(windowRef, fair), windowRef };
+  if (slice > 0 && samples.length > 1 && last !== undefined && Math.floor(last.at / slice) === Math.floor(at / slice)) samples[samples.length - 1] = { at, fair };
+  else samples.push({ at, fair });
+  // Keep the sample in effect at the window's start and everything after it: memory bounded by the window. The first
+  // kept sample is then the fair price in effect at the window's start (or the oldest known, for a young line).
+  let drop = 0;
+  while (drop + 1 < samples.length && samples[drop + 1]!.at <= start) drop++;
+  if (drop > 0) samples.splice(0, drop);
+  const windowRef = samples[0]!.fair;
+  return { state: prev, sinceOpen: pct(prev.openFair, fair), inWindow: pct(windowRef, fair), windowRef };
 }
 
 /**
@@ -97,7 +100,7 @@ function dropStep(
   fair: Partial<Record<PriceSide, number>>,
   o: PriceObservation,
   c: PriceRuleConfig,
-): { sides: LineState['sides']; dropFired: boolean; alert: NewAlert | null } {
+): { sides: LineState['sides']; dropFired: boolean; lastDrop: LineState['lastDrop']; alert: NewAlert | null } {
   const windowMs = c.dropWindowMinutes * 60_000;
   const sides: LineState['sides'] = { ...prev?.sides };
   const moves: Array<{ side: PriceSide; move: number; from: number; to: number; basis: 'open' | 'window' }> = [];
@@ -109,16 +112,25 @@ function dropStep(
     moves.push(Math.abs(win.move) > Math.abs(open.move) ? win : open, ...(Math.abs(win.move) > Math.abs(open.move) ? [open] : [win]));
   }
   const wasFired = prev?.dropFired ?? false;
-  if (c.dropPct <= 0) return { sides, dropFired: wasFired, alert: null };
+  const lastDrop = prev?.lastDrop;
+  if (c.dropPct <= 0) return { sides, dropFired: wasFired, lastDrop, alert: null };
   const biggest = Math.max(0, ...moves.map((m) => Math.abs(m.move)));
-  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, alert: null };
-  if (biggest < c.dropPct) return { sides, dropFired: false, alert: null };
+  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, lastDrop, alert: null };
+  if (biggest < c.dropPct) return { sides, dropFired: false, lastDrop, alert: null };
+  if (lastDrop && o.at - lastDrop.at < windowMs) {
+    const further = Object.entries(fair).some(([side, f]) => {
+      const then = lastDrop.fair[side as PriceSide];
+      return then !== undefined && Math.abs(pct(then, f)) >= c.dropPct;
+    });
+    if (!further) return { sides, dropFired: false, lastDrop, alert: null };
+  }
   const shortest = moves.reduce((a, b) => (b.move < a.move ? b : a));
   const pick = -shortest.move >= c.dropPct ? shortest : moves.reduce((a, b) => (Math.abs(b.move) > Math.abs(a.move) ? b : a));
   const basis = pick.basis === 'open' ? 'since the open' : `in ${c.dropWindowMinutes} min`;
   return {
     sides,
     dropFired: true,
+    lastDrop: { at: o.at, fair: { ...fair } },
     alert: {
       kind: 'drop',
       eventId: o.eventId,
@@ -152,7 +164,7 @@ function thresholdStep(prev: ThresholdState | undefined, price: number, t: Price
 
 /** One observation of a line: its next state and the alerts that fire. An offline line (null prices) changes nothing. */
 export function stepLine(prev: LineState | undefined, o: PriceObservation, c: PriceRuleConfig): { state: LineState; alerts: NewAlert[] } {
-  const state: LineState = { sides: { ...prev?.sides }, dropFired: prev?.dropFired ?? false, thresholds: { ...prev?.thresholds } };
+  const state: LineState = { sides: { ...prev?.sides }, dropFired: prev?.dropFired ?? false, thresholds: { ...prev?.thresholds }, ...(prev?.lastDrop ? { lastDrop: prev.lastDrop } : {}) };
   const alerts: NewAlert[] = [];
   if (!o.prices || pricedSides(o.prices).length === 0) return { state, alerts };
   const fair = fairPrices(o.prices, c.model);
@@ -160,6 +172,7 @@ export function stepLine(prev: LineState | undefined, o: PriceObservation, c: Pr
     const r = dropStep(prev, fair, o, c);
     state.sides = r.sides;
     state.dropFired = r.dropFired;
+    if (r.lastDrop) state.lastDrop = r.lastDrop;
     if (r.alert) alerts.push(r.alert);
   }
   for (const t of c.thresholds) {
