@@ -5,6 +5,7 @@
 // through the one engine factory (../engine.ts).
 import { ENTERPRISE_PATHS, PATHS, type DevigModel } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
+import type { NewAlert } from '../../shared/domain';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
 import type { Clock, TimerHandle } from '../clock';
@@ -153,13 +154,26 @@ export function createMonitor(options: MonitorOptions): Monitor {
       return { ...s, model: s.devigModel ?? 'MPTO' };
     },
     isWatched,
-    onAlert(newAlert, notify) {
-      if (stopped) return;
-      const alert = store.appendAlert(newAlert);
-      emit({ type: 'alert', alert });
-      if (notify) notifier.notify({ kind: 'price', ...notify, eventId: alert.eventId });
-    },
+    onAlert: (alert, notify) => void priceAlerts.push({ alert, notify }),
   });
+  /** The price and drop alerts of one batch: written in one transaction, then pushed (a goal moves every line at once). */
+  let priceAlerts: Array<{ alert: NewAlert; notify: { title: string; body: string } | null }> = [];
+  function observePrices(batch: Parameters<typeof priceWatch.observe>[0]): void {
+    try {
+      priceWatch.observe(batch, clock.now());
+    } finally {
+      const fired = priceAlerts;
+      priceAlerts = [];
+      if (fired.length && !stopped) {
+        const stored = store.transaction(() => fired.map((f) => store.appendAlert(f.alert)));
+        fired.forEach((f, i) => {
+          const alert = stored[i]!;
+          emit({ type: 'alert', alert });
+          if (f.notify) notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId });
+        });
+      }
+    }
+  }
 
   const closingLines = createClosingLines({ store, clock, isWatched, reportError });
 
@@ -170,7 +184,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     onBatch: (batch) => {
       for (const e of batch) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
       try {
-        priceWatch.observe(batch, clock.now());
+        observePrices(batch);
       } catch (e) {
         reportError({ kind: 'internal', message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}` });
       }

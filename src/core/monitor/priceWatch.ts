@@ -2,7 +2,7 @@
 // pipeline's coalesced batches. The trader's per-event overrides (thresholds, another drop rule) live in the
 // profile's store; the defaults come from Settings. Memory follows the watchlist: an event's state goes with it.
 import type { Market } from '../../shared/api';
-import type { NewAlert, PriceAlertOverrides } from '../../shared/domain';
+import type { NewAlert, PriceAlertOverrides, PriceThreshold } from '../../shared/domain';
 import type { Store } from '../store';
 import type { AlertSettings } from './alertRules';
 import type { CoalescedEvent } from './coalescer';
@@ -15,6 +15,8 @@ export interface PriceAlertSettings {
   hysteresisPct: number;
   notify: boolean;
 }
+
+const NO_THRESHOLDS: readonly PriceThreshold[] = [];
 
 export const priceAlertKey = (eventId: number) => `priceAlerts.${eventId}`;
 
@@ -48,7 +50,8 @@ export function createPriceWatch(o: {
       for (const e of batch) {
         if (!o.isWatched(e.eventId)) continue;
         const over = priceOverrides(o.store, e.eventId);
-        const base = {
+        const base: PriceRuleConfig = {
+          thresholds: NO_THRESHOLDS,
           dropPct: over.dropPct ?? s.price.dropPct,
           dropWindowMinutes: over.dropWindowMinutes ?? s.price.dropWindowMinutes,
           hysteresisPct: s.price.hysteresisPct,
@@ -59,13 +62,13 @@ export function createPriceWatch(o: {
         // A muted event keeps its state moving (so unmuting does not fire on old moves) but says nothing.
         const muted = s.mutedEvents.has(e.eventId);
         for (const m of e.markets) {
-          const thresholds = over.thresholds.filter((t) => t.lineId === m.line_id);
+          const thresholds = over.thresholds.length ? over.thresholds.filter((t) => t.lineId === m.line_id) : NO_THRESHOLDS;
           if (base.dropPct <= 0 && thresholds.length === 0) continue;
           // The label reads the event's names from the store: only an alert that fires needs it (a getter, read once).
           let named: string | undefined;
           const nameOf = () => (named ??= label(e.eventId, m));
           const observation = { eventId: e.eventId, lineId: m.line_id, at, prices: m.prices, get label() { return nameOf(); } };
-          const r = stepLine(state.get(m.line_id), observation, { ...base, thresholds });
+          const r = stepLine(state.get(m.line_id), observation, thresholds.length ? { ...base, thresholds } : base);
           state.set(m.line_id, r.state);
           if (muted) continue;
           for (const alert of r.alerts) {
