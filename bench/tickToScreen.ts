@@ -67,6 +67,8 @@ const SOAK_S = Number(process.env['BENCH_TICK_SOAK_S'] ?? 90);
 const SKIP_CONTEXT = process.env['BENCH_TICK_CONTEXT'] === '0';
 /** BENCH_TICK_HOST_PROFILE=DIR runs the host with `node --cpu-prof`: its .cpuprofile lands in DIR when it stops. */
 const HOST_PROFILE_DIR = process.env['BENCH_TICK_HOST_PROFILE'];
+/** BENCH_TICK_HOST_NODE_ARGS='--heapsnapshot-signal=SIGUSR2 ...': more node options for the host (space-separated). */
+const HOST_NODE_ARGS = (process.env['BENCH_TICK_HOST_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const TRACE_CATEGORIES = TRACE_FILE
   ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute']
   : ['toplevel'];
@@ -144,7 +146,8 @@ export async function runTickToScreenBench(log: (line: string) => void = console
   let browser: Browser | undefined;
   try {
     // Node refuses --cpu-prof in NODE_OPTIONS: a profiled host is node with tsx as a loader instead of `npx tsx`.
-    const runner = HOST_PROFILE_DIR ? ['node', '--cpu-prof', `--cpu-prof-dir=${path.resolve(HOST_PROFILE_DIR)}`, '--import', 'tsx'] : ['npx', 'tsx'];
+    const nodeArgs = [...(HOST_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(HOST_PROFILE_DIR)}`] : []), ...HOST_NODE_ARGS];
+    const runner = nodeArgs.length ? ['node', ...nodeArgs, '--import', 'tsx'] : ['npx', 'tsx'];
     host = await startWebHost([...runner, 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], {
       ODDSDESK_API_KEY: KEY,
     });
