@@ -210,7 +210,35 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const upsertLinePoint = db.prepare(UPSERT_LINE_MAX_WIN_POINT);
 
   /** The max_win a line had before this transaction: its last change point, else its latest state; undefined: new line. */
-  function maxWinBefore(eventId: number, lineId: number): number | null | undefined {
+  /**
+   * Each line's max_win as of its latest tick written (and that tick's time), kept across transactions: the stream
+   * repeats the same lines, and reading the last change point back was two queries per line per tick transaction.
+   * Filled only once a transaction commits (a rolled-back one leaves it as it was); a tick older than the one kept
+   * reads the database instead. Change points are never deleted, so what is kept stays true. Bounded: past
+   * MAX_WIN_KEPT lines it starts again empty.
+   */
+  const maxWinKept = new Map<number, Map<number, { maxWin: number | null; at: number }>>();
+  let maxWinKeptLines = 0;
+  const MAX_WIN_KEPT = 50_000;
+  function keepMaxWins(limits: ReadonlyMap<number, ReadonlyMap<number, { maxWin: number | null; at: number }>>): void {
+    for (const [eventId, lines] of limits) {
+      let kept = maxWinKept.get(eventId);
+      if (!kept) maxWinKept.set(eventId, (kept = new Map()));
+      for (const [lineId, v] of lines) {
+        const cur = kept.get(lineId);
+        if (!cur) maxWinKeptLines++;
+        if (!cur || cur.at <= v.at) kept.set(lineId, v);
+      }
+    }
+    if (maxWinKeptLines > MAX_WIN_KEPT) {
+      maxWinKept.clear();
+      maxWinKeptLines = 0;
+    }
+  }
+
+  function maxWinBefore(eventId: number, lineId: number, at: number): number | null | undefined {
+    const kept = maxWinKept.get(eventId)?.get(lineId);
+    if (kept && kept.at <= at) return kept.maxWin;
     const p = lastPointMaxWin.get(eventId, lineId) as { max_win: number | null } | undefined;
     if (p) return p.max_win;
     const l = lineMaxWin.get(eventId, lineId) as { max_win: number | null } | undefined;
@@ -226,11 +254,12 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     );
   }
 
-  function writeTicks(batches: readonly TickBatch[]): void {
+  type KeptMaxWins = Map<number, Map<number, { maxWin: number | null; at: number }>>;
+  function writeTicks(batches: readonly TickBatch[]): KeptMaxWins {
     // The latest state of a line is written once per transaction, not once per tick: the stream repeats hot lines.
     const latest = new Map<number, Map<number, { m: Market; at: number }>>();
     // eventId -> lineId -> max_win as of the last tick of this transaction.
-    const limits = new Map<number, Map<number, number | null>>();
+    const limits: KeptMaxWins = new Map();
     // Each event is touched once per transaction (its first and last tick here), not once per stream message.
     const seen = new Map<number, { first: number; last: number }>();
     for (const b of batches) {
@@ -250,20 +279,22 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
         );
         let known = limits.get(b.eventId);
         if (!known) limits.set(b.eventId, (known = new Map()));
-        const before = known.has(m.line_id) ? known.get(m.line_id) : maxWinBefore(b.eventId, m.line_id);
+        const here = known.get(m.line_id);
+        const before = here ? here.maxWin : maxWinBefore(b.eventId, m.line_id, b.at);
         if (before === undefined || before !== m.max_win) {
           upsertLinePoint.run(
             b.eventId, m.line_id, b.at, m.max_win, before ?? null, m.line,
             p?.home ?? null, p?.draw ?? null, p?.away ?? null, p?.over ?? null, p?.under ?? null,
           );
         }
-        known.set(m.line_id, m.max_win);
+        if (!here || here.at <= b.at) known.set(m.line_id, { maxWin: m.max_win, at: b.at });
         const prev = lines.get(m.line_id);
         if (!prev || prev.at <= b.at) lines.set(m.line_id, { m, at: b.at });
       }
     }
     for (const [eventId, { first, last }] of seen) touchEvent.run(eventId, first, last);
     for (const [eventId, lines] of latest) for (const { m, at } of lines.values()) writeLine(eventId, m, at);
+    return limits;
   }
 
   function writeLiveState(
@@ -313,14 +344,20 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
 
   const tx = <A extends unknown[], R>(fn: (...args: A) => R) => db.transaction(fn);
 
-  const recordTickBatches = tx((batches: readonly TickBatch[]) => writeTicks(batches));
+  const writeTickBatches = tx((batches: readonly TickBatch[]) => writeTicks(batches));
+  // Kept only once committed: inside an outer transaction (a savepoint) the writes may still be rolled back.
+  const recordTickBatches = (batches: readonly TickBatch[]) => {
+    const limits = writeTickBatches(batches);
+    if (!db.inTransaction) keepMaxWins(limits);
+  };
 
   const recordSnapshot = tx((s: EventOdds, at: number) => {
     upsertEvent.run(eventParams(s, 'stream', at));
     // A snapshot replaces what we held: lines it does not carry are offline until they come back.
     markEventLinesOffline.run(s.event_id);
-    writeTicks([{ eventId: s.event_id, markets: s.markets, at }]);
+    const limits = writeTicks([{ eventId: s.event_id, markets: s.markets, at }]);
     writeLiveState(s.event_id, at, s.live_status, s.score_home, s.score_away);
+    return limits;
   });
 
   const recordScore = tx((m: ScoreMessage, at: number) => {
@@ -502,7 +539,10 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   return {
     recordSports: (s) => recordSports(s),
     recordFixtures: (f, at = clock()) => recordFixtures(f, at),
-    recordSnapshot: (s, at = clock()) => recordSnapshot(s, at),
+    recordSnapshot: (s, at = clock()) => {
+      const limits = recordSnapshot(s, at);
+      if (!db.inTransaction) keepMaxWins(limits);
+    },
     recordTicks: (eventId, markets, at = clock()) => recordTickBatches([{ eventId, markets, at }]),
     recordTickBatches: (b) => recordTickBatches(b),
     recordScore: (m, at = clock()) => recordScore(m, at),

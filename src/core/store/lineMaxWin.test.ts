@@ -36,6 +36,27 @@ describe('market line max_win change points', () => {
     store.close();
   });
 
+  it('a change rolled back with its transaction is written again by the next tick, and a late tick is compared with what came before it', () => {
+    const store = openStore({ path: ':memory:', clock: () => T0 });
+    store.recordTicks(9, [spread(500)], T0);
+    expect(() =>
+      store.transaction(() => {
+        store.recordTicks(9, [spread(900)], T0 + 1000);
+        throw new Error('disk full');
+      }),
+    ).toThrow('disk full');
+    // The 900 was never stored: the next tick at 900 is the change, from 500.
+    store.recordTicks(9, [spread(900)], T0 + 2000);
+    store.recordTicks(9, [spread(900)], T0 + 3000);
+    // A late tick (older than the last one) at 900 again: no change against the point before it.
+    store.recordTicks(9, [spread(900)], T0 + 2500);
+    expect(store.lineMaxWinChangesOf(9).map((c) => [c.at - T0, c.previousMaxWin, c.maxWin])).toEqual([
+      [0, null, 500],
+      [2000, 500, 900],
+    ]);
+    store.close();
+  });
+
   it('survive compaction and tick retention, with nothing twice in the line history', () => {
     const clock = { now: T0 };
     const store = openStore({ path: ':memory:', clock: () => clock.now, rawTickHours: 1, retentionDays: 1 });
