@@ -54,8 +54,21 @@ export function eventPeriods(s: StoreState, eventId: number): number[] {
   return [...set].sort((a, b) => a - b);
 }
 
-/** Watch ids filtered by the grid's text and live filter, in the grid's sort order. */
+/**
+ * Watch ids filtered by the grid's text and live filter, in the grid's sort order. Every store update runs it (the
+ * grid subscribes), and odds come every frame: the last answer is kept while what it reads is the same objects
+ * (the markets too only when sorting by max_win).
+ */
+let lastVisible: { inputs: unknown[]; ids: number[] } | null = null;
 export function selectVisibleWatchIds(s: StoreState): number[] {
+  const inputs = [s.watchIds, s.watchEvents, s.watchFilter, s.watchLiveOnly, s.watchSort, ...(s.watchSort.key === 'maxWin' ? [s.markets, s.watchPeriod, s.lineIdsByEvent] : [])];
+  if (lastVisible && lastVisible.inputs.length === inputs.length && lastVisible.inputs.every((x, i) => x === inputs[i])) return lastVisible.ids;
+  const ids = visibleWatchIds(s);
+  lastVisible = { inputs, ids };
+  return ids;
+}
+
+function visibleWatchIds(s: StoreState): number[] {
   const q = s.watchFilter.trim().toLowerCase();
   const ids = s.watchIds.filter((id) => {
     const e = s.watchEvents[id];

@@ -52,10 +52,24 @@ const nextFrame = (cb: () => void): void => {
 };
 
 /** Why an event's stream ended, if it did: as pushed with the odds, else (after a reload) the stream's state. */
+type StreamRow = NonNullable<StoreState['status']>['streams'][number];
+const streamIndexes = new WeakMap<readonly StreamRow[], Map<number, StreamRow>>();
+/**
+ * An event's stream as the last status says, found by id (an index per status): every row asks twice on every
+ * store update, which was a search of every stream each time.
+ */
+export function streamOf(s: StoreState, eventId: number): StreamRow | undefined {
+  const streams = s.status?.streams;
+  if (!streams) return undefined;
+  let index = streamIndexes.get(streams);
+  if (!index) streamIndexes.set(streams, (index = new Map(streams.map((x) => [x.eventId, x]))));
+  return index.get(eventId);
+}
+
 export function endedOf(s: StoreState, eventId: number): string | null {
   const ev = s.watchEvents[eventId];
   if (ev?.ended) return ev.ended;
-  const st = s.status?.streams.find((x) => x.eventId === eventId);
+  const st = streamOf(s, eventId);
   return st?.state === 'ended' ? (st.endReason ?? 'ended') : null;
 }
 

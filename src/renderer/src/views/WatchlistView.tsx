@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseServiceTime } from '../../../shared/api';
+import type { MarketView } from '../../../shared/domain';
 import { labelPeriod } from '../../../shared/periods';
 import { usePeriodNames } from '../hooks';
 import { EventBadge } from '../components/EventBadge';
@@ -13,7 +14,7 @@ import { eventName, fmtLine, fmtMoney, fmtScore } from '../format';
 import { useStore } from '../store';
 import { mainLines, selectVisibleWatchIds, type MainLines } from '../store/selectors';
 import type { SortKey } from '../store/ui';
-import { endedOf, marketKey } from '../store/watchlist';
+import { endedOf, marketKey, streamOf } from '../store/watchlist';
 import { FixturePicker } from './FixturePicker';
 
 const ROW_HEIGHT = 30;
@@ -60,7 +61,7 @@ function usePriceTime(eventId: number, lines: MainLines): number | null {
       if (id === null) continue;
       const m = s.markets[marketKey(eventId, id)];
       if (!m) continue;
-      const service = m.updatedAt ? parseServiceTime(m.updatedAt) : null;
+      const service = serviceTimeOf(m);
       const t = service !== null ? Math.min(service - skew, m.seenAt) : m.seenAt;
       if (latest === null || t > latest) latest = t;
     }
@@ -68,7 +69,20 @@ function usePriceTime(eventId: number, lines: MainLines): number | null {
   });
 }
 
-function AgeCell({ at, stale, eventId }: { at: number | null; stale: boolean; eventId: number }) {
+/** A market's updated_at parsed once: a market object is replaced when it changes, so the answer is kept with it. */
+const serviceTimes = new WeakMap<MarketView, number | null>();
+function serviceTimeOf(m: MarketView): number | null {
+  let t = serviceTimes.get(m);
+  if (t === undefined) serviceTimes.set(m, (t = m.updatedAt ? parseServiceTime(m.updatedAt) : null));
+  return t;
+}
+
+/**
+ * The price's age. Its own component: the time of a row's freshest price changes with nearly every tick, and when
+ * the row read it, the whole row rendered again on every tick.
+ */
+function AgeCell({ eventId, lines, stale }: { eventId: number; lines: MainLines; stale: boolean }) {
+  const at = usePriceTime(eventId, lines);
   const now = useNow();
   const age = at === null ? null : Math.max(0, now - at);
   return (
@@ -134,22 +148,17 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
   const ended = useStore((s) => endedOf(s, eventId));
   // Live prices only while the feed is: an event that left the book shows none, and a row whose stream is not live
   // (or whose service or host is unreachable) is dimmed as stale.
-  const feedLive = useStore(
-    (s) =>
-      s.hostConnected &&
-      s.status?.connection !== 'offline' &&
-      (s.status?.streams.some((x) => x.eventId === eventId && x.state === 'live') ?? false),
-  );
+  const feedLive = useStore((s) => s.hostConnected && s.status?.connection !== 'offline' && streamOf(s, eventId)?.state === 'live');
   const period = useStore((s) => s.watchPeriod);
   const gone = e.settled || ended !== null;
   const shown = useStore(useShallow((s) => mainLines(s, eventId, period)));
   const lines = gone ? NO_LINES : shown;
-  const priceAt = usePriceTime(eventId, lines);
-  const stale = !gone && priceAt !== null && !feedLive;
+  const priced = useStore((s) => [lines.ml, lines.spread, lines.total].some((id) => id !== null && s.markets[marketKey(eventId, id)] !== undefined));
+  const stale = !gone && priced && !feedLive;
   const selected = useStore((s) => s.selectedEventId === eventId);
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
   // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
-  const streamFailing = useStore((s) => s.status?.streams.some((x) => x.eventId === eventId && x.state === 'failing') ?? false);
+  const streamFailing = useStore((s) => streamOf(s, eventId)?.state === 'failing');
   const select = useStore((s) => s.selectEvent);
   return (
     <div
@@ -190,7 +199,7 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       <LineCell eventId={eventId} lineId={lines.total} />
       <PriceCell eventId={eventId} lineId={lines.total} side="over" />
       <PriceCell eventId={eventId} lineId={lines.total} side="under" />
-      <AgeCell at={priceAt} stale={stale} eventId={eventId} />
+      <AgeCell eventId={eventId} lines={lines} stale={stale} />
       <MaxWinCell eventId={eventId} lineId={lines.ml} />
     </div>
   );
