@@ -93,7 +93,7 @@ describe('drop rule', () => {
       const r = stepLine(state, { eventId: 1, lineId: 10, label: 'line 10', at, prices }, c);
       state = r.state;
       alerts.push(...r.alerts);
-      longest = Math.max(longest, r.state.sides.home!.samples.length);
+      longest = Math.max(longest, r.state.sides.home!.ats.length);
     }
     expect(longest).toBeLessThanOrEqual(WINDOW_SLICES + 2);
     // The first tick where a side's fair price is 8% off its 2.0 (the away side drifts there first).
