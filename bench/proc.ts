@@ -83,3 +83,27 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
   }
   return den === 0 ? 0 : num / den;
 }
+
+/**
+ * Theil-Sen line through the points: the median of the slopes between every pair, and the median intercept for it.
+ * Resident memory under a garbage collector rises and falls by tens of MB as the heap grows and is collected; a
+ * least-squares fit over a short soak follows whichever swing the soak ends in, the median does not.
+ */
+export function theilSen(points: ReadonlyArray<readonly [number, number]>): { slope: number; at: (x: number) => number } {
+  const median = (xs: number[]) => {
+    if (!xs.length) return 0;
+    const s = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(s.length / 2);
+    return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  };
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const dx = points[j]![0] - points[i]![0];
+      if (dx !== 0) slopes.push((points[j]![1] - points[i]![1]) / dx);
+    }
+  }
+  const m = median(slopes);
+  const b = median(points.map(([x, y]) => y - m * x));
+  return { slope: m, at: (x) => b + m * x };
+}

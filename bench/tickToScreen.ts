@@ -13,7 +13,7 @@ import { WebSocket } from 'ws';
 import type { OddsBatch } from '../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../src/sim';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
-import { hostRssMb, slope, treeCpuMs } from './proc';
+import { hostRssMb, slope, theilSen, treeCpuMs } from './proc';
 import { installWireTap, startProbe, stopProbe } from './web/probe';
 
 export interface TickToScreenFigures {
@@ -386,8 +386,9 @@ function startBareReader(baseUrl: string, ids: readonly number[]): { child: Chil
 /**
  * Memory after an hour of this load, sampled: an hour in real time would be a bench nobody runs. After the measured
  * window the load goes on for SOAK_S seconds (by then the host has taken 2,000 updates/s for about half a minute, the
- * page has rendered them all the while). Host: resident memory every 2 s, its growth fitted (least squares) over the
- * second half of the soak, where start-up has settled, and carried on from the last sample to a full hour of load.
+ * page has rendered them all the while). Host: resident memory every 2 s, its trend over the soak fitted by Theil-Sen
+ * (robust to the collector's swings of tens of MB), carried on from the trend's value at the last sample to a full
+ * hour of load.
  * Renderer: the JS heap after a full collection at the start and the end of the soak (what is still held), its growth
  * the difference over the soak, carried on the same way. A falling trend counts as flat.
  */
@@ -398,8 +399,12 @@ function hourOfMemory(
 ): Pick<HostCostFigures, 'host_rss_mb_hour' | 'renderer_heap_mb_hour'> {
   const soakS = loadS - m.soakFrom;
   const late = m.rss.filter(([t]) => t >= m.soakFrom + soakS / 2);
-  const rssRate = Math.max(0, slope(late));
-  const rssLast = m.rss[m.rss.length - 1]?.[1] ?? NaN;
+  // The trend over the whole soak, robust to the collector's swings (see theilSen); the least-squares slope of the
+  // soak's second half (this bench's first method) is printed beside it.
+  const trend = theilSen(m.rss);
+  const rssRate = Math.max(0, trend.slope);
+  const lastAt = m.rss[m.rss.length - 1]?.[0] ?? loadS;
+  const rssLast = trend.at(lastAt);
   const heapRate = Math.max(0, (m.heapEnd - m.heapStart) / soakS);
   const rest = Math.max(0, HOUR_S - loadS);
   const hostHour = rssLast + rssRate * rest;
@@ -407,7 +412,7 @@ function hourOfMemory(
   const every = (list: ReadonlyArray<[number, number]>) => list.filter((_, i) => i % 5 === 0 || i === list.length - 1).map(([t, mb]) => `${t.toFixed(0)}s ${mb.toFixed(0)}`).join(', ');
   log(`memory soak: ${soakS.toFixed(0)} s more of the same load, ${loadS.toFixed(0)} s of load in all; host RSS MB at: ${every(m.rss)}; page heap in use MB at: ${every(m.heap)}`);
   log(
-    `memory carried on to an hour: host RSS ${rssLast.toFixed(0)} MB growing ${(rssRate * 1000).toFixed(0)} KB/s over the soak's second half -> ${hostHour.toFixed(0)} MB (goal < 300); ` +
+    `memory carried on to an hour: host RSS on its trend ${rssLast.toFixed(0)} MB at the end (last sample ${(m.rss[m.rss.length - 1]?.[1] ?? NaN).toFixed(0)} MB), growing ${(rssRate * 1000).toFixed(0)} KB/s over the soak (Theil-Sen; least squares over its second half: ${(slope(late) * 1000).toFixed(0)} KB/s) -> ${hostHour.toFixed(0)} MB (goal < 300); ` +
       `page heap after full GC ${m.heapStart.toFixed(1)} -> ${m.heapEnd.toFixed(1)} MB (${(heapRate * 1000).toFixed(1)} KB/s) -> ${pageHour.toFixed(0)} MB`,
   );
   return { host_rss_mb_hour: round(hostHour, 1), renderer_heap_mb_hour: round(pageHour, 1) };
