@@ -113,7 +113,7 @@ function dropStep(
   fair: Partial<Record<PriceSide, number>>,
   o: PriceObservation,
   c: PriceRuleConfig,
-): { sides: LineState['sides']; dropFired: boolean; lastDrop: LineState['lastDrop']; alert: NewAlert | null } {
+): { sides: LineState['sides']; dropFired: boolean; lastDrop?: LineState['lastDrop']; alert: NewAlert | null } {
   const windowMs = c.dropWindowMinutes * 60_000;
   const sides: LineState['sides'] = { ...prev?.sides };
   const moves: Array<{ side: PriceSide; move: number; from: number; to: number; basis: 'open' | 'window' }> = [];
@@ -126,16 +126,16 @@ function dropStep(
   }
   const wasFired = prev?.dropFired ?? false;
   const lastDrop = prev?.lastDrop;
-  if (c.dropPct <= 0) return { sides, dropFired: wasFired, lastDrop, alert: null };
+  if (c.dropPct <= 0) return { sides, dropFired: wasFired, alert: null };
   const biggest = Math.max(0, ...moves.map((m) => Math.abs(m.move)));
-  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, lastDrop, alert: null };
-  if (biggest < c.dropPct) return { sides, dropFired: false, lastDrop, alert: null };
+  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, alert: null };
+  if (biggest < c.dropPct) return { sides, dropFired: false, alert: null };
   if (lastDrop && o.at - lastDrop.at < windowMs) {
     const further = Object.entries(fair).some(([side, f]) => {
       const then = lastDrop.fair[side as PriceSide];
       return then !== undefined && Math.abs(pct(then, f)) >= c.dropPct;
     });
-    if (!further) return { sides, dropFired: false, lastDrop, alert: null };
+    if (!further) return { sides, dropFired: false, alert: null };
   }
   const shortest = moves.reduce((a, b) => (b.move < a.move ? b : a));
   const pick = -shortest.move >= c.dropPct ? shortest : moves.reduce((a, b) => (Math.abs(b.move) > Math.abs(a.move) ? b : a));
