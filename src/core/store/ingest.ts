@@ -209,7 +209,6 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const lineMaxWin = db.prepare(`SELECT max_win FROM market_lines WHERE event_id = ? AND line_id = ?`);
   const upsertLinePoint = db.prepare(UPSERT_LINE_MAX_WIN_POINT);
 
-  /** The max_win a line had before this transaction: its last change point, else its latest state; undefined: new line. */
   /**
    * Each line's max_win as of its latest tick written (and that tick's time), kept across transactions: the stream
    * repeats the same lines, and reading the last change point back was two queries per line per tick transaction.
@@ -220,7 +219,9 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const maxWinKept = new Map<number, Map<number, { maxWin: number | null; at: number }>>();
   let maxWinKeptLines = 0;
   const MAX_WIN_KEPT = 50_000;
+  /** Keeps what a tick write learnt, once it is committed: inside an outer transaction it may still be rolled back. */
   function keepMaxWins(limits: ReadonlyMap<number, ReadonlyMap<number, { maxWin: number | null; at: number }>>): void {
+    if (db.inTransaction) return;
     for (const [eventId, lines] of limits) {
       let kept = maxWinKept.get(eventId);
       if (!kept) maxWinKept.set(eventId, (kept = new Map()));
@@ -236,6 +237,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     }
   }
 
+  /** The max_win a line had before this tick: kept, else its last change point, else its latest state; undefined: new line. */
   function maxWinBefore(eventId: number, lineId: number, at: number): number | null | undefined {
     const kept = maxWinKept.get(eventId)?.get(lineId);
     if (kept && kept.at <= at) return kept.maxWin;
@@ -345,11 +347,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const tx = <A extends unknown[], R>(fn: (...args: A) => R) => db.transaction(fn);
 
   const writeTickBatches = tx((batches: readonly TickBatch[]) => writeTicks(batches));
-  // Kept only once committed: inside an outer transaction (a savepoint) the writes may still be rolled back.
-  const recordTickBatches = (batches: readonly TickBatch[]) => {
-    const limits = writeTickBatches(batches);
-    if (!db.inTransaction) keepMaxWins(limits);
-  };
+  const recordTickBatches = (batches: readonly TickBatch[]) => keepMaxWins(writeTickBatches(batches));
 
   const recordSnapshot = tx((s: EventOdds, at: number) => {
     upsertEvent.run(eventParams(s, 'stream', at));
@@ -539,10 +537,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   return {
     recordSports: (s) => recordSports(s),
     recordFixtures: (f, at = clock()) => recordFixtures(f, at),
-    recordSnapshot: (s, at = clock()) => {
-      const limits = recordSnapshot(s, at);
-      if (!db.inTransaction) keepMaxWins(limits);
-    },
+    recordSnapshot: (s, at = clock()) => keepMaxWins(recordSnapshot(s, at)),
     recordTicks: (eventId, markets, at = clock()) => recordTickBatches([{ eventId, markets, at }]),
     recordTickBatches: (b) => recordTickBatches(b),
     recordScore: (m, at = clock()) => recordScore(m, at),
