@@ -62,7 +62,7 @@ export function createEngine(parts: EngineParts): Engine {
   const pacer = createNotifyPacer<UserNotification>({
     timers: clock,
     group: (n) => (n.kind === 'settlement' ? null : n.kind),
-    show: (n, more) => parts.notifier.notify(more ? { ...n, body: n.body + moreLine(more, n.kind === 'price' ? 'price alerts' : 'max_win alerts') } : n),
+    show: (n, more, group) => parts.notifier.notify(more ? { ...n, body: n.body + moreLine(more, group) } : n),
   });
   const notifier: Notifier = { notify: (n) => pacer.notify(n) };
   const monitor = createMonitor({ client, streams, store, notifier, clock, settings: parts.settings });

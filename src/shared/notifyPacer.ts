@@ -11,6 +11,9 @@ export interface PacerTimers {
   clearTimeout(handle: unknown): void;
 }
 
+/** What is paced together: price and drop alerts, and max_win alerts. */
+export type NotifyGroup = 'price' | 'max_win';
+
 export interface NotifyPacer<N> {
   notify(notification: N): void;
   /** Drops whatever is held back (the host is shutting down, or the profile changed). */
@@ -24,14 +27,14 @@ export function createNotifyPacer<N>(o: {
   timers: PacerTimers;
   intervalMs?: number;
   /** The group a notification is paced in; null shows it at once. */
-  group(notification: N): string | null;
+  group(notification: N): NotifyGroup | null;
   /** Shows one notification; `more` is how many others of its group it stands for (0 when alone). */
-  show(notification: N, more: number): void;
+  show(notification: N, more: number, group: NotifyGroup | null): void;
 }): NotifyPacer<N> {
   const interval = o.intervalMs ?? NOTIFY_INTERVAL_MS;
-  const groups = new Map<string, { shownAt: number; held: N | null; count: number; timer: unknown }>();
+  const groups = new Map<NotifyGroup, { shownAt: number; held: N | null; count: number; timer: unknown }>();
 
-  const flush = (key: string) => {
+  const flush = (key: NotifyGroup) => {
     const g = groups.get(key);
     if (!g) return;
     g.timer = null;
@@ -41,14 +44,14 @@ export function createNotifyPacer<N>(o: {
     g.held = null;
     g.count = 0;
     g.shownAt = o.timers.now();
-    o.show(held, more);
+    o.show(held, more, key);
   };
 
   return {
     notify(n) {
       const key = o.group(n);
       if (key === null) {
-        o.show(n, 0);
+        o.show(n, 0, null);
         return;
       }
       const now = o.timers.now();
@@ -56,7 +59,7 @@ export function createNotifyPacer<N>(o: {
       if (!g) groups.set(key, (g = { shownAt: -Infinity, held: null, count: 0, timer: null }));
       if (g.timer === null && now - g.shownAt >= interval) {
         g.shownAt = now;
-        o.show(n, 0);
+        o.show(n, 0, key);
         return;
       }
       g.held = n;
@@ -70,7 +73,9 @@ export function createNotifyPacer<N>(o: {
   };
 }
 
-/** The line a summed-up notification adds to its body. */
-export function moreLine(more: number, what: string): string {
-  return more > 0 ? `\n+${more} more ${what} in the last ${Math.round(NOTIFY_INTERVAL_MS / 1000)} s (Alerts list)` : '';
+const GROUP_WORDS: Record<NotifyGroup, string> = { price: 'price alerts', max_win: 'max_win alerts' };
+
+/** The line a summed-up notification adds to its body ('' for one that stands alone). */
+export function moreLine(more: number, group: NotifyGroup | null): string {
+  return more > 0 && group ? `\n+${more} more ${GROUP_WORDS[group]} in the last ${Math.round(NOTIFY_INTERVAL_MS / 1000)} s (Alerts list)` : '';
 }

@@ -2,7 +2,7 @@
 // stays quiet there. Title says what happened; the body carries the lines that matter; a click opens the event.
 // Paced (../../shared/notifyPacer.ts): a burst of price or max_win alerts is one notification, not a hundred.
 import type { AlertRecord } from '../../shared/domain';
-import { createNotifyPacer, moreLine } from '../../shared/notifyPacer';
+import { createNotifyPacer, moreLine, type NotifyGroup } from '../../shared/notifyPacer';
 import { eventName } from './format';
 import { focusEvent, focusSettlement, useStore } from './store';
 
@@ -76,13 +76,13 @@ export function notifyAlert(alert: AlertRecord): void {
   pacer.notify(alert);
 }
 
-function show(alert: AlertRecord, more: number): void {
+function show(alert: AlertRecord, more: number, group: NotifyGroup | null): void {
   const s = useStore.getState();
   const settings = s.settings;
   const settled = alert.kind.startsWith('settle');
   const ev = alert.eventId !== null ? s.watchEvents[alert.eventId] : undefined;
   const [title, ...rest] = alert.message.split('\n');
-  const body = (rest.length ? rest.join('\n') : ev ? `${eventName(ev.runnerHome, ev.runnerAway)} · ${ev.leagueName ?? ''}` : alert.kind) + moreLine(more, alert.kind.startsWith('max_win') ? 'max_win alerts' : 'price alerts');
+  const body = (rest.length ? rest.join('\n') : ev ? `${eventName(ev.runnerHome, ev.runnerAway)} · ${ev.leagueName ?? ''}` : alert.kind) + moreLine(more, group);
   try {
     const n = new Notification(title ?? alert.kind, { body, tag: `oddsdesk-${alert.id}` });
     n.onclick = () => {
