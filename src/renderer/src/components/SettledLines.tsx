@@ -3,8 +3,8 @@
 import { useMemo } from 'react';
 import type { SettlementDetail } from '../../../shared/ipc/contract';
 import { labelPeriod, marketLabel, periodNames, settledLineWords, sideNames } from '../../../shared/periods';
-import { fmtScore } from '../format';
 import { Outcome } from './Outcome';
+import { PeriodResults } from './PeriodResults';
 
 export function SettledLines({ detail }: { detail: SettlementDetail }) {
   const names = useMemo(() => periodNames(detail.periodNames), [detail.periodNames]);
@@ -12,7 +12,6 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
   const sport = detail.sportName ?? detail.periodResults.length > 0;
   const s = detail.settlement;
   const lines = [...s.settlement].sort((a, b) => a.period - b.period || a.market.localeCompare(b.market) || (a.line ?? 0) - (b.line ?? 0));
-  const results = [...detail.periodResults].sort((a, b) => a.period - b.period);
   return (
     <div className="settled-lines">
       <table className="grid" data-testid="settled-lines">
@@ -54,29 +53,12 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
         </tbody>
       </table>
       <h4>Period results</h4>
-      {results.length === 0 ? (
+      {detail.periodResults.length === 0 ? (
         <p className="calm-message" data-testid="period-results-none">
           No period results: the service publishes them for sports played in sets, sometimes after the settlement.
         </p>
       ) : (
-        <table className="grid" data-testid="settlement-period-results">
-          <thead>
-            <tr>
-              <th>Period</th>
-              <th className="num">Score</th>
-              <th className="num">Sets</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.map((r) => (
-              <tr key={`${r.period}-${r.settlementId}`} data-testid={`period-result-${r.period}`}>
-                <td>{r.periodLabel}</td>
-                <td className="num">{fmtScore(r.scoreHome, r.scoreAway) || '—'}</td>
-                <td className="num">{r.cancellationReason ? `cancelled: ${r.cancellationReason}` : fmtScore(r.setsHome, r.setsAway) || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <PeriodResults results={detail.periodResults} testId="settlement-period-results" />
       )}
     </div>
   );

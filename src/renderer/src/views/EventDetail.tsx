@@ -10,6 +10,7 @@ import { labelPeriod } from '../../../shared/periods';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { EventBadge } from '../components/EventBadge';
+import { PeriodResults } from '../components/PeriodResults';
 import { PriceCell, type PriceSide } from '../components/PriceCell';
 import { Time } from '../components/Time';
 import { SettledLines } from '../components/SettledLines';
@@ -243,28 +244,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
           {!detail || detail.periodResults.length === 0 ? (
             <p className="calm-message">No period has a result yet.</p>
           ) : (
-            <table className="grid" data-testid="period-results">
-              <thead>
-                <tr>
-                  <th>Period</th>
-                  <th className="num">Score</th>
-                  <th className="num">Sets</th>
-                  <th>Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...detail.periodResults]
-                  .sort((a, b) => a.period - b.period)
-                  .map((r) => (
-                    <tr key={`${r.period}-${r.settlementId}`}>
-                      <td>{r.periodLabel}</td>
-                      <td className="num">{fmtScore(r.scoreHome, r.scoreAway) || '—'}</td>
-                      <td className="num">{fmtScore(r.setsHome, r.setsAway) || '—'}</td>
-                      <td className="muted">{r.cancellationReason ? `cancelled: ${r.cancellationReason}` : r.status === 1 ? 'settled' : `status ${r.status}`}</td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
+            <PeriodResults results={detail.periodResults} testId="period-results" withStatus />
           )}
         </section>
       )}
