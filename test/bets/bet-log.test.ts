@@ -24,8 +24,6 @@ afterEach(async () => {
   sim = engine = store = null;
 });
 
-const until = advanceUntil;
-
 /**
  * A home bet at 2.10 against a close of 1.80 / 2.10. Fair home at the close, worked out by hand (r = 1/1.8, 1/2.1):
  * EM 1 + 1.8/2.1 = 1.857143; MPTO and SHIN (equal on a two-way line) 1/(1/1.8 - (1/1.8 + 1/2.1 - 1)/2) = 1.852941;
@@ -51,7 +49,7 @@ describe('the bet log', () => {
     const lineId = eventId * 10;
     sim.script.setMarket(eventId, lineId, { home: 2.2, away: 1.7 });
     await engine.monitor.watch(eventId);
-    await until(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.2, 'the snapshot');
+    await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.2, 'the snapshot');
 
     // The trader takes home at 2.10 for 100 (a price elsewhere; ours shows 2.20).
     await clock.advance(60_000);
@@ -61,10 +59,10 @@ describe('the bet log', () => {
     // The line moves, then the market goes offline before the start: the last price before that is the close.
     await clock.advance(60_000);
     sim.script.setMarket(eventId, lineId, { home: 1.8, away: 2.1 });
-    await until(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 1.8, 'the move');
+    await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 1.8, 'the move');
     await clock.advance(60_000);
     sim.script.setMarket(eventId, lineId, null);
-    await until(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices === null, 'offline');
+    await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices === null, 'offline');
     await clock.advance(1_000);
 
     const close = store.lineCloses(eventId).find((c) => c.lineId === lineId)!;

@@ -24,8 +24,6 @@ afterEach(async () => {
   sim = engine = store = null;
 });
 
-const until = advanceUntil;
-
 describe('price and drop alerts on the simulator', () => {
   it('a scripted move fires one threshold alert and one drop alert, none for the flicker, each notified once', async () => {
     sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: 'ent-price-key', plan: 'enterprise' }] });
@@ -57,7 +55,7 @@ describe('price and drop alerts on the simulator', () => {
     sim.script.setMarket(eventId, lineId, { home: 2.0, away: 1.9 });
     store.setSetting(priceAlertKey(eventId), { thresholds: [{ lineId, side: 'home', price: 1.9 }] });
     await engine.monitor.watch(eventId);
-    await until(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.0, 'the snapshot');
+    await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.0, 'the snapshot');
     await clock.advance(60_000);
 
     const script: Prices[] = [
@@ -72,7 +70,7 @@ describe('price and drop alerts on the simulator', () => {
     ];
     for (const prices of script) {
       expect(sim.script.setMarket(eventId, lineId, prices)).toBe(true);
-      await until(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === prices.home, `home ${prices.home}`);
+      await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === prices.home, `home ${prices.home}`);
       await clock.advance(60_000); // a minute between moves, and the batch flushed
     }
 
