@@ -6,10 +6,11 @@ import { migration002 } from './002_queries';
 import { migration003 } from './003_results_owed';
 import { migration004 } from './004_compaction';
 import { migration005 } from './005_bets';
+import { migration006 } from './006_trading';
 
 export type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {
