@@ -32,7 +32,8 @@ const anything = fc.oneof(
 /** Mostly the ordinary value, now and then anything at all: most markets are good but one field off. */
 const mostly = <T,>(ordinary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: ordinary, weight: 12 }, { arbitrary: anything, weight: 1 });
 
-const price = mostly(fc.double({ min: 1, max: 50 }));
+/** Ordinary prices, the edge of 1.0 and below it (a side being decided), and now and then anything at all. */
+const price = mostly(fc.oneof({ arbitrary: fc.double({ min: 1, max: 50 }), weight: 6 }, fc.constantFrom(1, 1.0, 0.5, 0, -1, null), fc.double({ max: 1 })));
 const prices = mostly(fc.record({ home: price, draw: price, away: price, over: price, under: price, extra: anything }, { requiredKeys: [] }));
 
 /** A market built field by field, each field either ordinary or anything at all, some missing, some extra. */
@@ -76,10 +77,51 @@ describe('market fast path', () => {
   });
 
   it('still reports a bad market with the schema message and keeps the good ones', () => {
-    const r = parseMarkets([good, { ...good, line_id: 12, prices: { home: 0.9 } }, { ...good, line_id: 13 }]);
+    const r = parseMarkets([good, { ...good, line_id: 12, prices: { home: '1.9', away: 1.95 } }, { ...good, line_id: 13 }]);
     expect(r.items.map((m) => m.line_id)).toEqual([11, 13]);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]!.path).toBe('markets[1]');
     expect(r.problems[0]!.message).toMatch(/prices\.home/);
+  });
+});
+
+describe('a side priced at or below 1.0 is unpriced, the market is kept', () => {
+  /** Both paths, and parseMarkets as the stream uses it: the same prices, and no problem reported. */
+  const pricesOf = (prices: unknown) => {
+    const m = { ...good, market: 'moneyline', side: null, line: null, prices };
+    const fast = fastMarket(m);
+    const slow = MarketSchema.safeParse(m);
+    expect(slow.success).toBe(true);
+    expect(fast).toStrictEqual(slow.data);
+    const parsed = parseMarkets([m]);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.items).toStrictEqual([slow.data]);
+    return slow.data!.prices;
+  };
+
+  it('{home: 1.0, away: 2.1} gives {away: 2.1}', () => {
+    expect(pricesOf({ home: 1.0, away: 2.1 })).toStrictEqual({ away: 2.1 });
+  });
+
+  it('{home: 0.5, draw: 3, away: 3} gives {draw: 3, away: 3}', () => {
+    expect(pricesOf({ home: 0.5, draw: 3, away: 3 })).toStrictEqual({ draw: 3, away: 3 });
+  });
+
+  it('a decided line ({home: 1.0, away: 12}) keeps its other side; every side unusable leaves prices empty, not offline', () => {
+    expect(pricesOf({ home: 1.0, away: 12.0 })).toStrictEqual({ away: 12 });
+    expect(pricesOf({ over: 1, under: 0 })).toStrictEqual({});
+    expect(pricesOf({ home: -3, draw: null, away: 1.0000001 })).toStrictEqual({ away: 1.0000001 });
+    expect(pricesOf(null)).toBeNull();
+  });
+
+  it('a price of a wrong type still spoils that market alone', () => {
+    for (const bad of ['2.1', { v: 2.1 }, true, [2.1]]) {
+      const m = { ...good, prices: { home: bad, away: 2.1 } };
+      expect(fastMarket(m)).toBeNull();
+      expect(MarketSchema.safeParse(m).success).toBe(false);
+      const r = parseMarkets([good, m]);
+      expect(r.items).toHaveLength(1);
+      expect(r.problems[0]!.message).toMatch(/prices\.home/);
+    }
   });
 });

@@ -8,7 +8,11 @@ import { DEVIG_MODELS, OUTCOMES, PLANS, STREAM_END_REASONS } from './spec';
 const int = z.number().int();
 const num = z.number().finite();
 const serviceTime = z.string().refine(isServiceTime, { message: 'expected a date-time YYYY-MM-DDTHH:MM:SS' });
-/** Decimal odds are > 1; a price of 1 or less would divide fair probability by zero downstream. */
+/**
+ * Decimal odds are > 1; a price of 1 or less would divide fair probability by zero downstream. Specials and outright
+ * records keep this strict rule (one contestant's row is already the unit that is dropped); a market's prices use the
+ * per-side rule of PricesSchema below.
+ */
 const odds = num.gt(1);
 const outcome = z.enum(OUTCOMES);
 
@@ -167,14 +171,42 @@ export type OutrightMarket = z.infer<typeof OutrightMarketSchema>;
 
 // ---- the stream ----
 
-export const PricesSchema = z.object({
-  home: odds.optional(),
-  draw: odds.optional(),
-  away: odds.optional(),
-  over: odds.optional(),
-  under: odds.optional(),
+/** The sides a market's `prices` may carry, in the order the fast path and the schema both build them. */
+const PRICE_SIDES = ['home', 'draw', 'away', 'over', 'under'] as const;
+type PriceSide = (typeof PRICE_SIDES)[number];
+
+/** A market's prices after parsing: only the sides with a usable decimal price (a finite number > 1). */
+export type Prices = Partial<Record<PriceSide, number>>;
+
+/** A usable decimal price: a finite number above 1. */
+export const isUsablePrice = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 1;
+
+/**
+ * One side's price as sent. A number that is not a usable decimal price (1.0 or less, for a line about to be decided,
+ * or a non-finite value) and null mean "this side has no price now": the side is left out of `prices` and the rest of
+ * the market is kept, so an update is never lost (with stale prices left on screen) because one side went to 1.0.
+ * Any other type (a string, an object, a boolean) is a broken record and spoils the market, as every bad field does.
+ */
+const priceSide = z.custom<number | null | undefined>((v) => v === undefined || v === null || typeof v === 'number', {
+  message: 'expected a decimal price (a number)',
 });
-export type Prices = z.infer<typeof PricesSchema>;
+
+export const PricesSchema = z
+  .object({
+    home: priceSide.optional(),
+    draw: priceSide.optional(),
+    away: priceSide.optional(),
+    over: priceSide.optional(),
+    under: priceSide.optional(),
+  })
+  .transform((sent): Prices => {
+    const out: Prices = {};
+    for (const k of PRICE_SIDES) {
+      const p = sent[k];
+      if (isUsablePrice(p)) out[k] = p;
+    }
+    return out;
+  });
 
 export const MarketSchema = z.object({
   line_id: int,
@@ -341,8 +373,6 @@ export function parseSettledPage(body: unknown): Parsed<SettledEvent> & { page: 
   return { items, problems, page: { ...env.value, events: items } };
 }
 
-const PRICE_SIDES = ['home', 'draw', 'away', 'over', 'under'] as const;
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isFinite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
@@ -365,10 +395,11 @@ export function fastMarket(v: unknown): Market | null {
     if (!isObject(prices)) return null;
     outPrices = {};
     for (const k of PRICE_SIDES) {
-      if (!(k in prices)) continue;
       const p = prices[k];
-      if (!isFinite(p) || !(p > 1)) return null;
-      outPrices[k] = p;
+      // No price (absent, null) or an unusable one (1.0 or less, not finite): the side is left out, as the schema does.
+      if (p === undefined || p === null) continue;
+      if (typeof p !== 'number') return null; // a wrong type: the schema refuses it and says why
+      if (isUsablePrice(p)) outPrices[k] = p;
     }
   }
   return { line_id: line_id as number, period: period as number, market, side, line, prices: outPrices, max_win, updated_at };
