@@ -174,8 +174,10 @@ export interface PeriodResultView {
 }
 
 /**
- * Opening vs closing true odds of one special contestant under one de-vig model. `clv` is
- * openingTrueOdds / closingTrueOdds - 1: positive when the price at opening beat the closing line.
+ * One special contestant's opening and closing records under one de-vig model. `clv` (a share: 0.136 = +13.6%) is
+ * openingOdds / closingTrueOdds - 1: the price one could have bet at the open against the fair close under this
+ * model, positive when it beat the close. `fairMove` is openingTrueOdds / closingTrueOdds - 1, the fair price's own
+ * move from open to close (nothing a trader could have bet).
  */
 export interface ClvRow {
   eventId: number | null;
@@ -184,11 +186,18 @@ export interface ClvRow {
   contestantId: number;
   contestantName: string | null;
   model: DevigModel;
+  /** The opening record's offered odds (`odds`); null when not known (recorded before the app kept them). */
+  openingOdds: number | null;
   openingTrueOdds: number;
   openedAt: number;
+  /** The closing record's offered odds; null while open or when not known. */
+  closingOdds: number | null;
   closingTrueOdds: number | null;
   closedAt: number | null;
+  /** openingOdds / closingTrueOdds - 1; null until closed or when the opening's offered odds are not known. */
   clv: number | null;
+  /** openingTrueOdds / closingTrueOdds - 1; null until closed. */
+  fairMove: number | null;
 }
 
 export interface ClvQuery {

@@ -166,21 +166,25 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     INSERT OR IGNORE INTO max_win_points (special_id, contestant_id, at, event_id, max_win, previous_max_win, odds,
                                           todds)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  // The opening record is the earliest tick carrying true odds, the closing record the latest after it.
+  // The opening record is the earliest tick carrying true odds, the closing record the latest after it. Each keeps
+  // the tick's offered odds too: the opening's are what a trader could have bet at the open (the specials' CLV).
+  // The same opening fetched again fills in offered odds a record from before migration 007 lacks.
   const upsertOpening = db.prepare(`
-    INSERT INTO true_odds_records (special_id, contestant_id, kind, model, true_odds, at)
-    VALUES (?, ?, 'opening', ?, ?, ?)
-    ON CONFLICT(special_id, contestant_id, kind, model) DO UPDATE SET true_odds = excluded.true_odds, at = excluded.at
-    WHERE excluded.at < true_odds_records.at`);
+    INSERT INTO true_odds_records (special_id, contestant_id, kind, model, true_odds, at, odds)
+    VALUES (?, ?, 'opening', ?, ?, ?, ?)
+    ON CONFLICT(special_id, contestant_id, kind, model) DO UPDATE SET true_odds = excluded.true_odds, at = excluded.at,
+      odds = excluded.odds
+    WHERE excluded.at < true_odds_records.at OR (excluded.at = true_odds_records.at AND true_odds_records.odds IS NULL)`);
   const openingAt = db
     .prepare(
       `SELECT min(at) FROM true_odds_records WHERE special_id = ? AND contestant_id = ? AND kind = 'opening'`,
     )
     .pluck();
   const upsertClosing = db.prepare(`
-    INSERT INTO true_odds_records (special_id, contestant_id, kind, model, true_odds, at)
-    VALUES (?, ?, 'closing', ?, ?, ?)
-    ON CONFLICT(special_id, contestant_id, kind, model) DO UPDATE SET true_odds = excluded.true_odds, at = excluded.at
+    INSERT INTO true_odds_records (special_id, contestant_id, kind, model, true_odds, at, odds)
+    VALUES (?, ?, 'closing', ?, ?, ?, ?)
+    ON CONFLICT(special_id, contestant_id, kind, model) DO UPDATE SET true_odds = excluded.true_odds, at = excluded.at,
+      odds = excluded.odds
     WHERE excluded.at >= true_odds_records.at`);
 
   const upsertOutright = db.prepare(`
@@ -472,12 +476,12 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       upsertContestant.run(t.special_id, t.contestant_id, t.contestant_name);
       if (t.true_odds_by_model) {
         for (const model of DEVIG_MODELS) {
-          upsertOpening.run(t.special_id, t.contestant_id, model, t.true_odds_by_model[model], ms);
+          upsertOpening.run(t.special_id, t.contestant_id, model, t.true_odds_by_model[model], ms, t.odds);
         }
         const opened = openingAt.get(t.special_id, t.contestant_id) as number | null;
         if (opened !== null && ms > opened) {
           for (const model of DEVIG_MODELS) {
-            upsertClosing.run(t.special_id, t.contestant_id, model, t.true_odds_by_model[model], ms);
+            upsertClosing.run(t.special_id, t.contestant_id, model, t.true_odds_by_model[model], ms, t.odds);
           }
         }
       }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '.';
 import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations';
 import { registerSqlFunctions } from './sqlFunctions';
+import { formatServiceTime } from '../../shared/api';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'store-mig-'))));
@@ -116,6 +117,41 @@ describe('migrations', () => {
     expect(() => insert.run('home', 2, 0)).toThrow(/CHECK/);
     expect(() => insert.run('left', 2, 5)).toThrow(/CHECK/);
     raw.close();
+  });
+
+  it("007 keeps the specials' opening offered odds: backfilled from a tick or max_win point at the record's instant, else unknown until the opening is fetched again", () => {
+    const path = join(dir, 'v6.db');
+    const db = rawAt(6, path);
+    // Special 70: contestant 1's opening tick is still kept, contestant 2's only as its max_win change point,
+    // contestant 3's neither (trimmed by retention). Every one has closed: LOG 2.20 at the close.
+    db.exec(`
+      INSERT INTO specials (special_id, event_id, special_name, updated_at) VALUES (70, 5, 'Top scorer', 1);
+      INSERT INTO special_ticks VALUES (70, 1, 1000, 0, 2.5, 2.6, 100), (70, 2, 999, 0, 9.9, 9.9, 100);
+      INSERT INTO max_win_points VALUES (70, 2, 1000, 5, 100, NULL, 3.0, 3.1);`);
+    const record = db.prepare(`INSERT INTO true_odds_records VALUES (70, ?, ?, 'LOG', ?, ?)`);
+    for (const c of [1, 2, 3]) {
+      record.run(c, 'opening', 2.62, 1000);
+      record.run(c, 'closing', 2.2, 5000);
+    }
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    const rows = () => store.closingLineValue({ specialId: 70, model: 'LOG' });
+    // CLV = opening offered / closing true - 1: 2.50/2.20 - 1 = +13.64%, 3.00/2.20 - 1 = +36.36%; unknown: null.
+    expect(rows().map((r) => r.openingOdds)).toEqual([2.5, 3.0, null]);
+    expect(rows()[0]!.clv).toBeCloseTo(0.136364, 6);
+    expect(rows()[1]!.clv).toBeCloseTo(0.363636, 6);
+    expect(rows()[2]).toMatchObject({ clv: null });
+    expect(rows()[2]!.fairMove).toBeCloseTo(2.62 / 2.2 - 1, 9);
+    // The same opening record fetched again fills in its offered odds (an earlier one would too).
+    store.recordSpecialTicks([{
+      event_id: 5, special_id: 70, special_name: 'Top scorer', contestant_id: 3, contestant_name: 'C3', handicap: 0,
+      odds: 2.75, todds: 2.7, period: 0, max_win: 100, cutoff: '2026-02-01T00:00:00', timestamp: formatServiceTime(1000),
+      true_odds_by_model: { LOG: 2.62, EM: 2.6, MPTO: 2.6, SHIN: 2.6, OR: 2.6 },
+    }]);
+    expect(rows()[2]!.openingOdds).toBe(2.75);
+    expect(rows()[2]!.clv).toBeCloseTo(2.75 / 2.2 - 1, 9);
+    store.close();
   });
 
   it('makes the schema itself refuse secret-looking setting names', () => {

@@ -61,6 +61,24 @@ export interface Reads {
   exportMaxWin(f?: ExportFilter): IterableIterator<MaxWinExportRow>;
 }
 
+/**
+ * The true odds under every model of a contestant's latest tick, when that tick is its opening or closing record
+ * (only those carry true_odds_by_model): the closing record once there is one, else the opening. Null when a later
+ * tick came, whose fair price the service gave under one model only (its todds).
+ */
+function latestTrueOdds(rows: readonly ClvRow[], tickAt: number | null): Partial<Record<DevigModel, number>> | null {
+  const out: Partial<Record<DevigModel, number>> = {};
+  let any = false;
+  for (const r of rows) {
+    const closed = r.closingTrueOdds !== null && r.closedAt !== null;
+    const at = closed ? r.closedAt! : r.openedAt;
+    if (tickAt !== null && tickAt > at) continue;
+    out[r.model] = closed ? r.closingTrueOdds! : r.openingTrueOdds;
+    any = true;
+  }
+  return any ? out : null;
+}
+
 /** Exports walk in chunks: better-sqlite3 allows no other statement on the connection while one iterates. */
 const EXPORT_CHUNK = 500;
 const FAR_PAST = -8.64e15;
@@ -99,7 +117,7 @@ export function createReads(db: Database.Database): Reads {
   const settlementExists = db.prepare(`SELECT 1 FROM settlements WHERE event_id = ?`).pluck();
   const specialsOfEvent = db.prepare(`SELECT * FROM specials WHERE event_id = ? ORDER BY special_id`);
   const contestantsOf = db.prepare(`
-    SELECT c.contestant_id, c.contestant_name, c.last_max_win, t.handicap, t.odds, t.todds
+    SELECT c.contestant_id, c.contestant_name, c.last_max_win, t.handicap, t.odds, t.todds, t.at AS tick_at
     FROM special_contestants c
     LEFT JOIN special_ticks t ON t.rowid = (
       SELECT rowid FROM special_ticks WHERE special_id = c.special_id AND contestant_id = c.contestant_id
@@ -129,7 +147,8 @@ export function createReads(db: Database.Database): Reads {
   const resultsOf = db.prepare(`${resultSelect} WHERE r.event_id = ? ORDER BY r.period`);
   const clv = db.prepare(`
     SELECT sp.event_id, o.special_id, sp.special_name, o.contestant_id, c.contestant_name, o.model,
-           o.true_odds AS opening, o.at AS opened_at, cl.true_odds AS closing, cl.at AS closed_at
+           o.odds AS opening_odds, o.true_odds AS opening, o.at AS opened_at,
+           cl.odds AS closing_odds, cl.true_odds AS closing, cl.at AS closed_at
     FROM true_odds_records o
     LEFT JOIN true_odds_records cl ON cl.special_id = o.special_id AND cl.contestant_id = o.contestant_id
          AND cl.model = o.model AND cl.kind = 'closing'
@@ -258,15 +277,19 @@ export function createReads(db: Database.Database): Reads {
       return (specialsOfEvent.all(eventId) as Record<string, number | string | null>[]).map((s) => {
         const specialId = s.special_id as number;
         const clvRows = this.closingLineValue({ specialId });
-        const contestants = (contestantsOf.all(specialId) as Record<string, number | string | null>[]).map((c) => ({
-          contestantId: c.contestant_id as number,
-          contestantName: (c.contestant_name as string | null) ?? '',
-          handicap: c.handicap as number | null,
-          odds: c.odds as number | null,
-          todds: c.todds as number | null,
-          maxWin: c.last_max_win as number | null,
-          clv: clvRows.filter((r) => r.contestantId === c.contestant_id),
-        }));
+        const contestants = (contestantsOf.all(specialId) as Record<string, number | string | null>[]).map((c) => {
+          const clv = clvRows.filter((r) => r.contestantId === c.contestant_id);
+          return {
+            contestantId: c.contestant_id as number,
+            contestantName: (c.contestant_name as string | null) ?? '',
+            handicap: c.handicap as number | null,
+            odds: c.odds as number | null,
+            todds: c.todds as number | null,
+            trueOddsByModel: latestTrueOdds(clv, c.tick_at as number | null),
+            maxWin: c.last_max_win as number | null,
+            clv,
+          };
+        });
         return {
           eventId: s.event_id as number | null,
           specialId,
@@ -332,6 +355,7 @@ export function createReads(db: Database.Database): Reads {
         model: q.model ?? null,
       }) as Record<string, number | string | null>[];
       return rows.map((r) => {
+        const openingOdds = r.opening_odds as number | null;
         const opening = r.opening as number;
         const closing = r.closing as number | null;
         return {
@@ -341,11 +365,15 @@ export function createReads(db: Database.Database): Reads {
           contestantId: r.contestant_id as number,
           contestantName: r.contestant_name as string | null,
           model: r.model as DevigModel,
+          openingOdds,
           openingTrueOdds: opening,
           openedAt: r.opened_at as number,
+          closingOdds: closing === null ? null : (r.closing_odds as number | null),
           closingTrueOdds: closing,
           closedAt: r.closed_at as number | null,
-          clv: closing ? opening / closing - 1 : null,
+          // What one could have bet at the open against the fair close; the fair price's own move is kept beside it.
+          clv: closing && openingOdds ? openingOdds / closing - 1 : null,
+          fairMove: closing ? opening / closing - 1 : null,
         };
       });
     },

@@ -152,10 +152,58 @@ describe('specials', () => {
     const closing = { ...tick(70, 1, '2026-01-01T05:00:00', 100), true_odds_by_model: { LOG: 2.5, EM: 2.6, MPTO: 2.4, SHIN: 2.5, OR: 2.7 } };
     store.recordSpecialTicks([closing]);
     const [row] = store.closingLineValue({ specialId: 70, model: 'MPTO' });
+    expect(row?.openingOdds).toBe(3);
     expect(row?.openingTrueOdds).toBe(3.0);
     expect(row?.closingTrueOdds).toBe(2.4);
-    expect(row?.clv).toBeCloseTo(3.0 / 2.4 - 1);
+    expect(row?.fairMove).toBeCloseTo(3.0 / 2.4 - 1);
     expect(store.specialsOf(5)[0]?.contestants[0]?.clv).toHaveLength(5);
+  });
+
+  describe('specials CLV: the opening offered odds against the fair close under each model (issue 22)', () => {
+    // Opening record: offered odds 2.50, todds 2.60, true odds LOG 2.62, EM 2.64, MPTO 2.60, SHIN 2.61, OR 2.66.
+    // An intermediate tick at 2.40 (no true odds). Closing record: offered 2.10, true odds below.
+    const opening = { ...tick(70, 1, '2026-01-01T00:00:00', 100), odds: 2.5, todds: 2.6, true_odds_by_model: { LOG: 2.62, EM: 2.64, MPTO: 2.6, SHIN: 2.61, OR: 2.66 } };
+    const between = { ...tick(70, 1, '2026-01-01T02:00:00', 120), odds: 2.4, todds: 2.5 };
+    const closing = { ...tick(70, 1, '2026-01-01T05:00:00', 150), odds: 2.1, todds: 2.3, true_odds_by_model: { LOG: 2.2, EM: 2.25, MPTO: 2.3, SHIN: 2.4, OR: 2.5 } };
+    // CLV = 2.50 / closing true - 1; fair move = opening true / closing true - 1 (what the view called CLV before).
+    const table = [
+      { model: 'LOG', close: 2.2, clv: 0.136364 /* 2.50/2.20 = 1.136364: +13.6% */, fairMove: 0.190909 /* 2.62/2.20 */ },
+      { model: 'EM', close: 2.25, clv: 0.111111 /* 2.50/2.25 = 1.111111: +11.1% */, fairMove: 0.173333 /* 2.64/2.25 */ },
+      { model: 'MPTO', close: 2.3, clv: 0.086957 /* 2.50/2.30 = 1.086957: +8.7% */, fairMove: 0.130435 /* 2.60/2.30 */ },
+      { model: 'SHIN', close: 2.4, clv: 0.041667 /* 2.50/2.40 = 1.041667: +4.2% */, fairMove: 0.0875 /* 2.61/2.40 */ },
+      { model: 'OR', close: 2.5, clv: 0 /* 2.50/2.50: 0.0% */, fairMove: 0.064 /* 2.66/2.50 */ },
+    ] as const;
+
+    it.each(table)('$model: CLV $clv, fair move $fairMove', ({ model, close, clv, fairMove }) => {
+      const { store } = memStore();
+      store.recordSpecialTicks([opening, between, closing]);
+      const [row] = store.closingLineValue({ specialId: 70, model });
+      expect(row).toMatchObject({ openingOdds: 2.5, closingOdds: 2.1, closingTrueOdds: close });
+      expect(row!.clv).toBeCloseTo(clv, 6);
+      expect(row!.fairMove).toBeCloseTo(fairMove, 6);
+    });
+
+    it('the opening offered odds are kept when the opening comes after later ticks, and a CLV waits for the close', () => {
+      const { store } = memStore();
+      store.recordSpecialTicks([between]);
+      store.recordSpecialTicks([opening]); // the opening endpoint answered after the history
+      const [open] = store.closingLineValue({ specialId: 70, model: 'LOG' });
+      expect(open).toMatchObject({ openingOdds: 2.5, openingTrueOdds: 2.62, closingTrueOdds: null, clv: null, fairMove: null });
+      store.recordSpecialTicks([closing]);
+      expect(store.closingLineValue({ specialId: 70, model: 'LOG' })[0]!.clv).toBeCloseTo(2.5 / 2.2 - 1, 9);
+    });
+
+    it("the latest tick's true odds by model: the opening's, none after a later tick, then the closing's", () => {
+      const { store } = memStore();
+      const trueOdds = () => store.specialsOf(5)[0]!.contestants[0]!.trueOddsByModel;
+      store.recordSpecialTicks([opening]);
+      expect(trueOdds()).toEqual(opening.true_odds_by_model);
+      store.recordSpecialTicks([between]);
+      expect(trueOdds()).toBeNull();
+      expect(store.specialsOf(5)[0]!.contestants[0]!.todds).toBe(2.5);
+      store.recordSpecialTicks([closing]);
+      expect(trueOdds()).toEqual(closing.true_odds_by_model);
+    });
   });
 });
 
