@@ -309,6 +309,9 @@ export interface StoreUsage {
 
 // ---- price alerts, closing lines, top movers and the bet log (issue 14) ----
 
+/** A bet's result: a quarter line can win or lose half its stake and push the other half (docs/trading.md). */
+export type BetResult = 'win' | 'half_win' | 'push' | 'half_loss' | 'loss';
+
 /** A side of a main market line's prices: home/draw/away on moneyline and spread, over/under on totals. */
 export type PriceSide = 'home' | 'draw' | 'away' | 'over' | 'under';
 
@@ -335,10 +338,19 @@ export interface LineCloseView {
   line: number | null;
   openedAt: number;
   opening: Prices;
-  /** The last price before the market went offline or the match started; null while it is still open. */
+  /**
+   * The close: the last price offered before kick-off (the stream saying live, or the scheduled start passing,
+   * whichever came first); null while the line is still open. A suspension before kick-off does not close a line.
+   */
   closing: Prices | null;
+  /** Kick-off, or when the line vanished from a fresh snapshot. */
   closedAt: number | null;
-  closeReason: 'offline' | 'started' | null;
+  /** When the closing price was last confirmed (the app followed the line up to then). */
+  lastAt: number;
+  /** started: the stream said live; kickoff: the scheduled start passed; gone: missing from a fresh snapshot; offline: recorded by an older version at a suspension. */
+  closeReason: 'offline' | 'started' | 'kickoff' | 'gone' | null;
+  /** The close was not followed up to kick-off (see docs/trading.md), or the line vanished: kept, but flagged. */
+  stale: boolean;
 }
 
 /** One row of Top movers: a side of a watched line, its fair-price move over 5, 15 and 60 minutes (percent). */
@@ -374,16 +386,30 @@ export interface BetView extends NewBet {
   market: string;
   period: number;
   line: number | null;
+  /** The bet's side as a trader says it: "Away +0.5", "Over 2.5", "Home team total Over 1.5", "Draw". */
+  sideWords: string;
   /** The line's closing price of this side, once the line has closed (and the bet was placed before it). */
   closingPrice: number | null;
-  /** CLV (percent) of the bet's price against the closing no-vig price, under every model; null until closed. */
-  clvByModel: Record<DevigModel, number> | null;
-  result: Outcome | null;
+  /**
+   * CLV (percent) of the bet's price against the closing no-vig price, under every model (null for a model that
+   * cannot price the close); null until closed.
+   */
+  clvByModel: Record<DevigModel, number | null> | null;
+  /** The close is kept but not the real one (not followed to kick-off, or the line vanished). */
+  closeStale: boolean;
+  /** Why the bet has no close, or what to know about it: "the line moved to -1 under the same id", ... */
+  closeNote: string | null;
+  result: BetResult | null;
+  /** Who settled it: the service's word, the final score (quarter lines), or the trader by hand. */
+  resultBy: 'service' | 'score' | 'hand' | null;
+  /** Set while the app cannot settle the bet and the trader must: the reason. */
+  settleByHand: string | null;
   /** Profit or loss in stake units (currency) once settled. */
   pnl: number | null;
 }
 
 export interface BetQuery {
+  /** open: not settled yet (settle-by-hand bets included); settled: a result, by the service, the score or by hand. */
   status?: 'open' | 'settled';
   eventId?: number;
   market?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSetSport, labelPeriod, marketLabel, periodLabel, periodNames, settledLineWords, sideNames, tennisGame, tennisGamePeriod, type Outcome } from './periods';
+import { isSetSport, labelPeriod, periodLabel, periodNames, tennisGame, tennisGamePeriod } from './periods';
 
 describe('periodLabel', () => {
   it('labels the full match', () => {
@@ -64,29 +64,22 @@ describe('labels from the service', () => {
     expect(labelPeriod('Soccer', 6, names)).toBe('Overtime');
   });
 
-  it('names markets and sides in words, never H/D/A', () => {
-    expect(marketLabel('spread', -1.5)).toBe('Spread -1.5');
-    expect(marketLabel('spread', 1.5)).toBe('Spread +1.5');
-    expect(marketLabel('totals', 2.5)).toBe('Total 2.5');
-    expect(marketLabel('team_total', 1.5)).toBe('Team total 1.5');
-    expect(marketLabel('moneyline', null)).toBe('Moneyline');
-    expect(marketLabel('asian corners', 9.5)).toBe('Asian corners 9.5');
-    expect(sideNames('totals')).toEqual({ home: 'Over', draw: null, away: 'Under' });
-    expect(sideNames('spread')).toEqual({ home: 'Home', draw: null, away: 'Away' });
-  });
-
-  it('puts a settled line in words', () => {
-    const line = (market: string, l: number | null, h: Outcome, d: Outcome, a: Outcome, period = 0) => ({
-      period, market, line: l, outcome_home: h, outcome_draw: d, outcome_away: a,
-    });
-    expect(settledLineWords(line('spread', -1.5, 'win', 'loss', 'loss'))).toBe('Spread -1.5 Home: won');
-    expect(settledLineWords(line('totals', 2.5, 'loss', 'loss', 'win'))).toBe('Total 2.5 Under: won');
-    expect(settledLineWords(line('moneyline', null, 'loss', 'win', 'loss'))).toBe('Moneyline Draw: won');
-    expect(settledLineWords(line('spread', 0, 'push', 'loss', 'push'))).toBe('Spread 0: push');
-    expect(settledLineWords(line('totals', 1.5, 'win', 'loss', 'loss', 1), 'Tennis', names)).toBe('Total 1.5 Over (Opening Frame): won');
-    expect(settledLineWords(line('spread', -1, 'loss', 'loss', 'loss'))).toBe('Spread -1: Home lost, Away lost');
-    for (const s of [line('moneyline', null, 'win', 'loss', 'loss'), line('totals', 3, 'loss', 'loss', 'win')]) {
-      expect(settledLineWords(s)).not.toMatch(/\b[HDA]\b/);
-    }
+  it('applies the tennis game rule to tennis only: other sports in sets read their codes from the service (issue 22)', () => {
+    const list = periodNames([
+      { period: 1, description: '1st Set' },
+      { period: 6, description: '6th Set' },
+      { period: 7, description: '7th Set' },
+    ]);
+    // Worked examples: table tennis best of seven reaches codes 6 and 7, which are its sets, not tennis games.
+    expect(labelPeriod('Table Tennis', 6, list)).toBe('6th Set');
+    expect(labelPeriod('Table Tennis', 7, list)).toBe('7th Set');
+    expect(labelPeriod('Volleyball', 6, list)).toBe('6th Set');
+    expect(labelPeriod('Tennis', 6, list)).toBe('Set 1 Game 1');
+    expect(labelPeriod('Tennis', tennisGamePeriod(2, 1), list)).toBe('Set 2 Game 1');
+    // Without the service's word a non-tennis sport in sets still never reads as tennis games.
+    expect(labelPeriod('Table Tennis', 6)).toBe('Set 6');
+    // A sport we never saw: the service's word first, the game rule only where it has none.
+    expect(labelPeriod(true, 6, list)).toBe('6th Set');
+    expect(labelPeriod(true, tennisGamePeriod(3, 2), list)).toBe('Set 3 Game 2');
   });
 });

@@ -39,8 +39,8 @@ export function periodLabel(sport: string | boolean, period: number): string {
   const name = typeof sport === 'string' ? sport.trim().toLowerCase() : '';
   const inSets = typeof sport === 'boolean' ? sport : isSetSport(name);
   if (inSets) {
-    // Only tennis numbers games; other set sports stop at their last set, so a game code means tennis.
-    const g = tennisGame(period);
+    // Only tennis numbers games (an unknown sport in sets is guessed to be tennis); other set sports count sets.
+    const g = name === 'tennis' || typeof sport === 'boolean' ? tennisGame(period) : null;
     if (g) return `Set ${g.set} Game ${g.game}`;
     return `Set ${period}`;
   }
@@ -68,72 +68,17 @@ export function periodNames(list: ReadonlyArray<{ period: number; description: s
 }
 
 /**
- * The one label of a period code: a tennis game code of a sport played in sets follows the spec's game rule (the
- * service's list is one list for every sport, so its text for code 6 may be another sport's); otherwise the
- * service's own description when it gave one; otherwise our guess by sport.
+ * The one label of a period code: a tennis game code follows the spec's game rule (the service's list is one list
+ * for every sport, so its text for code 6 may be another sport's); otherwise the service's own description when it
+ * gave one; otherwise our guess by sport.
  */
 export function labelPeriod(sport: string | boolean, period: number, names: PeriodNames = NO_PERIOD_NAMES): string {
-  const inSets = typeof sport === 'boolean' ? sport : isSetSport(sport);
-  if (inSets && tennisGame(period)) return periodLabel(true, period);
+  // The game rule is tennis's (service-interface.md: "in tennis, each game has period = ..."): table tennis,
+  // volleyball and the rest number their periods as the service's list says. An event whose sport we never saw but
+  // which is played in sets falls back to the game rule only where the service's list has no word for the code.
+  const gameRule = typeof sport === 'string' ? isTennis(sport) : sport && !names.has(period);
+  if (gameRule && tennisGame(period)) return periodLabel(true, period);
   return names.get(period) ?? periodLabel(sport, period);
 }
 
-/** The names of a market's three outcome columns (home, draw, away in the service's records). */
-export function sideNames(market: string): { home: string; draw: string | null; away: string } {
-  const m = market.trim().toLowerCase().replace(/[\s-]+/g, '_');
-  // Totals and team totals settle over in the home column and under in the away column.
-  if (m === 'totals' || m === 'total' || m === 'team_total' || m === 'team_totals') return { home: 'Over', draw: null, away: 'Under' };
-  if (m === 'moneyline') return { home: 'Home', draw: 'Draw', away: 'Away' };
-  return { home: 'Home', draw: null, away: 'Away' };
-}
-
-const MARKET_NAMES: Record<string, string> = {
-  moneyline: 'Moneyline',
-  spread: 'Spread',
-  totals: 'Total',
-  total: 'Total',
-  team_total: 'Team total',
-  team_totals: 'Team total',
-};
-
-/** "Spread -1.5", "Total 2.5", "Moneyline": a market and its line as a trader says it. */
-export function marketLabel(market: string, line: number | null): string {
-  const key = market.trim().toLowerCase().replace(/[\s-]+/g, '_');
-  const name = MARKET_NAMES[key] ?? (key ? key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' ') : 'Market');
-  if (line === null || !Number.isFinite(line)) return name;
-  const isSpread = key === 'spread';
-  return `${name} ${isSpread && line > 0 ? '+' : ''}${line}`;
-}
-
-export type Outcome = 'win' | 'loss' | 'push';
-const OUTCOME_WORD: Record<Outcome, string> = { win: 'won', loss: 'lost', push: 'push' };
-
-export interface SettledLineLike {
-  period: number;
-  market: string;
-  line: number | null;
-  outcome_home: Outcome;
-  outcome_draw: Outcome;
-  outcome_away: Outcome;
-}
-
-/**
- * One settled line in words: "Spread -1.5 Home: won", "Total 2.5 Under: won", "Moneyline Draw: won",
- * "Spread 0: push"; a line of another period names it ("Total 1.5 Over (1st Set): won").
- */
-export function settledLineWords(l: SettledLineLike, sport: string | boolean = false, names: PeriodNames = NO_PERIOD_NAMES): string {
-  const sides = sideNames(l.market);
-  const period = l.period === 0 ? '' : ` (${labelPeriod(sport, l.period, names)})`;
-  const head = `${marketLabel(l.market, l.line)}`;
-  const columns: Array<{ name: string; outcome: Outcome }> = [{ name: sides.home, outcome: l.outcome_home }];
-  if (sides.draw !== null) columns.push({ name: sides.draw, outcome: l.outcome_draw });
-  columns.push({ name: sides.away, outcome: l.outcome_away });
-  const winners = columns.filter((c) => c.outcome === 'win');
-  if (winners.length === 1) return `${head} ${winners[0]!.name}${period}: won`;
-  if (columns.every((c) => c.outcome === 'push')) return `${head}${period}: push`;
-  // Anything else (two winners, half results, a void): every column, so nothing is hidden.
-  return `${head}${period}: ${columns.map((c) => `${c.name} ${OUTCOME_WORD[c.outcome]}`).join(', ')}`;
-}
-
-/** A side's outcome in words for a table cell. */
-export const outcomeWord = (o: Outcome): string => OUTCOME_WORD[o];
+export const isTennis = (sportName: string): boolean => sportName.trim().toLowerCase() === 'tennis';

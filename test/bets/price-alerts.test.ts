@@ -9,7 +9,7 @@ import { priceAlertKey } from '../../src/core/monitor/priceWatch';
 import type { UserNotification } from '../../src/core/notifier';
 import { openStore, type Store } from '../../src/core/store';
 import type { Prices } from '../../src/shared/api';
-import { fairPrices } from '../../src/shared/bets';
+import { fairPrices } from '../../src/shared/trading';
 import type { AlertRecord } from '../../src/shared/domain';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { advanceUntil, createManualClock } from '../support/manualClock';

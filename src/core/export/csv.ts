@@ -122,17 +122,24 @@ export async function exportSettlementsCsvToFile(store: Pick<Store, 'querySettle
 export const BET_CSV_HEADER = [
   'id', 'placed_at_utc', 'event_id', 'bet', 'line_id', 'market', 'period', 'line', 'side', 'price', 'stake', 'closing_price',
   'clv_LOG_pct', 'clv_EM_pct', 'clv_MPTO_pct', 'clv_SHIN_pct', 'clv_OR_pct', 'result', 'pnl',
+  // Added with the trading desk's conventions (docs/trading.md); the columns before keep their meaning. `line` is
+  // the service's value (a spread's home handicap), `selection` the side in words with its own handicap.
+  'selection', 'close_stale', 'close_note', 'result_by', 'settle_by_hand',
 ] as const;
 
-const pct4 = (n: number | undefined) => (n === undefined ? null : Math.round(n * 10_000) / 10_000);
+const pct4 = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 10_000) / 10_000);
 
-/** One CSV row per bet (the Bets view's rows); CLV in percent to four places under every model. */
+/**
+ * One CSV row per bet (the Bets view's rows); CLV in percent to four places under every model (empty where a model
+ * cannot price the close); result is win, half_win, push, half_loss or loss.
+ */
 export function* betCsvRows(bets: Iterable<BetView>): Generator<unknown[]> {
   for (const b of bets) {
     const c = b.clvByModel;
     yield [
       b.id, formatServiceTime(b.placedAt), b.eventId, b.label, b.lineId, b.market, b.period, b.line, b.side, b.price, b.stake, b.closingPrice,
       pct4(c?.LOG), pct4(c?.EM), pct4(c?.MPTO), pct4(c?.SHIN), pct4(c?.OR), b.result, b.pnl,
+      b.sideWords, b.closeStale, b.closeNote, b.resultBy, b.settleByHand,
     ];
   }
 }

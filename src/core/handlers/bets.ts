@@ -1,7 +1,7 @@
 // The bet log, closing lines, price-alert overrides and Top movers: all read from and written to the open profile's
 // store. Bets never leave the machine: no handler here talks to the service.
 import type { DevigModel } from '../../shared/api';
-import { betTotals, fairPrices, clvPct, pricedSides } from '../../shared/bets';
+import { betTotals, fairPrices, clvPct, pricedSides } from '../../shared/trading';
 import { csvRow } from '../../shared/csv';
 import type { LineHistoryPoint, MoverRow, PriceSide } from '../../shared/domain';
 import { AppErrorException } from '../../shared/errors';

@@ -2,7 +2,8 @@
 // words are. No I/O here; the monitor's parts call these and do the writing.
 import type { SettledEvent } from '../../shared/api';
 import type { NewAlert, SettlementAlertScope } from '../../shared/domain';
-import { NO_PERIOD_NAMES, settledLineWords, type PeriodNames } from '../../shared/periods';
+import { NO_PERIOD_NAMES, type PeriodNames } from '../../shared/periods';
+import { settledLineText, settlementStatusNote } from '../../shared/trading';
 import type { MaxWinChange } from './events';
 
 /** What the rules need of the trader's settings. */
@@ -64,16 +65,25 @@ export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boo
 export interface SettlementWordsContext {
   sportName?: string | null;
   periodNames?: PeriodNames;
+  /** The team of each team-total line (its market's `side`), by line id, where the stream showed the line. */
+  teams?: ReadonlyMap<number, 'home' | 'away'>;
 }
 
+/** "Settled: A v B 2–1"; a settlement whose status is not `ended` says it: "Settled (abandoned): A v B 0–0". */
 export function settlementTitle(s: SettledEvent): string {
-  return `Settled: ${s.runner_home} v ${s.runner_away} ${s.score_home}–${s.score_away}`;
+  const note = settlementStatusNote(s.status);
+  return `Settled${note ? ` (${note.toLowerCase()})` : ''}: ${s.runner_home} v ${s.runner_away} ${s.score_home}–${s.score_away}`;
 }
 
-/** Each line in words, one a line: "Spread -1.5 Home: won". */
+/**
+ * Each line in words, one a line: "Away +0.5: won", "Home -0.75: half won" (a full-match quarter line, from the
+ * score), "Home team total Over 1.5: won" (the team from the line's market, when the stream showed it).
+ */
 export function settlementBody(s: SettledEvent, ctx: SettlementWordsContext = {}): string {
-  const sport = ctx.sportName ?? false;
-  return s.settlement.map((l) => settledLineWords(l, sport, ctx.periodNames ?? NO_PERIOD_NAMES)).join('\n');
+  const score = { home: s.score_home, away: s.score_away };
+  return s.settlement
+    .map((l) => settledLineText(l, { sport: ctx.sportName ?? false, names: ctx.periodNames ?? NO_PERIOD_NAMES, score, team: ctx.teams?.get(l.line_id) ?? null }))
+    .join('\n');
 }
 
 /** Whether the trader's scope covers this settlement (muting is checked apart). */

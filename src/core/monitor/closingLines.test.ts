@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatServiceTime, type EventOdds, type Market } from '../../shared/api';
-import { openStore } from '../store';
+import { openStore, type Store } from '../store';
 import { createManualClock } from '../../../test/support/manualClock';
 import { createClosingLines } from './closingLines';
 
@@ -22,8 +22,11 @@ function setup(watched = new Set([1])) {
   return { clock, store, lines, errors };
 }
 
-describe('closing lines', () => {
-  it('the start closes every open line at its last pre-match price; nothing in play moves it, nor a reconnect snapshot', async () => {
+describe('closing lines (docs/trading.md: the close is the last price offered before kick-off)', () => {
+  const KICKOFF = T0 + 3_600_000;
+  const row = (c: ReturnType<Store['lineCloses']>[number]) => [c.lineId, c.closing, c.closeReason, c.closedAt, c.stale];
+
+  it('the stream saying live closes every open line at its last pre-match price; nothing in play moves it, nor a reconnect snapshot', async () => {
     const { clock, store, lines, errors } = setup();
     lines.onSnapshot(1, snapshot(1, 2, [market(10, { home: 2, away: 1.9 }), market(12, { over: 1.8, under: 2 })]));
     await clock.advance(60_000);
@@ -33,24 +36,85 @@ describe('closing lines', () => {
     lines.onMarkets(1, [market(10, { home: 1.5, away: 2.6 })]); // in play: not a closing price
     lines.onSnapshot(1, snapshot(1, 1, [market(10, { home: 1.4, away: 2.9 })])); // a reconnect while live
     await clock.advance(1_000);
-    const closes = store.lineCloses(1);
-    expect(closes.map((c) => [c.lineId, c.opening, c.closing, c.closeReason, c.closedAt])).toEqual([
-      [10, { home: 2, away: 1.9 }, { home: 1.9, away: 2 }, 'started', T0 + 120_000],
-      [12, { over: 1.8, under: 2 }, { over: 1.8, under: 2 }, 'started', T0 + 120_000],
+    expect(store.lineCloses(1).map((c) => [c.lineId, c.opening, ...row(c).slice(1)])).toEqual([
+      [10, { home: 2, away: 1.9 }, { home: 1.9, away: 2 }, 'started', T0 + 120_000, false],
+      [12, { over: 1.8, under: 2 }, { over: 1.8, under: 2 }, 'started', T0 + 120_000, false],
     ]);
     expect(errors).toEqual([]);
   });
 
-  it('a line that goes offline closes alone, and stays closed when it comes back; an unwatched or already-live event records nothing', async () => {
-    const { clock, store, lines } = setup(new Set([1, 3]));
-    lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 }), market(12, { over: 1.8, under: 2 })]));
-    lines.onMarkets(1, [market(10, { home: 2.1, away: 1.8 })]);
-    lines.onMarkets(1, [market(10, null)]);
-    lines.onMarkets(1, [market(10, { home: 2.5, away: 1.5 })]); // back within the same flush: the close stands
-    lines.onSnapshot(2, snapshot(2, 0, [market(20, { home: 2, away: 1.9 })])); // not watched
-    lines.onSnapshot(3, snapshot(3, 1, [market(30, { home: 2, away: 1.9 })])); // first seen in play: no open known
+  it('must-show: suspended 40 minutes before kick-off and re-offered, the line closes at its last price before kick-off', async () => {
+    const { clock, store, lines } = setup();
+    const first = snapshot(1, 0, [market(10, { home: 1.7, away: 2.4 })]);
+    store.recordSnapshot(first, clock.now());
+    lines.onSnapshot(1, first);
+    // The trader takes away at 2.40 for 100.
+    store.addBet({ eventId: 1, lineId: 10, side: 'away', price: 2.4, stake: 100 }, clock.now());
+    await clock.advance(KICKOFF - 40 * 60_000 - T0);
+    lines.onMarkets(1, [market(10, null)]); // suspended 40 minutes before kick-off: not a close
+    await clock.advance(10 * 60_000);
+    lines.onMarkets(1, [market(10, { home: 1.85, away: 2.1 })]); // re-offered
+    await clock.advance(20 * 60_000);
+    expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+    lines.onMarkets(1, [market(10, { home: 1.88, away: 2.05 })]);
+    await clock.advance(10 * 60_000 - 5_000);
+    lines.onScore(1, { live_status: 1 }); // live: the close is 2.05 for away
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map((c) => [c.lineId, c.closing, c.closeReason])).toEqual([[10, { home: 2.1, away: 1.8 }, 'offline'], [12, null, null]]);
+    expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 1.88, away: 2.05 }, 'started', KICKOFF - 5_000, false]]);
+    // CLV against the close 2.05 (EM fair away 2.05 x (1/1.88 + 1/2.05) = 2.1404): 2.40 / 2.1404 - 1 = +12.1%.
+    const [bet] = store.listBets();
+    expect(bet).toMatchObject({ closingPrice: 2.05, closeStale: false, closeNote: null, sideWords: 'Away' });
+    expect(bet!.clvByModel!.EM).toBeCloseTo((2.4 / (2.05 * (1 / 1.88 + 1 / 2.05)) - 1) * 100, 9);
+    for (const clv of Object.values(bet!.clvByModel!)) expect(clv!).toBeGreaterThan(10);
+  });
+
+  it('the scheduled start passing closes the lines even when the stream never says live; later prices are not pre-match', async () => {
+    const { clock, store, lines } = setup();
+    lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+    await clock.advance(KICKOFF - T0 - 60_000);
+    lines.onMarkets(1, [market(10, { home: 2.1, away: 1.8 })]);
+    await clock.advance(61_000);
+    lines.onMarkets(1, [market(10, { home: 2.6, away: 1.5 })]); // after the start
+    await clock.advance(1_000);
+    expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.1, away: 1.8 }, 'kickoff', KICKOFF, false]]);
+  });
+
+  it('a close the app did not follow to kick-off is kept but stale; a line missing from a fresh snapshot is gone', async () => {
+    const { clock, store, lines } = setup();
+    lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 }), market(12, { over: 1.8, under: 2 })]));
+    await clock.advance(10 * 60_000);
+    // A reconnect snapshot before kick-off without line 12: it left the book, closed at its last price and flagged.
+    lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2.05, away: 1.85 })]));
+    await clock.advance(1_000);
+    expect(store.lineCloses(1).map(row)).toEqual([
+      [10, null, null, null, false],
+      [12, { over: 1.8, under: 2 }, 'gone', T0 + 10 * 60_000, true],
+    ]);
+    // The app is away from minute 11 until after kick-off: the next snapshot finds the match live.
+    lines.forget(1);
+    await clock.advance(KICKOFF - T0 - 11 * 60_000 + 5 * 60_000);
+    lines.onSnapshot(1, snapshot(1, 1, [market(10, { home: 1.5, away: 2.7 })]));
+    await clock.advance(1_000);
+    const [close] = store.lineCloses(1);
+    expect(row(close!)).toEqual([10, { home: 2.05, away: 1.85 }, 'started', KICKOFF, true]);
+  });
+
+  it('a price lacking a side the line had (a draw missing for a moment) does not move the close', async () => {
+    const { clock, store, lines } = setup();
+    const ml = (prices: Market['prices']) => ({ ...market(10, prices), market: 'moneyline' });
+    lines.onSnapshot(1, snapshot(1, 0, [ml({ home: 2.5, draw: 3.3, away: 3.0 })]));
+    await clock.advance(60_000);
+    lines.onMarkets(1, [ml({ home: 2.4, away: 3.1 })]);
+    lines.onScore(1, { live_status: 1 });
+    await clock.advance(1_000);
+    expect(store.lineCloses(1).map((c) => c.closing)).toEqual([{ home: 2.5, draw: 3.3, away: 3.0 }]);
+  });
+
+  it('an unwatched event records nothing, nor one first seen in play (no open known)', async () => {
+    const { clock, store, lines } = setup(new Set([1, 3]));
+    lines.onSnapshot(2, snapshot(2, 0, [market(20, { home: 2, away: 1.9 })])); // not watched
+    lines.onSnapshot(3, snapshot(3, 1, [market(30, { home: 2, away: 1.9 })])); // first seen in play
+    await clock.advance(1_000);
     expect(store.lineCloses(2)).toEqual([]);
     expect(store.lineCloses(3)).toEqual([]);
   });

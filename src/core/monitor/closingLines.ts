@@ -1,9 +1,11 @@
-// Closing lines of watched events' main markets: each line's first pre-match price (the open) and its last price
-// before the market went offline or the match started, whichever the stream shows first (the close). Fed by the
-// stream in its own order, not by the coalesced batches: an offline-and-back within one batch must still close the
-// line. Writes go to the store in one transaction every FLUSH_MS, beside the tick writes.
+// Closing lines of watched events' main markets (docs/trading.md, "The close"): each line's first pre-match price
+// (the open) and its last price offered before kick-off (the close). Kick-off is the stream saying the match is live
+// or the scheduled start passing, whichever comes first. A suspension before kick-off closes nothing: the line
+// re-offered goes on being its pre-match price. A line missing from a fresh snapshot before kick-off is gone (closed
+// at its last price, flagged). Fed by the stream in its own order, not by the coalesced batches; writes go to the
+// store in one transaction every FLUSH_MS, beside the tick writes.
 import type { EventOdds, Market, ScoreMessage } from '../../shared/api';
-import { LIVE_STATUS } from '../../shared/api';
+import { LIVE_STATUS, parseServiceTime } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock';
 import type { LineCloseOp, Store } from '../store';
@@ -20,9 +22,23 @@ export interface ClosingLines {
   close(): void;
 }
 
-export function createClosingLines(o: { store: Store; clock: Clock; isWatched(eventId: number): boolean; reportError(e: AppError): void }): ClosingLines {
-  /** Events the stream has shown in play: nothing after the start is a pre-match price. */
-  const started = new Set<number>();
+interface EventState {
+  /** The scheduled start (ms), when the snapshot gave a readable one. */
+  starts: number | null;
+  /** Kick-off has happened: nothing after it is a pre-match price. */
+  started: boolean;
+  timer: TimerHandle | null;
+}
+
+export function createClosingLines(o: {
+  store: Store;
+  clock: Clock;
+  isWatched(eventId: number): boolean;
+  /** Whether the event's stream is connected now: a kick-off seen while following it confirms the last prices. */
+  isFollowing?(eventId: number): boolean;
+  reportError(e: AppError): void;
+}): ClosingLines {
+  const events = new Map<number, EventState>();
   let ops: LineCloseOp[] = [];
   let timer: TimerHandle | null = null;
 
@@ -42,34 +58,80 @@ export function createClosingLines(o: { store: Store; clock: Clock; isWatched(ev
     ops.push(op);
     timer ??= o.clock.setTimeout(flush, FLUSH_MS);
   };
-  const start = (eventId: number) => {
-    started.add(eventId);
-    push({ type: 'closeEvent', eventId, at: o.clock.now() });
+  const stateOf = (eventId: number): EventState => {
+    let s = events.get(eventId);
+    if (!s) events.set(eventId, (s = { starts: null, started: false, timer: null }));
+    return s;
   };
-  const prices = (eventId: number, markets: readonly Market[]) => {
-    const at = o.clock.now();
-    for (const market of markets) {
-      if (market.prices === null) push({ type: 'closeLine', eventId, lineId: market.line_id, at });
-      else push({ type: 'price', eventId, market, at });
-    }
+  const clearTimer = (s: EventState) => {
+    if (s.timer !== null) o.clock.clearTimeout(s.timer);
+    s.timer = null;
+  };
+  const kickOff = (eventId: number, s: EventState, at: number, reason: 'started' | 'kickoff', confirmed: boolean) => {
+    if (s.started) return;
+    s.started = true;
+    clearTimer(s);
+    push({ type: 'kickoff', eventId, at, reason, confirmed });
+  };
+  /** Whether the scheduled start has passed by now; if so the event is kicked off at it (unconfirmed unless followed). */
+  const startPassed = (eventId: number, s: EventState, now: number): boolean => {
+    if (s.starts === null || now < s.starts) return false;
+    kickOff(eventId, s, s.starts, 'kickoff', o.isFollowing?.(eventId) ?? true);
+    return true;
+  };
+  const prices = (eventId: number, markets: readonly Market[], at: number) => {
+    for (const market of markets) if (market.prices !== null) push({ type: 'price', eventId, market, at });
   };
 
   return {
     onSnapshot(eventId, odds) {
       if (!o.isWatched(eventId)) return;
-      if (odds.live_status === LIVE_STATUS.liveNow) return start(eventId);
-      started.delete(eventId);
-      prices(eventId, odds.markets);
+      const s = stateOf(eventId);
+      const now = o.clock.now();
+      s.starts = parseServiceTime(odds.starts);
+      if (s.started) return;
+      if (odds.live_status === LIVE_STATUS.liveNow) {
+        // A snapshot (a first open or a reconnect) finds the match already live: the app was not following it at
+        // kick-off, so the lines close at their last prices seen, and those are stale when seen long before.
+        return kickOff(eventId, s, Math.min(now, s.starts ?? now), 'started', false);
+      }
+      if (s.starts !== null && now >= s.starts) return kickOff(eventId, s, s.starts, 'kickoff', false);
+      prices(eventId, odds.markets, now);
+      push({ type: 'snapshotLines', eventId, lineIds: odds.markets.map((m) => m.line_id), at: now });
+      clearTimer(s);
+      if (s.starts !== null) {
+        const starts = s.starts;
+        s.timer = o.clock.setTimeout(() => {
+          s.timer = null;
+          kickOff(eventId, s, starts, 'kickoff', o.isFollowing?.(eventId) ?? true);
+        }, starts - now);
+      }
     },
     onMarkets(eventId, markets) {
-      if (started.has(eventId) || !o.isWatched(eventId)) return;
-      prices(eventId, markets);
+      const s = events.get(eventId);
+      if (!s || s.started || !o.isWatched(eventId)) return;
+      const now = o.clock.now();
+      if (startPassed(eventId, s, now)) return;
+      // A market with null prices is suspended: it closes nothing (a line re-offered is still pre-match).
+      prices(eventId, markets, now);
     },
     onScore(eventId, score) {
-      if (score.live_status === LIVE_STATUS.liveNow && !started.has(eventId) && o.isWatched(eventId)) start(eventId);
+      if (score.live_status !== LIVE_STATUS.liveNow || !o.isWatched(eventId)) return;
+      const s = stateOf(eventId);
+      const now = o.clock.now();
+      if (startPassed(eventId, s, now)) return;
+      kickOff(eventId, s, now, 'started', true);
     },
-    forget: (eventId) => void started.delete(eventId),
+    forget(eventId) {
+      const s = events.get(eventId);
+      if (s) clearTimer(s);
+      events.delete(eventId);
+    },
     flush,
-    close: flush,
+    close() {
+      for (const s of events.values()) clearTimer(s);
+      events.clear();
+      flush();
+    },
   };
 }

@@ -175,7 +175,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     }
   }
 
-  const closingLines = createClosingLines({ store, clock, isWatched, reportError });
+  const closingLines = createClosingLines({ store, clock, isWatched, isFollowing: (id) => streams.state(id)?.status === 'live', reportError });
 
   const odds = createOddsPipeline({
     store,

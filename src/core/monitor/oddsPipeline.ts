@@ -1,7 +1,8 @@
 // The odds pipeline: what the streams deliver (snapshots and changed markets) is stored tick by tick, handed on
 // coalesced, and watched for max_win moves of market lines. Its memory is bounded by the events it follows: an
 // event's baseline is dropped when the event is unwatched or leaves the book.
-import { labelPeriod, marketLabel, NO_PERIOD_NAMES, periodNames, type PeriodNames } from '../../shared/periods';
+import { labelPeriod, NO_PERIOD_NAMES, periodNames, type PeriodNames } from '../../shared/periods';
+import { lineWords } from '../../shared/trading';
 import type { EventOdds, Market } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock';
@@ -37,10 +38,12 @@ const failure = (what: string, e: unknown): AppError => ({
   message: `Could not record ${what}: ${e instanceof Error ? e.message : String(e)}`,
 });
 
-/** A market line in the trader's words, as every screen labels it: "Spread -1.5 · 1st Half (line 123)". */
-export function lineLabel(m: Market, sport: string | boolean = false, names: PeriodNames = NO_PERIOD_NAMES): string {
-  const side = m.side === 'home' ? ' Home' : m.side === 'away' ? ' Away' : '';
-  return `${marketLabel(m.market, m.line)}${side} · ${labelPeriod(sport, m.period, names)} (line ${m.line_id})`;
+/**
+ * A market line in the trader's words, as every screen labels it: "Home -1.5 / Away +1.5 · 1st Half",
+ * "Home team total 1.5 · Full match", "Moneyline · Full match".
+ */
+export function lineLabel(m: Pick<Market, 'market' | 'line' | 'side' | 'period'>, sport: string | boolean = false, names: PeriodNames = NO_PERIOD_NAMES): string {
+  return `${lineWords(m.market, m.line, { team: m.side })} · ${labelPeriod(sport, m.period, names)}`;
 }
 
 export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {

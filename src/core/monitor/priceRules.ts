@@ -1,18 +1,22 @@
 // The price-threshold and drop rules as functions of their inputs: given what a line's state was and one new observation of its
-// prices, the next state and the alerts that fire. Hysteresis lives here: a threshold that fired is crossed back only
-// past a band around it, and a drop that fired re-arms only once the move has shrunk below the rule less the band,
-// so a price flickering around a level alerts once; within a drop window of its last alert a line alerts again only
-// on a further move by the rule. A line's drop rule alerts once for the line, not once per side. No I/O and no
-// clock; the state handed in is the caller's and is updated in place (see sideStep). ./priceWatch.ts feeds it the
-// coalesced batches.
+// prices, the next state and the alerts that fire. A drop (docs/trading.md) is a side's fair price SHORTENING by the
+// rule (relative fall of the fair price) with the fair probability rising by at least a minimum, since the open or
+// within the window; a drift is never a drop. After a drop alert the line's reference is the price it alerted at: it
+// alerts again when it moves by the rule again from there (a steam move is never silent), and within the window no
+// earlier price than the alert counts. A market that has had a side (a draw) and lacks it now has no fair price until
+// the side is back: it neither moves nor alerts. A threshold that fired is crossed back only past a band around it.
+// A line's drop rule alerts once for the line, not once per side. No I/O and no clock; the state handed in is the
+// caller's and is updated in place (see sideStep). ./priceWatch.ts feeds it the coalesced batches.
 import type { DevigModel, Prices } from '../../shared/api';
-import { fairPrices, pricedSides } from '../../shared/bets';
 import type { NewAlert, PriceSide, PriceThreshold } from '../../shared/domain';
+import { DEFAULT_DROP_MIN_PROB_PTS, fairFallPct, fairPrices, isDrop, pricedSides, sideWords } from '../../shared/trading';
 import { formatPct } from './alertRules';
 
 export interface PriceRuleConfig {
-  /** A side's fair price moving at least this many percent (since the open, or within the window) alerts. 0 = off. */
+  /** A side's fair price shortening at least this many percent (since the open, or within the window) alerts. 0 = off. */
   dropPct: number;
+  /** ... with its fair probability rising at least this many percentage points (default 1): a longshot's tick is no drop. */
+  minProbPts?: number;
   dropWindowMinutes: number;
   /** The band, in percent of the price, a rule must be crossed back by before it can fire again. */
   hysteresisPct: number;
@@ -41,12 +45,12 @@ export interface ThresholdState {
 
 export interface LineState {
   sides: Partial<Record<PriceSide, SideState>>;
-  /** The line's drop alert fired and its sides have not calmed since. */
-  dropFired: boolean;
+  /** Every side the line has been priced on: a market lacking one of them now is partial and has no fair price. */
+  seen: PriceSide[];
   /**
-   * The line's last drop alert: when, and each side's fair price then. Within one drop window of it the line alerts
-   * again only on a further move by the rule from those prices, so a line swinging about the rule (a volatile match,
-   * a busy day's random walk) says so once per window, not at each swing past the band.
+   * The line's last drop alert: when, and each side's fair price then. It replaces the open as the reference, and
+   * within one window of it no earlier price counts, so the same move never alerts twice and a further steam of the
+   * rule's size always does.
    */
   lastDrop?: { at: number; fair: Partial<Record<PriceSide, number>> };
   /** Keyed `${side}@${price}`. */
@@ -59,11 +63,13 @@ export interface PriceObservation {
   label: string;
   at: number;
   prices: Prices | null;
+  /** The line's market, value and team (a team total's), to name a side in words; without them the side's word alone. */
+  market?: string;
+  line?: number | null;
+  team?: 'home' | 'away' | null;
 }
 
 export const thresholdKey = (t: Pick<PriceThreshold, 'side' | 'price'>) => `${t.side}@${t.price}`;
-
-const pct = (from: number, to: number) => ((to - from) / from) * 100;
 
 /**
  * A window keeps at most one sample per 1/WINDOW_SLICES of its length (the latest in that slice), so a side's memory
@@ -74,12 +80,12 @@ const pct = (from: number, to: number) => ((to - from) / from) * 100;
 export const WINDOW_SLICES = 120;
 
 /**
- * A side's new state and its two moves (percent): since the open, and within the window. The side's samples are
+ * A side's new state and the fair price in effect at the window's start. The side's samples are
  * updated in place (a line's state belongs to its caller, which hands back the state it was given last): at 2,000
  * updates a second, copying each window on every tick was most of the rule's cost.
  */
-function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; sinceOpen: number; inWindow: number; windowRef: number } {
-  if (!prev) return { state: { openFair: fair, ats: [at], fairs: [fair] }, sinceOpen: 0, inWindow: 0, windowRef: fair };
+function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; windowRef: number } {
+  if (!prev) return { state: { openFair: fair, ats: [at], fairs: [fair] }, windowRef: fair };
   const start = at - windowMs;
   const slice = windowMs / WINDOW_SLICES;
   const { ats, fairs } = prev;
@@ -101,54 +107,49 @@ function sideStep(prev: SideState | undefined, fair: number, at: number, windowM
     fairs.splice(0, drop);
   }
   const windowRef = fairs[0]!;
-  return { state: prev, sinceOpen: pct(prev.openFair, fair), inWindow: pct(windowRef, fair), windowRef };
+  return { state: prev, windowRef };
 }
 
 /**
- * The drop rule of one line: one alert per line, however many of its sides moved (a two-way line's sides always
- * move together). It names the side that shortened most when that one moved by the rule, else the biggest mover.
+ * The drop rule of one line: one alert per line, however many of its sides shortened (it names the side that fell
+ * most). References per side: the open (or, once the line alerted, the fair price it alerted at) and the fair price
+ * in effect at the window's start (unless that was before the last alert).
  */
 function dropStep(
   prev: LineState | undefined,
   fair: Partial<Record<PriceSide, number>>,
   o: PriceObservation,
   c: PriceRuleConfig,
-): { sides: LineState['sides']; dropFired: boolean; lastDrop?: LineState['lastDrop']; alert: NewAlert | null } {
+): { sides: LineState['sides']; lastDrop?: LineState['lastDrop']; alert: NewAlert | null } {
   const windowMs = c.dropWindowMinutes * 60_000;
   const sides: LineState['sides'] = { ...prev?.sides };
-  const moves: Array<{ side: PriceSide; move: number; from: number; to: number; basis: 'open' | 'window' }> = [];
-  for (const side of Object.keys(fair) as PriceSide[]) {
-    const r = sideStep(prev?.sides[side], fair[side]!, o.at, windowMs);
-    sides[side] = r.state;
-    const open = { side, move: r.sinceOpen, from: r.state.openFair, to: fair[side]!, basis: 'open' as const };
-    const win = { side, move: r.inWindow, from: r.windowRef, to: fair[side]!, basis: 'window' as const };
-    moves.push(Math.abs(win.move) > Math.abs(open.move) ? win : open, ...(Math.abs(win.move) > Math.abs(open.move) ? [open] : [win]));
-  }
-  const wasFired = prev?.dropFired ?? false;
   const lastDrop = prev?.lastDrop;
-  if (c.dropPct <= 0) return { sides, dropFired: wasFired, alert: null };
-  const biggest = Math.max(0, ...moves.map((m) => Math.abs(m.move)));
-  if (wasFired) return { sides, dropFired: biggest >= c.dropPct - c.hysteresisPct, alert: null };
-  if (biggest < c.dropPct) return { sides, dropFired: false, alert: null };
-  if (lastDrop && o.at - lastDrop.at < windowMs) {
-    const further = Object.entries(fair).some(([side, f]) => {
-      const then = lastDrop.fair[side as PriceSide];
-      return then !== undefined && Math.abs(pct(then, f)) >= c.dropPct;
-    });
-    if (!further) return { sides, dropFired: false, alert: null };
+  const rule = { dropPct: c.dropPct, minProbPts: c.minProbPts ?? DEFAULT_DROP_MIN_PROB_PTS };
+  let pick: { side: PriceSide; fall: number; from: number; to: number; basis: 'open' | 'window' | 'alert' } | null = null;
+  for (const side of Object.keys(fair) as PriceSide[]) {
+    const to = fair[side]!;
+    const r = sideStep(prev?.sides[side], to, o.at, windowMs);
+    sides[side] = r.state;
+    const anchor = lastDrop?.fair[side];
+    const refs: Array<{ from: number; basis: 'open' | 'window' | 'alert' }> = [anchor !== undefined ? { from: anchor, basis: 'alert' } : { from: r.state.openFair, basis: 'open' }];
+    if (!lastDrop || o.at - windowMs >= lastDrop.at) refs.push({ from: r.windowRef, basis: 'window' });
+    for (const ref of refs) {
+      if (!isDrop(ref.from, to, rule)) continue;
+      const fall = fairFallPct(ref.from, to);
+      if (!pick || fall > pick.fall) pick = { side, fall, from: ref.from, to, basis: ref.basis };
+    }
   }
-  const shortest = moves.reduce((a, b) => (b.move < a.move ? b : a));
-  const pick = -shortest.move >= c.dropPct ? shortest : moves.reduce((a, b) => (Math.abs(b.move) > Math.abs(a.move) ? b : a));
-  const basis = pick.basis === 'open' ? 'since the open' : `in ${c.dropWindowMinutes} min`;
+  if (c.dropPct <= 0 || !pick) return { sides, alert: null };
+  const basis = pick.basis === 'open' ? 'since the open' : pick.basis === 'alert' ? 'since the last drop alert' : `in ${c.dropWindowMinutes} min`;
+  const side = o.market ? sideWords(o.market, o.line ?? null, pick.side, { team: o.team ?? null }) : pick.side;
   return {
     sides,
-    dropFired: true,
     lastDrop: { at: o.at, fair: { ...fair } },
     alert: {
       kind: 'drop',
       eventId: o.eventId,
-      message: `${pick.side} fair ${pick.from.toFixed(3)} → ${pick.to.toFixed(3)} (${formatPct(pick.move)} ${basis}, ${c.model}) on ${o.label}`,
-      data: { lineId: o.lineId, side: pick.side, from: pick.from, to: pick.to, pct: pick.move, basis: pick.basis, model: c.model, at: o.at },
+      message: `${side} fair ${pick.from.toFixed(3)} → ${pick.to.toFixed(3)} (${formatPct(-pick.fall)} ${basis}, ${c.model}) on ${o.label}`,
+      data: { lineId: o.lineId, side: pick.side, from: pick.from, to: pick.to, pct: -pick.fall, basis: pick.basis, model: c.model, at: o.at },
     },
   };
 }
@@ -169,22 +170,27 @@ function thresholdStep(prev: ThresholdState | undefined, price: number, t: Price
     alert: {
       kind: 'price',
       eventId: o.eventId,
-      message: `${t.side} price ${price} crossed ${t.price} ${direction === 'down' ? '↓' : '↑'} on ${o.label}`,
+      message: `${o.market ? sideWords(o.market, o.line ?? null, t.side, { team: o.team ?? null }) : t.side} price ${price} crossed ${t.price} ${direction === 'down' ? '↓' : '↑'} on ${o.label}`,
       data: { lineId: o.lineId, side: t.side, threshold: t.price, price, direction, at: o.at },
     },
   };
 }
 
-/** One observation of a line: its next state and the alerts that fire. An offline line (null prices) changes nothing. */
+/**
+ * One observation of a line: its next state and the alerts that fire. An offline line (null prices) changes nothing;
+ * a partial one (lacking a side it has had) has no fair price, so the drop rule waits for the side to come back.
+ */
 export function stepLine(prev: LineState | undefined, o: PriceObservation, c: PriceRuleConfig): { state: LineState; alerts: NewAlert[] } {
-  const state: LineState = { sides: { ...prev?.sides }, dropFired: prev?.dropFired ?? false, thresholds: { ...prev?.thresholds }, ...(prev?.lastDrop ? { lastDrop: prev.lastDrop } : {}) };
+  const state: LineState = { sides: { ...prev?.sides }, seen: prev?.seen ?? [], thresholds: { ...prev?.thresholds }, ...(prev?.lastDrop ? { lastDrop: prev.lastDrop } : {}) };
   const alerts: NewAlert[] = [];
-  if (!o.prices || pricedSides(o.prices).length === 0) return { state, alerts };
-  const fair = fairPrices(o.prices, c.model);
+  const priced = pricedSides(o.prices);
+  if (!o.prices || priced.length === 0) return { state, alerts };
+  const fair = fairPrices(o.prices, c.model, state.seen);
+  const grown = priced.filter((side) => !state.seen.includes(side));
+  if (grown.length) state.seen = [...state.seen, ...grown];
   if (fair) {
     const r = dropStep(prev, fair, o, c);
     state.sides = r.sides;
-    state.dropFired = r.dropFired;
     if (r.lastDrop) state.lastDrop = r.lastDrop;
     if (r.alert) alerts.push(r.alert);
   }

@@ -67,7 +67,7 @@ export function createPriceWatch(o: {
           // The label reads the event's names from the store: only an alert that fires needs it (a getter, read once).
           let named: string | undefined;
           const nameOf = () => (named ??= label(e.eventId, m));
-          const observation = { eventId: e.eventId, lineId: m.line_id, at, prices: m.prices, get label() { return nameOf(); } };
+          const observation = { eventId: e.eventId, lineId: m.line_id, at, prices: m.prices, market: m.market, line: m.line, team: m.side, get label() { return nameOf(); } };
           const r = stepLine(state.get(m.line_id), observation, thresholds.length ? { ...base, thresholds } : base);
           state.set(m.line_id, r.state);
           if (muted) continue;

@@ -11,6 +11,7 @@ import type { Clock } from '../clock';
 import type { Notifier } from '../notifier';
 import type { Store } from '../store';
 import { periodNames } from '../../shared/periods';
+import { marketKind } from '../../shared/trading';
 import { settlementDecision, type AlertSettings } from './alertRules';
 import type { MonitorEvent } from './events';
 import { walkSettled } from './settledWalk';
@@ -90,7 +91,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
       for (const s of events) {
         if (known.has(s.event_id)) continue;
         const watched = o.isWatched(s.event_id);
-        const decision = settlementDecision(s, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null });
+        const decision = settlementDecision(s, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null, teams: teamTotalTeams(store, s) });
         const alert = decision.alert ? store.appendAlert(decision.alert) : null;
         if (publishesResults(s.sport_id)) store.oweResults(s.event_id, now, watched);
         fresh.push({ settlement: s, watched, alert, notify: decision.notify });
@@ -175,4 +176,12 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     idle: async () => void (await walking?.catch(() => undefined)),
     stats: () => ({ ...stats }),
   };
+}
+
+/** Which team each team-total line of a settlement is about, from the lines the stream showed (none asked for otherwise). */
+export function teamTotalTeams(store: Pick<Store, 'latestMarkets'>, s: Pick<SettledEvent, 'event_id' | 'settlement'>): Map<number, 'home' | 'away'> {
+  const teams = new Map<number, 'home' | 'away'>();
+  if (!s.settlement.some((l) => marketKind(l.market) === 'team_total')) return teams;
+  for (const m of store.latestMarkets(s.event_id)) if (m.side && marketKind(m.market) === 'team_total') teams.set(m.lineId, m.side);
+  return teams;
 }

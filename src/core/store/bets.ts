@@ -1,16 +1,27 @@
 // The store's part of the bet log: main-market closing lines (opening and last pre-match price per line) and the
 // trader's bets, read back as BetViews with their close, CLV under every model, result and P/L. All SQL for them is
-// here; the arithmetic is the shared one (src/shared/bets.ts), so the app, the CLI and the renderer agree.
+// here; the rules are the trading module's (src/shared/trading.ts, docs/trading.md), so the app, the CLI and the
+// renderer agree.
 import type Database from 'better-sqlite3';
-import type { Market, Outcome, Prices } from '../../shared/api';
-import { betPnl, betResult, clvByModel } from '../../shared/bets';
-import type { BetQuery, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import type { Market, Prices } from '../../shared/api';
+import type { BetQuery, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import { labelPeriod, periodNames } from '../../shared/periods';
+import {
+  betPnl, clvByModel, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
+  type CloseReason,
+} from '../../shared/trading';
 
 /** What the closing-line follower asks the store to do, in stream order. */
 export type LineCloseOp =
+  /** A pre-match price (a market update or a snapshot's line): the line's latest, unless it lacks a side it had. */
   | { type: 'price'; eventId: number; market: Market; at: number }
-  | { type: 'closeLine'; eventId: number; lineId: number; at: number }
-  | { type: 'closeEvent'; eventId: number; at: number };
+  /**
+   * Kick-off: every open line of the event closes at `at` (its kick-off). `confirmed`: the app followed the event up
+   * to then, so the last prices stood until kick-off; otherwise they stand as of when they were last seen.
+   */
+  | { type: 'kickoff'; eventId: number; at: number; reason: 'started' | 'kickoff'; confirmed: boolean }
+  /** A fresh snapshot before kick-off listed these lines: every other open line of the event is gone. */
+  | { type: 'snapshotLines'; eventId: number; lineIds: readonly number[]; at: number };
 
 export interface BetLog {
   applyLineCloseOps(ops: readonly LineCloseOp[]): void;
@@ -18,6 +29,8 @@ export interface BetLog {
   /** Records a bet on a known line; the line's market, period and handicap come from what the store holds. */
   addBet(bet: NewBet, placedAt: number): BetView;
   removeBet(id: number): boolean;
+  /** The trader's own result for a bet (null takes it back); the app's own settlement, once it has one, is kept beside it. */
+  settleBetByHand(id: number, result: BetResult | null): BetView | null;
   /** Newest first. */
   listBets(q?: BetQuery): BetView[];
 }
@@ -38,22 +51,34 @@ const priceArgs = (p: Prices) => SIDES.map((s) => p[s] ?? null);
 
 type CloseRow = Cols<'open'> & Cols<'last'> & {
   event_id: number; line_id: number; period: number; market: string; line: number | null;
-  opened_at: number; last_at: number; closed_at: number | null; close_reason: 'offline' | 'started' | null;
+  opened_at: number; last_at: number; closed_at: number | null; close_reason: CloseReason | null;
 };
 
 type BetRow = Partial<Cols<'last'>> & {
   id: number; placed_at: number; event_id: number; line_id: number; side: PriceSide; price: number; stake: number;
-  period: number; market: string; line: number | null; closed_at: number | null;
-  runner_home: string | null; runner_away: string | null;
-  outcome_home: Outcome | null; outcome_draw: Outcome | null; outcome_away: Outcome | null;
+  period: number; market: string; line: number | null; manual_result: BetResult | null;
+  close_line: number | null; last_at: number | null; closed_at: number | null; close_reason: CloseReason | null;
+  runner_home: string | null; runner_away: string | null; sport_name: string | null; team: string | null;
+  settled_line_id: number | null; settled_line: number | null; settled_period: number | null; settled_market: string | null;
+  outcome_home: string | null; outcome_draw: string | null; outcome_away: string | null;
+  settlement_status: string | null; score_home: number | null; score_away: number | null;
 };
 
-export function betLabel(r: { event_id: number; runner_home: string | null; runner_away: string | null; market: string; line: number | null; period: number }): string {
+const teamOf = (side: string | null | undefined): 'home' | 'away' | null => (side === 'home' || side === 'away' ? side : null);
+
+/** A bet's line in words: "A v B · Away +0.5 · Full match", "A v B · Moneyline Draw · 1st Half". */
+export function betLabel(r: { event_id: number; runner_home: string | null; runner_away: string | null; market: string; line: number | null; side: PriceSide; team?: string | null }, period: string): string {
   const teams = r.runner_home && r.runner_away ? `${r.runner_home} v ${r.runner_away}` : `event ${r.event_id}`;
-  return `${teams} · ${r.market}${r.line === null ? '' : ` ${r.line}`} (p${r.period})`;
+  const words = sideWords(r.market, r.line, r.side, { team: teamOf(r.team) });
+  return `${teams} · ${marketKind(r.market) === 'moneyline' ? `Moneyline ${words}` : words} · ${period}`;
 }
 
+const minutes = (ms: number) => Math.round(ms / 60_000);
+
 export function createBetLog(db: Database.Database): BetLog {
+  // A price that lacks a side the line had (a moneyline without its draw for a moment) does not move the close: it
+  // is not the market, and a close from it would be de-vigged as a two-way line.
+  const keeps = (s: string) => `(line_closes.last_${s} IS NULL OR excluded.last_${s} IS NOT NULL)`;
   const upsertPrice = db.prepare(`
     INSERT INTO line_closes (event_id, line_id, period, market, line, opened_at, open_home, open_draw, open_away, open_over, open_under,
       last_at, last_home, last_draw, last_away, last_over, last_under)
@@ -61,44 +86,90 @@ export function createBetLog(db: Database.Database): BetLog {
     ON CONFLICT(event_id, line_id) DO UPDATE SET last_at = excluded.last_at, line = excluded.line,
       last_home = excluded.last_home, last_draw = excluded.last_draw, last_away = excluded.last_away,
       last_over = excluded.last_over, last_under = excluded.last_under
-    WHERE closed_at IS NULL`);
-  const closeLine = db.prepare(`UPDATE line_closes SET closed_at = ?, close_reason = 'offline' WHERE event_id = ? AND line_id = ? AND closed_at IS NULL`);
-  const closeEvent = db.prepare(`UPDATE line_closes SET closed_at = ?, close_reason = 'started' WHERE event_id = ? AND closed_at IS NULL`);
+    WHERE closed_at IS NULL AND ${SIDES.map(keeps).join(' AND ')}`);
+  const kickoff = db.prepare(`
+    UPDATE line_closes SET closed_at = @at, close_reason = @reason, last_at = CASE WHEN @confirmed THEN MAX(last_at, @at) ELSE last_at END
+    WHERE event_id = @eventId AND closed_at IS NULL`);
+  const gone = db.prepare(`
+    UPDATE line_closes SET closed_at = @at, close_reason = 'gone'
+    WHERE event_id = @eventId AND closed_at IS NULL AND line_id NOT IN (SELECT value FROM json_each(@present))`);
   const closesOf = db.prepare(`SELECT * FROM line_closes WHERE event_id = ? ORDER BY line_id`);
   const lineOf = db.prepare(`SELECT period, market, line, price_home, price_draw, price_away, price_over, price_under FROM market_lines WHERE event_id = ? AND line_id = ?`);
   const insertBet = db.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const deleteBet = db.prepare(`DELETE FROM bets WHERE id = ?`);
+  const setManual = db.prepare(`UPDATE bets SET manual_result = ? WHERE id = ?`);
+  const periodList = db.prepare(`SELECT period, description FROM periods ORDER BY period`);
   const listBets = db.prepare(`
-    SELECT b.*, c.closed_at, c.last_home, c.last_draw, c.last_away, c.last_over, c.last_under,
-      e.runner_home, e.runner_away, s.outcome_home, s.outcome_draw, s.outcome_away
+    SELECT b.*, c.line AS close_line, c.last_at, c.closed_at, c.close_reason,
+      c.last_home, c.last_draw, c.last_away, c.last_over, c.last_under,
+      e.runner_home, e.runner_away, e.sport_name, ml.side AS team,
+      s.line_id AS settled_line_id, s.line AS settled_line, s.period AS settled_period, s.market AS settled_market,
+      s.outcome_home, s.outcome_draw, s.outcome_away,
+      st.status AS settlement_status, st.score_home, st.score_away
     FROM bets b
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     LEFT JOIN events e ON e.event_id = b.event_id
+    LEFT JOIN market_lines ml ON ml.event_id = b.event_id AND ml.line_id = b.line_id
+    LEFT JOIN settlements st ON st.event_id = b.event_id
     LEFT JOIN settlement_lines s ON s.event_id = b.event_id AND s.line_id = b.line_id
     WHERE (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)
-      AND (@status IS NULL OR (@status = 'settled') = (s.outcome_home IS NOT NULL))
       AND (@id IS NULL OR b.id = @id)
     ORDER BY b.placed_at DESC, b.id DESC`);
 
-  function toView(r: BetRow): BetView {
+  function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
+    const none = { closingPrice: null, clvByModel: null, closeStale: false };
+    if (r.closed_at === null) return { ...none, closeNote: null };
     // A close only counts for a bet taken before it: a bet placed in play has no closing line to beat.
-    const closed = r.closed_at !== null && r.placed_at <= r.closed_at;
-    const close = closed ? prices(r as Cols<'last'>, 'last') : null;
+    if (r.placed_at > r.closed_at) return { ...none, closeNote: 'placed after the close: no close to beat' };
+    if (!sameLine(r.close_line, r.line)) {
+      const moved = r.close_line === null ? 'none' : marketKind(r.market) === 'spread' ? signedLine(r.close_line) : lineNumber(r.close_line);
+      return { ...none, closeNote: `the line closed at ${moved} under the same id, not the bet's line: no close for this bet` };
+    }
+    const close = prices(r as Cols<'last'>, 'last');
     const closingPrice = close?.[r.side] ?? null;
-    const clv = close && closingPrice !== null ? clvByModel(r.price, r.side, close) : null;
-    const result = r.outcome_home !== null && r.outcome_draw !== null && r.outcome_away !== null
-      ? betResult(r.side, { outcome_home: r.outcome_home, outcome_draw: r.outcome_draw, outcome_away: r.outcome_away })
-      : null;
+    const stale = isStaleClose({ closedAt: r.closed_at, lastAt: r.last_at ?? r.closed_at, closeReason: r.close_reason });
+    const note = r.close_reason === 'gone'
+      ? 'the line left the book before kick-off: closed at its last price'
+      : stale ? `stale close: its last price was seen ${minutes(r.closed_at - (r.last_at ?? r.closed_at))} min before kick-off` : null;
+    return { closingPrice, clvByModel: close && closingPrice !== null ? clvByModel(r.price, r.side, close) : null, closeStale: stale || r.close_reason === 'gone', closeNote: note };
+  }
+
+  function settlementOf(r: BetRow): Pick<BetView, 'result' | 'resultBy' | 'settleByHand'> {
+    if (r.manual_result) return { result: r.manual_result, resultBy: 'hand', settleByHand: null };
+    if (r.settlement_status === null) return { result: null, resultBy: null, settleByHand: null };
+    if (r.settled_line_id === null || r.outcome_home === null || r.outcome_draw === null || r.outcome_away === null) {
+      return { result: null, resultBy: null, settleByHand: `the match is settled but its settlement has no line ${r.line_id} (it may have been spoilt upstream)` };
+    }
+    const score = r.score_home !== null && r.score_away !== null ? { home: r.score_home, away: r.score_away } : null;
+    const s = settleBet(
+      { market: r.market, line: r.line, side: r.side },
+      { period: r.settled_period ?? r.period, market: r.settled_market ?? r.market, line: r.settled_line, outcome_home: r.outcome_home, outcome_draw: r.outcome_draw, outcome_away: r.outcome_away },
+      score,
+      teamOf(r.team),
+    );
+    if (s.kind === 'settled') return { result: s.result, resultBy: s.fromScore ? 'score' : 'service', settleByHand: null };
+    return { result: null, resultBy: null, settleByHand: s.reason };
+  }
+
+  function toView(r: BetRow, label: (r: BetRow) => string): BetView {
+    const settled = settlementOf(r);
     return {
       id: r.id, placedAt: r.placed_at, eventId: r.event_id, lineId: r.line_id, side: r.side, price: r.price, stake: r.stake,
-      label: betLabel(r), market: r.market, period: r.period, line: r.line,
-      closingPrice, clvByModel: clv, result, pnl: result === null ? null : betPnl(result, r.price, r.stake),
+      label: label(r), market: r.market, period: r.period, line: r.line,
+      sideWords: sideWords(r.market, r.line, r.side, { team: teamOf(r.team) }),
+      ...closeOf(r),
+      ...settled,
+      pnl: settled.result === null ? null : betPnl(settled.result, r.price, r.stake),
     };
   }
 
-  const query = (q: BetQuery & { id?: number }) =>
-    (listBets.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null, status: q.status ?? null, id: q.id ?? null }) as BetRow[]).map(toView);
+  const query = (q: BetQuery & { id?: number }) => {
+    const names = periodNames(periodList.all() as { period: number; description: string }[]);
+    const label = (r: BetRow) => betLabel(r, labelPeriod(r.sport_name ?? false, r.period, names));
+    const rows = (listBets.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null, id: q.id ?? null }) as BetRow[]).map((r) => toView(r, label));
+    return q.status ? rows.filter((b) => (b.result !== null) === (q.status === 'settled')) : rows;
+  };
 
   return {
     applyLineCloseOps: (ops) =>
@@ -108,25 +179,30 @@ export function createBetLog(db: Database.Database): BetLog {
             const m = op.market;
             if (!m.prices) continue;
             upsertPrice.run(op.eventId, m.line_id, m.period, m.market, m.line, op.at, ...priceArgs(m.prices), op.at, ...priceArgs(m.prices));
-          } else if (op.type === 'closeLine') closeLine.run(op.at, op.eventId, op.lineId);
-          else closeEvent.run(op.at, op.eventId);
+          } else if (op.type === 'kickoff') kickoff.run({ eventId: op.eventId, at: op.at, reason: op.reason, confirmed: op.confirmed ? 1 : 0 });
+          else gone.run({ eventId: op.eventId, at: op.at, present: JSON.stringify(op.lineIds) });
         }
       })(),
     lineCloses: (eventId) =>
       (closesOf.all(eventId) as CloseRow[]).map((r) => ({
         eventId: r.event_id, lineId: r.line_id, period: r.period, market: r.market, line: r.line,
         openedAt: r.opened_at, opening: prices(r, 'open') ?? {},
-        closing: r.closed_at === null ? null : prices(r, 'last'), closedAt: r.closed_at, closeReason: r.close_reason,
+        closing: r.closed_at === null ? null : prices(r, 'last'), closedAt: r.closed_at, lastAt: r.last_at, closeReason: r.close_reason,
+        stale: isStaleClose({ closedAt: r.closed_at, lastAt: r.last_at, closeReason: r.close_reason }),
       })),
     addBet(bet, placedAt) {
       const line = lineOf.get(bet.eventId, bet.lineId) as ({ period: number; market: string; line: number | null } & Record<string, number | null>) | undefined;
       if (!line) throw new Error(`Line ${bet.lineId} of event ${bet.eventId} is not known here: open the event first.`);
-      const two = line.market === 'totals' || line.market === 'team_total';
+      const two = marketKind(line.market) === 'totals' || marketKind(line.market) === 'team_total';
       if (two !== (bet.side === 'over' || bet.side === 'under')) throw new Error(`A ${line.market} line has no ${bet.side} side.`);
       const id = Number(insertBet.run(placedAt, bet.eventId, bet.lineId, bet.side, bet.price, bet.stake, line.period, line.market, line.line).lastInsertRowid);
       return query({ id })[0]!;
     },
     removeBet: (id) => deleteBet.run(id).changes > 0,
+    settleBetByHand(id, result) {
+      if (setManual.run(result, id).changes === 0) return null;
+      return query({ id })[0] ?? null;
+    },
     listBets: (q = {}) => query(q),
   };
 }

@@ -3,7 +3,7 @@
 // alerts go through the same log, gating and notifications as the others.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { pricedSides } from '../../../shared/bets';
+import { pricedSides } from '../../../shared/trading';
 import type { MarketView, PriceAlertOverrides, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
 import { fmtLine } from '../format';

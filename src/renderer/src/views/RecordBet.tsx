@@ -3,7 +3,7 @@
 // this profile's history through bets:add and nowhere else.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { pricedSides } from '../../../shared/bets';
+import { pricedSides } from '../../../shared/trading';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
 import { fmtLine } from '../format';
