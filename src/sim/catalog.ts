@@ -87,6 +87,10 @@ export const PERIODS: readonly Period[] = [
   { period: 3, description: '3rd Set / 3rd Quarter' },
   { period: 4, description: '4th Set / 4th Quarter' },
   { period: 5, description: '5th Set' },
+  // Table tennis best of 7 goes this far. The list is one list for every sport: in tennis these codes are games
+  // (6 + 13 x (set - 1) + (game - 1)), which the service never lists.
+  { period: 6, description: '6th Set' },
+  { period: 7, description: '7th Set' },
 ];
 
 /** The ladder max_win climbs towards the start, in account currency. */

@@ -8,11 +8,11 @@ import { Access, type Faults } from './access';
 import { Prng } from './prng';
 import { SimServer, type RequestLogEntry } from './server';
 import { StreamHub } from './stream';
-import { World, type MaxWinChange, type StreamMessage } from './world';
+import { World, type MaxWinChange, type OutcomeWords, type Scenario, type StreamMessage } from './world';
 
 export type { Faults } from './access';
 export type { RequestLogEntry } from './server';
-export type { MaxWinChange, StreamMessage } from './world';
+export type { MaxWinChange, OutcomeWords, Scenario, ScenarioKind, StreamMessage } from './world';
 
 export interface SimKey {
   key: string;
@@ -97,15 +97,32 @@ export interface Simulator {
     maxWinChanges(): MaxWinChange[];
     /** Event ids in the book now, ascending. */
     bookIds(): number[];
+    /** The trading situations the world planned on its own (still ahead, played, skipped), by when they begin. */
+    scenarios(): Scenario[];
   };
   openStreams(): number;
-  /** Scripted moves for tests: one market's prices (null: offline) and max_win, sent at once as an odds message. */
-  script: { setMarket(eventId: number, lineId: number, prices: Prices | null, maxWin?: number): boolean };
+  /** Scripted moves for tests, each at once at the current simulated time (see CONTROL.md, "Scenarios"). */
+  script: SimScript;
   /** The busy day's decisions, or null when it is off. */
   busy: BusyInfo | null;
   /** Taps the stream log as it is written (benchmarks stamp emissions here); returns the unsubscribe. */
   onStreamMessage(listener: StreamMessageListener): () => void;
   close(): Promise<void>;
+}
+
+export interface SimScript {
+  /** One market's prices (null: offline; a partial object leaves sides out; 1.0 is allowed) and max_win. */
+  setMarket(eventId: number, lineId: number, prices: Prices | null, maxWin?: number): boolean;
+  /** The line goes offline now and stays so for `seconds`; then re-offered at `reoffer` or at a moved price. */
+  suspend(eventId: number, lineId: number, seconds: number, reoffer?: Prices): boolean;
+  /** One side leaves the line's prices now (the others stand still) and comes back at its price after `seconds`. */
+  dropSide(eventId: number, lineId: number, side: keyof Prices, seconds: number): boolean;
+  /** A pre-match event kicks off now: a `score` message with live_status 1, 0-0; its schedule moves with it. */
+  kickOff(eventId: number): boolean;
+  /** The match stops now and settles void in the next batch: this status (default `abandoned`), every line push. */
+  abandon(eventId: number, status?: string): boolean;
+  /** The event's settlement will carry these words on that line (say `void`, `half-win`). */
+  outcomeWords(eventId: number, lineId: number, words: OutcomeWords): boolean;
 }
 
 export const DEFAULT_START_TIME = '2026-11-22T12:00:00';
@@ -224,9 +241,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       settled: () => world.allSettled(),
       maxWinChanges: () => world.maxWinChanges(),
       bookIds: () => world.bookIds(),
+      scenarios: () => world.scenarios(),
     },
     openStreams: () => streams.openCount(),
-    script: { setMarket: (eventId, lineId, prices, maxWin) => world.setMarket(eventId, lineId, prices, maxWin) },
+    script: {
+      setMarket: (eventId, lineId, prices, maxWin) => world.setMarket(eventId, lineId, prices, maxWin),
+      suspend: (eventId, lineId, seconds, reoffer) => world.suspendMarket(eventId, lineId, seconds, reoffer),
+      dropSide: (eventId, lineId, side, seconds) => world.dropSide(eventId, lineId, side, seconds),
+      kickOff: (eventId) => world.kickOff(eventId),
+      abandon: (eventId, status = 'abandoned') => world.abandonMatch(eventId, status),
+      outcomeWords: (eventId, lineId, words) => world.setOutcomeWords(eventId, lineId, words),
+    },
     busy: busyInfo && { ...busyInfo, flappingEventIds: [...busyInfo.flappingEventIds] },
     onStreamMessage: (listener) => {
       taps.add(listener);

@@ -190,6 +190,7 @@ export class SimServer {
     if (route === 'GET /__sim/requests') return this.json(res, 200, this.requestLog());
     if (route === 'GET /__sim/truth/settled') return this.json(res, 200, world.allSettled());
     if (route === 'GET /__sim/truth/max-win-changes') return this.json(res, 200, world.maxWinChanges());
+    if (route === 'GET /__sim/truth/scenarios') return this.json(res, 200, world.scenarios());
     if (route === 'GET /__sim/truth/event') {
       const odds = world.eventOdds(Number(url.searchParams.get('event_id')));
       return odds ? this.json(res, 200, odds) : this.json(res, 404, { detail: 'Event not in the book' });

@@ -75,6 +75,8 @@ export interface BusyWorldOptions {
 interface ResultsRecord {
   eventId: number;
   sets: SetRecord[];
+  /** On the period 0 row of a void match (abandoned, cancelled). */
+  cancellationReason: string | null;
   timestamp: string;
   /** The settlement_id of the first row; the rows take consecutive ids. */
   firstSettlementId: number;
@@ -106,6 +108,41 @@ interface League {
 
 type PriceKey = keyof Prices;
 
+/**
+ * A market the world leaves alone for a while: its own motion skips it until `untilMs`, then it is released.
+ * `jump`: re-offered at a price moved away from where it was (a pre-match suspension); `side`: one side, left out of
+ * the prices meanwhile, comes back at `price` beside the others as they stand; `keep`: simply moves on again;
+ * `prices`: re-offered at exactly these (a test's script).
+ */
+interface Hold {
+  untilMs: number;
+  release: { kind: 'jump' } | { kind: 'side'; side: PriceKey; price: number } | { kind: 'keep' } | { kind: 'prices'; prices: Prices };
+}
+
+/** The trading situations the world plays now and then on its own (see CONTROL.md, "Scenarios"). */
+export type ScenarioKind = 'suspension' | 'draw_gap' | 'decided_price' | 'abandoned' | 'cancelled';
+
+/** One planned occurrence, as tests read it through `sim.truth.scenarios()`. */
+export interface Scenario {
+  kind: ScenarioKind;
+  event_id: number;
+  /** The line it plays on; null for the whole match (abandoned, cancelled). */
+  line_id: number | null;
+  /** Simulated ms when it begins (the line goes offline, the side goes missing, the match stops). */
+  at: number;
+  /** Simulated ms when it is over (the line re-offered, the side back, the decided price left); null: no end of its own. */
+  until: number | null;
+  /** planned: still ahead; played: it happened; skipped: it could not happen (the line was busy, the start moved). */
+  state: 'planned' | 'played' | 'skipped';
+}
+
+/** Settlement words a test puts on one line in place of the world's (words the client may not know). */
+export interface OutcomeWords {
+  home?: string;
+  draw?: string;
+  away?: string;
+}
+
 interface MarketState {
   lineId: number;
   kind: MarketKind;
@@ -119,6 +156,9 @@ interface MarketState {
   prices: Prices | null;
   maxWin: number;
   updatedAtMs: number;
+  /** Extra lines (quarter lines) move on the event's scenario dice, so the main five keep their seeded course. */
+  extra: boolean;
+  hold: Hold | null;
 }
 
 interface ScoreStep {
@@ -155,6 +195,18 @@ interface SimEvent {
   nextTickMs: number;
   suspendedUntilMs: number;
   rng: Prng;
+  /**
+   * The scenario dice (best of 7, quarter lines, suspensions, abandonment...): seeded from the world's seed and the
+   * event id, apart from `rng`, so an event without a scenario plays exactly as before scenarios existed.
+   */
+  xrng: Prng;
+  /** Sets needed to play at most (set sports): the sport's own, or 7 for some table tennis matches. */
+  bestOf: number;
+  scenarios: Scenario[];
+  /** A void match (abandoned, cancelled): its settlement status; every line settles push. Null: it ended. */
+  voidStatus: string | null;
+  /** Settlement words scripted by a test, by line_id. */
+  words: Map<number, OutcomeWords>;
   log: { nextId: number; buffer: StreamMessage[] };
 }
 
@@ -221,6 +273,7 @@ function outcome(diff: number): Outcome {
 }
 
 export class World {
+  private readonly seed: number;
   private readonly rng: Prng;
   private readonly target: number;
   private readonly pace: number;
@@ -244,12 +297,15 @@ export class World {
   private nextBulkId = BULK_EVENT_BASE;
   private readonly specials = new Map<number, SpecialState>();
   private readonly maxWinLog: MaxWinChange[] = [];
+  /** The scenarios planned so far, by event (insertion order: oldest event first). */
+  private readonly planned = new Map<number, Scenario[]>();
   private listener: (eventId: number, message: StreamMessage) => void = () => {};
 
   constructor(options: WorldOptions) {
     this.pace = options.pace ?? 1;
     this.settleBatchMs = SETTLE_BATCH_MS / this.pace;
     if (!(this.pace >= 1) || this.settleBatchMs % STEP_MS !== 0) throw new Error(`pace ${this.pace} must split the settlement batch into whole ${STEP_MS} ms steps`);
+    this.seed = options.seed;
     this.rng = new Prng(options.seed);
     this.bulkRng = new Prng((options.seed ^ 0xb05d) >>> 0);
     this.settledCap = options.settledCap ?? SETTLED_CAP;
@@ -309,6 +365,7 @@ export class World {
     const id = this.nextEventId;
     this.nextEventId += this.rng.int(1, 7);
     const rng = this.rng.fork(id);
+    const xrng = this.scenarioRng(id);
     startsMs = Math.floor(startsMs / 60_000) * 60_000;
     const strength = rng.range(0.25, 0.75);
     const ev: SimEvent = {
@@ -331,10 +388,16 @@ export class World {
       nextTickMs: this.nowMs + rng.range(5, 30) * 1000,
       suspendedUntilMs: 0,
       rng,
+      xrng,
+      bestOf: this.bestOfFor(sport, xrng),
+      scenarios: [],
+      voidStatus: null,
+      words: new Map(),
       log: { nextId: 1, buffer: [] },
     };
     this.playMatch(ev, strength);
     ev.markets = this.createMarkets(ev, strength);
+    this.planScenarios(ev);
     this.book.set(id, ev);
     for (const template of SPECIAL_TEMPLATES[sport.id] ?? []) {
       if (rng.chance(0.8)) this.createSpecial(template, league, ev.id, false, ev.startsMs, rng);
@@ -344,11 +407,13 @@ export class World {
   /** Decides the whole match up front, so the live phase only replays it in time. */
   private playMatch(ev: SimEvent, strength: number): void {
     const { sport, rng } = ev;
-    const durationMs = (sport.durationMin * 60_000 * rng.range(0.9, 1.2)) / this.pace;
+    // A longer best-of plays longer (the ratio is 1 for every match that plays its sport's own best-of).
+    const lengthRatio = sport.kind === 'sets' ? ev.bestOf / sport.bestOf : 1;
+    const durationMs = (sport.durationMin * lengthRatio * 60_000 * rng.range(0.9, 1.2)) / this.pace;
     ev.endMs = ev.startsMs + Math.round(durationMs / STEP_MS) * STEP_MS;
     const at = (fraction: number) => ev.startsMs + Math.max(STEP_MS, Math.round((durationMs * fraction) / STEP_MS) * STEP_MS);
     if (sport.kind === 'sets') {
-      const need = Math.ceil(sport.bestOf / 2);
+      const need = Math.ceil(ev.bestOf / 2);
       const pSet = 0.5 + (strength - 0.5) * 0.8;
       let h = 0;
       let a = 0;
@@ -417,7 +482,7 @@ export class World {
     const maxWin = this.mainMaxWin(ev);
     const mk = (k: number, kind: MarketKind, side: 'home' | 'away' | null, line: number | null, keys: PriceKey[], probs: number[]): MarketState => {
       const base = probs.map((p) => Math.log(p));
-      return { lineId: ev.id * 10 + k, kind, side, line, keys, weights: [...base], base, margin, prices: null, maxWin, updatedAtMs: this.nowMs };
+      return { lineId: ev.id * 10 + k, kind, side, line, keys, weights: [...base], base, margin, prices: null, maxWin, updatedAtMs: this.nowMs, extra: false, hold: null };
     };
     const half = () => (rng.chance(0.6) ? 0 : 0.5);
     const twoWay = () => {
@@ -431,7 +496,8 @@ export class World {
     const unit = sport.kind === 'sets' ? 1 : sport.meanScore < 10 ? 1 : Math.max(1, Math.round(sport.meanScore / 25));
     const spreadRaw = -Math.round(((strength - 0.5) * sport.meanScore) / unit) * unit - (sport.kind === 'sets' ? 0 : half());
     const spreadLine = spreadRaw + 0; // + 0 turns -0 into 0: JSON would otherwise carry "-0"
-    const total = sport.meanScore * 2;
+    // Sets sports: a best of 7 plays more sets than its sport's usual best-of (the ratio is 1 for every other match).
+    const total = sport.meanScore * 2 * (sport.kind === 'sets' ? ev.bestOf / sport.bestOf : 1);
     const totalsLine = Math.round(total + rng.range(-0.1, 0.1) * total) + half();
     const teamLine = (share: number) => Math.max(0.5, Math.round(sport.meanScore * share)) + half();
     const markets = [
@@ -441,6 +507,26 @@ export class World {
       mk(3, 'team_total', 'home', teamLine(0.8 + 0.4 * strength), ['over', 'under'], twoWay()),
       mk(4, 'team_total', 'away', teamLine(1.2 - 0.4 * strength), ['over', 'under'], twoWay()),
     ];
+    if (sport.draw) {
+      // Quarter lines (a stake split between two neighbouring lines), beside the main spread and totals: an Asian
+      // handicap around the expected goal difference (-0.25, -0.75, +0.25, -1.25...) and a total around the expected
+      // goals (2.25, 2.75, 3.25). Drawn on the scenario dice, so the main five lines keep their seeded course.
+      const x = ev.xrng;
+      /** The x.25 or x.75 value just above the x.0/x.5 value at or below v. */
+      const quarterAbove = (v: number) => Math.floor(v * 2) / 2 + 0.25;
+      const xTwoWay = () => {
+        const p = 0.5 + x.range(-0.06, 0.06);
+        return [p, 1 - p];
+      };
+      const goalDiff = 2.6 * (2 * strength - 1) + 0.15 + x.range(-0.25, 0.25);
+      const goals = 2.75 + x.range(-0.4, 0.4);
+      const extras = [
+        mk(5, 'spread', null, -quarterAbove(goalDiff), ['home', 'away'], xTwoWay()),
+        mk(6, 'totals', null, quarterAbove(goals), ['over', 'under'], xTwoWay()),
+      ];
+      for (const m of extras) m.extra = true;
+      markets.push(...extras);
+    }
     for (const m of markets) m.prices = this.priceOf(m);
     return markets;
   }
@@ -513,12 +599,13 @@ export class World {
       this.leaveBook(ev, 'removed');
       return;
     }
-    if (ev.phase === 'pre' && now >= ev.startsMs) {
-      ev.phase = 'live';
-      ev.score = { home: 0, away: 0 };
-      this.emitScore(ev, now);
-      if (!ev.offeredLive) this.takeOffline(ev, now);
+    const voided = this.dueScenario(ev, ev.phase === 'pre' ? 'cancelled' : 'abandoned', now);
+    if (voided && (ev.phase === 'pre' || ev.phase === 'live')) {
+      voided.state = 'played';
+      this.endMatch(ev, now, voided.kind);
+      return;
     }
+    if (ev.phase === 'pre' && now >= ev.startsMs) this.startMatch(ev, now);
     if (ev.phase === 'live') {
       let scored = false;
       for (let step = ev.timeline[ev.timelineIdx]; step && step.atMs <= now; step = ev.timeline[++ev.timelineIdx]) {
@@ -535,19 +622,41 @@ export class World {
         }
       }
       if (now >= ev.endMs) {
-        ev.phase = 'ended';
-        // Publication waits for the next batch after a short review.
-        ev.settleMs = Math.ceil((now + (ev.rng.range(2, 12) * 60_000) / this.pace) / this.settleBatchMs) * this.settleBatchMs;
-        this.emitScore(ev, now);
-        this.takeOffline(ev, now);
+        this.endMatch(ev, now, null);
         return;
       }
     }
+    if (ev.phase === 'pre' || ev.phase === 'live') this.playScenarios(ev, now);
     if ((ev.phase === 'pre' || (ev.phase === 'live' && ev.offeredLive)) && now >= ev.nextTickMs && now >= ev.suspendedUntilMs) {
       this.tickOdds(ev, now);
       const mean = ev.phase === 'live' ? 12 : 30;
       ev.nextTickMs = now + Math.max(STEP_MS, Math.round((-Math.log(1 - ev.rng.next()) * mean * 1000) / this.pace / STEP_MS) * STEP_MS);
     }
+  }
+
+  private startMatch(ev: SimEvent, now: number): void {
+    ev.phase = 'live';
+    ev.score = { home: 0, away: 0 };
+    this.emitScore(ev, now);
+    if (!ev.offeredLive) this.takeOffline(ev, now);
+  }
+
+  /**
+   * The match is over: it ended (voidStatus null), or it was abandoned or cancelled (every line settles push). The
+   * settlement waits for the next batch after a short review.
+   */
+  private endMatch(ev: SimEvent, now: number, voidStatus: string | null, settleMs?: number): void {
+    ev.phase = 'ended';
+    ev.voidStatus = voidStatus;
+    if (settleMs !== undefined) ev.settleMs = settleMs;
+    else {
+      const reviewMs = (voidStatus === null ? ev.rng.range(2, 12) : ev.xrng.range(2, 8)) * 60_000;
+      ev.settleMs = Math.ceil((now + reviewMs / this.pace) / this.settleBatchMs) * this.settleBatchMs;
+    }
+    this.emitScore(ev, now);
+    this.takeOffline(ev, now);
+    // What had not happened yet never will.
+    for (const sc of ev.scenarios) if (sc.state === 'planned') sc.state = 'skipped';
   }
 
   private shiftAfterScore(ev: SimEvent, homeScored: boolean): void {
@@ -579,11 +688,26 @@ export class World {
     const count = rng.int(1, 3);
     const maxWin = this.mainMaxWin(ev);
     for (const m of ev.markets) {
+      // Held markets stand still; extra lines move below on their own dice.
+      if (m.extra || m.hold) continue;
       const moved = m.prices === null || changed.length < count && rng.chance(0.5);
       const maxWinMoved = m.maxWin !== maxWin;
       if (!moved && !maxWinMoved) continue;
       if (moved) {
         m.weights = m.weights.map((w, i) => w + rng.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
+        m.prices = this.priceOf(m);
+      }
+      m.maxWin = maxWin;
+      m.updatedAtMs = now;
+      changed.push(m);
+    }
+    const x = ev.xrng;
+    for (const m of ev.markets) {
+      if (!m.extra || m.hold) continue;
+      const moved = m.prices === null || x.chance(0.3);
+      if (!moved && m.maxWin === maxWin) continue;
+      if (moved) {
+        m.weights = m.weights.map((w, i) => w + x.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
         m.prices = this.priceOf(m);
       }
       m.maxWin = maxWin;
@@ -628,13 +752,272 @@ export class World {
     const m = ev?.markets.find((x) => x.lineId === lineId);
     if (!ev || !m) return false;
     m.prices = prices === null ? null : { ...prices };
+    m.hold = null; // a script's word is the last: whatever the world held the market for is over
     if (maxWin !== undefined) m.maxWin = maxWin;
     m.updatedAtMs = this.nowMs;
     this.emitOdds(ev, [m], this.nowMs);
     return true;
   }
 
+  // ---- scenarios: trading situations the world plays now and then (CONTROL.md, "Scenarios") ----
+
+  /** The event's scenario dice: from the seed and the event id only, never drawn from the world's or the event's own. */
+  private scenarioRng(eventId: number): Prng {
+    return new Prng((Math.imul(this.seed ^ 0x5ce7a410, 2654435761) ^ Math.imul(eventId, 0x9e3779b1)) >>> 0);
+  }
+
+  /** Two table tennis matches in five are played best of 7 (sets 6 and 7 then settle as periods 6 and 7). */
+  private bestOfFor(sport: SportDef, x: Prng): number {
+    return sport.id === 6 && x.chance(0.4) ? 7 : sport.bestOf;
+  }
+
+  /**
+   * Decides, on the scenario dice, which situations this event will meet: a pre-match suspension (1 in 10), a draw
+   * price that goes missing for a while (1 in 6.7 soccer matches), a void match (1 in 50: three in four abandoned
+   * during play, the rest cancelled before the start) and a decided price of 1.0 near the end (1 in 12.5 live
+   * matches, when the eventual winner leads by then). Only what still lies ahead is planned.
+   */
+  private planScenarios(ev: SimEvent): void {
+    const x = ev.xrng;
+    const now = this.nowMs;
+    const minute = 60_000 / this.pace;
+    const align = (ms: number) => Math.round(ms / STEP_MS) * STEP_MS;
+    /** Pre-match scenarios are over before the start (or before a planned removal). */
+    const preEnd = Math.min(ev.removeAtMs ?? Infinity, ev.startsMs - 5 * minute);
+    const add = (kind: ScenarioKind, k: number | null, at: number, until: number | null) =>
+      ev.scenarios.push({ kind, event_id: ev.id, line_id: k === null ? null : ev.id * 10 + k, at, until, state: 'planned' });
+
+    if (x.chance(0.1)) {
+      const at = align(ev.startsMs - x.range(30, 60) * minute);
+      const until = Math.min(align(at + x.range(8, 20) * minute), align(preEnd));
+      const k = x.chance(0.6) ? 0 : x.int(1, 2);
+      if (at > now && until > at) add('suspension', k, at, until);
+    }
+    if (ev.sport.draw && x.chance(0.15)) {
+      const at = align(ev.startsMs - x.range(15, 150) * minute);
+      const until = align(at + x.range(2, 10) * minute);
+      if (at > now && until <= preEnd) add('draw_gap', 0, at, until);
+    }
+    if (ev.removeAtMs === null && x.chance(0.02)) {
+      if (x.chance(0.75)) {
+        const at = align(ev.startsMs + x.range(0.15, 0.85) * (ev.endMs - ev.startsMs));
+        if (at > now) add('abandoned', null, at, null);
+      } else {
+        const at = align(ev.startsMs - x.range(5, 30) * minute);
+        if (at > now) add('cancelled', null, at, null);
+      }
+    }
+    if (ev.offeredLive && !ev.scenarios.some((sc) => sc.kind === 'abandoned' || sc.kind === 'cancelled') && x.chance(0.08)) {
+      const at = align(ev.endMs - x.range(1, 5) * minute);
+      const final = ev.timeline[ev.timeline.length - 1];
+      let then = { home: 0, away: 0 };
+      for (const step of ev.timeline) if (step.atMs <= at) then = step;
+      const lead = (sc: { home: number; away: number }) => Math.sign(sc.home - sc.away);
+      if (final && lead(final) !== 0 && lead(then) === lead(final) && at > ev.startsMs && at > now) add('decided_price', 0, at, ev.endMs);
+    }
+    if (ev.scenarios.length) {
+      this.planned.set(ev.id, ev.scenarios);
+      if (this.planned.size > 2 * this.settledCap) this.planned.delete(this.planned.keys().next().value as number);
+    }
+  }
+
+  private dueScenario(ev: SimEvent, kind: ScenarioKind, now: number): Scenario | null {
+    for (const sc of ev.scenarios) if (sc.kind === kind && sc.state === 'planned' && now >= sc.at) return sc;
+    return null;
+  }
+
+  /** Releases held markets whose time is up, then starts the line scenarios that fell due. */
+  private playScenarios(ev: SimEvent, now: number): void {
+    const released: MarketState[] = [];
+    for (const m of ev.markets) {
+      const hold = m.hold;
+      if (!hold || now < hold.untilMs) continue;
+      m.hold = null;
+      const r = hold.release;
+      if (r.kind === 'keep') continue;
+      if (r.kind === 'jump') {
+        this.jump(m, ev.xrng);
+        m.prices = this.priceOf(m);
+      } else if (r.kind === 'prices') m.prices = { ...r.prices };
+      else if (m.prices) m.prices = this.withSide(m, m.prices, r.side, r.price);
+      else continue;
+      m.updatedAtMs = now;
+      // It shows as released for this step: the world's motion takes it up again from the next one.
+      m.hold = { untilMs: now + STEP_MS, release: { kind: 'keep' } };
+      released.push(m);
+    }
+    if (released.length) this.emitOdds(ev, released, now);
+    if (!ev.scenarios.length) return;
+    const line = (sc: Scenario) => ev.markets.find((m) => m.lineId === sc.line_id);
+
+    const suspension = this.dueScenario(ev, 'suspension', now);
+    if (suspension) {
+      const m = line(suspension);
+      if (ev.phase !== 'pre' || !m || m.hold || m.prices === null) suspension.state = 'skipped';
+      else {
+        suspension.state = 'played';
+        this.holdMarket(ev, m, null, { untilMs: suspension.until ?? now, release: { kind: 'jump' } }, now);
+      }
+    }
+    const gap = this.dueScenario(ev, 'draw_gap', now);
+    if (gap) {
+      const m = line(gap);
+      const draw = m?.prices?.draw;
+      if (ev.phase !== 'pre' || !m || m.hold || !m.prices || draw === undefined) gap.state = 'skipped';
+      else {
+        gap.state = 'played';
+        this.holdMarket(ev, m, this.withoutSide(m.prices, 'draw'), { untilMs: gap.until ?? now, release: { kind: 'side', side: 'draw', price: draw } }, now);
+      }
+    }
+    const decided = this.dueScenario(ev, 'decided_price', now);
+    if (decided && !(ev.phase === 'live' && now < ev.suspendedUntilMs)) {
+      const m = line(decided);
+      const lead = Math.sign((ev.score?.home ?? 0) - (ev.score?.away ?? 0));
+      if (ev.phase !== 'live' || !ev.offeredLive || !m || m.hold || lead === 0) decided.state = 'skipped';
+      else {
+        decided.state = 'played';
+        this.holdMarket(ev, m, this.decidedPrices(m, lead > 0 ? 'home' : 'away', ev.xrng), { untilMs: ev.endMs, release: { kind: 'keep' } }, now);
+      }
+    }
+  }
+
+  /** Sets a market's prices (null: offline), holds it from the world's motion, and sends it as an odds message. */
+  private holdMarket(ev: SimEvent, m: MarketState, prices: Prices | null, hold: Hold, now: number): void {
+    m.prices = prices;
+    m.hold = hold;
+    m.updatedAtMs = now;
+    this.emitOdds(ev, [m], now);
+  }
+
+  /** A re-offer after a suspension: the price moved while the line was down (news, a team sheet). */
+  private jump(m: MarketState, x: Prng): void {
+    const d = (x.chance(0.5) ? 1 : -1) * x.range(0.12, 0.3);
+    const last = m.weights.length - 1;
+    for (const ws of [m.base, m.weights]) {
+      ws[0] = (ws[0] ?? 0) + d;
+      ws[last] = (ws[last] ?? 0) - d;
+    }
+  }
+
+  /** The winner's side at exactly 1.0 (the line is as good as decided), the others long. */
+  private decidedPrices(m: MarketState, winner: PriceKey, x: Prng): Prices {
+    const out: Prices = {};
+    for (const k of m.keys) out[k] = k === winner ? 1.0 : k === 'draw' ? Math.round(x.range(5, 11) * 2) / 2 : Math.round(x.range(9, 30) * 2) / 2;
+    return out;
+  }
+
+  private withoutSide(prices: Prices, side: PriceKey): Prices {
+    const out: Prices = { ...prices };
+    delete out[side];
+    return out;
+  }
+
+  /** The prices as they stand with `side` back at `price`, in the market's own key order. */
+  private withSide(m: MarketState, prices: Prices, side: PriceKey, price: number): Prices {
+    const out: Prices = {};
+    for (const k of m.keys) {
+      const p = k === side ? price : prices[k];
+      if (p !== undefined) out[k] = p;
+    }
+    return out;
+  }
+
+  // ---- scripts (tests): each acts at the current simulated time, between advances ----
+
+  /**
+   * Kick-off now: the match goes live at once (a `score` message with live_status 1, score 0-0), its whole schedule
+   * (score steps, end, planned abandonment or decided price) moves forward with it, `starts` becomes now, its
+   * specials close at the next step and pre-match scenarios still ahead are skipped. False unless it is pre-match.
+   */
+  kickOff(eventId: number): boolean {
+    const ev = this.book.get(eventId);
+    if (!ev || ev.phase !== 'pre') return false;
+    const now = this.nowMs;
+    const delta = now - ev.startsMs;
+    ev.startsMs = now;
+    ev.endMs += delta;
+    for (const step of ev.timeline) step.atMs += delta;
+    ev.removeAtMs = null;
+    for (const sc of ev.scenarios) {
+      if (sc.state !== 'planned') continue;
+      if (sc.kind === 'abandoned' || sc.kind === 'decided_price') {
+        sc.at += delta;
+        if (sc.until !== null) sc.until += delta;
+      } else sc.state = 'skipped';
+    }
+    for (const sp of this.specials.values()) if (sp.ownerId === ev.id && !sp.closed) sp.cutoffMs = Math.min(sp.cutoffMs, now);
+    this.startMatch(ev, now);
+    return true;
+  }
+
+  /**
+   * Takes one line offline now (`prices: null`) and holds it there for `seconds` (rounded up to whole 5 s steps);
+   * then it is re-offered at `reoffer`, or at a price the world moves away from the old one. Pre-match or live
+   * (a score takes every line offline and ends the hold). False when the event is not pre-match or live, or has no
+   * such line.
+   */
+  suspendMarket(eventId: number, lineId: number, seconds: number, reoffer?: Prices): boolean {
+    const ev = this.book.get(eventId);
+    const m = ev?.markets.find((x) => x.lineId === lineId);
+    if (!ev || !m || (ev.phase !== 'pre' && ev.phase !== 'live') || !(seconds > 0)) return false;
+    const release: Hold['release'] = reoffer ? { kind: 'prices', prices: { ...reoffer } } : { kind: 'jump' };
+    this.holdMarket(ev, m, null, { untilMs: this.nowMs + Math.ceil((seconds * 1000) / STEP_MS) * STEP_MS, release }, this.nowMs);
+    return true;
+  }
+
+  /**
+   * One side leaves a priced line now (an odds message whose prices lack it) while the other sides stand still;
+   * after `seconds` (whole 5 s steps) it comes back at its old price. False when the line is not priced on that side.
+   */
+  dropSide(eventId: number, lineId: number, side: PriceKey, seconds: number): boolean {
+    const ev = this.book.get(eventId);
+    const m = ev?.markets.find((x) => x.lineId === lineId);
+    const price = m?.prices?.[side];
+    if (!ev || !m || !m.prices || price === undefined || (ev.phase !== 'pre' && ev.phase !== 'live') || !(seconds > 0)) return false;
+    const hold: Hold = { untilMs: this.nowMs + Math.ceil((seconds * 1000) / STEP_MS) * STEP_MS, release: { kind: 'side', side, price } };
+    this.holdMarket(ev, m, this.withoutSide(m.prices, side), hold, this.nowMs);
+    return true;
+  }
+
+  /**
+   * The match stops now and will settle void: settlement `status` is `status`, every line push (all three words).
+   * It settles in the next settlement batch (at most 10 simulated minutes / pace away). A match that already
+   * ended but is not settled yet just takes the status. False when the event is not in the book.
+   */
+  abandonMatch(eventId: number, status: string): boolean {
+    const ev = this.book.get(eventId);
+    if (!ev) return false;
+    if (ev.phase === 'ended') {
+      ev.voidStatus = status;
+      return true;
+    }
+    if (ev.phase !== 'pre' && ev.phase !== 'live') return false;
+    this.endMatch(ev, this.nowMs, status, (Math.floor(this.nowMs / this.settleBatchMs) + 1) * this.settleBatchMs);
+    return true;
+  }
+
+  /**
+   * The event's settlement will carry these words on line `lineId` instead of the world's (say `void` or
+   * `half-win`, which the service's vocabulary of win/loss/push does not have). False when the event is not in the
+   * book or has no such line.
+   */
+  setOutcomeWords(eventId: number, lineId: number, words: OutcomeWords): boolean {
+    const ev = this.book.get(eventId);
+    if (!ev || !ev.markets.some((m) => m.lineId === lineId)) return false;
+    ev.words.set(lineId, { ...words });
+    return true;
+  }
+
+  /** Every scenario planned so far (still ahead, played or skipped), by when it begins. */
+  scenarios(): Scenario[] {
+    const out: Scenario[] = [];
+    for (const list of this.planned.values()) for (const sc of list) out.push({ ...sc });
+    return out.sort((a, b) => a.at - b.at || a.event_id - b.event_id);
+  }
+
   private takeOffline(ev: SimEvent, now: number): void {
+    // Everything goes offline (a score, the start of a match not offered live, the end): nothing stays held.
+    for (const m of ev.markets) m.hold = null;
     const changed = ev.markets.filter((m) => m.prices !== null);
     for (const m of changed) {
       m.prices = null;
@@ -717,6 +1100,7 @@ export class World {
     const drop = this.settled.length - this.settledCap;
     for (const old of this.settled.splice(0, drop)) {
       this.resultsById.delete(old.event_id);
+      this.planned.delete(old.event_id);
       this.gone.delete(old.event_id);
     }
     this.settledSec.splice(0, drop);
@@ -764,6 +1148,7 @@ export class World {
     const id = this.nextBulkId;
     this.nextBulkId += parent.int(1, 3);
     const rng = parent.fork(id);
+    const xrng = this.scenarioRng(id);
     const league = rng.pick(this.leagues.filter((l) => l.sport === sport));
     const home = rng.pick(league.teams);
     let away = rng.pick(league.teams);
@@ -790,6 +1175,11 @@ export class World {
       nextTickMs: 0,
       suspendedUntilMs: 0,
       rng,
+      xrng,
+      bestOf: this.bestOfFor(sport, xrng),
+      scenarios: [],
+      voidStatus: null,
+      words: new Map(),
       log: { nextId: 1, buffer: [] },
     };
     this.playMatch(ev, strength);
@@ -803,43 +1193,69 @@ export class World {
     const h = ev.score?.home ?? 0;
     const a = ev.score?.away ?? 0;
     const lines: SettlementLine[] = ev.markets.map((m) => {
-      const line = m.line ?? 0;
-      let home: Outcome;
-      let draw: Outcome = 'loss';
-      let away: Outcome;
-      if (m.kind === 'moneyline') {
-        home = outcome(h - a);
-        away = outcome(a - h);
-        if (home === 'push') {
-          home = 'loss';
-          away = 'loss';
-          draw = 'win';
-        }
-      } else if (m.kind === 'spread') {
-        home = outcome(h + line - a);
-        away = outcome(a - line - h);
-      } else {
-        const score = m.kind === 'totals' ? h + a : m.side === 'home' ? h : a;
-        home = outcome(score - line);
-        away = outcome(line - score);
-      }
-      return { line_id: m.lineId, period: 0, market: m.kind, line: m.line, outcome_home: home, outcome_draw: draw, outcome_away: away };
+      const words = ev.words.get(m.lineId);
+      const line = this.settlementLine(ev, m, h, a);
+      // Scripted words (tests) are deliberately outside the service's vocabulary: the type is only what we expect.
+      if (!words) return line;
+      return {
+        ...line,
+        outcome_home: (words.home ?? line.outcome_home) as Outcome,
+        outcome_draw: (words.draw ?? line.outcome_draw) as Outcome,
+        outcome_away: (words.away ?? line.outcome_away) as Outcome,
+      };
     });
     return {
       ...eventHead(ev),
       score_home: h,
       score_away: a,
-      status: 'ended',
+      status: ev.voidStatus ?? 'ended',
       settled_at: formatServiceTime(now),
       settlement: lines,
     };
   }
 
+  /**
+   * One line's words. A void match (abandoned, cancelled) settles every line push on all three words. A quarter line
+   * (x.25, x.75) is half on each neighbouring line, and the service's one word a side cannot say "half won": the word
+   * is the side's result against the quarter line itself, which can never be level, so a half win reads `win` and a
+   * half loss `loss` (the client settles full-match quarter lines from the final score).
+   */
+  private settlementLine(ev: SimEvent, m: MarketState, h: number, a: number): SettlementLine {
+    if (ev.voidStatus !== null) return { line_id: m.lineId, period: 0, market: m.kind, line: m.line, outcome_home: 'push', outcome_draw: 'push', outcome_away: 'push' };
+    const line = m.line ?? 0;
+    let home: Outcome;
+    let draw: Outcome = 'loss';
+    let away: Outcome;
+    if (m.kind === 'moneyline') {
+      home = outcome(h - a);
+      away = outcome(a - h);
+      if (home === 'push') {
+        home = 'loss';
+        away = 'loss';
+        draw = 'win';
+      }
+    } else if (m.kind === 'spread') {
+      home = outcome(h + line - a);
+      away = outcome(a - line - h);
+    } else {
+      const score = m.kind === 'totals' ? h + a : m.side === 'home' ? h : a;
+      home = outcome(score - line);
+      away = outcome(line - score);
+    }
+    return { line_id: m.lineId, period: 0, market: m.kind, line: m.line, outcome_home: home, outcome_draw: draw, outcome_away: away };
+  }
+
+  /**
+   * A void match publishes the sets it completed (one score step each) and a period 0 row carrying the set count
+   * then and a cancellation_reason.
+   */
   private recordResults(ev: SimEvent, now: number): void {
-    const rows = 1 + ev.sets.length + ev.sets.reduce((n, s) => n + s.games.length, 0);
+    const sets = ev.voidStatus === null ? ev.sets : ev.sets.slice(0, ev.timelineIdx);
+    const rows = 1 + sets.length + sets.reduce((n, s) => n + s.games.length, 0);
     this.resultsById.set(ev.id, {
       eventId: ev.id,
-      sets: ev.sets,
+      sets,
+      cancellationReason: ev.voidStatus === null ? null : `Match ${ev.voidStatus}`,
       timestamp: formatServiceTime(now),
       firstSettlementId: this.nextSettlementId,
       publishAtMs: now + (this.busy?.resultsDelayMs ?? 0),
@@ -850,7 +1266,7 @@ export class World {
   private periodResults(r: ResultsRecord): PeriodResult[] {
     const { timestamp } = r;
     let settlementId = r.firstSettlementId;
-    const row = (period: number, homeWon: boolean | null, sets: [number, number] | null): PeriodResult => ({
+    const row = (period: number, homeWon: boolean | null, sets: [number, number] | null, cancellation: string | null = null): PeriodResult => ({
       event_id: r.eventId,
       period,
       status: 1,
@@ -859,11 +1275,11 @@ export class World {
       sets_home: sets ? sets[0] : null,
       sets_away: sets ? sets[1] : null,
       settlement_id: settlementId++,
-      cancellation_reason: null,
+      cancellation_reason: cancellation,
       timestamp,
     });
     const setsHome = r.sets.filter((s) => s.homeWon).length;
-    const out = [row(0, null, [setsHome, r.sets.length - setsHome])];
+    const out = [row(0, null, [setsHome, r.sets.length - setsHome], r.cancellationReason)];
     r.sets.forEach((s, i) => out.push(row(i + 1, s.homeWon, null)));
     r.sets.forEach((s, i) => s.games.forEach((homeWon, g) => out.push(row(tennisGamePeriod(i + 1, g + 1), homeWon, null))));
     return out;
