@@ -33,6 +33,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   dropWindowMinutes: 15,
   priceAlertHysteresisPct: 1,
   notifyPriceAlerts: true,
+  moneyUnit: '',
 };
 
 export interface SettingsService {

@@ -127,10 +127,11 @@ export interface SettlementQuery {
   withoutTotal?: boolean;
 }
 
+/** A moneyline's settlement words per side, as the service sent them (win, loss, push, or a word the app does not know). */
 export interface MoneylineOutcome {
-  home: Outcome;
-  draw: Outcome;
-  away: Outcome;
+  home: string;
+  draw: string;
+  away: string;
 }
 
 export interface SettlementRow {
@@ -361,8 +362,12 @@ export interface MoverRow {
   market: string;
   line: number | null;
   side: PriceSide;
+  /** The side as a trader says it: "Away +0.5", "Over 2.5". */
+  sideWords: string;
+  period: number;
   price: number;
   fair: number;
+  /** The relative change of the fair price in percent (− = shortened), the drop rule's measure. */
   move5: number | null;
   move15: number | null;
   move60: number | null;

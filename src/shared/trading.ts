@@ -72,6 +72,9 @@ export function sideLine(market: string, line: number | null, side: PriceSide): 
 
 const SIDE_WORD: Record<PriceSide, string> = { home: 'Home', draw: 'Draw', away: 'Away', over: 'Over', under: 'Under' };
 
+/** A side's bare word: Home, Draw, Away, Over, Under. */
+export const sideName = (side: PriceSide): string => SIDE_WORD[side];
+
 export interface SideWordsOptions {
   /** A team total's team (the market's `side`); unknown: the words say "Team total" without a team. */
   team?: 'home' | 'away' | null;

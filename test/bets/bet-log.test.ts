@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
 import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
 import { openStore, type Store } from '../../src/core/store';
-import { parseServiceTime, type Outcome } from '../../src/shared/api';
+import { parseServiceTime } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { runCli } from '../monitor/cliHarness';
 import { advanceUntil, createManualClock } from '../support/manualClock';
@@ -31,7 +31,7 @@ afterEach(async () => {
  * CLV = 2.10 / fair - 1.
  */
 const CLV = { LOG: 13.4585, EM: 13.0769, MPTO: 13.3333, SHIN: 13.3333, OR: 13.3418 };
-const PNL: Record<Outcome, number> = { win: 110, loss: -100, push: 0 }; // stake 100 at 2.10
+const PNL: Record<string, number> = { win: 110, loss: -100, push: 0 }; // stake 100 at 2.10
 
 describe('the bet log', () => {
   it('a bet before kick-off gets its close, CLV under each model, then its result and P/L; cli export bets prints them', async () => {

@@ -1,7 +1,7 @@
 // The bet log, closing lines, price-alert overrides and Top movers: all read from and written to the open profile's
 // store. Bets never leave the machine: no handler here talks to the service.
 import type { DevigModel } from '../../shared/api';
-import { betTotals, fairPrices, clvPct, pricedSides } from '../../shared/trading';
+import { betTotals, clvPct, fairFallPct, fairPrices, pricedSides, sideWords } from '../../shared/trading';
 import { csvRow } from '../../shared/csv';
 import type { LineHistoryPoint, MoverRow, PriceSide } from '../../shared/domain';
 import { AppErrorException } from '../../shared/errors';
@@ -25,24 +25,31 @@ function asOf(points: readonly LineHistoryPoint[], at: number): LineHistoryPoint
   return found;
 }
 
-const move = (from: number | undefined, to: number) => (from === undefined ? null : (to / from - 1) * 100);
+/** The drop rule's measure (docs/trading.md): the relative change of the fair price, in percent; − = shortened. */
+const move = (from: number | undefined, to: number) => (from === undefined ? null : -fairFallPct(from, to));
 
-/** Every priced side of the watched events' lines with its fair-price move over 5, 15 and 60 minutes. */
+/**
+ * Every priced side of the watched events' lines with its fair-price move over 5, 15 and 60 minutes, ranked by the
+ * 15-minute move's size. A line lacking a side it had in that history (a moneyline without its draw) has no fair
+ * price and is left out, as are references that were partial.
+ */
 export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] {
   const rows: MoverRow[] = [];
   for (const ev of s.watchedEvents()) {
     const label = ev.runnerHome && ev.runnerAway ? `${ev.runnerHome} v ${ev.runnerAway}` : `event ${ev.eventId}`;
     for (const m of ev.markets) {
-      const fair = fairPrices(m.prices, model);
-      if (!fair || !m.prices) continue;
+      if (!m.prices) continue;
       const history = s.oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now });
+      const seen = new Set<PriceSide>(history.flatMap((p) => pricedSides(p.prices)));
+      const fair = fairPrices(m.prices, model, seen);
+      if (!fair) continue;
       const refs = WINDOWS.map((w) => asOf(history, now - w * MINUTE));
       for (const side of Object.keys(fair) as PriceSide[]) {
         const f = fair[side]!;
-        const [m5, m15, m60] = refs.map((p) => move(p ? fairPrices(p.prices, model)?.[side] : undefined, f));
+        const [m5, m15, m60] = refs.map((p) => move(p ? fairPrices(p.prices, model, seen)?.[side] : undefined, f));
         const ref60 = refs[2];
         rows.push({
-          eventId: ev.eventId, label, lineId: m.lineId, market: m.market, line: m.line, side, price: m.prices[side]!, fair: f,
+          eventId: ev.eventId, label, lineId: m.lineId, market: m.market, line: m.line, side, sideWords: sideWords(m.market, m.line, side, { team: m.side }), period: m.period, price: m.prices[side]!, fair: f,
           move5: m5 ?? null, move15: m15 ?? null, move60: m60 ?? null, maxWin: m.maxWin,
           maxWinMove60: m.maxWin !== null && ref60?.maxWin ? move(ref60.maxWin, m.maxWin) : null,
         });
@@ -54,7 +61,7 @@ export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] 
 
 export function betsHandlers(ctx: CoreContext): Pick<
   CoreHandlers,
-  'bets:add' | 'bets:remove' | 'bets:list' | 'bets:exportCsv' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
+  'bets:add' | 'bets:remove' | 'bets:list' | 'bets:exportCsv' | 'bets:settle' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
 > {
   const model = (): DevigModel => ctx.settings.get().devigModel;
   return {
@@ -79,6 +86,11 @@ export function betsHandlers(ctx: CoreContext): Pick<
     'bets:list': (q) => {
       const bets = store(ctx).listBets(q);
       return { bets, totals: betTotals(bets, model()), model: model() };
+    },
+    'bets:settle': (id, result) => {
+      const bet = store(ctx).settleBetByHand(id, result);
+      if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
+      return bet;
     },
     'bets:exportCsv': (q) => {
       let out = csvRow(BET_CSV_HEADER);

@@ -1,5 +1,6 @@
 // Settlements and alerts: the offline review reads the profile's store; opening a settlement asks for its period
 // results when they are still owed (one request, counted as 'ui').
+import { teamTotalTeams } from '../monitor/settlementFollower';
 import { csvRow } from '../../shared/csv';
 import { AppErrorException } from '../../shared/errors';
 import type { SettlementQuery } from '../../shared/domain';
@@ -30,7 +31,8 @@ export function settlementsHandlers(
       await c.engine?.monitor.resultsFor(eventId).catch(() => undefined);
       const sportName =
         c.store.eventView(eventId)?.sportName ?? c.store.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ?? null;
-      return { settlement, periodResults: c.store.results(eventId), sportName, periodNames: c.store.periods() };
+      const teams = Object.fromEntries(teamTotalTeams(c.store, settlement));
+      return { settlement, periodResults: c.store.results(eventId), sportName, periodNames: c.store.periods(), teams };
     },
     'settlements:syncNow': async () => {
       const r = await requireEngine(ctx).monitor.syncSettled();

@@ -93,7 +93,7 @@ export function marketFromRow(r: MarketLineRow): MarketView {
 
 function moneyline(r: SettlementDbRow): MoneylineOutcome | null {
   if (r.ml_home === null || r.ml_draw === null || r.ml_away === null) return null;
-  return { home: r.ml_home as Outcome, draw: r.ml_draw as Outcome, away: r.ml_away as Outcome };
+  return { home: r.ml_home, draw: r.ml_draw, away: r.ml_away };
 }
 
 export function settlementFromRow(r: SettlementDbRow): SettlementRow {

@@ -3,7 +3,7 @@
 // breaks its schema is dropped alone by `parseRecords`, never the whole response.
 import { z } from 'zod';
 import { isServiceTime } from './time';
-import { DEVIG_MODELS, OUTCOMES, PLANS, STREAM_END_REASONS } from './spec';
+import { DEVIG_MODELS, PLANS, STREAM_END_REASONS } from './spec';
 
 const int = z.number().int();
 const num = z.number().finite();
@@ -14,7 +14,8 @@ const serviceTime = z.string().refine(isServiceTime, { message: 'expected a date
  * per-side rule of PricesSchema below.
  */
 const odds = num.gt(1);
-const outcome = z.enum(OUTCOMES);
+/** A settlement word: the spec's win/loss/push, or another word the service uses, kept as sent. */
+const outcomeWord = z.string().trim().min(1).max(40);
 
 // ---- /api/status, /api/sports, /api/fixtures, /api/coverage, /api/periods ----
 
@@ -65,9 +66,11 @@ export const SettlementLineSchema = z.object({
   // moneyline, spread, totals, team totals; other values are kept, not rejected.
   market: z.string().min(1),
   line: num.nullable(),
-  outcome_home: outcome,
-  outcome_draw: outcome,
-  outcome_away: outcome,
+  // The spec's words are win, loss and push. Another word (void, half-win, ...) is kept as sent, never a reason to
+  // drop the line: the bet on it goes to the trader to settle by hand with the word named (src/shared/trading.ts).
+  outcome_home: outcomeWord,
+  outcome_draw: outcomeWord,
+  outcome_away: outcomeWord,
 });
 export type SettlementLine = z.infer<typeof SettlementLineSchema>;
 

@@ -34,6 +34,7 @@ export const REQUEST_CHANNELS = [
   'bets:remove',
   'bets:list',
   'bets:exportCsv',
+  'bets:settle',
   'movers:list',
   'lines:closing',
   'priceAlerts:get',

@@ -97,6 +97,8 @@ const settingsPatch = z
     dropWindowMinutes: z.number().int().min(1).max(240).optional(),
     priceAlertHysteresisPct: z.number().min(0).max(50).optional(),
     notifyPriceAlerts: z.boolean().optional(),
+    /** The unit stakes and P/L are shown in (EUR, USD, u, ...): printable, at most 8 characters, blank for none. */
+    moneyUnit: z.string().trim().max(8).refine((u) => [...u].every((c) => c >= ' ' && c !== '\u007f' && c !== '<' && c !== '>'), 'printable characters only').optional(),
   })
   .strict();
 
@@ -157,6 +159,8 @@ export const requestSchemas = {
   'bets:remove': z.tuple([id]),
   'bets:list': z.tuple([betQuery]),
   'bets:exportCsv': z.tuple([betQuery]),
+  /** The trader's own result for a bet the app cannot settle (null takes it back). */
+  'bets:settle': z.tuple([id, z.enum(['win', 'half_win', 'push', 'half_loss', 'loss']).nullable()]),
   'movers:list': z.tuple([]),
   'lines:closing': z.tuple([id]),
   'priceAlerts:get': z.tuple([id]),
@@ -310,6 +314,8 @@ export interface SettingsView {
   /** How far (percent) a price must cross back before a threshold or drop alert can fire again. */
   priceAlertHysteresisPct: number;
   notifyPriceAlerts: boolean;
+  /** The unit stakes and P/L are shown in; blank for none. */
+  moneyUnit: string;
 }
 
 /** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */
@@ -377,6 +383,7 @@ export interface ResponseMap {
   /** Newest first, with the totals of exactly these bets under the chosen model. */
   'bets:list': { bets: BetView[]; totals: BetTotals; model: DevigModel };
   'bets:exportCsv': string;
+  'bets:settle': BetView;
   'movers:list': MoverRow[];
   'lines:closing': LineCloseRow[];
   'priceAlerts:get': PriceAlertOverrides;
@@ -394,6 +401,8 @@ export interface SettlementDetail {
   periodResults: PeriodResultView[];
   sportName: string | null;
   periodNames: Period[];
+  /** The team of each team-total line (its market's side), where the stream showed the line. */
+  teams?: Record<number, 'home' | 'away'>;
 }
 
 export interface PushPayloads {

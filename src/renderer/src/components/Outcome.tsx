@@ -1,13 +1,25 @@
-// A settled outcome: colour AND a letter (W / L / P), never colour alone.
-import type { Outcome as OutcomeValue } from '../../../shared/api';
+// A settled outcome: colour AND a letter (W / ½W / P / ½L / L), never colour alone. A word the app does not know is
+// shown as "?" with the word (or the reason it cannot settle) on hover: it is for the trader to settle by hand.
+import type { BetResult } from '../../../shared/domain';
+import { resultWords } from '../../../shared/trading';
 
-const LETTER: Record<OutcomeValue, string> = { win: 'W', loss: 'L', push: 'P' };
+const LETTER: Record<BetResult, string> = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L' };
+const CLASS: Record<BetResult, string> = { win: 'win', half_win: 'win half', push: 'push', half_loss: 'loss half', loss: 'loss' };
 
-export function Outcome({ value, label, testId }: { value: OutcomeValue | null | undefined; label?: string; testId?: string }) {
-  if (!value) return <span className="oc none">–</span>;
+export function Outcome({ value, label, testId, reason }: { value: string | null | undefined; label?: string; testId?: string; reason?: string }) {
+  if (!value && !reason) return <span className="oc none">–</span>;
+  const known = value && value in LETTER ? (value as BetResult) : null;
+  if (!known) {
+    const why = reason ?? `the service said "${value}": settle by hand`;
+    return (
+      <span className="oc unknown" title={`${label ? `${label}: ` : ''}${why}`} data-testid={testId} data-outcome={value ?? 'by_hand'}>
+        ?
+      </span>
+    );
+  }
   return (
-    <span className={`oc ${value}`} title={`${label ? `${label}: ` : ''}${value}`} data-testid={testId} data-outcome={value}>
-      {LETTER[value]}
+    <span className={`oc ${CLASS[known]}`} title={`${label ? `${label}: ` : ''}${resultWords(known)}`} data-testid={testId} data-outcome={known}>
+      {LETTER[known]}
     </span>
   );
 }

@@ -1,8 +1,10 @@
-// A settled event explained: each line in words with its W/L/P per side, and the period results, labelled as the
-// service names its periods (tennis games by the spec's rule). Shared by the Settlements view and the event detail.
+// A settled event explained: each line in words with its result per side (a full-match quarter line settled from the
+// score: half won / half lost), and the period results, labelled as the service names its periods (tennis games by
+// the spec's rule). Shared by the Settlements view and the event detail. The words are the trading module's.
 import { useMemo } from 'react';
 import type { SettlementDetail } from '../../../shared/ipc/contract';
-import { labelPeriod, marketLabel, periodNames, settledLineWords, sideNames } from '../../../shared/periods';
+import { labelPeriod, periodNames } from '../../../shared/periods';
+import { lineWords, marketSides, settledLineText, settlementStatusNote, settleSide, sideWords } from '../../../shared/trading';
 import { Outcome } from './Outcome';
 import { PeriodResults } from './PeriodResults';
 
@@ -11,9 +13,16 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
   // Results exist only for sports played in sets: an unnamed sport with results is labelled as one.
   const sport = detail.sportName ?? detail.periodResults.length > 0;
   const s = detail.settlement;
+  const score = { home: s.score_home, away: s.score_away };
+  const status = settlementStatusNote(s.status);
   const lines = [...s.settlement].sort((a, b) => a.period - b.period || a.market.localeCompare(b.market) || (a.line ?? 0) - (b.line ?? 0));
   return (
     <div className="settled-lines">
+      {status && (
+        <p className="calm-message" data-testid="settlement-status">
+          Status: {status}. The lines below are settled as the service says.
+        </p>
+      )}
       <table className="grid" data-testid="settled-lines">
         <thead>
           <tr>
@@ -24,27 +33,25 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
         </thead>
         <tbody>
           {lines.map((l) => {
-            const sides = sideNames(l.market);
+            const team = detail.teams?.[l.line_id] ?? null;
             return (
               <tr key={l.line_id} data-testid={`settled-line-${l.line_id}`}>
-                <td>{marketLabel(l.market, l.line)}</td>
+                <td>{lineWords(l.market, l.line, { team })}</td>
                 <td>{labelPeriod(sport, l.period, names)}</td>
                 <td>
                   <span className="sides">
-                    <span className="side">
-                      {sides.home} <Outcome value={l.outcome_home} label={sides.home} />
-                    </span>
-                    {sides.draw !== null && (
-                      <span className="side">
-                        {sides.draw} <Outcome value={l.outcome_draw} label={sides.draw} />
-                      </span>
-                    )}
-                    <span className="side">
-                      {sides.away} <Outcome value={l.outcome_away} label={sides.away} />
-                    </span>
+                    {marketSides(l.market).map((side) => {
+                      const r = settleSide(l, side, score, team);
+                      const words = sideWords(l.market, l.line, side, { team });
+                      return (
+                        <span className="side" key={side}>
+                          {words} <Outcome value={r.kind === 'settled' ? r.result : null} reason={r.kind === 'by_hand' ? r.reason : undefined} label={words} />
+                        </span>
+                      );
+                    })}
                   </span>
                   <span className="muted line-words" data-testid={`settled-words-${l.line_id}`}>
-                    {settledLineWords(l, sport, names)}
+                    {settledLineText(l, { sport, names, score, team })}
                   </span>
                 </td>
               </tr>

@@ -1,22 +1,24 @@
-// Bets: the trader's own bet log, kept in this profile's history and nowhere else. Each bet with its closing price,
-// CLV under the chosen model (all five on hover), result and P/L; filters and totals (count, average CLV, stake, P/L,
-// ROI) over what is shown; CSV through the core's one writer. Keys: 1/2/3 all/open/settled, arrows move, X exports,
-// Del removes the selected bet.
+// Bets: the trader's own bet log, kept in this profile's history and nowhere else. Each bet with its side in words,
+// closing price (flagged when stale), CLV under the chosen model (all five on hover), result (half results of quarter
+// lines; a bet the app cannot settle says why and the trader settles it here) and P/L in the trader's unit; filters
+// and totals (count, average CLV, stake, P/L, ROI) over what is shown; CSV through the core's one writer. Keys: 1/2/3
+// all/open/settled, arrows move, X exports, Del removes the selected bet.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
-import { fmtDateTime, fmtLine, fmtMoney, fmtOdds } from '../format';
+import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
+import { fmtDateTime, fmtOdds } from '../format';
 import { setViewKeys } from '../keys';
 import { useStore } from '../store';
 
 type Status = 'all' | 'open' | 'settled';
 const STATUSES: Status[] = ['all', 'open', 'settled'];
 const fmtClv = (x: number | null | undefined) => (x == null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}%`);
-const fmtPl = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
 const tone = (x: number | null | undefined) => (x == null || x === 0 ? '' : x > 0 ? 'pos' : 'neg');
 const MARKETS = ['', 'moneyline', 'spread', 'totals', 'team_total'];
+const STATUS_WORD: Record<Status, string> = { all: 'All', open: 'Open', settled: 'Settled' };
 
 function download(csv: string) {
   const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
@@ -29,6 +31,8 @@ function download(csv: string) {
 
 export function BetsView() {
   const toast = useStore((s) => s.toast);
+  const unit = useStore((s) => s.settings?.moneyUnit ?? '');
+  const money = (n: number | null, sign = false) => (n === null ? '—' : formatMoney(n, unit, { sign }));
   const [status, setStatus] = useState<Status>('all');
   const [market, setMarket] = useState('');
   const [data, setData] = useState<{ bets: BetView[]; totals: BetTotals; model: DevigModel } | null>(null);
@@ -86,14 +90,14 @@ export function BetsView() {
         <div className="segmented" role="group" aria-label="Status">
           {STATUSES.map((s, i) => (
             <button key={s} aria-pressed={status === s} data-testid={`bets-status-${s}`} onClick={() => setStatus(s)}>
-              {s} <kbd>{i + 1}</kbd>
+              {STATUS_WORD[s]} <kbd>{i + 1}</kbd>
             </button>
           ))}
         </div>
         <select value={market} onChange={(e) => setMarket(e.target.value)} aria-label="Market" data-testid="bets-market">
           {MARKETS.map((m) => (
             <option key={m} value={m}>
-              {m || 'every market'}
+              {m ? marketName(m) : 'Every market'}
             </option>
           ))}
         </select>
@@ -111,8 +115,8 @@ export function BetsView() {
         <dl className="totals" data-testid="bets-totals">
           <div><dt>Bets</dt><dd data-testid="bets-count">{t.count}</dd></div>
           <div><dt>Average CLV</dt><dd className={tone(t.averageClv)} data-testid="bets-avg-clv">{fmtClv(t.averageClv)}</dd></div>
-          <div><dt>Stake</dt><dd data-testid="bets-stake">{fmtMoney(t.stake)}</dd></div>
-          <div><dt>P/L</dt><dd className={tone(t.pnl)} data-testid="bets-pnl">{fmtPl(t.pnl)}</dd></div>
+          <div><dt>Stake</dt><dd data-testid="bets-stake">{money(t.stake)}</dd></div>
+          <div><dt>P/L</dt><dd className={tone(t.pnl)} data-testid="bets-pnl">{money(t.pnl, true)}</dd></div>
           <div><dt>ROI</dt><dd className={tone(t.roi)} data-testid="bets-roi">{fmtClv(t.roi)}</dd></div>
         </dl>
       )}
@@ -122,8 +126,8 @@ export function BetsView() {
           <thead>
             <tr>
               <th>Placed</th>
+              <th>Event</th>
               <th>Bet</th>
-              <th>Side</th>
               <th className="num">Price</th>
               <th className="num">Stake</th>
               <th className="num">Close</th>
@@ -136,18 +140,25 @@ export function BetsView() {
             {data.bets.map((b, i) => (
               <tr key={b.id} className={i === selected ? 'selected-row' : undefined} aria-selected={i === selected} data-testid={`bet-row-${b.id}`} onClick={() => setSelected(i)}>
                 <td>{fmtDateTime(b.placedAt)}</td>
-                <td>
-                  {b.label.replace(/ · .*$/, '')} · {b.market} {fmtLine(b.line)}
+                <td>{b.label.replace(/ · .*$/, '')}</td>
+                <td data-testid="bet-side" title={b.label}>
+                  {b.sideWords}
+                  {b.market !== 'moneyline' && b.market !== 'spread' && b.market !== 'totals' && b.market !== 'team_total' ? ` (${marketName(b.market)})` : ''}
                 </td>
-                <td>{b.side}</td>
                 <td className="num">{fmtOdds(b.price)}</td>
-                <td className="num">{fmtMoney(b.stake)}</td>
-                <td className="num">{fmtOdds(b.closingPrice)}</td>
-                <td className={`num ${tone(b.clvByModel?.[data.model])}`} title={b.clvByModel ? DEVIG_MODELS.map((m) => `${m} ${fmtClv(b.clvByModel![m])}`).join('  ') : 'the line has not closed yet'} data-testid="bet-clv">
-                  {fmtClv(b.clvByModel?.[data.model])}
+                <td className="num">{money(b.stake)}</td>
+                <td className={`num${b.closeStale ? ' stale' : ''}`} title={b.closeNote ?? undefined} data-testid="bet-close">
+                  {fmtOdds(b.closingPrice)}
+                  {b.closeStale && <span className="badge warn" data-testid="bet-close-stale"> stale</span>}
+                  {b.closingPrice === null && b.closeNote && <span className="muted" data-testid="bet-close-note"> ⚠</span>}
                 </td>
-                <td>{b.result ?? 'open'}</td>
-                <td className={`num ${tone(b.pnl)}`}>{fmtPl(b.pnl)}</td>
+                <td className={`num ${tone(b.clvByModel?.[data.model])}`} title={b.clvByModel ? DEVIG_MODELS.map((m) => `${m} ${fmtClv(b.clvByModel![m])}`).join('  ') : (b.closeNote ?? 'the line has not closed yet')} data-testid="bet-clv">
+                  {b.clvByModel && b.clvByModel[data.model] === null ? 'n/a' : fmtClv(b.clvByModel?.[data.model])}
+                </td>
+                <td data-testid="bet-result">
+                  <BetResultCell bet={b} onSettle={(result) => void api.invoke('bets:settle', b.id, result).then((r) => (r.ok ? load() : toast(r.error.message, 'error')))} />
+                </td>
+                <td className={`num ${tone(b.pnl)}`} data-testid="bet-pnl">{money(b.pnl, true)}</td>
               </tr>
             ))}
           </tbody>
@@ -156,3 +167,41 @@ export function BetsView() {
     </section>
   );
 }
+
+/** A bet's result in words; a bet the app cannot settle says why and offers the trader the five results. */
+function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetView['result']): void }) {
+  if (bet.result !== null) {
+    return (
+      <span title={bet.resultBy === 'score' ? 'a quarter line, settled from the final score' : undefined}>
+        {resultWords(bet.result)}
+        {bet.resultBy === 'hand' && (
+          <>
+            {' '}
+            <span className="muted">(by hand)</span>{' '}
+            <button className="link" onClick={() => onSettle(null)} data-testid="bet-unsettle">
+              undo
+            </button>
+          </>
+        )}
+      </span>
+    );
+  }
+  if (!bet.settleByHand) return <span className="muted">open</span>;
+  return (
+    <span className="settle-by-hand">
+      <span className="warn-text" title={bet.settleByHand} data-testid="bet-settle-by-hand">
+        settle by hand
+      </span>{' '}
+      <select aria-label="Settle by hand" defaultValue="" onChange={(e) => e.target.value && onSettle(e.target.value as BetView['result'])} data-testid="bet-settle-select">
+        <option value="">…</option>
+        {BET_RESULTS.map((r) => (
+          <option key={r} value={r}>
+            {resultWords(r)}
+          </option>
+        ))}
+      </select>
+      <span className="muted small-text reason"> {bet.settleByHand}</span>
+    </span>
+  );
+}
+

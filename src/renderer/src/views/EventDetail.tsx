@@ -1,12 +1,12 @@
 // Event detail (the right pane for the selected row): live score, markets by period with prices and the fair
 // probability under the chosen de-vig model (computed here from the live prices), period results with their labels,
 // and charts of the chosen line's price and max_win over time.
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
-import { devig } from '../../../shared/devig';
 import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
 import { labelPeriod } from '../../../shared/periods';
+import { fairPrices, lineWords, marketKind, marketName, marketSides, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { EventBadge } from '../components/EventBadge';
@@ -15,36 +15,28 @@ import { PriceCell, type PriceSide } from '../components/PriceCell';
 import { Time } from '../components/Time';
 import { SettledLines } from '../components/SettledLines';
 import { usePeriodNames, useQuery } from '../hooks';
-import { eventName, fmtLine, fmtMoney, fmtOdds, fmtPct, fmtScore } from '../format';
+import { eventName, fmtMoney, fmtOdds, fmtPct, fmtScore } from '../format';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
 import { PriceAlerts } from './PriceAlerts';
 import { RecordBet } from './RecordBet';
 
 const MARKET_ORDER = ['moneyline', 'spread', 'totals', 'team_total'];
-const MARKET_LABEL: Record<string, string> = { moneyline: 'Moneyline', spread: 'Spread', totals: 'Total', team_total: 'Team total' };
-
-export function sidesOf(m: Pick<MarketView, 'market' | 'prices'>): PriceSide[] {
-  if (m.market === 'moneyline') return m.prices && m.prices.draw === undefined ? ['home', 'away'] : ['home', 'draw', 'away'];
-  if (m.market === 'totals' || m.market === 'team_total') return ['over', 'under'];
-  return ['home', 'away'];
+/** The sides a line shows: a moneyline's draw column once it has had a draw price (`seen`), even while it lacks one. */
+export function sidesOf(m: Pick<MarketView, 'market' | 'prices'>, seen?: ReadonlySet<PriceSide>): PriceSide[] {
+  if (marketKind(m.market) === 'moneyline') return m.prices?.draw === undefined && !seen?.has('draw') ? ['home', 'away'] : ['home', 'draw', 'away'];
+  return marketSides(m.market);
 }
 
-/** Fair probabilities of a market's sides under a model, or null when its prices cannot be de-vigged. */
-export function fairOf(m: Pick<MarketView, 'market' | 'prices'>, model: DevigModel): Partial<Record<PriceSide, number>> | null {
-  if (!m.prices) return null;
-  const sides = sidesOf(m);
-  const odds = sides.map((s) => m.prices![s]);
-  if (odds.some((o) => o === undefined)) return null;
-  try {
-    const { probabilities } = devig(odds as number[], model);
-    return Object.fromEntries(sides.map((s, i) => [s, probabilities[i]]));
-  } catch {
-    return null;
-  }
+/**
+ * Fair probabilities of a market's sides under a model, or null when it has none: the trading module's rule (a
+ * market lacking a side it has had is partial; a model that cannot price it, MPTO on an extreme longshot, is n/a).
+ */
+export function fairOf(m: Pick<MarketView, 'market' | 'prices'>, model: DevigModel, seen?: ReadonlySet<PriceSide>): Partial<Record<PriceSide, number>> | null {
+  const fair = fairPrices(m.prices, model, seen);
+  if (!fair) return null;
+  return Object.fromEntries(Object.entries(fair).map(([s, f]) => [s, 1 / f]));
 }
-
-const SIDE_LABEL: Record<PriceSide, string> = { home: '1', draw: 'X', away: '2', over: 'O', under: 'U' };
 
 function MarketRowView({
   eventId,
@@ -60,9 +52,12 @@ function MarketRowView({
   onChoose: (lineId: number) => void;
 }) {
   const model = useStore((s) => s.devigModel);
-  const fair = useMemo(() => fairOf(market, model), [market, model]);
-  const sides = sidesOf(market);
-  const side = market.market === 'team_total' && market.side ? ` ${market.side}` : '';
+  // The sides this row has seen priced: a moneyline that loses its draw for a moment has no fair price meanwhile.
+  const seen = useRef(new Set<PriceSide>());
+  for (const s of pricedSides(market.prices)) seen.current.add(s);
+  const fair = useMemo(() => fairOf(market, model, seen.current), [market, model]);
+  const sides = sidesOf(market, seen.current);
+  const team = market.side;
   return (
     <tr
       className={`mrow${chosen ? ' chosen' : ''}${market.prices === null ? ' offline' : ''}`}
@@ -70,17 +65,14 @@ function MarketRowView({
       data-testid={`market-${market.lineId}`}
       title="Click to chart this line"
     >
-      <td>
-        {MARKET_LABEL[market.market] ?? market.market}
-        {side} <span className="num">{fmtLine(market.line)}</span>
-      </td>
+      <td>{marketKind(market.market) === 'team_total' ? lineWords(market.market, null, { team }) : marketName(market.market)}</td>
       <td className="sides">
         {sides.map((s) => (
           <span key={s} className="side">
-            <span className="side-label">{SIDE_LABEL[s]}</span>
+            <span className="side-label" data-testid={`side-${market.lineId}-${s}`}>{sideWords(market.market, market.line, s, { team }).replace(/^(Home|Away) team total /, '')}</span>
             {live ? <PriceCell eventId={eventId} lineId={market.lineId} side={s} /> : <span className="cell num price">{fmtOdds(market.prices?.[s])}</span>}
-            <span className="fair" data-testid={`fair-${market.lineId}-${s}`} title={`fair probability (${model})`}>
-              {fmtPct(fair?.[s])}
+            <span className="fair" data-testid={`fair-${market.lineId}-${s}`} title={fair ? `fair probability (${model})` : market.prices ? `no fair price under ${model}: the market is partial or the model cannot price it` : 'offline'}>
+              {market.prices && !fair && pricedSides(market.prices).length ? 'n/a' : fmtPct(fair?.[s])}
             </span>
           </span>
         ))}
@@ -123,7 +115,7 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   if (all.length === 1) return <p className="calm-message">One tick recorded so far; the charts start with the next one.</p>;
   return (
     <div className="charts">
-      <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: SIDE_LABEL[s], color: color(i) }))} format={(v) => v.toFixed(3)} />
+      <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: current ? sideWords(current.market, current.line, s, { team: current.side }) : sideName(s), color: color(i) }))} format={(v) => v.toFixed(3)} />
       <Chart
         title="Max win"
         testId="chart-maxwin"

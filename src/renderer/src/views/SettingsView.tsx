@@ -427,9 +427,22 @@ export function SettingsView() {
         </label>
       </Row>
       <SettlementAlertsSetting settings={settings} update={update} />
-      <Row label="Drop alert" hint="Alert when a side's no-vig fair price moves at least this much since the open, or within the window. Each event can override it in its detail.">
+      <Row label="Drop alert" hint="Alert when a side's no-vig fair price shortens at least this much (and its fair probability rises at least 1 point) since the open or within the window; after an alert, again when it shortens this much from the price it alerted at. A drift is never a drop. Each event can override it in its detail.">
         <NumberSetting value={settings?.dropAlertPct ?? 5} min={0} max={100} suffix="%" testId="drop-pct-default" onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')} />{' '}
         <NumberSetting value={settings?.dropWindowMinutes ?? 15} min={1} max={240} suffix="minutes" testId="drop-window-default" onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')} />
+      </Row>
+      <Row label="Money unit" hint="The currency or unit of your stakes and P/L (EUR, USD, u). Every stake and P/L is shown with two decimals in it.">
+        <input
+          key={settings?.moneyUnit ?? ''}
+          defaultValue={settings?.moneyUnit ?? ''}
+          maxLength={8}
+          size={8}
+          disabled={!settings}
+          aria-label="Money unit"
+          data-testid="money-unit"
+          onBlur={(e) => e.target.value.trim() !== (settings?.moneyUnit ?? '') && void save({ moneyUnit: e.target.value.trim() }, 'Money unit')}
+          onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+        />
       </Row>
       <Row label="Price alert hysteresis" hint="A price must move back this far past a threshold before it can fire again, so a price flickering around it alerts once.">
         <NumberSetting value={settings?.priceAlertHysteresisPct ?? 1} min={0} max={50} suffix="%" testId="hysteresis-input" onSave={(n) => void save({ priceAlertHysteresisPct: n }, 'Hysteresis')} />

@@ -1,11 +1,12 @@
 // Top movers: every side of the watched events' lines ranked by its fair-price move over 5, 15 or 60 minutes, with the
 // line's max_win and its own move beside it (a drop with a rising limit is the signal). Keys: 1/2/3 rank by 5/15/60
 // minutes, arrows move, Enter opens the event.
+import { marketName } from '../../../shared/trading';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MoverRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
-import { fmtLine, fmtMoney, fmtOdds } from '../format';
+import { fmtMoney, fmtOdds } from '../format';
 import { setViewKeys } from '../keys';
 import { useStore } from '../store';
 
@@ -80,7 +81,7 @@ export function TopMoversView() {
           ))}
         </div>
       </header>
-      <p className="muted small-text">Fair (no-vig) price moves of the watched events' lines, ranked by the {span}-minute move. ↑↓ move, Enter opens the event.</p>
+      <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted). A line missing a side it had is left out. ↑↓ move, Enter opens the event.</p>
       {error && (
         <p className="calm-message" role="alert">
           {error.message}
@@ -115,10 +116,8 @@ export function TopMoversView() {
                 onClick={() => setSelected(i)}
               >
                 <td>{r.label}</td>
-                <td>
-                  {r.market} {fmtLine(r.line)}
-                </td>
-                <td>{r.side}</td>
+                <td>{marketName(r.market)}</td>
+                <td data-testid={`mover-side-${i}`}>{r.sideWords}</td>
                 <td className="num">{fmtOdds(r.price)}</td>
                 <td className="num">{fmtOdds(r.fair)}</td>
                 {WINDOWS.map((w) => (
