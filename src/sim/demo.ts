@@ -1,7 +1,9 @@
 // Demo mode: with no key configured, the app runs on the built-in simulator with a demo enterprise key. The demo
 // world runs on the wall clock (speed 1: nothing is started, settled or timestamped in the future, and a demo cursor
 // is a real second), with its matches compressed tenfold so the screen moves: a football match lasts about ten
-// minutes and settlements are published every minute.
+// minutes and settlements are published every minute. The world's own trading scenarios (CONTROL.md, "Scenarios":
+// pre-match suspensions, quarter lines, a missing draw, a side priced 1.0, void matches, best-of-7 table tennis) run at
+// the same pace, so a demo session meets each of them every few minutes to an hour.
 import { formatServiceTime } from '../shared/api';
 import { startSimulator } from './index';
 

@@ -29,4 +29,13 @@ describe('demo world', () => {
     expect(live.length).toBeGreaterThanOrEqual(3);
     for (const f of live) expect(parseServiceTime(f.starts)!).toBeLessThanOrEqual(Date.now() + 1000);
   });
+
+  it('plays the trading situations of issue 22 now and then: suspensions, draw gaps, decided prices, void matches', async () => {
+    const scenarios = (await get(demo.baseUrl, '/__sim/truth/scenarios')).json as Array<{ kind: string; state: string }>;
+    const played = new Set(scenarios.filter((s) => s.state === 'played').map((s) => s.kind));
+    for (const kind of ['suspension', 'draw_gap', 'decided_price']) expect(played, kind).toContain(kind);
+    expect(played.has('abandoned') || played.has('cancelled')).toBe(true);
+    const settled = parseSettledPage((await get(demo.baseUrl, `${PATHS.settled}?limit=1000`, DEMO_KEY)).json).items;
+    expect(settled.some((e) => e.sport_id === 1 && e.settlement.some((l) => l.line !== null && Math.abs((l.line * 2) % 1) === 0.5))).toBe(true);
+  });
 });
