@@ -43,11 +43,26 @@ export const money = (n: number): string => n.toLocaleString('en-US', { maximumF
 
 const isMuted = (s: AlertSettings, eventId: number | null) => eventId !== null && s.mutedEvents.has(eventId);
 
-/** A max_win change of a watched, unmuted event alerts when it moves by at least the threshold. */
-export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boolean, s: AlertSettings): AlertDecision {
-  const pct = pctChange(c.from, c.to);
-  if (!watched || isMuted(s, c.eventId) || Math.abs(pct) < s.maxWinThresholdPct) return NONE;
-  const message = `max_win ${money(c.from)} → ${money(c.to)} (${formatPct(pct)}) on ${c.label}`;
+/** What a limit's change decides, and where the limit's next move is measured from. */
+export interface MaxWinDecision extends AlertDecision {
+  /** The value the next change of this limit is measured from: the value that alerted now, else the one given. */
+  base: number;
+}
+
+/** A move of exactly the threshold alerts, whatever the binary fractions make of it (900 → 810 is -10.000000000000002%). */
+const PCT_EPSILON = 1e-9;
+
+/**
+ * The limit (max_win: the maximum stake accepted on the market) of a watched, unmuted event alerts when it has moved
+ * by at least the threshold since `base`: the value that last alerted, or the first value seen before any alert
+ * (default: this change's own `from`). Comparing with the previous point only, a limit cut 2% at a time never
+ * alerted; measured from the base, the steps add up (1000 → 980 → 960 → 940 → 900 alerts once, at 900). The alerted
+ * value becomes the next base; cuts and raises alike. Pure: the caller keeps the base per line or contestant.
+ */
+export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boolean, s: AlertSettings, base: number = c.from): MaxWinDecision {
+  const pct = pctChange(base, c.to);
+  if (!watched || isMuted(s, c.eventId) || c.to === base || Math.abs(pct) < s.maxWinThresholdPct - PCT_EPSILON) return { ...NONE, base };
+  const message = `Max stake ${money(base)} → ${money(c.to)} (${formatPct(pct)}) on ${c.label}`;
   return {
     alert: {
       kind: 'max_win',
@@ -55,9 +70,11 @@ export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boo
       specialId: c.specialId,
       contestantId: c.contestantId,
       message,
-      data: { lineId: c.lineId, from: c.from, to: c.to, pct: Number.isFinite(pct) ? pct : null, at: c.at },
+      // from: the value that last alerted (or the first seen); previous: the value just before this change.
+      data: { lineId: c.lineId, from: base, to: c.to, pct: Number.isFinite(pct) ? pct : null, at: c.at, previous: c.from },
     },
-    notify: s.notifyMaxWin && !s.doNotDisturb ? { title: `max_win ${formatPct(pct)}: ${c.label}`, body: message } : null,
+    notify: s.notifyMaxWin && !s.doNotDisturb ? { title: `Max stake ${formatPct(pct)}: ${c.label}`, body: message } : null,
+    base: c.to,
   };
 }
 

@@ -13,8 +13,9 @@ import type { Notifier } from '../notifier';
 import type { Store } from '../store';
 import type { StreamClient, StreamState } from '../stream/client';
 import { spareAboveReserve, specialsAllowance, type BudgetView } from '../budget';
-import { maxWinDecision, type AlertSettings } from './alertRules';
+import type { AlertSettings } from './alertRules';
 import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
+import { createMaxWinAlerts } from './maxWinAlerts';
 import { createClosingLines } from './closingLines';
 import { createOddsPipeline } from './oddsPipeline';
 import { createPriceWatch, type PriceAlertSettings } from './priceWatch';
@@ -135,12 +136,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
     later(loop, Math.max(1, seconds()) * 1000);
   }
 
+  // Each limit alerts on its move since the value that last alerted: the bases live here, beside the decision.
+  const maxWinAlerts = createMaxWinAlerts();
   function maxWinChange(c: MaxWinChange & { label: string }): void {
     maxWinChanges++;
     const eventWatched = isWatched(c.eventId);
     const { label: _label, ...change } = c;
     emit({ type: 'max_win', ...change, watched: eventWatched });
-    const decision = maxWinDecision(c, eventWatched, options.settings());
+    const decision = maxWinAlerts.decide(c, eventWatched, options.settings());
     if (!decision.alert || stopped) return;
     const alert = store.appendAlert(decision.alert);
     emit({ type: 'alert', alert });
@@ -264,6 +267,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           // The match left the book: nothing more will move its limits. Its settlement is discovered through
           // /api/settled, soon.
           odds.forget(eventId);
+          maxWinAlerts.forget(eventId);
           priceWatch.forget(eventId);
           closingLines.forget(eventId);
           emit({ type: 'end', eventId, reason: end.reason });
@@ -333,6 +337,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       watched.delete(eventId);
       streams.unwatch(eventId);
       odds.forget(eventId);
+      maxWinAlerts.forget(eventId);
       priceWatch.forget(eventId);
       closingLines.flush();
       closingLines.forget(eventId);
