@@ -94,7 +94,7 @@ export function OutrightsView() {
                               <td className="ellipsis">{c.name}</td>
                               <td className="num muted">{c.handicap ? fmtLine(c.handicap) : ''}</td>
                               <td className="num">{fmtOdds(c.odds)}</td>
-                              <td className="num muted" title="true odds">
+                              <td className="num muted" title="True odds as the service gives them: de-vigged under the account's model on the service, which may not be the model chosen in Settings">
                                 {fmtOdds(c.todds)}
                               </td>
                             </tr>

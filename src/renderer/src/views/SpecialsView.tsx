@@ -1,11 +1,13 @@
-// Specials of a watched event: fixtures and contestants, opening vs closing true odds under all five de-vig models
-// side by side with the closing-line value of the opening price, and the max_win timeline.
+// Specials of a watched event: fixtures and contestants; under each of the five de-vig models the CLV of the opening
+// offered odds against the fair close, beside the fair price's own move; and the timeline of the limit (max stake).
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS } from '../../../shared/api';
 import type { AppError } from '../../../shared/errors';
+import type { ClvRow } from '../../../shared/domain';
 import type { SpecialView, SpecialsView as SpecialsViewData } from '../../../shared/ipc/contract';
-import { labelPeriod, marketLabel } from '../../../shared/periods';
+import { labelPeriod } from '../../../shared/periods';
+import { lineWords } from '../../../shared/trading';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { Time } from '../components/Time';
@@ -23,7 +25,34 @@ function PlanRestricted({ error }: { error: AppError }) {
   );
 }
 
+const CLV_TITLE =
+  'CLV: the opening offered odds (what one could have bet at the open) against the fair closing price under this model, minus 1. ' +
+  'Fair move: the fair price\'s own move from the opening record to the closing record (nothing one could have bet).';
+
+function ClvCell({ row, id }: { row: ClvRow | undefined; id: string }) {
+  const clv = row?.clv ?? null;
+  const closed = row?.closingTrueOdds != null;
+  const open = fmtOdds(row?.openingOdds);
+  return (
+    <td className="num clv-cell" data-testid={id} title={CLV_TITLE}>
+      <div data-testid={`${id}-prices`}>
+        {open} → {fmtOdds(row?.closingTrueOdds)}
+      </div>
+      <div className={clv == null ? 'muted' : clv >= 0 ? 'pos' : 'neg'} data-testid={`${id}-clv`}>
+        {!closed ? 'open' : clv == null ? 'CLV —' : `CLV ${clv >= 0 ? '▲' : '▼'} ${fmtSignedPct(clv)}`}
+      </div>
+      <div className="muted" data-testid={`${id}-fair-move`}>
+        fair {fmtOdds(row?.openingTrueOdds)} → {fmtOdds(row?.closingTrueOdds)}
+        {closed ? ` · fair move ${fmtSignedPct(row?.fairMove)}` : ''}
+      </div>
+    </td>
+  );
+}
+
 function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; chosen: number | null; onChoose: (contestantId: number) => void }) {
+  // The trader's model: the opening and closing records carry true odds under every model; between them the
+  // service's todds follows the model asked for when the tick was fetched.
+  const model = useStore((s) => s.devigModel);
   return (
     <section className="special" data-testid={`special-${special.specialId}`}>
       <h3>
@@ -36,8 +65,12 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
             <th rowSpan={2}>Contestant</th>
             <th rowSpan={2} className="num">Hcp</th>
             <th rowSpan={2} className="num">Odds</th>
-            <th rowSpan={2} className="num">True</th>
-            <th rowSpan={2} className="num">Max win</th>
+            <th rowSpan={2} className="num" title={`True (no-vig) odds under ${model}, your de-vig model (Settings)`} data-testid="specials-true-head">
+              True ({model})
+            </th>
+            <th rowSpan={2} className="num" title="Limit: the maximum stake accepted on this market (max_win)">
+              Max stake
+            </th>
             {DEVIG_MODELS.map((m) => (
               <th key={m} className="num model-head">
                 {m}
@@ -46,36 +79,34 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
           </tr>
           <tr>
             {DEVIG_MODELS.map((m) => (
-              <th key={m} className="num muted sub">
-                open → close · CLV
+              <th key={m} className="num muted sub" title={CLV_TITLE}>
+                open odds → fair close · CLV · fair move
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {special.contestants.map((c) => (
-            <tr key={c.contestantId} className={chosen === c.contestantId ? 'chosen' : undefined} onClick={() => onChoose(c.contestantId)} title="Click for the max_win timeline">
-              <td>{c.contestantName}</td>
-              <td className="num">{fmtLine(c.handicap)}</td>
-              <td className="num">{fmtOdds(c.odds)}</td>
-              <td className="num">{fmtOdds(c.todds)}</td>
-              <td className="num">{fmtMoney(c.maxWin)}</td>
-              {DEVIG_MODELS.map((m) => {
-                const row = c.clv.find((r) => r.model === m);
-                const clv = row?.clv ?? null;
-                return (
-                  <td key={m} className="num clv-cell" data-testid={`clv-${special.specialId}-${c.contestantId}-${m}`}>
-                    <div>
-                      {fmtOdds(row?.openingTrueOdds)} → {fmtOdds(row?.closingTrueOdds)}
-                    </div>
-                    <div className={clv == null ? 'muted' : clv >= 0 ? 'pos' : 'neg'}>
-                      {clv == null ? 'open' : `${clv >= 0 ? '▲' : '▼'} ${fmtSignedPct(clv)}`}
-                    </div>
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
+          {special.contestants.map((c) => {
+            const byModel = c.trueOddsByModel?.[model];
+            return (
+              <tr key={c.contestantId} className={chosen === c.contestantId ? 'chosen' : undefined} onClick={() => onChoose(c.contestantId)} title="Click for the max stake timeline">
+                <td>{c.contestantName}</td>
+                <td className="num">{fmtLine(c.handicap)}</td>
+                <td className="num">{fmtOdds(c.odds)}</td>
+                <td
+                  className="num"
+                  data-testid={`true-${special.specialId}-${c.contestantId}`}
+                  title={byModel !== undefined ? `${model}, from the service's true odds by model` : `The service's todds of the latest tick (under the model asked for when it was fetched)`}
+                >
+                  {fmtOdds(byModel ?? c.todds)}
+                </td>
+                <td className="num" title="Maximum stake accepted">{fmtMoney(c.maxWin)}</td>
+                {DEVIG_MODELS.map((m) => (
+                  <ClvCell key={m} row={c.clv.find((r) => r.model === m)} id={`clv-${special.specialId}-${c.contestantId}-${m}`} />
+                ))}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </section>
@@ -92,7 +123,7 @@ function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventI
   if (points.length === 0) return <p className="calm-message">No ticks recorded for {name} yet.</p>;
   return (
     <div className="charts two">
-      <Chart title={`${name}: max win`} data={data} series={[{ label: 'max_win', color: '--c2', stepped: true }]} format={fmtMoney} testId="chart-special-maxwin" />
+      <Chart title={`${name}: max stake`} data={data} series={[{ label: 'max stake', color: '--c2', stepped: true }]} format={fmtMoney} testId="chart-special-maxwin" />
       <Chart
         title={`${name}: odds`}
         log
@@ -117,7 +148,7 @@ interface TimelineRow {
   kind: 'special' | 'line';
 }
 
-/** Every max_win change of the event, specials and market lines alike, newest first. */
+/** Every change of the limit (max_win: the maximum stake accepted) of the event, specials and market lines alike, newest first. */
 function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
   const names = usePeriodNames();
   const sport = useStore((s) => s.watchEvents[data.eventId]?.sportName ?? '');
@@ -135,7 +166,7 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
       out.push({
         key: `l-${p.lineId}-${p.at}`,
         at: p.at,
-        what: p.market === null ? `Line ${p.lineId}` : marketLabel(p.market, p.line),
+        what: p.market === null ? `Line ${p.lineId}` : lineWords(p.market, p.line),
         detail: p.period === null ? '' : labelPeriod(sport, p.period, names),
         from: p.previousMaxWin,
         to: p.maxWin,
@@ -146,7 +177,7 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
   }, [data, names, sport]);
   return (
     <section className="special">
-      <h3>Max win timeline</h3>
+      <h3 title="The maximum stake accepted (max_win), each change">Max stake timeline</h3>
       <table className="grid" data-testid="maxwin-timeline">
         <thead>
           <tr>
