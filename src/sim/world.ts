@@ -726,7 +726,8 @@ export class World {
   nudgeOdds(eventId: number, rng: Prng): boolean {
     const ev = this.book.get(eventId);
     if (!ev) return false;
-    const priced = ev.markets.filter((m) => m.prices !== null);
+    // A market a scenario holds (suspended, a side missing, a decided price) stands still, as it does for the world.
+    const priced = ev.markets.filter((m) => m.prices !== null && !m.hold);
     if (!priced.length) return false;
     const m = rng.pick(priced);
     const before = JSON.stringify(m.prices);
