@@ -73,7 +73,7 @@ export function createNotifyPacer<N>(o: {
   };
 }
 
-const GROUP_WORDS: Record<NotifyGroup, string> = { price: 'price alerts', max_win: 'max_win alerts' };
+const GROUP_WORDS: Record<NotifyGroup, string> = { price: 'price alerts', max_win: 'max stake alerts' };
 
 /** The line a summed-up notification adds to its body ('' for one that stands alone). */
 export function moreLine(more: number, group: NotifyGroup | null): string {

@@ -400,9 +400,12 @@ test('a live alert lands in the alert history and muting is per event', async ({
   await page.keyboard.press('a');
   await expect(page.getByTestId('alerts-empty')).toBeVisible();
 
-  // What the core must alert, line by line, from every max_win move the simulator makes on the watched events.
+  // What the core must alert, line by line, from every max_win move the simulator makes on the watched events: a
+  // limit alerts on its move since the value that last alerted (the first value seen, before any alert), then
+  // measures from the alerted value (issue 22).
   const alerts = new Map<number, string[]>([[a, []], [b, []]]);
   const maxWins = new Map<string, number>();
+  const bases = new Map<string, number>();
   const look = () => {
     for (const id of [a, b])
       for (const m of truthOf(app.sim, id).markets) {
@@ -410,10 +413,13 @@ test('a live alert lands in the alert history and muting is per event', async ({
         const from = maxWins.get(k);
         maxWins.set(k, m.max_win);
         if (from === undefined || from === m.max_win) continue;
-        const pct = ((m.max_win - from) / from) * 100;
-        if (Math.abs(pct) < 10) continue;
+        const base = bases.get(k) ?? from;
+        bases.set(k, base);
+        const pct = ((m.max_win - base) / base) * 100;
+        if (m.max_win === base || Math.abs(pct) < 10 - 1e-9) continue;
+        bases.set(k, m.max_win);
         const money = (n: number) => n.toLocaleString('en-US');
-        alerts.get(id)!.push(`max_win ${money(from)} → ${money(m.max_win)} (${pct > 0 ? '+' : ''}${pct.toFixed(1)}%) on ${lineLabel(m, false, periodNames(PERIODS))}`);
+        alerts.get(id)!.push(`Max stake ${money(base)} → ${money(m.max_win)} (${pct > 0 ? '+' : ''}${pct.toFixed(1)}%) on ${lineLabel(m, false, periodNames(PERIODS))}`);
       }
   };
   look();

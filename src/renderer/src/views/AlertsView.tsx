@@ -6,7 +6,7 @@ import { Time } from '../components/Time';
 import { eventName } from '../format';
 import { focusEvent, focusSettlement, useStore } from '../store';
 
-const KIND_LABEL: Record<string, string> = { max_win: 'MAX WIN', max_win_change: 'MAX WIN', settled: 'SETTLED', odds_move: 'MOVE' };
+const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', odds_move: 'MOVE' };
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
 const kindClass = (k: string) => (k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') ? 'settled' : 'other');
 
@@ -108,7 +108,7 @@ export function AlertsView() {
       {!error && !loaded && <p className="calm-message">Loading alerts…</p>}
       {!error && loaded && allIds.length === 0 && (
         <p className="calm-message" data-testid="alerts-empty">
-          No alert yet. Max-win changes and settlements of watched events show up here.
+          No alert yet. Max stake changes and settlements of watched events show up here.
         </p>
       )}
       <div className="agrid" role="grid">

@@ -117,10 +117,10 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
     <div className="charts">
       <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: current ? sideWords(current.market, current.line, s, { team: current.side }) : sideName(s), color: color(i) }))} format={(v) => v.toFixed(3)} />
       <Chart
-        title="Max win"
+        title="Max stake"
         testId="chart-maxwin"
         data={maxWinData}
-        series={[{ label: 'max_win', color: color(1), stepped: true }]}
+        series={[{ label: 'max stake', color: color(1), stepped: true }]}
         format={(v) => fmtMoney(v)}
       />
     </div>

@@ -171,7 +171,7 @@ function DesktopSection({ desktop }: { desktop: DesktopApi }) {
 const KIND_LABEL: Record<StorageKind, string> = {
   rawTicks: 'Odds ticks, full detail',
   bars: 'Odds history, one-minute bars',
-  maxWinPoints: 'max_win change points',
+  maxWinPoints: 'max stake change points',
   specials: 'Specials and outrights',
   settlements: 'Settlements and results',
   alerts: 'Alerts',
@@ -409,7 +409,7 @@ export function SettingsView() {
       </Row>
 
       <h2>Alerts and notifications</h2>
-      <Row label="Max-win alert threshold" hint="Alert when a contestant's max_win moves by at least this share.">
+      <Row label="Max stake alert threshold" hint="Alert when a limit (the maximum stake accepted on a line or special) has moved by at least this share since its last alert.">
         <NumberSetting value={settings?.maxWinThresholdPct ?? 0} min={0} max={1000} suffix="%" testId="threshold-input" onSave={(n) => void save({ maxWinThresholdPct: n }, 'Threshold')} />
       </Row>
       <Row label="Notify">
@@ -417,7 +417,7 @@ export function SettingsView() {
           <input type="checkbox" checked={settings?.notifySettlements ?? false} disabled={!settings} onChange={(e) => void update({ notifySettlements: e.target.checked })} /> settlements
         </label>
         <label className="check">
-          <input type="checkbox" checked={settings?.notifyMaxWin ?? false} disabled={!settings} onChange={(e) => void update({ notifyMaxWin: e.target.checked })} /> max-win changes
+          <input type="checkbox" checked={settings?.notifyMaxWin ?? false} disabled={!settings} onChange={(e) => void update({ notifyMaxWin: e.target.checked })} /> max stake changes
         </label>
         <label className="check">
           <input type="checkbox" checked={settings?.notifyPriceAlerts ?? false} disabled={!settings} onChange={(e) => void update({ notifyPriceAlerts: e.target.checked })} data-testid="notify-price-toggle" /> price and drop alerts
@@ -462,10 +462,10 @@ export function SettingsView() {
       )}
 
       <h2>Data</h2>
-      <Row label="Keep tick history for" hint="Older odds history is deleted; settlements, specials, alerts and max_win change points are kept.">
+      <Row label="Keep tick history for" hint="Older odds history is deleted; settlements, specials, alerts and max stake change points are kept.">
         <NumberSetting value={settings?.retentionDays ?? 30} min={1} max={3650} suffix="days" testId="retention-input" onSave={(n) => void save({ retentionDays: n }, 'Retention')} />
       </Row>
-      <Row label="Full tick detail for" hint="Older odds ticks are compacted into one-minute bars (open, high, low, close); every max_win change is kept exactly.">
+      <Row label="Full tick detail for" hint="Older odds ticks are compacted into one-minute bars (open, high, low, close); every max stake change is kept exactly.">
         <NumberSetting value={settings?.rawTickHours ?? 1} min={1} max={168} suffix="hours" testId="raw-hours-input" onSave={(n) => void save({ rawTickHours: n }, 'Full-detail window')} />
       </Row>
       <Row label="Database" hint="The history file on this computer and what each kind of history takes in it.">

@@ -102,8 +102,8 @@ export function TopMoversView() {
                   {w} min
                 </th>
               ))}
-              <th className="num">max_win</th>
-              <th className="num">max_win 60 min</th>
+              <th className="num" title="Limit: the maximum stake accepted on the line">Max stake</th>
+              <th className="num" title="How the maximum stake accepted moved over the last 60 minutes">Max stake 60 min</th>
             </tr>
           </thead>
           <tbody>

@@ -97,7 +97,7 @@ function AgeCell({ eventId, lines, stale }: { eventId: number; lines: MainLines;
 }
 
 
-function SortHeader({ k, label, className }: { k: SortKey; label: string; className?: string }) {
+function SortHeader({ k, label, title, className }: { k: SortKey; label: string; title?: string; className?: string }) {
   const sort = useStore(useShallow((s) => s.watchSort));
   const sortBy = useStore((s) => s.sortWatchBy);
   const active = sort.key === k;
@@ -107,6 +107,7 @@ function SortHeader({ k, label, className }: { k: SortKey; label: string; classN
       onClick={() => sortBy(k)}
       aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
       data-testid={`sort-${k}`}
+      title={title}
     >
       {label}
       {active ? (sort.dir === 1 ? ' ↑' : ' ↓') : ''}
@@ -359,7 +360,7 @@ export function WatchlistView() {
               <span className="th num" title="How long ago the row's freshest price was set; dimmed while the feed is not live">
                 Age
               </span>
-              <SortHeader k="maxWin" label="Max win" className="num" />
+              <SortHeader k="maxWin" label="Max stake" title="Limit: the maximum stake accepted on the line" className="num" />
             </div>
             {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
