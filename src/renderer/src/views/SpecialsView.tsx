@@ -41,9 +41,8 @@ function ClvCell({ row, id }: { row: ClvRow | undefined; id: string }) {
       <div className={clv == null ? 'muted' : clv >= 0 ? 'pos' : 'neg'} data-testid={`${id}-clv`}>
         {!closed ? 'open' : clv == null ? 'CLV —' : `CLV ${clv >= 0 ? '▲' : '▼'} ${fmtSignedPct(clv)}`}
       </div>
-      <div className="muted" data-testid={`${id}-fair-move`}>
-        fair {fmtOdds(row?.openingTrueOdds)} → {fmtOdds(row?.closingTrueOdds)}
-        {closed ? ` · fair move ${fmtSignedPct(row?.fairMove)}` : ''}
+      <div className="muted" data-testid={`${id}-fair-move`} title={`Fair (no-vig) price under this model: ${fmtOdds(row?.openingTrueOdds)} at the open → ${fmtOdds(row?.closingTrueOdds)} at the close`}>
+        {closed ? `fair move ${fmtSignedPct(row?.fairMove)}` : `fair open ${fmtOdds(row?.openingTrueOdds)}`}
       </div>
     </td>
   );
