@@ -58,7 +58,7 @@ describe('settlementDecision', () => {
       periodNames: periodNames([{ period: 1, description: 'First Set' }]),
     });
     expect(d.notify?.title).toBe('Settled: Alcaraz v Sinner 2–1');
-    expect(d.notify?.body.split('\n')).toEqual(['Moneyline Home: won', 'Spread -1.5 Away: won', 'Total 12.5 Under (First Set): won']);
+    expect(d.notify?.body.split('\n')).toEqual(['Moneyline Home: won', 'Away +1.5: won', 'Under 12.5 (First Set): won']);
     expect(d.alert?.message).toBe(`${d.notify?.title}\n${d.notify?.body}`);
     expect(d.alert?.message).not.toMatch(/\bH [WLP]\b|\(p\d+\)/);
   });

@@ -36,8 +36,19 @@ export function createClosingLines(o: {
   isWatched(eventId: number): boolean;
   /** Whether the event's stream is connected now: a kick-off seen while following it confirms the last prices. */
   isFollowing?(eventId: number): boolean;
+  /**
+   * Now on the service's clock (the scheduled start is the service's time), or null while the skew is unknown: then
+   * only the stream's own word (live, or a price stamped after the start) tells kick-off. Default: our clock.
+   */
+  serviceNow?(): number | null;
   reportError(e: AppError): void;
 }): ClosingLines {
+  const serviceNow = (): number | null => (o.serviceNow ? o.serviceNow() : o.clock.now());
+  /** Our clock's instant of a service-clock instant (closes and bets are stamped on our clock). */
+  const local = (serviceMs: number): number => {
+    const svc = serviceNow();
+    return svc === null ? serviceMs : Math.min(o.clock.now(), serviceMs - (svc - o.clock.now()));
+  };
   const events = new Map<number, EventState>();
   let ops: LineCloseOp[] = [];
   let timer: TimerHandle | null = null;
@@ -73,11 +84,23 @@ export function createClosingLines(o: {
     clearTimer(s);
     push({ type: 'kickoff', eventId, at, reason, confirmed });
   };
-  /** Whether the scheduled start has passed by now; if so the event is kicked off at it (unconfirmed unless followed). */
-  const startPassed = (eventId: number, s: EventState, now: number): boolean => {
-    if (s.starts === null || now < s.starts) return false;
-    kickOff(eventId, s, s.starts, 'kickoff', o.isFollowing?.(eventId) ?? true);
+  /**
+   * Whether the scheduled start has passed by `serviceAt` (the service's clock); if so the event is kicked off at it
+   * (unconfirmed unless followed).
+   */
+  const startPassed = (eventId: number, s: EventState, serviceAt: number | null): boolean => {
+    if (s.starts === null || serviceAt === null || serviceAt < s.starts) return false;
+    kickOff(eventId, s, local(s.starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
     return true;
+  };
+  /** The service's time of a batch of changed markets: their latest updated_at, else the service's now. */
+  const stampOf = (markets: readonly Market[]): number | null => {
+    let latest: number | null = null;
+    for (const m of markets) {
+      const t = parseServiceTime(m.updated_at);
+      if (t !== null && (latest === null || t > latest)) latest = t;
+    }
+    return latest ?? serviceNow();
   };
   const prices = (eventId: number, markets: readonly Market[], at: number) => {
     for (const market of markets) if (market.prices !== null) push({ type: 'price', eventId, market, at });
@@ -90,37 +113,36 @@ export function createClosingLines(o: {
       const now = o.clock.now();
       s.starts = parseServiceTime(odds.starts);
       if (s.started) return;
+      const svc = serviceNow();
       if (odds.live_status === LIVE_STATUS.liveNow) {
         // A snapshot (a first open or a reconnect) finds the match already live: the app was not following it at
         // kick-off, so the lines close at their last prices seen, and those are stale when seen long before.
-        return kickOff(eventId, s, Math.min(now, s.starts ?? now), 'started', false);
+        return kickOff(eventId, s, s.starts === null ? now : local(s.starts), 'started', false);
       }
-      if (s.starts !== null && now >= s.starts) return kickOff(eventId, s, s.starts, 'kickoff', false);
+      if (s.starts !== null && svc !== null && svc >= s.starts) return kickOff(eventId, s, local(s.starts), 'kickoff', false);
       prices(eventId, odds.markets, now);
       push({ type: 'snapshotLines', eventId, lineIds: odds.markets.map((m) => m.line_id), at: now });
       clearTimer(s);
-      if (s.starts !== null) {
+      if (s.starts !== null && svc !== null) {
         const starts = s.starts;
         s.timer = o.clock.setTimeout(() => {
           s.timer = null;
-          kickOff(eventId, s, starts, 'kickoff', o.isFollowing?.(eventId) ?? true);
-        }, starts - now);
+          kickOff(eventId, s, local(starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
+        }, starts - svc);
       }
     },
     onMarkets(eventId, markets) {
       const s = events.get(eventId);
       if (!s || s.started || !o.isWatched(eventId)) return;
-      const now = o.clock.now();
-      if (startPassed(eventId, s, now)) return;
+      if (startPassed(eventId, s, stampOf(markets))) return;
       // A market with null prices is suspended: it closes nothing (a line re-offered is still pre-match).
-      prices(eventId, markets, now);
+      prices(eventId, markets, o.clock.now());
     },
     onScore(eventId, score) {
       if (score.live_status !== LIVE_STATUS.liveNow || !o.isWatched(eventId)) return;
       const s = stateOf(eventId);
-      const now = o.clock.now();
-      if (startPassed(eventId, s, now)) return;
-      kickOff(eventId, s, now, 'started', true);
+      if (startPassed(eventId, s, serviceNow())) return;
+      kickOff(eventId, s, o.clock.now(), 'started', true);
     },
     forget(eventId) {
       const s = events.get(eventId);

@@ -178,7 +178,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     }
   }
 
-  const closingLines = createClosingLines({ store, clock, isWatched, isFollowing: (id) => streams.state(id)?.status === 'live', reportError });
+  const closingLines = createClosingLines({ store, clock, isWatched, isFollowing: (id) => streams.state(id)?.status === 'live', serviceNow: () => (client.clockSkewMs() === null ? null : client.serviceNow()), reportError });
 
   const odds = createOddsPipeline({
     store,

@@ -109,13 +109,39 @@ describe('migrations', () => {
     expect(store.schemaVersion()).toBe(LATEST_VERSION);
     expect(store.watchIds()).toEqual([7]);
     const bet = store.addBet({ eventId: 7, lineId: 70, side: 'home', price: 2.1, stake: 10 }, 5);
-    expect(bet).toMatchObject({ label: 'A v B · moneyline (p0)', closingPrice: null, clvByModel: null, result: null, pnl: null });
+    expect(bet).toMatchObject({ label: 'A v B · Moneyline Home · Full match', closingPrice: null, clvByModel: null, result: null, pnl: null });
     store.close();
     const raw = new Database(path);
     const insert = raw.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1, 7, 70, ?, ?, ?, 0, 'moneyline')`);
     expect(() => insert.run('home', 1, 10)).toThrow(/CHECK/);
     expect(() => insert.run('home', 2, 0)).toThrow(/CHECK/);
     expect(() => insert.run('left', 2, 5)).toThrow(/CHECK/);
+    raw.close();
+  });
+
+  it("006 keeps a version-5 file's closes and bets, allows the kick-off and gone close reasons, and a bet's result set by hand", () => {
+    const path = join(dir, 'v5.db');
+    const db = rawAt(5, path);
+    db.exec(`INSERT INTO events (event_id, runner_home, runner_away, source, first_seen, last_seen) VALUES (8, 'C', 'D', 'stream', 1, 1);
+      INSERT INTO market_lines (event_id, line_id, period, market, line, price_home, price_away, seen_at) VALUES (8, 85, 0, 'spread', -0.25, 1.9, 1.95, 1);
+      INSERT INTO line_closes (event_id, line_id, period, market, line, opened_at, open_home, open_away, last_at, last_home, last_away, closed_at, close_reason)
+        VALUES (8, 85, 0, 'spread', -0.25, 1, 2.0, 1.85, 2, 1.9, 1.95, 3, 'offline');
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market, line) VALUES (1, 8, 85, 'home', 1.9, 100, 0, 'spread', -0.25);`);
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    // The old close (at a suspension, as version 5 read it) is kept as it was, with its reason.
+    expect(store.lineCloses(8).map((c) => [c.closing, c.closeReason])).toEqual([[{ home: 1.9, away: 1.95 }, 'offline']]);
+    const [bet] = store.listBets();
+    expect(bet).toMatchObject({ sideWords: 'Home -0.25', closingPrice: 1.9, result: null });
+    expect(store.settleBetByHand(bet!.id, 'half_loss')).toMatchObject({ result: 'half_loss', resultBy: 'hand', pnl: -50 });
+    expect(store.settleBetByHand(bet!.id, null)).toMatchObject({ result: null, resultBy: null, pnl: null });
+    store.close();
+    const raw = new Database(path);
+    raw.exec(`UPDATE line_closes SET close_reason = 'gone'`);
+    raw.exec(`UPDATE line_closes SET close_reason = 'kickoff'`);
+    expect(() => raw.exec(`UPDATE line_closes SET close_reason = 'whenever'`)).toThrow(/CHECK/);
+    expect(() => raw.exec(`UPDATE bets SET manual_result = 'half'`)).toThrow(/CHECK/);
     raw.close();
   });
 
