@@ -1,6 +1,7 @@
 // Issue 14, must-show 3 (browser mode): Top movers and Bets driven by keys against the real core and the simulator.
 // A bet is recorded from the event detail in a few keys (R, stake, Enter); a scripted move shows in Top movers with
-// the figures computed by hand; the line closes (market offline) and the bet shows its CLV. Screenshots of both
+// the figures computed by hand; the line closes (kick-off, after a suspension that closes nothing) and the bet shows
+// its CLV. Screenshots of both
 // views go to docs/screenshots (movers.png, bets.png).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,7 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await expect(page.getByTestId('record-bet-side')).toHaveValue('home');
   await page.keyboard.type('50');
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Bet recorded: home 2 for 50')).toBeVisible();
+  await expect(page.getByText('Bet recorded: Home at 2 for 50.00')).toBeVisible();
 
   // The line shortens on home. Fair prices under the default model (MPTO, p = 1/o - margin/2):
   // 2.00/1.90 -> home 2.054054, away 1.948718; 1.80/2.10 -> home 1.852941, away 2.172414: home -9.8%, away +11.5%.
@@ -64,9 +65,9 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await expect(page.getByTestId('nav-movers')).toHaveAttribute('aria-current', 'page');
   await page.keyboard.press('1'); // rank by the 5-minute move
   await expect(page.getByTestId('movers-window-5')).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByTestId('mover-row-0')).toContainText('away');
+  await expect(page.getByTestId('mover-side-0')).toHaveText('Away');
   await expect(page.getByTestId('mover-move-0')).toHaveText('+11.5%');
-  await expect(page.getByTestId('mover-row-1')).toContainText('home');
+  await expect(page.getByTestId('mover-side-1')).toHaveText('Home');
   await expect(page.getByTestId('mover-move-1')).toHaveText('-9.8%');
   await page.keyboard.press('3');
   await expect(page.getByTestId('movers-window-60')).toHaveAttribute('aria-pressed', 'true');
@@ -77,8 +78,10 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await expect(page.getByTestId('nav-watchlist')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('event-detail')).toBeVisible();
 
-  // The market goes offline before the start: 1.80 / 2.10 is the close. CLV (MPTO) = 2.00 / 1.852941 - 1 = +7.94%.
+  // The market is suspended before the start (that closes nothing), then the match goes live: 1.80 / 2.10, its last
+  // price before kick-off, is the close. CLV (MPTO) = 2.00 / 1.852941 - 1 = +7.94%.
   sim.script.setMarket(id, ml, null);
+  expect(sim.script.kickOff(id)).toBe(true);
   await page.keyboard.press('Escape');
   await page.keyboard.press('b');
   await expect(page.getByTestId('nav-bets')).toHaveAttribute('aria-current', 'page');
@@ -89,7 +92,7 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
     await expect(page.getByTestId('bet-clv')).toHaveText('+7.94%', { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId('bets-avg-clv')).toHaveText('+7.94%');
-  await expect(page.getByTestId('bets-stake')).toHaveText('50');
+  await expect(page.getByTestId('bets-stake')).toHaveText('50.00');
   await expect(page.getByTestId('bets-pnl')).toHaveText('0.00');
   await expect(page.getByTestId('bets-roi')).toHaveText('—');
   // 2: open bets (this one), 3: settled (none yet), 1: all again.

@@ -3,10 +3,11 @@
 // this profile's history through bets:add and nowhere else.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { pricedSides } from '../../../shared/trading';
+import { formatMoney, lineWords, pricedSides, sideWords } from '../../../shared/trading';
+import { labelPeriod } from '../../../shared/periods';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
-import { fmtLine } from '../format';
+import { usePeriodNames } from '../hooks';
 import { RECORD_BET_EVENT } from '../keys';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
@@ -15,6 +16,9 @@ const STAKE_KEY = 'oddsdesk.lastStake';
 
 export function RecordBet({ eventId }: { eventId: number }) {
   const toast = useStore((s) => s.toast);
+  const unit = useStore((s) => s.settings?.moneyUnit ?? '');
+  const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
+  const periodNames = usePeriodNames();
   const lines = useStore(
     useShallow((s) => (s.lineIdsByEvent[eventId] ?? []).map((id) => s.markets[marketKey(eventId, id)]).filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0)),
   );
@@ -62,7 +66,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
     }
     localStorage.setItem(STAKE_KEY, stake);
     setOpen(false);
-    toast(`Bet recorded: ${side} ${p} for ${st} (${line.market}${line.line === null ? '' : ` ${fmtLine(line.line)}`})`, 'info');
+    toast(`Bet recorded: ${sideWords(line.market, line.line, side, { team: line.side })} at ${p} for ${formatMoney(st, unit)}`, 'info');
   };
 
   if (!open) {
@@ -90,14 +94,14 @@ export function RecordBet({ eventId }: { eventId: number }) {
       <select aria-label="Line" value={line?.lineId ?? ''} onChange={(e) => choose(lines.find((m) => m.lineId === Number(e.target.value)), side)} data-testid="record-bet-line">
         {lines.map((m) => (
           <option key={m.lineId} value={m.lineId}>
-            {m.market} {fmtLine(m.line)} (p{m.period})
+            {lineWords(m.market, m.line, { team: m.side })} · {labelPeriod(sport, m.period, periodNames)}
           </option>
         ))}
       </select>
       <select aria-label="Side" value={side} onChange={(e) => choose(line, e.target.value as PriceSide)} data-testid="record-bet-side">
         {sides.map((s) => (
           <option key={s} value={s}>
-            {s}
+            {line ? sideWords(line.market, line.line, s, { team: line.side }) : s}
           </option>
         ))}
       </select>
