@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { SettledEvent } from '../../src/shared/api';
-import { periodNames, settledLineWords, tennisGamePeriod } from '../../src/shared/periods';
+import { settlementTitle } from '../../src/core/monitor/alertRules';
+import { periodNames, tennisGamePeriod } from '../../src/shared/periods';
+import { settledLineText } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { PERIODS, SPORTS } from '../../src/sim/catalog';
 import { startWebHost, type WebHost } from './helpers';
@@ -77,8 +79,8 @@ test('all settlements alert; a notification click explains one; offline the view
 
     // The notification names the event, the score and each line in words.
     const names = periodNames(PERIODS);
-    const words = s.settlement.map((l) => settledLineWords(l, 'Tennis', names));
-    const title = `Settled: ${s.runner_home} v ${s.runner_away} ${s.score_home}–${s.score_away}`;
+    const words = s.settlement.map((l) => settledLineText(l, { sport: 'Tennis', names, score: { home: s.score_home, away: s.score_away } }));
+    const title = settlementTitle(s);
     await expect.poll(async () => (await notes(page)).find((n) => n.title === title)?.body ?? null, { timeout: 15_000 }).toBe(words.join('\n'));
     expect(words.join('\n')).not.toMatch(/\b[HDA] [WLP]\b|\(p\d+\)/);
 

@@ -12,6 +12,7 @@ import { devig } from '../../src/shared/devig';
 import { periodNames } from '../../src/shared/periods';
 import { lineLabel } from '../../src/core/monitor/oddsPipeline';
 import { PERIODS } from '../../src/sim/catalog';
+import { marketSides, settleSide } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { startWebHost, type WebHost } from './helpers';
 
@@ -345,7 +346,7 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   await expect.poll(ids).toEqual(homeWins.map((s) => s.event_id).sort());
   for (const s of homeWins) {
     await expect(page.getByTestId(`ml-${s.event_id}-home`)).toHaveText('W');
-    await expect(page.getByTestId(`ml-${s.event_id}-away`)).toHaveText(letter[ml(s).outcome_away]);
+    await expect(page.getByTestId(`ml-${s.event_id}-away`)).toHaveText(letter[ml(s).outcome_away as keyof typeof letter]);
   }
   // Lines of one settlement, letter and colour, as settled.
   const one = homeWins[0]!;
@@ -353,11 +354,14 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   const detail = page.getByTestId('settlement-detail');
   await expect(detail).toBeVisible();
   await expect(detail.locator('.oc.win').first()).toHaveText('W');
+  // Each side as the trading rules settle it (docs/trading.md): the service's word, or for a full-match quarter line
+  // the final score's half results.
+  const halves = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L' } as const;
   for (const l of one.settlement) {
     const cells = detail.getByTestId(`settled-line-${l.line_id}`).locator('.oc');
-    const want = l.market === 'moneyline' ? [l.outcome_home, l.outcome_draw, l.outcome_away] : [l.outcome_home, l.outcome_away];
-    await expect(cells).toHaveText(want.map((o) => letter[o]));
-    for (const [i, o] of want.entries()) await expect(cells.nth(i)).toHaveClass(new RegExp(`\\b${o}\\b`));
+    const want = marketSides(l.market).map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }));
+    await expect(cells).toHaveText(want.map((r) => (r.kind === 'settled' ? halves[r.result] : '?')));
+    for (const [i, r] of want.entries()) if (r.kind === 'settled') await expect(cells.nth(i)).toHaveClass(new RegExp(`\\b${r.result.replace('half_', '')}\\b`));
   }
 
   // CSV: exactly the filtered settlements.

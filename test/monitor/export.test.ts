@@ -100,14 +100,19 @@ describe('cli export', () => {
 });
 
 describe('labels from the service (must-show 1)', () => {
-  it("labels periods with the service's /api/periods descriptions, asked once, and tennis games by the spec's rule", async () => {
+  it("labels periods with the service's /api/periods descriptions, asked once, and tennis games (tennis only) by the spec's rule", async () => {
     expect(proxy.rewritten.get('/api/periods')).toBe(1);
     const results = jsonLines(await exportOf(['results']));
     const byCode = new Map(SERVICE_PERIODS.map((p) => [p.period, p.description]));
     const sets = results.filter((r) => (r['period'] as number) >= 1 && (r['period'] as number) <= 5);
-    const games = results.filter((r) => (r['period'] as number) >= 6);
+    // Codes from 6 up are games in tennis only (sport 4); table tennis' sixth and seventh sets (sport 6, best of 7)
+    // read the service's own word (issue 22).
+    const games = results.filter((r) => (r['period'] as number) >= 6 && r['sport_id'] === 4);
+    const otherSixes = results.filter((r) => r['period'] === 6 && r['sport_id'] !== 4);
     expect(sets.length).toBeGreaterThan(0);
     expect(games.length).toBeGreaterThan(0);
+    expect(otherSixes.length).toBeGreaterThan(0);
+    for (const r of otherSixes) expect(r['period_label']).toBe('Overtime (svc)');
     for (const r of [...results.filter((x) => x['period'] === 0), ...sets]) expect(r['period_label']).toBe(byCode.get(r['period'] as number));
     for (const r of games) {
       const n = (r['period'] as number) - 6;
