@@ -382,7 +382,7 @@ async function start(): Promise<void> {
             type: 'info',
             title: `About ${APP_NAME}`,
             message: `${APP_NAME} ${app.getVersion()}`,
-            detail: 'Watched events, specials, max_win changes and settlements from your odds service.',
+            detail: 'Watched events, specials, max stake (limit) changes and settlements from your odds service.',
             ...(appIcon ? { icon: appIcon } : {}),
           }),
       }),
