@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
 import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
 import { openStore, type Store } from '../../src/core/store';
-import { parseServiceTime } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { runCli } from '../monitor/cliHarness';
 import { advanceUntil, createManualClock } from '../support/manualClock';
