@@ -7,6 +7,7 @@
 import type { EventOdds, Market, ScoreMessage } from '../../shared/api';
 import { LIVE_STATUS, parseServiceTime } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
+import { pricedSides } from '../../shared/trading';
 import type { Clock, TimerHandle } from '../clock';
 import type { LineCloseOp, Store } from '../store';
 
@@ -103,7 +104,8 @@ export function createClosingLines(o: {
     return latest ?? serviceNow();
   };
   const prices = (eventId: number, markets: readonly Market[], at: number) => {
-    for (const market of markets) if (market.prices !== null) push({ type: 'price', eventId, market, at });
+    // A market with no usable price (all sides at or below 1.0) says nothing about the close.
+    for (const market of markets) if (pricedSides(market.prices).length > 0) push({ type: 'price', eventId, market, at });
   };
 
   return {
