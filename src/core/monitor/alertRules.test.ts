@@ -63,6 +63,21 @@ describe('settlementDecision', () => {
     expect(d.alert?.message).not.toMatch(/\bH [WLP]\b|\(p\d+\)/);
   });
 
+  it('a settlement whose status is not ended says it; a quarter line reads its half result; a team total names its team', () => {
+    const s = settled({
+      status: 'abandoned',
+      score_home: 1,
+      score_away: 1,
+      settlement: [
+        { line_id: 5, period: 0, market: 'spread', line: -0.25, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' },
+        { line_id: 6, period: 0, market: 'team_total', line: 0.5, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' },
+      ],
+    });
+    const d = settlementDecision(s, true, settings(), { teams: new Map([[6, 'away' as const]]) });
+    expect(d.notify?.title).toBe('Settled (abandoned): Alcaraz v Sinner 1–1');
+    expect(d.notify?.body.split('\n')).toEqual(['Away +0.25: half won', 'Away team total Over 0.5: won']);
+  });
+
   it('notifies with sound only when the trader asked for it, and not at all when silenced', () => {
     expect(settlementDecision(settled(), true, settings()).notify?.sound).toBe(false);
     expect(settlementDecision(settled(), true, settings({ settlementSound: true })).notify?.sound).toBe(true);
