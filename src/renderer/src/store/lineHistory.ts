@@ -7,7 +7,7 @@ import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import type { StoreState } from './index';
-import { marketKey } from './watchlist';
+import { marketKey } from './marketKey';
 
 export const LINE_SERIES_KEEP = 8;
 export const LINE_POINTS_KEEP = 5000;

@@ -1,5 +1,5 @@
 // Watchlist slice: watched events normalised by eventId, their market lines by `${eventId}:${lineId}`, and the
-// ordered ids. Odds batches arrive queued and are applied here once per animation frame (see index.ts), within a
+// ordered ids. Odds batches arrive queued and are applied here once per animation frame (see wiring.ts), within a
 // per-frame budget: what does not fit in one frame's budget is carried, in order, to the next frame.
 import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
@@ -8,6 +8,10 @@ import type { OddsBatch } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
 import { extendLineSeries } from './lineHistory';
+import { marketKey } from './marketKey';
+
+// Views and selectors read the key from here, beside the slice that stores lines by it.
+export { marketKey };
 
 export interface WatchEvent extends EventView {
   addedAt: number;
@@ -33,8 +37,6 @@ export interface WatchlistSlice {
   addWatch(eventId: number): Promise<AppError | null>;
   removeWatch(eventId: number): Promise<AppError | null>;
 }
-
-export const marketKey = (eventId: number, lineId: number): string => `${eventId}:${lineId}`;
 
 /**
  * How long one frame may spend folding odds into the store (ms), and the clock it is read from. A frame is 16.7 ms at
