@@ -2,7 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { installKeys } from './keys';
-import { startStore, useStore } from './store';
+import { useStore } from './store';
+import { startStore } from './store/wiring';
 import './styles.css';
 
 document.documentElement.dataset['theme'] = useStore.getState().theme;

@@ -1,11 +1,10 @@
-// The renderer's one zustand store, built from slices, and its wiring to the core: the IPC listeners are registered
-// once here, outside React; odds batches are queued and applied once per animation frame.
+// The renderer's one zustand store, built from slices. Its wiring to the core (the IPC listeners, registered once
+// outside React, and the per-frame queues) is ./wiring.ts, which imports the store and the notifications; the store
+// imports neither, so nothing here loops back through them.
 import { create } from 'zustand';
-import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
-import type { AppInfo, CoverageView, OddsBatch, StatusView } from '../../../shared/ipc/contract';
+import type { AppInfo, CoverageView, StatusView } from '../../../shared/ipc/contract';
 import { api } from '../api';
-import { notifyAlert } from '../notify';
 import { createAlertsSlice, type AlertsSlice } from './alerts';
 import { createLineHistorySlice, type LineHistorySlice } from './lineHistory';
 import { createSettingsSlice, type SettingsSlice } from './settings';
@@ -65,67 +64,4 @@ export function focusEvent(eventId: number): void {
 export function focusSettlement(eventId: number): void {
   useStore.setState({ view: 'settlements' });
   useStore.getState().selectSettlement(eventId);
-}
-
-// ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
-let oddsQueue: OddsBatch[] = [];
-let alertQueue: AlertRecord[] = [];
-let frameScheduled = false;
-function flushFrame() {
-  frameScheduled = false;
-  const batches = oddsQueue;
-  const alerts = alertQueue;
-  oddsQueue = [];
-  alertQueue = [];
-  if (batches.length) useStore.getState().applyOdds(batches);
-  if (alerts.length) useStore.getState().addAlerts(alerts);
-}
-function scheduleFrame() {
-  if (frameScheduled) return;
-  frameScheduled = true;
-  // A hidden tab gets no frames; apply at a slow pace there so the queues cannot grow without bound.
-  if (document.hidden) setTimeout(flushFrame, 250);
-  else requestAnimationFrame(flushFrame);
-}
-function queueOdds(batch: OddsBatch) {
-  oddsQueue.push(batch);
-  scheduleFrame();
-}
-function queueAlert(alert: AlertRecord) {
-  alertQueue.push(alert);
-  scheduleFrame();
-}
-
-let started = false;
-/** Wires pushed events into the store and loads the first data; call once at start-up. */
-export function startStore(): void {
-  if (started) return;
-  started = true;
-  const s = () => useStore.getState();
-  api.on('onStatus', (status) => useStore.setState({ status }));
-  api.on('onOdds', queueOdds);
-  api.on('onWatchlist', (list) => s().setWatchlist(list));
-  api.on('onAlert', (alert) => {
-    queueAlert(alert);
-    notifyAlert(alert);
-  });
-  api.on('onSettlement', (row) => s().addLiveSettlement(row));
-  api.on('onFocusEvent', ({ eventId, kind }) => (kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId)));
-  // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
-  api.on('onBridge', ({ connected }) => {
-    useStore.setState({ hostConnected: connected });
-    if (!connected) return;
-    // Pushes sent while the page was away are lost: open charts fetch their lines' history again.
-    s().resetLineSeries();
-    void loadAll();
-  });
-  void loadAll();
-}
-
-async function loadAll() {
-  const s = useStore.getState();
-  const [info, status] = await Promise.all([api.invoke('app:info'), api.invoke('status:get')]);
-  if (info.ok) useStore.setState({ info: info.value });
-  if (status.ok) useStore.setState({ status: status.value });
-  await Promise.all([s.loadSettings(), s.loadWatchlist(), s.loadAlerts()]);
 }

@@ -1,0 +1,71 @@
+// The store's wiring to the core: the pushed events are registered once here, outside React, and the first data is
+// loaded; odds batches and alerts are queued and applied once per animation frame. Apart from ./index.ts so the
+// store does not import the notifications, which read the store (they would import each other otherwise).
+import type { AlertRecord } from '../../../shared/domain';
+import type { OddsBatch } from '../../../shared/ipc/contract';
+import { api } from '../api';
+import { notifyAlert } from '../notify';
+import { focusEvent, focusSettlement, useStore } from './index';
+
+// ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
+let oddsQueue: OddsBatch[] = [];
+let alertQueue: AlertRecord[] = [];
+let frameScheduled = false;
+function flushFrame() {
+  frameScheduled = false;
+  const batches = oddsQueue;
+  const alerts = alertQueue;
+  oddsQueue = [];
+  alertQueue = [];
+  if (batches.length) useStore.getState().applyOdds(batches);
+  if (alerts.length) useStore.getState().addAlerts(alerts);
+}
+function scheduleFrame() {
+  if (frameScheduled) return;
+  frameScheduled = true;
+  // A hidden tab gets no frames; apply at a slow pace there so the queues cannot grow without bound.
+  if (document.hidden) setTimeout(flushFrame, 250);
+  else requestAnimationFrame(flushFrame);
+}
+function queueOdds(batch: OddsBatch) {
+  oddsQueue.push(batch);
+  scheduleFrame();
+}
+function queueAlert(alert: AlertRecord) {
+  alertQueue.push(alert);
+  scheduleFrame();
+}
+
+let started = false;
+/** Wires pushed events into the store and loads the first data; call once at start-up. */
+export function startStore(): void {
+  if (started) return;
+  started = true;
+  const s = () => useStore.getState();
+  api.on('onStatus', (status) => useStore.setState({ status }));
+  api.on('onOdds', queueOdds);
+  api.on('onWatchlist', (list) => s().setWatchlist(list));
+  api.on('onAlert', (alert) => {
+    queueAlert(alert);
+    notifyAlert(alert);
+  });
+  api.on('onSettlement', (row) => s().addLiveSettlement(row));
+  api.on('onFocusEvent', ({ eventId, kind }) => (kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId)));
+  // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
+  api.on('onBridge', ({ connected }) => {
+    useStore.setState({ hostConnected: connected });
+    if (!connected) return;
+    // Pushes sent while the page was away are lost: open charts fetch their lines' history again.
+    s().resetLineSeries();
+    void loadAll();
+  });
+  void loadAll();
+}
+
+async function loadAll() {
+  const s = useStore.getState();
+  const [info, status] = await Promise.all([api.invoke('app:info'), api.invoke('status:get')]);
+  if (info.ok) useStore.setState({ info: info.value });
+  if (status.ok) useStore.setState({ status: status.value });
+  await Promise.all([s.loadSettings(), s.loadWatchlist(), s.loadAlerts()]);
+}
