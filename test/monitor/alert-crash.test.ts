@@ -5,9 +5,12 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleChild, runChild } from '../support/crashChild';
+import { seededTest } from '../support/seed';
+import { soak, soakLine } from '../support/soak';
 import { scriptedService, settled, type Scripted } from './scriptedSettled';
 
-const KILLS = 12;
+// A few kills by default, 12 under `npm run test:soak`; the kill moments come from a seeded generator.
+const KILLS = soak(5, 12);
 const TOTAL = 120;
 let dir: string;
 let child: string;
@@ -30,11 +33,14 @@ const run = (db: string, killAfterMs: number | null) => runChild(child, [db, ser
 
 describe('settlement alerts across crashes', () => {
   it('alerts every watched settlement exactly once after repeated SIGKILLs between commits', async () => {
+    const { prng } = seededTest('alert crash', soakLine(`${KILLS} SIGKILLs (full: 12)`));
     const db = join(dir, 'history.db');
     let killed = 0;
     for (let i = 0; i < KILLS; i++) {
-      // Spread the kills over the walk: early ones land in the first pages, later ones deeper in.
-      if ((await run(db, 20 + Math.floor(Math.random() * 25 * (i + 1)))) === 'killed') killed++;
+      // Spread the kills over the walk: early ones land in the first pages, later ones deeper in. The spread is that
+      // of the full 12 kills at any size (kill i of KILLS reaches as deep as kill i * 12 / KILLS of 12 would).
+      const reach = Math.ceil(((i + 1) * 12) / KILLS);
+      if ((await run(db, 20 + Math.floor(prng.next() * 25 * reach))) === 'killed') killed++;
     }
     expect(await run(db, null)).toBe('done');
     expect(killed).toBeGreaterThan(KILLS / 2);
