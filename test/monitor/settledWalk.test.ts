@@ -6,7 +6,7 @@ import { createApiClient } from '../../src/core/api';
 import { plainWalkStore, walkSettled } from '../../src/core/monitor/settledWalk';
 import { openStore, type Store } from '../../src/core/store';
 import type { SettledEvent } from '../../src/shared/api';
-
+import { createManualClock } from '../support/manualClock';
 import { scriptedService, settled, type Scripted } from './scriptedSettled';
 
 let service: Scripted | null = null;
@@ -116,8 +116,10 @@ describe('settled walk', () => {
     const first = await walk(10);
     const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
     const cursor = store.settledCursor()!;
-    // Everything before the cursor second is stored.
-    for (const e of events) if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor) expect(stored.has(e.event_id)).toBe(true);
+    // Everything before the cursor second is stored; the walk got two pages in, so there is something before it.
+    const before = events.filter((e) => Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor);
+    expect(before.length).toBeGreaterThan(0);
+    for (const e of before) expect(stored.has(e.event_id), `event ${e.event_id} before cursor`).toBe(true);
     expect(first.error).not.toBeNull();
     service.hook = undefined;
     const second = await walk(10);
@@ -151,30 +153,52 @@ describe('settled walk under faults', () => {
     service = await scriptedService(events);
     service.spoilInPages = (e) => (e.event_id === 15 || e.event_id === 3010 ? { ...e, score_home: 'x' } : e);
     // Faults come in bursts longer than the client's retries, on exactly the requests the walk makes to repair a
-    // record and to split the crowded second: a 429, a 500, a dropped connection, in turn.
+    // record and to split the crowded second: a 429, a 500, a dropped connection, in turn; 30 on each kind of
+    // request, so the split (which comes once the first page, with its repaired record, is stored) gets its share.
     const faults: Array<'drop' | { status: number; retryAfter?: number }> = [{ status: 429, retryAfter: 0 }, { status: 500 }, 'drop'];
-    let burst = 0;
+    const bursts = { repair: 0, split: 0 };
     let injected = 0;
     service.fault = (path, q) => {
-      const targeted = path === '/api/settlement' || (path === '/api/settled' && q.has('sport_id'));
-      if (!targeted || injected >= 60) return undefined;
+      const target = path === '/api/settlement' ? 'repair' : path === '/api/settled' && q.has('sport_id') ? 'split' : null;
+      if (target === null || bursts[target] >= 30) return undefined;
       injected++;
-      return faults[Math.floor(burst++ / 5) % faults.length];
+      return faults[Math.floor(bursts[target]++ / 5) % faults.length];
     };
     store = openStore({ path: ':memory:' });
-    const client = createApiClient({ baseUrl: service.url, keyProvider: () => 'k', governor: { retry: { baseMs: 1, maxMs: 2 }, maxWaitMs: 5_000 } });
+    // The client on a manual clock: each 429 pauses every request for at least a second, which the clock jumps over
+    // instead of waiting it out (twenty of them were twenty real seconds).
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const client = createApiClient({ baseUrl: service.url, keyProvider: () => 'k', clock, governor: { retry: { baseMs: 1, maxMs: 2 }, maxWaitMs: 5_000 } });
+    /** Runs a walk to its end: over the governor's pause the clock jumps, else it steps a millisecond (the retry
+     *  backoff) between turns of the event loop that let the real sockets deliver. */
+    const onClock = async <T,>(walk: Promise<T>): Promise<T> => {
+      let done = false;
+      void walk.then(
+        () => (done = true),
+        () => (done = true),
+      );
+      for (let i = 0; !done; i++) {
+        if (i > 100_000) throw new Error('the walk never finished');
+        const paused = client.governor.state().pausedUntil;
+        await clock.advance(paused !== null && paused > clock.now() ? paused - clock.now() : 1);
+        await new Promise((r) => setImmediate(r));
+      }
+      return walk;
+    };
     const errors: string[] = [];
     const problems: string[] = [];
     let walks = 0;
+    let cursorChecks = 0;
     for (; walks < 40; walks++) {
       const cursorBefore = store.settledCursor();
-      const r = await walkSettled({ client, store: plainWalkStore(store), sportIds: async () => ({ ok: true, value: [1, 2, 3] }), limit: 200 });
+      const r = await onClock(walkSettled({ client, store: plainWalkStore(store), sportIds: async () => ({ ok: true, value: [1, 2, 3] }), limit: 200 }));
       problems.push(...r.problems.map((p) => p.message));
       if (r.error) {
         errors.push(r.error.kind);
         // A fault never moves the cursor past what is unread: everything before the cursor second is stored.
         const cursor = store.settledCursor();
         if (cursor !== null && cursor !== cursorBefore) {
+          cursorChecks++;
           const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
           for (const e of events) if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor) expect(stored.has(e.event_id), `event ${e.event_id} before cursor`).toBe(true);
         }
@@ -183,6 +207,9 @@ describe('settled walk under faults', () => {
       if (injected >= 60) break;
     }
     expect(injected).toBe(60);
+    expect(bursts).toEqual({ repair: 30, split: 30 });
+    // The check above really ran: some failed walk had moved the cursor before its fault.
+    expect(cursorChecks, 'failed walks that had moved the cursor').toBeGreaterThan(0);
     expect(new Set(errors)).toEqual(new Set(['rate_limit', 'server', 'network']));
     const stored = [...store.exportSettlements()];
     expect(stored.length).toBe(events.length);
