@@ -1,7 +1,8 @@
 // Hostile input against the browser bridge, through real sockets to a bridge host in its own process: a thousand
 // (9,700 under `npm run test:soak`) random HTTP requests (paths, headers, methods), raw bytes, WebSocket upgrades
-// and frames per run, drawn from a printed seed. Every input must get an answer (an HTTP status, a result or error message, or a WebSocket close) and the host must still be
-// up and serving afterwards. Any web page the trader visits can send the HTTP part; the frames need the token.
+// and frames per run, drawn from a printed seed. Every input must get an answer (an HTTP status, a result or error
+// message, or a WebSocket close) and the host must still be up and serving afterwards. Any web page the trader
+// visits can send the HTTP part; the frames need the token.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
