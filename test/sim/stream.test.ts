@@ -1,9 +1,11 @@
 // The simulator's event stream over real HTTP: snapshot first, ids that grow, replay after Last-Event-ID, pings,
-// `end` on settlement, and the stream faults.
+// `end` on settlement, and the stream faults. Pings and faults run on the simulated clock (faultClock 'sim'), so no
+// test waits for real time to pass: after a move of the clock the simulator writes the world's messages, then a ping
+// to every open connection, and a test waits for that ping to know everything the move sent has arrived.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventOddsSchema, OddsMessageSchema, PATHS, ScoreMessageSchema, parseMarkets, parseRecord } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { openSse, type SseMessage } from '../../src/sim/testing';
+import { openSse, type SseConnection, type SseMessage } from '../../src/sim/testing';
 
 const KEY = 'stream-enterprise';
 let sim: Simulator;
@@ -32,8 +34,27 @@ function checkPayload(m: SseMessage): void {
   }
 }
 
+/** Waits for real I/O the manual clock does not move (a ping to arrive), bounded; polls, never sleeps a set time. */
+async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/**
+ * Moves the simulated clock by at least one ping interval and waits for the ping that follows the move on `c`: the
+ * messages the move produced were written before it, so they have all arrived.
+ */
+async function advanceAndDrain(c: SseConnection, seconds: number): Promise<void> {
+  const pings = c.parser.comments.length;
+  await sim.advance(seconds);
+  await until(() => c.parser.comments.length > pings, 'the ping after the move');
+}
+
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 5, events: 30, pingIntervalMs: 40, keys: [{ key: KEY, plan: 'enterprise' }] });
+  sim = await startSimulator({ seed: 5, events: 30, pingIntervalMs: 40, faultClock: 'sim', keys: [{ key: KEY, plan: 'enterprise' }] });
 });
 afterAll(() => sim.close());
 
@@ -47,15 +68,14 @@ describe('stream', () => {
     expect(first?.event).toBe('snapshot');
     expect(JSON.parse(first?.data ?? '')).toEqual(sim.truth.event(id));
     expect(c.parser.retry).toBe(2000);
-    await sim.advance(600);
-    await c.waitFor(4);
+    await advanceAndDrain(c, 600);
+    expect(c.messages.length).toBeGreaterThanOrEqual(4);
     const ids = c.messages.map((m) => Number(m.id));
     for (let i = 1; i < ids.length; i++) expect(ids[i]).toBe((ids[i - 1] ?? 0) + 1);
     c.messages.forEach(checkPayload);
     expect(c.messages.slice(1).every((m) => m.event === 'odds')).toBe(true);
     // Applying the updates to the snapshot gives what a perfect client holds.
     const held = new Map((JSON.parse(first?.data ?? '') as { markets: Array<{ line_id: number }> }).markets.map((m) => [m.line_id, m]));
-    await new Promise((r) => setTimeout(r, 30));
     for (const m of c.messages.slice(1)) for (const mk of (JSON.parse(m.data) as { markets: Array<{ line_id: number }> }).markets) held.set(mk.line_id, mk);
     expect([...held.values()]).toEqual(sim.truth.event(id)?.markets);
     c.close();
@@ -63,8 +83,13 @@ describe('stream', () => {
 
   it('sends `: ping` comments on the configured interval', async () => {
     const c = await openSse(streamUrl(quietEvent()), KEY);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(c.parser.comments.filter((x) => x === 'ping').length).toBeGreaterThanOrEqual(2);
+    await c.waitFor(1);
+    // One ping each time the interval (40 simulated ms) has passed since the last.
+    for (let i = 1; i <= 3; i++) {
+      await sim.advance(0.04);
+      await until(() => c.parser.comments.length >= i, `ping ${i}`);
+      expect(c.parser.comments).toEqual(Array.from({ length: i }, () => 'ping'));
+    }
     c.close();
   });
 
@@ -86,8 +111,12 @@ describe('stream', () => {
     const b = await openSse(streamUrl(id), KEY, seenUpTo);
     const missed = lastId - Number(seenUpTo);
     await b.waitFor(missed);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(b.messages.map((m) => Number(m.id))).toEqual(Array.from({ length: missed }, (_, i) => Number(seenUpTo) + 1 + i));
+    // A ping after the replay: anything more the opening sent has arrived by then.
+    await advanceAndDrain(b, 0.05);
+    const ids = b.messages.map((m) => Number(m.id));
+    expect(ids.slice(0, missed)).toEqual(Array.from({ length: missed }, (_, i) => Number(seenUpTo) + 1 + i));
+    // Nothing replayed twice: past the missed ones only news of the move, if any.
+    expect(ids.slice(missed).every((x) => x > lastId)).toBe(true);
     expect(b.messages[0]?.event).not.toBe('snapshot');
     // The replay carries the very messages the first connection saw for the ids both have.
     for (const m of a.messages.slice(2)) expect(b.messages.find((x) => x.id === m.id)).toEqual(m);
@@ -125,18 +154,26 @@ describe('stream', () => {
     sim.setFaults({ dropStreamEveryMs: 60 }, key);
     const dropped = await openSse(streamUrl(id), key);
     await dropped.waitFor(1);
+    await sim.advance(0.06); // the drop falls due 60 simulated ms after the opening
     await dropped.closed;
     expect(dropped.messages[0]?.event).toBe('snapshot');
 
-    sim.setFaults({ stallStreamMs: 250 }, key);
+    // A stall of ten simulated minutes; a connection without the fault on the same event is the yardstick: once the
+    // ping that follows a five-minute move has reached it, the stalled one would have had the move's bytes too.
+    sim.setFaults({ stallStreamMs: 600_000 }, key);
     const stalled = await openSse(streamUrl(id), key);
-    await sim.advance(300);
-    await new Promise((r) => setTimeout(r, 150));
+    const calm = await openSse(streamUrl(id), KEY);
+    await calm.waitFor(1);
+    await advanceAndDrain(calm, 300);
+    expect(calm.messages.length).toBeGreaterThan(1); // the move sent messages, the stall held them
     expect(stalled.messages).toEqual([]);
     expect(stalled.parser.comments).toEqual([]);
-    await stalled.waitFor(2, 1000);
+    // The stall ends within the next five minutes: what it held arrives, snapshot first.
+    await sim.advance(300);
+    await stalled.waitFor(2, 5000);
     expect(stalled.messages[0]?.event).toBe('snapshot');
     stalled.close();
+    calm.close();
     sim.setFaults({}, key);
   });
 });
