@@ -228,13 +228,18 @@ describe('the silence watchdog', () => {
     const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
       if (n === 1) res.write(msg(1, 'snapshot', snapshot));
     });
-    const { streams } = setup(clock, url, { pingIntervalMs: 1_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    // The client reads its clock when bytes arrive (the silence starts again from then); with the manual clock
+    // standing still nothing else reads it, so a read is how the test sees a comment arrive that changes no state.
+    let reads = 0;
+    const watched: ManualClock = { ...clock, now: () => (reads++, clock.now()) };
+    const { streams } = setup(watched, url, { pingIntervalMs: 1_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
     streams.watch(7);
     expect(await until(() => streams.state(7)?.lastEventId === 1)).toBe(true);
     // A ping (a comment, no message) and an update each restart the silence: 1.5 s apart, never 2 s of quiet.
     await clock.advance(1_500);
+    const readsBefore = reads;
     seen[0]!.res.write(': ping\n\n');
-    await new Promise((r) => setTimeout(r, 50)); // real I/O: let the comment arrive
+    expect(await until(() => reads > readsBefore)).toBe(true); // real I/O: the comment arrived
     await clock.advance(1_500);
     seen[0]!.res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:03', markets: [market(1, 1.95)] }));
     expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
