@@ -44,7 +44,9 @@ describe('compaction', () => {
     store.configure({ retentionDays: 5 / 24 });
     const report = store.maintain();
     expect(report.lineBarBlocksDeleted).toBeGreaterThan(0);
-    expect(store.oddsHistory(eventId, lineId).every((p) => p.at >= T0 + HOUR)).toBe(true);
+    const kept = store.oddsHistory(eventId, lineId);
+    expect(kept.length).toBeGreaterThan(0); // the newer history stays: the check below is about something
+    expect(kept.every((p) => p.at >= T0 + HOUR)).toBe(true);
     // The limit changes of the deleted hour are still there.
     expect(store.lineMaxWinPoints(eventId, lineId)).toHaveLength(points);
     expect(() => store.configure({ rawTickHours: -1 })).toThrow();

@@ -81,6 +81,10 @@ describe('settlements', () => {
     store.recordSettledPage(Array.from({ length: 30 }, (_, i) => settledEvent(i)), 0);
     const since = Date.parse(`${settledEvent(15).settled_at}Z`);
     const out = [...store.exportSettlements({ since, sportId: 1 })];
+    // Exactly the generated settlements of sport 1 from event 15 on (15, 20 and 25), not an empty list.
+    const want = Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since);
+    expect(want.length).toBeGreaterThan(0);
+    expect(out.map((e) => e.event_id).sort((x, y) => x - y)).toEqual(want.map((e) => e.event_id).sort((x, y) => x - y));
     expect(out.every((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since)).toBe(true);
     expect(out.length).toBe(Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since).length);
   });
