@@ -1,16 +1,48 @@
 // Issue 14, must-show 3 (browser mode): Top movers and Bets driven by keys against the real core and the simulator.
 // A bet is recorded from the event detail in a few keys (R, stake, Enter); a scripted move shows in Top movers with
 // the figures computed by hand; the line closes (kick-off, after a suspension that closes nothing) and the bet shows
-// its CLV. Screenshots of both
-// views go to docs/screenshots (movers.png, bets.png).
-import { mkdtempSync, rmSync } from 'node:fs';
+// its CLV; X exports it, and the downloaded CSV holds that bet's figures. Screenshots of both views go to
+// test-results/screenshots (movers.png, bets.png); the committed ones in docs/screenshots come from
+// scripts/screenshots.ts only.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
+import { BET_CSV_HEADER } from '../../src/core/export/csv';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { root, startWebHost } from './helpers';
 
 const KEY = 'e2e-bets-trader-key';
+const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
+
+/** RFC 4180 lines as the app writes them: CRLF, fields quoted when they hold a comma, quote or line break. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      rows.push([...row, field]);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  if (field !== '' || row.length) rows.push([...row, field]);
+  return rows;
+}
 
 const test = base.extend<{ sim: Simulator }>({
   sim: async ({ page }, use) => {
@@ -73,7 +105,7 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await expect(page.getByTestId('movers-window-60')).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('mover-row-1')).toHaveAttribute('aria-selected', 'true');
-  await page.screenshot({ path: path.join(root, 'docs/screenshots/movers.png') });
+  await page.screenshot({ path: shot('movers.png') });
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('nav-watchlist')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('event-detail')).toBeVisible();
@@ -103,9 +135,48 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await page.keyboard.press('1');
   await expect(page.getByTestId('bets-count')).toHaveText('1');
   await expect(page.getByTestId('bet-clv')).toHaveAttribute('title', /LOG \+\d+\.\d\d% {2}EM \+7\.69% {2}MPTO \+7\.94% {2}SHIN \+7\.94% {2}OR \+\d+\.\d\d%/);
-  await page.screenshot({ path: path.join(root, 'docs/screenshots/bets.png') });
-  // X exports the same rows through the core's CSV writer.
+  await page.screenshot({ path: shot('bets.png') });
+  // X exports the same rows through the core's CSV writer: the file holds the header and this bet's figures.
   const download = page.waitForEvent('download');
   await page.keyboard.press('x');
-  expect((await download).suggestedFilename()).toMatch(/^oddsdesk-bets-\d{4}-\d\d-\d\d\.csv$/);
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^oddsdesk-bets-\d{4}-\d\d-\d\d\.csv$/);
+  const text = readFileSync((await file.path())!, 'utf8');
+  expect(text.endsWith('\r\n')).toBe(true);
+  const [header, ...rows] = parseCsv(text);
+  expect(header).toEqual([...BET_CSV_HEADER]);
+  expect(rows).toHaveLength(1);
+  const bet = Object.fromEntries(header!.map((h, i) => [h, rows[0]![i]]));
+  expect(bet).toMatchObject({
+    event_id: String(id),
+    line_id: String(ml),
+    market: 'moneyline',
+    period: '0',
+    line: '',
+    side: 'home',
+    price: '2',
+    stake: '50',
+    // The last price before kick-off.
+    closing_price: '1.8',
+    // MPTO: 2.00 / 1.852941 - 1 = 7.93651% (to four places 7.9365). EM (proportional): 1/1.80 over 1/1.80 + 1/2.10
+    // = 0.538462, fair 1.857143; 2.00 / 1.857143 - 1 = 7.6923%.
+    clv_MPTO_pct: '7.9365',
+    clv_EM_pct: '7.6923',
+    // Open: no result, no P/L, nothing to settle by hand; the close is the real one.
+    result: '',
+    pnl: '',
+    selection: 'Home',
+    close_stale: 'false',
+    result_by: '',
+    settle_by_hand: '',
+  });
+  // SHIN shows +7.94% on screen; LOG and OR are numbers too (every model prices a two-way close).
+  expect(Number(bet['clv_SHIN_pct'])).toBeCloseTo(7.94, 2);
+  for (const m of ['LOG', 'OR']) expect(Number.isFinite(Number(bet[`clv_${m}_pct`])) && bet[`clv_${m}_pct`] !== '', m).toBe(true);
+  // The bet in words: the match, the side, the full-match period as this sport's service names it.
+  const teams = `${event.runner_home} v ${event.runner_away}`;
+  expect(bet['bet']!.startsWith(`${teams} · Moneyline Home · `), bet['bet']).toBe(true);
+  expect(bet['bet']!.length).toBeGreaterThan(`${teams} · Moneyline Home · `.length);
+  expect(bet['placed_at_utc']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+  expect(bet['id']).toMatch(/^\d+$/);
 });
