@@ -1,13 +1,16 @@
 // `cli export` on a database the recorder wrote: JSON lines in the spec's shapes, CSV with a header, filters. The
 // recorder talks to a service that is not our simulator in one respect: its /api/periods descriptions differ from
-// any built-in guess, and the labels must be the service's.
+// any built-in guess, and the labels must be the service's. The recording is `cli record` in process on manual
+// clocks (the simulator's and the recorder's, moved together): its simulated hour never waits for real time.
 import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRecord } from '../../src/cli/record';
 import { openStore } from '../../src/core/store';
 import { formatServiceTime, parseRecords, parseServiceTime, SettledEventSchema, type Fixture } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
+import { createManualClock } from '../support/manualClock';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewritingProxy';
 import { runCli } from './cliHarness';
 
@@ -28,16 +31,33 @@ const SERVICE_PERIODS = [
 ];
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 31, clock: 'real', speed: 600, keys: [{ key: KEY, plan: 'enterprise' }] });
+  sim = await startSimulator({ port: 0, seed: 31, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   proxy = await startRewritingProxy(sim.url, { '/api/periods': () => SERVICE_PERIODS });
   const fixtures = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': KEY } })).json()) as Fixture[];
   // The soonest matches: their limits climb towards kick-off within the recorded (simulated) hour.
   const upcoming = fixtures.filter((f) => parseServiceTime(f.starts)! > sim.now());
   const soonest = [...upcoming].sort((a, b) => a.starts.localeCompare(b.starts)).slice(0, 4);
-  const watch = soonest.flatMap((f) => ['--watch', String(f.event_id)]);
   db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-export-')), 'rec.db');
-  const run = runCli(['record', '--base-url', proxy.url, '--db', db, '--duration', '6', '--settled-every', '2', ...watch], { ODDSDESK_API_KEY: KEY });
-  expect(await run.exited, run.stderr()).toBe(0);
+  // A simulated hour, the settled walk every 20 simulated minutes (what `--duration 6 --settled-every 2` was on a
+  // service running 600 times faster than real time).
+  const clock = createManualClock(sim.now());
+  let err = '';
+  let stop!: (why: string) => void;
+  const run = runRecord(
+    { baseUrl: proxy.url, db, watch: soonest.map((f) => f.event_id), durationS: 3600, settledEveryS: 1200 },
+    // The simulator pings in real time while this clock runs far ahead: keep the watchdog out of it.
+    { clock, key: KEY, stop: new Promise<string>((r) => (stop = r)), pingIntervalMs: 3_600_000, fetch: globalThis.fetch.bind(globalThis), stdout: () => undefined, stderr: (t) => void (err += t) },
+  );
+  let finished = false;
+  void run.finally(() => (finished = true));
+  // A few simulated seconds at a time, so the I/O each step starts lands before the next; past the hour the
+  // duration's timer is due and the last walk and the flush need no more time.
+  for (let t = 0; t < 3600 + 60 && !finished; t += 10) {
+    await sim.advance(10);
+    await clock.advance(10_000);
+  }
+  expect(await run, err).toBe(0);
+  stop('unused');
 }, 60_000);
 afterAll(async () => {
   await proxy.close();
