@@ -116,7 +116,9 @@ test('must-show 4: the first run of the demo watches live events whose prices mo
           const n = await rows.count();
           for (let i = 0; i < n && !(await chart.count()); i++) {
             await rows.nth(i).click();
-            await page.waitForTimeout(150);
+            // Chosen, and its history loaded: the chart, or the words saying why there is none yet.
+            await expect(rows.nth(i)).toHaveClass(/\bchosen\b/);
+            await expect(page.getByTestId('event-detail').getByText("Loading the line's history…")).toHaveCount(0);
           }
         }
         return (await chart.count()) > 0;
