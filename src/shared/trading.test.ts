@@ -111,6 +111,8 @@ describe('settling bets', () => {
   });
 
   it('a line that moved under the same id is a mismatch, never the other line\'s result', () => {
+    // A moneyline has no line value: one upstream's 0 against another's null is the same line.
+    expect(settleBet({ market: 'moneyline', line: 0, side: 'draw' }, settled('moneyline', null, 'loss', 'win', 'loss'), { home: 1, away: 1 })).toMatchObject({ kind: 'settled', result: 'win' });
     expect(settleBet({ market: 'spread', line: -0.5, side: 'home' }, settled('spread', -1, 'win', 'loss', 'loss'), { home: 2, away: 0 })).toEqual({
       kind: 'mismatch', reason: "the settled line is -1, the bet's is -0.5",
     });

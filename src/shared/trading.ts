@@ -211,7 +211,7 @@ export function settleBet(
   score: FinalScore | null,
   team?: 'home' | 'away' | null,
 ): BetSettlement {
-  if (!sameLine(bet.line, settled.line)) {
+  if (!sameLine(bet.line, settled.line, bet.market)) {
     return { kind: 'mismatch', reason: `the settled line is ${describeLine(bet.market, settled.line)}, the bet's is ${describeLine(bet.market, bet.line)}` };
   }
   return settleSide(settled, bet.side, score, team);
@@ -219,8 +219,9 @@ export function settleBet(
 
 const describeLine = (market: string, line: number | null) => (line === null ? 'none' : marketKind(market) === 'spread' ? signedLine(line) : lineNumber(line));
 
-/** Two line values are the same line (null only equals null). */
-export function sameLine(a: number | null, b: number | null): boolean {
+/** Two line values are the same line (null only equals null); a moneyline has no line value, so any two are. */
+export function sameLine(a: number | null, b: number | null, market?: string): boolean {
+  if (market !== undefined && marketKind(market) === 'moneyline') return true;
   if (a === null || b === null) return a === b;
   return Math.abs(a - b) < 1e-9;
 }

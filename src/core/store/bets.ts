@@ -122,7 +122,7 @@ export function createBetLog(db: Database.Database): BetLog {
     if (r.closed_at === null) return { ...none, closeNote: null };
     // A close only counts for a bet taken before it: a bet placed in play has no closing line to beat.
     if (r.placed_at > r.closed_at) return { ...none, closeNote: 'placed after the close: no close to beat' };
-    if (!sameLine(r.close_line, r.line)) {
+    if (!sameLine(r.close_line, r.line, r.market)) {
       const moved = r.close_line === null ? 'none' : marketKind(r.market) === 'spread' ? signedLine(r.close_line) : lineNumber(r.close_line);
       return { ...none, closeNote: `the line closed at ${moved} under the same id, not the bet's line: no close for this bet` };
     }

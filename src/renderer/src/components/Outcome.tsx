@@ -8,7 +8,9 @@ const CLASS: Record<BetResult, string> = { win: 'win', half_win: 'win half', pus
 
 export function Outcome({ value, label, testId, reason }: { value: string | null | undefined; label?: string; testId?: string; reason?: string }) {
   if (!value && !reason) return <span className="oc none">–</span>;
-  const known = value && value in LETTER ? (value as BetResult) : null;
+  // The service's words may come in another case ("WIN"); they mean the same.
+  const word = value?.trim().toLowerCase();
+  const known = word && word in LETTER ? (word as BetResult) : null;
   if (!known) {
     const why = reason ?? `the service said "${value}": settle by hand`;
     return (
