@@ -1,7 +1,9 @@
 // Issue 8, must-show 1: the whole app in Chromium through browser mode against the simulator. Add a watch; see odds
 // change live; open the event detail; see a max_win alert; see a settlement alert (and its browser notification) and
 // find the match in Settlements; stop the simulator and still browse and filter cached settlements; change the
-// de-vig model and see the fair prices change.
+// de-vig model and see the fair prices change. The simulator runs on the manual clock in this process: the test
+// moves the world until what it waits for has happened upstream, then waits for the screen to show it (the host
+// runs on its own clock, its settled walk every 10 s), never for a stretch of real time.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +38,15 @@ async function setNumber(page: Page, testId: string, value: number) {
 
 test('must-show: live watch, detail, max_win and settlement alerts, offline settlements, de-vig model', async ({ page }) => {
   test.setTimeout(300_000);
-  const sim = await startSimulator({ port: 0, seed: 11, clock: 'real', speed: 120, keys: [{ key: KEY, plan: 'enterprise' }] });
+  const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
+  /** Moves the world `stepS` simulated seconds at a time until `done` holds (bounded); returns whether it did. */
+  const advanceUntil = async (done: () => boolean | Promise<boolean>, stepS: number, maxSteps: number): Promise<boolean> => {
+    for (let i = 0; i < maxSteps; i++) {
+      if (await done()) return true;
+      await sim.advance(stepS);
+    }
+    return done();
+  };
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-ui-live-'));
   let host: WebHost | undefined;
   let simOpen = true;
@@ -84,9 +94,11 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     await expect(page.getByTestId(`watch-row-${upcomingId}`)).toBeVisible();
     await expect(page.getByTestId('watch-count')).toHaveText(`${liveIds.length + 1} events`);
 
-    // Odds change live: some price cell of a watched live event shows a move.
+    // Odds change live: the world moves until some price cell of a watched live event shows a move (each step is a
+    // round trip to the page, so the screen keeps up with the world).
     const moved = page.locator(liveIds.map((id) => `[data-testid^="price-${id}-"][data-dir]`).join(', '));
-    await expect(moved.first()).toBeVisible({ timeout: 60_000 });
+    expect(await advanceUntil(async () => (await moved.count()) > 0, 5, 600), 'a watched price moved on screen').toBe(true);
+    await expect(moved.first()).toBeVisible();
     await expect(moved.first()).toContainText(/[▲▼]/);
     await expect(page.getByTestId('status-streams')).toContainText(/stream \d+\/\d+ live/);
 
@@ -99,9 +111,14 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
 
     // A max_win alert, then a settlement alert of a watched event.
     await page.keyboard.press('a');
-    await expect(page.locator('[data-testid="alert-row"][data-kind="max_win"]').first()).toBeVisible({ timeout: 120_000 });
+    const maxWinAlert = page.locator('[data-testid="alert-row"][data-kind="max_win"]').first();
+    expect(await advanceUntil(async () => (await maxWinAlert.count()) > 0, 15, 800), 'a max_win alert on screen').toBe(true);
+    await expect(maxWinAlert).toBeVisible();
+    // The world moves on until a watched match has settled upstream; the host's walk finds it within its 10 s.
+    const watchedSettled = () => sim.truth.settled().some((x) => liveIds.includes(x.event_id) || x.event_id === upcomingId);
+    expect(await advanceUntil(watchedSettled, 60, 24 * 60), 'a watched match settled upstream').toBe(true);
     const settledAlert = page.locator('[data-testid="alert-row"][data-kind="settled"]').first();
-    await expect(settledAlert).toBeVisible({ timeout: 200_000 });
+    await expect(settledAlert).toBeVisible({ timeout: 60_000 });
     const settledId = Number(await settledAlert.getAttribute('data-event-id'));
     const watchedIds = [...liveIds, upcomingId];
     expect(watchedIds).toContain(settledId);
