@@ -94,8 +94,8 @@ const isTest = (file) => /\.test\.[cm]?[jt]sx?$/.test(file);
 const fromRoot = (file) => path.relative(REPO_ROOT, file).split(path.sep).join('/');
 
 function layerOf(file) {
-  const rel = path.relative(SRC, file).split(path.sep);
-  return rel.length > 1 && rel[0] in LAYERS ? rel[0] : null;
+  const top = path.relative(SRC, file).split(path.sep)[0];
+  return Object.hasOwn(LAYERS, top) ? top : null;
 }
 
 /** The core room a file (or a path an import names) belongs to; null outside src/core. */
