@@ -14,10 +14,14 @@ import { formatServiceTime, parseServiceTime, type Market } from '../../src/shar
 import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock } from '../support/manualClock';
+import { logSoak, soak } from '../support/soak';
 
 const T0 = '2026-11-20T00:00:00';
 const T0_MS = parseServiceTime(T0)!;
 const DAY_S = 86_400;
+// How long demo runs before the real service is connected, and how long the real service has lived meanwhile: a day
+// under `npm run test:soak`, six hours by default (both well inside the real walk's 24-hour window either way).
+const HOURS = soak(6, 24);
 
 const sims: Simulator[] = [];
 let core: Core | null = null;
@@ -41,7 +45,7 @@ function caller(c: Core) {
 const secondsOf = (t: string) => Math.floor(parseServiceTime(t)! / 1000);
 
 describe('profiles', () => {
-  it('a simulated day of demo, then a real service whose settlements fall in that window: every real one stored, no demo row, the real cursor untouched by demo', async () => {
+  it('a simulated day (six hours by default) of demo, then a real service whose settlements fall in that window: every real one stored, no demo row, the real cursor untouched by demo', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-profiles-'));
     const serviceDb = path.join(dataDir, 'named-real.db');
     let demo: Simulator | null = null;
@@ -63,25 +67,28 @@ describe('profiles', () => {
     const call = caller(core);
     expect((await call('app:info')).demo).toBe(true);
 
-    // A day of demo, walked every simulated hour.
-    for (let h = 0; h < 24; h++) {
+    // A day of demo (six hours at the small size), walked every simulated hour.
+    logSoak(`profiles: ${HOURS} simulated hours of demo, then of the real service (full: 24)`);
+    for (let h = 0; h < HOURS; h++) {
       await demo!.advance(3600);
       await clock.advance(3_600_000);
       await call('settlements:syncNow');
     }
     const demoIds = new Set(demo!.truth.settled().map((s) => s.event_id));
-    expect(demoIds.size).toBeGreaterThan(50);
+    // More than 50 a day, pro rata at the small size (12.5 in six hours).
+    const many = (50 * HOURS) / 24;
+    expect(demoIds.size).toBeGreaterThan(many);
     // --db names the real service's history: demo never wrote into it, nor created it.
     expect(existsSync(serviceDb)).toBe(false);
 
-    // The real service lived through the same day.
+    // The real service lived through the same hours.
     const real = await sim(202, 'real-key-202');
-    await real.advance(DAY_S);
+    await real.advance(HOURS * 3600);
     const nowS = Math.floor(real.now() / 1000);
     const expected = real.truth.settled().filter((s) => secondsOf(s.settled_at) >= nowS - DAY_S);
-    expect(expected.length).toBeGreaterThan(50);
+    expect(expected.length).toBeGreaterThan(many);
     // Settlements of the real service fall inside the window the demo walked.
-    expect(expected.some((s) => secondsOf(s.settled_at) < Math.floor(T0_MS / 1000) + DAY_S)).toBe(true);
+    expect(expected.some((s) => secondsOf(s.settled_at) < Math.floor(T0_MS / 1000) + HOURS * 3600)).toBe(true);
 
     await call('settings:setApiKey', 'real-key-202', real.url);
     expect((await call('app:info')).demo).toBe(false);
@@ -107,7 +114,7 @@ describe('profiles', () => {
     try {
       expect(demoStore.getSetting('profile.identity')).toBe('demo');
       const ids = [...demoStore.exportSettlements()].map((s) => s.event_id);
-      expect(ids.length).toBeGreaterThan(50);
+      expect(ids.length).toBeGreaterThan(many);
       expect(ids.every((id) => demoIds.has(id))).toBe(true);
     } finally {
       demoStore.close();

@@ -6,9 +6,14 @@ import { createOddsPipeline } from '../../src/core/monitor/oddsPipeline';
 import { openStore } from '../../src/core/store';
 import { formatServiceTime, type EventOdds, type Market } from '../../src/shared/api';
 import { createManualClock } from '../support/manualClock';
+import { logSoak, soak } from '../support/soak';
 
 const WATCHED = 200;
 const LINES = 12;
+// A day under `npm run test:soak`, a tenth of the watchlist turning over each hour. By default eight hours with
+// three tenths turning over an hour, so the pipeline still sees more than three times as many events as it holds.
+const HOURS = soak(8, 24);
+const ENDING_PER_HOUR = soak((WATCHED * 3) / 10, WATCHED / 10);
 
 function markets(eventId: number, at: number, step: number): Market[] {
   return Array.from({ length: LINES }, (_, l) => ({
@@ -53,13 +58,14 @@ describe('monitor memory over a trading day', () => {
     };
     for (let i = 0; i < WATCHED; i++) follow();
     let peak = 0;
-    // A day in five-minute steps: every event updates each step; each hour a tenth of them end (the stream's `end`,
-    // or the trader unwatching) and new ones are watched in their place.
-    for (let minute = 5; minute <= 24 * 60; minute += 5) {
+    logSoak(`monitor memory: ${HOURS} simulated hours, ${ENDING_PER_HOUR} events ending an hour (full: 24 and 20)`);
+    // A day in five-minute steps: every event updates each step; each hour a tenth of them (three tenths at the
+    // small size) end (the stream's `end`, or the trader unwatching) and new ones are watched in their place.
+    for (let minute = 5; minute <= HOURS * 60; minute += 5) {
       await clock.advance(300_000);
       for (const eventId of live) pipeline.onMarkets(eventId, markets(eventId, clock.now(), minute));
       if (minute % 60 === 0) {
-        for (const ended of live.splice(0, WATCHED / 10)) pipeline.forget(ended);
+        for (const ended of live.splice(0, ENDING_PER_HOUR)) pipeline.forget(ended);
         while (live.length < WATCHED) follow();
       }
       peak = Math.max(peak, pipeline.followed());
