@@ -6,6 +6,9 @@ export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
+  // The CLI bundle that starts each host and the renderer it serves, built once (skipped under `npm test`, which
+  // builds them itself).
+  globalSetup: './test/e2e/globalSetup.ts',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   workers: 1,

@@ -8,5 +8,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The CLI bundle (out/cli) that the CLI tests start, built once per run.
+    globalSetup: ['test/support/vitestSetup.ts'],
   },
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { BET_CSV_HEADER } from '../../src/core/export/csv';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { root, startWebHost } from './helpers';
+import { cli, root, startWebHost } from './helpers';
 
 const KEY = 'e2e-bets-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
@@ -48,7 +48,7 @@ const test = base.extend<{ sim: Simulator }>({
   sim: async ({ page }, use) => {
     const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bets-e2e-'));
-    const host = await startWebHost([process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bets.db')], { ODDSDESK_API_KEY: KEY });
+    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bets.db')], { ODDSDESK_API_KEY: KEY });
     await page.setViewportSize({ width: 1400, height: 800 });
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();

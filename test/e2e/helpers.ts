@@ -1,11 +1,22 @@
 // Starts `npm run web` (or the host directly) as a real child process and reads the URL it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const cliBundle = path.join(root, 'out', 'cli', 'index.js');
+
+/**
+ * The command line that runs the CLI with `args` (`cli('web', '--port', '0', …)` is the browser-mode host): plain
+ * Node on the bundle out/cli/index.js, built once per run by `npm test` or Playwright's global set-up
+ * (scripts/build-cli.mjs), instead of tsx compiling the sources in every host.
+ */
+export function cli(...args: string[]): string[] {
+  if (!existsSync(cliBundle)) throw new Error(`${path.relative(root, cliBundle)} is missing: the CLI bundle did not build (node scripts/build-cli.mjs)`);
+  return [process.execPath, cliBundle, ...args];
+}
 
 export interface WebHost {
   url: string;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { startWebHost } from './helpers';
+import { cli, startWebHost } from './helpers';
 
 const KEY = 'e2e-quota-trader-key';
 const PEEK_KEY = 'e2e-quota-peek-key';
@@ -45,7 +45,7 @@ const test = base.extend<{ open: (o?: { rateLimitHeaders?: boolean }) => Promise
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-quota-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const host = await startWebHost(
-        [process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'quota.db')],
+        [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'quota.db')],
         { ODDSDESK_API_KEY: KEY },
       );
       cleanup.push(() => host.stop());

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { startWebHost, type WebHost } from './helpers';
+import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-screen-trader-key';
 const PEEK_KEY = 'e2e-screen-peek-key';
@@ -43,7 +43,7 @@ const test = base.extend<{ open: (o?: { demo?: boolean }) => Promise<{ sim: Simu
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const service = o.demo ? [] : ['--base-url', sim.url];
-      const host = await startWebHost([process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', ...service, '--db', path.join(dir, 'screen.db')], {
+      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'screen.db')], {
         ODDSDESK_API_KEY: o.demo ? '' : KEY,
       });
       cleanup.push(() => host.stop());

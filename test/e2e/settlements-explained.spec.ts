@@ -12,7 +12,7 @@ import { periodNames, tennisGamePeriod } from '../../src/shared/periods';
 import { settledLineText } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { PERIODS, SPORTS } from '../../src/sim/catalog';
-import { startWebHost, type WebHost } from './helpers';
+import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-settlements-explained-key';
 const TENNIS = SPORTS.find((s) => s.name === 'Tennis')!;
@@ -48,7 +48,7 @@ test('all settlements alert; a notification click explains one; offline the view
     cleanup.push(async () => void (simOpen && (await sim.close())));
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-explained-'));
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const host: WebHost = await startWebHost([process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')], {
+    const host: WebHost = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')], {
       ODDSDESK_API_KEY: KEY,
     });
     cleanup.push(() => host.stop());

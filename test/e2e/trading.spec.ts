@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startSimulator } from '../../src/sim';
 import { SPORTS } from '../../src/sim/catalog';
-import { startWebHost } from './helpers';
+import { cli, startWebHost } from './helpers';
 
 const KEY = 'e2e-trading-desk-key';
 const SOCCER = SPORTS.find((s) => s.name === 'Soccer')!;
@@ -26,7 +26,7 @@ test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off
   test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, seed: 31, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-trading-e2e-'));
-  const host = await startWebHost([process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'trading.db')], {
+  const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'trading.db')], {
     ODDSDESK_API_KEY: KEY,
   });
   try {

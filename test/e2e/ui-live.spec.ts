@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startSimulator } from '../../src/sim';
-import { startWebHost, type WebHost } from './helpers';
+import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-ui-live-enterprise';
 
@@ -51,7 +51,7 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
   let host: WebHost | undefined;
   let simOpen = true;
   try {
-    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')], {
+    host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')], {
       ODDSDESK_API_KEY: KEY,
     });
     await page.addInitScript(recordNotifications);

@@ -14,7 +14,7 @@ import { lineLabel } from '../../src/core/monitor/oddsPipeline';
 import { PERIODS } from '../../src/sim/catalog';
 import { marketSides, settleSide } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { startWebHost, type WebHost } from './helpers';
+import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-ui-trader-key';
 /** A second key for the test's own look at /api/fixtures, so the app's quota and request log stay its own. */
@@ -66,8 +66,8 @@ const test = base.extend<{ open: (options?: AppOptions) => Promise<App> }>({
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-ui-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const service = o.demo ? [] : ['--base-url', sim.url];
-      // node --import tsx is `npx tsx` without npx's start-up.
-      const host = await startWebHost([process.execPath, '--import', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', ...service, '--db', path.join(dir, 'ui.db')], {
+      // The CLI bundle under plain node: no TypeScript compiled again in every host.
+      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'ui.db')], {
         ODDSDESK_API_KEY: o.demo ? '' : KEY,
       });
       cleanup.push(() => host.stop());

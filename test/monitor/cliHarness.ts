@@ -1,8 +1,18 @@
-// Runs `npm run cli -- …` as a real child process (through tsx, as npm would) and collects its output.
+// Runs the CLI (`npm run cli -- …`) as a real child process and collects its output. The child is plain Node on the
+// bundle out/cli/index.js (scripts/build-cli.mjs; `npm test` and vitest's global set-up build it once per run), not
+// tsx compiling the sources again in every child.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(__dirname, '../..');
+export const cliBundle = path.join(root, 'out', 'cli', 'index.js');
+
+/** The command line that starts the CLI with `args`: `node out/cli/index.js …args`. */
+export function cliCommand(args: string[]): string[] {
+  if (!existsSync(cliBundle)) throw new Error(`${path.relative(root, cliBundle)} is missing: the CLI bundle did not build (node scripts/build-cli.mjs)`);
+  return [process.execPath, cliBundle, ...args];
+}
 
 export interface CliRun {
   child: ChildProcess;
@@ -14,7 +24,8 @@ export interface CliRun {
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const [cmd, ...cmdArgs] = cliCommand(args);
+  const child = spawn(cmd!, cmdArgs, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
