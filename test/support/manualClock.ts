@@ -55,12 +55,19 @@ export function createManualClock(start = 0): ManualClock {
 
 /**
  * Moves the manual clock in small steps, letting real sockets deliver between them (a few ms of I/O, not of
- * simulated time), until `probe` holds; fails after a bounded number of steps.
+ * simulated time), until `probe` holds; fails after a bounded number of steps (5 simulated seconds) and, on a
+ * machine too loaded for the I/O to have landed by then, a bounded real grace during which the clock stands still.
  */
-export async function advanceUntil(clock: ManualClock, probe: () => boolean, what: string): Promise<void> {
+export async function advanceUntil(clock: ManualClock, probe: () => boolean, what: string, graceMs = 10_000): Promise<void> {
   for (let i = 0; i < 500; i++) {
     if (probe()) return;
     await clock.advance(10);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  // The simulated time is spent; only real I/O can still make the probe hold. Poll it, never moving the clock.
+  const end = Date.now() + graceMs;
+  while (Date.now() < end) {
+    if (probe()) return;
     await new Promise((r) => setTimeout(r, 5));
   }
   throw new Error(`timed out waiting for ${what}`);
