@@ -231,7 +231,9 @@ describe('profiles', () => {
     expect(threeDaysBefore).toBeGreaterThan(2);
     // Five days: the next maintenance drops the 10-day-old history (it had no max_win change, which would be kept
     // for good) and leaves the 3-day-old history as it was.
-    await call('settings:update', { retentionDays: 5 });
+    // (The settled walk hourly meanwhile: the day the clock moves is for the daily maintenance, and a walk a minute
+    // made it 1,440 walks of an idle service.)
+    await call('settings:update', { retentionDays: 5, settledEverySeconds: 3600 });
     await clock.advance(86_400_000);
     expect(pointsAround(10)).toBe(0);
     expect(pointsAround(3)).toBe(threeDaysBefore);
