@@ -11,7 +11,9 @@ export default defineConfig({
   globalSetup: './test/e2e/globalSetup.ts',
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Two at a time: a test is mostly waiting on its simulator, host and page (a run of them alone keeps about a fifth
+  // of two cores busy). ODDSDESK_E2E_WORKERS overrides.
+  workers: Number(process.env['ODDSDESK_E2E_WORKERS'] ?? 2),
   reporter: process.env['PW_JSON_OUTPUT'] ? [['list'], ['json', { outputFile: process.env['PW_JSON_OUTPUT'] }]] : 'list',
   use: {
     browserName: 'chromium',

@@ -1,11 +1,24 @@
 #!/usr/bin/env node
-// `npm test`: every check and every test, then one line `N passed, N failed[, N skipped]`.
+// `npm test`: every check and every test, then one line `N passed, N failed, N skipped`.
 // Runs inside a private D-Bus session with an unlocked gnome-keyring when one is available, so the keychain tests
 // talk to a real Secret Service; without it they are skipped with the reason printed.
-import { spawnSync } from 'node:child_process';
+//
+// The run, on a machine with two cores:
+//   1. at once: the type check (`tsc -b`, incremental), lint, the CLI bundle (out/cli) and the renderer (out/web),
+//      each a counted step: a bundle that fails to build fails the run, and nothing in the run builds it again
+//      (ODDSDESK_BUNDLES_BUILT=1 tells vitest's and Playwright's global set-ups and `npm run web` so);
+//   2. vitest (vitest.config.ts: in-process and I/O-bound files in parallel, process-heavy ones after, one at a time);
+//   3. Playwright in Chromium; without Chromium (or without a renderer) its tests count as skipped, with the reason.
+// ODDSDESK_SOAK=full (`npm run test:soak`) runs the soaks at their full sizes; unset, they run small.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
+// `npm run test:soak`: the same run with the soaks at their full sizes.
+if (process.argv.includes('--soak')) process.env.ODDSDESK_SOAK = 'full';
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -25,31 +38,88 @@ if (!process.env.ODDSDESK_KEYRING) {
   console.log('note: no dbus-run-session/gnome-keyring here: keychain tests will be skipped (install gnome-keyring dbus-x11)');
 }
 
+const started = Date.now();
+const bin = (name) => path.join('node_modules', '.bin', name);
 const tmp = mkdtempSync(path.join(tmpdir(), 'oddsdesk-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+const skips = [];
+const phases = [];
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const soak = process.env.ODDSDESK_SOAK === 'full' ? 'full' : 'small';
+const testEnv = { ODDSDESK_BUNDLES_BUILT: '1' };
 
+/** Runs one step with its output shown live; resolves to whether it exited 0. */
 function step(name, cmd, args, env = {}) {
   console.log(`\n▶ ${name}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return r.status === 0;
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    p.on('error', (e) => {
+      console.log(`${name}: ${e.message}`);
+      phases.push([name, Date.now() - t0]);
+      resolve(false);
+    });
+    p.on('exit', (code) => {
+      phases.push([name, Date.now() - t0]);
+      resolve(code === 0);
+    });
+  });
 }
 
-function check(name, cmd, args) {
-  if (step(name, cmd, args)) totals.passed++;
+/** Runs one step with its output held back and printed whole once it ends, so steps can run side by side. */
+function quietStep(name, cmd, args, env = {}) {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (out += d));
+    const done = (ok) => {
+      const ms = Date.now() - t0;
+      phases.push([name, ms]);
+      console.log(`\n▶ ${name}: ${ok ? 'ok' : 'FAILED'} (${secs(ms)})`);
+      if (out.trim()) process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+      resolve(ok);
+    };
+    p.on('error', (e) => {
+      out += `${e.message}\n`;
+      done(false);
+    });
+    p.on('exit', (code) => done(code === 0));
+  });
+}
+
+/** A check counts as one test: passed, or failed under its name. */
+function count(name, ok) {
+  if (ok) totals.passed++;
   else {
     totals.failed++;
     failures.push(name);
   }
+  return ok;
 }
 
-check('typecheck (node side)', 'npx', ['tsc', '-p', 'tsconfig.node.json', '--noEmit']);
-check('typecheck (web side)', 'npx', ['tsc', '-p', 'tsconfig.web.json', '--noEmit']);
-check('typecheck (end-to-end tests)', 'npx', ['tsc', '-p', 'tsconfig.e2e.json', '--noEmit']);
-check('lint (incl. layering rule)', 'npx', ['eslint', '.']);
+// 1. Type check, lint and both bundles, side by side: each is a single process most of the time, and two cores.
+const [, , , webOk] = await Promise.all([
+  quietStep('typecheck (tsc -b: node side, web side, end-to-end tests)', bin('tsc'), ['-b']).then((ok) => count('typecheck', ok)),
+  quietStep('lint (incl. layering rule)', bin('eslint'), ['.']).then((ok) => count('lint', ok)),
+  quietStep('build the CLI and browser-mode host (out/cli)', process.execPath, ['scripts/build-cli.mjs']).then((ok) => count('build the CLI bundle (out/cli)', ok)),
+  // Without ODDSDESK_BUNDLES_BUILT: this is the build.
+  quietStep('build the renderer for browser mode (out/web)', process.execPath, ['scripts/build-web.mjs'], { ODDSDESK_BUNDLES_BUILT: '' }).then((ok) =>
+    count('build the renderer for browser mode (out/web)', ok && existsSync('out/web/index.html')),
+  ),
+]);
 
+// 2. vitest.
+console.log(`\n(soaks: ${soak} sizes${soak === 'full' ? '' : '; ODDSDESK_SOAK=full or `npm run test:soak` for the full ones'})`);
 const vitestJson = path.join(tmp, 'vitest.json');
-const vitestOk = step('unit and integration tests (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitestOk = await step(
+  'unit and integration tests (vitest)',
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+  testEnv,
+);
 if (existsSync(vitestJson)) {
   const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
   totals.passed += r.numPassedTests;
@@ -61,19 +131,37 @@ if (existsSync(vitestJson)) {
   for (const s of broken) failures.push(`suite failed to run: ${path.relative(process.cwd(), s.name)}`);
   for (const s of r.testResults)
     for (const a of s.assertionResults) if (a.status === 'failed') failures.push(a.fullName);
+  if (!vitestOk && r.numFailedTests === 0 && broken.length === 0) count('vitest exited with an error', false);
 } else if (!vitestOk) {
-  totals.failed++;
-  failures.push('vitest did not run');
+  count('vitest did not run', false);
 }
 
+// 3. Playwright.
 const pwJson = path.join(tmp, 'playwright.json');
-let pwOk = true;
-if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
-  step('build the renderer for browser mode', 'npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn']);
-  pwOk = step('end-to-end tests (Playwright, Chromium)', 'npx', ['playwright', 'test'], { PW_JSON_OUTPUT: pwJson });
-} else {
-  console.log('skipped: end-to-end tests need Chromium at /usr/bin/chromium (apt-get install chromium)');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The end-to-end tests there are, counted without running them (no browser needed to list them). */
+function skipE2e(reason) {
+  const list = spawnSync(bin('playwright'), ['test', '--list', '--reporter=json'], { encoding: 'utf8', env: { ...process.env, ...testEnv }, maxBuffer: 64 << 20 });
+  let n = 0;
+  try {
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) n += spec.tests?.length ?? 1;
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of JSON.parse(list.stdout).suites ?? []) walk(suite);
+  } catch {
+    count('end-to-end tests could not be listed', false);
+    console.log(list.stderr);
+    return;
+  }
+  totals.skipped += n;
+  skips.push(`${n} end-to-end tests: ${reason}`);
+  console.log(`\nskipped: ${n} end-to-end tests: ${reason}`);
 }
+let pwOk = true;
+if (!existsSync(chromium)) skipE2e(`they need Chromium at ${chromium} (apt-get install chromium)`);
+else if (!webOk) skipE2e('the renderer did not build (see the failed build above)');
+else pwOk = await step('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test'], { ...testEnv, PW_JSON_OUTPUT: pwJson });
 if (existsSync(pwJson)) {
   const report = JSON.parse(readFileSync(pwJson, 'utf8'));
   const s = report.stats;
@@ -81,25 +169,20 @@ if (existsSync(pwJson)) {
   totals.failed += s.unexpected + (s.flaky ?? 0);
   totals.skipped += s.skipped;
   // A spec file that fails to load runs no test: count each such error, never as nothing.
-  for (const e of report.errors ?? []) {
-    totals.failed++;
-    failures.push(`e2e did not load: ${String(e.message ?? '').split('\n')[0]}`);
-  }
-  if (!pwOk && s.unexpected === 0 && (report.errors ?? []).length === 0) {
-    totals.failed++;
-    failures.push('playwright exited with an error');
-  }
+  for (const e of report.errors ?? []) count(`e2e did not load: ${String(e.message ?? '').split('\n')[0]}`, false);
+  if (!pwOk && s.unexpected === 0 && (report.errors ?? []).length === 0) count('playwright exited with an error', false);
   const walk = (suite) => {
     for (const spec of suite.specs ?? []) if (!spec.ok) failures.push(`e2e: ${spec.title}`);
     for (const child of suite.suites ?? []) walk(child);
   };
-  for (const suite of JSON.parse(readFileSync(pwJson, 'utf8')).suites ?? []) walk(suite);
+  for (const suite of report.suites ?? []) walk(suite);
 } else if (!pwOk) {
-  totals.failed++;
-  failures.push('playwright did not run');
+  count('playwright did not run', false);
 }
 rmSync(tmp, { recursive: true, force: true });
 
+console.log(`\nTimes: ${phases.map(([name, ms]) => `${name.replace(/ \(.*$/, '')} ${secs(ms)}`).join('; ')}; total ${secs(Date.now() - started)}`);
+if (skips.length) console.log(`Skipped:\n${skips.map((s) => `  - ${s}`).join('\n')}`);
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ✗ ${f}`).join('\n')}`);
-console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed === 0 ? 0 : 1);
