@@ -2,15 +2,15 @@
 // event watched by its id alone gets its teams, league and score from the stream's snapshot header without a reload;
 // the stream's `end` reaches the renderer with its reason (in the odds batches and the stream's status); and the
 // status says since when the service has been unreachable. The core runs on the manual clock.
-import http from 'node:http';
+import type http from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/app';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { Channel, OddsBatch, RequestArgs, ResponseMap, StatusView } from '../../src/shared/ipc/contract';
+import { listenLocal } from '../support/localServer';
 import { createManualClock, type ManualClock } from '../support/manualClock';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -42,8 +42,7 @@ interface Upstream {
 
 async function scriptedUpstream(): Promise<Upstream> {
   const up: Partial<Upstream> & { stream: http.ServerResponse | null } = { stream: null };
-  const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
     if (url.pathname === '/api/stream/event' && Number(url.searchParams.get('event_id')) === EVENT) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -61,17 +60,8 @@ async function scriptedUpstream(): Promise<Upstream> {
     res.statusCode = 404;
     res.end(JSON.stringify({ detail: 'Not found' }));
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  up.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  up.close = () =>
-    new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    });
+  up.url = server.url;
+  up.close = server.close;
   return up as Upstream;
 }
 

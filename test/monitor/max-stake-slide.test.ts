@@ -2,9 +2,8 @@
 // the threshold since the value that last alerted, then measures from the alerted value. Through the whole core,
 // against an upstream scripted from assumptions.md: a watched event's market line on the stream and one special
 // contestant's history, each cut 2% at a time (threshold 10%). The core runs on the manual clock.
-import http from 'node:http';
+import type http from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { formatServiceTime, type SpecialTick } from '../../src/shared/api';
 import type { AlertRecord } from '../../src/shared/domain';
 import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
+import { listenLocal } from '../support/localServer';
 import { createManualClock, type ManualClock } from '../support/manualClock';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -51,8 +51,7 @@ async function scriptedUpstream(): Promise<Upstream> {
     stream: null,
     history: [specialTick(200, T0 - 3_600_000, true)],
   };
-  const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
     if (url.pathname === '/api/stream/event' && Number(url.searchParams.get('event_id')) === EVENT) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -82,17 +81,8 @@ async function scriptedUpstream(): Promise<Upstream> {
     res.statusCode = 404;
     body({ detail: 'Not found' });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  up.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  up.close = () =>
-    new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    });
+  up.url = server.url;
+  up.close = server.close;
   return up as Upstream;
 }
 
