@@ -20,6 +20,30 @@ export interface ElectronNotifierDeps {
   focusEvent: (eventId: number, kind?: 'event' | 'settlement') => void;
   /** The app icon: Linux notification daemons show none otherwise. */
   icon?: NotificationConstructorOptions['icon'];
+  /** process.platform by default: on Linux the body is escaped, since several notification daemons render markup. */
+  platform?: NodeJS.Platform;
+}
+
+/** Title and body caps: a notification is a glance, and upstream text (team, league, special names) is unbounded. */
+export const NOTIFICATION_TITLE_MAX = 120;
+export const NOTIFICATION_BODY_MAX = 1000;
+
+const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * The text a notification shows. Upstream names go into it raw, and on Linux several daemons (those following the
+ * Desktop Notifications spec's body-markup capability) read the body as markup: a team called "<b>X</b>" or
+ * "<a href=…>" must show as typed, so &, < and > are escaped there. Control characters other than newline go;
+ * both parts are capped.
+ */
+export function notificationText(n: { title: string; body: string }, platform: NodeJS.Platform): { title: string; body: string } {
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  const clean = (t: string) => t.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
+  const title = cap(clean(n.title).replace(/\n/g, ' '), NOTIFICATION_TITLE_MAX);
+  const body = cap(clean(n.body), NOTIFICATION_BODY_MAX);
+  if (platform !== 'linux') return { title, body };
+  const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return { title, body: escape(body) };
 }
 
 /** Notifications kept referenced until clicked or closed; bounded because Linux daemons may never report a close. */
@@ -32,7 +56,8 @@ export function createElectronNotifier(deps: ElectronNotifierDeps): Notifier {
     notify(n: UserNotification) {
       if (!deps.isSupported()) return;
       // Sound only when the trader asked for it (the settlement sound setting); otherwise a quiet notification.
-      const notification = deps.create({ title: n.title, body: n.body, silent: !n.sound, ...(deps.icon ? { icon: deps.icon } : {}) });
+      const text = notificationText(n, deps.platform ?? process.platform);
+      const notification = deps.create({ ...text, silent: !n.sound, ...(deps.icon ? { icon: deps.icon } : {}) });
       const forget = () => live.delete(notification);
       notification.on('click', () => {
         forget();
