@@ -51,6 +51,12 @@ export function RecordBet({ eventId }: { eventId: number }) {
   useEffect(() => {
     if (open) stakeInput.current?.focus();
   }, [open]);
+  // R pressed before the event's lines reached the page (just opened, a slow stream): the first priced line and its
+  // price are filled in as soon as they arrive, rather than leaving an empty price.
+  const first = lines[0];
+  useEffect(() => {
+    if (open && lineId === null && first) choose(first);
+  }, [open, lineId, first]);
 
   const submit = async () => {
     const p = Number(price);
