@@ -2,7 +2,7 @@
 // package (resources/app-update.yml). No feed (the default build, a development run): updates are 'off' and nothing
 // ever touches the network for them. With one, Settings checks and offers; nothing downloads or installs unasked.
 // Written against the slice of electron-updater's AppUpdater used here, so the state rules run without Electron.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { UpdateView } from '../shared/ipc/contract';
 
@@ -19,9 +19,63 @@ export interface UpdaterLike {
   quitAndInstall(): void;
 }
 
-/** Is an update feed configured in this build? (electron-builder writes app-update.yml only when `publish` is set.) */
-export function updateFeedConfigured(isPackaged: boolean, resourcesPath: string | undefined, exists: (f: string) => boolean = existsSync): boolean {
-  return isPackaged && !!resourcesPath && exists(path.join(resourcesPath, 'app-update.yml'));
+/**
+ * Why this app-update.yml's feed must not be used, or null when it may. Updates travel over the feed: one over plain
+ * http would let anyone on the path serve a "new version", so a feed (`url`, or an S3-style `endpoint`) that is not
+ * https is refused. Reads the flat `key: value` lines electron-builder writes; a generic feed without a url is refused.
+ */
+export function updateFeedProblem(appUpdateYml: string): string | null {
+  const fields = new Map<string, string>();
+  for (const line of appUpdateYml.split(/\r?\n/)) {
+    const m = /^([A-Za-z][\w-]*):\s*(.*?)\s*$/.exec(line);
+    if (m) fields.set(m[1]!, m[2]!.replace(/^(['"])(.*)\1$/, '$2'));
+  }
+  const provider = fields.get('provider');
+  if (!provider) return 'the update feed names no provider';
+  if (provider === 'generic' && !fields.get('url')) return 'the generic update feed has no url';
+  for (const key of ['url', 'endpoint']) {
+    const value = fields.get(key);
+    if (value === undefined) continue;
+    let protocol: string;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      return `the update feed's ${key} is not a URL`;
+    }
+    if (protocol !== 'https:') return `the update feed's ${key} is ${protocol.replace(/:$/, '')}, not https`;
+  }
+  return null;
+}
+
+const readOrNull = (f: string): string | null => {
+  try {
+    return readFileSync(f, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Is a usable update feed configured in this build? (electron-builder writes app-update.yml only when `publish` is
+ * set.) A feed that is not https, or a file that cannot be read, leaves updates off, with one log line saying why.
+ */
+export function updateFeedConfigured(
+  isPackaged: boolean,
+  resourcesPath: string | undefined,
+  exists: (f: string) => boolean = existsSync,
+  read: (f: string) => string | null = readOrNull,
+  log: (line: string) => void = (line) => console.warn(line),
+): boolean {
+  if (!isPackaged || !resourcesPath) return false;
+  const file = path.join(resourcesPath, 'app-update.yml');
+  if (!exists(file)) return false;
+  const text = read(file);
+  const problem = text === null ? 'app-update.yml cannot be read' : updateFeedProblem(text);
+  if (problem) {
+    log(`Updates off: ${problem}.`);
+    return false;
+  }
+  return true;
 }
 
 export interface Updates {

@@ -156,9 +156,26 @@ describe('updates', () => {
   it('are off without a feed: only a packaged build with app-update.yml has one', () => {
     expect(updateFeedConfigured(false, '/r', () => true)).toBe(false);
     expect(updateFeedConfigured(true, '/r', () => false)).toBe(false);
-    expect(updateFeedConfigured(true, '/r', (f) => f === path.join('/r', 'app-update.yml'))).toBe(true);
+    const https = 'provider: generic\nurl: https://updates.example/oddsdesk\nupdaterCacheDirName: oddsdesk-updater\n';
+    expect(updateFeedConfigured(true, '/r', (f) => f === path.join('/r', 'app-update.yml'), () => https)).toBe(true);
     const off = createUpdates('0.1.0', null);
     expect(off.view()).toMatchObject({ state: 'off', currentVersion: '0.1.0' });
+  });
+
+  it('stay off, with a log line, when the feed is not https (anyone on the path could serve an "update")', () => {
+    const logged: string[] = [];
+    const feed = (text: string | null) => updateFeedConfigured(true, '/r', () => true, () => text, (l) => logged.push(l));
+    expect(feed('provider: generic\nurl: http://updates.example/oddsdesk\n')).toBe(false);
+    expect(logged).toEqual(["Updates off: the update feed's url is http, not https."]);
+    expect(feed("provider: generic\nurl: 'HTTP://updates.example'\n")).toBe(false);
+    expect(feed('provider: s3\nbucket: b\nendpoint: http://minio.local:9000\n')).toBe(false);
+    expect(feed('provider: generic\n')).toBe(false);
+    expect(feed('provider: generic\nurl: not a url\n')).toBe(false);
+    expect(feed(null)).toBe(false);
+    expect(logged).toHaveLength(6);
+    expect(feed('provider: generic\nurl: "https://updates.example/oddsdesk"\n')).toBe(true);
+    expect(feed('provider: github\nowner: o\nrepo: r\n')).toBe(true);
+    expect(logged).toHaveLength(6);
   });
 
   it('offer what the feed has, download only when asked, close the app cleanly before installing', async () => {
