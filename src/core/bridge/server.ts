@@ -5,7 +5,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -24,6 +24,54 @@ export interface BridgeOptions {
   token?: string;
   /** Sees every message that crosses the bridge, both ways (for audits such as the key-leak test). */
   tap?: (direction: 'in' | 'out', text: string) => void;
+  /** How long a client may take to send a request's headers (ms); a slow or silent one is cut. Default 10 s. */
+  headersTimeout?: number;
+  /** How long a client may take to send a whole request (ms). Default 30 s. */
+  requestTimeout?: number;
+  /** How long an idle keep-alive socket is kept between requests (ms). Default 5 s. */
+  keepAliveTimeout?: number;
+  /** Open sockets at most. Default 256. See `limitConnections`. */
+  maxConnections?: number;
+}
+
+export const BRIDGE_HEADERS_TIMEOUT = 10_000;
+export const BRIDGE_REQUEST_TIMEOUT = 30_000;
+export const BRIDGE_KEEP_ALIVE_TIMEOUT = 5_000;
+export const BRIDGE_MAX_CONNECTIONS = 256;
+
+/**
+ * At most `max` open sockets, without letting idle ones lock the door: a socket is busy while a request on it is
+ * being answered, or once it is a WebSocket; otherwise it is idle (connected and silent, half-way through its
+ * headers, or kept alive between requests). A new socket over the cap takes the place of the oldest idle one; only
+ * when every socket is busy is the new one refused. Idle sockets are cut anyway by the headers and keep-alive timeouts.
+ */
+function limitConnections(server: http.Server, max: number): { busy(socket: Socket): () => void } {
+  const sockets = new Map<Socket, { busy: number }>(); // in the order they connected
+  server.on('connection', (socket: Socket) => {
+    if (sockets.size >= max) {
+      const idle = [...sockets].find(([, state]) => state.busy === 0)?.[0];
+      if (!idle) {
+        socket.destroy();
+        return;
+      }
+      sockets.delete(idle);
+      idle.destroy();
+    }
+    sockets.set(socket, { busy: 0 });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return {
+    busy(socket) {
+      const state = sockets.get(socket);
+      if (!state) return () => undefined;
+      state.busy++;
+      let done = false;
+      return () => {
+        if (!done) state.busy--;
+        done = true;
+      };
+    },
+  };
 }
 
 export interface BridgeServer {
@@ -130,16 +178,34 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     stream.pipe(res);
   }
 
-  const server = http.createServer((req, res) => {
-    // The peer may reset at any time; an unhandled 'error' event would take the host down.
-    req.on('error', () => res.destroy());
-    res.on('error', () => undefined);
-    serveStatic(req, res).catch(() => reply(res, 500));
-  });
+  const headersTimeout = options.headersTimeout ?? BRIDGE_HEADERS_TIMEOUT;
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(options.requestTimeout ?? BRIDGE_REQUEST_TIMEOUT, headersTimeout),
+      keepAliveTimeout: options.keepAliveTimeout ?? BRIDGE_KEEP_ALIVE_TIMEOUT,
+      // How often Node looks for sockets past those timeouts (its default, 30 s, would let them overstay).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+    (req, res) => {
+      const done = connections.busy(req.socket);
+      res.once('close', done);
+      // The peer may reset at any time; an unhandled 'error' event would take the host down.
+      req.on('error', () => res.destroy());
+      res.on('error', () => undefined);
+      serveStatic(req, res).catch(() => reply(res, 500));
+    },
+  );
+  const connections = limitConnections(server, options.maxConnections ?? BRIDGE_MAX_CONNECTIONS);
   // Bytes that are not HTTP, oversized headers, a peer that vanished: answer 400 if the socket still can, never throw.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (socket.writable && err.code !== 'ECONNRESET') {
-      const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      const status =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? '408 Request Timeout'
+            : '400 Bad Request';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     } else {
       socket.destroy();
@@ -151,6 +217,8 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    // Busy until it closes: a handshake in progress, then the page's WebSocket.
+    connections.busy(req.socket);
     const reject = (status: number, text: string) => {
       if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();

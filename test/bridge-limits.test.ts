@@ -1,0 +1,97 @@
+// The bridge's HTTP server under connection floods: idle sockets cannot lock out the page, and a client that
+// trickles its headers is cut when the (here shortened) headers timeout runs out.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBridge, type BridgeOptions, type BridgeServer } from '../src/core/bridge/server';
+import type { CoreHandlers } from '../src/shared/ipc/contract';
+
+const handlers = { 'app:info': () => ({ version: 't' }) } as Partial<CoreHandlers> as CoreHandlers;
+
+const opened: net.Socket[] = [];
+let bridge: BridgeServer | null = null;
+afterEach(async () => {
+  for (const s of opened.splice(0)) s.destroy();
+  await bridge?.close();
+  bridge = null;
+});
+
+async function start(extra: Partial<BridgeOptions> = {}): Promise<BridgeServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bridge-limits-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  bridge = await startBridge({ handlers, subscribe: () => () => undefined, staticDir: dir, port: 0, ...extra });
+  return bridge;
+}
+
+/** A raw TCP socket to the bridge, resolved once connected; it sends nothing unless told to. */
+function rawSocket(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1', () => resolve(s));
+    s.on('error', reject);
+    opened.push(s);
+  });
+}
+
+/** The page's own GET, as the browser sends it when the trader opens the printed URL. */
+function getPage(port: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false, headers: { 'sec-fetch-site': 'none' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+
+describe('bridge connection limits', () => {
+  it('serves the page while 300 idle raw sockets are open (idle sockets make room; they do not count against it)', async () => {
+    const { port } = await start();
+    const idle: net.Socket[] = [];
+    for (let i = 0; i < 300; i++) idle.push(await rawSocket(port));
+    const res = await getPage(port);
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('<title>t</title>');
+    // The oldest idle sockets gave up their places (at most 256 stay open, the page's included).
+    await Promise.all(idle.slice(0, 300 - 256 + 1).map(closed));
+  });
+
+  it('refuses a new socket only when every place is busy (here: two WebSockets of the page)', async () => {
+    const b = await start({ maxConnections: 2 });
+    const origin = `http://127.0.0.1:${b.port}`;
+    const open = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${b.port}/bridge?token=${b.token}`, { origin });
+        ws.on('open', () => resolve(ws));
+        ws.on('error', reject);
+      });
+    const pages = [await open(), await open()];
+    const extra = await rawSocket(b.port);
+    await closed(extra);
+    pages[0]!.close();
+    await new Promise((r) => pages[0]!.once('close', r));
+    expect((await getPage(b.port)).status).toBe(200);
+    pages[1]!.close();
+  });
+
+  it('cuts a client that sends part of a request line and nothing more, once the headers timeout runs out', async () => {
+    const { port } = await start({ headersTimeout: 300 });
+    const slow = await rawSocket(port);
+    let answer = '';
+    slow.on('data', (d: Buffer) => (answer += d.toString()));
+    const t0 = Date.now();
+    slow.write('GET / HT');
+    await closed(slow);
+    const elapsed = Date.now() - t0;
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(2000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+});
