@@ -57,7 +57,7 @@ export const NODE_ONLY_PACKAGES = [
  */
 export const CORE_TIERS = [
   // Seams the host injects and pure utilities: they know no other room, so anything may use them.
-  { rooms: ['clock', 'log', 'net', 'secrets', 'notifier', 'budget'], why: 'injected seams and pure utilities' },
+  { rooms: ['clock', 'log', 'net', 'secrets', 'notifier', 'budget', 'fileModes'], why: 'injected seams and pure utilities' },
   // The two ends of the data: the store (all SQL; it never sees the network or the key) and the api (the one
   // request governor and its client; it never writes SQL). Neither imports the other.
   { rooms: ['store', 'api'], why: 'the store and the api client' },

@@ -6,6 +6,10 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { parseServiceTime } from '../shared/api';
 import { checkBaseUrl } from '../shared/baseUrl';
+import { restrictFileModes } from '../core/fileModes';
+
+// Before any command opens a database or writes a file: owner-only files and folders (src/core/fileModes.ts).
+restrictFileModes();
 
 function port(value: string): number {
   const n = Number(value);

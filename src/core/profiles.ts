@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from './store';
+import { PRIVATE_DIR_MODE } from './fileModes';
 
 export type Profile = { kind: 'demo' } | { kind: 'service'; baseUrl: string };
 
@@ -50,7 +51,7 @@ export function createProfileLocator(options: ProfileLocatorOptions): ProfileLoc
   const dir = options.dataDir === null ? null : path.join(options.dataDir, 'profiles');
   const inDir = (name: string) => {
     if (dir === null) return ':memory:';
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return path.join(dir, name);
   };
   return {

@@ -10,6 +10,7 @@ import { AppErrorException } from '../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import type { MonitorSettings } from './monitor';
 import { DEFAULT_RAW_TICK_HOURS } from './store';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
 
 export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
 
@@ -98,10 +99,10 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
 
   const save = () => {
     if (file === null) return;
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Write then rename: a crash mid-write never leaves half a settings file.
     const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(settings, null, 2));
+    writeFileSync(tmp, JSON.stringify(settings, null, 2), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
   };
 

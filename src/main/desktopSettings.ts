@@ -3,6 +3,7 @@
 // A missing, corrupt or hand-edited file means the defaults, never a failed start.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/fileModes';
 
 export interface DesktopSettings {
   closeToTray: boolean;
@@ -30,8 +31,8 @@ export function loadDesktopSettings(dir: string): DesktopSettings {
 
 /** Written whole through a temporary file, so a crash mid-write leaves the old file. */
 export function saveDesktopSettings(dir: string, settings: DesktopSettings): void {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(dir, DESKTOP_SETTINGS_FILE);
-  writeFileSync(`${file}.tmp`, JSON.stringify(settings));
+  writeFileSync(`${file}.tmp`, JSON.stringify(settings), { mode: PRIVATE_FILE_MODE });
   renameSync(`${file}.tmp`, file);
 }

@@ -29,6 +29,7 @@ import {
 } from 'electron';
 import log from 'electron-log/main';
 import { createCore, type Core } from '../core/app';
+import { restrictFileModes } from '../core/fileModes';
 import { createScrubber } from '../core/log/scrub';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { AppErrorException, toAppError } from '../shared/errors';
@@ -67,6 +68,10 @@ import {
   windowOptions,
 } from './window';
 import { loadWindowState, saveWindowState } from './windowState';
+
+// First thing, before the log file, the settings or a database exists: owner-only files and folders
+// (src/core/fileModes.ts).
+restrictFileModes();
 
 const APP_NAME = 'Oddsdesk';
 const APP_ID = 'desk.odds.app';

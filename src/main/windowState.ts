@@ -3,6 +3,7 @@
 // last seen on an unplugged monitor comes back where the trader can reach it.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/fileModes';
 
 export interface Rect {
   x: number;
@@ -92,8 +93,8 @@ export function loadWindowState(dir: string, workAreas: readonly Rect[]): Window
 
 /** Writes through a temporary file and a rename, so a crash mid-write leaves the old state rather than half a file. */
 export function saveWindowState(dir: string, state: WindowState): void {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = path.join(dir, WINDOW_STATE_FILE);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(state)}\n`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(state)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(`${file}.tmp`, file);
 }

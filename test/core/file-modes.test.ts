@@ -1,0 +1,88 @@
+// Owner-only files (security issue): the browser-mode host, run in demo with a data folder of its own, leaves
+// nothing under it that another user of the computer could read: every file 0600 (settings, the demo profile's
+// SQLite database and its -wal/-shm files), every folder 0700, whatever umask it was started with.
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, startWebHost, type WebHost } from '../e2e/helpers';
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const full = path.join(dir, d.name);
+    return d.isDirectory() ? [full, ...walk(full)] : [full];
+  });
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** SIGTERM to the host's process group, then wait for it to be gone (it may exit by the signal: no exit code). */
+async function stop(host: WebHost): Promise<void> {
+  const { child } = host;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(-child.pid!, 'SIGTERM');
+  await exited;
+}
+
+/** Every file and folder under `parent` (relative path, with a trailing / for a folder) → its mode in octal. */
+function snapshot(parent: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const full of walk(parent)) {
+    try {
+      const st = lstatSync(full);
+      out[path.relative(parent, full) + (st.isDirectory() ? '/' : '')] = (st.mode & 0o777).toString(8).padStart(4, '0');
+    } catch {
+      /* gone between the listing and the stat (a temporary file renamed into place) */
+    }
+  }
+  return out;
+}
+
+const expectedFor = (modes: Record<string, string>) =>
+  Object.fromEntries(Object.keys(modes).map((name) => [name, name.endsWith('/') ? '0700' : '0600']));
+
+describe.skipIf(process.platform === 'win32')('file modes', () => {
+  let host: WebHost | null = null;
+  let dataDir: string | null = null;
+  afterEach(async () => {
+    if (host) await stop(host);
+    host = null;
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    dataDir = null;
+  });
+
+  it('the browser-mode host in demo writes only 0600 files and 0700 folders under its data folder', async () => {
+    const parent = mkdtempSync(path.join(tmpdir(), 'oddsdesk-modes-'));
+    dataDir = parent;
+    // A folder the host creates itself, so its mode is the host's doing too.
+    const data = path.join(parent, 'data');
+    // The child inherits this process's umask: a permissive one, as many desktops have, so the test shows the host
+    // restricting it rather than the test runner's own umask.
+    const previous = process.umask(0o022);
+    try {
+      host = await startWebHost(cli('web', '--port', '0'), { ODDSDESK_DATA_DIR: data, ODDSDESK_API_KEY: '' });
+    } finally {
+      process.umask(previous);
+    }
+    const db = path.join(data, 'profiles', 'demo.db');
+    await until(() => existsSync(db) && existsSync(`${db}-wal`), 20_000);
+    // While it runs: the database with its -wal and -shm files.
+    const running = snapshot(parent);
+    expect(Object.keys(running)).toEqual(expect.arrayContaining([path.join('data', 'profiles', 'demo.db-wal')]));
+    expect(running).toEqual(expectedFor(running));
+    await stop(host);
+    host = null;
+
+    // And after it stopped: everything it left.
+    const left = snapshot(parent);
+    expect(Object.keys(left)).toContain(path.join('data', 'profiles', 'demo.db'));
+    expect(left).toEqual(expectedFor(left));
+  });
+});
