@@ -8,6 +8,7 @@ import { claimProfile } from '../core/profiles';
 import { createProxyFetch, describeProxy, proxySettings } from '../core/net/proxyFetch';
 import { requestsLine, requestsSummary } from '../core/status';
 import { openStore } from '../core/store';
+import { checkApiKey } from '../shared/apiKey';
 
 export interface RecordOptions {
   baseUrl: string;
@@ -73,6 +74,12 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   const clock = host.clock ?? realClock;
   if (!key) {
     err('record: set ODDSDESK_API_KEY to the service key (it is read from the environment only)\n');
+    return 2;
+  }
+  const checked = checkApiKey(key);
+  if (!checked.ok) {
+    // The rule, never the key.
+    err(`record: ODDSDESK_API_KEY is not a usable key. ${checked.message}\n`);
     return 2;
   }
   const log = (text: string) => err(`${new Date(clock.now()).toISOString().slice(11, 19)} ${text}\n`);

@@ -7,9 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { startBridge } from '../core/bridge/server';
+import { PRIVATE_DIR_MODE } from '../core/fileModes';
 import { createProxyFetch } from '../core/net/proxyFetch';
 import { silentNotifier } from '../core/notifier';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
+import { checkApiKey } from '../shared/apiKey';
 import { startDemo } from '../sim/demo';
 
 export interface WebOptions {
@@ -25,7 +27,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 function dataDir(): string {
   const dataHome = process.env['XDG_DATA_HOME'] || path.join(os.homedir(), '.local', 'share');
   const dir = process.env['ODDSDESK_DATA_DIR'] || path.join(dataHome, 'oddsdesk');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   return dir;
 }
 
@@ -34,6 +36,15 @@ export async function runWeb(options: WebOptions): Promise<void> {
   const envKey = process.env['ODDSDESK_API_KEY'] || null;
   // Read once, then gone from the environment.
   delete process.env['ODDSDESK_API_KEY'];
+  if (envKey !== null) {
+    const checked = checkApiKey(envKey);
+    if (!checked.ok) {
+      // The rule, never the key.
+      process.stderr.write(`web: ODDSDESK_API_KEY is not a usable key. ${checked.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+  }
   const core = await createCore({
     host: 'browser',
     version,

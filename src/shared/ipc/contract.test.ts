@@ -46,3 +46,55 @@ describe('settings:update baseUrl', () => {
     expect(requestSchemas['settings:update'].safeParse([{ baseUrl: 'https://odds.example' }]).success).toBe(true);
   });
 });
+
+describe('settings:setApiKey key', () => {
+  function keyHost() {
+    const keys: string[] = [];
+    const handlers = {
+      'settings:setApiKey': (key: string) => {
+        keys.push(key);
+        return {};
+      },
+    } as unknown as CoreHandlers;
+    return { keys, set: (key: unknown) => dispatch(handlers, 'settings:setApiKey', [key]) };
+  }
+
+  const GOOD = 'k3y-ABC_def.0123~!';
+
+  it('refuses keys with a line break, a tab, a space, a control or non-ASCII character, before the handler runs; the refusal never repeats the key', async () => {
+    const host = keyHost();
+    const bad = {
+      'CR LF': `${GOOD}\r\nX-Injected: 1`,
+      'LF only': `${GOOD}\n`,
+      tab: `${GOOD}\tmore`,
+      'space inside': 'abcd efgh1234',
+      'leading space': ` ${GOOD}`,
+      NUL: `${GOOD}\u0000`,
+      DEL: `${GOOD}\u007f`,
+      'non-ASCII': `${GOOD}é`,
+      'non-breaking space': `abcd\u00a0efgh1234`,
+      'too short': 'Ab3$xyz',
+      'too long': 'a'.repeat(513),
+    };
+    for (const [what, key] of Object.entries(bad)) {
+      const r = await host.set(key);
+      expect(r.ok, what).toBe(false);
+      if (!r.ok) {
+        expect(r.error.kind, what).toBe('validation');
+        expect(r.error.message, what).toMatch(/API key/);
+        expect(r.error.message, what).not.toContain(key.trim().slice(0, 8));
+        expect(r.error.message, what).not.toContain(GOOD);
+      }
+      expect(requestSchemas['settings:setApiKey'].safeParse([key]).success, what).toBe(false);
+    }
+    expect(host.keys).toEqual([]);
+  });
+
+  it('passes a printable-ASCII key of 8-512 characters to the handler unchanged', async () => {
+    const host = keyHost();
+    for (const key of [GOOD, 'a'.repeat(8), 'Z'.repeat(512), '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~']) {
+      expect((await host.set(key)).ok, key).toBe(true);
+    }
+    expect(host.keys).toEqual([GOOD, 'a'.repeat(8), 'Z'.repeat(512), '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~']);
+  });
+});

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { AppError, Result } from '../errors';
 import { toAppError } from '../errors';
+import { checkApiKey } from '../apiKey';
 import { checkBaseUrl } from '../baseUrl';
 import type { Coverage, DevigModel, Fixture, OutrightMarket, Period, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
@@ -65,6 +66,13 @@ const settlementQuery = z
  * The key goes wherever the base URL points, so the contract admits only what checkBaseUrl admits (https, or http on
  * loopback) and hands the handler its normalised form.
  */
+// An API key: printable ASCII, no spaces or control characters, 8-512 long (src/shared/apiKey.ts). The refusal
+// names the rule, never the key.
+const apiKey = z.string().superRefine((text, ctx) => {
+  const r = checkApiKey(text);
+  if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
+});
+
 const baseUrl = z
   .string()
   .max(500)
@@ -151,7 +159,7 @@ export const requestSchemas = {
   'settings:update': z.tuple([settingsPatch]),
   // The base URL the trader saw beside the key: the key is stored for that service and no other, whatever a
   // settings save racing it does. Omitted: the configured one.
-  'settings:setApiKey': z.tuple([z.string().min(8).max(512), baseUrl.optional()]),
+  'settings:setApiKey': z.tuple([apiKey, baseUrl.optional()]),
   'settings:clearApiKey': z.tuple([]),
   'store:usage': z.tuple([]),
   'store:compact': z.tuple([]),
