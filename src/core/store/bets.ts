@@ -7,7 +7,7 @@ import type { Market, Prices } from '../../shared/api';
 import type { BetQuery, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
-  betPnl, clvByModel, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
+  betPnl, clvByModel, isOverUnder, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
   type CloseReason,
 } from '../../shared/trading';
 
@@ -193,8 +193,7 @@ export function createBetLog(db: Database.Database): BetLog {
     addBet(bet, placedAt) {
       const line = lineOf.get(bet.eventId, bet.lineId) as ({ period: number; market: string; line: number | null } & Record<string, number | null>) | undefined;
       if (!line) throw new Error(`Line ${bet.lineId} of event ${bet.eventId} is not known here: open the event first.`);
-      const two = marketKind(line.market) === 'totals' || marketKind(line.market) === 'team_total';
-      if (two !== (bet.side === 'over' || bet.side === 'under')) throw new Error(`A ${line.market} line has no ${bet.side} side.`);
+      if (isOverUnder(line.market) !== (bet.side === 'over' || bet.side === 'under')) throw new Error(`A ${line.market} line has no ${bet.side} side.`);
       const id = Number(insertBet.run(placedAt, bet.eventId, bet.lineId, bet.side, bet.price, bet.stake, line.period, line.market, line.line).lastInsertRowid);
       return query({ id })[0]!;
     },
