@@ -139,7 +139,8 @@ function dropStep(
       if (!pick || fall > pick.fall) pick = { side, fall, from: ref.from, to, basis: ref.basis };
     }
   }
-  if (c.dropPct <= 0 || !pick) return { sides, alert: null };
+  // isDrop is false for a rule of 0 (off), so no pick then either.
+  if (!pick) return { sides, alert: null };
   const basis = pick.basis === 'open' ? 'since the open' : pick.basis === 'alert' ? 'since the last drop alert' : `in ${c.dropWindowMinutes} min`;
   const side = o.market ? sideWords(o.market, o.line ?? null, pick.side, { team: o.team ?? null }) : pick.side;
   return {
