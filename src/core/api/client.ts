@@ -7,6 +7,8 @@
 // It also confines the key: the base URL must pass checkBaseUrl (https, or http on loopback only), every request goes
 // out with `redirect: 'manual'`, and a redirect is followed only within the origin the request started at. fetch's
 // own following would carry X-API-Key to whatever origin a Location names (it drops only Authorization and cookies).
+// Every body it reads is capped (MAX_RESPONSE_BYTES): a declared Content-Length over the cap is refused before a byte
+// is read, and an undeclared body is cut the moment it passes it, so a hostile or broken service cannot fill memory.
 import { z } from 'zod';
 import {
   API_KEY_HEADER,
@@ -14,6 +16,7 @@ import {
   DEVIG_MODELS,
   FIXTURES_LIVE_NOW,
   FixtureSchema,
+  MAX_RESPONSE_BYTES,
   OutrightMarketSchema,
   PARAMS,
   PATHS,
@@ -48,7 +51,7 @@ import {
 import { checkBaseUrl } from '../../shared/baseUrl';
 import { AppErrorException, type AppError } from '../../shared/errors';
 import { realClock, type Clock } from '../clock';
-import { pathLabel } from './errors';
+import { pathLabel, responseTooLarge } from './errors';
 import { backoffDelay, createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
 import type { ApiResult, BadRecord, KeyProvider, Logger, Priority, Purpose, RequestOptions } from './types';
 import type { TimerHandle } from '../clock';
@@ -67,6 +70,8 @@ export interface ApiClientOptions {
    * probing off (the host then finds out on its next request). Default 1 s doubling to 30 s.
    */
   probe?: { baseMs: number; maxMs: number } | false;
+  /** The most of one answer's body that is read, in bytes; default MAX_RESPONSE_BYTES (32 MiB). */
+  maxBodyBytes?: number;
 }
 
 /** The purpose a request to `path` serves when its caller names none. */
@@ -210,6 +215,35 @@ function redirectProblem(path: ApiPath, status: number, what: string): AppError 
   return { kind: 'validation', status, message: `${pathLabel(path)}: the service answered ${status} with ${what}, so the request was stopped.` };
 }
 
+/**
+ * Reads a body as text, at most `maxBytes` of it: a Content-Length over the cap is refused before a byte is read, and a
+ * body without one is counted as it arrives and cut (the connection dropped) the moment it passes the cap. Over the
+ * cap it throws an AppErrorException, which the governor returns as is, without a retry.
+ */
+async function readBodyCapped(path: ApiPath, res: Response, maxBytes: number): Promise<string> {
+  const declared = res.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new AppErrorException(responseTooLarge(path, maxBytes));
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new AppErrorException(responseTooLarge(path, maxBytes));
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 function checkedBase(url: string): string {
   const r = checkBaseUrl(url);
   if (!r.ok) throw new AppErrorException({ kind: 'validation', message: r.message });
@@ -219,6 +253,7 @@ function checkedBase(url: string): string {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? realClock;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
   // Defence in depth: whatever host builds the client, a base URL the key must not go to is refused here too.
   let base = checkedBase(options.baseUrl);
   const governor = createGovernor({
@@ -304,9 +339,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ...(o.maxAttempts === undefined ? {} : { maxAttempts: o.maxAttempts }),
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       ...(o.signal ? { signal: o.signal } : {}),
-      send: (key, signal) => {
+      send: async (key, signal) => {
         const signals = init.signal ? AbortSignal.any([init.signal, signal]) : signal;
-        return sendConfined(path, target, init, key, signals);
+        const res = await sendConfined(path, target, init, key, signals);
+        if (res.ok) return res;
+        // The governor reads a refusal's body to classify it: read here, within the cap, and handed on as text. A 2xx
+        // body is the caller's to read (the stream client caps its lines and messages itself).
+        const text = await readBodyCapped(path, res, maxBodyBytes);
+        return new Response(text || null, { status: res.status, statusText: res.statusText, headers: res.headers });
       },
     });
   }
@@ -334,8 +374,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           extra.timing.sentAt = sentAt;
           extra.timing.receivedAt = clock.now();
         }
-        const text = await res.text();
-        return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+        const text = await readBodyCapped(path, res, maxBodyBytes);
+        return new Response(text || null, { status: res.status, statusText: res.statusText, headers: res.headers });
       },
     });
     if (!r.ok) return { ok: false as const, error: r.error };

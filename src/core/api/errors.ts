@@ -153,6 +153,25 @@ export function errorFromStatus(
   };
 }
 
+/** A byte count as a trader reads it: whole MiB or KiB where it divides evenly (the caps do), else bytes. */
+export function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * An answer whose body passed the size cap (MAX_RESPONSE_BYTES): not read, and not retried, since asking again would
+ * fetch the same body. `bad_payload`, like every answer that is not what the spec says, which pollers treat as
+ * non-transient.
+ */
+export function responseTooLarge(path: ApiPath, maxBytes: number): AppError {
+  return {
+    kind: 'bad_payload',
+    message: `The service sent a response larger than ${byteSize(maxBytes)} for ${path}; it was not read.`,
+  };
+}
+
 /** Maps a fetch that threw (refused, reset, DNS, timeout) without echoing anything the key could be part of. */
 export function networkError(path: ApiPath, baseUrl: string, cause: unknown, timedOut: boolean): AppError {
   let where = baseUrl;

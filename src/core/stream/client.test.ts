@@ -1,13 +1,15 @@
 // The stream client's rules against a scripted SSE server, on the manual clock: a replayed id is not applied twice,
 // unknown event names are counted and ignored, prices null marks a market offline, `end` closes for good; the backoff
 // starts again from the bottom only after a connection held for a minute; the service's `retry:` is a floor (a
-// hostile one is bounded); and opens per event are capped in a rolling hour, the stream resting as 'failing'.
+// hostile one is bounded); and opens per event are capped in a rolling hour, the stream resting as 'failing'. A line
+// or message over the size cap drops the connection with its error, and the stream reconnects under the backoff.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../../../test/support/manualClock';
 import { createApiClient } from '../api';
-import { createRetryScanner, createStreamClient, type StreamClient, type StreamState } from './client';
+import { MAX_STREAM_MESSAGE_BYTES } from '../../shared/api';
+import { createMessageSizeGuard, createRetryScanner, createStreamClient, type StreamClient, type StreamState } from './client';
 
 const market = (lineId: number, home: number | null) => ({
   line_id: lineId,
@@ -289,5 +291,108 @@ describe('retry field scanner', () => {
   it('skips an endless line without holding it', () => {
     expect(scan(['data: ' + 'x'.repeat(100_000), 'retry: 9', '\nretry: 3\n'])).toEqual([3]);
     expect(scan(['retry: 1234567890123456789012345', '\n'])).toEqual([]);
+  });
+});
+
+/** Writes `line` and then an endless run of `x` (64 KiB at a time, as fast as the socket drains) until the client drops it. */
+function endlessLine(res: ServerResponse, line: string) {
+  const out = { written: 0, closed: false };
+  res.on('close', () => (out.closed = true));
+  const chunk = 'x'.repeat(64 * 1024);
+  res.write(line);
+  const pump = () => {
+    while (!out.closed) {
+      out.written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+  };
+  pump();
+  return out;
+}
+
+describe('lines and messages over the size cap', () => {
+  it('cuts an endless line with its error while the server still writes it, and reconnects under the backoff', async () => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    let endless: { written: number; closed: boolean } | null = null;
+    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+      if (n === 1) endless = endlessLine(res, msg(1, 'snapshot', snapshot) + 'event: odds\ndata: {"event_id": 7, "markets": ["');
+      else res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(1, 2.2)] }));
+    });
+    const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
+    streams.watch(7);
+
+    expect(await until(() => waiting(streams), 10_000)).toBe(true);
+    const dropped = streams.state(7)!;
+    expect(dropped).toMatchObject({ status: 'reconnecting', lastEventId: 1, error: { kind: 'bad_payload' } });
+    expect(dropped.error!.message).toBe(
+      'The live odds stream of event 7 sent a line or message longer than 1 MiB; the connection was dropped and will be opened again.',
+    );
+    // The client dropped the connection itself, while the server was still writing the line.
+    expect(await until(() => endless!.closed)).toBe(true);
+    expect(endless!.written).toBeGreaterThan(MAX_STREAM_MESSAGE_BYTES);
+    // The first step of the backoff, as for any dropped connection (random 1: the full step).
+    expect(dropped.retryAt! - clock.now()).toBe(2000);
+    expect(seen).toHaveLength(1);
+
+    // The server behaves again: the stream resumes from the last id it applied and goes live, the error gone.
+    await clock.advance(2000);
+    expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
+    expect(seen.map((x) => x.lastEventId)).toEqual([undefined, '1']);
+    expect(streams.state(7)).toMatchObject({ status: 'live' });
+    expect(streams.state(7)!.error).toBeUndefined();
+    expect(streams.odds(7)!.markets.find((m) => m.line_id === 1)!.prices).toEqual({ home: 2.2, away: 2.1 });
+  });
+
+  it('cuts a message whose short lines add up past the cap, but not a stream of pings', async () => {
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+    const line = `data: ${'y'.repeat(1018)}\n`; // 1 KiB a line with its LF; 1024 of them pass the cap
+    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+      if (n === 1) {
+        // Pings alone, 2 MiB of them without a blank line: the parser keeps none of them.
+        res.write(msg(1, 'snapshot', snapshot) + ': ping\n'.repeat((2 * MAX_STREAM_MESSAGE_BYTES) / 7));
+        res.write(msg(2, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }));
+        res.write('event: odds\n' + line.repeat(1024));
+      }
+    });
+    const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
+    streams.watch(7);
+    expect(await until(() => waiting(streams), 10_000)).toBe(true);
+    expect(streams.state(7)).toMatchObject({ status: 'reconnecting', lastEventId: 2, error: { kind: 'bad_payload' } });
+    expect(streams.state(7)!.error!.message).toMatch(/longer than 1 MiB/);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('message size guard', () => {
+  const run = (max: number, parts: Uint8Array[]) => {
+    const guard = createMessageSizeGuard(max);
+    return parts.map((p) => guard.feed(p));
+  };
+  const enc = (t: string) => new TextEncoder().encode(t);
+  /** Every way of cutting `text` in two: what the guard answers to each half. */
+  const everyCut = (max: number, text: string) => {
+    const bytes = enc(text);
+    return Array.from({ length: bytes.length + 1 }, (_, cut) => run(max, [bytes.slice(0, cut), bytes.slice(cut)]));
+  };
+
+  it('passes lines and messages up to the cap, with any line ends, cut anywhere; comments count as lines only', () => {
+    const text =
+      ': ping\n'.repeat(10) + // 60 bytes of comments, no blank line: not a message
+      'id: 1\nevent: odds\r\n\r\n' + // 5 + 11 = 16
+      'data: 0123456789\n\n' + // 16
+      'data: abc\rid: 22\r\n\r' + // 9 + 6
+      ': comment of 16!' + '\r\n';
+    for (const answers of everyCut(16, text)) expect(answers).toEqual([true, true]);
+  });
+
+  it('trips on a line over the cap before it ends, and on a message over it in short lines, for good', () => {
+    expect(run(16, [enc('data: 0123456789'), enc('\n')])).toEqual([true, true]);
+    expect(run(16, [enc('data: 01234567'), enc('89x'), enc('\n\n')])).toEqual([true, false, false]);
+    expect(run(16, [enc(': a comment of 17'), enc('\n')])).toEqual([false, false]);
+    // 14 + 9 bytes in one message: over, wherever the bytes are cut (a CR LF split across chunks is one line end,
+    // never a blank line that would start a new message).
+    for (const answers of everyCut(16, 'data: abcdefgh\r\ndata: ijk\r\n')) expect(answers).toContain(false);
+    // The same lines as two messages pass.
+    for (const answers of everyCut(16, 'data: abcdefgh\r\n\r\ndata: ijk\r\n')) expect(answers).toEqual([true, true]);
   });
 });

@@ -5,10 +5,13 @@
 // from a dropped connection. A stream cannot storm: the backoff starts again from the bottom only after a
 // connection stayed up for a while, the server's `retry:` is a floor of every reconnect delay, and opens per event
 // are capped in a rolling window; a stream over its cap rests as 'failing' until the window lets it try again.
+// Memory stays bounded whatever the service sends: the bytes on their way to the parser are counted, and a line, or a
+// message's lines together, longer than MAX_STREAM_MESSAGE_BYTES drops the connection (it reconnects under the backoff).
 import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
 import {
   EndMessageSchema,
   EventOddsSchema,
+  MAX_STREAM_MESSAGE_BYTES,
   OddsMessageSchema,
   PARAMS,
   PATHS,
@@ -23,6 +26,7 @@ import {
 } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import { realClock, type Clock, type TimerHandle } from '../clock';
+import { byteSize } from '../api/errors';
 import { backoffDelay, type GovernorState } from '../api/governor';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
@@ -69,6 +73,8 @@ export interface StreamClientOptions {
   openCap?: { max: number; windowMs: number };
   /** The server's `retry:` is honoured as a floor up to this bound, so a hostile value cannot park a stream; 10 min. */
   maxRetryFloorMs?: number;
+  /** The longest line, or message (its lines together), in bytes; default MAX_STREAM_MESSAGE_BYTES (1 MiB). */
+  maxMessageBytes?: number;
 }
 
 export const DEFAULT_HEALTHY_AFTER_MS = 60_000;
@@ -165,6 +171,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   const healthyAfterMs = options.healthyAfterMs ?? DEFAULT_HEALTHY_AFTER_MS;
   const openCap = options.openCap ?? DEFAULT_OPEN_CAP;
   const maxRetryFloorMs = options.maxRetryFloorMs ?? DEFAULT_MAX_RETRY_FLOOR_MS;
+  const maxMessageBytes = options.maxMessageBytes ?? MAX_STREAM_MESSAGE_BYTES;
   const streams = new Map<number, Stream>();
   /** Open instants per event within the cap's window; outlives unwatch. */
   const opensByEvent = new Map<number, number[]>();
@@ -352,6 +359,9 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       const retries = createRetryScanner((ms) => {
         if (s.generation === generation) s.retryFloorMs = Math.min(ms, maxRetryFloorMs);
       });
+      // The parser holds a line until it ends and a message's data until its blank line: the bytes since then are
+      // counted here, and a chunk that takes them past the cap never reaches the parser.
+      const sizes = createMessageSizeGuard(maxMessageBytes);
       // eventsource reads the body through getReader() and read() alone, and takes any object that has them: the
       // bytes are looked at on their way through one reader, with no second web stream (a TransformStream and its
       // pipe cost several promises per chunk) between the socket and the parser.
@@ -364,6 +374,17 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
                   if (!r.done) {
                     armWatchdog(s, generation);
                     retries.feed(r.value);
+                    if (!sizes.feed(r.value)) {
+                      const error: AppError = {
+                        kind: 'bad_payload',
+                        message: `The live odds stream of event ${s.eventId} sent a line or message longer than ${byteSize(maxMessageBytes)}; the connection was dropped and will be opened again.`,
+                      };
+                      if (s.generation === generation) s.openError = error;
+                      log('warn', error.message);
+                      void reader.cancel().catch(() => undefined);
+                      // eventsource takes a failed read as a dropped connection: its error event brings onConnectionError.
+                      throw new Error(error.message);
+                    }
                   }
                   return r;
                 }),
@@ -567,6 +588,63 @@ const RETRY = [0x72, 0x65, 0x74, 0x72, 0x79, 0x3a];
 const BOM = [0xef, 0xbb, 0xbf];
 const CR = 13;
 const LF = 10;
+
+const COLON = 0x3a;
+
+/**
+ * Counts what the SSE parser would hold from raw text/event-stream bytes split anywhere: the current line so far, and
+ * the lines of the current message (since the last blank line; comments are dropped by the parser and not counted).
+ * `feed` answers false, for good, once either passes `maxBytes`. Line ends are found with a native search, so the cost
+ * is per line, not per byte; a CR at the end of one chunk and an LF at the start of the next are one line end.
+ */
+export function createMessageSizeGuard(maxBytes: number): { feed(chunk: Uint8Array): boolean } {
+  /** Bytes of the current line so far. */
+  let line = 0;
+  /** Bytes of the ended, non-comment lines of the current message. */
+  let message = 0;
+  /** The current line begins with a colon: a comment. */
+  let comment = false;
+  /** The last chunk ended with CR: an LF first in this one ends no further line. */
+  let afterCr = false;
+  let over = false;
+  return {
+    feed(chunk) {
+      if (over) return false;
+      const n = chunk.length;
+      let i = 0;
+      if (afterCr && n > 0) {
+        afterCr = false;
+        if (chunk[0] === LF) i = 1;
+      }
+      let lf = -1;
+      let cr = -1;
+      while (i < n) {
+        if (lf !== Infinity && lf < i) lf = chunk.indexOf(LF, i);
+        if (lf === -1) lf = Infinity;
+        if (cr !== Infinity && cr < i) cr = chunk.indexOf(CR, i);
+        if (cr === -1) cr = Infinity;
+        const end = Math.min(lf, cr);
+        const stop = end === Infinity ? n : end;
+        if (line === 0 && stop > i) comment = chunk[i] === COLON;
+        line += stop - i;
+        if (line > maxBytes || (!comment && message + line > maxBytes)) {
+          over = true;
+          return false;
+        }
+        if (end === Infinity) break;
+        if (line === 0) message = 0;
+        else if (!comment) message += line;
+        line = 0;
+        i = end + 1;
+        if (end === cr) {
+          if (i === n) afterCr = true;
+          else if (chunk[i] === LF) i++;
+        }
+      }
+      return true;
+    },
+  };
+}
 
 /**
  * Finds `retry:` fields in raw text/event-stream bytes split anywhere (mid-line, mid-CRLF, mid-character). It works on

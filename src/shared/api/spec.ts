@@ -72,6 +72,25 @@ export const STREAM_EVENTS = ['snapshot', 'odds', 'score', 'end'] as const;
 export type StreamEventName = (typeof STREAM_EVENTS)[number];
 export const STREAM_END_REASONS = ['settled', 'removed'] as const;
 
+/**
+ * The most of one answer's body we read, in bytes (the spec states no size; our bound, so that a hostile or broken
+ * upstream cannot exhaust memory). The largest page the spec allows is /api/settled at limit=1000: a settled event
+ * with its settlement lines is about 1 KB in the simulator (5 to 7 lines), and a real one with every main line of
+ * every period settled might carry 200 lines of some 130 bytes, 26 KB, so a full page is about 26 MB. /api/fixtures of
+ * a whole book (about 220 bytes an event) stays under that up to 100,000 events, and the specials and outright lists
+ * are far smaller. 32 MiB holds the worst of them with room to spare; a body over it is not read (an error that is not
+ * retried: asking again would fetch the same body).
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The most one stream line, or one message's lines together, may carry, in bytes. The largest message is a
+ * `snapshot`: one `data:` line of EventOdds at about 210 bytes a market, so 1 MiB holds some 5,000 markets, several
+ * times the deepest book one event plausibly has. A longer line or message drops the connection, which then reconnects
+ * under the usual backoff.
+ */
+export const MAX_STREAM_MESSAGE_BYTES = 1024 * 1024;
+
 /** HTTP status of a plan restriction (the spec does not show it). */
 export const PLAN_RESTRICTED_STATUS = 403;
 export const RATE_LIMIT_HEADERS = {
