@@ -62,14 +62,15 @@ export const CORE_TIERS = [
   // request governor and its client; it never writes SQL). Neither imports the other.
   { rooms: ['store', 'api'], why: 'the store and the api client' },
   // Built on one of them: the stream client rides the api's governor; status projects the governor's state;
-  // export writes CSV from store rows; profiles place and stamp store files; firstRun seeds a new demo profile.
-  { rooms: ['stream', 'status', 'export', 'profiles', 'firstRun'], why: 'built on the store or the api' },
+  // export writes CSV from store rows; profiles place and stamp store files; firstRun seeds a new demo profile; the
+  // host kit (key intake, the scrubbed logger, one shutdown) gives every host the api's logger shape.
+  { rooms: ['stream', 'status', 'export', 'profiles', 'firstRun', 'host'], why: 'built on the store or the api' },
   // The monitor: watchlist, settled walk, specials, alert rules; it reads api and stream, writes the store.
   { rooms: ['monitor'], why: 'the monitor' },
   // One service's engine (api, stream, monitor and store for one key) and the settings service that feeds the
   // monitor and the store.
   { rooms: ['engine', 'settings'], why: 'the engine factory and the settings service' },
-  // The host kit, then what hosts see of it: the session opens profiles and builds engines through the factory it
+  // What hosts see of the core: the session opens profiles and builds engines through the factory it
   // is given; pushes follow the session's current engine; handlers answer the contract's requests over both.
   { rooms: ['session'], why: 'the session' },
   { rooms: ['pushes'], why: 'the pushes' },

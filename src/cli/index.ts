@@ -64,13 +64,14 @@ const program = new Command()
 program
   .command('record')
   .description('Run the monitor engine headless and write the database; domain events as JSON lines on stdout')
-  .requiredOption('--base-url <url>', 'the odds service (key from the ODDSDESK_API_KEY environment variable)', baseUrl)
+  .requiredOption('--base-url <url>', 'the odds service (key from --api-key-file, else the ODDSDESK_API_KEY environment variable)', baseUrl)
+  .option('--api-key-file <file>', 'read the service key from this file (- for standard input) instead of the environment')
   .option('--watch <id...>', 'event ids to watch (repeatable)', eventId)
   .option('--db <file>', 'SQLite database to write', 'oddsdesk.db')
   .option('--duration <seconds>', 'stop after this many seconds (default: until SIGINT/SIGTERM)', seconds)
   .option('--settled-every <seconds>', 'how often to walk /api/settled', seconds, 60)
   .option('--quota <requests>', "the hourly request quota of your plan (used while the service sends no rate-limit headers)", quota, 1000)
-  .action(async (opts: { baseUrl: string; watch?: number[]; db: string; duration?: number; settledEvery: number; quota: number }) => {
+  .action(async (opts: { baseUrl: string; apiKeyFile?: string; watch?: number[]; db: string; duration?: number; settledEvery: number; quota: number }) => {
     const { runRecord } = await import('./record');
     process.exitCode = await runRecord({
       baseUrl: opts.baseUrl,
@@ -79,6 +80,7 @@ program
       durationS: opts.duration ?? null,
       settledEveryS: opts.settledEvery,
       quotaPerHour: opts.quota,
+      ...(opts.apiKeyFile === undefined ? {} : { apiKeyFile: opts.apiKeyFile }),
     });
   });
 
@@ -101,9 +103,15 @@ program
   .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', port, 5185)
   .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY or the keychain); omitted = as configured, else demo', baseUrl)
   .option('--db <file>', "the real service's history (default: a file per service under ~/.local/share/oddsdesk/profiles); demo mode never writes into it")
-  .action(async (opts: { port: number; baseUrl?: string; db?: string }) => {
+  .option('--api-key-file <file>', 'with --base-url: read the service key from this file (- for standard input) instead of ODDSDESK_API_KEY or the keychain')
+  .action(async (opts: { port: number; baseUrl?: string; db?: string; apiKeyFile?: string }) => {
     const { runWeb } = await import('./web');
-    await runWeb({ port: opts.port, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.db ? { db: opts.db } : {}) });
+    await runWeb({
+      port: opts.port,
+      ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+      ...(opts.db ? { db: opts.db } : {}),
+      ...(opts.apiKeyFile === undefined ? {} : { apiKeyFile: opts.apiKeyFile }),
+    });
   });
 
 program

@@ -1,14 +1,16 @@
 // `record`: runs the monitor engine headless against a service and writes the database. stdout carries one JSON
-// object per line for each domain event; progress and status go to stderr. The key comes from ODDSDESK_API_KEY.
+// object per line for each domain event; progress, status and the engine's warnings go to stderr, scrubbed. It is
+// composed with the host kit like the other hosts: the key from --api-key-file (or stdin) or ODDSDESK_API_KEY, the
+// one profile policy for its --db file, a logger for its engine, one bounded shutdown.
 import { realClock, type Clock, type TimerHandle } from '../core/clock';
 import { createEngine } from '../core/engine';
+import { createHostKit, logLevelFrom, stderrSink } from '../core/host/kit';
 import type { MonitorEvent } from '../core/monitor';
 import { DEFAULT_MONITOR_SETTINGS } from '../core/settings';
-import { claimProfile } from '../core/profiles';
+import { openProfileStore } from '../core/profiles';
 import { createProxyFetch, describeProxy, proxySettings } from '../core/net/proxyFetch';
 import { requestsLine, requestsSummary } from '../core/status';
 import { openStore } from '../core/store';
-import { checkApiKey } from '../shared/apiKey';
 
 export interface RecordOptions {
   baseUrl: string;
@@ -18,6 +20,8 @@ export interface RecordOptions {
   settledEveryS: number;
   /** The hourly quota of the trader's plan, used while the service sends no rate-limit headers. */
   quotaPerHour?: number;
+  /** `--api-key-file`: a file holding the key, or `-` for standard input; else ODDSDESK_API_KEY. */
+  apiKeyFile?: string;
 }
 
 /** The stdout line of a domain event, in the shape the monitor issue documents. */
@@ -59,42 +63,43 @@ export interface RecordHost {
   fetch?: typeof fetch;
   /** Resolves with a reason to stop (tests); the CLI stops on SIGINT/SIGTERM or at the end of --duration. */
   stop?: Promise<string>;
-  /** The key, for hosts that are not a process of their own (tests); the CLI reads ODDSDESK_API_KEY. */
+  /** The key, for hosts that are not a process of their own (tests); the CLI reads it as the host kit does. */
   key?: string;
+  /** Standard input's text, for `--api-key-file -` (tests). */
+  readStdin?: () => string;
   /** The service's ping interval (tests whose clock runs far faster than the service's real-time pings). */
   pingIntervalMs?: number;
 }
 
 export async function runRecord(options: RecordOptions, host: RecordHost = {}): Promise<number> {
-  const key = host.key ?? process.env['ODDSDESK_API_KEY'];
-  // Read once, then gone from the environment: no child process, crash report or diagnostics dump can see it.
-  delete process.env['ODDSDESK_API_KEY'];
   const out = host.stdout ?? ((t: string) => void process.stdout.write(t));
   const err = host.stderr ?? ((t: string) => void process.stderr.write(t));
   const clock = host.clock ?? realClock;
-  if (!key) {
-    err('record: set ODDSDESK_API_KEY to the service key (it is read from the environment only)\n');
+  const kit = createHostKit({ sink: stderrSink(err, () => clock.now()), level: logLevelFrom(process.env) });
+  const log = (text: string) => kit.log('info', text);
+  const intake = kit.takeKey({
+    env: host.key === undefined ? process.env : { ODDSDESK_API_KEY: host.key },
+    ...(options.apiKeyFile === undefined ? {} : { file: options.apiKeyFile }),
+    ...(host.readStdin ? { readStdin: host.readStdin } : {}),
+  });
+  if (!intake.ok) {
+    err(`record: ${intake.message}\n`);
     return 2;
   }
-  const checked = checkApiKey(key);
-  if (!checked.ok) {
-    // The rule, never the key.
-    err(`record: ODDSDESK_API_KEY is not a usable key. ${checked.message}\n`);
+  if (intake.key === null) {
+    err('record: give the service key with --api-key-file FILE (or - for standard input) or the ODDSDESK_API_KEY environment variable\n');
     return 2;
   }
-  const log = (text: string) => err(`${new Date(clock.now()).toISOString().slice(11, 19)} ${text}\n`);
+  const key = intake.key;
 
-  const store = openStore({ path: options.db, clock: () => clock.now() });
-  // --db names the real service's history: a demo file is refused, another service's history is named aloud.
-  const claim = claimProfile(store, { kind: 'service', baseUrl: options.baseUrl });
-  if (!claim.ok) {
-    store.close();
-    err(`record: ${claim.message}\n`);
+  // --db names the real service's history: the one profile policy (a demo file or another service's history is
+  // refused, as everywhere).
+  const opened = openProfileStore({ kind: 'service', baseUrl: options.baseUrl }, [options.db], (file) => openStore({ path: file, clock: () => clock.now() }));
+  if (!opened.ok) {
+    err(`record: ${opened.problems.join('; ')}\n`);
     return 2;
   }
-  if (claim.previous !== null && claim.previous !== options.baseUrl) {
-    log(`warning: ${options.db} holds the history of ${claim.previous}; recording ${options.baseUrl} into it as asked`);
-  }
+  const store = opened.store;
   const proxy = proxySettings(process.env).httpsProxy;
   if (!host.fetch && proxy) log(`through the proxy ${describeProxy(proxy)} (HTTPS_PROXY/NO_PROXY)`);
   // A recorder alerts on every max_win change (threshold 0): its record is complete; the model is the service's.
@@ -107,10 +112,14 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
     notifier: { notify: () => undefined },
     settings: () => settings,
     fetch: host.fetch ?? createProxyFetch(process.env),
+    logger: kit.log,
     ...(host.pingIntervalMs ? { pingIntervalMs: host.pingIntervalMs } : {}),
     ...(options.quotaPerHour === undefined ? {} : { quotaPerHour: options.quotaPerHour }),
   });
   const { client, monitor } = engine;
+  // Stopped in this order under the kit's one deadline: requests and streams end and ticks flush, then the file closes.
+  kit.onShutdown('the engine', () => engine.stop());
+  kit.onShutdown('the history file', () => store.close());
   // The governor counts every request it sends (stream opens and 429s included; the free status probe not).
   const requests = () => client.governor.state().requests.session.total;
 
@@ -153,7 +162,7 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   const why = await stopped;
   progressOn = false;
   for (const t of timers) clock.clearTimeout(t);
-  log(`stopping (${why}); flushing`);
+  log(`stopping (${why})`);
   if (why === 'duration') {
     // The record should be complete up to the end: one last walk over what settled meanwhile, and one last look at
     // the specials' history (within the quota) so the max_win changes since the previous round are in too.
@@ -161,12 +170,11 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
     await monitor.refreshSpecials();
   }
   const gov = client.governor.state();
-  await engine.stop();
-  store.close();
+  const closed = await kit.shutdown(why);
   const s = monitor.stats();
   log(`done: the recorder made ${gov.requests.session.total} requests (${gov.requests.session.rateLimited} answered 429); ${s.settlementsAdded} new settlements, ${s.maxWinChanges} max_win changes`);
   log(`requests by purpose: ${requestsSummary(gov)}`);
   // The last stdout line: every request of the run, by purpose.
   out(JSON.stringify(requestsLine(gov)) + '\n');
-  return 0;
+  return closed === 'closed' ? 0 : 1;
 }

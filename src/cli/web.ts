@@ -1,6 +1,8 @@
 // Browser mode host: runs the core under plain Node and serves the renderer through the WebSocket bridge, so the
 // whole app can be used (and tested end to end) in a browser. Prints the URL to open. Like Electron's main process,
-// it is the only place the key lives: read from the OS keychain, or from ODDSDESK_API_KEY for headless use.
+// it is the only place the key lives: read from the OS keychain, or (with --base-url, for headless use) from
+// --api-key-file or ODDSDESK_API_KEY. Composed with the host kit like the other hosts: the engine's warnings go to
+// stderr scrubbed, notifications are the core's (the page only shows them), one bounded shutdown.
 import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,10 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { startBridge } from '../core/bridge/server';
 import { PRIVATE_DIR_MODE } from '../core/fileModes';
+import { createHostKit, logLevelFrom, stderrSink } from '../core/host/kit';
 import { createProxyFetch } from '../core/net/proxyFetch';
-import { silentNotifier } from '../core/notifier';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
-import { checkApiKey } from '../shared/apiKey';
 import { startDemo } from '../sim/demo';
 
 export interface WebOptions {
@@ -19,6 +20,8 @@ export interface WebOptions {
   baseUrl?: string;
   db?: string;
   staticDir?: string;
+  /** `--api-key-file`: the key for --base-url from a file, or `-` for standard input. */
+  apiKeyFile?: string;
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,26 +36,22 @@ function dataDir(): string {
 
 export async function runWeb(options: WebOptions): Promise<void> {
   const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-  const envKey = process.env['ODDSDESK_API_KEY'] || null;
-  // Read once, then gone from the environment.
-  delete process.env['ODDSDESK_API_KEY'];
-  if (envKey !== null) {
-    const checked = checkApiKey(envKey);
-    if (!checked.ok) {
-      // The rule, never the key.
-      process.stderr.write(`web: ODDSDESK_API_KEY is not a usable key. ${checked.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
+  const kit = createHostKit({ sink: stderrSink(), level: logLevelFrom(process.env) });
+  const intake = kit.takeKey({ env: process.env, ...(options.apiKeyFile === undefined ? {} : { file: options.apiKeyFile }) });
+  if (!intake.ok) {
+    process.stderr.write(`web: ${intake.message}\n`);
+    process.exitCode = 2;
+    return;
   }
+  const envKey = intake.key;
   const core = await createCore({
     host: 'browser',
     version,
     dataDir: dataDir(),
     ...(options.db ? { serviceDb: path.resolve(options.db) } : {}),
-    secrets: createKeytarSecretStore(),
-    // Browser mode shows alerts as Web Notifications from the page itself.
-    notifier: silentNotifier,
+    secrets: kit.secrets(createKeytarSecretStore()),
+    logger: kit.log,
+    // No notifier: the core pushes each notification it decides on, and the page shows it as a Web Notification.
     // HTTPS_PROXY / NO_PROXY, as a desk behind a corporate proxy needs.
     fetch: createProxyFetch(process.env),
     startDemo: () => startDemo(),
@@ -66,15 +65,14 @@ export async function runWeb(options: WebOptions): Promise<void> {
     staticDir: options.staticDir ?? path.join(root, 'out/web'),
     port: options.port,
   });
+  // The bridge first, so no page request reaches a closing core; then the core flushes and closes its database.
+  kit.onShutdown('the bridge', () => bridge.close());
+  kit.onShutdown('the core', () => core.close());
   const info = await core.handlers['app:info']();
   process.stderr.write(`Oddsdesk browser mode on ${info.demo ? 'the built-in simulator (DEMO)' : info.baseUrl}\n`);
   process.stdout.write(`Open ${bridge.openUrl}\n`);
 
-  const shutdown = async () => {
-    await bridge.close();
-    await core.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  const stop = (signal: string) => void kit.shutdown(signal).then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }

@@ -2,6 +2,7 @@
 // service, the profiles, the session (which builds every engine through the one factory, ./engine.ts), the push
 // projection and the handlers per domain into the IPC contract. It owns no settings, mappers or handlers itself.
 import type { CoreHandlers, PushListener } from '../shared/ipc/contract';
+import type { Logger } from './api/types';
 import { realClock, type Clock } from './clock';
 import { createEngine } from './engine';
 import { betsHandlers } from './handlers/bets';
@@ -36,8 +37,16 @@ export interface CoreDeps {
   serviceDb?: string;
   /** better_sqlite3.node built for the host's ABI (Electron). */
   nativeBinding?: string;
+  /** The keychain, as the host kit wraps it (so the log scrubber learns every key read or stored). */
   secrets: SecretStore;
-  notifier: Notifier;
+  /**
+   * Shows a notification the core decided on (kind, pacing and the settings that mute it are all decided in the
+   * core): Electron's native notifications. Without one, each notification is pushed to the page
+   * (`onNotification`), which only displays it (browser mode).
+   */
+  notifier?: Notifier;
+  /** The host kit's scrubbed logger, given to every engine. */
+  logger: Logger;
   /** Starts the built-in simulator for demo mode; without it, no key means no connection. */
   startDemo?: () => Promise<DemoService>;
   /** A service and key given by the environment (headless browser mode, tests); the key stays in memory only. */
@@ -88,7 +97,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         key,
         store,
         clock,
-        notifier: deps.notifier,
+        notifier,
+        logger: deps.logger,
         settings: () => settings.monitorSettings(new Set(mutedEvents(store))),
         quotaPerHour: settings.get().quotaPerHour,
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -97,6 +107,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     onConnection: (connection) => pushes.attach(connection),
   });
   const pushes = createPushes(clock, () => session.current());
+  const notifier: Notifier = deps.notifier ?? { notify: (n) => pushes.notification(n) };
 
   // Settings that take effect on the running engine and store, without a reconnect: the retention reaches the store
   // that prunes (it was saved and ignored before), the quota the governor that budgets.

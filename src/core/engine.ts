@@ -26,7 +26,8 @@ export interface EngineParts {
   /** The hourly quota the trader's plan states, used while the service sends no rate-limit headers. */
   quotaPerHour?: number;
   pingIntervalMs?: number;
-  logger?: Logger;
+  /** The host kit's scrubbed logger: governor, client and stream warnings reach the host's log (src/core/host/kit.ts). */
+  logger: Logger;
 }
 
 export interface Engine {
@@ -55,7 +56,7 @@ export function createEngine(parts: EngineParts): Engine {
     fetch: engineFetch,
     clock,
     ...(parts.quotaPerHour === undefined ? {} : { quotaPerHour: parts.quotaPerHour }),
-    ...(parts.logger ? { logger: parts.logger } : {}),
+    logger: parts.logger,
   });
   const streams = createStreamClient({ api: client, clock, ...(parts.pingIntervalMs ? { pingIntervalMs: parts.pingIntervalMs } : {}) });
   // Price and max_win notifications paced (one per group per ten seconds, the rest summed up); settlements at once.

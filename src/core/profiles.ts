@@ -70,20 +70,42 @@ export function createProfileLocator(options: ProfileLocatorOptions): ProfileLoc
 export const PROFILE_SETTING = 'profile.identity';
 
 /**
- * Stamps a fresh file with its profile, or checks the stamp of an existing one. A demo file never takes a service's
- * history nor the reverse; a service file that holds another service's history is reported (the trader named it, so
- * it is their call), never silently mixed.
+ * Stamps a fresh file with its profile, or checks the stamp of an existing one. One policy for every host: a file
+ * holds one profile's history only. Demo never takes a service's history nor the reverse, and a file stamped for
+ * another service is refused too (recording a second service into it would mix two books' lines, cursors and
+ * closes beyond repair).
  */
-export function claimProfile(store: Store, profile: Profile): { ok: true; previous: string | null } | { ok: false; message: string } {
+export function claimProfile(store: Store, profile: Profile): { ok: true; fresh: boolean } | { ok: false; message: string } {
   const identity = profileIdentity(profile);
   const stamped = store.getSetting<string>(PROFILE_SETTING) ?? null;
   if (stamped === null) {
     store.setSetting(PROFILE_SETTING, identity);
-    return { ok: true, previous: null };
+    return { ok: true, fresh: true };
   }
-  if (stamped === identity) return { ok: true, previous: stamped };
-  if (stamped === 'demo' || identity === 'demo') {
-    return { ok: false, message: `${store.path} holds ${stamped === 'demo' ? 'demo data' : `the history of ${stamped}`}; it is not opened for ${identity === 'demo' ? 'demo mode' : identity}.` };
+  if (stamped === identity) return { ok: true, fresh: false };
+  const holds = stamped === 'demo' ? 'demo data' : `the history of ${stamped}`;
+  const wanted = identity === 'demo' ? 'demo mode' : identity;
+  return { ok: false, message: `${store.path} holds ${holds}; it is not opened for ${wanted}. Name another file for it.` };
+}
+
+/**
+ * Opens the first of `candidates` that is empty or already this profile's (the policy above), or says why none
+ * could be: a file that cannot be opened, or one that belongs to another profile.
+ */
+export function openProfileStore(profile: Profile, candidates: readonly string[], open: (path: string) => Store): { ok: true; store: Store } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  for (const file of candidates) {
+    let store: Store;
+    try {
+      store = open(file);
+    } catch (e) {
+      problems.push(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    const claim = claimProfile(store, profile);
+    if (claim.ok) return { ok: true, store };
+    problems.push(claim.message);
+    store.close();
   }
-  return { ok: true, previous: stamped };
+  return { ok: false, problems };
 }

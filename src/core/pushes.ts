@@ -8,6 +8,7 @@ import type { AppError } from '../shared/errors';
 import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract';
 import type { Clock, TimerHandle } from './clock';
 import { DEFAULT_BATCH_MS, type MonitorEvent } from './monitor';
+import type { UserNotification } from './notifier';
 import type { Connection } from './session';
 import { quotaView } from './status';
 
@@ -52,6 +53,8 @@ export interface Pushes {
   onMonitorEvent(listener: (e: MonitorEvent) => void): () => void;
   /** Follows this connection's engine from now on (and drops the previous one's). */
   attach(connection: Connection): void;
+  /** A notification the core decided on, for a host whose page shows notifications (browser mode). */
+  notification(n: UserNotification): void;
   status(): StatusView;
   scheduleStatus(): void;
   /** A request answered (or not): keeps the online/offline state and the last error. */
@@ -71,6 +74,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
   const push: PushListener = (event, payload) => {
     for (const l of [...listeners]) l(event, payload);
   };
+  let notificationId = 0;
 
   // ---- odds: everything one monitor flush emits goes out as one batch ----
   let oddsBatch: OddsBatch['events'] = [];
@@ -189,6 +193,9 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     onMonitorEvent(listener) {
       monitorListeners.add(listener);
       return () => monitorListeners.delete(listener);
+    },
+    notification(n) {
+      push('onNotification', { id: ++notificationId, kind: n.kind, title: n.title, body: n.body, eventId: n.eventId ?? null, sound: n.sound === true });
     },
     attach(connection) {
       for (const d of detach.splice(0)) d();

@@ -6,7 +6,7 @@ import type { AppError } from '../shared/errors';
 import type { Clock } from './clock';
 import type { Engine } from './engine';
 import { watchLiveOnFirstRun } from './firstRun';
-import { claimProfile, DEMO_PROFILE, profileIdentity, type Profile, type ProfileLocator } from './profiles';
+import { DEMO_PROFILE, openProfileStore, profileIdentity, type Profile, type ProfileLocator } from './profiles';
 import type { SecretStore } from './secrets/types';
 import type { Store } from './store';
 
@@ -85,25 +85,13 @@ export function createSession(deps: SessionDeps): Session {
     return deps.startDemo ? { kind: 'demo' } : { kind: 'none' };
   }
 
-  /** Opens the first candidate file that is empty or already this profile's. */
+  /** Opens the profile's history by the one policy (./profiles.ts); an in-memory store, and why, when it cannot. */
   function openProfile(profile: Profile): { store: Store; problem: AppError | null } {
-    const problems: string[] = [];
-    for (const path of deps.profiles.candidates(profile)) {
-      let store: Store;
-      try {
-        store = deps.openStore(path);
-      } catch (e) {
-        problems.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
-        continue;
-      }
-      const claim = claimProfile(store, profile);
-      if (claim.ok && (claim.previous === null || claim.previous === profileIdentity(profile))) return { store, problem: null };
-      problems.push(claim.ok ? `${path} holds the history of ${claim.previous}` : claim.message);
-      store.close();
-    }
+    const opened = openProfileStore(profile, deps.profiles.candidates(profile), deps.openStore);
+    if (opened.ok) return { store: opened.store, problem: null };
     return {
       store: deps.openStore(':memory:'),
-      problem: { kind: 'internal', message: `No history file could be opened for ${profileIdentity(profile)}: ${problems.join('; ')}. Nothing is recorded this session.` },
+      problem: { kind: 'internal', message: `No history file could be opened for ${profileIdentity(profile)}: ${opened.problems.join('; ')}. Nothing is recorded this session.` },
     };
   }
 

@@ -4,8 +4,9 @@
 // core's events to the renderer, and owns the window, menu, tray, log file and updates.
 // It lives all day: closing the window keeps it watching from the tray; quitting (tray, menu, OS shutdown) hides
 // the window, refuses IPC, flushes and closes the database, then exits (the rules are in lifecycle.ts).
-// The API key never passes through here except once, on its way to settings:setApiKey, where the log scrubber
-// learns it; nothing here logs arguments or results.
+// It composes the core with the host kit like the other hosts (src/core/host/kit.ts): the keychain wrapped so the
+// log scrubber learns every key read or stored, the scrubbed logger for every engine, one bounded shutdown. The
+// API key passes through here only on its way to settings:setApiKey; nothing here logs arguments or results.
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,7 @@ import {
 import log from 'electron-log/main';
 import { createCore, type Core } from '../core/app';
 import { restrictFileModes } from '../core/fileModes';
+import { createHostKit, logLevelFrom } from '../core/host/kit';
 import { createScrubber } from '../core/log/scrub';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { AppErrorException, toAppError } from '../shared/errors';
@@ -49,7 +51,7 @@ import { startDemo } from '../sim/demo';
 import { loadDesktopSettings, saveDesktopSettings, type DesktopSettings } from './desktopSettings';
 import { diagnosticsSummary } from './diagnostics';
 import { appIconPng, trayIconPng, type TrayState } from './icons';
-import { closeWithin, createCrashPolicy, createLifecycle, SHUTTING_DOWN } from './lifecycle';
+import { createCrashPolicy, createLifecycle, SHUTTING_DOWN } from './lifecycle';
 import { configureLog } from './log';
 import { menuTemplate } from './menu';
 import { findElectronSqliteBinding, missingBindingMessage } from './native';
@@ -91,6 +93,8 @@ const userData = app.getPath('userData');
 const scrubber = createScrubber();
 const appLog = configureLog(log, { dir: path.join(userData, 'logs'), scrubber, catchErrors: true });
 Object.assign(console, log.functions);
+// The same scrubber behind the file log and the kit's logger, which every engine gets.
+const kit = createHostKit({ sink: (level, line) => log[level](line), scrubber, level: logLevelFrom(process.env) });
 
 let desktopSettings: DesktopSettings = loadDesktopSettings(userData);
 function saveDesktop(patch: Partial<DesktopSettings>): void {
@@ -302,8 +306,6 @@ function wireIpc(): void {
     ipcMain.handle(channel, async (event, args: unknown) => {
       const refused = refusal(event);
       if (refused) return refused;
-      // The one moment the key passes through main: the scrubber learns it, so no log line can ever carry it.
-      if (channel === 'settings:setApiKey' && Array.isArray(args) && typeof args[0] === 'string') scrubber.addSecret(args[0]);
       let core: Core;
       try {
         core = await corePromise!;
@@ -414,7 +416,8 @@ async function start(): Promise<void> {
     // settings.json and profiles/ (one history per service, demo.db apart) under the per-user data folder.
     dataDir: userData,
     nativeBinding,
-    secrets: createKeytarSecretStore(),
+    secrets: kit.secrets(createKeytarSecretStore()),
+    logger: kit.log,
     notifier: createElectronNotifier({
       create: (options) => new Notification(options),
       isSupported: () => Notification.isSupported() && lifecycle.canShowWindow(),
@@ -424,12 +427,20 @@ async function start(): Promise<void> {
     }),
     startDemo: () => startDemo(),
     fetch: netFetch,
+    // "Export CSV" streams to the file the trader picks here.
+    chooseSavePath: async (suggestedName) => {
+      const options = { title: 'Export CSV', defaultPath: path.join(app.getPath('downloads'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
+      const r = mainWindow && !mainWindow.isDestroyed() ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
   });
+  const starting = corePromise;
+  kit.onShutdown('the core', async () => (await starting.catch(() => null))?.close());
   // Handlers first, then the window: the renderer may ask before the core is ready, and then simply waits for it.
   wireIpc();
   createTray();
   mainWindow = createWindow();
-  // Linux and macOS shutdown or log-off: hold it until the database is closed (closeWithin bounds the wait).
+  // Linux and macOS shutdown or log-off: hold it until the database is closed (the kit's deadline bounds the wait).
   // (Electron's typings omit the event its documentation gives the listener.)
   const onOsShutdown = (e?: Electron.Event) => {
     e?.preventDefault();
@@ -447,24 +458,16 @@ async function start(): Promise<void> {
 
 /**
  * Shuts down once, however it was asked (quit, OS shutdown, session end, update): windows hidden at once, IPC
- * refused, no window reopened, then the core flushes its ticks and closes the database (at most 5 s).
+ * refused, no window reopened, then the kit's one bounded shutdown (the core flushes its ticks and closes the
+ * database; at most SHUTDOWN_DEADLINE_MS).
  */
 let shutdownDone: Promise<void> | null = null;
 function shutdown(reason: string): Promise<void> {
   if (!lifecycle.beginQuit()) return shutdownDone ?? Promise.resolve();
-  console.info(`Shutting down: ${reason}`);
   for (const w of BrowserWindow.getAllWindows()) if (!w.isDestroyed()) w.hide();
   tray?.destroy();
   tray = null;
-  shutdownDone = (async () => {
-    const core = await (corePromise ?? Promise.resolve(null)).catch(() => null);
-    if (core) {
-      const outcome = await closeWithin(() => core.close(), 5000);
-      if (outcome === 'closed') console.info('Ticks flushed and the database closed');
-      else console.error(`The database did not close cleanly (${outcome})`);
-    }
-    lifecycle.finishQuit();
-  })();
+  shutdownDone = kit.shutdown(reason).then(() => lifecycle.finishQuit());
   return shutdownDone;
 }
 

@@ -67,24 +67,6 @@ export function createLifecycle(options: LifecycleOptions): Lifecycle {
 export const SHUTTING_DOWN = { kind: 'internal', message: 'Oddsdesk is shutting down' } as const;
 
 /**
- * Runs `close` (the core: flush ticks, close the database) but never lets it hold the quit for longer than
- * `timeoutMs`: the OS may be logging off. Resolves 'closed' or 'timeout'; a failing close counts as closed (it is
- * logged by the caller), since waiting longer would not help.
- */
-export async function closeWithin(close: () => Promise<void>, timeoutMs: number, setTimer: (fn: () => void, ms: number) => unknown = setTimeout): Promise<'closed' | 'timeout' | 'failed'> {
-  let timedOut!: () => void;
-  const timeout = new Promise<'timeout'>((r) => (timedOut = () => r('timeout')));
-  setTimer(() => timedOut(), timeoutMs);
-  return Promise.race([
-    close().then(
-      () => 'closed' as const,
-      () => 'failed' as const,
-    ),
-    timeout,
-  ]);
-}
-
-/**
  * When a crashed renderer is reloaded: at once for the first crashes, but never in a loop. A page that crashes
  * `maxCrashes` times within `windowMs` is left alone (the window shows a message from the host instead).
  */

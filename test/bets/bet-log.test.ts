@@ -42,7 +42,7 @@ describe('the bet log', () => {
     store = openStore({ path: db, clock: () => clock.now() });
     // The simulator pings in real time while this clock jumps minutes at once: keep the stream's silence watchdog out
     // of it (a ten-minute jump read as a dead stream made its reconnect race the waits below on a loaded machine).
-    engine = createEngine({ baseUrl: sim.url, key: 'ent-bets-key', store, clock, pingIntervalMs: 3_600_000, notifier: { notify: () => undefined }, settings: () => DEFAULT_MONITOR_SETTINGS });
+    engine = createEngine({ baseUrl: sim.url, key: 'ent-bets-key', store, clock, pingIntervalMs: 3_600_000, logger: () => undefined, notifier: { notify: () => undefined }, settings: () => DEFAULT_MONITOR_SETTINGS });
     await engine.start();
     const both = async (ms: number) => {
       await sim!.advance(ms / 1000);

@@ -37,7 +37,7 @@ describe('price and drop alerts on the simulator', () => {
       price: { dropPct: 5, dropWindowMinutes: 15, hysteresisPct: 1, notify: true },
     };
     const notifications: UserNotification[] = [];
-    engine = createEngine({ baseUrl: sim.url, key: 'ent-price-key', store, clock, notifier: { notify: (n) => notifications.push(n) }, settings: () => settings });
+    engine = createEngine({ baseUrl: sim.url, key: 'ent-price-key', store, clock, logger: () => undefined, notifier: { notify: (n) => notifications.push(n) }, settings: () => settings });
     const alerts: AlertRecord[] = [];
     engine.monitor.on((e) => e.type === 'alert' && alerts.push(e.alert));
     await engine.start();

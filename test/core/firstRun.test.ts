@@ -58,6 +58,7 @@ async function openDemoCore(dataDir: string): Promise<{ core: Core; call: <C ext
     version: 'test',
     dataDir,
     secrets: createMemorySecretStore(),
+    logger: () => undefined,
     notifier: { notify: () => undefined },
     clock,
     startDemo: async () => ({ baseUrl: sim!.url, key: DEMO_KEY, close: async () => undefined }),

@@ -32,6 +32,7 @@ describe('offline review', () => {
       version: 'test',
       dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-offline-')),
       secrets: createMemorySecretStore(),
+      logger: () => undefined,
       notifier: { notify: () => undefined },
       clock,
       envService: { baseUrl: sim.url, key },

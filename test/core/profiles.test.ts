@@ -56,6 +56,7 @@ describe('profiles', () => {
       dataDir,
       serviceDb,
       secrets: createMemorySecretStore(),
+      logger: () => undefined,
       notifier: { notify: () => undefined },
       clock,
       startDemo: async () => {
@@ -129,7 +130,7 @@ describe('profiles', () => {
     const b = await sim(2, 'key-of-service-b');
     const secrets = createMemorySecretStore({ [a.url]: 'key-of-service-a' });
     const clock = createManualClock(T0_MS);
-    core = await createCore({ host: 'browser', version: 'test', dataDir, secrets, notifier: { notify: () => undefined }, clock, initialSettings: { baseUrl: a.url } });
+    core = await createCore({ host: 'browser', version: 'test', dataDir, secrets, logger: () => undefined, notifier: { notify: () => undefined }, clock, initialSettings: { baseUrl: a.url } });
     await core.ready;
     const call = caller(core);
     const liveA = a.truth.bookIds()[0]!;
@@ -175,6 +176,7 @@ describe('profiles', () => {
       version: 'test',
       dataDir,
       secrets,
+      logger: () => undefined,
       notifier: { notify: () => undefined },
       clock: createManualClock(T0_MS),
       initialSettings: { baseUrl: s.url },
@@ -209,6 +211,7 @@ describe('profiles', () => {
       dataDir,
       secrets: createMemorySecretStore(),
       envService: { baseUrl: s.url, key: 'key-of-retention-service' },
+      logger: () => undefined,
       notifier: { notify: () => undefined },
       clock,
     });

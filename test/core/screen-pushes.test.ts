@@ -100,6 +100,7 @@ describe('pushes the screen relies on', () => {
       version: 'test',
       dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-')),
       secrets: createMemorySecretStore(),
+      logger: () => undefined,
       notifier: { notify: () => undefined },
       envService: { baseUrl: upstream.url, key: KEY },
       clock,

@@ -23,13 +23,15 @@ export interface CliRun {
   lines: () => Array<Record<string, unknown>>;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliRun {
+/** Runs the CLI; `stdin`, when given, is written to its standard input and closed. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, stdin?: string): CliRun {
   const [cmd, ...cmdArgs] = cliCommand(args);
   const child = spawn(cmd!, cmdArgs, {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (stdin !== undefined) child.stdin!.end(stdin);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

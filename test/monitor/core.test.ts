@@ -50,6 +50,7 @@ async function startCore(plan: 'starter' | 'enterprise') {
     version: 'test',
     dataDir: tmpDir(),
     secrets: createMemorySecretStore(),
+    logger: () => undefined,
     notifier: { notify: (n) => notifications.push(n) },
     envService: { baseUrl: sim.url, key: `core-${plan}-key` },
     initialSettings: { maxWinThresholdPct: 0 },

@@ -116,6 +116,7 @@ describe('a limit that slides in small steps alerts (issue 22)', () => {
       version: 'test',
       dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-max-stake-')),
       secrets: createMemorySecretStore(),
+      logger: () => undefined,
       notifier: { notify: (n) => notifications.push(n) },
       envService: { baseUrl: upstream.url, key: KEY },
       initialSettings: { maxWinThresholdPct: 10 },

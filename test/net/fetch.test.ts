@@ -48,6 +48,7 @@ async function startCore(baseUrl: string, fetch: typeof globalThis.fetch) {
     version: 'test',
     dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-net-')),
     secrets: createMemorySecretStore(),
+    logger: () => undefined,
     notifier: { notify: () => undefined },
     envService: { baseUrl, key: KEY },
     fetch,

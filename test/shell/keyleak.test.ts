@@ -52,7 +52,7 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
     mkdirSync(staticDir);
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
 
-    const core = await createCore({ host: 'browser', version: 'test', dataDir: tmp, secrets, notifier: { notify: (n) => void notifications.push(n) }, pingIntervalMs: 500 });
+    const core = await createCore({ host: 'browser', version: 'test', dataDir: tmp, secrets, logger: (level, line) => void logged.push(`${level} ${line}`), notifier: { notify: (n) => void notifications.push(n) }, pingIntervalMs: 500 });
     const unsubscribe = core.subscribe((event, payload) => pushes.push(`${event} ${JSON.stringify(payload)}`));
     const bridge = await startBridge({ handlers: core.handlers, subscribe: core.subscribe, staticDir, port: 0, tap: (_d, text) => wire.push(text) });
     let ws: WebSocket | null = null;

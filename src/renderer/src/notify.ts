@@ -1,9 +1,7 @@
-// Browser-mode notifications (Web Notifications API). In Electron the main process notifies natively, so this
-// stays quiet there. Title says what happened; the body carries the lines that matter; a click opens the event.
-// Paced (../../shared/notifyPacer.ts): a burst of price or max_win alerts is one notification, not a hundred.
-import type { AlertRecord } from '../../shared/domain';
-import { createNotifyPacer, moreLine, type NotifyGroup } from '../../shared/notifyPacer';
-import { eventName } from './format';
+// Browser-mode notifications (Web Notifications API). The core decides every notification (kind, pacing, and the
+// settings that mute it) and pushes it ready-made (`onNotification`); this only shows it. In Electron the main
+// process shows them natively and the core pushes none. A click opens the event, a settlement opens explained.
+import type { NotificationView } from '../../shared/ipc/contract';
 import { focusEvent, focusSettlement, useStore } from './store';
 
 export function notificationsSupported(): boolean {
@@ -57,41 +55,19 @@ function chime(): void {
   }
 }
 
-const pacer = createNotifyPacer<AlertRecord>({
-  timers: { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
-  group: (a) => (a.kind.startsWith('settle') ? null : a.kind.startsWith('max_win') ? 'max_win' : 'price'),
-  show,
-});
-
-export function notifyAlert(alert: AlertRecord): void {
-  const s = useStore.getState();
-  if (s.info?.host === 'electron') return;
-  const settings = s.settings;
-  if (settings?.doNotDisturb) return;
-  if (alert.eventId !== null && settings?.mutedEvents.includes(alert.eventId)) return;
-  const settled = alert.kind.startsWith('settle');
-  if (settings && settled && !settings.notifySettlements) return;
-  if (settings && alert.kind.startsWith('max_win') && !settings.notifyMaxWin) return;
+/** Shows a notification the core decided on, when the trader has allowed this page to. */
+export function showNotification(n: NotificationView): void {
+  if (useStore.getState().info?.host === 'electron') return;
   if (notificationPermission() !== 'granted') return;
-  pacer.notify(alert);
-}
-
-function show(alert: AlertRecord, more: number, group: NotifyGroup | null): void {
-  const s = useStore.getState();
-  const settings = s.settings;
-  const settled = alert.kind.startsWith('settle');
-  const ev = alert.eventId !== null ? s.watchEvents[alert.eventId] : undefined;
-  const [title, ...rest] = alert.message.split('\n');
-  const body = (rest.length ? rest.join('\n') : ev ? `${eventName(ev.runnerHome, ev.runnerAway)} · ${ev.leagueName ?? ''}` : alert.kind) + moreLine(more, group);
   try {
-    const n = new Notification(title ?? alert.kind, { body, tag: `oddsdesk-${alert.id}` });
-    n.onclick = () => {
+    // The same tag in every tab of this host: the browser shows it once, however many tabs are open.
+    const shown = new Notification(n.title, { body: n.body, tag: `oddsdesk-${n.id}` });
+    shown.onclick = () => {
       window.focus();
-      // A settlement opens explained (its lines and period results); anything else opens its event.
-      if (alert.eventId !== null) (settled ? focusSettlement : focusEvent)(alert.eventId);
-      n.close();
+      if (n.eventId !== null) (n.kind === 'settlement' ? focusSettlement : focusEvent)(n.eventId);
+      shown.close();
     };
-    if (settled && settings?.settlementSound) chime();
+    if (n.sound) chime();
   } catch {
     // Some browsers only allow notifications from a service worker; the in-app alert list still has it.
   }

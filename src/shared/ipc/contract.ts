@@ -413,12 +413,30 @@ export interface SettlementDetail {
   teams?: Record<number, 'home' | 'away'>;
 }
 
+/**
+ * A notification the core decided on (its kind, its pacing, and the settings that mute it: do-not-disturb, muted
+ * events, the notify switches per kind), ready to show. Electron shows it natively; browser mode's page shows it as
+ * a Web Notification and decides nothing.
+ */
+export interface NotificationView {
+  /** Unique for the host's lifetime: the page's notification tag, so two tabs show one notification, not two. */
+  id: number;
+  kind: 'settlement' | 'max_win' | 'price';
+  title: string;
+  body: string;
+  /** Clicking it opens this event (a settlement opens explained). */
+  eventId: number | null;
+  /** Play a sound with it (the settlement sound setting). */
+  sound: boolean;
+}
+
 export interface PushPayloads {
   onStatus: StatusView;
   onOdds: OddsBatch;
   onWatchlist: WatchedEventView[];
   onAlert: AlertRecord;
   onSettlement: SettlementRow;
+  onNotification: NotificationView;
   /** A notification was clicked: show this event, or its settlement (lines and period results) when it settled. */
   onFocusEvent: { eventId: number; kind?: 'event' | 'settlement' };
   /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */

@@ -4,7 +4,7 @@
 import type { AlertRecord } from '../../../shared/domain';
 import type { OddsBatch } from '../../../shared/ipc/contract';
 import { api } from '../api';
-import { notifyAlert } from '../notify';
+import { showNotification } from '../notify';
 import { focusEvent, focusSettlement, useStore } from './index';
 
 // ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
@@ -45,10 +45,8 @@ export function startStore(): void {
   api.on('onStatus', (status) => useStore.setState({ status }));
   api.on('onOdds', queueOdds);
   api.on('onWatchlist', (list) => s().setWatchlist(list));
-  api.on('onAlert', (alert) => {
-    queueAlert(alert);
-    notifyAlert(alert);
-  });
+  api.on('onAlert', queueAlert);
+  api.on('onNotification', showNotification);
   api.on('onSettlement', (row) => s().addLiveSettlement(row));
   api.on('onFocusEvent', ({ eventId, kind }) => (kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId)));
   // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).

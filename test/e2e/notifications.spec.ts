@@ -1,0 +1,84 @@
+// Notifications are decided once, in the core: the page only shows what the core pushes (`onNotification`). With
+// "notify price alerts" on, a drop on a watched line notifies; turned off, the next drop still lands in the Alerts
+// list but no notification shows. Browser mode on a real host process against the simulator (manual clock: the
+// prices move only when the test scripts them).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startSimulator } from '../../src/sim';
+import { cli, startWebHost, type WebHost } from './helpers';
+
+const KEY = 'e2e-notify-enterprise';
+
+/** Records Web Notifications instead of showing them, with permission granted. */
+function recordNotifications() {
+  const notes: Array<{ title: string; body: string; tag: string }> = [];
+  (window as unknown as { __notes: typeof notes }).__notes = notes;
+  class RecordingNotification {
+    static permission = 'granted';
+    static requestPermission = async () => 'granted';
+    onclick: (() => void) | null = null;
+    constructor(title: string, options?: { body?: string; tag?: string }) {
+      notes.push({ title, body: options?.body ?? '', tag: options?.tag ?? '' });
+    }
+    close() {}
+  }
+  (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
+}
+
+const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string; tag: string }> }).__notes);
+
+test('"notify price alerts" off: a drop is alerted in the list but not notified', async ({ page }) => {
+  test.setTimeout(120_000);
+  const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
+  const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-notify-'));
+  let host: WebHost | null = null;
+  try {
+    // A match before its start with a two-way moneyline, opening at 2.00 / 1.90 (fair home, EM: 2.0526).
+    const eventId = sim.truth.bookIds().find((id) => {
+      const e = sim.truth.event(id);
+      const ml = e?.markets.find((m) => m.line_id === id * 10);
+      return e?.live_status !== 1 && ml?.prices && ml.prices.draw === undefined;
+    })!;
+    expect(eventId).toBeDefined();
+    const lineId = eventId * 10;
+    sim.script.setMarket(eventId, lineId, { home: 2.0, away: 1.9 });
+
+    host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'notify.db')], { ODDSDESK_API_KEY: KEY });
+    await page.addInitScript(recordNotifications);
+    await page.goto(host.url);
+    await expect(page.getByTestId('status-bar')).toBeVisible();
+
+    await page.getByTestId('add-watch-input').fill(String(eventId));
+    await page.getByTestId('add-watch-button').click();
+    await expect(page.getByTestId(`watch-row-${eventId}`)).toContainText('2.00');
+
+    // The default drop rule (5%): fair home 2.0526 -> 1.9231 (-6.3%) alerts, and with the setting on it notifies.
+    sim.script.setMarket(eventId, lineId, { home: 1.8, away: 1.95 });
+    await expect.poll(async () => (await notes(page)).length, { timeout: 20_000 }).toBe(1);
+    const [first] = await notes(page);
+    expect(first!.title).toMatch(/drop/i);
+    expect(first!.tag).toMatch(/^oddsdesk-\d+$/);
+
+    // Off: the core decides no notification; the page adds none of its own.
+    await page.keyboard.press(',');
+    const toggle = page.getByTestId('notify-price-toggle');
+    await expect(toggle).toBeChecked();
+    await toggle.uncheck();
+    await expect(toggle).not.toBeChecked();
+    await page.keyboard.press('a');
+    await expect(page.getByTestId('alert-row')).toHaveCount(1);
+
+    // A further steam of the rule's size from the alerted price (1.9231 -> 1.7273, -10%): a second drop alert.
+    sim.script.setMarket(eventId, lineId, { home: 1.6, away: 2.2 });
+    await expect(page.getByTestId('alert-row')).toHaveCount(2, { timeout: 20_000 });
+    // The host has pushed everything about it by now; give a stray notification a moment to show, then count.
+    await page.waitForTimeout(500);
+    expect(await notes(page)).toHaveLength(1);
+  } finally {
+    await host?.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
