@@ -58,7 +58,7 @@ import { findElectronSqliteBinding, missingBindingMessage } from './native';
 import { createElectronNotifier } from './notifier';
 import { trayView } from './tray';
 import { appProtocolHandler } from './protocol';
-import { createUpdates, updateFeedConfigured, type Updates, type UpdaterLike } from './updates';
+import { createUpdates, linuxSignatureCheck, updateFeedConfigured, type Updates, type UpdaterLike } from './updates';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
@@ -368,7 +368,8 @@ async function startUpdates(): Promise<void> {
     const autoUpdater = mod.autoUpdater ?? mod.default?.autoUpdater;
     if (!autoUpdater) return;
     autoUpdater.logger = log;
-    updates = createUpdates(app.getVersion(), autoUpdater, (t) => scrubber.text(t));
+    // Linux: install only a download whose signature verifies against the pinned release key.
+    updates = createUpdates(app.getVersion(), autoUpdater, (t) => scrubber.text(t), linuxSignatureCheck(process.platform, process.resourcesPath));
   } catch (e) {
     console.warn(`Updates unavailable: ${toAppError(e).message}`);
   }

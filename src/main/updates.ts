@@ -1,17 +1,41 @@
 // Receiving a fixed version: electron-updater against the feed electron-builder's `publish` config wrote into the
 // package (resources/app-update.yml). No feed (the default build, a development run): updates are 'off' and nothing
 // ever touches the network for them. With one, Settings checks and offers; nothing downloads or installs unasked.
+// On Linux electron-updater checks a download only against a sha512 served by the same feed, so there an update is
+// installed only when its Ed25519 signature (in the feed's latest-linux.yml, made with the release key) verifies
+// against the public key pinned in the app; without that key, or with a missing or bad signature, Settings only says
+// a new version exists and where to get it. macOS and Windows keep their own code-signing checks.
 // Written against the slice of electron-updater's AppUpdater used here, so the state rules run without Electron.
+import { createPublicKey, verify } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { UpdateView } from '../shared/ipc/contract';
+
+/** The Linux release key's public half inside the packaged app's resources (electron-builder.yml, linux.extraResources). */
+export const UPDATE_KEY_FILE = 'update-signing-key.pem';
+/** The field of a file entry in latest-linux.yml that carries its signature (base64), written by scripts/sign-update.mjs. */
+export const SIGNATURE_FIELD = 'ed25519Signature';
+
+/** A file the feed offers, as electron-updater parsed it from latest-*.yml (fields it does not know are kept). */
+export interface UpdateFileInfo {
+  url: string;
+  [SIGNATURE_FIELD]?: unknown;
+}
+
+/** What electron-updater tells about an update: the feed's yml; once downloaded, also the file it wrote. */
+export interface UpdateInfoLike {
+  version: string;
+  files?: UpdateFileInfo[];
+  downloadedFile?: string;
+}
 
 /** The part of electron-updater's AppUpdater used here. */
 export interface UpdaterLike {
   autoDownload: boolean;
   autoInstallOnAppQuit: boolean;
   on(event: 'checking-for-update' | 'update-not-available', listener: () => void): unknown;
-  on(event: 'update-available' | 'update-downloaded', listener: (info: { version: string }) => void): unknown;
+  on(event: 'update-available' | 'update-downloaded', listener: (info: UpdateInfoLike) => void): unknown;
   on(event: 'download-progress', listener: (p: { percent: number }) => void): unknown;
   on(event: 'error', listener: (e: Error) => void): unknown;
   checkForUpdates(): Promise<unknown>;
@@ -25,11 +49,7 @@ export interface UpdaterLike {
  * https is refused. Reads the flat `key: value` lines electron-builder writes; a generic feed without a url is refused.
  */
 export function updateFeedProblem(appUpdateYml: string): string | null {
-  const fields = new Map<string, string>();
-  for (const line of appUpdateYml.split(/\r?\n/)) {
-    const m = /^([A-Za-z][\w-]*):\s*(.*?)\s*$/.exec(line);
-    if (m) fields.set(m[1]!, m[2]!.replace(/^(['"])(.*)\1$/, '$2'));
-  }
+  const fields = feedFields(appUpdateYml);
   const provider = fields.get('provider');
   if (!provider) return 'the update feed names no provider';
   if (provider === 'generic' && !fields.get('url')) return 'the generic update feed has no url';
@@ -45,6 +65,16 @@ export function updateFeedProblem(appUpdateYml: string): string | null {
     if (protocol !== 'https:') return `the update feed's ${key} is ${protocol.replace(/:$/, '')}, not https`;
   }
   return null;
+}
+
+/** The flat top-level `key: value` lines of the app-update.yml electron-builder writes, quotes removed. */
+function feedFields(appUpdateYml: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of appUpdateYml.split(/\r?\n/)) {
+    const m = /^([A-Za-z][\w-]*):\s*(.*?)\s*$/.exec(line);
+    if (m) fields.set(m[1]!, m[2]!.replace(/^(['"])(.*)\1$/, '$2'));
+  }
+  return fields;
 }
 
 const readOrNull = (f: string): string | null => {
@@ -78,48 +108,194 @@ export function updateFeedConfigured(
   return true;
 }
 
+/** The last path segment of a file URL (relative or absolute), decoded: the name electron-updater saves it under. */
+function fileNameOf(url: string): string {
+  const pathname = url.split(/[?#]/)[0] ?? '';
+  let name = pathname.slice(pathname.lastIndexOf('/') + 1);
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // kept as written
+  }
+  return name;
+}
+
+/** The signature the feed gives for the downloaded file (matched by file name), or undefined. */
+export function signatureFor(info: Pick<UpdateInfoLike, 'files'> | null, downloadedFile: string): unknown {
+  const name = path.basename(downloadedFile);
+  return info?.files?.find((f) => typeof f.url === 'string' && fileNameOf(f.url) === name)?.[SIGNATURE_FIELD];
+}
+
+/**
+ * Why `data` must not be installed, or null when `signature` (base64, as in latest-linux.yml) is a valid Ed25519
+ * signature of exactly these bytes by the key `publicKeyPem`. Each reason finishes "…, and <reason>" in Settings.
+ */
+export function signatureProblem(data: Uint8Array, signature: unknown, publicKeyPem: string | null): string | null {
+  if (publicKeyPem === null) return 'this build has no release key to check it with';
+  let key;
+  try {
+    key = createPublicKey(publicKeyPem);
+  } catch {
+    return "this build's release key cannot be read";
+  }
+  if (key.asymmetricKeyType !== 'ed25519') return "this build's release key is not an Ed25519 key";
+  if (signature === undefined || signature === null || signature === '') return 'the update carries no signature';
+  if (typeof signature !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature.trim())) return 'its signature is not base64';
+  const bytes = Buffer.from(signature.trim(), 'base64');
+  if (bytes.length !== 64) return 'its signature is not an Ed25519 signature';
+  return verify(null, data, key, bytes) ? null : 'its signature does not match the release key';
+}
+
+/** Linux's extra check on a downloaded update; everything it needs is injectable, so it runs under plain Node. */
+export interface LinuxSignatureCheck {
+  /** The pinned release key (Ed25519, PEM), or null when this build has none: updates are then only announced. */
+  publicKey: string | null;
+  readFile(file: string): Promise<Uint8Array>;
+  /** Where a trader can download the offered version by hand (https), or null when the feed does not say. */
+  downloadPlace(info: UpdateInfoLike): string | null;
+}
+
+/**
+ * Where the feed of this app-update.yml offers a version for download by hand: the file's own address on a generic
+ * feed, the releases page on GitHub; null for other providers. Only an https address is ever given.
+ */
+export function downloadPlaceFrom(appUpdateYml: string | null): (info: UpdateInfoLike) => string | null {
+  const fields = feedFields(appUpdateYml ?? '');
+  return (info) => {
+    let place: string | null = null;
+    try {
+      const provider = fields.get('provider');
+      const file = info.files?.[0]?.url;
+      if (provider === 'generic' && fields.get('url') && file) {
+        const base = fields.get('url')!;
+        place = new URL(file, base.endsWith('/') ? base : `${base}/`).href;
+      } else if (provider === 'github' && fields.get('owner') && fields.get('repo')) {
+        place = new URL(`https://${fields.get('host') ?? 'github.com'}/${fields.get('owner')}/${fields.get('repo')}/releases/latest`).href;
+      }
+    } catch {
+      place = null;
+    }
+    return place?.startsWith('https://') ? place : null;
+  };
+}
+
+/** The signature check for this platform: Linux only (macOS and Windows check the OS code signature themselves). */
+export function linuxSignatureCheck(
+  platform: NodeJS.Platform,
+  resourcesPath: string | undefined,
+  read: (f: string) => string | null = readOrNull,
+): LinuxSignatureCheck | null {
+  if (platform !== 'linux') return null;
+  return {
+    publicKey: resourcesPath ? read(path.join(resourcesPath, UPDATE_KEY_FILE)) : null,
+    readFile: (f) => readFile(f),
+    downloadPlace: downloadPlaceFrom(resourcesPath ? read(path.join(resourcesPath, 'app-update.yml')) : null),
+  };
+}
+
 export interface Updates {
   view(): UpdateView;
   check(): Promise<UpdateView>;
-  /** Downloads if needed, then `beforeInstall` (close the app cleanly), then installs and restarts. */
+  /**
+   * Downloads if needed, checks the download where the platform asks for it (Linux: the signature), then
+   * `beforeInstall` (close the app cleanly), then installs and restarts. Refuses an update to be installed by hand.
+   */
   install(beforeInstall: () => Promise<void>): Promise<UpdateView>;
 }
 
-export function createUpdates(currentVersion: string, updater: UpdaterLike | null, clean: (text: string) => string = (t) => t): Updates {
+export function createUpdates(
+  currentVersion: string,
+  updater: UpdaterLike | null,
+  clean: (text: string) => string = (t) => t,
+  signatureCheck: LinuxSignatureCheck | null = null,
+): Updates {
   let view: UpdateView = { state: updater ? 'idle' : 'off', currentVersion, version: null, percent: null, message: updater ? null : 'No update feed is configured in this build.' };
   const set = (patch: Partial<UpdateView>) => (view = { ...view, ...patch });
-  let downloaded: Promise<unknown> | null = null;
+  const failed = (e: unknown) => set({ state: 'error', message: clean(String(e instanceof Error ? e.message : e).split('\n')[0]!) });
+  /** What the feed offers, and what electron-updater said when it had downloaded it. */
+  let offered: UpdateInfoLike | null = null;
+  let downloadedInfo: UpdateInfoLike | null = null;
+  /** One download-and-check per offer: true when the download may be installed. */
+  let readying: Promise<boolean> | null = null;
+  let installing = false;
+
+  /** Only by hand from here: says where to get the version, and why this build will not install it itself. */
+  const manual = (info: UpdateInfoLike, reason: string) => {
+    const place = signatureCheck?.downloadPlace(info) ?? null;
+    set({
+      state: 'manual',
+      version: info.version,
+      percent: null,
+      message: clean(
+        `Download it from ${place ?? 'where you got Oddsdesk'} and install it yourself: this build installs an update only when its signature checks against the release key, and ${reason}.`,
+      ),
+    });
+  };
+
   if (updater) {
     // Asked, never automatic: a trader's desk does not restart itself mid-session.
     updater.autoDownload = false;
     updater.autoInstallOnAppQuit = false;
     updater.on('checking-for-update', () => set({ state: 'checking', message: null }));
     updater.on('update-not-available', () => set({ state: 'latest', message: null }));
-    updater.on('update-available', (info) => set({ state: 'available', version: info.version, message: null }));
+    updater.on('update-available', (info) => {
+      offered = info;
+      downloadedInfo = null;
+      readying = null;
+      // Without a pinned key nothing downloaded could ever be installed: say so now rather than after a download.
+      if (signatureCheck && signatureCheck.publicKey === null) manual(info, 'this build has no release key to check it with');
+      else set({ state: 'available', version: info.version, percent: null, message: null });
+    });
     updater.on('download-progress', (p) => set({ state: 'downloading', percent: Math.round(p.percent) }));
-    updater.on('update-downloaded', (info) => set({ state: 'ready', version: info.version, percent: 100 }));
+    updater.on('update-downloaded', (info) => {
+      downloadedInfo = info;
+      // Where the signature must be checked, the download is not 'ready' until it has been.
+      set(signatureCheck ? { state: 'downloading', version: info.version, percent: 100 } : { state: 'ready', version: info.version, percent: 100 });
+    });
     // The feed's errors can carry URLs with tokens: scrubbed, one line.
     updater.on('error', (e) => set({ state: 'error', message: clean(e.message.split('\n')[0] ?? 'update failed') }));
   }
+
+  /** The file electron-updater downloaded, checked where the platform asks for it; false leaves the reason in view. */
+  async function downloadAndCheck(u: UpdaterLike): Promise<boolean> {
+    let files: unknown;
+    try {
+      files = await u.downloadUpdate();
+    } catch (e) {
+      readying = null;
+      failed(e);
+      return false;
+    }
+    if (signatureCheck) {
+      const info = downloadedInfo ?? offered ?? { version: view.version ?? '?' };
+      const file = info.downloadedFile ?? (Array.isArray(files) && typeof files[0] === 'string' ? files[0] : null);
+      let problem: string | null;
+      if (file === null) problem = 'the downloaded file cannot be found';
+      else {
+        const data = await signatureCheck.readFile(file).catch(() => null);
+        problem = data === null ? 'the downloaded file cannot be read' : signatureProblem(data, signatureFor(info, file), signatureCheck.publicKey);
+      }
+      if (problem) {
+        manual(info, problem);
+        return false;
+      }
+    }
+    set({ state: 'ready', percent: 100, message: null });
+    return true;
+  }
+
   return {
     view: () => view,
     async check() {
       if (!updater) return view;
-      await updater.checkForUpdates().catch((e: unknown) => set({ state: 'error', message: clean(String(e instanceof Error ? e.message : e).split('\n')[0]!) }));
+      await updater.checkForUpdates().catch(failed);
       return view;
     },
     async install(beforeInstall) {
       if (!updater || (view.state !== 'available' && view.state !== 'ready' && view.state !== 'downloading')) return view;
-      if (view.state !== 'ready') {
-        downloaded ??= updater.downloadUpdate();
-        try {
-          await downloaded;
-        } catch (e) {
-          downloaded = null;
-          set({ state: 'error', message: clean(String(e instanceof Error ? e.message : e).split('\n')[0]!) });
-          return view;
-        }
-      }
+      readying ??= downloadAndCheck(updater);
+      if (!(await readying) || installing) return view;
+      installing = true;
       await beforeInstall();
       updater.quitAndInstall();
       return view;

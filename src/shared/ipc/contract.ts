@@ -468,8 +468,12 @@ export type DesktopRequestArgs<C extends DesktopChannel> = z.infer<(typeof deskt
 export type DesktopPatch = z.infer<typeof desktopPatch>;
 
 export interface UpdateView {
-  /** 'off': no update feed is configured in this build (updates come with a new installer). */
-  state: 'off' | 'idle' | 'checking' | 'latest' | 'available' | 'downloading' | 'ready' | 'error';
+  /**
+   * 'off': no update feed is configured in this build (updates come with a new installer). 'manual': a new version
+   * exists but this build will not install it itself (on Linux: no release key, or the download's signature is
+   * missing or does not verify); `message` says where to get it and why.
+   */
+  state: 'off' | 'idle' | 'checking' | 'latest' | 'available' | 'downloading' | 'ready' | 'manual' | 'error';
   currentVersion: string;
   /** The version on offer, once one is found. */
   version: string | null;

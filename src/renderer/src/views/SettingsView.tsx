@@ -92,6 +92,7 @@ const UPDATE_TEXT: Record<DesktopView['update']['state'], string> = {
   available: 'A new version is available.',
   downloading: 'Downloading…',
   ready: 'Downloaded: installs when you restart now.',
+  manual: 'A new version is available to install by hand:',
   error: 'The update check failed.',
 };
 
@@ -150,9 +151,9 @@ function DesktopSection({ desktop }: { desktop: DesktopApi }) {
       <Row label="Updates" hint={update ? `You have ${update.currentVersion}.` : undefined}>
         <span data-testid="update-state">
           {update ? UPDATE_TEXT[update.state] : ''}
-          {update?.version && update.state !== 'latest' ? ` ${update.version}` : ''}
+          {update?.version && update.state !== 'latest' ? ` ${update.version}${update.state === 'manual' ? '.' : ''}` : ''}
           {update?.state === 'downloading' && update.percent !== null ? ` ${update.percent}%` : ''}
-          {update?.message && update.state === 'error' ? ` ${update.message}` : ''}
+          {update?.message && (update.state === 'error' || update.state === 'manual') ? ` ${update.message}` : ''}
         </span>{' '}
         {update && update.state !== 'off' && (update.state === 'available' || update.state === 'ready' ? (
           <button disabled={busy} onClick={() => void run(() => desktop.invoke('desktop:installUpdate'), (u) => setView((v) => (v ? { ...v, update: u } : v)))} data-testid="install-update">
