@@ -4,8 +4,11 @@
 // minutes and settlements are published every minute. The world's own trading scenarios (CONTROL.md, "Scenarios":
 // pre-match suspensions, quarter lines, a missing draw, a side priced 1.0, void matches, best-of-7 table tennis) run at
 // the same pace, so a demo session meets each of them every few minutes to an hour.
+// The demo simulator serves the service's /api and nothing else: its control routes (/__sim/, which issue keys, move
+// the clock and switch faults on, with no key) are off, so no other program or web page can steer it; what the demo's
+// own tests need of it they ask this process's handle.
 import { formatServiceTime } from '../shared/api';
-import { startSimulator } from './index';
+import { startSimulator, type Scenario } from './index';
 
 /** Not a secret: it only opens the in-process simulator. */
 export const DEMO_KEY = 'oddsdesk-demo-enterprise';
@@ -13,6 +16,8 @@ export const DEMO_KEY = 'oddsdesk-demo-enterprise';
 export interface Demo {
   baseUrl: string;
   key: string;
+  /** The trading situations the demo world planned (the control route's truth, in process only). */
+  scenarios(): Scenario[];
   close(): Promise<void>;
 }
 
@@ -30,6 +35,7 @@ export async function startDemo(options: { port?: number; seed?: number } = {}):
     speed: 1,
     pace: DEMO_PACE,
     keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
+    controlRoutes: false,
   });
-  return { baseUrl: sim.url, key: DEMO_KEY, close: () => sim.close() };
+  return { baseUrl: sim.url, key: DEMO_KEY, scenarios: () => sim.truth.scenarios(), close: () => sim.close() };
 }

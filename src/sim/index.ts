@@ -55,6 +55,11 @@ export interface SimulatorOptions {
   oddsRate?: number;
   /** The busy day (see CONTROL.md); `true` takes every default. */
   busy?: boolean | BusyOptions;
+  /**
+   * Serve the HTTP control routes under /__sim/ (CONTROL.md); default true, for tests and `npm run sim`. Demo mode
+   * turns them off: they then answer 404, and only this process's handle can steer the simulator.
+   */
+  controlRoutes?: boolean;
 }
 
 /** The busy-day scenario's knobs; with it on, quotaPerHour defaults to 1000, events to 80, historyHours to 1. */
@@ -200,6 +205,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     for (const tap of taps) tap(eventId, message, realMs);
   });
 
+  let port = 0;
   const server = new SimServer({
     world,
     access,
@@ -211,6 +217,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     // A manual clock only moves when told, so a wait is quoted in simulated seconds; a real one runs `speed` times fast.
     realSecondsFor: (simSeconds) => Math.max(1, Math.ceil(manual ? simSeconds : simSeconds / speed)),
     advance,
+    controlRoutes: options.controlRoutes ?? true,
+    port: () => port,
   });
 
   const http: Server = createServer((req, res) => {
@@ -223,7 +231,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const port = (http.address() as AddressInfo).port;
+  port = (http.address() as AddressInfo).port;
 
   return {
     url: `http://127.0.0.1:${port}`,

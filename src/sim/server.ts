@@ -1,5 +1,10 @@
 // The simulator's HTTP front: the request pipeline of the service (auth, hourly quota, faults, plan, validation,
 // answer) for /api, the sim-only control routes under /__sim/, and the request log tests read.
+// The control routes need no key and can issue keys, move the clock and switch faults on, so they are guarded: a
+// simulator may be started without them (demo mode is: they answer 404), and where they are served they answer only
+// a request whose Host names the loopback address the server listens on (127.0.0.1:PORT or localhost:PORT; a page a
+// browser loaded from another name, DNS-rebound to 127.0.0.1, sends its own name and is refused with 421), and read
+// a body of at most MAX_CONTROL_BODY_BYTES (413 beyond, the body not kept).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DevigModel, Plan } from '../shared/api';
 import { API_KEY_HEADER, DEVIG_MODELS, ENTERPRISE_PATHS, PATHS, PLAN_RESTRICTED_STATUS, PLANS, RATE_LIMIT_HEADERS, PARAMS } from '../shared/api';
@@ -25,6 +30,14 @@ export interface RequestLogEntry {
 
 const LOG_CAP = 10_000;
 
+/** The most a control request's body may carry: its bodies are a few small JSON fields. */
+export const MAX_CONTROL_BODY_BYTES = 1024 * 1024;
+/**
+ * After a 413, the rest of the body is read and dropped up to this much in all, so that a client still sending can
+ * read the answer (closing on unread bytes resets the connection, answer and all); a body longer still is cut.
+ */
+const DRAIN_CAP_BYTES = 8 * MAX_CONTROL_BODY_BYTES;
+
 export interface ServerDeps {
   world: World;
   access: Access;
@@ -37,6 +50,10 @@ export interface ServerDeps {
   realSecondsFor(simSeconds: number): number;
   /** Moves the manual clock; rejects on a real clock. */
   advance(seconds: number): Promise<void>;
+  /** Serve the /__sim/ control routes; without them they answer 404 like any unknown path. */
+  controlRoutes: boolean;
+  /** The port the server listens on (on 127.0.0.1): control requests must name it in their Host. */
+  port(): number;
 }
 
 class HttpError extends Error {
@@ -77,7 +94,11 @@ export class SimServer {
     if (this.log.length > LOG_CAP) this.log.splice(0, this.log.length - LOG_CAP);
     res.on('finish', () => (entry.status = res.statusCode));
     res.on('close', () => (entry.status ||= res.statusCode));
-    const work = url.pathname.startsWith('/__sim/') ? this.control(req, res, url) : this.api(req, res, url, entry);
+    const work = !url.pathname.startsWith('/__sim/')
+      ? this.api(req, res, url, entry)
+      : this.deps.controlRoutes
+        ? this.control(req, res, url)
+        : Promise.resolve(this.json(res, 404, { detail: 'Not Found' }));
     work.catch((e: unknown) => {
       const status = e instanceof HttpError ? e.status : 500;
       const detail = e instanceof Error ? e.message : String(e);
@@ -184,8 +205,23 @@ export class SimServer {
 
   // ---- /__sim/ control ----
 
+  /**
+   * Whether a control request came from a client that addressed this server by its loopback address: the Host names
+   * 127.0.0.1 or localhost with the port listened on, and the request target is a path (an absolute URL in the request
+   * line would name a host of its own).
+   */
+  private loopbackHost(req: IncomingMessage): boolean {
+    const host = (req.headers.host ?? '').toLowerCase();
+    const port = this.deps.port();
+    return (req.url ?? '').startsWith('/') && (host === `127.0.0.1:${port}` || host === `localhost:${port}`);
+  }
+
   private async control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const { access, world } = this.deps;
+    if (!this.loopbackHost(req)) {
+      const port = this.deps.port();
+      throw new HttpError(421, `control routes answer only to Host 127.0.0.1:${port} or localhost:${port}`);
+    }
     const route = `${req.method ?? 'GET'} ${url.pathname}`;
     if (route === 'GET /__sim/requests') return this.json(res, 200, this.requestLog());
     if (route === 'GET /__sim/truth/settled') return this.json(res, 200, world.allSettled());
@@ -240,10 +276,43 @@ function guard<T>(fn: () => T): T {
   }
 }
 
+/**
+ * The request body as text, at most MAX_CONTROL_BODY_BYTES: a Content-Length over it is refused before a byte is read,
+ * a body without one as soon as it passes it; either way with 413, keeping none of it.
+ */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let over = false;
+    let ended = false;
+    const refuse = () => {
+      over = true;
+      chunks.length = 0;
+      reject(new HttpError(413, `the body is larger than ${MAX_CONTROL_BODY_BYTES} bytes`));
+    };
+    if (Number(req.headers['content-length']) > MAX_CONTROL_BODY_BYTES) refuse();
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (over) {
+        if (bytes > DRAIN_CAP_BYTES) req.socket.destroy();
+        return;
+      }
+      if (bytes > MAX_CONTROL_BODY_BYTES) return refuse();
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      ended = true;
+      if (!over) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('close', () => {
+      if (!ended && !over) reject(new HttpError(400, 'the body did not arrive whole'));
+    });
+  });
+}
+
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  const text = (await readBody(req)).trim();
   if (!text) return {};
   try {
     const value: unknown = JSON.parse(text);
