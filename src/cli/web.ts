@@ -44,6 +44,7 @@ export async function runWeb(options: WebOptions): Promise<void> {
     return;
   }
   const envKey = intake.key;
+  if (envKey !== null && !options.baseUrl) kit.log('warn', 'The key given on the command line is used only with --base-url; without it the keychain (or demo) decides.');
   const core = await createCore({
     host: 'browser',
     version,
