@@ -1,7 +1,12 @@
-// The quota's shares, as pure rules: settlement discovery (the walk and its repairs) and the watched streams are
-// never held back here; everything else spends from a share of the hour so it can never starve them. Background
-// work (other matches' period results, specials rounds) spends only what is left above a reserve; specials and the
-// trader's look-ups each have a ceiling of their own for the hour.
+// The quota's shares, as pure rules. They are enforced in ONE place: the request governor's admission
+// (src/core/api/governor.ts) asks `headroom` before it sends anything, and refuses a request whose purpose has used
+// its share; callers that would rather skip a round quietly ask the governor's `headroom(purpose)` first. Nothing
+// else applies these rules.
+//
+// Settlement discovery (the settled walk and its repairs) and the watched streams' opens are never held back by a
+// share: only the budget itself and the service's pauses hold them. Every other purpose spends only what is left
+// above a reserve of the hour, kept for discovery and the streams on a bad hour; specials and the trader's
+// look-ups each also have a ceiling of their own for the hour.
 import type { Purpose } from '../shared/requests';
 
 export interface BudgetView {
@@ -13,24 +18,72 @@ export interface BudgetView {
   hourByPurpose: Record<Purpose, number>;
 }
 
-/** Kept free of background work: what the walk and the streams may need on a bad hour. */
+/** Kept free of everything but the walk, its repairs and the streams: what they may need on a bad hour. */
 export const RESERVE_SHARE = 0.3;
-/** At most this share of an hour goes to specials rounds. */
+/** At most this share of an hour goes to specials (and outrights). */
 export const SPECIALS_SHARE = 0.5;
-/** At most this share of an hour goes to the trader's own look-ups (fixtures, coverage, outrights, ...). */
+/** At most this share of an hour goes to the trader's own look-ups (fixtures, coverage, outrights, results, ...). */
 export const UI_SHARE = 0.2;
 
-/** Requests background work may still spend now: what is left above the reserve. */
-export function spareAboveReserve(b: BudgetView, reserveShare = RESERVE_SHARE): number {
-  return b.remaining - Math.ceil(b.limit * reserveShare);
+export interface ShareRule {
+  /** Spends only what is left above the reserve. */
+  aboveReserve: boolean;
+  /** At most this share of the hour's limit; null when the purpose has no ceiling of its own. */
+  ceiling: number | null;
 }
 
-/** Requests a specials round may spend now: within its own share of the hour and above the reserve. */
-export function specialsAllowance(b: BudgetView): number {
-  return Math.min(spareAboveReserve(b), Math.floor(b.limit * SPECIALS_SHARE) - b.hourByPurpose.specials);
+/** Each purpose's share of the hour; null where no share ever holds the purpose back. */
+export const SHARES: Readonly<Record<Purpose, ShareRule | null>> = {
+  settled: null,
+  repair: null,
+  stream: null,
+  // Period results (watched matches' and others'), and the core's own look-ups (the period list, the first run's
+  // live fixtures, anything sent without a purpose of its own).
+  results: { aboveReserve: true, ceiling: null },
+  lookup: { aboveReserve: true, ceiling: null },
+  specials: { aboveReserve: true, ceiling: SPECIALS_SHARE },
+  ui: { aboveReserve: true, ceiling: UI_SHARE },
+};
+
+/** Requests of the hour kept back from every purpose with a share. */
+export function reserveOf(limit: number): number {
+  return Math.ceil(limit * RESERVE_SHARE);
 }
 
-/** Whether one more look-up for the trader fits its share of the hour (and leaves the reserve alone). */
-export function lookupAllowed(b: BudgetView): boolean {
-  return b.hourByPurpose.ui < Math.floor(b.limit * UI_SHARE) && spareAboveReserve(b) > 0;
+/** The most requests `purpose` may send in an hour of `limit`; null when it has no ceiling of its own. */
+export function ceilingOf(purpose: Purpose, limit: number): number | null {
+  const share = SHARES[purpose]?.ceiling;
+  return share == null ? null : Math.floor(limit * share);
+}
+
+/** What is left above the reserve (negative once the reserve is being spent by the walk and the streams). */
+export function spareAboveReserve(b: BudgetView): number {
+  return b.remaining - reserveOf(b.limit);
+}
+
+/** Which bound of a share stops a purpose: its own ceiling, or the reserve. */
+export type ShareBound = 'ceiling' | 'reserve';
+
+/**
+ * Requests `purpose` may still send now within its share: the lesser of what its ceiling leaves and what is left
+ * above the reserve, never below 0. Infinity for a purpose no share holds back.
+ */
+export function headroom(purpose: Purpose, b: BudgetView): number {
+  const rule = SHARES[purpose];
+  if (!rule) return Infinity;
+  let room = Infinity;
+  const ceiling = ceilingOf(purpose, b.limit);
+  if (ceiling !== null) room = Math.min(room, ceiling - b.hourByPurpose[purpose]);
+  if (rule.aboveReserve) room = Math.min(room, spareAboveReserve(b));
+  return Math.max(0, room);
+}
+
+/** Why one more request of `purpose` does not fit its share now (the ceiling first), or null when it fits. */
+export function shareBound(purpose: Purpose, b: BudgetView): ShareBound | null {
+  const rule = SHARES[purpose];
+  if (!rule) return null;
+  const ceiling = ceilingOf(purpose, b.limit);
+  if (ceiling !== null && b.hourByPurpose[purpose] >= ceiling) return 'ceiling';
+  if (rule.aboveReserve && spareAboveReserve(b) <= 0) return 'reserve';
+  return null;
 }

@@ -26,6 +26,11 @@ export interface RequestCounts {
   /** Of those, the ones the service answered 429. */
   rateLimited: number;
   byPurpose: Record<Purpose, number>;
+  /**
+   * Requests the governor refused because their purpose had used its share of the hour: nothing was sent, so they
+   * are in neither `total` nor `byPurpose`.
+   */
+  refused: Record<Purpose, number>;
 }
 
 export function emptyByPurpose(): Record<Purpose, number> {

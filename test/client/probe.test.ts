@@ -101,6 +101,7 @@ describe('account by purpose', () => {
       total: keyed.length,
       rateLimited: 0,
       byPurpose: { settled: 1, repair: 1, results: 1, specials: 1, stream: 1, lookup: 1, ui: 1 },
+      refused: { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 },
     });
     streams.close();
     api.dispose();

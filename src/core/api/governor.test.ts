@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PATHS, type ApiPath } from '../../shared/api';
 import { createManualClock } from '../../../test/support/manualClock';
 import { backoffDelay, createGovernor, type GovernedRequest, type GovernorOptions } from './governor';
-import type { Priority, Purpose } from './types';
+import { PURPOSES, type Priority, type Purpose } from './types';
 
 const KEY = 'secret-key-123456';
 
@@ -20,18 +20,24 @@ function setup(opts: Partial<GovernorOptions> = {}) {
     logger: (_l, m) => logs.push(m),
     ...opts,
   });
-  const sent: Array<{ path: ApiPath; key: string | null; at: number; tag: string }> = [];
+  const sent: Array<{ path: ApiPath; key: string | null; at: number; tag: string; purpose: Purpose | undefined }> = [];
+  /**
+   * A request; its purpose is the settled walk's unless given, which no share of the hour holds back: the tests of
+   * the budget, the waits and the key are about those alone (the shares have tests of their own below).
+   */
   function req(
     respond: () => Response | Promise<Response>,
-    o: { path?: ApiPath; priority?: Priority; tag?: string; needsKey?: boolean } = {},
+    o: { path?: ApiPath; priority?: Priority; tag?: string; needsKey?: boolean; purpose?: Purpose } = {},
   ): GovernedRequest {
+    const purpose = o.purpose ?? 'settled';
     return {
       path: o.path ?? PATHS.fixtures,
       baseUrl: 'http://127.0.0.1:9',
+      purpose,
       ...(o.priority ? { priority: o.priority } : {}),
       ...(o.needsKey === undefined ? {} : { needsKey: o.needsKey }),
       send: async (k) => {
-        sent.push({ path: o.path ?? PATHS.fixtures, key: k, at: clock.now(), tag: o.tag ?? '' });
+        sent.push({ path: o.path ?? PATHS.fixtures, key: k, at: clock.now(), tag: o.tag ?? '', purpose });
         return respond();
       },
     };
@@ -347,7 +353,7 @@ describe('governor: the account by purpose', () => {
     const retried = run('results', () => (++n < 2 ? status(503) : ok()), PATHS.results);
     await clock.advance(1000);
     await retried;
-    await gov.run(req(() => ok())); // no purpose given: a look-up
+    await gov.run({ ...req(() => ok()), purpose: undefined }); // no purpose given: a look-up
     await gov.run(req(() => ok(), { path: PATHS.status, needsKey: false }));
     await run('ui', () => status(429, { detail: 'Hourly quota exceeded' }, { 'Retry-After': '5' }));
     const { hour, session } = gov.state().requests;
@@ -355,6 +361,7 @@ describe('governor: the account by purpose', () => {
       total: 7,
       rateLimited: 1,
       byPurpose: { settled: 2, repair: 0, results: 2, specials: 0, stream: 1, lookup: 1, ui: 1 },
+      refused: { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 },
     });
     expect(session).toEqual(hour);
     expect(gov.state().quota.used).toBe(7);
@@ -433,5 +440,152 @@ describe('governor: the service clock', () => {
     expect(back).toBe(true);
     expect(gov.state().reachable).toBe(true);
     expect(gov.state().requests.hour.total).toBe(1);
+  });
+});
+
+describe('governor: admission by share of the hour', () => {
+  // The default hour of 1,000 requests: specials may spend 500 of it, the trader's look-ups 200, and the last 300
+  // are kept from everything but the settled walk, its repairs and stream opens. The clock starts at
+  // 2023-11-14 22:13:20 UTC, so an hour on is 23:13:20: "possible at 23:14 UTC".
+  const PATH_OF: Record<Purpose, ApiPath> = {
+    settled: PATHS.settled,
+    repair: PATHS.settlement,
+    results: PATHS.results,
+    specials: PATHS.specialsFixtures,
+    stream: PATHS.stream,
+    lookup: PATHS.periods,
+    ui: PATHS.fixtures,
+  };
+  const none = { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 };
+
+  /** `n` requests for `purpose`, one after another, `everyMs` apart. */
+  async function spend(t: ReturnType<typeof setup>, purpose: Purpose, n: number, everyMs = 0) {
+    const results = [];
+    for (let i = 0; i < n; i++) {
+      results.push(await t.gov.run(t.req(() => ok(), { purpose, path: PATH_OF[purpose] })));
+      if (everyMs) await t.clock.advance(everyMs);
+    }
+    return results;
+  }
+
+  it('refuses specials past half the hour without sending, shows the refusals, and frees the share as the hour rolls', async () => {
+    const t = setup();
+    // 500 specials over 50 minutes: the share is spent while most of the hour's quota is still there.
+    expect((await spend(t, 'specials', 500, 6_000)).every((r) => r.ok)).toBe(true);
+    expect(t.sent).toHaveLength(500);
+    expect(t.gov.headroom('specials')).toBe(0);
+    const over = await t.gov.run(t.req(() => ok(), { purpose: 'specials', path: PATHS.specialsFixtures }));
+    expect(over).toEqual({
+      ok: false,
+      attempts: 0,
+      error: {
+        kind: 'rate_limit',
+        // The first special, sent at the start, leaves the hour 10 minutes from now.
+        retryAfter: 600,
+        message: "Specials have used their share of this hour's requests (500 of 1000, at most 50%); the next is possible at 23:14 UTC.",
+      },
+    });
+    expect(t.sent).toHaveLength(500);
+    expect(t.gov.state().requests.hour).toEqual({ total: 500, rateLimited: 0, byPurpose: { ...none, specials: 500 }, refused: { ...none, specials: 1 } });
+    // Other purposes still spend their own.
+    expect((await spend(t, 'settled', 1))[0]!.ok).toBe(true);
+    expect((await spend(t, 'ui', 1))[0]!.ok).toBe(true);
+
+    await t.clock.advance(600_000);
+    expect(t.gov.headroom('specials')).toBe(1);
+    expect((await spend(t, 'specials', 1))[0]!.ok).toBe(true);
+    const again = await t.gov.run(t.req(() => ok(), { purpose: 'specials', path: PATHS.specialsFixtures }));
+    expect(!again.ok && again.error.retryAfter).toBe(6);
+    expect(t.sent.filter((s) => s.purpose === 'specials')).toHaveLength(501);
+
+    // The refusals leave the hour with it; the session keeps them.
+    await t.clock.advance(3_600_000);
+    expect(t.gov.state().requests.hour.refused).toEqual(none);
+    expect(t.gov.state().requests.session.refused).toEqual({ ...none, specials: 2 });
+  });
+
+  it("admits the trader's look-ups up to a fifth of the hour when they all come at once, and not one more", async () => {
+    const t = setup();
+    const results = await Promise.all(Array.from({ length: 230 }, () => t.gov.run(t.req(() => ok(), { purpose: 'ui' }))));
+    expect(results.filter((r) => r.ok)).toHaveLength(200);
+    expect(t.sent).toHaveLength(200);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(30);
+    for (const r of refused) {
+      expect(r.attempts).toBe(0);
+      expect(!r.ok && r.error).toEqual({
+        kind: 'rate_limit',
+        retryAfter: 3600,
+        message: "Look-ups have used their share of this hour's requests (200 of 1000, at most 20%); the next is possible at 23:14 UTC.",
+      });
+    }
+    expect(t.gov.state().requests.session).toMatchObject({ total: 200, byPurpose: { ...none, ui: 200 }, refused: { ...none, ui: 30 } });
+  });
+
+  it('keeps the last 300 requests from all but the settled walk, its repairs and stream opens, which a share never refuses', async () => {
+    const t = setup();
+    expect((await spend(t, 'settled', 700)).every((r) => r.ok)).toBe(true);
+    for (const purpose of ['results', 'lookup', 'specials', 'ui'] as const) {
+      expect(t.gov.headroom(purpose)).toBe(0);
+      const r = await t.gov.run(t.req(() => ok(), { purpose, path: PATH_OF[purpose] }));
+      expect(!r.ok && r.error).toMatchObject({ kind: 'rate_limit', retryAfter: 3600 });
+      expect(!r.ok && r.error.message).toMatch(
+        /^(Period results|Background look-ups|Specials|Look-ups) are held back: the last 300 of this hour's 1000 requests are kept for settlements and live streams \(300 left\); the next is possible at 23:14 UTC\.$/,
+      );
+    }
+    expect(t.sent).toHaveLength(700);
+    // The reserve is theirs: the walk, its repairs and stream opens spend it to the last request.
+    for (const purpose of ['settled', 'repair', 'stream'] as const) {
+      expect(t.gov.headroom(purpose)).toBe(Infinity);
+      expect((await spend(t, purpose, 100)).every((r) => r.ok)).toBe(true);
+    }
+    expect(t.sent).toHaveLength(1000);
+    // Past the budget itself they wait for it as ever (here longer than maxWaitMs, so they fail fast), never refused by a share.
+    const past = await t.gov.run(t.req(() => ok(), { purpose: 'stream', path: PATHS.stream }));
+    expect(!past.ok && past.error.message).toContain('The hourly request budget is used up (1000 of 1000)');
+    expect(t.sent).toHaveLength(1000);
+    const { hour } = t.gov.state().requests;
+    expect(hour.byPurpose).toEqual({ ...none, settled: 800, repair: 100, stream: 100 });
+    expect(hour.refused).toEqual({ ...none, results: 1, lookup: 1, specials: 1, ui: 1 });
+  });
+
+  it("under the service's own figures, the reserve frees when the service's window resets", async () => {
+    const t = setup();
+    // Another client of the same key has spent most of the hour: the service says so.
+    const reset = Math.floor(t.clock.now() / 1000) + 1800;
+    const stated = (remaining: number) => ok({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) });
+    await t.gov.run(t.req(() => stated(301)));
+    expect(t.gov.headroom('ui')).toBe(1);
+    expect((await t.gov.run(t.req(() => stated(300), { purpose: 'ui' }))).ok).toBe(true);
+    const r = await t.gov.run(t.req(() => ok(), { purpose: 'ui' }));
+    expect(!r.ok && r.error).toMatchObject({ kind: 'rate_limit', retryAfter: 1800 });
+    expect(!r.ok && r.error.message).toContain('the last 300 of this hour\'s 1000 requests are kept for settlements and live streams (300 left)');
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('tells a caller that would rather skip a round what its share has left, without counting a refusal', async () => {
+    const t = setup();
+    expect(Object.fromEntries(PURPOSES.map((p) => [p, t.gov.headroom(p)]))).toEqual({
+      settled: Infinity,
+      repair: Infinity,
+      results: 700,
+      specials: 500,
+      stream: Infinity,
+      lookup: 700,
+      ui: 200,
+    });
+    await spend(t, 'specials', 100);
+    expect(t.gov.headroom('specials')).toBe(400);
+    expect(t.gov.headroom('results')).toBe(600);
+    expect(t.gov.canSpend('specials', 400)).toBe(true);
+    expect(t.gov.canSpend('specials', 401)).toBe(false);
+    expect(t.gov.state().requests.session.refused).toEqual(none);
+  });
+
+  it('never holds back a status probe, which needs no key and is not counted', async () => {
+    const t = setup({ quotaPerHour: 1 });
+    for (let i = 0; i < 3; i++) expect((await t.gov.run(t.req(() => ok(), { path: PATHS.status, needsKey: false, purpose: 'lookup' }))).ok).toBe(true);
+    expect(t.sent).toHaveLength(3);
+    expect(t.gov.state().requests.session.refused).toEqual(none);
   });
 });

@@ -24,6 +24,12 @@
 //   Retry-After given as a date.
 // - A plan restriction is remembered per path until the key changes; calls to that path return the plan error
 //   without a request.
+// - Admission by purpose: the quota's shares (../budget.ts: specials at most half the hour, the trader's look-ups a
+//   fifth, a reserve kept back from all but the settled walk, its repairs and stream opens) are enforced HERE, for
+//   every caller, right before a request would be counted and sent (and already when it is handed in). A request
+//   over its purpose's share is refused at once with `rate_limit` and a `retryAfter` (when the share frees up as the
+//   hour rolls), sends nothing, and is counted in `requests.{hour,session}.refused`; it does not wait, since a share
+//   frees up in minutes to an hour, not seconds. Callers that would rather skip a round quietly ask `headroom`.
 import {
   ENTERPRISE_PATHS,
   PLANS,
@@ -33,6 +39,7 @@ import {
 } from '../../shared/api';
 import { AppErrorException, type AppError } from '../../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR, emptyByPurpose, type Purpose, type RequestCounts } from '../../shared/requests';
+import { ceilingOf, headroom as shareHeadroom, reserveOf, SHARES, shareBound, type BudgetView } from '../budget';
 import { realClock, type Clock, type TimerHandle } from '../clock';
 import { errorFromStatus, networkError, pathLabel, scrub, scrubError } from './errors';
 import type { KeyProvider, Logger, Priority } from './types';
@@ -98,7 +105,10 @@ export interface GovernorState {
   retryAfterClamp: RetryAfterClamp | null;
   queued: number;
   inFlight: number;
-  /** Requests sent in the current quota window, and since the governor started. */
+  /**
+   * Requests sent in the current quota window, and since the governor started; with, by purpose, those refused by
+   * admission for being over their purpose's share (never sent).
+   */
   requests: { hour: RequestCounts; session: RequestCounts };
   /** The service's clock minus ours, in ms, as last measured from /api/status; null before the first probe. */
   clockSkewMs: number | null;
@@ -111,7 +121,7 @@ export interface GovernedRequest {
   /** For messages only: where the service lives. */
   baseUrl: string;
   priority?: Priority;
-  /** What the request is spent on, for the account by purpose; default `lookup`. */
+  /** What the request is spent on, for the account by purpose and its share of the hour; default `lookup`. */
   purpose?: Purpose;
   /** /api/status needs no key: it is neither blocked by auth nor counted against the quota. */
   needsKey?: boolean;
@@ -160,6 +170,14 @@ export interface Governor {
    * (our clock): the skew is measured against the midpoint of the round trip.
    */
   noteServiceTime(serviceMs: number, sentAt: number, receivedAt: number): void;
+  /**
+   * Requests `purpose` may still send this hour within its share (its own ceiling, and what is left above the
+   * reserve); Infinity for the purposes no share holds back (the settled walk, repairs, stream opens). For callers
+   * that skip a round quietly rather than have its requests refused; admission decides either way.
+   */
+  headroom(purpose: Purpose): number;
+  /** Whether one more request for `purpose` fits its share now: `headroom(purpose) >= n`. */
+  canSpend(purpose: Purpose, n?: number): boolean;
   /** Resolves once the service answers again after a network fault; rejects when `signal` aborts. */
   whenReachable(signal?: AbortSignal): Promise<void>;
   /** Resolves once the key is usable again (auth 'ok'); rejects when `signal` aborts. */
@@ -186,12 +204,33 @@ interface Sent {
   rateLimited: boolean;
 }
 
+interface Refusal {
+  at: number;
+  purpose: Purpose;
+}
+
 function emptyCounts(): RequestCounts {
-  return { total: 0, rateLimited: 0, byPurpose: emptyByPurpose() };
+  return { total: 0, rateLimited: 0, byPurpose: emptyByPurpose(), refused: emptyByPurpose() };
 }
 
 function copyCounts(c: RequestCounts): RequestCounts {
-  return { total: c.total, rateLimited: c.rateLimited, byPurpose: { ...c.byPurpose } };
+  return { total: c.total, rateLimited: c.rateLimited, byPurpose: { ...c.byPurpose }, refused: { ...c.refused } };
+}
+
+/** What a purpose's requests are called in a refusal ("Specials have used their share ..."). */
+const SHARE_SUBJECT: Record<Purpose, string> = {
+  settled: 'Settled walks',
+  repair: 'Settlement repairs',
+  results: 'Period results',
+  specials: 'Specials',
+  stream: 'Stream opens',
+  lookup: 'Background look-ups',
+  ui: 'Look-ups',
+};
+
+/** "14:05 UTC": the minute by which `at` has come (rounded up, so "possible at" is never early). */
+function minuteUtc(at: number): string {
+  return `${new Date(Math.ceil(at / 60_000) * 60_000).toISOString().slice(11, 16)} UTC`;
 }
 
 /** A quota figure must be a whole number of requests, at least one. */
@@ -238,6 +277,8 @@ export function createGovernor(options: GovernorOptions): Governor {
   let lastKey: string | null | undefined; // undefined: never read
   let rejectedKey: string | null = null;
   let sent: Sent[] = [];
+  /** Refusals by admission within the hour, oldest first. */
+  let refusals: Refusal[] = [];
   // The hour is rolling, like the quota window we count against; the session runs from start to dispose.
   const hour = emptyCounts();
   const session = emptyCounts();
@@ -267,6 +308,9 @@ export function createGovernor(options: GovernorOptions): Governor {
       if (e.rateLimited) hour.rateLimited--;
     }
     if (i) sent = sent.slice(i);
+    let j = 0;
+    while (j < refusals.length && refusals[j]!.at <= now - HOUR_MS) hour.refused[refusals[j++]!.purpose]--;
+    if (j) refusals = refusals.slice(j);
   }
 
   function quota(): QuotaState {
@@ -407,6 +451,55 @@ export function createGovernor(options: GovernorOptions): Governor {
       ...(r.yourPlan ? { yourPlan: r.yourPlan } : {}),
       ...(r.requiredPlan ? { requiredPlan: r.requiredPlan } : {}),
     };
+  }
+
+  function budgetView(q: QuotaState): BudgetView {
+    return { limit: q.limit, remaining: q.remaining, hourByPurpose: hour.byPurpose };
+  }
+
+  /** When one more request of `purpose` fits its share again, if nothing else is sent meanwhile. */
+  function shareFreesAt(purpose: Purpose, q: QuotaState, now: number): number {
+    let at = now;
+    const ceiling = ceilingOf(purpose, q.limit);
+    if (ceiling !== null && hour.byPurpose[purpose] >= ceiling) {
+      // Its own requests leave the hour, oldest first, until one fewer than the ceiling is left.
+      const mine = sent.filter((e) => e.purpose === purpose);
+      const freeing = mine[mine.length - ceiling];
+      at = Math.max(at, freeing ? freeing.at + HOUR_MS : now + HOUR_MS);
+    }
+    if (SHARES[purpose]?.aboveReserve && q.remaining <= reserveOf(q.limit)) {
+      if (headerQuota && now < headerQuota.resetAt) at = Math.max(at, headerQuota.resetAt);
+      else {
+        // Our own count: requests of any purpose leave the hour until more than the reserve is left.
+        const freeing = sent[sent.length - (q.limit - reserveOf(q.limit))];
+        at = Math.max(at, freeing ? freeing.at + HOUR_MS : now + HOUR_MS);
+      }
+    }
+    return at;
+  }
+
+  /**
+   * Admission by share: null when one more request for `purpose` fits its share of the hour; else the refusal, which
+   * is counted (the hour's and the session's `refused`). Nothing is sent for a refused request.
+   */
+  function admit(purpose: Purpose): AppError | null {
+    const now = clock.now();
+    const q = quota();
+    const bound = shareBound(purpose, budgetView(q));
+    if (!bound) return null;
+    const at = shareFreesAt(purpose, q, now);
+    const retryAfter = Math.max(1, Math.ceil((at - now) / 1000));
+    const subject = SHARE_SUBJECT[purpose];
+    const message =
+      bound === 'ceiling'
+        ? `${subject} have used their share of this hour's requests (${hour.byPurpose[purpose]} of ${q.limit}, at most ${Math.round((SHARES[purpose]?.ceiling ?? 0) * 100)}%); the next is possible at ${minuteUtc(at)}.`
+        : `${subject} are held back: the last ${reserveOf(q.limit)} of this hour's ${q.limit} requests are kept for settlements and live streams (${q.remaining} left); the next is possible at ${minuteUtc(at)}.`;
+    refusals.push({ at: now, purpose });
+    hour.refused[purpose]++;
+    session.refused[purpose]++;
+    log('debug', `refused (${purpose}): ${message}`);
+    emit();
+    return { kind: 'rate_limit', retryAfter, message };
   }
 
   function scheduleWake(at: number) {
@@ -562,6 +655,9 @@ export function createGovernor(options: GovernorOptions): Governor {
         if (auth !== 'ok') return fail(entry, authError());
         const r = restricted.get(request.path);
         if (r) return fail(entry, planError(r));
+        // Admitted and counted in one synchronous step: concurrent dispatches cannot both take the last place.
+        const refused = admit(request.purpose ?? 'lookup');
+        if (refused) return fail(entry, refused);
         counted = countSent(request.purpose ?? 'lookup');
       }
       entry.attempts++;
@@ -675,11 +771,13 @@ export function createGovernor(options: GovernorOptions): Governor {
     if (disposed) return { ok: false, error: { kind: 'network', message: 'The client is closed.' }, attempts: 0 };
     if (request.signal?.aborted) return { ok: false, error: cancelled(), attempts: 0 };
     if (request.needsKey !== false) {
-      // Fail fast before queueing: a blocked key or a restricted endpoint never costs a request.
+      // Fail fast before queueing: a blocked key, a restricted endpoint or a spent share never costs a request.
       await readKey();
       if (auth !== 'ok') return { ok: false, error: authError(), attempts: 0 };
       const r = restricted.get(request.path);
       if (r) return { ok: false, error: planError(r), attempts: 0 };
+      const refused = admit(request.purpose ?? 'lookup');
+      if (refused) return { ok: false, error: refused, attempts: 0 };
     }
     return new Promise<GovernedResult>((resolve) => {
       const entry: Entry = { request, rank: PRIORITY_RANK[request.priority ?? 'normal'], seq: ++seq, attempts: 0, resolve };
@@ -710,6 +808,8 @@ export function createGovernor(options: GovernorOptions): Governor {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    headroom: (purpose) => shareHeadroom(purpose, budgetView(quota())),
+    canSpend: (purpose, n = 1) => shareHeadroom(purpose, budgetView(quota())) >= n,
     setQuotaPerHour(n) {
       if (!validQuota(n)) {
         log('warn', `ignored a quota of ${n} requests per hour: it must be a whole number, at least 1`);

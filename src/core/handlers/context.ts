@@ -4,7 +4,6 @@
 import type { AppError } from '../../shared/errors';
 import { AppErrorException } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
-import { lookupAllowed } from '../budget';
 import type { ApiResult } from '../api/types';
 import type { Clock } from '../clock';
 import type { Engine } from '../engine';
@@ -40,23 +39,24 @@ export function requireEngine(ctx: CoreContext): Engine {
 }
 
 /**
- * Runs a trader's look-up against the current service, within the look-ups' share of the hour (so clicking around
- * can never starve settlement discovery); notes whether the service answered at all.
+ * Runs a trader's look-up against the current service and notes whether the service answered at all. The look-ups'
+ * share of the hour (so clicking around can never starve settlement discovery) is the governor's to enforce: a
+ * look-up over it comes back refused, having sent nothing.
  */
 export async function online<T>(ctx: CoreContext, fn: (client: ApiClient) => Promise<ApiResult<T>>): Promise<T> {
-  const client = requireEngine(ctx).client;
-  const g = client.governor.state();
-  if (!lookupAllowed({ limit: g.quota.limit, remaining: g.quota.remaining, hourByPurpose: g.requests.hour.byPurpose })) {
-    const at = g.quota.resetAt ? new Date(g.quota.resetAt).toISOString().slice(11, 16) : 'the top of the hour';
-    throw new AppErrorException({
-      kind: 'rate_limit',
-      message: `Look-ups have used their share of this hour's quota (${g.requests.hour.byPurpose.ui} requests), kept for settlements and live streams; they resume by ${at} UTC. What is cached is still shown.`,
-    });
-  }
-  const r = await fn(client);
-  ctx.pushes.noteOutcome(r.ok ? null : r.error);
+  const r = await fn(requireEngine(ctx).client);
+  noteOutcome(ctx, r.ok ? null : r.error);
   if (!r.ok) throw new AppErrorException(r.error);
   return r.value;
+}
+
+/**
+ * Tells the status what a look-up's outcome says of the connection. An error the client decided itself, without a
+ * request answered (a rate_limit with no status: a share refused, or a wait too long), says nothing about it.
+ */
+export function noteOutcome(ctx: CoreContext, error: AppError | null): void {
+  if (error?.kind === 'rate_limit' && error.status === undefined) return;
+  ctx.pushes.noteOutcome(error);
 }
 
 export const notFound = (message: string): AppErrorException => new AppErrorException({ kind: 'not_found', message } satisfies AppError);

@@ -1,12 +1,13 @@
 // Settlements and alerts: the offline review reads the profile's store; opening a settlement asks for its period
-// results when they are still owed (one request, counted as 'ui').
+// results when they are still owed (one request, counted as 'ui': a look-up of the trader's like the others, within
+// the look-ups' share and noted for the connection state).
 import { teamTotalTeams } from '../monitor/settlementFollower';
 import { csvRow } from '../../shared/csv';
 import { AppErrorException } from '../../shared/errors';
 import type { SettlementQuery } from '../../shared/domain';
 import type { CoreHandlers } from '../../shared/ipc/contract';
 import { exportSettlementsCsvToFile, SETTLEMENT_CSV_HEADER, settlementCsvRows } from '../export/csv';
-import { conn, requireEngine, store, type CoreContext } from './context';
+import { conn, noteOutcome, requireEngine, store, type CoreContext } from './context';
 
 export function settlementsHandlers(
   ctx: CoreContext,
@@ -27,8 +28,12 @@ export function settlementsHandlers(
       const c = conn(ctx);
       const settlement = c.store.settlement(eventId);
       if (!settlement) return null;
-      // Results owed for a match nobody watched are fetched when the trader opens it; offline, what we have.
-      await c.engine?.monitor.resultsFor(eventId).catch(() => undefined);
+      // Results owed for a match nobody watched are fetched when the trader opens it; offline (or over the
+      // look-ups' share), what we have.
+      if (c.engine) {
+        const r = await c.engine.monitor.resultsFor(eventId).catch(() => null);
+        if (r?.asked) noteOutcome(ctx, r.error);
+      }
       const sportName =
         c.store.eventView(eventId)?.sportName ?? c.store.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ?? null;
       const teams = Object.fromEntries(teamTotalTeams(c.store, settlement));

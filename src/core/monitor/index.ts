@@ -12,17 +12,17 @@ import type { Clock, TimerHandle } from '../clock';
 import type { Notifier } from '../notifier';
 import type { Store } from '../store';
 import type { StreamClient, StreamState } from '../stream/client';
-import { spareAboveReserve, specialsAllowance, type BudgetView } from '../budget';
 import type { AlertSettings } from './alertRules';
 import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
 import { createMaxWinAlerts } from './maxWinAlerts';
 import { createClosingLines } from './closingLines';
 import { createOddsPipeline } from './oddsPipeline';
 import { createPriceWatch, type PriceAlertSettings } from './priceWatch';
-import { createSettlementFollower } from './settlementFollower';
+import { createSettlementFollower, type LookupOutcome } from './settlementFollower';
 import { createSpecialsRefresher } from './specialsRefresher';
 
 export type { MonitorEvent, MonitorListener } from './events';
+export type { LookupOutcome } from './settlementFollower';
 export { formatPct } from './alertRules';
 
 export interface MonitorSettings extends AlertSettings {
@@ -46,8 +46,6 @@ export interface MonitorOptions {
    * inside the 50 ms bound), and the UI gets at most one batch per interval however fast the streams tick.
    */
   batchMs?: number;
-  /** Share of the hourly quota kept free of background work (specials, other matches' results). */
-  backgroundReserve?: number;
 }
 
 export interface MonitorStats {
@@ -67,8 +65,11 @@ export interface Monitor {
   unwatch(eventId: number): void;
   syncSettled(): Promise<{ added: number; error: AppError | null }>;
   refreshSpecials(eventIds?: number[]): Promise<void>;
-  /** The trader opened a settlement: its period results, if still owed, are fetched now. */
-  resultsFor(eventId: number): Promise<void>;
+  /**
+   * The trader opened a settlement: its period results, if still owed, are fetched now (a look-up of the trader's,
+   * within the look-ups' share). Says whether a request was made and what came of it.
+   */
+  resultsFor(eventId: number): Promise<LookupOutcome>;
   on(listener: MonitorListener): () => void;
   /** Resolves once the first settled walk and the first specials round after start have finished. */
   initialised(): Promise<void>;
@@ -111,13 +112,6 @@ export function createMonitor(options: MonitorOptions): Monitor {
   // "is this watched" per message, which must not be a database read each time.
   const watched = new Set(store.watchIds());
   const isWatched = (eventId: number | null) => eventId !== null && watched.has(eventId);
-
-  const budget = (): BudgetView => {
-    const g = client.governor.state();
-    return { limit: g.quota.limit, remaining: g.quota.remaining, hourByPurpose: g.requests.hour.byPurpose };
-  };
-  /** Requests background work may spend now: what is left above the reserve of this hour's quota. */
-  const spareQuota = () => spareAboveReserve(budget(), options.backgroundReserve);
 
   function later(fn: () => void, ms: number): void {
     const handle = clock.setTimeout(() => {
@@ -203,7 +197,6 @@ export function createMonitor(options: MonitorOptions): Monitor {
     notifier: { notify: (n) => !stopped && notifier.notify(n) },
     isWatched,
     settings: options.settings,
-    spareQuota,
     emit,
     reportProblems,
     reportError,
@@ -214,8 +207,6 @@ export function createMonitor(options: MonitorOptions): Monitor {
     store,
     clock,
     devigModel: () => options.settings().devigModel,
-    // Specials spend from their own share of the hour, never into the reserve.
-    spareQuota: () => Math.min(spareQuota(), specialsAllowance(budget())),
     running: () => running,
     onMaxWinChange: maxWinChange,
     reportProblems,

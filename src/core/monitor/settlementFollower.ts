@@ -1,7 +1,8 @@
 // The settlement follower: walks /api/settled (the only way to learn that a match settled), stores each page with
 // its cursor, the alerts of watched matches and the period results still owed in ONE transaction, then notifies.
 // Period results are published per event, so they are fetched by budget: a watched match's at once, any other's when
-// the trader opens it, or in the background from quota that is spare above the reserve, newest first.
+// the trader opens it, or in the background from quota that is spare above the reserve, newest first. The shares
+// are the governor's: results spend only above the reserve, the trader's count as look-ups.
 import type { SettledEvent } from '../../shared/api';
 import type { AlertRecord } from '../../shared/domain';
 import type { AppError } from '../../shared/errors';
@@ -33,8 +34,8 @@ export interface SettlementFollowerOptions {
   notifier: Notifier;
   isWatched(eventId: number): boolean;
   settings(): AlertSettings;
-  /** Requests background work may still spend now (quota above the reserve); Infinity when unknown. */
-  spareQuota(): number;
+  /** Requests other matches' results may spend now; default: the governor's headroom for results. */
+  spareQuota?(): number;
   emit(event: MonitorEvent): void;
   /** Matches per /api/settled page (default the maximum, 1,000). */
   pageLimit?: number;
@@ -42,11 +43,14 @@ export interface SettlementFollowerOptions {
   reportError(error: AppError): void;
 }
 
+/** Whether a look-up made a request, and if so the error it came back with (null: answered). */
+export type LookupOutcome = { asked: false } | { asked: true; error: AppError | null };
+
 export interface SettlementFollower {
   /** One walk at a time: a second caller shares the running one. */
   sync(): Promise<{ added: number; error: AppError | null }>;
   /** The trader opened a settlement: fetch its period results now if they are owed (one request at most). */
-  resultsFor(eventId: number): Promise<void>;
+  resultsFor(eventId: number): Promise<LookupOutcome>;
   lastSync(): number | null;
   /** Waits for a running walk. */
   idle(): Promise<void>;
@@ -107,12 +111,13 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     return committed.map((f) => f.settlement);
   }
 
-  async function fetchResults(eventId: number, purpose: 'results' | 'ui'): Promise<'done' | 'later' | 'stop'> {
+  /** 'stop' when the quota or the key said no (a share refused, a 429, a rejected key): the results stay owed. */
+  async function fetchResults(eventId: number, purpose: 'results' | 'ui'): Promise<{ next: 'done' | 'later' | 'stop'; error: AppError | null }> {
     const r = await client.results(eventId, { priority: purpose === 'ui' ? 'high' : 'normal', purpose });
     if (!r.ok) {
-      if (r.error.kind === 'rate_limit' || r.error.kind === 'auth') return 'stop';
+      if (r.error.kind === 'rate_limit' || r.error.kind === 'auth') return { next: 'stop', error: r.error };
       store.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, r.error.kind === 'plan' ? 0 : RESULTS_MAX_ATTEMPTS);
-      return 'later';
+      return { next: 'later', error: r.error };
     }
     o.reportProblems(r.problems);
     if (r.value.length > 0) {
@@ -120,22 +125,22 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
         store.recordPeriodResults(r.value);
         store.resultsSettled(eventId);
       });
-      return 'done';
+      return { next: 'done', error: null };
     }
     // Not published yet: ask again later, a few times.
     store.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, RESULTS_MAX_ATTEMPTS);
-    return 'later';
+    return { next: 'later', error: null };
   }
 
   async function owedResults(): Promise<void> {
     const now = clock.now();
     for (const due of store.resultsDue(now, { limit: WATCHED_RESULTS_PER_WALK, watchedOnly: true })) {
-      if ((await fetchResults(due.eventId, 'results')) === 'stop') return;
+      if ((await fetchResults(due.eventId, 'results')).next === 'stop') return;
     }
-    const spare = Math.min(BACKGROUND_RESULTS_PER_WALK, Math.floor(o.spareQuota()));
+    const spare = Math.min(BACKGROUND_RESULTS_PER_WALK, Math.floor(o.spareQuota ? o.spareQuota() : client.governor.headroom('results')));
     if (spare <= 0) return;
     for (const due of store.resultsDue(now, { limit: spare })) {
-      if ((await fetchResults(due.eventId, 'results')) === 'stop') return;
+      if ((await fetchResults(due.eventId, 'results')).next === 'stop') return;
     }
   }
 
@@ -168,9 +173,8 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
       return walking;
     },
     async resultsFor(eventId) {
-      if (store.results(eventId).length > 0) return;
-      if (!store.isResultOwed(eventId)) return;
-      await fetchResults(eventId, 'ui');
+      if (store.results(eventId).length > 0 || !store.isResultOwed(eventId)) return { asked: false };
+      return { asked: true, error: (await fetchResults(eventId, 'ui')).error };
     },
     lastSync: () => lastSync,
     idle: async () => void (await walking?.catch(() => undefined)),

@@ -1,5 +1,6 @@
 // The specials refresher: fixtures, opening ticks and max_win history of the watched events' specials, within the
-// share of the hourly quota that background work may spend. The first look at a contestant is stored as change
+// specials' share of the hourly quota (the governor's admission enforces it; a scheduled round that would not fit
+// is skipped before it starts). The first look at a contestant is stored as change
 // points but not alerted (those changes happened before anyone watched); a contestant already known alerts on every
 // new point, including those that came while the app was closed.
 import { formatServiceTime, PATHS, type DevigModel, type SpecialTick } from '../../shared/api';
@@ -19,8 +20,6 @@ export interface SpecialsRefresherOptions {
   store: Store;
   clock: Clock;
   devigModel(): DevigModel | null;
-  /** Requests background work may still spend now (above the reserve); Infinity when unknown. */
-  spareQuota(): number;
   running(): boolean;
   onMaxWinChange(change: MaxWinChange & { label: string }): void;
   reportProblems(problems: readonly BadRecord[]): void;
@@ -28,7 +27,10 @@ export interface SpecialsRefresherOptions {
 }
 
 export interface SpecialsRefresher {
-  /** One round over `eventIds` (default: the watchlist, budget-gated); rounds run one after another. */
+  /**
+   * One round over `eventIds` (default: the watchlist, skipped when it would not fit the specials' share); rounds run
+   * one after another. A round stops at the first refusal or 429: the rest would be refused too.
+   */
   refresh(eventIds?: number[]): Promise<void>;
   idle(): Promise<void>;
   stats(): { rounds: number; skipped: number };
@@ -65,47 +67,51 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
     }
   }
 
-  async function refreshEvent(eventId: number): Promise<void> {
+  /** 'stop' when the quota said no (the specials' share, or the service's 429): the round ends there. */
+  async function refreshEvent(eventId: number): Promise<'next' | 'stop'> {
     const model = o.devigModel();
     const known = new Set(store.maxWinPointsOf(eventId).map((p) => `${p.specialId}:${p.contestantId}`));
     const opts = { priority: 'low', purpose: 'specials' } as const;
+    /** Reports an error (a plan restriction is shown by the view instead); true when the round must stop. */
+    const failed = (error: AppError): boolean => {
+      if (error.kind !== 'plan') o.reportError(error);
+      return error.kind === 'rate_limit';
+    };
     const fixtures = await client.specialsFixtures({ eventId }, opts);
-    if (!fixtures.ok) {
-      if (fixtures.error.kind !== 'plan') o.reportError(fixtures.error);
-      return;
-    }
+    if (!fixtures.ok) return failed(fixtures.error) ? 'stop' : 'next';
     o.reportProblems(fixtures.problems);
     store.recordSpecialFixtures(fixtures.value, clock.now());
     const opening = await client.specialsOpening({ eventId, ...(model ? { model } : {}) }, opts);
     if (opening.ok) {
       o.reportProblems(opening.problems);
       announce(recordTicks(opening.value), known);
-    } else if (opening.error.kind !== 'plan') o.reportError(opening.error);
+    } else if (failed(opening.error)) return 'stop';
     for (const specialId of new Set(fixtures.value.map((f) => f.special_id))) {
       const history = await client.specialsHistory({ eventId, specialId }, opts);
       if (!history.ok) {
-        if (history.error.kind !== 'plan') o.reportError(history.error);
+        if (failed(history.error)) return 'stop';
         continue;
       }
       o.reportProblems(history.problems);
       announce(recordTicks(history.value), known);
     }
+    return 'next';
   }
 
   async function round(eventIds?: number[]): Promise<void> {
     if (restricted(PATHS.specialsFixtures)) return;
     const ids = eventIds ?? store.watchIds();
     if (ids.length === 0) return;
-    // A scheduled round keeps its hands off the quota that settlement discovery and streams need; a round the
-    // trader asked for (an event just watched or opened) goes ahead.
-    if (!eventIds && o.spareQuota() < ids.length * REQUESTS_PER_EVENT) {
+    // A scheduled round that would not fit the specials' share of the hour is skipped quietly; a round the trader
+    // asked for (an event just watched or opened) goes ahead as far as admission lets it.
+    if (!eventIds && !client.governor.canSpend('specials', ids.length * REQUESTS_PER_EVENT)) {
       stats.skipped++;
       return;
     }
     stats.rounds++;
     for (const id of ids) {
       if (!o.running()) return;
-      await refreshEvent(id);
+      if ((await refreshEvent(id)) === 'stop') return;
       if (restricted(PATHS.specialsFixtures)) return;
     }
   }
