@@ -1,5 +1,5 @@
-// The projections hosts show: the status bar's quota (split by purpose, source, a clamped Retry-After) and the
-// account `cli record` prints at stop, from a real governor on the manual clock.
+// The projections hosts show: the status bar's quota (split by purpose, source, a clamped Retry-After, refusals over
+// a share) and the account `cli record` prints at stop, from a real governor on the manual clock.
 import { describe, expect, it } from 'vitest';
 import { PATHS, type ApiPath } from '../shared/api';
 import { createManualClock } from '../../test/support/manualClock';
@@ -19,7 +19,7 @@ const tooMany = (retryAfter: string) => new Response('{"detail":"Hourly quota ex
 
 describe('quotaView', () => {
   it('shows nothing counted and no source while not connected', () => {
-    expect(quotaView(undefined)).toMatchObject({ used: 0, limit: null, source: null, rateLimited: 0, byPurpose: { settled: 0, ui: 0 } });
+    expect(quotaView(undefined)).toMatchObject({ used: 0, limit: null, source: null, rateLimited: 0, byPurpose: { settled: 0, ui: 0 }, refused: { specials: 0, ui: 0 } });
   });
 
   it('splits the hour by purpose and says the limit is the trader\'s setting', async () => {
@@ -62,9 +62,22 @@ describe('requestsLine', () => {
       total: 3,
       rate_limited: 1,
       by_purpose: { settled: 1, repair: 1, results: 0, specials: 0, stream: 1, lookup: 0, ui: 0 },
+      refused: { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 },
     });
     expect(requestsSummary(gov.state())).toBe(
       '3 requests (1 answered 429; limit 1000/h from the setting): settled walk 1, settlement repair 1, stream opens 1',
     );
+  });
+
+  it('counts the requests refused over their share apart from those sent, in the hour and in the run', async () => {
+    // An hour of 10: the trader's look-ups may spend 2 of it, specials 5.
+    const { gov, send } = setup(10);
+    for (let i = 0; i < 4; i++) await send('ui', () => ok());
+    for (let i = 0; i < 6; i++) await send('specials', () => ok(), PATHS.specialsFixtures);
+    // 2 look-ups and 5 specials went out; the 2 look-ups and the special over their share were refused.
+    expect(quotaView(gov.state())).toMatchObject({ used: 7, byPurpose: { ui: 2, specials: 5 }, refused: { ui: 2, specials: 1, settled: 0 } });
+    const line = requestsLine(gov.state());
+    expect(line).toMatchObject({ total: 7, by_purpose: { ui: 2, specials: 5 }, refused: { settled: 0, repair: 0, results: 0, specials: 1, stream: 0, lookup: 0, ui: 2 } });
+    expect(requestsSummary(gov.state())).toBe('7 requests (0 answered 429; limit 10/h from the setting): specials 5, on screen 2; refused over their share: specials 1, on screen 2');
   });
 });

@@ -213,6 +213,8 @@ export interface QuotaView {
   byPurpose: Record<Purpose, number>;
   /** Of the current hour's requests, those the service answered 429. */
   rateLimited: number;
+  /** Requests the governor refused this hour, by purpose, for being over their purpose's share (none was sent). */
+  refused: Record<Purpose, number>;
   /** While paused: the Retry-After the service sent, in seconds, when it was longer than the hour and cut to it. */
   retryAfterClampedFromS: number | null;
   /** The service's clock minus ours (ms), measured from /api/status; null before it answered. */

@@ -99,6 +99,7 @@ function QuotaSegment({ q, paused }: { q: QuotaView | undefined; paused: number 
 function QuotaTooltip({ q, paused, style }: { q: QuotaView; paused: number | null; style: CSSProperties }) {
   const split = purposeSplit(q.byPurpose ?? {}, true);
   const total = split.reduce((a, r) => a + r.count, 0);
+  const refused = purposeSplit(q.refused ?? {}, true);
   const skew = describeSkew(q.clockSkewMs);
   return (
     <div role="tooltip" id="quota-tooltip" className="quota-tooltip" data-testid="quota-tooltip" style={style}>
@@ -121,6 +122,11 @@ function QuotaTooltip({ q, paused, style }: { q: QuotaView; paused: number | nul
             ))}
           </tbody>
         </table>
+      )}
+      {refused.length > 0 && (
+        <div data-testid="quota-refused">
+          refused over their share (nothing sent): {refused.map((r) => `${r.label} ${n(r.count)}`).join(', ')}
+        </div>
       )}
       <div data-testid="quota-source">
         {q.limit != null ? `limit ${n(q.limit)}/hour, ` : ''}

@@ -58,6 +58,9 @@ function RequestSplit() {
   if (!quota?.byPurpose) return null;
   const rows = purposeSplit(quota.byPurpose);
   const total = rows.reduce((a, r) => a + r.count, 0);
+  // Requests the governor refused over their purpose's share: a column only in an hour that had some.
+  const refused = quota.refused ?? null;
+  const refusedTotal = refused ? Object.values(refused).reduce((a, c) => a + c, 0) : 0;
   return (
     <>
       <h2>Requests this hour</h2>
@@ -66,6 +69,7 @@ function RequestSplit() {
           <tr>
             <th>Spent on</th>
             <th className="num">Requests</th>
+            {refusedTotal > 0 && <th className="num">Refused over share</th>}
           </tr>
         </thead>
         <tbody>
@@ -75,6 +79,11 @@ function RequestSplit() {
               <td className="num" data-testid={`coverage-requests-${r.purpose}`}>
                 {r.count.toLocaleString('en-US')}
               </td>
+              {refusedTotal > 0 && (
+                <td className="num" data-testid={`coverage-refused-${r.purpose}`}>
+                  {(refused?.[r.purpose] ?? 0).toLocaleString('en-US')}
+                </td>
+              )}
             </tr>
           ))}
           <tr>
@@ -82,6 +91,11 @@ function RequestSplit() {
             <td className="num" data-testid="coverage-requests-total">
               {total.toLocaleString('en-US')}
             </td>
+            {refusedTotal > 0 && (
+              <td className="num" data-testid="coverage-refused-total">
+                {refusedTotal.toLocaleString('en-US')}
+              </td>
+            )}
           </tr>
         </tbody>
       </table>
