@@ -53,6 +53,14 @@ describe('keytar SecretStore on a real Secret Service', () => {
     expect(await store.delete(account)).toBe(false);
   });
 
+  it.skipIf(!keyring)('answers "available" to several screens asking at once (their probes do not trip over each other)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const fresh = createKeytarSecretStore({ service: `oddsdesk-test-probe-${process.pid}-${round}` });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => fresh.availability()));
+      expect(answers, `round ${round}`).toEqual(Array.from({ length: 6 }, () => ({ available: true })));
+    }
+  });
+
   it.skipIf(!keyring)('a second store instance (a restarted app) reads what the first stored', async () => {
     await store.set(account, 'persisted-key-abcdef');
     expect(await createKeytarSecretStore().get(account)).toBe('persisted-key-abcdef');

@@ -83,21 +83,29 @@ export function createKeytarSecretStore(options: KeytarStoreOptions = {}): Secre
     }
   }
 
-  return {
-    async availability() {
-      if (known?.available) return known;
-      try {
-        // A read alone is not enough: with a Secret Service but no unlocked collection, reads answer null while
-        // every write fails. So the probe writes and removes a throwaway value under its own account.
-        const probe = `probe-${Date.now()}`;
-        await call('reading', (k) => k.getPassword(service, PROBE_ACCOUNT));
-        await call('writing', (k) => k.setPassword(service, PROBE_ACCOUNT, probe));
-        await call('removing', (k) => k.deletePassword(service, PROBE_ACCOUNT));
-        known = { available: true };
-      } catch (e) {
-        return { available: false, message: e instanceof AppErrorException ? e.error.message : unusable(reasonOf(e)) };
-      }
+  async function probe(): Promise<KeychainAvailability> {
+    try {
+      // A read alone is not enough: with a Secret Service but no unlocked collection, reads answer null while
+      // every write fails. So the probe writes and removes a throwaway value under its own account.
+      const value = `probe-${Date.now()}`;
+      await call('reading', (k) => k.getPassword(service, PROBE_ACCOUNT));
+      await call('writing', (k) => k.setPassword(service, PROBE_ACCOUNT, value));
+      await call('removing', (k) => k.deletePassword(service, PROBE_ACCOUNT));
+      known = { available: true };
       return known;
+    } catch (e) {
+      return { available: false, message: e instanceof AppErrorException ? e.error.message : unusable(reasonOf(e)) };
+    }
+  }
+  // One probe at a time: two at once write and remove the same entry, and the slower one then finds its item gone
+  // ("No such interface org.freedesktop.Secret.Item") and calls a working keychain unusable.
+  let probing: Promise<KeychainAvailability> | null = null;
+
+  return {
+    availability() {
+      if (known?.available) return Promise.resolve(known);
+      probing ??= probe().finally(() => (probing = null));
+      return probing;
     },
     get: (account) => call('reading the key', (k) => k.getPassword(service, account)),
     // keytar replaces an existing entry for the same service and account, so set is also "replace".
