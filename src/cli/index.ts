@@ -100,7 +100,7 @@ program
 program
   .command('web')
   .description('Run the app in a browser: start the core and the bridge, print the URL to open')
-  .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', port, 5185)
+  .option('--port <port>', 'port on 127.0.0.1; 0 = a free port the system picks, new at each start', port, 0)
   .option('--base-url <url>', 'upstream service (key from ODDSDESK_API_KEY or the keychain); omitted = as configured, else demo', baseUrl)
   .option('--db <file>', "the real service's history (default: a file per service under ~/.local/share/oddsdesk/profiles); demo mode never writes into it")
   .option('--api-key-file <file>', 'with --base-url: read the service key from this file (- for standard input) instead of ODDSDESK_API_KEY or the keychain')
