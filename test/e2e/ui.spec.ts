@@ -4,6 +4,7 @@
 // clock inside this process, so every tick, threshold crossing and settlement happens when a test advances it, and
 // every expectation is computed from what the simulator served (its truth accessors and /api/fixtures).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
@@ -551,6 +552,34 @@ test('status bar: streams, plan, quota, last sync; light theme', async ({ page, 
   await page.reload();
   await expect(page.getByTestId('status-bar')).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+});
+
+// The host's keychain is the real one (service `oddsdesk`): only inside the private gnome-keyring `npm test` starts,
+// never in a desktop session, where it would forget the developer's own keys.
+test("Forget all keys: after a confirmation, every service's key leaves the OS keychain, and the count is shown", async ({ page, open }) => {
+  test.skip(!process.env['ODDSDESK_KEYRING'], 'needs the private Secret Service `npm test` starts (ODDSDESK_KEYRING=1)');
+  const keytar = createRequire(import.meta.url)('keytar') as {
+    setPassword(s: string, a: string, p: string): Promise<void>;
+    findCredentials(s: string): Promise<Array<{ account: string }>>;
+  };
+  await keytar.setPassword('oddsdesk', 'https://odds-a.example', 'e2e-forget-key-a-123');
+  await keytar.setPassword('oddsdesk', 'https://odds-b.example', 'e2e-forget-key-b-456');
+  await open({ demo: true });
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('forget-all-keys').click();
+  await expect(page.getByTestId('forget-all-keys-confirm')).toContainText(
+    'Forget all keys: removes the API key of every service from the OS keychain; you will need to enter it again.',
+  );
+  // Cancel forgets nothing.
+  await page.getByTestId('forget-all-keys-cancel').click();
+  await expect(page.getByTestId('forget-all-keys-confirm')).toHaveCount(0);
+  expect((await keytar.findCredentials('oddsdesk')).length).toBe(2);
+  await page.getByTestId('forget-all-keys').click();
+  await page.getByTestId('forget-all-keys-yes').click();
+  await expect(page.getByText('Forgot 2 keys: removed from the OS keychain')).toBeVisible();
+  expect(await keytar.findCredentials('oddsdesk')).toEqual([]);
+  await expect(page.getByTestId('api-key-state')).toHaveText('○ no key stored');
+  await expect(page.getByTestId('status-bar').getByTestId('badge-demo')).toBeVisible();
 });
 
 test('demo mode: without a key the host runs its own simulator, and the status bar says DEMO', async ({ page, open }) => {

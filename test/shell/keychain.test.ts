@@ -1,5 +1,5 @@
 // The keytar SecretStore against a real Secret Service (gnome-keyring under dbus-run-session, set up by `npm test`),
-// and its answer where no keychain is usable: a clear message, and nothing stored anywhere else.
+// "forget all keys" there, and its answer where no keychain is usable: a clear message, nothing stored anywhere else.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +68,45 @@ describe('keytar SecretStore on a real Secret Service', () => {
   });
 });
 
+describe('forget all keys on a real Secret Service', () => {
+  // A keychain service of this run's own, so forgetting everything here can never touch a real Oddsdesk key, and a
+  // second one standing for another application, whose entry must survive.
+  const service = `oddsdesk-test-${process.pid}-${Date.now()}`;
+  const store = createKeytarSecretStore({ service });
+  const bystander = createKeytarSecretStore({ service: `${service}-other-app` });
+  afterAll(async () => {
+    if (!keyring) return;
+    await store.deleteAll().catch(() => undefined);
+    await bystander.deleteAll().catch(() => undefined);
+  });
+
+  it.skipIf(!keyring)('removes the keys saved for two services (and a stray probe entry, not counted); nothing of ours is left, others stay', async () => {
+    const keytar = (await import('keytar')) as unknown as { default?: KeytarModule } & KeytarModule;
+    const k = keytar.default ?? keytar;
+    await store.set('https://odds-a.example', 'key-for-service-a-123');
+    await store.set('https://odds-b.example', 'key-for-service-b-456');
+    // What an availability probe interrupted between its write and its removal leaves behind.
+    await k.setPassword(service, 'oddsdesk-availability-probe', 'probe-1');
+    await bystander.set('https://odds-a.example', 'another-apps-secret');
+    expect((await k.findCredentials(service)).length).toBe(3);
+
+    expect(await store.deleteAll()).toBe(2);
+    expect(await store.get('https://odds-a.example')).toBeNull();
+    expect(await store.get('https://odds-b.example')).toBeNull();
+    expect(await k.findCredentials(service)).toEqual([]);
+    // A restarted app finds nothing either.
+    expect(await createKeytarSecretStore({ service }).get('https://odds-a.example')).toBeNull();
+    expect(await bystander.get('https://odds-a.example')).toBe('another-apps-secret');
+    // Nothing left: forgetting again removes nothing.
+    expect(await store.deleteAll()).toBe(0);
+  });
+});
+
+type KeytarModule = {
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
+};
+
 describe('keytar SecretStore without a usable keychain', () => {
   it.skipIf(process.platform !== 'linux')('says so clearly when no D-Bus session is reachable', () => {
     const answer = probeInChild({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/oddsdesk-test-bus' });
@@ -110,6 +149,7 @@ describe('keytar SecretStore without a usable keychain', () => {
           getPassword: () => Promise.resolve(null),
           setPassword: (_s, _a, p) => Promise.reject(new Error(`refused to store ${p}`)),
           deletePassword: () => Promise.resolve(false),
+          findCredentials: () => Promise.resolve([]),
         }),
     });
     const err = (await store.set('https://x.invalid', secret).catch((e: unknown) => e)) as AppErrorException;
@@ -122,7 +162,7 @@ describe('keytar SecretStore without a usable keychain', () => {
     const hung = new Promise<never>(() => undefined);
     const store = createKeytarSecretStore({
       timeoutMs: 50,
-      load: () => Promise.resolve({ getPassword: () => hung, setPassword: () => hung, deletePassword: () => hung }),
+      load: () => Promise.resolve({ getPassword: () => hung, setPassword: () => hung, deletePassword: () => hung, findCredentials: () => hung }),
     });
     const answer = await store.availability();
     expect(answer.available).toBe(false);
@@ -140,5 +180,12 @@ describe('memory SecretStore (CLI and tests)', () => {
     expect(await store.get('b')).toBeNull();
     expect(await store.delete('a')).toBe(true);
     expect(await store.delete('a')).toBe(false);
+  });
+
+  it('forgets every key at once and says how many', async () => {
+    const store = createMemorySecretStore({ 'https://a.example': 'k-a', 'https://b.example': 'k-b' });
+    expect(await store.deleteAll()).toBe(2);
+    expect(await store.get('https://a.example')).toBeNull();
+    expect(await store.deleteAll()).toBe(0);
   });
 });

@@ -10,7 +10,9 @@ export function targetBaseUrl(ctx: Pick<CoreContext, 'settings' | 'envService'>)
   return ctx.settings.get().baseUrl ?? ctx.envService?.baseUrl ?? null;
 }
 
-export function settingsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'settings:get' | 'settings:update' | 'settings:setApiKey' | 'settings:clearApiKey' | 'app:info' | 'app:reconnect' | 'status:get'> {
+export function settingsHandlers(
+  ctx: CoreContext,
+): Pick<CoreHandlers, 'settings:get' | 'settings:update' | 'settings:setApiKey' | 'settings:clearApiKey' | 'settings:forgetAllKeys' | 'app:info' | 'app:reconnect' | 'status:get'> {
   async function keychainStatus(): Promise<SettingsView['keychain']> {
     const a = await ctx.secrets.availability().catch((e: unknown) => ({ available: false as const, message: String(e) }));
     return a.available ? { available: true, message: null } : { available: false, message: a.message };
@@ -29,6 +31,12 @@ export function settingsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'settings
     const run = queue.then(fn, fn);
     queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** The same no-key state after "Clear key" and "Forget all keys": the session reconnects without the key. */
+  async function afterKeyRemoved(): Promise<SettingsView> {
+    await ctx.session.reconnect();
+    return view();
   }
 
   async function view(): Promise<SettingsView> {
@@ -80,8 +88,14 @@ export function settingsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'settings
       serial(async () => {
         const baseUrl = targetBaseUrl(ctx);
         if (baseUrl) await ctx.secrets.delete(baseUrl).catch(() => false);
-        await ctx.session.reconnect();
-        return view();
+        return afterKeyRemoved();
+      }),
+    // Every service's key, not only the current one's. A keychain that cannot be reached is an error the trader
+    // sees (nothing was forgotten), unlike "Clear key", which carries on to the no-key state.
+    'settings:forgetAllKeys': () =>
+      serial(async () => {
+        const removed = await ctx.secrets.deleteAll();
+        return { removed, settings: await afterKeyRemoved() };
       }),
   };
 }

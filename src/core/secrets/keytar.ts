@@ -1,4 +1,5 @@
-// The desktop SecretStore: the API key in the OS keychain through keytar (service `oddsdesk`, account = base URL).
+// The desktop SecretStore: the API key in the OS keychain through keytar (service `oddsdesk`, account = base URL);
+// "forget all keys" removes every account under that service.
 // keytar is loaded lazily, so the core still loads where the native module cannot (no libsecret, wrong ABI); then
 // availability() says why. There is deliberately no plain-text fallback: without a keychain the key is not stored.
 import { AppErrorException } from '../../shared/errors';
@@ -10,6 +11,8 @@ export interface KeytarLike {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  /** Every entry under `service` (keytar reads the passwords too; only the accounts are used). */
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
 }
 
 export interface KeytarStoreOptions {
@@ -111,5 +114,18 @@ export function createKeytarSecretStore(options: KeytarStoreOptions = {}): Secre
     // keytar replaces an existing entry for the same service and account, so set is also "replace".
     set: (account, secret) => call('storing the key', (k) => k.setPassword(service, account, secret), secret),
     delete: (account) => call('removing the key', (k) => k.deletePassword(service, account)),
+    async deleteAll() {
+      // Only the account names leave this call: the passwords keytar read along with them are dropped at once.
+      // (On Windows keytar lists by prefix, `oddsdesk*`; deletePassword then removes exactly `oddsdesk/<account>`, so
+      // another application's entry is never removed, nor counted.)
+      const accounts = (await call('listing the keys', (k) => k.findCredentials(service))).map((c) => c.account);
+      let removed = 0;
+      for (const account of accounts) {
+        const gone = await call('removing a key', (k) => k.deletePassword(service, account));
+        // The availability probe's throwaway entry (left by an interrupted probe) is cleared but is no key.
+        if (gone && account !== PROBE_ACCOUNT) removed++;
+      }
+      return removed;
+    },
   };
 }

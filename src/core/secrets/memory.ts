@@ -12,5 +12,10 @@ export function createMemorySecretStore(initial: Record<string, string> = {}): S
       return Promise.resolve();
     },
     delete: (account) => Promise.resolve(secrets.delete(account)),
+    deleteAll: () => {
+      const removed = secrets.size;
+      secrets.clear();
+      return Promise.resolve(removed);
+    },
   };
 }

@@ -11,6 +11,11 @@ export interface SecretStore {
   set(account: string, secret: string): Promise<void>;
   /** True when something was removed. */
   delete(account: string): Promise<boolean>;
+  /**
+   * Removes every key Oddsdesk stored, for every service it was ever used with (every account under the keychain
+   * service), and says how many were removed. Other applications' entries are never touched.
+   */
+  deleteAll(): Promise<number>;
 }
 
 /** Keychain service name under which every key is stored; the account is the base URL. */

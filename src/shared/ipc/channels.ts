@@ -28,6 +28,7 @@ export const REQUEST_CHANNELS = [
   'settings:update',
   'settings:setApiKey',
   'settings:clearApiKey',
+  'settings:forgetAllKeys',
   'store:usage',
   'store:compact',
   'bets:add',

@@ -98,3 +98,23 @@ describe('settings:setApiKey key', () => {
     expect(host.keys).toEqual([GOOD, 'a'.repeat(8), 'Z'.repeat(512), '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~']);
   });
 });
+
+describe('settings:forgetAllKeys', () => {
+  it('takes no arguments: a page cannot aim it (or anything else) at a chosen entry; the handler runs only when called bare', async () => {
+    let calls = 0;
+    const handlers = {
+      'settings:forgetAllKeys': () => {
+        calls++;
+        return { removed: 0, settings: {} };
+      },
+    } as unknown as CoreHandlers;
+    for (const args of [['https://odds.example'], [{ service: 'other-app' }], [null]]) {
+      const r = await dispatch(handlers, 'settings:forgetAllKeys', args);
+      expect(r.ok, JSON.stringify(args)).toBe(false);
+      if (!r.ok) expect(r.error.kind).toBe('validation');
+    }
+    expect(calls).toBe(0);
+    expect(await dispatch(handlers, 'settings:forgetAllKeys', [])).toMatchObject({ ok: true, value: { removed: 0 } });
+    expect(calls).toBe(1);
+  });
+});

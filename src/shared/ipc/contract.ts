@@ -161,6 +161,7 @@ export const requestSchemas = {
   // settings save racing it does. Omitted: the configured one.
   'settings:setApiKey': z.tuple([apiKey, baseUrl.optional()]),
   'settings:clearApiKey': z.tuple([]),
+  'settings:forgetAllKeys': z.tuple([]),
   'store:usage': z.tuple([]),
   'store:compact': z.tuple([]),
   'bets:add': z.tuple([newBet]),
@@ -293,6 +294,12 @@ export interface SpecialsView {
   lineMaxWinPoints: LineMaxWinChange[];
 }
 
+/** What "Forget all keys" did: how many keys it removed, and the settings after it (the no-key state). */
+export interface ForgetKeysResult {
+  removed: number;
+  settings: SettingsView;
+}
+
 export interface SettingsView {
   baseUrl: string | null;
   /** Whether a key is stored for the base URL. The key itself never leaves the main process. */
@@ -386,6 +393,8 @@ export interface ResponseMap {
   'settings:update': SettingsView;
   'settings:setApiKey': SettingsView;
   'settings:clearApiKey': SettingsView;
+  /** Removes every service's key from the OS keychain, not only the current one's. */
+  'settings:forgetAllKeys': ForgetKeysResult;
   'store:usage': StoreUsage;
   'store:compact': CompactNowResult;
   'bets:add': BetView;

@@ -14,6 +14,8 @@ export interface SettingsSlice {
   /** Stores the key for `baseUrl` (the service the trader sees beside the key field). */
   setApiKey(key: string, baseUrl?: string): Promise<AppError | null>;
   clearApiKey(): Promise<AppError | null>;
+  /** Removes every service's key from the keychain; how many, or why not. */
+  forgetAllKeys(): Promise<{ removed: number } | { error: AppError }>;
 }
 
 const remember = (key: string, value: string) => {
@@ -66,6 +68,12 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
       const r = await api.invoke('settings:clearApiKey');
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
+    },
+    async forgetAllKeys() {
+      const r = await api.invoke('settings:forgetAllKeys');
+      if (!r.ok) return { error: r.error };
+      adopt(r.value.settings);
+      return { removed: r.value.removed };
     },
   };
 };

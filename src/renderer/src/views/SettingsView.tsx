@@ -96,6 +96,42 @@ const UPDATE_TEXT: Record<DesktopView['update']['state'], string> = {
   error: 'The update check failed.',
 };
 
+const FORGET_ALL_WARNING = 'Forget all keys: removes the API key of every service from the OS keychain; you will need to enter it again.';
+
+/** "Forget all keys", asked twice: every service's key leaves the keychain, not only the current one's. */
+function ForgetAllKeys({ disabled }: { disabled: boolean }) {
+  const forget = useStore((s) => s.forgetAllKeys);
+  const toast = useStore((s) => s.toast);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    const r = await forget();
+    setBusy(false);
+    setAsking(false);
+    if ('error' in r) toast(`No key was forgotten: ${r.error.message}`, 'error');
+    else toast(r.removed === 0 ? 'No keys were stored: nothing to forget' : `Forgot ${r.removed} ${r.removed === 1 ? 'key' : 'keys'}: removed from the OS keychain`, 'info');
+  };
+  if (!asking) {
+    return (
+      <button type="button" disabled={disabled} onClick={() => setAsking(true)} data-testid="forget-all-keys">
+        Forget all keys…
+      </button>
+    );
+  }
+  return (
+    <div className="calm-message" role="alertdialog" aria-label="Forget all keys" data-testid="forget-all-keys-confirm">
+      {FORGET_ALL_WARNING}{' '}
+      <button type="button" disabled={busy} onClick={() => void confirm()} data-testid="forget-all-keys-yes">
+        Forget all keys
+      </button>{' '}
+      <button type="button" disabled={busy} onClick={() => setAsking(false)} data-testid="forget-all-keys-cancel" autoFocus>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 /** The desktop shell's own settings; Electron only (browser mode has no tray, log file or installer). */
 function DesktopSection({ desktop }: { desktop: DesktopApi }) {
   const toast = useStore((s) => s.toast);
@@ -377,6 +413,9 @@ export function SettingsView() {
           )}
         </form>
         {settings && !settings.keychain.available && <div className="status-error small-text">{settings.keychain.message ?? 'The OS keychain is not available.'}</div>}
+        <div className="small-text">
+          <ForgetAllKeys disabled={!settings || !settings.keychain.available} />
+        </div>
         {settings?.demo && <div className="muted small-text">Demo mode: running on the built-in simulator.</div>}
       </Row>
       <Row label="Hourly quota" hint="Requests per hour your plan allows; the service does not publish it. Rate-limit headers from the service take precedence.">
