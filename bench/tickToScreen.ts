@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { WebSocket } from 'ws';
 import type { OddsBatch } from '../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../src/sim';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
+import { openBridgeSocket } from '../test/support/bridgeSocket';
 import { hostRssMb, slope, theilSen, treeCpuMs } from './proc';
 import { installWireTap, startProbe, stopProbe } from './web/probe';
 
@@ -89,13 +89,7 @@ const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 /** Invokes contract channels over the bridge as the page would (same token, same origin). */
 async function bridgeInvoke(openUrl: string, calls: Array<{ channel: string; args: unknown[] }>): Promise<unknown[]> {
-  const url = new URL(openUrl);
-  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
-  const ws = new WebSocket(`ws://${url.host}/bridge?token=${token}`, { origin: `http://${url.host}` });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
+  const ws = await openBridgeSocket(openUrl);
   const pending = new Map<number, (r: unknown) => void>();
   ws.on('message', (data: Buffer) => {
     const m = JSON.parse(data.toString()) as { type: string; id?: number; result?: unknown };

@@ -1,8 +1,8 @@
 // Hostile input against the browser bridge, through real sockets to a bridge host in its own process: a thousand
-// (9,700 under `npm run test:soak`) random HTTP requests (paths, headers, methods), raw bytes, WebSocket upgrades
+// (10,700 under `npm run test:soak`) random HTTP requests (paths, headers, methods), raw bytes, WebSocket upgrades
 // and frames per run, drawn from a printed seed. Every input must get an answer (an HTTP status, a result or error
 // message, or a WebSocket close) and the host must still be up and serving afterwards. Any web page the trader
-// visits can send the HTTP part; the frames need the token.
+// visits can send the HTTP part; frames before the proof of the token get a close, and the rest need the token.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -13,20 +13,22 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_MAX_PAYLOAD } from '../src/core/bridge/protocol';
 import { REQUEST_CHANNELS } from '../src/shared/ipc/channels';
+import { openBridgeSocket } from './support/bridgeSocket';
 import { seededTest } from './support/seed';
 import { soak, soakLine } from './support/soak';
 
 const root = path.resolve(__dirname, '..');
 const TIMEOUT_MS = 5000;
-// Runs of each property: about a tenth by default (1,000 inputs, each kind still 50 times or more), the full 9,700 under
+// Runs of each property: about a tenth by default (1,100 inputs, each kind still 50 times or more), the full 10,700 under
 // `npm run test:soak`.
 const RUNS = {
   http: soak(300, 3000),
   raw: soak(150, 1200),
   upgrade: soak(50, 500),
   frames: soak(500, 5000),
+  unproven: soak(100, 1000),
 };
-const TOTAL_RUNS = RUNS.http + RUNS.raw + RUNS.upgrade + RUNS.frames;
+const TOTAL_RUNS = RUNS.http + RUNS.raw + RUNS.upgrade + RUNS.frames + RUNS.unproven;
 let host: ChildProcess;
 let port = 0;
 let token = '';
@@ -155,13 +157,23 @@ async function assertHostUp(): Promise<void> {
 }
 
 // ---- WebSocket helpers ----
+/** A socket of the page, past the handshake (both proofs made). */
 function openSocket(): Promise<WebSocket> {
+  return within('websocket open', openBridgeSocket(port, token));
+}
+
+/** A socket of the page's origin that has not proven the token, once its challenge came: every frame it gets is kept. */
+function openUnproven(): Promise<{ ws: WebSocket; frames: string[] }> {
   return within(
-    'websocket open',
+    'websocket challenge',
     new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://${ownHost()}/bridge?token=${token}`, { origin: ownOrigin() });
+      const frames: string[] = [];
+      const ws = new WebSocket(`ws://${ownHost()}/bridge`, { origin: ownOrigin() });
       ws.on('error', () => undefined);
-      ws.once('open', () => resolve(ws));
+      ws.on('message', (d) => {
+        frames.push(d.toString());
+        if (frames.length === 1) resolve({ ws, frames });
+      });
       ws.once('unexpected-response', (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
     }),
   );
@@ -232,7 +244,8 @@ describe('browser bridge under hostile input', () => {
     expect((await request('GET', '/bridge', { host: ownHost() })).status).toBe(404);
     expect((await request('GET', '/%00', { host: ownHost() })).status).toBe(400);
     expect((await raw(new TextEncoder().encode(`GET /%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\n\r\n`))).startsWith('HTTP/1.1 400')).toBe(true);
-    expect((await raw(new TextEncoder().encode(`GET /bridge?token=%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: ${ownOrigin()}\r\n\r\n`))).startsWith('HTTP/1.1 401')).toBe(true);
+    // The token is no part of the upgrade (it is proven inside the socket), so a broken one there is no matter.
+    expect((await raw(new TextEncoder().encode(`GET /bridge?token=%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: ${ownOrigin()}\r\n\r\n`))).startsWith('HTTP/1.1 101')).toBe(true);
     await assertHostUp();
   });
 
@@ -253,9 +266,9 @@ describe('browser bridge under hostile input', () => {
     await assertHostUp();
   });
 
-  it('survives a thousand random requests, raw bytes, upgrades and frames (9,700 under test:soak), then still serves the page and the contract', async () => {
+  it('survives a thousand random requests, raw bytes, upgrades and frames (10,700 under test:soak), then still serves the page and the contract', async () => {
     // fast-check draws from this seed (one per property), so ODDSDESK_TEST_SEED replays a failing run.
-    const { seed } = seededTest('bridge fuzz', soakLine(`${TOTAL_RUNS} property runs (full: 9700)`));
+    const { seed } = seededTest('bridge fuzz', soakLine(`${TOTAL_RUNS} property runs (full: 10700)`));
     const started = Date.now();
     const before = inputs;
 
@@ -290,8 +303,8 @@ describe('browser bridge under hostile input', () => {
       { numRuns: RUNS.raw, seed: seed + 1 },
     );
 
-    // 3. WebSocket upgrades with random paths, tokens, origins, keys and versions: only the exact one opens (ws speaks
-    //    protocol versions 8 and 13).
+    // 3. WebSocket upgrades with random paths, queries, origins, keys and versions: only the page's own opens (ws
+    //    speaks protocol versions 8 and 13); what it may do then is the handshake's business (5.).
     const upgrade = fc.record({
       path: fc.oneof(fc.constant('own'), fc.constantFrom('/bridge', '/bridge?token=', '/bridge?token=%ZZ', '/bridge?token=%E0%A4%A', '/%E0%A4%A', '/bridge/../bridge?token=own'), target),
       origin: fc.constantFrom('own', 'http://evil.example', 'null', ''),
@@ -310,7 +323,7 @@ describe('browser bridge under hostile input', () => {
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
         // URL rules apply to the path (`/bridge/../bridge` is `/bridge`).
         const url = URL.canParse(p, 'http://x') ? new URL(p, 'http://x') : null;
-        const exact = url?.pathname === '/bridge' && url.searchParams.get('token') === token && origin === ownOrigin() && u.key.length === 24 && (u.version === '13' || u.version === '8');
+        const exact = url?.pathname === '/bridge' && origin === ownOrigin() && u.key.length === 24 && (u.version === '13' || u.version === '8');
         return exact ? status === 101 : status >= 400 && status < 500;
       }),
       { numRuns: RUNS.upgrade, seed: seed + 2 },
@@ -346,10 +359,33 @@ describe('browser bridge under hostile input', () => {
     );
     ws.close();
 
+    // 5. A first frame from a socket that has not proven the token, whatever it is, gets the socket closed (4401, or
+    //    the protocol's own close for bad bytes), and nothing but the challenge ever reaches it.
+    await fc.assert(
+      fc.asyncProperty(frame, async (f) => {
+        const { ws: fresh, frames } = await openUnproven();
+        const data =
+          f.kind === 'invoke'
+            ? JSON.stringify({ type: 'invoke', id: f.id, channel: f.channel, args: f.args })
+            : f.kind === 'json'
+              ? JSON.stringify(f.value)
+              : f.kind === 'text'
+                ? f.text
+                : f.kind === 'oversized'
+                  ? 'y'.repeat(BRIDGE_MAX_PAYLOAD + 1 + f.extra)
+                  : Buffer.from(f.bytes);
+        const a = await exchange(fresh, data, f.kind === 'binary');
+        const expected = { invoke: 4401, json: 4401, text: 4401, badUtf8: 1007, binary: 1003, oversized: 1009 }[f.kind];
+        const only = frames.length === 1 && (JSON.parse(frames[0]!) as { type: string }).type === 'challenge';
+        return 'closed' in a && a.closed === expected && only;
+      }),
+      { numRuns: RUNS.unproven, seed: seed + 4 },
+    );
+
     await assertHostUp();
     const count = inputs - before;
     console.log(soakLine(`bridge fuzz: ${count} hostile inputs in ${((Date.now() - started) / 1000).toFixed(1)} s; host still answering`));
-    // Every property run sent at least one input (9,700 at full size).
+    // Every property run sent at least one input (10,700 at full size).
     expect(count).toBeGreaterThanOrEqual(TOTAL_RUNS);
   }, 120_000);
 });

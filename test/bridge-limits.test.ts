@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBridge, type BridgeOptions, type BridgeServer } from '../src/core/bridge/server';
 import type { CoreHandlers } from '../src/shared/ipc/contract';
+import { openBridgeSocket } from './support/bridgeSocket';
 
 const handlers = { 'app:info': () => ({ version: 't' }) } as Partial<CoreHandlers> as CoreHandlers;
 
@@ -65,13 +66,7 @@ describe('bridge connection limits', () => {
 
   it('refuses a new socket only when every place is busy (here: two WebSockets of the page)', async () => {
     const b = await start({ maxConnections: 2 });
-    const origin = `http://127.0.0.1:${b.port}`;
-    const open = () =>
-      new Promise<WebSocket>((resolve, reject) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${b.port}/bridge?token=${b.token}`, { origin });
-        ws.on('open', () => resolve(ws));
-        ws.on('error', reject);
-      });
+    const open = () => openBridgeSocket(b.port, b.token);
     const pages = [await open(), await open()];
     const extra = await rawSocket(b.port);
     await closed(extra);
@@ -79,6 +74,27 @@ describe('bridge connection limits', () => {
     await new Promise((r) => pages[0]!.once('close', r));
     expect((await getPage(b.port)).status).toBe(200);
     pages[1]!.close();
+  });
+
+  it('gives back the places of WebSockets that never prove the token, at the (here 300 ms) handshake timeout', async () => {
+    const b = await start({ maxConnections: 2, handshakeTimeout: 300 });
+    const origin = `http://127.0.0.1:${b.port}`;
+    const unproven = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<WebSocket>((resolve, reject) => {
+            const ws = new WebSocket(`ws://127.0.0.1:${b.port}/bridge`, { origin });
+            ws.on('open', () => resolve(ws));
+            ws.on('error', reject);
+          }),
+      ),
+    );
+    // Both places are busy: a third socket is turned away...
+    await closed(await rawSocket(b.port));
+    // ...until the two have had their time to prove themselves.
+    const codes = await Promise.all(unproven.map((ws) => new Promise<number>((r) => ws.once('close', r))));
+    expect(codes).toEqual([4408, 4408]);
+    expect((await getPage(b.port)).status).toBe(200);
   });
 
   it('cuts a client that sends part of a request line and nothing more, once the headers timeout runs out', async () => {

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/core/app';
 import { startBridge } from '../../src/core/bridge/server';
@@ -15,6 +15,7 @@ import { createKeytarSecretStore } from '../../src/core/secrets/keytar';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { SettingsView, StatusView } from '../../src/shared/ipc/contract';
 import { startSimulator } from '../../src/sim';
+import { openBridgeSocket } from '../support/bridgeSocket';
 
 const keyring = Boolean(process.env['ODDSDESK_KEYRING']);
 if (!keyring) console.log('note: key-leak scan runs with the in-memory SecretStore (no Secret Service: run `npm test` for gnome-keyring)');
@@ -58,8 +59,7 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
     let ws: WebSocket | null = null;
     let account = '';
     try {
-      ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge?token=${bridge.token}`, { origin: `http://127.0.0.1:${bridge.port}` });
-      await new Promise((resolve, reject) => ws!.once('open', resolve).once('error', reject));
+      ws = await openBridgeSocket(bridge.port, bridge.token);
       let nextId = 1;
       const waiting = new Map<number, (r: { ok: boolean; value?: unknown; error?: { message: string } }) => void>();
       ws.on('message', (data) => {

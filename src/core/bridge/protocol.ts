@@ -1,12 +1,13 @@
-// Wire format of the browser bridge. Requests and pushes are the IPC contract's, framed as JSON over a WebSocket.
-import type { AppError, Result } from '../../shared/errors';
-
-export type BridgeClientMessage = { type: 'invoke'; id: number; channel: string; args: unknown[] };
-export type BridgeServerMessage =
-  | { type: 'result'; id: number; result: Result<unknown> }
-  | { type: 'push'; event: string; payload: unknown }
-  /** A frame the host could not read as an invoke with an id: the answer it gets instead of a result. */
-  | { type: 'error'; error: AppError };
+// Wire format of the browser bridge. Requests and pushes are the IPC contract's, framed as JSON over a WebSocket, after
+// a handshake in which each side proves it knows the per-launch token (src/shared/ipc/bridgeSession.ts, where the
+// page's end lives too).
+export type {
+  BridgeClientMessage,
+  BridgeHandshakeClientMessage,
+  BridgeHandshakeServerMessage,
+  BridgeServerMessage,
+} from '../../shared/ipc/bridgeSession';
+export { BRIDGE_CLOSE_HANDSHAKE_TIMEOUT, BRIDGE_CLOSE_UNAUTHORIZED } from '../../shared/ipc/bridgeSession';
 
 export const BRIDGE_PATH = '/bridge';
 

@@ -1,8 +1,9 @@
 // The browser-mode host transport: serves the built renderer and carries the IPC contract over a WebSocket, so
-// the same renderer that runs in Electron runs in a browser. It listens on 127.0.0.1 only; a WebSocket must present
-// the per-launch token and come from the page's own origin, because any web page the user visits could otherwise
-// reach a localhost port.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// the same renderer that runs in Electron runs in a browser. It listens on 127.0.0.1 only; a WebSocket must come
+// from the page's own origin, because any web page the user visits could otherwise reach a localhost port, and must
+// prove it holds the per-launch token before anything crosses it; the host proves it holds the token too, so a page
+// never trusts whatever binds the port after this host has gone (the handshake: src/shared/ipc/bridgeSession.ts).
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -11,8 +12,16 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CoreHandlers, PushListener } from '../../shared/ipc/contract';
 import { dispatch } from '../../shared/ipc/contract';
-import type { BridgeClientMessage, BridgeServerMessage } from './protocol';
-import { BRIDGE_MAX_BUFFERED, BRIDGE_MAX_IN_FLIGHT, BRIDGE_MAX_PAYLOAD, BRIDGE_PATH } from './protocol';
+import { BRIDGE_NONCE, BRIDGE_PROOF, bridgeProofText, type BridgeRole } from '../../shared/ipc/bridgeSession';
+import type { BridgeClientMessage, BridgeHandshakeClientMessage, BridgeHandshakeServerMessage, BridgeServerMessage } from './protocol';
+import {
+  BRIDGE_CLOSE_HANDSHAKE_TIMEOUT,
+  BRIDGE_CLOSE_UNAUTHORIZED,
+  BRIDGE_MAX_BUFFERED,
+  BRIDGE_MAX_IN_FLIGHT,
+  BRIDGE_MAX_PAYLOAD,
+  BRIDGE_PATH,
+} from './protocol';
 
 export interface BridgeOptions {
   handlers: CoreHandlers;
@@ -32,12 +41,15 @@ export interface BridgeOptions {
   keepAliveTimeout?: number;
   /** Open sockets at most. Default 256. See `limitConnections`. */
   maxConnections?: number;
+  /** How long a new WebSocket may take to prove it holds the token (ms) before it is closed. Default 10 s. */
+  handshakeTimeout?: number;
 }
 
 export const BRIDGE_HEADERS_TIMEOUT = 10_000;
 export const BRIDGE_REQUEST_TIMEOUT = 30_000;
 export const BRIDGE_KEEP_ALIVE_TIMEOUT = 5_000;
 export const BRIDGE_MAX_CONNECTIONS = 256;
+export const BRIDGE_HANDSHAKE_TIMEOUT = 10_000;
 
 /**
  * At most `max` open sockets, without letting idle ones lock the door: a socket is busy while a request on it is
@@ -76,7 +88,8 @@ function limitConnections(server: http.Server, max: number): { busy(socket: Sock
 
 export interface BridgeServer {
   url: string;
-  /** The URL to open: carries the token in the fragment, so it never travels in an HTTP request line. */
+  /** The URL to open: carries the token in the fragment, so it never travels in an HTTP request line (nor does the
+   * page send it anywhere: it proves it holds it). */
   openUrl: string;
   port: number;
   token: string;
@@ -97,10 +110,29 @@ const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self' ws://127.0.0.1:* ws://localhost:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-function sameToken(a: string, b: string): boolean {
+/** HMAC-SHA256(token, the role's proof text) as hex: the same proof the page computes with WebCrypto. */
+function proof(token: string, role: BridgeRole, challenge: string, nonce: string): string {
+  return createHmac('sha256', token).update(bridgeProofText(role, challenge, nonce)).digest('hex');
+}
+
+function sameProof(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The page's hello, if `text` is one with the right proof for this socket's challenge; null otherwise. */
+function provenHello(text: string, token: string, challenge: string): BridgeHandshakeClientMessage | null {
+  let m: Partial<BridgeHandshakeClientMessage> | null;
+  try {
+    m = JSON.parse(text) as typeof m;
+  } catch {
+    return null;
+  }
+  if (typeof m !== 'object' || m === null || m.type !== 'hello') return null;
+  const { nonce, proof: given } = m;
+  if (typeof nonce !== 'string' || !BRIDGE_NONCE.test(nonce) || typeof given !== 'string' || !BRIDGE_PROOF.test(given)) return null;
+  return sameProof(given, proof(token, 'page', challenge, nonce)) ? { type: 'hello', nonce, proof: given } : null;
 }
 
 /** The request target's path, percent-decoded; null when it is not a path we could ever serve. */
@@ -212,6 +244,7 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     }
   });
 
+  const handshakeTimeout = options.handshakeTimeout ?? BRIDGE_HANDSHAKE_TIMEOUT;
   const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
   wss.on('error', () => undefined);
 
@@ -232,8 +265,8 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     if (url.pathname !== BRIDGE_PATH) return reject(404, 'Not Found');
     if (!allowedHosts().includes(req.headers.host ?? '')) return reject(421, 'Misdirected Request');
     if (!allowedOrigins().includes(req.headers.origin ?? '')) return reject(403, 'Forbidden');
-    if (!sameToken(url.searchParams.get('token') ?? '', token)) return reject(401, 'Unauthorized');
-    // ws answers a broken handshake (bad key, version) with 400 by itself.
+    // The token is proven inside the socket (see 'connection'), never sent: a page must not hand it to whatever
+    // answers at this address. ws answers a broken handshake (bad key, version) with 400 by itself.
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
@@ -273,16 +306,33 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
       options.tap?.('out', text);
       ws.send(text);
     };
-    const send = (message: BridgeServerMessage) => sendText(() => JSON.stringify(message));
+    const send = (message: BridgeServerMessage | BridgeHandshakeServerMessage) => sendText(() => JSON.stringify(message));
     const refuse = (message: string) => send({ type: 'error', error: { kind: 'validation', message } });
-    const unsubscribe = options.subscribe((event, payload) => sendText(() => pushText(event, payload)));
+    // Nothing but the handshake until the page has proven it holds the token: no push, no result.
+    const challenge = randomBytes(32).toString('hex');
+    let unsubscribe: (() => void) | null = null;
+    const handshakeTimer = setTimeout(() => ws.close(BRIDGE_CLOSE_HANDSHAKE_TIMEOUT, 'No proof of the token in time'), handshakeTimeout);
+    send({ type: 'challenge', nonce: challenge });
+    const admit = (text: string) => {
+      clearTimeout(handshakeTimer);
+      const hello = provenHello(text, token, challenge);
+      if (!hello) {
+        ws.close(BRIDGE_CLOSE_UNAUTHORIZED, 'Unauthorized');
+        return;
+      }
+      send({ type: 'welcome', proof: proof(token, 'host', challenge, hello.nonce) });
+      unsubscribe = options.subscribe((event, payload) => sendText(() => pushText(event, payload)));
+    };
     ws.on('message', (data, isBinary) => {
+      // Frames that were on their way when the host closed the socket (after a wrong hello, say) are not read.
+      if (ws.readyState !== ws.OPEN) return;
       if (isBinary) {
         ws.close(1003, 'Text frames only');
         return;
       }
       const text = Array.isArray(data) ? Buffer.concat(data).toString() : Buffer.from(data as ArrayBuffer).toString();
       options.tap?.('in', text);
+      if (!unsubscribe) return admit(text);
       let message: unknown;
       try {
         message = JSON.parse(text);
@@ -308,7 +358,10 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         .catch(() => undefined)
         .finally(() => inFlight--);
     });
-    ws.on('close', unsubscribe);
+    ws.on('close', () => {
+      clearTimeout(handshakeTimer);
+      unsubscribe?.();
+    });
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -1,12 +1,9 @@
 // The renderer's side of the browser bridge: the same OddsdeskApi that Electron's preload exposes, carried over a
-// WebSocket to the Node host. The token comes from the URL fragment the host printed and leaves the address bar as
-// soon as it is read.
-import type { Result } from '../../../shared/errors';
-import type { OddsdeskApi, PushPayloads } from '../../../shared/ipc/contract';
-import type { PushEventName } from '../../../shared/ipc/channels';
-
-type Pending = (result: Result<unknown>) => void;
-type Listener = (payload: unknown) => void;
+// WebSocket to the Node host (the session, with its proof of the token both ways, is src/shared/ipc/bridgeSession.ts).
+// The token comes from the URL fragment the host printed and leaves the address bar as soon as it is read; it is
+// never sent anywhere, not even to the host, which proves it knows it instead.
+import type { OddsdeskApi } from '../../../shared/ipc/contract';
+import { createBridgeSession, type BridgeEnd, type OpenBridgeSocket } from '../../../shared/ipc/bridgeSession';
 
 const TOKEN_KEY = 'oddsdesk.bridgeToken';
 
@@ -56,82 +53,34 @@ const sessionStore = (): Storage | null => {
   }
 };
 
+/** The browser's WebSocket, reporting to the session. */
+const browserSocket: OpenBridgeSocket = (url, on) => {
+  const ws = new WebSocket(url);
+  ws.onmessage = (ev) => on.message(typeof ev.data === 'string' ? ev.data : '');
+  ws.onclose = (ev) => on.close(ev.code);
+  return { send: (text) => ws.send(text), close: () => ws.close() };
+};
+
+// Why the page stopped talking to its host for good, for the banner (one bridge per page).
+let ended: BridgeEnd | null = null;
+const endWatchers = new Set<() => void>();
+export const bridgeEnd = {
+  get: (): BridgeEnd | null => ended,
+  subscribe(watcher: () => void): () => void {
+    endWatchers.add(watcher);
+    return () => endWatchers.delete(watcher);
+  },
+};
+
 export function createBridgeClient(location: Location): OddsdeskApi {
   const token = takeToken({ location, history: window.history, session: sessionStore() });
-  const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge?token=${encodeURIComponent(token)}`;
-  const pending = new Map<number, Pending>();
-  const listeners = new Map<string, Set<Listener>>();
-  let nextId = 1;
-  let socket: WebSocket | null = null;
-  let opened: Promise<WebSocket> | null = null;
-  let retryMs = 250;
-
-  const emitLocal = (event: string, payload: unknown) => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  };
-
-  function connect(): Promise<WebSocket> {
-    if (opened) return opened;
-    opened = new Promise((resolve, reject) => {
-      const ws = new WebSocket(wsUrl);
-      ws.onopen = () => {
-        socket = ws;
-        retryMs = 250;
-        emitLocal('onBridge', { connected: true });
-        resolve(ws);
-      };
-      ws.onmessage = (ev) => {
-        let msg: { type: 'result'; id: number; result: Result<unknown> } | { type: 'push'; event: string; payload: unknown } | { type: 'error' };
-        try {
-          msg = JSON.parse(String(ev.data)) as typeof msg;
-        } catch {
-          return;
-        }
-        // {type:'error'} answers a frame the host could not read; a page built from the contract never sends one.
-        if (msg.type === 'result') {
-          pending.get(msg.id)?.(msg.result);
-          pending.delete(msg.id);
-        } else if (msg.type === 'push') {
-          emitLocal(msg.event, msg.payload);
-        }
-      };
-      ws.onclose = () => {
-        socket = null;
-        opened = null;
-        for (const [, settle] of pending) {
-          settle({ ok: false, error: { kind: 'network', message: 'Lost the connection to the Oddsdesk host' } });
-        }
-        pending.clear();
-        emitLocal('onBridge', { connected: false });
-        reject(new Error('bridge closed'));
-        // The host may be restarting: come back by ourselves, without hammering it.
-        setTimeout(() => void connect().catch(() => undefined), retryMs);
-        retryMs = Math.min(retryMs * 2, 5000);
-      };
-    });
-    return opened;
-  }
-  void connect().catch(() => undefined);
-
-  return {
-    async invoke(channel, ...args) {
-      let ws: WebSocket;
-      try {
-        ws = socket ?? (await connect());
-      } catch {
-        return { ok: false, error: { kind: 'network', message: 'The Oddsdesk host is not reachable' } };
-      }
-      const id = nextId++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve as Pending);
-        ws.send(JSON.stringify({ type: 'invoke', id, channel, args }));
-      });
+  return createBridgeSession({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`,
+    token,
+    openSocket: browserSocket,
+    onEnd(end) {
+      ended = end;
+      for (const w of endWatchers) w();
     },
-    on<E extends PushEventName>(event: E, listener: (payload: PushPayloads[E]) => void) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener as Listener);
-      return () => set.delete(listener as Listener);
-    },
-  };
+  });
 }

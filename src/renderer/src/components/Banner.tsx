@@ -1,11 +1,12 @@
 // The one banner above every view: a rejected key, a missing key, a keychain that cannot be read, no connection to
-// the host / the service (and since when), a plan that refuses parts of the service, or demo data. Each carries a
-// calm message and the one action that helps.
-import { useState } from 'react';
+// the host (or, in browser mode, a host gone for good) / the service (and since when), a plan that refuses parts of
+// the service, or demo data. Each carries a calm message and the one action that helps.
+import { useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PATHS } from '../../../shared/api';
 import type { StatusView } from '../../../shared/ipc/contract';
 import { api } from '../api';
+import { bridgeEnd } from '../api/bridgeClient';
 import { fmtShortDateTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
@@ -71,6 +72,14 @@ export function Banner() {
   const restricted = useStore(useShallow((s) => s.status?.restricted ?? []));
   const hostConnected = useStore((s) => s.hostConnected);
   const setView = useStore((s) => s.setView);
+  // Browser mode only: the page has stopped talking to its host for good (gone, or it could not prove itself).
+  const hostEnd = useSyncExternalStore(bridgeEnd.subscribe, bridgeEnd.get);
+  if (hostEnd)
+    return (
+      <div className="banner error" role="alert" data-testid="banner-host-gone" data-reason={hostEnd.reason}>
+        {hostEnd.message}
+      </div>
+    );
   if (!hostConnected)
     return (
       <div className="banner warn" role="alert" data-testid="banner-host">
