@@ -1,0 +1,319 @@
+// How numbers and times read, in one place (docs/trading.md, "Numbers on screen", says the rules in words): a
+// decimal price in each odds format a trader may choose, percentages and signs, the colour rule, and times in the
+// trader's zone on a 24-hour clock. The renderer, the CSV exports and the CLI read these; nothing else decides how a
+// price or a time is written. Pure, no I/O: only the language's Intl.
+
+// ---- odds formats ----
+
+export const ODDS_FORMATS = ['decimal', 'american', 'fractional', 'hongkong', 'malay', 'indonesian', 'implied'] as const;
+export type OddsFormat = (typeof ODDS_FORMATS)[number];
+export const DEFAULT_ODDS_FORMAT: OddsFormat = 'decimal';
+
+/** The names a Settings list shows, with the same price (2.50) as an example. */
+export const ODDS_FORMAT_NAMES: Record<OddsFormat, string> = {
+  decimal: 'Decimal (2.500)',
+  american: 'American (+150)',
+  fractional: 'Fractional (3/2)',
+  hongkong: 'Hong Kong (1.500)',
+  malay: 'Malay (-0.667)',
+  indonesian: 'Indonesian (+1.500)',
+  implied: 'Implied probability (40.0%)',
+};
+
+/** The short name a column header or a CSV cell carries. */
+export const ODDS_FORMAT_SHORT: Record<OddsFormat, string> = {
+  decimal: 'decimal',
+  american: 'US',
+  fractional: 'frac',
+  hongkong: 'HK',
+  malay: 'MY',
+  indonesian: 'ID',
+  implied: '%',
+};
+
+export const isOddsFormat = (x: unknown): x is OddsFormat => typeof x === 'string' && (ODDS_FORMATS as readonly string[]).includes(x);
+
+/**
+ * Decimal prices, and the decimal-style formats made from them (Hong Kong, Malay, Indonesian), show three decimals,
+ * everywhere: the book quotes three (1.952) and fair prices have three, so a column of them lines up and a fair price
+ * is never rounded away. Two-decimal quotes read with a trailing zero (1.95 -> 1.950).
+ */
+export const PRICE_DECIMALS = 3;
+
+/** Percentages (probabilities, moves, limit changes) show one decimal; CLV and ROI, where the second matters, two. */
+export const PCT_DECIMALS = 1;
+export const EDGE_PCT_DECIMALS = 2;
+
+/** A price a format can write: finite and above 1 (a side at or below 1 is unpriced, docs/trading.md). */
+const usable = (d: number | null | undefined): d is number => typeof d === 'number' && Number.isFinite(d) && d > 1;
+
+/** A number with an explicit sign: "+1.500", "-0.667"; zero has none. ASCII hyphen-minus, as lines and money have. */
+export function signed(x: number, decimals: number): string {
+  const text = Math.abs(x).toFixed(decimals);
+  if (Number(text) === 0) return text;
+  return `${x < 0 ? '-' : '+'}${text}`;
+}
+
+/**
+ * Rounds the magnitude half up, keeping the sign (Math.round(-100.5) would give -100); the nudge absorbs binary
+ * representation error (100 x (2.005 - 1) is 100.49999999999999).
+ */
+const roundAway = (x: number): number => Math.sign(x) * Math.round(Math.abs(x) + 1e-9);
+
+/** American (moneyline) odds: decimal >= 2 -> +100(d - 1); below 2 -> -100/(d - 1). Evens (2.00) is +100. */
+export function toAmerican(d: number): number {
+  return d >= 2 ? roundAway(100 * (d - 1)) : roundAway(-100 / (d - 1));
+}
+
+/** Hong Kong odds: the profit per unit staked, d - 1 (never negative). */
+export const toHongKong = (d: number): number => d - 1;
+
+/** Malay odds: decimal >= 2 -> -1/(d - 1) (negative); below 2 -> d - 1 (positive). Evens reads -1.000. */
+export const toMalay = (d: number): number => (d >= 2 ? -1 / (d - 1) : d - 1);
+
+/** Indonesian odds: decimal >= 2 -> +(d - 1); below 2 -> -1/(d - 1). Evens reads +1.000. */
+export const toIndonesian = (d: number): number => (d >= 2 ? d - 1 : -1 / (d - 1));
+
+/** The implied probability of a decimal price, in percent (with the margin in it: the book's, not the fair one). */
+export const impliedPct = (d: number): number => 100 / d;
+
+/**
+ * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3): a price
+ * between two of them reads as the nearer one (by the profit d - 1), a tie as the shorter. The ladder runs from 1/100
+ * to 1000/1; beyond it, whole numbers.
+ */
+export const FRACTION_LADDER: ReadonlyArray<readonly [number, number]> = [
+  [1, 100], [1, 66], [1, 50], [1, 40], [1, 33], [1, 25], [1, 20], [1, 16], [1, 14], [1, 12], [1, 10], [1, 9], [1, 8],
+  [2, 15], [1, 7], [2, 13], [1, 6], [2, 11], [1, 5], [2, 9], [1, 4], [2, 7], [3, 10], [1, 3], [4, 11], [2, 5], [4, 9],
+  [1, 2], [8, 15], [4, 7], [8, 13], [2, 3], [8, 11], [4, 5], [5, 6], [10, 11], [1, 1], [21, 20], [11, 10], [6, 5],
+  [5, 4], [11, 8], [3, 2], [13, 8], [7, 4], [15, 8], [2, 1], [9, 4], [5, 2], [11, 4], [3, 1], [10, 3], [7, 2], [4, 1],
+  [9, 2], [5, 1], [11, 2], [6, 1], [13, 2], [7, 1], [15, 2], [8, 1], [17, 2], [9, 1], [10, 1], [11, 1], [12, 1],
+  [14, 1], [16, 1], [18, 1], [20, 1], [22, 1], [25, 1], [28, 1], [33, 1], [40, 1], [50, 1], [66, 1], [80, 1],
+  [100, 1], [125, 1], [150, 1], [200, 1], [250, 1], [300, 1], [400, 1], [500, 1], [750, 1], [1000, 1],
+];
+
+/** A decimal price as the nearest ladder fraction [numerator, denominator]: 2.5 -> [3, 2], 1.952 -> [10, 11]. */
+export function toFractional(d: number): [number, number] {
+  const profit = d - 1;
+  const top = FRACTION_LADDER[FRACTION_LADDER.length - 1]!;
+  if (profit > top[0] / top[1]) return [Math.round(profit), 1];
+  let best = FRACTION_LADDER[0]!;
+  let gap = Math.abs(best[0] / best[1] - profit);
+  for (const f of FRACTION_LADDER) {
+    const g = Math.abs(f[0] / f[1] - profit);
+    // The ladder is in rising order, so on a tie the first (shorter) fraction stays.
+    if (g < gap - 1e-12) {
+      best = f;
+      gap = g;
+    }
+  }
+  return [best[0], best[1]];
+}
+
+/**
+ * A decimal price in the chosen format: decimal "2.500", American "+150" / "-105", fractional "3/2", Hong Kong
+ * "1.500", Malay "-0.667" / "+0.500", Indonesian "+1.500" / "-2.000", implied "40.0%". No price (null, not finite,
+ * at or below 1): "—".
+ */
+export function formatOdds(d: number | null | undefined, format: OddsFormat = DEFAULT_ODDS_FORMAT): string {
+  if (!usable(d)) return '—';
+  switch (format) {
+    case 'decimal':
+      return d.toFixed(PRICE_DECIMALS);
+    case 'american': {
+      const a = toAmerican(d);
+      return a > 0 ? `+${a}` : String(a);
+    }
+    case 'fractional': {
+      const [n, m] = toFractional(d);
+      return `${n}/${m}`;
+    }
+    case 'hongkong':
+      return toHongKong(d).toFixed(PRICE_DECIMALS);
+    case 'malay':
+      return signed(toMalay(d), PRICE_DECIMALS);
+    case 'indonesian':
+      return signed(toIndonesian(d), PRICE_DECIMALS);
+    case 'implied':
+      return `${impliedPct(d).toFixed(PCT_DECIMALS)}%`;
+  }
+}
+
+/** The price as it is shown beside its decimal form, for a hover or an export: "+150 (2.500)"; decimal alone as is. */
+export function formatOddsWithDecimal(d: number | null | undefined, format: OddsFormat): string {
+  const shown = formatOdds(d, format);
+  return format === 'decimal' || !usable(d) ? shown : `${shown} (${formatOdds(d, 'decimal')})`;
+}
+
+// ---- percentages, signs and colours ----
+
+/** A percentage (already in percent): "12.3%"; `sign` writes "+" on a rise. None: "—". */
+export function formatPercent(pct: number | null | undefined, o: { decimals?: number; sign?: boolean } = {}): string {
+  if (pct == null || !Number.isFinite(pct)) return '—';
+  const decimals = o.decimals ?? PCT_DECIMALS;
+  return `${o.sign ? signed(pct, decimals) : pct.toFixed(decimals)}%`;
+}
+
+export type Tone = 'pos' | 'neg' | '';
+
+/**
+ * The one colour rule: a number that went up is green, one that went down red, whatever it measures (a price
+ * drifting or shortening, a limit raised or cut, CLV, P/L). It follows the sign of the number as shown: a change that
+ * rounds to zero has no colour. For a trader who wants to bet, a limit cut is bad (red) and a raise good (green).
+ */
+export function toneOf(x: number | null | undefined, decimals = PCT_DECIMALS): Tone {
+  if (x == null || !Number.isFinite(x)) return '';
+  const shown = Number(x.toFixed(decimals));
+  return shown > 0 ? 'pos' : shown < 0 ? 'neg' : '';
+}
+
+/** The legend of that rule, as the screens and docs/trading.md say it. */
+export const COLOUR_LEGEND = 'Green ▲ went up (a price drifting, a limit raised, CLV or P/L above zero); red ▼ went down (a price shortening, a limit cut).';
+
+// ---- time zones and the 24-hour clock ----
+
+/** The zone of the machine this runs on (the OS zone), as an IANA name; UTC where the runtime cannot say. */
+export function systemTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * An IANA zone name as kept and shown ("europe/london" -> "Europe/London"), or null when it is not one. An alias the
+ * runtime knows under another name keeps the trader's spelling (Asia/Kolkata stays so, though ICU says Calcutta).
+ */
+export function canonicalTimeZone(name: string): string | null {
+  // Names only: letters, digits and _ + - / (no offsets such as "+01:00", no spaces, nothing long).
+  if (typeof name !== 'string' || name.length === 0 || name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
+  try {
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
+  } catch {
+    return null;
+  }
+}
+
+export const isTimeZone = (name: string): boolean => canonicalTimeZone(name) !== null;
+
+/** The zones a Settings list offers (every IANA zone the runtime knows), always with UTC and `also` in it. */
+export function timeZoneNames(also: readonly string[] = []): string[] {
+  let names: string[] = [];
+  try {
+    names = Intl.supportedValuesOf('timeZone');
+  } catch {
+    names = [];
+  }
+  return [...new Set([...names, 'UTC', ...also.filter(isTimeZone)])].sort();
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock in `zone` at instant `ms` (an unknown zone reads as UTC). */
+export function wallClock(ms: number, zone: string): WallClock {
+  let f = clockFormats.get(zone);
+  if (!f) {
+    const tz = canonicalTimeZone(zone) ?? 'UTC';
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    clockFormats.set(zone, f);
+  }
+  const out: Record<string, number> = {};
+  for (const p of f.formatToParts(ms)) if (p.type !== 'literal') out[p.type] = Number(p.value);
+  return { year: out['year']!, month: out['month']!, day: out['day']!, hour: out['hour']! % 24, minute: out['minute']!, second: out['second']! };
+}
+
+/** The zone's offset from UTC at instant `ms`, in minutes (London in summer: 60; New York in winter: -300). */
+export function utcOffsetMinutes(ms: number, zone: string): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  const c = wallClock(whole, zone);
+  return Math.round((Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second) - whole) / 60_000);
+}
+
+/** "UTC", "UTC+1", "UTC+5:30", "UTC-4". */
+export function formatUtcOffset(minutes: number): string {
+  if (minutes === 0) return 'UTC';
+  const a = Math.abs(minutes);
+  const h = Math.floor(a / 60);
+  const m = a % 60;
+  return `UTC${minutes < 0 ? '-' : '+'}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
+
+/** The zone as a screen names it at `ms`: "Europe/London (UTC+1)"; UTC itself just "UTC". */
+export function zoneLabel(zone: string, ms: number): string {
+  const tz = canonicalTimeZone(zone) ?? 'UTC';
+  const offset = formatUtcOffset(utcOffsetMinutes(ms, tz));
+  return tz === 'UTC' || tz === 'Etc/UTC' ? 'UTC' : `${tz} (${offset})`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "14:05:09" in `zone`, 24-hour. */
+export function formatClock(ms: number, zone: string): string {
+  const c = wallClock(ms, zone);
+  return `${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`;
+}
+
+/** "14:05" in `zone`, 24-hour. */
+export function formatHourMinute(ms: number, zone: string): string {
+  const c = wallClock(ms, zone);
+  return `${pad(c.hour)}:${pad(c.minute)}`;
+}
+
+/** "2024-11-23" in `zone`: the ISO-like day the date filters take. */
+export function formatDay(ms: number, zone: string): string {
+  const c = wallClock(ms, zone);
+  return `${c.year}-${pad(c.month)}-${pad(c.day)}`;
+}
+
+/** "2024-11-23 14:05" in `zone` (with `seconds`: "2024-11-23 14:05:09"). */
+export function formatDateTime(ms: number, zone: string, o: { seconds?: boolean } = {}): string {
+  const c = wallClock(ms, zone);
+  return `${c.year}-${pad(c.month)}-${pad(c.day)} ${pad(c.hour)}:${pad(c.minute)}${o.seconds ? `:${pad(c.second)}` : ''}`;
+}
+
+/** "23 Nov" in `zone`. */
+export function formatDayMonth(ms: number, zone: string): string {
+  const c = wallClock(ms, zone);
+  return `${c.day} ${MONTHS[c.month - 1]}`;
+}
+
+/** Dense grids: "14:05" on the day `now` is in `zone`, else "23 Nov 14:05". */
+export function formatShortDateTime(ms: number, zone: string, now: number): string {
+  const hm = formatHourMinute(ms, zone);
+  return formatDay(ms, zone) === formatDay(now, zone) ? hm : `${formatDayMonth(ms, zone)} ${hm}`;
+}
+
+/** A "YYYY-MM-DD" text as [year, month, day], or null when it is not a real day (2024-02-30 is not). */
+export function parseDay(text: string): [number, number, number] | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d ? [y, mo, d] : null;
+}
+
+/**
+ * The instant a day starts in `zone` (midnight, or the first minute after it on a day a clock change skips
+ * midnight), `plusDays` later; undefined when the text is not a day. "2024-03-10" in America/New_York: 05:00 UTC.
+ */
+export function dayStartIn(text: string, zone: string, plusDays = 0): number | undefined {
+  const day = parseDay(text);
+  if (!day) return undefined;
+  const wall = Date.UTC(day[0], day[1] - 1, day[2] + plusDays);
+  // Two passes: the offset at the first guess may differ from the one at the answer across a clock change.
+  let at = wall - utcOffsetMinutes(wall, zone) * 60_000;
+  at = wall - utcOffsetMinutes(at, zone) * 60_000;
+  return at;
+}
