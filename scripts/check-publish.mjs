@@ -105,7 +105,7 @@ const readOrNull = (file) => {
  * electron-builder's beforePack hook: the shared publish config and this platform's own are both checked; a Windows
  * build with a feed needs its publisher name; a release key, if present, must be an Ed25519 public key.
  */
-export default async function beforePack(context, read = readOrNull) {
+export default async function beforePack(context, read = readOrNull, warn = (line) => console.warn(line)) {
   const packager = context.packager;
   const own = packager.platformSpecificBuildOptions;
   const problems = [...publishProblems(packager.config?.publish), ...publishProblems(own?.publish)];
@@ -120,6 +120,6 @@ export default async function beforePack(context, read = readOrNull) {
   const keyProblems = updateKeyProblems(key);
   if (keyProblems.length > 0) throw new Error(`Refusing to build: ${keyProblems.join('; ')}`);
   if (platform === 'linux' && feed && key === null) {
-    console.warn(`Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`);
+    warn(`Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`);
   }
 }

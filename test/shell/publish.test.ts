@@ -16,7 +16,7 @@ import {
 import { UPDATE_KEY_FILE } from '../../src/main/updates';
 
 const publishProblems = untypedProblems as (publish: unknown) => string[];
-const hook = beforePack as (context: unknown, read?: (file: string) => string | null) => Promise<void>;
+const hook = beforePack as (context: unknown, read?: (file: string) => string | null, warn?: (line: string) => void) => Promise<void>;
 const PUBLISHER_PLACEHOLDER = untypedPlaceholder as string;
 const UPDATE_KEY_SOURCE = untypedKeySource as string;
 const root = path.resolve(__dirname, '../..');
@@ -106,15 +106,20 @@ describe('the Linux release key', () => {
   const publicPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const keyFile = path.join(root, UPDATE_KEY_SOURCE);
-  const linux = (pem: string | null) => hook(contextFor('linux', FEED, config.linux), (f) => (f === keyFile ? pem : null));
+  const notes: string[] = [];
+  const linux = (pem: string | null, publish: unknown = FEED) => hook(contextFor('linux', publish, config.linux), (f) => (f === keyFile ? pem : null), (l) => notes.push(l));
 
   it('is packed from the file the check reads to the file the app reads', () => {
     expect(config.linux.extraResources).toContainEqual({ from: UPDATE_KEY_SOURCE, to: UPDATE_KEY_FILE });
   });
 
-  it('is optional (the app then only announces updates), and accepted as an Ed25519 public key', async () => {
+  it('is optional (the build says the app will then only announce updates), and accepted as an Ed25519 public key', async () => {
+    notes.length = 0;
     await expect(linux(null)).resolves.toBeUndefined();
+    expect(notes).toEqual([`Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`]);
     await expect(linux(publicPem)).resolves.toBeUndefined();
+    await expect(linux(null, null)).resolves.toBeUndefined();
+    expect(notes).toHaveLength(1);
   });
 
   it('refuses the private half (it would ship inside the app), another key type, or text that is no key', async () => {
