@@ -7,6 +7,7 @@ import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
 import { checkBaseUrl } from '../shared/baseUrl';
 import { SETTLEMENT_ALERT_SCOPES, type SettlementAlertScope } from '../shared/domain';
 import { AppErrorException } from '../shared/errors';
+import { canonicalTimeZone, DEFAULT_ODDS_FORMAT, isOddsFormat, systemTimeZone } from '../shared/formats';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import type { MonitorSettings } from './monitor';
 import { DEFAULT_RAW_TICK_HOURS } from './store';
@@ -35,6 +36,9 @@ export const DEFAULT_SETTINGS: AppSettings = {
   priceAlertHysteresisPct: 1,
   notifyPriceAlerts: true,
   moneyUnit: '',
+  oddsFormat: DEFAULT_ODDS_FORMAT,
+  // The OS zone when this module loads; a host started under another TZ (a test) gets that one.
+  timeZone: systemTimeZone(),
 };
 
 export interface SettingsService {
@@ -80,6 +84,12 @@ function load(file: string | null): Partial<AppSettings> {
       if (k in out && !(Array.isArray(out[k]) && (out[k] as unknown[]).every((n) => Number.isSafeInteger(n) && (n as number) > 0))) delete out[k];
     }
     if ('settlementAlerts' in out && !SETTLEMENT_ALERT_SCOPES.includes(out['settlementAlerts'] as SettlementAlertScope)) delete out['settlementAlerts'];
+    if ('oddsFormat' in out && !isOddsFormat(out['oddsFormat'])) delete out['oddsFormat'];
+    if ('timeZone' in out) {
+      const zone = canonicalTimeZone(String(out['timeZone']));
+      if (zone) out['timeZone'] = zone;
+      else delete out['timeZone'];
+    }
     // A saved address the key may no longer go to (an older app accepted plain http anywhere) is set aside.
     if (typeof out['baseUrl'] === 'string') {
       const checked = checkBaseUrl(out['baseUrl']);
@@ -102,7 +112,11 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
     mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Write then rename: a crash mid-write never leaves half a settings file.
     const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(settings, null, 2), { mode: PRIVATE_FILE_MODE });
+    // The OS zone is the default, not a choice: it is not written, so the clock follows the machine (a trader who
+    // travels) until the trader picks another zone.
+    const { timeZone, ...rest } = settings;
+    const kept = timeZone === systemTimeZone() ? rest : settings;
+    writeFileSync(tmp, JSON.stringify(kept, null, 2), { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
   };
 

@@ -10,6 +10,7 @@ import { checkBaseUrl } from '../baseUrl';
 import type { Coverage, DevigModel, Fixture, OutrightMarket, Period, Plan, SettledEvent, Sport } from '../api';
 import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
+import { canonicalTimeZone, ODDS_FORMATS, type OddsFormat } from '../formats';
 import type {
   AlertRecord,
   BetTotals,
@@ -107,6 +108,19 @@ const settingsPatch = z
     notifyPriceAlerts: z.boolean().optional(),
     /** The unit stakes and P/L are shown in (EUR, USD, u, ...): printable, at most 8 characters, blank for none. */
     moneyUnit: z.string().trim().max(8).refine((u) => [...u].every((c) => c >= ' ' && c !== '\u007f' && c !== '<' && c !== '>'), 'printable characters only').optional(),
+    /** How every price on screen reads (the exports keep the decimal price beside it). */
+    oddsFormat: z.enum(ODDS_FORMATS).optional(),
+    /** The IANA zone every time on screen is shown in, kept in its canonical spelling. */
+    timeZone: z
+      .string()
+      .max(64)
+      .transform((name, ctx) => {
+        const zone = canonicalTimeZone(name.trim());
+        if (zone) return zone;
+        ctx.addIssue({ code: 'custom', message: 'a time zone name such as Europe/London or UTC' });
+        return z.NEVER;
+      })
+      .optional(),
   })
   .strict();
 
@@ -333,6 +347,10 @@ export interface SettingsView {
   notifyPriceAlerts: boolean;
   /** The unit stakes and P/L are shown in; blank for none. */
   moneyUnit: string;
+  /** How every price on screen reads: decimal, American, fractional, Hong Kong, Malay, Indonesian or implied %. */
+  oddsFormat: OddsFormat;
+  /** The IANA zone times are shown in (default: the OS zone). */
+  timeZone: string;
 }
 
 /** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */
