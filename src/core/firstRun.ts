@@ -1,54 +1,78 @@
-// The demo's first impression: a demo profile opened for the first time watches a few live events, so the first
-// screen moves instead of showing an empty watchlist. It happens once per profile (a flag in the profile's store),
-// and never to a profile that already watches something: a trader who cleared the list keeps it clear.
+// The demo's first impression: a demo profile opened for the first time watches a few events, so the first screen
+// moves instead of showing an empty watchlist: matches under way, and matches about to kick off (their closing lines
+// are taken at kick-off, so the first session already has closes). It happens once per profile (a flag in the
+// profile's store), and never to a profile that already watches something: a trader who cleared the list keeps it
+// clear. The watches go through the monitor's watch, the one path every watch takes, so they are monitored like any
+// other (price, drop and max-stake alerts, closes, settlements).
 import type { Fixture } from '../shared/api';
-import { parseServiceTime } from '../shared/api';
+import { LIVE_STATUS, parseServiceTime } from '../shared/api';
 import type { ApiClient } from './api/client';
 import type { Store } from './store';
+
+/** What the first run needs of the engine: the fixtures look-up, and the monitor's watch (the one way to watch). */
+export interface FirstRunEngine {
+  client: Pick<ApiClient, 'fixtures'>;
+  watch(eventId: number): Promise<void>;
+}
 
 /** Set in the demo profile's store once its first-run watches are in place. */
 export const FIRST_RUN_SETTING = 'demo.firstRunWatches';
 export const FIRST_RUN_WATCHES = 4;
+/**
+ * An upcoming match is picked only if it kicks off at least this far ahead: its stream opens and shows pre-match
+ * prices before kick-off, so the close is taken from prices the app saw.
+ */
+export const FIRST_RUN_MIN_LEAD_MS = 30_000;
 
 /**
- * The live events to watch: one per sport first (the screen shows the variety), then the rest; within each round the
- * latest kick-off first, since it has the longest left to play.
+ * The events to watch, up to `count`: half of them live now (the latest kick-off first, since it has the longest left
+ * to play), the rest upcoming matches that will be offered in play (the soonest kick-off at least
+ * FIRST_RUN_MIN_LEAD_MS after `now` first); one per sport first, so the screen shows the variety. Either kind fills
+ * what the other cannot.
  */
-export function pickFirstRunWatches(fixtures: readonly Fixture[], count = FIRST_RUN_WATCHES): number[] {
+export function pickFirstRunWatches(fixtures: readonly Fixture[], now: number, count = FIRST_RUN_WATCHES): number[] {
+  const starts = (f: Fixture) => parseServiceTime(f.starts);
   const live = fixtures
-    .filter((f) => f.live_status === 1)
-    .sort((a, b) => (parseServiceTime(b.starts) ?? 0) - (parseServiceTime(a.starts) ?? 0) || a.event_id - b.event_id);
+    .filter((f) => f.live_status === LIVE_STATUS.liveNow)
+    .sort((a, b) => (starts(b) ?? 0) - (starts(a) ?? 0) || a.event_id - b.event_id);
+  const upcoming = fixtures
+    .filter((f) => f.live_status === LIVE_STATUS.willBeLive && (starts(f) ?? 0) >= now + FIRST_RUN_MIN_LEAD_MS)
+    .sort((a, b) => starts(a)! - starts(b)! || a.event_id - b.event_id);
+  const liveShare = Math.ceil(count / 2);
   const picked: number[] = [];
   const sports = new Set<number>();
-  for (const f of live) {
-    if (picked.length >= count) break;
-    if (sports.has(f.sport_id)) continue;
-    sports.add(f.sport_id);
-    picked.push(f.event_id);
-  }
-  for (const f of live) {
-    if (picked.length >= count) break;
-    if (!picked.includes(f.event_id)) picked.push(f.event_id);
-  }
+  const take = (pool: readonly Fixture[], limit: number, varied: boolean) => {
+    for (const f of pool) {
+      if (picked.length >= limit) return;
+      if (picked.includes(f.event_id) || (varied && sports.has(f.sport_id))) continue;
+      sports.add(f.sport_id);
+      picked.push(f.event_id);
+    }
+  };
+  take(live, liveShare, true);
+  take(upcoming, count, true);
+  take(live, liveShare, false);
+  take(upcoming, count, false);
+  take(live, count, false);
   return picked;
 }
 
 /**
- * Watches live events in a demo profile that has never had its first run. Call before the engine starts, so its
+ * Watches a few events in a demo profile that has never had its first run. Call before the engine starts, so its
  * streams open with the rest of the watchlist. A failed look-up leaves the flag unset: the next start tries again.
  */
-export async function watchLiveOnFirstRun(store: Store, client: ApiClient, now: number): Promise<number[]> {
+export async function watchOnFirstRun(store: Store, engine: FirstRunEngine, now: number): Promise<number[]> {
   if (FIRST_RUN_SETTING in store.listSettings()) return [];
   if (store.watchIds().length > 0) {
     store.setSetting(FIRST_RUN_SETTING, { at: now, events: [] });
     return [];
   }
-  const r = await client.fixtures({ live: true }, { purpose: 'lookup' });
+  const r = await engine.client.fixtures({}, { purpose: 'lookup' });
   if (!r.ok) return [];
-  const ids = pickFirstRunWatches(r.value);
-  if (ids.length === 0) return []; // nothing live right now: try again at the next start
+  const ids = pickFirstRunWatches(r.value, now);
+  if (ids.length === 0) return []; // nothing live or about to start right now: try again at the next start
   store.recordFixtures(r.value, now);
-  for (const id of ids) store.addWatch(id, now);
+  for (const id of ids) await engine.watch(id);
   store.setSetting(FIRST_RUN_SETTING, { at: now, events: ids });
   return ids;
 }

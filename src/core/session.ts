@@ -5,7 +5,7 @@
 import type { AppError } from '../shared/errors';
 import type { Clock } from './clock';
 import type { Engine } from './engine';
-import { watchLiveOnFirstRun } from './firstRun';
+import { watchOnFirstRun } from './firstRun';
 import { DEMO_PROFILE, openProfileStore, profileIdentity, type Profile, type ProfileLocator } from './profiles';
 import type { SecretStore } from './secrets/types';
 import type { Store } from './store';
@@ -145,11 +145,12 @@ export function createSession(deps: SessionDeps): Session {
         demoService = demo;
         const { store, problem } = openProfile(DEMO_PROFILE);
         const engine = deps.createEngine({ baseUrl: demo.baseUrl, key: demo.key, store });
-        // A new demo profile watches a few live matches, so the first screen moves. Before the host follows the
-        // engine: its first watchlist push and the engine's first streams include them.
+        // A new demo profile watches a few matches, so the first screen moves. Through the monitor's watch, like
+        // every watch, and before the host follows the engine: its first watchlist push and the engine's first
+        // streams include them.
         if (!problem) {
           try {
-            await watchLiveOnFirstRun(store, engine.client, deps.clock.now());
+            await watchOnFirstRun(store, { client: engine.client, watch: (id) => engine.monitor.watch(id) }, deps.clock.now());
           } catch {
             // An empty first screen is no reason to refuse the demo.
           }

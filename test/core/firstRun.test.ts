@@ -1,17 +1,18 @@
-// The demo's first run: a new demo profile watches live events (one per sport first, those with most left to play),
-// so the first screen moves; it happens once, never again after the trader cleared the list, and never to a
-// profile that already watches something.
+// The demo's first run: a new demo profile watches live events (one per sport first, those with most left to play)
+// and matches about to kick off, so the first screen moves; it happens once, never again after the trader cleared
+// the list, and never to a profile that already watches something. Its watches are monitored like any other: a
+// first-run match that kicks off has its closes stored and alerts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/app';
-import { FIRST_RUN_WATCHES, pickFirstRunWatches } from '../../src/core/firstRun';
+import { FIRST_RUN_MIN_LEAD_MS, FIRST_RUN_WATCHES, pickFirstRunWatches } from '../../src/core/firstRun';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { parseServiceTime, type Fixture } from '../../src/shared/api';
 import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { createManualClock } from '../support/manualClock';
+import { createManualClock, type ManualClock } from '../support/manualClock';
 
 const T0 = '2026-11-20T12:00:00';
 const DEMO_KEY = 'first-run-demo-key';
@@ -37,22 +38,43 @@ const fixture = (id: number, sport: number, starts: string, live: number): Fixtu
 });
 
 describe('pickFirstRunWatches', () => {
-  it('takes live events only, one per sport first, latest kick-off first', () => {
+  const now = parseServiceTime('2026-11-20T12:00:00')!;
+  it('takes live events only, one per sport first, latest kick-off first, when nothing is about to start', () => {
     const f = [
       fixture(1, 1, '2026-11-20T11:00:00', 1),
       fixture(2, 1, '2026-11-20T11:50:00', 1),
       fixture(3, 2, '2026-11-20T11:10:00', 1),
-      fixture(4, 3, '2026-11-20T13:00:00', 0), // not started: never picked
+      fixture(4, 3, '2026-11-20T13:00:00', 0), // not offered in play: never picked
       fixture(5, 1, '2026-11-20T11:40:00', 1),
     ];
-    expect(pickFirstRunWatches(f, 3)).toEqual([2, 3, 5]);
-    expect(pickFirstRunWatches(f, 10)).toEqual([2, 3, 5, 1]);
-    expect(pickFirstRunWatches([fixture(4, 3, '2026-11-20T13:00:00', 0)])).toEqual([]);
+    expect(pickFirstRunWatches(f, now, 3)).toEqual([2, 3, 5]);
+    expect(pickFirstRunWatches(f, now, 10)).toEqual([2, 3, 5, 1]);
+    expect(pickFirstRunWatches([fixture(4, 3, '2026-11-20T13:00:00', 0)], now)).toEqual([]);
+  });
+
+  it('takes half live and half about to kick off (soonest first, far enough ahead to see its pre-match prices)', () => {
+    const f = [
+      fixture(1, 1, '2026-11-20T11:30:00', 1),
+      fixture(2, 2, '2026-11-20T11:50:00', 1),
+      fixture(3, 3, '2026-11-20T11:40:00', 1),
+      fixture(10, 1, '2026-11-20T12:00:10', 2), // kicks off in 10 s: too soon to see a price before it
+      fixture(11, 4, '2026-11-20T12:20:00', 2),
+      fixture(12, 5, '2026-11-20T12:05:00', 2),
+      fixture(13, 5, '2026-11-20T12:02:00', 2),
+      fixture(14, 6, '2026-11-20T12:01:00', 0), // will not be offered in play
+    ];
+    expect(FIRST_RUN_MIN_LEAD_MS).toBeGreaterThan(10_000);
+    // Live: 2 (latest), 3; upcoming: 13 (soonest, sport 5), then 11 (sport 4) before 12 (sport 5 again).
+    expect(pickFirstRunWatches(f, now, 4)).toEqual([2, 3, 13, 11]);
+    // Nothing live: the upcoming fill the list.
+    expect(pickFirstRunWatches(f.filter((x) => x.live_status !== 1), now, 4)).toEqual([13, 11, 12]);
   });
 });
 
-async function openDemoCore(dataDir: string): Promise<{ core: Core; call: <C extends Channel>(c: C, ...a: RequestArgs<C>) => Promise<ResponseMap[C]> }> {
-  const clock = createManualClock(parseServiceTime(T0)!);
+async function openDemoCore(
+  dataDir: string,
+  clock: ManualClock = createManualClock(parseServiceTime(T0)!),
+): Promise<{ core: Core; call: <C extends Channel>(c: C, ...a: RequestArgs<C>) => Promise<ResponseMap[C]> }> {
   const c = await createCore({
     host: 'browser',
     version: 'test',
@@ -61,6 +83,8 @@ async function openDemoCore(dataDir: string): Promise<{ core: Core; call: <C ext
     logger: () => undefined,
     notifier: { notify: () => undefined },
     clock,
+    // The simulator pings in real time while the manual clock runs ahead: keep the stream watchdog out of it.
+    pingIntervalMs: 3_600_000,
     startDemo: async () => ({ baseUrl: sim!.url, key: DEMO_KEY, close: async () => undefined }),
   });
   await c.ready;
@@ -70,11 +94,11 @@ async function openDemoCore(dataDir: string): Promise<{ core: Core; call: <C ext
 }
 
 describe('first run of the demo profile', () => {
-  it('watches live events once; a trader who cleared the list finds it clear at the next start', async () => {
+  it('watches live and upcoming events once; a trader who cleared the list finds it clear at the next start', async () => {
     sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 2 });
-    const liveNow = new Set(
-      ((await (await fetch(new URL('/api/fixtures?live=2', sim.url), { headers: { 'X-API-Key': DEMO_KEY } })).json()) as Fixture[]).map((f) => f.event_id),
-    );
+    const book = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': DEMO_KEY } })).json()) as Fixture[];
+    const liveNow = new Set(book.filter((f) => f.live_status === 1).map((f) => f.event_id));
+    const upcoming = new Set(book.filter((f) => f.live_status === 2).map((f) => f.event_id));
     expect(liveNow.size).toBeGreaterThanOrEqual(3);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-first-run-'));
 
@@ -82,10 +106,11 @@ describe('first run of the demo profile', () => {
     core = opened.core;
     expect((await opened.call('app:info')).demo).toBe(true);
     const first = await opened.call('watch:list');
-    expect(first.length).toBe(Math.min(FIRST_RUN_WATCHES, liveNow.size));
-    // Live events, named from the fixtures (not "Event 1234"), with their streams opening.
+    expect(first.length).toBe(FIRST_RUN_WATCHES);
+    // Half live, half about to kick off, named from the fixtures (not "Event 1234"), with their streams opening.
+    expect(first.filter((w) => liveNow.has(w.eventId)).length).toBe(FIRST_RUN_WATCHES / 2);
+    expect(first.filter((w) => upcoming.has(w.eventId)).length).toBe(FIRST_RUN_WATCHES / 2);
     for (const w of first) {
-      expect(liveNow.has(w.eventId)).toBe(true);
       expect(w.runnerHome).toBeTruthy();
       expect(w.leagueName).toBeTruthy();
     }
@@ -113,4 +138,56 @@ describe('first run of the demo profile', () => {
     core = opened.core;
     expect((await opened.call('watch:list')).map((w) => w.eventId)).toEqual([keep]);
   });
+
+  it('monitors its watches like any other: a first-run match that kicks off has its close stored and alerts', async () => {
+    sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 2 });
+    const clock = createManualClock(sim.now());
+    const opened = await openDemoCore(mkdtempSync(path.join(tmpdir(), 'oddsdesk-first-run-')), clock);
+    core = opened.core;
+    const { call } = opened;
+    const watched = await call('watch:list');
+    const ids = watched.map((w) => w.eventId);
+    const upcoming = watched.filter((w) => w.liveStatus === 2).map((w) => w.eventId);
+    expect(upcoming.length).toBeGreaterThan(0);
+    expect((await call('settings:get')).demo).toBe(true);
+
+    /** Moves the simulator and the core's clock together until `probe` holds: virtual time, never a real sleep. */
+    async function until<T>(probe: () => Promise<T | null>, maxSimSeconds: number, what: string, stepS = 10): Promise<T> {
+      for (let waited = 0; ; waited += stepS) {
+        const v = await probe();
+        if (v !== null) return v;
+        if (waited >= maxSimSeconds) throw new Error(`no ${what} within ${maxSimSeconds} simulated seconds`);
+        await sim!.advance(stepS);
+        await clock.advance(stepS * 1000);
+      }
+    }
+
+    // An upcoming first-run match kicks off: its lines close at the last pre-match prices the app saw.
+    const closed = await until(
+      async () => {
+        for (const id of upcoming) {
+          const lines = (await call('lines:closing', id)).filter((l) => l.closedAt !== null && l.closing !== null);
+          if (lines.length > 0) return { id, lines };
+        }
+        return null;
+      },
+      6 * 3600,
+      'close of a first-run match',
+    );
+    expect(closed.lines.some((l) => l.market === 'moneyline')).toBe(true);
+    for (const l of closed.lines) expect(l.closedAt!).toBeGreaterThanOrEqual(parseServiceTime(T0)!);
+
+    // And it alerts: the limit moves as it goes in play (the Alerts list of a first run is not empty).
+    const alerts = await until(
+      async () => {
+        const mine = (await call('alerts:list', {})).filter((a) => a.eventId !== null && ids.includes(a.eventId));
+        return mine.length > 0 ? mine : null;
+      },
+      600,
+      'alert of a first-run match',
+      5,
+    );
+    expect(alerts.map((a) => a.kind)).toContain('max_win');
+    expect(upcoming).toContain(alerts.find((a) => a.kind === 'max_win')!.eventId);
+  }, 120_000);
 });

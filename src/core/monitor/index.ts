@@ -269,7 +269,13 @@ export function createMonitor(options: MonitorOptions): Monitor {
           if (state.status === 'failed' && state.error) reportError(state.error);
         }),
       );
-      for (const id of store.watchIds()) openStream(id);
+      // What is watched and which streams open come from one read of the stored watchlist: a watch stored before
+      // start is followed like one added through watch() (alerts, closes, settlements), never only streamed.
+      watched.clear();
+      for (const id of store.watchIds()) {
+        watched.add(id);
+        openStream(id);
+      }
       every(() => options.settings().settledEverySeconds, settlements.sync);
       every(() => options.settings().specialsEverySeconds, () => specials.refresh());
       // Housekeeping a minute in, then daily: retention of tick history and planner statistics.
