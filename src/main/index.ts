@@ -18,6 +18,7 @@ import {
   ipcMain,
   Menu,
   nativeImage,
+  net,
   Notification,
   powerMonitor,
   protocol,
@@ -54,6 +55,7 @@ import { appIconPng, trayIconPng, type TrayState } from './icons';
 import { createCrashPolicy, createLifecycle, SHUTTING_DOWN } from './lifecycle';
 import { configureLog } from './log';
 import { menuTemplate } from './menu';
+import { createNetFetch } from './netFetch';
 import { findElectronSqliteBinding, missingBindingMessage } from './native';
 import { createElectronNotifier } from './notifier';
 import { trayView } from './tray';
@@ -407,10 +409,10 @@ async function start(): Promise<void> {
   if (!nativeBinding) throw new AppErrorException({ kind: 'internal', message: missingBindingMessage(app.isPackaged) });
   // The core's requests (REST and streams) go through Chromium's network stack: the OS proxy settings (PAC, WPAD,
   // authenticating proxies) and the OS certificate store, so a TLS-inspecting corporate proxy works where the
-  // browser does. A session of its own, in memory: none of the renderer's state or hooks.
+  // browser does. A session of its own, in memory: none of the renderer's state or hooks. Over net.request rather
+  // than session.fetch, which rejects every redirect the core asks to see (`redirect: 'manual'`): see netFetch.ts.
   const coreNet = session.fromPartition('oddsdesk-core-net');
-  const netFetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    coreNet.fetch(input instanceof URL ? input.href : (input as string | Request), init)) as typeof fetch;
+  const netFetch = createNetFetch((options) => net.request({ ...options, session: coreNet }));
   corePromise = createCore({
     host: 'electron',
     version: app.getVersion(),
