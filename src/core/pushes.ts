@@ -59,6 +59,8 @@ export interface Pushes {
   scheduleStatus(): void;
   /** A request answered (or not): keeps the online/offline state and the last error. */
   noteOutcome(error: AppError | null): void;
+  /** The status stops showing this error, if it is the last one (its cause went away: a removed watch's stream). */
+  forgetError(error: AppError): void;
   close(): void;
 }
 
@@ -218,6 +220,11 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       const changed = setConnection(error?.kind === 'network' ? 'offline' : 'online');
       if (error) lastError = error;
       if (changed || error) scheduleStatus();
+    },
+    forgetError(error) {
+      if (lastError?.kind !== error.kind || lastError.message !== error.message) return;
+      lastError = null;
+      scheduleStatus();
     },
     close() {
       for (const d of detach.splice(0)) d();
