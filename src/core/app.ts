@@ -9,7 +9,7 @@ import { betsHandlers } from './handlers/bets';
 import type { CoreContext } from './handlers/context';
 import { lookupHandlers } from './handlers/lookups';
 import { settingsHandlers, targetBaseUrl } from './handlers/settings';
-import { mutedEvents, settlementsHandlers } from './handlers/settlements';
+import { isSnoozed, mutedEvents, settlementsHandlers } from './handlers/settlements';
 import { specialsHandlers } from './handlers/specials';
 import { storeHandlers } from './handlers/store';
 import { watchlistHandlers } from './handlers/watchlist';
@@ -100,6 +100,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         notifier,
         logger: deps.logger,
         settings: () => settings.monitorSettings(new Set(mutedEvents(store))),
+        snoozed: (eventId) => isSnoozed(store, eventId, clock.now()),
         quotaPerHour: settings.get().quotaPerHour,
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
         ...(deps.pingIntervalMs ? { pingIntervalMs: deps.pingIntervalMs } : {}),

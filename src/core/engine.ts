@@ -21,6 +21,11 @@ export interface EngineParts {
   notifier: Notifier;
   clock: Clock;
   settings: () => MonitorSettings;
+  /**
+   * Whether an event's alerts are snoozed now: they are still kept and pushed, but notify nobody. Asked before the
+   * pacer, so a paced summary never counts or names a snoozed event.
+   */
+  snoozed?: (eventId: number) => boolean;
   /** The host's fetch (Electron's net.fetch, a proxy-aware fetch, a counting fetch in the CLI). */
   fetch?: typeof fetch;
   /** The hourly quota the trader's plan states, used while the service sends no rate-limit headers. */
@@ -65,7 +70,7 @@ export function createEngine(parts: EngineParts): Engine {
     group: (n) => (n.kind === 'settlement' ? null : n.kind),
     show: (n, more, group) => parts.notifier.notify(more ? { ...n, body: n.body + moreLine(more, group) } : n),
   });
-  const notifier: Notifier = { notify: (n) => pacer.notify(n) };
+  const notifier: Notifier = { notify: (n) => (n.eventId != null && parts.snoozed?.(n.eventId) ? undefined : pacer.notify(n)) };
   const monitor = createMonitor({ client, streams, store, notifier, clock, settings: parts.settings });
   let stopping: Promise<void> | null = null;
 

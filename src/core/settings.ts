@@ -13,7 +13,7 @@ import type { MonitorSettings } from './monitor';
 import { DEFAULT_RAW_TICK_HOURS } from './store';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
 
-export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents'>;
+export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents'>;
 
 export const DEFAULT_SETTINGS: AppSettings = {
   baseUrl: null,
@@ -23,7 +23,10 @@ export const DEFAULT_SETTINGS: AppSettings = {
   settlementAlerts: 'watched',
   settlementSports: [],
   settlementLeagues: [],
-  settlementSound: false,
+  // The window's sounds per kind: settlements on, the frequent kinds off.
+  settlementSound: true,
+  maxWinSound: false,
+  priceSound: false,
   notifyMaxWin: true,
   doNotDisturb: false,
   retentionDays: 30,
@@ -154,7 +157,9 @@ export function monitorSettingsFrom(settings: AppSettings, mutedEvents: Readonly
     settlementAlerts: settings.settlementAlerts,
     settlementSports: settings.settlementSports,
     settlementLeagues: settings.settlementLeagues,
-    settlementSound: settings.settlementSound,
+    // The sound is the window's, per kind, from the alert stream: OS notifications stay silent, so one alert is
+    // never heard twice (and a window hidden to the tray still plays it).
+    settlementSound: false,
     notifyMaxWin: settings.notifyMaxWin,
     doNotDisturb: settings.doNotDisturb,
     mutedEvents,

@@ -4,7 +4,7 @@ import { AppErrorException } from '../../shared/errors';
 import type { CoreHandlers, SettingsView } from '../../shared/ipc/contract';
 import { normaliseBaseUrl } from '../settings';
 import { conn, type CoreContext } from './context';
-import { mutedEvents } from './settlements';
+import { mutedEvents, snoozedEvents } from './settlements';
 
 export function targetBaseUrl(ctx: Pick<CoreContext, 'settings' | 'envService'>): string | null {
   return ctx.settings.get().baseUrl ?? ctx.envService?.baseUrl ?? null;
@@ -49,6 +49,7 @@ export function settingsHandlers(
       keychain: await keychainStatus(),
       demo: c.demo,
       mutedEvents: mutedEvents(c.store),
+      snoozedEvents: snoozedEvents(c.store, ctx.clock.now()),
     };
   }
 

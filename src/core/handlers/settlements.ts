@@ -5,7 +5,7 @@ import { teamTotalTeams } from '../monitor/settlementFollower';
 import { csvRow } from '../../shared/csv';
 import { AppErrorException } from '../../shared/errors';
 import type { SettlementQuery } from '../../shared/domain';
-import type { CoreHandlers } from '../../shared/ipc/contract';
+import type { CoreHandlers, SnoozedEvent } from '../../shared/ipc/contract';
 import { exportSettlementsCsvToFile, SETTLEMENT_CSV_HEADER, settlementCsvRows } from '../export/csv';
 import { conn, noteOutcome, requireEngine, store, type CoreContext } from './context';
 
@@ -13,7 +13,7 @@ export function settlementsHandlers(
   ctx: CoreContext,
 ): Pick<
   CoreHandlers,
-  'settlements:query' | 'settlements:detail' | 'settlements:syncNow' | 'settlements:exportCsv' | 'settlements:exportCsvToFile' | 'alerts:list' | 'alerts:mute'
+  'settlements:query' | 'settlements:detail' | 'settlements:syncNow' | 'settlements:exportCsv' | 'settlements:exportCsvToFile' | 'alerts:list' | 'alerts:mute' | 'alerts:snooze'
 > {
   /** Browser mode's download: the same rows and neutralised cells as the file export, as one text. */
   function exportCsv(q: SettlementQuery): string {
@@ -60,9 +60,35 @@ export function settlementsHandlers(
       s.setSetting(MUTED_SETTING, [...set]);
       return null;
     },
+    'alerts:snooze': (eventId, until) => {
+      const s = store(ctx);
+      const now = ctx.clock.now();
+      const kept = snoozedEvents(s, now).filter((x) => x.eventId !== eventId);
+      if (until !== null && until > now) kept.push({ eventId, until: Math.min(until, now + MAX_SNOOZE_MS) });
+      s.setSetting(SNOOZE_SETTING, kept);
+      return kept;
+    },
   };
 }
 
 /** Muted events belong to the profile: event ids mean something only within one service. */
 export const MUTED_SETTING = 'alerts.mutedEvents';
 export const mutedEvents = (s: { getSetting<T>(name: string): T | undefined }): number[] => s.getSetting<number[]>(MUTED_SETTING) ?? [];
+
+/**
+ * Snoozed events belong to the profile too: a timed quiet, unlike a mute. A snoozed event's alerts are still kept and
+ * listed, but until the snooze ends they notify nobody (no OS notification, decided here in the core) and the window
+ * plays no sound and flashes no row for them. Kept as [{eventId, until}], expired ones dropped on the next write.
+ */
+export const SNOOZE_SETTING = 'alerts.snoozedEvents';
+const MAX_SNOOZE_MS = 7 * 24 * 3_600_000;
+
+/** The snoozes in force at `now`. */
+export function snoozedEvents(s: { getSetting<T>(name: string): T | undefined }, now: number): SnoozedEvent[] {
+  const all = s.getSetting<SnoozedEvent[]>(SNOOZE_SETTING);
+  return Array.isArray(all) ? all.filter((x) => Number.isSafeInteger(x?.eventId) && typeof x.until === 'number' && x.until > now) : [];
+}
+
+export function isSnoozed(s: { getSetting<T>(name: string): T | undefined }, eventId: number, now: number): boolean {
+  return snoozedEvents(s, now).some((x) => x.eventId === eventId);
+}

@@ -24,6 +24,7 @@ export const REQUEST_CHANNELS = [
   'settlements:exportCsvToFile',
   'alerts:list',
   'alerts:mute',
+  'alerts:snooze',
   'settings:get',
   'settings:update',
   'settings:setApiKey',

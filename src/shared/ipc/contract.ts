@@ -94,6 +94,10 @@ const settingsPatch = z
     settlementSports: z.array(id).max(500).optional(),
     settlementLeagues: z.array(id).max(5000).optional(),
     settlementSound: z.boolean().optional(),
+    /** The window's sound for max stake alerts (off by default). */
+    maxWinSound: z.boolean().optional(),
+    /** The window's sound for price and drop alerts (off by default). */
+    priceSound: z.boolean().optional(),
     notifyMaxWin: z.boolean().optional(),
     doNotDisturb: z.boolean().optional(),
     retentionDays: z.number().int().min(1).max(3650).optional(),
@@ -169,6 +173,8 @@ export const requestSchemas = {
   'settlements:exportCsvToFile': z.tuple([settlementQuery]),
   'alerts:list': z.tuple([z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }).strict()]),
   'alerts:mute': z.tuple([id, z.boolean()]),
+  /** Snoozes an event's alerts until an instant (epoch ms; at most a week ahead), or ends the snooze (null). */
+  'alerts:snooze': z.tuple([id, z.number().int().positive().nullable()]),
   'settings:get': z.tuple([]),
   'settings:update': z.tuple([settingsPatch]),
   // The base URL the trader saw beside the key: the key is stored for that service and no other, whatever a
@@ -308,6 +314,12 @@ export interface SpecialsView {
   lineMaxWinPoints: LineMaxWinChange[];
 }
 
+/** An event snoozed until an instant (epoch ms). */
+export interface SnoozedEvent {
+  eventId: number;
+  until: number;
+}
+
 /** What "Forget all keys" did: how many keys it removed, and the settings after it (the no-key state). */
 export interface ForgetKeysResult {
   removed: number;
@@ -327,8 +339,12 @@ export interface SettingsView {
   settlementAlerts: SettlementAlertScope;
   settlementSports: number[];
   settlementLeagues: number[];
-  /** A sound with settlement notifications. */
+  /** The window's sound for settlement alerts (on by default). OS notifications are silent: the sound is the window's. */
   settlementSound: boolean;
+  /** The window's sound for max stake alerts (off by default). */
+  maxWinSound: boolean;
+  /** The window's sound for price and drop alerts (off by default). */
+  priceSound: boolean;
   notifyMaxWin: boolean;
   doNotDisturb: boolean;
   retentionDays: number;
@@ -339,6 +355,8 @@ export interface SettingsView {
   quotaPerHour: number;
   theme: 'dark' | 'light';
   mutedEvents: number[];
+  /** Events whose alerts are snoozed, and until when: listed, but no notification, sound or flash meanwhile. */
+  snoozedEvents: SnoozedEvent[];
   /** A side's fair price moving this many percent (since the open or within the window) alerts; 0 = off. */
   dropAlertPct: number;
   dropWindowMinutes: number;
@@ -407,6 +425,8 @@ export interface ResponseMap {
   'settlements:exportCsvToFile': { path: string; rows: number } | null;
   'alerts:list': AlertRecord[];
   'alerts:mute': null;
+  /** The snoozes in force after the change. */
+  'alerts:snooze': SnoozedEvent[];
   'settings:get': SettingsView;
   'settings:update': SettingsView;
   'settings:setApiKey': SettingsView;
