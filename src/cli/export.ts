@@ -9,6 +9,7 @@ import { openStore } from '../core/store';
 import { formatServiceTime } from '../shared/api';
 import { csvRow } from '../shared/csv';
 import type { ExportFilter } from '../shared/domain';
+import type { OddsFormat } from '../shared/formats';
 import { labelPeriod, periodNames } from '../shared/periods';
 
 export type ExportKind = 'settlements' | 'results' | 'max-win' | 'bets';
@@ -19,6 +20,8 @@ export interface ExportOptions {
   format: 'json' | 'csv';
   since: number | null;
   sport: number | null;
+  /** Bets as CSV: the extra columns' odds format (default decimal). */
+  oddsFormat?: OddsFormat;
 }
 
 const SETTLEMENT_COLUMNS = [
@@ -92,7 +95,7 @@ export async function runExport(options: ExportOptions, sink: Writable = process
       if (options.sport !== null) process.stderr.write('export: --sport does not apply to bets; ignored\n');
       // Oldest first, like the other kinds; --since is the time the bet was recorded.
       const bets = store.listBets(options.since === null ? {} : { from: options.since }).reverse();
-      if (csv) await writeBetsCsv(bets, sink);
+      if (csv) await writeBetsCsv(bets, sink, options.oddsFormat);
       else await writeText(sink, map(bets, (b) => JSON.stringify(b) + '\n'));
     } else if (options.kind === 'settlements') {
       await writeText(sink, settlements());

@@ -1,11 +1,12 @@
 // `npm run cli -- <command>`: the headless entry. Every command runs the core (or the simulator) without Electron.
 //   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS] [--quota N]
-//   export settlements|results|max-win|bets --db FILE [--format json|csv] [--since ISO] [--sport ID]
+//   export settlements|results|max-win|bets --db FILE [--format json|csv] [--since ISO] [--sport ID] [--odds-format F]
 //   sim ...   the upstream simulator
 //   web       browser mode
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { parseServiceTime } from '../shared/api';
 import { checkBaseUrl } from '../shared/baseUrl';
+import { ODDS_FORMATS, type OddsFormat } from '../shared/formats';
 import { restrictFileModes } from '../core/fileModes';
 
 // Before any command opens a database or writes a file: owner-only files and folders (src/core/fileModes.ts).
@@ -92,9 +93,10 @@ program
   .addOption(new Option('--format <format>', 'output format').choices(['json', 'csv']).default('json'))
   .option('--since <iso>', 'only records at or after this UTC date-time (bets: placed at or after)', isoTime)
   .option('--sport <id>', 'only this sport id (not for bets)', sportId)
-  .action(async (what: 'settlements' | 'results' | 'max-win' | 'bets', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number }) => {
+  .addOption(new Option('--odds-format <format>', "bets as CSV: the columns price_in_format and closing_price_in_format in this odds format (price and closing_price stay decimal)").choices([...ODDS_FORMATS]).default('decimal'))
+  .action(async (what: 'settlements' | 'results' | 'max-win' | 'bets', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number; oddsFormat: OddsFormat }) => {
     const { runExport } = await import('./export');
-    process.exitCode = await runExport({ kind: what, db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null });
+    process.exitCode = await runExport({ kind: what, db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null, oddsFormat: opts.oddsFormat });
   });
 
 program

@@ -139,6 +139,17 @@ export function formatOdds(d: number | null | undefined, format: OddsFormat = DE
   }
 }
 
+/**
+ * The price in the chosen format as a spreadsheet cell: a number where the format is one (American 150 for +150,
+ * Malay -0.667, implied 40 for 40.0%, rounded as the screen shows it), the text "3/2" for fractional; null for no
+ * price. A cell is never text that starts with + or - (a CSV writer would neutralise it as a formula).
+ */
+export function oddsCell(d: number | null | undefined, format: OddsFormat): number | string | null {
+  if (!usable(d)) return null;
+  if (format === 'fractional') return formatOdds(d, format);
+  return Number(formatOdds(d, format).replace('%', ''));
+}
+
 /** The price as it is shown beside its decimal form, for a hover or an export: "+150 (2.500)"; decimal alone as is. */
 export function formatOddsWithDecimal(d: number | null | undefined, format: OddsFormat): string {
   const shown = formatOdds(d, format);
@@ -197,6 +208,19 @@ export function canonicalTimeZone(name: string): string | null {
 }
 
 export const isTimeZone = (name: string): boolean => canonicalTimeZone(name) !== null;
+
+let lastResolved: { zone: string | null | undefined; resolved: string } | null = null;
+
+/**
+ * The zone to show times in: the setting when it names one, else the OS zone. Screens ask on every store update, so
+ * the last answer is kept (asking Intl builds a formatter each time).
+ */
+export function resolveTimeZone(zone: string | null | undefined): string {
+  if (lastResolved && lastResolved.zone === zone) return lastResolved.resolved;
+  const resolved = (zone ? canonicalTimeZone(zone) : null) ?? systemTimeZone();
+  lastResolved = { zone, resolved };
+  return resolved;
+}
 
 /** The zones a Settings list offers (every IANA zone the runtime knows), always with UTC and `also` in it. */
 export function timeZoneNames(also: readonly string[] = []): string[] {

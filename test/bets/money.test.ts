@@ -269,6 +269,7 @@ describe('the bets CSV, row by row', () => {
       'id', 'placed_at_utc', 'event_id', 'bet', 'line_id', 'market', 'period', 'line', 'side', 'price', 'stake', 'closing_price',
       'clv_LOG_pct', 'clv_EM_pct', 'clv_MPTO_pct', 'clv_SHIN_pct', 'clv_OR_pct', 'result', 'pnl',
       'selection', 'close_stale', 'close_note', 'result_by', 'settle_by_hand',
+      'odds_format', 'price_in_format', 'closing_price_in_format',
     ]);
   });
 
@@ -283,6 +284,7 @@ describe('the bets CSV, row by row', () => {
       // 2.7027027 → 2.7027; 1.23456789 → 1.2346; MPTO n/a → null (empty); -0.00004 → 0 to four places; 3.33336 → 3.3334
       clv_LOG_pct: 2.7027, clv_EM_pct: 1.2346, clv_MPTO_pct: null, clv_SHIN_pct: -0, clv_OR_pct: 3.3334,
       result: 'half_loss', pnl: -50, selection: 'Home -0.25', close_stale: false, close_note: null, result_by: 'score', settle_by_hand: null,
+      odds_format: 'decimal', price_in_format: 1.9, closing_price_in_format: 1.85,
     });
     expect(byColumn[1]).toMatchObject({
       id: 2, placed_at_utc: '2026-11-22T12:31:15', closing_price: null,
@@ -305,14 +307,32 @@ describe('the bets CSV, row by row', () => {
     const lines = text.split('\r\n');
     expect(lines.at(-1)).toBe(''); // the last line ends with CRLF too
     expect(lines.slice(0, -1)).toEqual([
-      'id,placed_at_utc,event_id,bet,line_id,market,period,line,side,price,stake,closing_price,clv_LOG_pct,clv_EM_pct,clv_MPTO_pct,clv_SHIN_pct,clv_OR_pct,result,pnl,selection,close_stale,close_note,result_by,settle_by_hand',
+      'id,placed_at_utc,event_id,bet,line_id,market,period,line,side,price,stake,closing_price,clv_LOG_pct,clv_EM_pct,clv_MPTO_pct,clv_SHIN_pct,clv_OR_pct,result,pnl,selection,close_stale,close_note,result_by,settle_by_hand,odds_format,price_in_format,closing_price_in_format',
       // The half loss: -50 is a number (no apostrophe); the SHIN CLV that rounds to zero is written 0.
-      '1,2026-11-22T12:30:15,1001,Arsenal v Chelsea,5001,spread,0,-0.25,home,1.9,100,1.85,2.7027,1.2346,,0,3.3334,half_loss,-50,Home -0.25,false,,score,',
+      '1,2026-11-22T12:30:15,1001,Arsenal v Chelsea,5001,spread,0,-0.25,home,1.9,100,1.85,2.7027,1.2346,,0,3.3334,half_loss,-50,Home -0.25,false,,score,,decimal,1.9,1.85',
       // The open bet: the name starting with @ gets an apostrophe and, holding a comma, quotes; empty close, CLV,
       // result and P/L; the quotes of the reason doubled.
-      `2,2026-11-22T12:31:15,1002,"'@Home, FC v -Away",5002,totals,1,2.5,over,2.05,12.5,,,,,,,,,Over 2.5,true,the line vanished from a snapshot,,"the service said ""void"""`,
+      `2,2026-11-22T12:31:15,1002,"'@Home, FC v -Away",5002,totals,1,2.5,over,2.05,12.5,,,,,,,,,Over 2.5,true,the line vanished from a snapshot,,"the service said ""void""",decimal,2.05,`,
       // The draw won at 3.40 for 20: P/L 48.
-      '3,2026-11-22T12:30:15,1003,Ajax v PSV,5003,moneyline,0,,draw,3.4,20,3.1,5.5,5.25,5,6,-0.5,win,48,Draw,false,,service,',
+      '3,2026-11-22T12:30:15,1003,Ajax v PSV,5003,moneyline,0,,draw,3.4,20,3.1,5.5,5.25,5,6,-0.5,win,48,Draw,false,,service,,decimal,3.4,3.1',
     ]);
+  });
+
+  it('adds the trader’s odds format beside the decimal price, which keeps its meaning', () => {
+    const cells = (format: Parameters<typeof betCsvRows>[1]) =>
+      [...betCsvRows(bets, format)]
+        .map((r) => Object.fromEntries(BET_CSV_HEADER.map((h, i) => [h, r[i]])))
+        .map((b) => [b['price'], b['odds_format'], b['price_in_format'], b['closing_price'], b['closing_price_in_format']]);
+    // 1.90 -> -100/0.9 = -111.1 -> -111; 1.85 -> -100/0.85 = -117.6 -> -118; 2.05 -> +105 (no close yet);
+    // 3.40 -> +240; 3.10 -> +210. Numbers, so a spreadsheet sums them and no cell starts with a formula sign.
+    expect(cells('american')).toEqual([
+      [1.9, 'american', -111, 1.85, -118],
+      [2.05, 'american', 105, null, null],
+      [3.4, 'american', 240, 3.1, 210],
+    ]);
+    // Fractional is text, the nearest ladder fraction: 0.9 -> 10/11, 1.05 -> 21/20, 2.4 -> 5/2 (0.1 away; 9/4 is 0.15).
+    expect(cells('fractional').map((c) => c[2])).toEqual(['10/11', '21/20', '5/2']);
+    // Malay: 1.90 -> +0.9; 2.05 -> -1/1.05 = -0.952; 3.40 -> -1/2.4 = -0.417.
+    expect(cells('malay').map((c) => c[2])).toEqual([0.9, -0.952, -0.417]);
   });
 });

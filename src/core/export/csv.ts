@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { formatServiceTime } from '../../shared/api';
 import { csvRow } from '../../shared/csv';
 import type { BetView, SettlementCursor, SettlementQuery } from '../../shared/domain';
+import { DEFAULT_ODDS_FORMAT, oddsCell, type OddsFormat } from '../../shared/formats';
 import type { Store } from '../store';
 
 const CHUNK_CHARS = 64 * 1024;
@@ -125,25 +126,29 @@ export const BET_CSV_HEADER = [
   // Added with the trading desk's conventions (docs/trading.md); the columns before keep their meaning. `line` is
   // the service's value (a spread's home handicap), `selection` the side in words with its own handicap.
   'selection', 'close_stale', 'close_note', 'result_by', 'settle_by_hand',
+  // Added with the odds formats (issue 25): price and closing_price stay decimal; these say them in the trader's
+  // format (docs/trading.md, "Numbers on screen"), as the Bets view shows them.
+  'odds_format', 'price_in_format', 'closing_price_in_format',
 ] as const;
 
 const pct4 = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 10_000) / 10_000);
 
 /**
  * One CSV row per bet (the Bets view's rows); CLV in percent to four places under every model (empty where a model
- * cannot price the close); result is win, half_win, push, half_loss or loss.
+ * cannot price the close); result is win, half_win, push, half_loss or loss; the price and the close also in `format`.
  */
-export function* betCsvRows(bets: Iterable<BetView>): Generator<unknown[]> {
+export function* betCsvRows(bets: Iterable<BetView>, format: OddsFormat = DEFAULT_ODDS_FORMAT): Generator<unknown[]> {
   for (const b of bets) {
     const c = b.clvByModel;
     yield [
       b.id, formatServiceTime(b.placedAt), b.eventId, b.label, b.lineId, b.market, b.period, b.line, b.side, b.price, b.stake, b.closingPrice,
       pct4(c?.LOG), pct4(c?.EM), pct4(c?.MPTO), pct4(c?.SHIN), pct4(c?.OR), b.result, b.pnl,
       b.sideWords, b.closeStale, b.closeNote, b.resultBy, b.settleByHand,
+      format, oddsCell(b.price, format), oddsCell(b.closingPrice, format),
     ];
   }
 }
 
-export function writeBetsCsv(bets: Iterable<BetView>, sink: Writable): Promise<number> {
-  return writeCsv(sink, BET_CSV_HEADER, betCsvRows(bets));
+export function writeBetsCsv(bets: Iterable<BetView>, sink: Writable, format: OddsFormat = DEFAULT_ODDS_FORMAT): Promise<number> {
+  return writeCsv(sink, BET_CSV_HEADER, betCsvRows(bets, format));
 }

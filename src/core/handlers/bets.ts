@@ -94,7 +94,7 @@ export function betsHandlers(ctx: CoreContext): Pick<
     },
     'bets:exportCsv': (q) => {
       let out = csvRow(BET_CSV_HEADER);
-      for (const row of betCsvRows(store(ctx).listBets(q))) out += csvRow(row);
+      for (const row of betCsvRows(store(ctx).listBets(q), ctx.settings.get().oddsFormat)) out += csvRow(row);
       return out;
     },
     'movers:list': () => topMovers(store(ctx), model(), ctx.clock.now()),
