@@ -24,7 +24,7 @@ import { DESKTOP_CHANNELS, PUSH_CHANNEL, REQUEST_CHANNELS, type AppInfo } from '
 import { KEYRING, NO_KEYRING, keychainForTests } from '../contract/keychain';
 import { startService, type Service } from '../contract/service';
 import { contractSuite } from '../contract/suite';
-import { electronStandIn, type StandInBrowserWindow, type StandInMenu, type StandInSession } from './electron/standIn';
+import { electronStandIn, StandInEvent, type StandInBrowserWindow, type StandInMenu, type StandInSession } from './electron/standIn';
 
 const hoisted = vi.hoisted(() => ({ keychainService: `oddsdesk-desktop-wiring-${process.pid}-${Date.now()}` }));
 
@@ -233,7 +233,7 @@ describe('the desktop shell', () => {
     await until(() => pushes.some((p) => p.event === 'onFocusEvent' && (p.payload as { eventId: number }).eventId === service.eventId), 'onFocusEvent');
   });
 
-  it('closing the window hides it to the tray (not destroyed), says once that Oddsdesk still runs, and the tray brings it back', async () => {
+  it('closing the window hides it to the tray (not destroyed), says once that Oddsdesk still runs; the tray or a second start brings it back', async () => {
     expect(await value('desktop:get')).toMatchObject({ closeToTray: true, trayAvailable: true });
     const notices = () => standIn.notifications.filter((n) => n.title === 'Oddsdesk is still running');
     expect(notices()).toHaveLength(0);
@@ -251,8 +251,13 @@ describe('the desktop shell', () => {
     expect(win.isVisible()).toBe(false);
     expect(notices(), 'the notice is shown once').toHaveLength(1);
     expect(JSON.parse(readFileSync(path.join(userData, 'desktop-settings.json'), 'utf8'))).toMatchObject({ closeNoticeShown: true });
+    // Starting Oddsdesk again while it runs brings this window back (the second instance itself quits).
+    standIn.app.emit('second-instance', new StandInEvent(), ['oddsdesk'], root);
+    expect(win.isVisible()).toBe(true);
+    win.close();
     trayMenu().click('Show Oddsdesk');
     expect(win.isVisible()).toBe(true);
+    expect(standIn.windows()).toEqual([win]);
   });
 
   it('quitting from the tray flushes and closes the database cleanly, then the app quits; requests meanwhile are refused', async () => {
