@@ -156,6 +156,29 @@ export function formatOddsWithDecimal(d: number | null | undefined, format: Odds
   return format === 'decimal' || !usable(d) ? shown : `${shown} (${formatOdds(d, 'decimal')})`;
 }
 
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/**
+ * An alert's words with its prices in `format`. The core writes them in decimal (the desktop notifications keep
+ * them so); the prices are in the alert's data, so the figures are written again in the chosen format where the words
+ * hold them: a drop's "fair 2.054 → 1.853", a threshold's "price 1.95 crossed 2" (decimal too gets its three places).
+ * Words of another shape are left as they are.
+ */
+export function alertWordsIn(a: { kind: string; message: string; data?: unknown }, format: OddsFormat): string {
+  const d = (a.data && typeof a.data === 'object' ? a.data : {}) as Record<string, unknown>;
+  const from = d['from'];
+  const to = d['to'];
+  const price = d['price'];
+  const threshold = d['threshold'];
+  if (a.kind === 'drop' && isNum(from) && isNum(to)) {
+    return a.message.replace(`fair ${from.toFixed(3)} → ${to.toFixed(3)}`, `fair ${formatOdds(from, format)} → ${formatOdds(to, format)}`);
+  }
+  if (a.kind === 'price' && isNum(price) && isNum(threshold)) {
+    return a.message.replace(`price ${price} crossed ${threshold}`, `price ${formatOdds(price, format)} crossed ${formatOdds(threshold, format)}`);
+  }
+  return a.message;
+}
+
 // ---- percentages, signs and colours ----
 
 /** A percentage (already in percent): "12.3%"; `sign` writes "+" on a rise. None: "—". */

@@ -1,8 +1,12 @@
 // A small uPlot time-series chart that fills its container's width. Times are ms; uPlot wants seconds. Odds charts
-// use a log scale: on a linear one a 1.01 vs 501 market is a flat line at the bottom and a spike at the top.
+// use a log scale: on a linear one a 1.01 vs 501 market is a flat line at the bottom and a spike at the top. The time
+// axis and the cursor's legend read in the trader's zone on a 24-hour clock (uPlot's own labels are US 12-hour, in
+// the browser's zone); odds on the axis and in the legend in the trader's odds format.
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatDateTime, formatDayMonth, formatHourMinute, formatClock, formatDay, formatOdds, type OddsFormat } from '../../../shared/formats';
+import { fmtMoney, useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
 
 export interface ChartSeries {
@@ -20,15 +24,37 @@ interface Props {
   series: ChartSeries[];
   height?: number;
   testId?: string;
-  format?: (v: number) => string;
+  /** What the values are: decimal prices (shown in the trader's odds format) or amounts (max stake). */
+  values: 'odds' | 'money';
   /** A log y scale (uPlot distr 3), for decimal odds; every value must be > 0 (a value <= 0 is left out). */
   log?: boolean;
 }
 
+const valueText = (values: Props['values'], format: OddsFormat) => (v: number) => (values === 'odds' ? formatOdds(v, format) : fmtMoney(v));
+
+/**
+ * The time axis' labels in `zone`: "14:05" (with seconds when the ticks are seconds apart), the day under the first
+ * label and under each one that starts a new day, "23 Nov" alone when the ticks are days apart.
+ */
+function timeAxisLabels(splits: number[], incrSeconds: number, zone: string): string[] {
+  let lastDay = '';
+  return splits.map((s) => {
+    const ms = s * 1000;
+    if (incrSeconds >= 86_400) return formatDayMonth(ms, zone);
+    const time = incrSeconds < 60 ? formatClock(ms, zone) : formatHourMinute(ms, zone);
+    const day = formatDay(ms, zone);
+    const label = day !== lastDay ? `${time}\n${formatDayMonth(ms, zone)}` : time;
+    lastDay = day;
+    return label;
+  });
+}
+
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
-export function Chart({ title, data, series, height = 150, testId, format, log = false }: Props) {
+export function Chart({ title, data, series, height = 150, testId, values, log = false }: Props) {
   const theme = useStore((s) => s.theme);
+  const oddsFormat = useOddsFormat();
+  const zone = useTimeZone();
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const seriesKey = series.map((s) => `${s.label}:${s.color}:${s.stepped ? 1 : 0}`).join('|');
@@ -45,22 +71,28 @@ export function Chart({ title, data, series, height = 150, testId, format, log =
     const el = box.current;
     if (!el) return;
     const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
+    const text = valueText(values, oddsFormat);
     const opts: uPlot.Options = {
       title,
       width: Math.max(200, el.clientWidth),
       height,
       legend: { show: true },
       cursor: { drag: { x: true, y: false } },
+      // Ticks fall on the zone's whole hours and days; the labels are ours (24-hour, in the zone).
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone),
       scales: { x: { time: true }, ...(log ? { y: { distr: 3 as const } } : {}) },
-      axes: [axis, { ...axis, size: 72, values: format ? (_u, vals) => vals.map((v) => (v == null ? '' : format(v))) : undefined }],
+      axes: [
+        { ...axis, size: 44, values: (_u, splits, _i, _space, incr) => timeAxisLabels(splits, incr, zone) },
+        { ...axis, size: 72, values: (_u, vals) => vals.map((v) => (v == null ? '' : text(v))) },
+      ],
       series: [
-        {},
+        { value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, zone, { seconds: true })) },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.color.startsWith('--') ? css(s.color) : s.color,
           width: 1.5,
           paths: s.stepped ? uPlot.paths.stepped?.({ align: 1 }) : undefined,
-          value: format ? (_u: uPlot, v: number | null) => (v == null ? '—' : format(v)) : undefined,
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : text(v)),
         })),
       ],
     };
@@ -75,11 +107,11 @@ export function Chart({ title, data, series, height = 150, testId, format, log =
     };
     // Rebuilt only when the shape changes; data updates go through setData below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [title, height, seriesKey, theme, log]);
+  }, [title, height, seriesKey, theme, log, values, oddsFormat, zone]);
 
   useEffect(() => {
     plot.current?.setData(dataRef.current());
   }, [data]);
 
-  return <div className="chart" ref={box} data-testid={testId} data-points={data[0]?.length ?? 0} data-scale={log ? 'log' : 'linear'} />;
+  return <div className="chart" ref={box} data-testid={testId} data-points={data[0]?.length ?? 0} data-scale={log ? 'log' : 'linear'} data-zone={zone} data-odds-format={values === 'odds' ? oddsFormat : undefined} />;
 }

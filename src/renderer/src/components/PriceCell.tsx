@@ -1,10 +1,12 @@
 // One live price. React renders the cell once; after that a store subscription of its own writes the price, the
 // arrow and the flash straight into the DOM. At 2,000 updates/s a React render per change (two, with the flash's
 // end) and a timer per flash were most of the grid's cost; here a tick costs one identity check per cell and a few
-// DOM writes for the cells that moved. The arrow stays after the 600 ms flash: colour is never the only signal.
+// DOM writes for the cells that moved. The arrow stays after the 600 ms flash: colour is never the only signal. The
+// price reads in the trader's odds format; a change of format rewrites the cells (no flash: the price did not move).
 import { memo, useLayoutEffect, useRef, type AnimationEvent } from 'react';
 import type { MarketView } from '../../../shared/domain';
-import { fmtOdds } from '../format';
+import { formatOdds, type OddsFormat } from '../../../shared/formats';
+import { useOddsFormat } from '../format';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
 
@@ -24,7 +26,7 @@ function endFlash(ev: AnimationEvent<HTMLSpanElement>): void {
   ev.currentTarget.classList.remove('flash', 'again');
 }
 
-const LivePrice = memo(function LivePrice({ eventId, lineId, side }: { eventId: number; lineId: number; side: PriceSide }) {
+const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { eventId: number; lineId: number; side: PriceSide; format: OddsFormat }) {
   const cell = useRef<HTMLSpanElement>(null);
   const arrow = useRef<HTMLSpanElement>(null);
   const value = useRef<HTMLSpanElement>(null);
@@ -57,12 +59,12 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side }: { eventId: 
         arrowEl.setAttribute('aria-label', up ? 'up' : 'down');
         flash(el);
       }
-      if (next !== price || first) text.nodeValue = offline ? 'off' : fmtOdds(next);
+      if (next !== price || first) text.nodeValue = offline ? 'off' : formatOdds(next, format);
       price = next;
     };
     show(useStore.getState().markets[key]);
     return useStore.subscribe((s) => show(s.markets[key]));
-  }, [eventId, lineId, side]);
+  }, [eventId, lineId, side, format]);
   return (
     <span ref={cell} className="cell num price" data-testid={`price-${eventId}-${lineId}-${side}`} onAnimationEnd={endFlash}>
       <span ref={arrow} className="arrow" />
@@ -72,7 +74,8 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side }: { eventId: 
 });
 
 export const PriceCell = memo(function PriceCell({ eventId, lineId, side }: { eventId: number; lineId: number | null; side: PriceSide }) {
+  const format = useOddsFormat();
   if (lineId === null) return <span className="cell num price empty">—</span>;
   // Keyed by line: another line in this place is another price, with no arrow from the last one.
-  return <LivePrice key={lineId} eventId={eventId} lineId={lineId} side={side} />;
+  return <LivePrice key={lineId} eventId={eventId} lineId={lineId} side={side} format={format} />;
 });

@@ -4,7 +4,8 @@ import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QuotaView, StreamState } from '../../../shared/ipc/contract';
 import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests';
-import { fmtShortDateTime, fmtTime, utcTitle } from '../format';
+import { zoneLabel } from '../../../shared/formats';
+import { fmtShortDateTime, fmtTime, useTimeZone, utcTitle } from '../format';
 import { useStore } from '../store';
 
 const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'failing', 'restricted', 'failed', 'ended'];
@@ -23,6 +24,8 @@ export function StatusBar() {
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;
   const skew = describeSkew(q?.clockSkewMs);
+  // Every time on screen is in this zone: said once, here, and in each time's hover.
+  const zone = useTimeZone();
 
   return (
     <footer className="status-bar" role="status" data-testid="status-bar" aria-label="Status">
@@ -48,6 +51,9 @@ export function StatusBar() {
         </span>
       )}
       <span className="spacer" />
+      <span className="seg muted" data-testid="status-zone" title="Times are shown in this zone, on a 24-hour clock (Settings, Time zone)">
+        {zoneLabel(zone, Date.now())}
+      </span>
       {demo && (
         <span className="badge demo" data-testid="badge-demo">
           DEMO

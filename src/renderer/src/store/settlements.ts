@@ -7,6 +7,7 @@ import type { StateCreator } from 'zustand';
 import type { SettlementCursor, SettlementQuery, SettlementRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import type { SettlementDetail } from '../../../shared/ipc/contract';
+import { dayStartIn, resolveTimeZone } from '../../../shared/formats';
 import { api } from '../api';
 import type { StoreState } from './index';
 
@@ -14,7 +15,7 @@ export interface SettlementFilter {
   sportId: number | null;
   leagueId: number | null;
   team: string;
-  /** yyyy-mm-dd, local day; '' = open. */
+  /** YYYY-MM-DD, a day in the trader's zone (Settings); '' = open. */
   from: string;
   to: string;
   outcomeSide: '' | 'home' | 'draw' | 'away';
@@ -26,27 +27,22 @@ const PAGE = 200;
 export const SETTLEMENT_LIVE_KEEP = 100;
 export const SETTLEMENT_LIST_KEEP = 5000;
 
-const localDay = (text: string, plusDays = 0): number | undefined => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  return m ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plusDays).getTime() : undefined;
-};
-
-/** The filter form as a settlements:query argument (without paging). */
-export function toQuery(f: SettlementFilter): SettlementQuery {
+/** The filter form as a settlements:query argument (without paging); its days start at midnight in `zone`. */
+export function toQuery(f: SettlementFilter, zone: string): SettlementQuery {
   const q: SettlementQuery = {};
   if (f.sportId !== null) q.sportId = f.sportId;
   if (f.leagueId !== null) q.leagueId = f.leagueId;
   if (f.team.trim()) q.team = f.team.trim();
-  const from = localDay(f.from);
-  const to = localDay(f.to, 1); // the "to" day is included
+  const from = dayStartIn(f.from, zone);
+  const to = dayStartIn(f.to, zone, 1); // the "to" day is included
   if (from !== undefined) q.from = from;
   if (to !== undefined) q.to = to;
   if (f.outcomeSide) q.outcome = { side: f.outcomeSide, result: f.outcomeResult || 'win', scope: 'moneyline' };
   return q;
 }
 
-function matches(f: SettlementFilter, r: SettlementRow): boolean {
-  const q = toQuery(f);
+function matches(f: SettlementFilter, r: SettlementRow, zone: string): boolean {
+  const q = toQuery(f, zone);
   if (q.sportId !== undefined && r.sportId !== q.sportId) return false;
   if (q.leagueId !== undefined && r.leagueId !== q.leagueId) return false;
   if (q.team && !`${r.runnerHome}\n${r.runnerAway}`.toLowerCase().includes(q.team.toLowerCase())) return false;
@@ -148,7 +144,7 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
     async loadSettlements() {
       const mine = ++seq;
       set({ settlementsLoading: true });
-      const r = await api.invoke('settlements:query', { ...toQuery(get().settlementFilter), limit: PAGE });
+      const r = await api.invoke('settlements:query', { ...toQuery(get().settlementFilter, resolveTimeZone(get().settings?.timeZone)), limit: PAGE });
       if (mine !== seq) return; // a newer filter is on its way
       if (!r.ok) {
         set({ settlementsLoading: false, settlementsLoaded: true, settlementsError: r.error });
@@ -170,7 +166,7 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       const mine = ++seq;
       set({ settlementsLoading: true });
       const r = await api.invoke('settlements:query', {
-        ...toQuery(s.settlementFilter),
+        ...toQuery(s.settlementFilter, resolveTimeZone(s.settings?.timeZone)),
         limit: PAGE,
         after: s.settlementNext,
         withoutTotal: true,
@@ -192,7 +188,7 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       const s = get();
       const fresh = !s.settlementsById[row.eventId];
       const inList = s.settlementIds.includes(row.eventId);
-      const showInList = !inList && s.settlementsLoaded && matches(s.settlementFilter, row);
+      const showInList = !inList && s.settlementsLoaded && matches(s.settlementFilter, row, resolveTimeZone(s.settings?.timeZone));
       const { settlementsById, leaguesSeen } = remember([row]);
       const liveSettlementIds = [row.eventId, ...s.liveSettlementIds.filter((id) => id !== row.eventId)];
       const leftLive = liveSettlementIds.splice(SETTLEMENT_LIVE_KEEP);

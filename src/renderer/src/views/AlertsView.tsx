@@ -2,8 +2,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { alertWordsIn } from '../../../shared/formats';
 import { Time } from '../components/Time';
-import { eventName } from '../format';
+import { eventName, useOddsFormat } from '../format';
 import { focusEvent, focusSettlement, useStore } from '../store';
 
 const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', odds_move: 'MOVE' };
@@ -32,6 +33,7 @@ function MuteButton({ eventId }: { eventId: number }) {
 const AlertRow = memo(function AlertRow({ id, top }: { id: number; top: number }) {
   const a = useStore((s) => s.alertsById[id]);
   const ev = useStore(useShallow((s) => (a?.eventId != null ? s.watchEvents[a.eventId] : undefined)));
+  const format = useOddsFormat();
   if (!a) return null;
   return (
     <div
@@ -47,8 +49,8 @@ const AlertRow = memo(function AlertRow({ id, top }: { id: number; top: number }
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>
       <span className="cell ellipsis muted">{a.eventId != null ? (ev ? eventName(ev.runnerHome, ev.runnerAway) : `#${a.eventId}`) : ''}</span>
-      <span className="cell ellipsis msg" title={a.message}>
-        {a.message.replace(/\n/g, ' · ')}
+      <span className="cell ellipsis msg" title={a.message} data-testid="alert-text">
+        {alertWordsIn(a, format).replace(/\n/g, ' · ')}
       </span>
       <span className="cell">{a.eventId != null && <MuteButton eventId={a.eventId} />}</span>
     </div>

@@ -9,14 +9,16 @@ import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
-import { fmtDateTime, fmtOdds } from '../format';
+import { EDGE_PCT_DECIMALS, formatPercent, toneOf } from '../../../shared/formats';
+import { fmtDateTime, useOdds, useTimeZone } from '../format';
 import { setViewKeys } from '../keys';
 import { useStore } from '../store';
 
 type Status = 'all' | 'open' | 'settled';
 const STATUSES: Status[] = ['all', 'open', 'settled'];
-const fmtClv = (x: number | null | undefined) => (x == null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(2)}%`);
-const tone = (x: number | null | undefined) => (x == null || x === 0 ? '' : x > 0 ? 'pos' : 'neg');
+const fmtClv = (x: number | null | undefined) => formatPercent(x, { sign: true, decimals: EDGE_PCT_DECIMALS });
+// CLV, ROI and P/L all have two decimals as shown: the colour follows the sign of what is shown.
+const tone = (x: number | null | undefined) => toneOf(x, EDGE_PCT_DECIMALS);
 const MARKETS = ['', 'moneyline', 'spread', 'totals', 'team_total'];
 const STATUS_WORD: Record<Status, string> = { all: 'All', open: 'Open', settled: 'Settled' };
 
@@ -32,6 +34,8 @@ function download(csv: string) {
 export function BetsView() {
   const toast = useStore((s) => s.toast);
   const unit = useStore((s) => s.settings?.moneyUnit ?? '');
+  const fmtOdds = useOdds();
+  const zone = useTimeZone();
   const money = (n: number | null, sign = false) => (n === null ? '—' : formatMoney(n, unit, { sign }));
   const [status, setStatus] = useState<Status>('all');
   const [market, setMarket] = useState('');
@@ -139,13 +143,13 @@ export function BetsView() {
           <tbody>
             {data.bets.map((b, i) => (
               <tr key={b.id} className={i === selected ? 'selected-row' : undefined} aria-selected={i === selected} data-testid={`bet-row-${b.id}`} onClick={() => setSelected(i)}>
-                <td>{fmtDateTime(b.placedAt)}</td>
+                <td>{fmtDateTime(b.placedAt, zone)}</td>
                 <td>{b.label.replace(/ · .*$/, '')}</td>
                 <td data-testid="bet-side" title={b.label}>
                   {b.sideWords}
                   {b.market !== 'moneyline' && b.market !== 'spread' && b.market !== 'totals' && b.market !== 'team_total' ? ` (${marketName(b.market)})` : ''}
                 </td>
-                <td className="num">{fmtOdds(b.price)}</td>
+                <td className="num" data-testid="bet-price">{fmtOdds(b.price)}</td>
                 <td className="num">{money(b.stake)}</td>
                 <td className={`num${b.closeStale ? ' stale' : ''}`} title={b.closeNote ?? undefined} data-testid="bet-close">
                   {fmtOdds(b.closingPrice)}

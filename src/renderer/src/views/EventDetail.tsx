@@ -15,7 +15,7 @@ import { PriceCell, type PriceSide } from '../components/PriceCell';
 import { Time } from '../components/Time';
 import { SettledLines } from '../components/SettledLines';
 import { usePeriodNames, useQuery } from '../hooks';
-import { eventName, fmtMoney, fmtOdds, fmtPct, fmtScore } from '../format';
+import { eventName, fmtMoney, fmtPct, fmtScore, useOdds } from '../format';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
 import { PriceAlerts } from './PriceAlerts';
@@ -52,6 +52,7 @@ function MarketRowView({
   onChoose: (lineId: number) => void;
 }) {
   const model = useStore((s) => s.devigModel);
+  const odds = useOdds();
   // The sides this row has seen priced: a moneyline that loses its draw for a moment has no fair price meanwhile.
   const seen = useRef(new Set<PriceSide>());
   for (const s of pricedSides(market.prices)) seen.current.add(s);
@@ -70,7 +71,7 @@ function MarketRowView({
         {sides.map((s) => (
           <span key={s} className="side">
             <span className="side-label" data-testid={`side-${market.lineId}-${s}`}>{sideWords(market.market, market.line, s, { team }).replace(/^(Home|Away) team total /, '')}</span>
-            {live ? <PriceCell eventId={eventId} lineId={market.lineId} side={s} /> : <span className="cell num price">{fmtOdds(market.prices?.[s])}</span>}
+            {live ? <PriceCell eventId={eventId} lineId={market.lineId} side={s} /> : <span className="cell num price">{odds(market.prices?.[s])}</span>}
             <span className="fair" data-testid={`fair-${market.lineId}-${s}`} title={fair ? `fair probability (${model})` : market.prices ? `no fair price under ${model}: the market is partial or the model cannot price it` : 'offline'}>
               {market.prices && !fair && pricedSides(market.prices).length ? 'n/a' : fmtPct(fair?.[s])}
             </span>
@@ -115,13 +116,13 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   if (all.length === 1) return <p className="calm-message">One tick recorded so far; the charts start with the next one.</p>;
   return (
     <div className="charts">
-      <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: current ? sideWords(current.market, current.line, s, { team: current.side }) : sideName(s), color: color(i) }))} format={(v) => v.toFixed(3)} />
+      <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: current ? sideWords(current.market, current.line, s, { team: current.side }) : sideName(s), color: color(i) }))} values="odds" />
       <Chart
         title="Max stake"
         testId="chart-maxwin"
         data={maxWinData}
         series={[{ label: 'max stake', color: color(1), stepped: true }]}
-        format={(v) => fmtMoney(v)}
+        values="money"
       />
     </div>
   );

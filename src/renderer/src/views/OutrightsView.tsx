@@ -4,13 +4,14 @@ import { useMemo, useState } from 'react';
 import { OUTRIGHT_MIN_CONTESTANTS_DEFAULT, type OutrightMarket } from '../../../shared/api';
 import { api } from '../api';
 import { Time } from '../components/Time';
-import { fmtLine, fmtOdds, serviceMs } from '../format';
+import { fmtLine, serviceMs, useOdds } from '../format';
 import { SportSelect } from '../components/SportSelect';
 import { useQuery } from '../hooks';
 import { useStore } from '../store';
 
 export function OutrightsView() {
   const setView = useStore((s) => s.setView);
+  const fmtOdds = useOdds();
   const [sportId, setSportId] = useState<number | null>(null);
   const [minContestants, setMin] = useState(OUTRIGHT_MIN_CONTESTANTS_DEFAULT);
   const [text, setText] = useState('');

@@ -1,7 +1,7 @@
 // Settings: base URL, the key (write-only: we only ever learn whether one is stored), de-vig model, notification
 // rules, alert threshold, history retention and the history file's size, theme, do-not-disturb and the hourly quota
 // of the trader's plan; in the desktop app also close-to-tray, the log folder and diagnostics, and updates.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { StorageKind } from '../../../shared/domain';
@@ -9,6 +9,7 @@ import type { DesktopApi, DesktopView, SettingsPatch, SettingsView as SettingsVa
 import type { AppError } from '../../../shared/errors';
 import type { SettlementAlertScope } from '../../../shared/domain';
 import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../shared/requests';
+import { formatClock, formatOdds, ODDS_FORMAT_NAMES, ODDS_FORMATS, systemTimeZone, timeZoneNames, zoneLabel, type OddsFormat } from '../../../shared/formats';
 import { api } from '../api';
 import { Time } from '../components/Time';
 import { useQuery, useSports } from '../hooks';
@@ -524,6 +525,52 @@ export function SettingsView() {
           <option value="light">Light</option>
         </select>
       </Row>
+      <OddsAndClock settings={settings} />
     </section>
+  );
+}
+
+// ---- odds format and time zone (issue 25): how every price reads and which clock every time is on ----
+
+const EXAMPLE_PRICE = 1.952;
+
+function OddsAndClock({ settings }: { settings: SettingsValues | null }) {
+  const update = useStore((s) => s.updateSettings);
+  const toast = useStore((s) => s.toast);
+  const system = systemTimeZone();
+  const zone = settings?.timeZone ?? system;
+  const format = settings?.oddsFormat ?? 'decimal';
+  const zones = useMemo(() => timeZoneNames([zone, system]), [zone, system]);
+  const change = (patch: SettingsPatch, what: string) => void update(patch).then((err) => err && toast(`${what} not saved: ${err.message}`, 'error'));
+  return (
+    <>
+      <Row
+        label="Odds format"
+        hint="How every price on screen reads: the grid, the detail, charts, Top movers, bets, specials and the alert list. CSV exports keep the decimal price and add this one beside it; desktop notifications stay decimal."
+      >
+        <select value={format} disabled={!settings} onChange={(e) => change({ oddsFormat: e.target.value as OddsFormat }, 'Odds format')} aria-label="Odds format" data-testid="odds-format-select">
+          {ODDS_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {ODDS_FORMAT_NAMES[f]}
+            </option>
+          ))}
+        </select>{' '}
+        <span className="muted small-text" data-testid="odds-format-example">
+          {formatOdds(EXAMPLE_PRICE, 'decimal')} reads {formatOdds(EXAMPLE_PRICE, format)}
+        </span>
+      </Row>
+      <Row label="Time zone" hint="Every time is shown in this zone, on a 24-hour clock; the status bar names it. Date filters take YYYY-MM-DD days from midnight in it. Default: this computer's zone.">
+        <select value={zone} disabled={!settings} onChange={(e) => change({ timeZone: e.target.value }, 'Time zone')} aria-label="Time zone" data-testid="time-zone-select">
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z === system ? `${z} (this computer)` : z}
+            </option>
+          ))}
+        </select>{' '}
+        <span className="muted small-text" data-testid="time-zone-now">
+          {zoneLabel(zone, Date.now())}, now {formatClock(Date.now(), zone)}
+        </span>
+      </Row>
+    </>
   );
 }

@@ -8,6 +8,8 @@ import { Outcome } from '../components/Outcome';
 import { SettledLines } from '../components/SettledLines';
 import { Time } from '../components/Time';
 import { SportSelect } from '../components/SportSelect';
+import { parseDay, zoneLabel } from '../../../shared/formats';
+import { useTimeZone } from '../format';
 import { useSports } from '../hooks';
 import { useStore } from '../store';
 import { EMPTY_FILTER, toQuery } from '../store/settlements';
@@ -99,6 +101,35 @@ function LiveFeed({ sportName }: { sportName: (id: number) => string }) {
   );
 }
 
+/**
+ * A day as YYYY-MM-DD typed in a text field: the same on every machine (a native date field follows the browser's
+ * locale, mm/dd/yyyy in the US). The filter takes the text once it is a real day, or empty.
+ */
+function DayInput({ value, onChange, label, testId, zone }: { value: string; onChange(day: string): void; label: string; testId: string; zone: string }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const valid = text.trim() === '' || parseDay(text) !== null;
+  return (
+    <input
+      type="text"
+      inputMode="numeric"
+      placeholder="YYYY-MM-DD"
+      size={11}
+      maxLength={10}
+      value={text}
+      aria-label={label}
+      aria-invalid={!valid}
+      title={`A day as YYYY-MM-DD, from midnight in ${zoneLabel(zone, Date.now())}`}
+      data-testid={testId}
+      onChange={(e) => {
+        const t = e.target.value;
+        setText(t);
+        if (t.trim() === '' || parseDay(t)) onChange(t.trim());
+      }}
+    />
+  );
+}
+
 function downloadCsv(csv: string) {
   const blob = new Blob([csv], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);
@@ -137,6 +168,7 @@ export function SettlementsView() {
   const setSelected = useStore((s) => s.selectSettlement);
   const [team, setTeam] = useState(filter.team);
   const [exporting, setExporting] = useState(false);
+  const zone = useTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -160,13 +192,13 @@ export function SettlementsView() {
     setExporting(true);
     // The desktop streams the export into a file the trader picks; a browser downloads it.
     if (useStore.getState().info?.host === 'electron') {
-      const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter));
+      const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
       setExporting(false);
       if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
       else if (r.value) toast(`Exported ${r.value.rows.toLocaleString()} settlements to ${r.value.path}`, 'info');
       return;
     }
-    const r = await api.invoke('settlements:exportCsv', toQuery(filter));
+    const r = await api.invoke('settlements:exportCsv', toQuery(filter, zone));
     setExporting(false);
     if (r.ok) downloadCsv(r.value);
     else toast(`Export failed: ${r.error.message}`, 'error');
@@ -206,10 +238,10 @@ export function SettlementsView() {
           ))}
         </select>
         <label className="check">
-          from <input type="date" value={filter.from} onChange={(e) => setFilter({ from: e.target.value })} data-testid="settlement-from" />
+          from <DayInput value={filter.from} onChange={(from) => setFilter({ from })} label="Settled from (YYYY-MM-DD)" testId="settlement-from" zone={zone} />
         </label>
         <label className="check">
-          to <input type="date" value={filter.to} onChange={(e) => setFilter({ to: e.target.value })} data-testid="settlement-to" />
+          to <DayInput value={filter.to} onChange={(to) => setFilter({ to })} label="Settled to (YYYY-MM-DD)" testId="settlement-to" zone={zone} />
         </label>
         <select
           value={filter.outcomeSide}

@@ -12,7 +12,8 @@ import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { Time } from '../components/Time';
 import { usePeriodNames, useQuery } from '../hooks';
-import { eventName, fmtLine, fmtMoney, fmtOdds, fmtSignedPct, serviceMs } from '../format';
+import { COLOUR_LEGEND, toneOf } from '../../../shared/formats';
+import { eventName, fmtLine, fmtMoney, fmtSignedPct, serviceMs, useOdds } from '../format';
 import { useStore } from '../store';
 
 function PlanRestricted({ error }: { error: AppError }) {
@@ -32,13 +33,14 @@ const CLV_TITLE =
 function ClvCell({ row, id }: { row: ClvRow | undefined; id: string }) {
   const clv = row?.clv ?? null;
   const closed = row?.closingTrueOdds != null;
+  const fmtOdds = useOdds();
   const open = fmtOdds(row?.openingOdds);
   return (
     <td className="num clv-cell" data-testid={id} title={CLV_TITLE}>
       <div data-testid={`${id}-prices`}>
         {open} → {fmtOdds(row?.closingTrueOdds)}
       </div>
-      <div className={clv == null ? 'muted' : clv >= 0 ? 'pos' : 'neg'} data-testid={`${id}-clv`}>
+      <div className={clv == null ? 'muted' : toneOf(clv * 100)} data-testid={`${id}-clv`}>
         {!closed ? 'open' : clv == null ? 'CLV —' : `CLV ${clv >= 0 ? '▲' : '▼'} ${fmtSignedPct(clv)}`}
       </div>
       <div className="muted" data-testid={`${id}-fair-move`} title={`Fair (no-vig) price under this model: ${fmtOdds(row?.openingTrueOdds)} at the open → ${fmtOdds(row?.closingTrueOdds)} at the close`}>
@@ -52,6 +54,7 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
   // The trader's model: the opening and closing records carry true odds under every model; between them the
   // service's todds follows the model asked for when the tick was fetched.
   const model = useStore((s) => s.devigModel);
+  const fmtOdds = useOdds();
   return (
     <section className="special" data-testid={`special-${special.specialId}`}>
       <h3>
@@ -122,7 +125,7 @@ function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventI
   if (points.length === 0) return <p className="calm-message">No ticks recorded for {name} yet.</p>;
   return (
     <div className="charts two">
-      <Chart title={`${name}: max stake`} data={data} series={[{ label: 'max stake', color: '--c2', stepped: true }]} format={fmtMoney} testId="chart-special-maxwin" />
+      <Chart title={`${name}: max stake`} data={data} series={[{ label: 'max stake', color: '--c2', stepped: true }]} values="money" testId="chart-special-maxwin" />
       <Chart
         title={`${name}: odds`}
         log
@@ -131,7 +134,7 @@ function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventI
           { label: 'odds', color: '--c1' },
           { label: 'true', color: '--c3' },
         ]}
-        format={(v) => v.toFixed(3)}
+        values="odds"
       />
     </div>
   );
@@ -177,6 +180,9 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
   return (
     <section className="special">
       <h3 title="The maximum stake accepted (max_win), each change">Max stake timeline</h3>
+      <p className="muted small-text" data-testid="colour-legend">
+        {COLOUR_LEGEND}
+      </p>
       <table className="grid" data-testid="maxwin-timeline">
         <thead>
           <tr>
@@ -200,7 +206,7 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
                 <td>{r.detail}</td>
                 <td className="num">{r.from == null ? 'baseline' : fmtMoney(r.from)}</td>
                 <td className="num">{fmtMoney(r.to)}</td>
-                <td className={`num ${ch == null ? 'muted' : ch >= 0 ? 'pos' : 'neg'}`}>{ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}</td>
+                <td className={`num ${ch == null ? 'muted' : toneOf(ch * 100)}`}>{ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}</td>
               </tr>
             );
           })}

@@ -6,7 +6,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MoverRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
-import { fmtMoney, fmtOdds } from '../format';
+import { COLOUR_LEGEND, formatPercent, toneOf } from '../../../shared/formats';
+import { fmtMoney, useOdds } from '../format';
 import { setViewKeys } from '../keys';
 import { useStore } from '../store';
 
@@ -15,14 +16,14 @@ type Window = (typeof WINDOWS)[number];
 const REFRESH_MS = 5_000;
 
 const moveOf = (r: MoverRow, w: Window) => (w === 5 ? r.move5 : w === 15 ? r.move15 : r.move60);
-const fmtMove = (x: number | null) => (x === null ? '—' : `${x > 0 ? '+' : ''}${x.toFixed(1)}%`);
-const tone = (x: number | null) => (x === null || Math.abs(x) < 0.05 ? '' : x < 0 ? 'neg' : 'pos');
+const fmtMove = (x: number | null) => formatPercent(x, { sign: true });
 
 export function TopMoversView() {
   const [rows, setRows] = useState<MoverRow[] | null>(null);
   const [error, setError] = useState<AppError | null>(null);
   const [span, setSpan] = useState<Window>(15);
   const [selected, setSelected] = useState(0);
+  const fmtOdds = useOdds();
   const load = useCallback(async () => {
     const r = await api.invoke('movers:list');
     if (r.ok) {
@@ -82,6 +83,9 @@ export function TopMoversView() {
         </div>
       </header>
       <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted). A line missing a side it had is left out. ↑↓ move, Enter opens the event.</p>
+      <p className="muted small-text" data-testid="colour-legend">
+        {COLOUR_LEGEND}
+      </p>
       {error && (
         <p className="calm-message" role="alert">
           {error.message}
@@ -121,12 +125,14 @@ export function TopMoversView() {
                 <td className="num">{fmtOdds(r.price)}</td>
                 <td className="num">{fmtOdds(r.fair)}</td>
                 {WINDOWS.map((w) => (
-                  <td key={w} className={`num ${tone(moveOf(r, w))}`} data-testid={w === span ? `mover-move-${i}` : undefined}>
+                  <td key={w} className={`num ${toneOf(moveOf(r, w))}`} data-testid={w === span ? `mover-move-${i}` : undefined}>
                     {fmtMove(moveOf(r, w))}
                   </td>
                 ))}
                 <td className="num">{fmtMoney(r.maxWin)}</td>
-                <td className={`num ${tone(r.maxWinMove60 === null ? null : -r.maxWinMove60)}`}>{fmtMove(r.maxWinMove60)}</td>
+                <td className={`num ${toneOf(r.maxWinMove60)}`} data-testid={`mover-maxwin-move-${i}`}>
+                  {fmtMove(r.maxWinMove60)}
+                </td>
               </tr>
             ))}
           </tbody>

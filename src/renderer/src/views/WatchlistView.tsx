@@ -6,6 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { parseServiceTime } from '../../../shared/api';
 import type { MarketView } from '../../../shared/domain';
 import { labelPeriod } from '../../../shared/periods';
+import { lineNumber } from '../../../shared/trading';
 import { usePeriodNames } from '../hooks';
 import { EventBadge } from '../components/EventBadge';
 import { PriceCell } from '../components/PriceCell';
@@ -115,9 +116,10 @@ function SortHeader({ k, label, title, className }: { k: SortKey; label: string;
   );
 }
 
-function LineCell({ eventId, lineId }: { eventId: number; lineId: number | null }) {
+/** A spread's home handicap is signed ("+0.5", "-1.25"); a total never is ("2.5"), as everywhere else. */
+function LineCell({ eventId, lineId, signed }: { eventId: number; lineId: number | null; signed: boolean }) {
   const line = useStore((s) => (lineId === null ? null : (s.markets[marketKey(eventId, lineId)]?.line ?? null)));
-  return <span className="cell num line">{fmtLine(line)}</span>;
+  return <span className="cell num line">{signed ? fmtLine(line) : line === null ? '' : lineNumber(line)}</span>;
 }
 
 function MaxWinCell({ eventId, lineId }: { eventId: number; lineId: number | null }) {
@@ -194,10 +196,10 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
       <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
       <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
-      <LineCell eventId={eventId} lineId={lines.spread} />
+      <LineCell eventId={eventId} lineId={lines.spread} signed />
       <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
       <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
-      <LineCell eventId={eventId} lineId={lines.total} />
+      <LineCell eventId={eventId} lineId={lines.total} signed={false} />
       <PriceCell eventId={eventId} lineId={lines.total} side="over" />
       <PriceCell eventId={eventId} lineId={lines.total} side="under" />
       <AgeCell eventId={eventId} lines={lines} stale={stale} />

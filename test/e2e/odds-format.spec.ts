@@ -1,0 +1,132 @@
+// Issue 25, must-show (odds format and time zone), browser mode against the real core and the simulator: a watched
+// match priced 2.50 / 1.60 and a bet recorded at 2.50 read in decimal in the grid, the detail and the Bets view;
+// switching the odds format in Settings changes all three (American: +150 / -167; Malay: -0.667 / +0.600), the price
+// chart's legend follows, and the time zone setting moves every time shown (the bet's time, the status bar) to
+// Tokyo's clock. The host runs under TZ=UTC, so its OS zone, the default, is UTC.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { startSimulator, type Simulator } from '../../src/sim';
+import { cli, startWebHost } from './helpers';
+
+const KEY = 'e2e-odds-format-trader-key';
+
+const test = base.extend<{ sim: Simulator }>({
+  sim: async ({ page }, use) => {
+    const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
+    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-odds-format-e2e-'));
+    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'odds.db')], { ODDSDESK_API_KEY: KEY, TZ: 'UTC' });
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await page.goto(host.url);
+    await expect(page.getByTestId('status-bar')).toBeVisible();
+    await use(sim);
+    await host.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+async function chooseFormat(page: Page, format: string) {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('odds-format-select').selectOption(format);
+  await expect(page.getByTestId('odds-format-select')).toHaveValue(format);
+}
+
+test('switching the odds format in Settings changes the grid, the detail and the Bets view; the zone moves every time', async ({ page, sim }) => {
+  // A match hours before its start with a two-way moneyline.
+  const event = sim.truth
+    .bookIds()
+    .map((id) => sim.truth.event(id)!)
+    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+  const id = event.event_id;
+  const ml = id * 10;
+  sim.script.setMarket(id, ml, { home: 2.5, away: 1.6 });
+
+  await page.getByTestId('add-watch-input').fill(String(id));
+  await page.getByTestId('add-watch-button').click();
+  const row = page.getByTestId(`watch-row-${id}`);
+  await expect(row).toBeVisible();
+  const gridHome = row.getByTestId(`price-${id}-${ml}-home`);
+  const gridAway = row.getByTestId(`price-${id}-${ml}-away`);
+  // Decimal, the default: three decimals.
+  await expect(gridHome).toHaveText(/^[▲▼]?2\.500$/);
+  await expect(gridAway).toHaveText(/^[▲▼]?1\.600$/);
+
+  // The detail, and a bet on home at 2.50 for 10 (R, the stake, Enter).
+  await row.dblclick();
+  const detail = page.getByTestId('event-detail');
+  await expect(detail).toBeVisible();
+  const detailHome = detail.getByTestId(`price-${id}-${ml}-home`);
+  const detailAway = detail.getByTestId(`price-${id}-${ml}-away`);
+  await expect(detailHome).toHaveText(/^[▲▼]?2\.500$/);
+  await page.getByTestId('add-watch-input').blur();
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('record-bet-price')).toHaveValue('2.5');
+  await page.keyboard.type('10');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/Bet recorded: Home at 2\.5/)).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('nav-bets').click();
+  const betRow = page.locator('[data-testid^="bet-row-"]');
+  await expect(betRow).toHaveCount(1);
+  await expect(betRow.getByTestId('bet-price')).toHaveText('2.500');
+  const placedUtc = await betRow.locator('td').first().textContent();
+  expect(placedUtc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+  await expect(page.getByTestId('status-zone')).toHaveText('UTC');
+
+  // American: 2.50 -> +100 x 1.5 = +150; 1.60 -> -100 / 0.6 = -166.7 -> -167.
+  await chooseFormat(page, 'american');
+  await expect(page.getByTestId('odds-format-example')).toHaveText('1.952 reads -105');
+  await page.getByTestId('nav-bets').click();
+  await expect(betRow.getByTestId('bet-price')).toHaveText('+150');
+  await page.getByTestId('nav-watchlist').click();
+  await expect(gridHome).toHaveText(/^[▲▼]?\+150$/);
+  await expect(gridAway).toHaveText(/^[▲▼]?-167$/);
+  await row.dblclick();
+  await expect(detailHome).toHaveText(/^[▲▼]?\+150$/);
+  await expect(detailAway).toHaveText(/^[▲▼]?-167$/);
+
+  // A price that moves after the switch is written in the chosen format too: 2.50 -> 2.75 is +175, 1.60 -> 1.50 is -200.
+  sim.script.setMarket(id, ml, { home: 2.75, away: 1.5 });
+  await expect(gridHome).toHaveText('▲+175');
+  await expect(gridAway).toHaveText('▼-200');
+  await expect(detailHome).toHaveText('▲+175');
+  // The price chart reads the same format: its cursor legend over the last point says +175.
+  const chart = detail.getByTestId('chart-price');
+  await expect(chart).toHaveAttribute('data-odds-format', 'american');
+  await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThanOrEqual(2);
+  const box = (await chart.locator('.u-over').boundingBox())!;
+  await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+  await expect(chart.locator('.u-legend .u-series').nth(1).locator('.u-value')).toHaveText('+175');
+  await expect(chart.locator('.u-legend .u-series').nth(2).locator('.u-value')).toHaveText('-200');
+  // Its time is on the 24-hour clock, in the zone (UTC here): no am/pm.
+  await expect(chart.locator('.u-legend .u-series').nth(0).locator('.u-value')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+
+  // Malay: from evens up -1/(d-1): 2.75 -> -1/1.75 = -0.571; below evens d-1: 1.50 -> +0.500.
+  await chooseFormat(page, 'malay');
+  await page.getByTestId('nav-watchlist').click();
+  await expect(gridHome).toHaveText(/^[▲▼]?-0\.571$/);
+  await expect(gridAway).toHaveText(/^[▲▼]?\+0\.500$/);
+  await row.dblclick();
+  await expect(detailHome).toHaveText(/^[▲▼]?-0\.571$/);
+  await expect(detailAway).toHaveText(/^[▲▼]?\+0\.500$/);
+  await page.getByTestId('nav-bets').click();
+  // The bet was taken at 2.50: -1/1.5 = -0.667.
+  await expect(betRow.getByTestId('bet-price')).toHaveText('-0.667');
+
+  // The zone: every time moves to Tokyo's clock (UTC+9), and the status bar names it.
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('time-zone-select').selectOption('Asia/Tokyo');
+  await expect(page.getByTestId('status-zone')).toHaveText('Asia/Tokyo (UTC+9)');
+  await page.getByTestId('nav-bets').click();
+  const utc = Date.parse(`${placedUtc!.replace(' ', 'T')}:00Z`);
+  const tokyo = new Date(utc + 9 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+  await expect(betRow.locator('td').first()).toHaveText(tokyo);
+
+  // Back to decimal: the one rule, three decimals.
+  await chooseFormat(page, 'decimal');
+  await page.getByTestId('nav-bets').click();
+  await expect(betRow.getByTestId('bet-price')).toHaveText('2.500');
+});
