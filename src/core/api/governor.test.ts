@@ -589,3 +589,20 @@ describe('governor: admission by share of the hour', () => {
     expect(t.gov.state().requests.session.refused).toEqual(none);
   });
 });
+
+describe('closing the client', () => {
+  it('a request in flight when the client closes (an engine replaced) is cancelled, not a network fault: no warning, the service not taken as away', async () => {
+    const { gov, req, logs, clock } = setup();
+    let fail: ((e: Error) => void) | null = null;
+    const inFlight = gov.run(req(() => new Promise<Response>((_resolve, reject) => (fail = reject))));
+    await clock.advance(0);
+    expect(fail).not.toBeNull();
+    gov.dispose();
+    fail!(new Error('This operation was aborted'));
+    const r = await inFlight;
+    expect(r.ok).toBe(false);
+    expect(r.ok ? null : r.error.message).toBe('The request was cancelled.');
+    expect(logs.filter((l) => /network fault/.test(l))).toEqual([]);
+    expect(gov.state().reachable).not.toBe(false);
+  });
+});

@@ -674,7 +674,9 @@ export function createGovernor(options: GovernorOptions): Governor {
       try {
         response = await request.send(key, signal);
       } catch (e) {
-        if (request.signal?.aborted) return fail(entry, cancelled());
+        // Cancelled by its caller, or by the client closing (an engine replaced on a reconnect aborts its requests
+        // in flight): no fault of the service's, so neither logged as one nor taken as the service being away.
+        if (request.signal?.aborted || disposed) return fail(entry, cancelled());
         // `send` refused on purpose (a redirect away from the service): final, and asking again changes nothing.
         if (e instanceof AppErrorException) {
           log('warn', e.error.message);
