@@ -13,7 +13,7 @@ import { PriceCell } from '../components/PriceCell';
 import { Time } from '../components/Time';
 import { eventName, fmtLine, fmtMoney, fmtScore } from '../format';
 import { useStore } from '../store';
-import { mainLines, selectVisibleWatchIds, type MainLines } from '../store/selectors';
+import { mainLines, NO_PRICE_WORDS, noPriceReason, selectVisibleWatchIds, type MainLines, type NoPriceReason } from '../store/selectors';
 import type { SortKey } from '../store/ui';
 import { endedOf, marketKey, streamOf } from '../store/watchlist';
 import { FixturePicker } from './FixturePicker';
@@ -131,6 +131,16 @@ function MaxWinCell({ eventId, lineId }: { eventId: number; lineId: number | nul
   );
 }
 
+/** In place of the price columns of a row that has none to show: why, in a few words, with the detail on hover. */
+function NoPriceCell({ eventId, reason }: { eventId: number; reason: NoPriceReason }) {
+  const words = NO_PRICE_WORDS[reason];
+  return (
+    <span className="cell muted" style={{ gridColumn: 'span 9' }} title={words.detail} data-testid={`no-price-${eventId}`} data-reason={reason}>
+      {words.text}
+    </span>
+  );
+}
+
 const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top: number }) {
   const e = useStore(
     useShallow((s) => {
@@ -158,6 +168,8 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
   const lines = gone ? NO_LINES : shown;
   const priced = useStore((s) => [lines.ml, lines.spread, lines.total].some((id) => id !== null && s.markets[marketKey(eventId, id)] !== undefined));
   const stale = !gone && priced && !feedLive;
+  // A row without a price says why (ended, offline, the stream, or what the stream says of the markets).
+  const reason = useStore((s) => noPriceReason(s, eventId, period));
   const selected = useStore((s) => s.selectedEventId === eventId);
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
   // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
@@ -179,7 +191,7 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
         <span className="league">
           {e.league}
           {muted ? ' · muted' : ''}
-          {streamFailing && (
+          {streamFailing && reason !== 'failing' && (
             <span data-testid={`stream-failing-${eventId}`} title="The live stream kept dropping; it rests and reconnects by itself within the hour">
               {' · stream failing, retrying later'}
             </span>
@@ -193,15 +205,21 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
         <EventBadge eventId={eventId} settled={e.settled} live={e.live} testId={`badge-${eventId}`} />{' '}
         {fmtScore(e.scoreHome, e.scoreAway)}
       </span>
-      <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
-      <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
-      <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
-      <LineCell eventId={eventId} lineId={lines.spread} signed />
-      <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
-      <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
-      <LineCell eventId={eventId} lineId={lines.total} signed={false} />
-      <PriceCell eventId={eventId} lineId={lines.total} side="over" />
-      <PriceCell eventId={eventId} lineId={lines.total} side="under" />
+      {reason ? (
+        <NoPriceCell eventId={eventId} reason={reason} />
+      ) : (
+        <>
+          <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
+          <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
+          <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
+          <LineCell eventId={eventId} lineId={lines.spread} signed />
+          <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
+          <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
+          <LineCell eventId={eventId} lineId={lines.total} signed={false} />
+          <PriceCell eventId={eventId} lineId={lines.total} side="over" />
+          <PriceCell eventId={eventId} lineId={lines.total} side="under" />
+        </>
+      )}
       <AgeCell eventId={eventId} lines={lines} stale={stale} />
       <MaxWinCell eventId={eventId} lineId={lines.ml} />
     </div>
