@@ -413,7 +413,8 @@ export function SettingsView() {
             </button>
           )}
         </form>
-        {settings && !settings.keychain.available && <div className="status-error small-text">{settings.keychain.message ?? 'The OS keychain is not available.'}</div>}
+        {/* An error only where a key is needed (a service is set); demo mode with no key needs none, and says so calmly. */}
+        {settings && !settings.keychain.available && (settings.baseUrl ? <div className="status-error small-text">{settings.keychain.message ?? 'The OS keychain is not available.'}</div> : <div className="muted small-text" title={settings.keychain.message ?? undefined} data-testid="keychain-note">No OS keychain here, so a key cannot be stored yet; demo mode needs none.</div>)}
         <div className="small-text">
           <ForgetAllKeys disabled={!settings || !settings.keychain.available} />
         </div>
