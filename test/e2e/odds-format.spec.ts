@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { cli, startWebHost } from './helpers';
+import { cli, root, startWebHost } from './helpers';
 
 const KEY = 'e2e-odds-format-trader-key';
+const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
 
 const test = base.extend<{ sim: Simulator }>({
   sim: async ({ page }, use) => {
@@ -103,6 +104,7 @@ test('switching the odds format in Settings changes the grid, the detail and the
   await expect(chart.locator('.u-legend .u-series').nth(2).locator('.u-value')).toHaveText('-200');
   // Its time is on the 24-hour clock, in the zone (UTC here): no am/pm.
   await expect(chart.locator('.u-legend .u-series').nth(0).locator('.u-value')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  await page.screenshot({ path: shot('odds-format-american.png') });
 
   // Malay: from evens up -1/(d-1): 2.75 -> -1/1.75 = -0.571; below evens d-1: 1.50 -> +0.500.
   await chooseFormat(page, 'malay');

@@ -30,18 +30,46 @@ interface Props {
   log?: boolean;
 }
 
+/** Decimal prices a price axis may label: the ones a trader reads at a glance. */
+const PRICE_TICKS = [
+  1.01, 1.02, 1.05, 1.1, 1.2, 1.25, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.2, 2.5, 2.75, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 10, 12, 15, 20,
+  25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000,
+];
+
+/**
+ * A log price axis' range: the data with a little room either side (uPlot's own snaps to whole decades, so 1.50 and
+ * 2.75 sat in a thin band between 1 and 10, labelled 1 and 10 only), and its ticks: prices of the ladder inside it,
+ * at least a label's height apart on screen.
+ */
+const logPriceRange = (_u: uPlot, min: number | null, max: number | null): uPlot.Range.MinMax =>
+  min == null || max == null ? [1, 10] : [Math.max(1.001, min / 1.06), max * 1.06];
+const LABEL_GAP_PX = 22;
+function logPriceSplits(u: uPlot, _axis: number, min: number, max: number): number[] {
+  const inside = PRICE_TICKS.filter((p) => p >= min && p <= max);
+  // A narrow range between two ladder prices: its own ends.
+  if (inside.length < 2) return [min, max];
+  const height = u.bbox.height / (window.devicePixelRatio || 1);
+  const at = (p: number) => ((Math.log(p) - Math.log(min)) / (Math.log(max) - Math.log(min))) * height;
+  const kept: number[] = [];
+  for (const p of inside) if (kept.length === 0 || at(p) - at(kept[kept.length - 1]!) >= LABEL_GAP_PX) kept.push(p);
+  return kept;
+}
+
 const valueText = (values: Props['values'], format: OddsFormat) => (v: number) => (values === 'odds' ? formatOdds(v, format) : fmtMoney(v));
 
 /**
- * The time axis' labels in `zone`: "14:05" (with seconds when the ticks are seconds apart), the day under the first
- * label and under each one that starts a new day, "23 Nov" alone when the ticks are days apart.
+ * The time axis' labels in `zone`: "14:05" (with seconds when the ticks are seconds apart, and their tenths or
+ * hundredths below a second), the day under the first label and under each one that starts a new day, "23 Nov"
+ * alone when the ticks are days apart.
  */
 function timeAxisLabels(splits: number[], incrSeconds: number, zone: string): string[] {
   let lastDay = '';
+  const fraction = incrSeconds >= 1 ? 0 : incrSeconds >= 0.1 ? 1 : incrSeconds >= 0.01 ? 2 : 3;
   return splits.map((s) => {
-    const ms = s * 1000;
+    const ms = Math.round(s * 1000); // whole milliseconds: 16.9999999 s is 17.000
     if (incrSeconds >= 86_400) return formatDayMonth(ms, zone);
-    const time = incrSeconds < 60 ? formatClock(ms, zone) : formatHourMinute(ms, zone);
+    const sub = fraction ? `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0').slice(0, fraction)}` : '';
+    const time = incrSeconds < 60 ? `${formatClock(ms, zone)}${sub}` : formatHourMinute(ms, zone);
     const day = formatDay(ms, zone);
     const label = day !== lastDay ? `${time}\n${formatDayMonth(ms, zone)}` : time;
     lastDay = day;
@@ -80,10 +108,17 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
       cursor: { drag: { x: true, y: false } },
       // Ticks fall on the zone's whole hours and days; the labels are ours (24-hour, in the zone).
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone),
-      scales: { x: { time: true }, ...(log ? { y: { distr: 3 as const } } : {}) },
+      scales: { x: { time: true }, ...(log ? { y: { distr: 3 as const, range: logPriceRange } } : {}) },
       axes: [
-        { ...axis, size: 44, values: (_u, splits, _i, _space, incr) => timeAxisLabels(splits, incr, zone) },
-        { ...axis, size: 72, values: (_u, vals) => vals.map((v) => (v == null ? '' : text(v))) },
+        // space: room for "14:05:09.5" between ticks, so labels never run into each other.
+        { ...axis, size: 44, space: 80, values: (_u, splits, _i, _space, incr) => timeAxisLabels(splits, incr, zone) },
+        // A tick at or below 1 on a log scale is no price: no label rather than "—".
+        {
+          ...axis,
+          size: 72,
+          ...(log ? { splits: logPriceSplits, filter: (_u: uPlot, splits: number[]) => splits } : {}),
+          values: (_u, vals) => vals.map((v) => (v == null || (values === 'odds' && v <= 1) ? '' : text(v))),
+        },
       ],
       series: [
         { value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, zone, { seconds: true })) },
