@@ -7,6 +7,9 @@
 // The demo simulator serves the service's /api and nothing else: its control routes (/__sim/, which issue keys, move
 // the clock and switch faults on, with no key) are off, so no other program or web page can steer it; what the demo's
 // own tests need of it they ask this process's handle.
+// For tests only, two environment variables (CONTROL.md, "Demo mode in tests") make a demo session quick and the same
+// each time: ODDSDESK_TEST_DEMO_PACE runs matches faster still on the same wall clock, ODDSDESK_TEST_DEMO_SEED fixes
+// the world. Unset, as in every install, they change nothing.
 import { formatServiceTime } from '../shared/api';
 import { startSimulator, type Scenario } from './index';
 
@@ -24,16 +27,41 @@ export interface Demo {
 /** How much faster demo matches run than real ones (they still run on the wall clock). */
 export const DEMO_PACE = 10;
 
-export async function startDemo(options: { port?: number; seed?: number } = {}): Promise<Demo> {
+/** The paces a test may ask for: faster than the demo's own, and splitting the world's settlement batch evenly. */
+export const TEST_DEMO_PACES = [10, 12, 15, 20, 24, 30, 40, 60, 120] as const;
+
+/**
+ * The test-only overrides from the environment: `ODDSDESK_TEST_DEMO_PACE` (one of TEST_DEMO_PACES) and
+ * `ODDSDESK_TEST_DEMO_SEED` (a whole number). A value not allowed throws, so a test never runs on a demo it did not
+ * ask for.
+ */
+export function testDemoOptions(env: Readonly<Record<string, string | undefined>>): { pace?: number; seed?: number } {
+  const out: { pace?: number; seed?: number } = {};
+  const pace = env['ODDSDESK_TEST_DEMO_PACE'];
+  if (pace !== undefined && pace !== '') {
+    const n = Number(pace);
+    if (!(TEST_DEMO_PACES as readonly number[]).includes(n)) throw new Error(`ODDSDESK_TEST_DEMO_PACE must be one of ${TEST_DEMO_PACES.join(', ')}, not ${pace}`);
+    out.pace = n;
+  }
+  const seed = env['ODDSDESK_TEST_DEMO_SEED'];
+  if (seed !== undefined && seed !== '') {
+    if (!/^\d{1,9}$/.test(seed)) throw new Error(`ODDSDESK_TEST_DEMO_SEED must be a whole number, not ${seed}`);
+    out.seed = Number(seed);
+  }
+  return out;
+}
+
+export async function startDemo(options: { port?: number; seed?: number } = {}, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Demo> {
+  const forTest = testDemoOptions(env);
   const sim = await startSimulator({
     port: options.port ?? 0,
-    seed: options.seed ?? Date.now() % 1_000_000,
+    seed: options.seed ?? forTest.seed ?? Date.now() % 1_000_000,
     clock: 'real',
     // The demo world starts now and runs at the wall clock's pace, so its kick-offs and settlements read right on the
     // trader's clock.
     startTime: formatServiceTime(Date.now()),
     speed: 1,
-    pace: DEMO_PACE,
+    pace: forTest.pace ?? DEMO_PACE,
     keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
     controlRoutes: false,
   });
