@@ -1,5 +1,5 @@
 // The demo's first impression: a demo profile opened for the first time watches a few events, so the first screen
-// moves instead of showing an empty watchlist: matches under way, and matches about to kick off (their closing lines
+// moves instead of showing an empty watchlist: matches under way, and a match about to kick off (its closing lines
 // are taken at kick-off, so the first session already has closes). It happens once per profile (a flag in the
 // profile's store), and never to a profile that already watches something: a trader who cleared the list keeps it
 // clear. The watches go through the monitor's watch, the one path every watch takes, so they are monitored like any
@@ -25,8 +25,8 @@ export const FIRST_RUN_WATCHES = 4;
 export const FIRST_RUN_MIN_LEAD_MS = 30_000;
 
 /**
- * The events to watch, up to `count`: half of them live now (the latest kick-off first, since it has the longest left
- * to play), the rest upcoming matches that will be offered in play (the soonest kick-off at least
+ * The events to watch, up to `count`: live now (the latest kick-off first, since it has the longest left to play),
+ * and one in four (at least one) an upcoming match that will be offered in play (the soonest kick-off at least
  * FIRST_RUN_MIN_LEAD_MS after `now` first); one per sport first, so the screen shows the variety. Either kind fills
  * what the other cannot.
  */
@@ -38,7 +38,7 @@ export function pickFirstRunWatches(fixtures: readonly Fixture[], now: number, c
   const upcoming = fixtures
     .filter((f) => f.live_status === LIVE_STATUS.willBeLive && (starts(f) ?? 0) >= now + FIRST_RUN_MIN_LEAD_MS)
     .sort((a, b) => starts(a)! - starts(b)! || a.event_id - b.event_id);
-  const liveShare = Math.ceil(count / 2);
+  const liveShare = count - Math.max(1, Math.floor(count / 4));
   const picked: number[] = [];
   const sports = new Set<number>();
   const take = (pool: readonly Fixture[], limit: number, varied: boolean) => {

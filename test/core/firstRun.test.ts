@@ -52,7 +52,7 @@ describe('pickFirstRunWatches', () => {
     expect(pickFirstRunWatches([fixture(4, 3, '2026-11-20T13:00:00', 0)], now)).toEqual([]);
   });
 
-  it('takes half live and half about to kick off (soonest first, far enough ahead to see its pre-match prices)', () => {
+  it('takes three live and one about to kick off (soonest first, far enough ahead to see its pre-match prices)', () => {
     const f = [
       fixture(1, 1, '2026-11-20T11:30:00', 1),
       fixture(2, 2, '2026-11-20T11:50:00', 1),
@@ -64,10 +64,12 @@ describe('pickFirstRunWatches', () => {
       fixture(14, 6, '2026-11-20T12:01:00', 0), // will not be offered in play
     ];
     expect(FIRST_RUN_MIN_LEAD_MS).toBeGreaterThan(10_000);
-    // Live: 2 (latest), 3; upcoming: 13 (soonest, sport 5), then 11 (sport 4) before 12 (sport 5 again).
-    expect(pickFirstRunWatches(f, now, 4)).toEqual([2, 3, 13, 11]);
-    // Nothing live: the upcoming fill the list.
+    // Live: 2 (latest), 3, 1; upcoming: 13 (the soonest far enough ahead).
+    expect(pickFirstRunWatches(f, now, 4)).toEqual([2, 3, 1, 13]);
+    // Nothing live: the upcoming fill the list, one per sport first (11 before 12, whose sport 13 has).
     expect(pickFirstRunWatches(f.filter((x) => x.live_status !== 1), now, 4)).toEqual([13, 11, 12]);
+    // One live only: the upcoming fill the rest.
+    expect(pickFirstRunWatches(f.filter((x) => x.event_id !== 2 && x.event_id !== 3), now, 4)).toEqual([1, 13, 11, 12]);
   });
 });
 
@@ -107,9 +109,9 @@ describe('first run of the demo profile', () => {
     expect((await opened.call('app:info')).demo).toBe(true);
     const first = await opened.call('watch:list');
     expect(first.length).toBe(FIRST_RUN_WATCHES);
-    // Half live, half about to kick off, named from the fixtures (not "Event 1234"), with their streams opening.
-    expect(first.filter((w) => liveNow.has(w.eventId)).length).toBe(FIRST_RUN_WATCHES / 2);
-    expect(first.filter((w) => upcoming.has(w.eventId)).length).toBe(FIRST_RUN_WATCHES / 2);
+    // Three live, one about to kick off, named from the fixtures (not "Event 1234"), with their streams opening.
+    expect(first.filter((w) => liveNow.has(w.eventId)).length).toBe(FIRST_RUN_WATCHES - 1);
+    expect(first.filter((w) => upcoming.has(w.eventId)).length).toBe(1);
     for (const w of first) {
       expect(w.runnerHome).toBeTruthy();
       expect(w.leagueName).toBeTruthy();

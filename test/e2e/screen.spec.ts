@@ -191,7 +191,9 @@ test('a basketball score is shown whole in the Settlements view', async ({ page,
 test('the service goes away: the watched row dims its prices as stale, and the banner and status bar say offline since when', async ({ page, open }) => {
   const app = await open();
   await page.goto(app.host.url);
-  const live = (await app.fixtures()).filter((x) => x.live_status === 1).sort((a, b) => b.starts.localeCompare(a.starts))[0]!;
+  // A live match offered in play (one that is not has no price to go stale: its row says it is suspended).
+  const priced = (id: number) => app.sim.truth.event(id)?.markets.some((m) => m.prices !== null) ?? false;
+  const live = (await app.fixtures()).filter((x) => x.live_status === 1 && priced(x.event_id)).sort((a, b) => b.starts.localeCompare(a.starts))[0]!;
   await page.getByTestId('add-watch-input').fill(String(live.event_id));
   await page.getByTestId('add-watch-input').press('Enter');
   const row = page.getByTestId(`watch-row-${live.event_id}`);
