@@ -37,6 +37,7 @@ import type {
 import { SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
+import { validationMessage } from './validationWords';
 
 export * from './channels';
 
@@ -111,7 +112,7 @@ const settingsPatch = z
     priceAlertHysteresisPct: z.number().min(0).max(50).optional(),
     notifyPriceAlerts: z.boolean().optional(),
     /** The unit stakes and P/L are shown in (EUR, USD, u, ...): printable, at most 8 characters, blank for none. */
-    moneyUnit: z.string().trim().max(8).refine((u) => [...u].every((c) => c >= ' ' && c !== '\u007f' && c !== '<' && c !== '>'), 'printable characters only').optional(),
+    moneyUnit: z.string().trim().max(8).refine((u) => [...u].every((c) => c >= ' ' && c !== '\u007f' && c !== '<' && c !== '>'), 'made of printable characters (no < or >)').optional(),
     /** How every price on screen reads (the exports keep the decimal price beside it). */
     oddsFormat: z.enum(ODDS_FORMATS).optional(),
     /** The IANA zone every time on screen is shown in, kept in its canonical spelling. */
@@ -596,7 +597,9 @@ async function dispatchTo<C extends string>(
   }
   const parsed = schemas[channel].safeParse(args ?? []);
   if (!parsed.success) {
-    return { ok: false, error: { kind: 'validation', message: `Bad arguments for ${channel}: ${parsed.error.issues[0]?.message ?? ''}` } };
+    // In the trader's words, about the field: "Drop alert must be a number from 0 to 100".
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: { kind: 'validation', message: issue ? validationMessage(channel, schemas[channel], issue) : 'The request was not valid' } };
   }
   try {
     const handler = handlers[channel] as (...a: unknown[]) => unknown;
