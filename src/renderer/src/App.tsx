@@ -1,5 +1,5 @@
-// The trader's window: navigation (letter keys), the current view, the event detail pane, the status bar, the
-// command palette and toasts.
+// The trader's window: navigation (letter keys; the Alerts entry counts the alerts not seen yet), the current view,
+// the event detail pane, the status bar, the command palette and toasts (one may carry an Undo).
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Banner } from './components/Banner';
@@ -28,14 +28,25 @@ function NavItem({ view }: { view: ViewName }) {
   return (
     <button
       className={`nav-item${active ? ' active' : ''}`}
-      onClick={() => setView(view)}
+      onClick={(e) => {
+        setView(view);
+        // The keys go to the view's list, not to this button (Enter would only click it again).
+        e.currentTarget.blur();
+      }}
       aria-current={active ? 'page' : undefined}
       data-testid={`nav-${view}`}
-      title={`${VIEW_TITLES[view]} (${keyOf(view)})`}
+      title={`${VIEW_TITLES[view]} (key ${keyOf(view)})`}
     >
       <span>{VIEW_TITLES[view]}</span>
-      {badge > 0 && <span className={`count${view === 'alerts' ? ' hot' : ''}`}>{badge}</span>}
-      <kbd>{keyOf(view)}</kbd>
+      {badge > 0 &&
+        (view === 'alerts' ? (
+          <span className="count hot" data-testid="alerts-unread" aria-label={`${badge} unread`} title={`${badge} alert${badge === 1 ? '' : 's'} not seen yet`}>
+            {badge > 999 ? '999+' : badge}
+          </span>
+        ) : (
+          <span className="count">{badge}</span>
+        ))}
+      <kbd title={`key ${keyOf(view)}`}>{keyOf(view)}</kbd>
     </button>
   );
 }
@@ -46,8 +57,20 @@ function Toasts() {
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((t) => (
-        <div key={t.id} className={`toast ${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'} onClick={() => dismiss(t.id)}>
+        <div key={t.id} className={`toast ${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'} onClick={() => dismiss(t.id)} data-testid="toast">
           {t.text}
+          {t.action && (
+            <button
+              className="toast-action"
+              data-testid="toast-action"
+              onClick={(e) => {
+                e.stopPropagation();
+                t.action!.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
         </div>
       ))}
     </div>

@@ -1,8 +1,11 @@
 // Browser-mode notifications (Web Notifications API). The core decides every notification (kind, pacing, and the
 // settings that mute it) and pushes it ready-made (`onNotification`); this only shows it. In Electron the main
 // process shows them natively and the core pushes none. A click opens the event, a settlement opens explained.
+// The sounds are the window's, not the notification's: one short tune per kind of alert, played as live alerts
+// arrive (./store/wiring.ts asks ./store/alerts.ts whether a batch sounds), in Electron and in the browser alike.
 import type { NotificationView } from '../../shared/ipc/contract';
 import { focusEvent, focusSettlement, useStore } from './store';
+import type { AlertSound } from './store/alerts';
 
 export function notificationsSupported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window;
@@ -35,23 +38,30 @@ export async function askNotificationPermission(): Promise<NotificationPermissio
   return permission;
 }
 
-/** A short two-note chime (no audio file to ship); browsers may refuse it until the page had a user gesture. */
-function chime(): void {
+/** Each kind's tune (Hz per note, 120 ms apart): a settlement rises, a max stake change knocks twice, a price pings. */
+const TUNES: Record<AlertSound, number[]> = { settlement: [880, 1320], max_win: [523, 523], price: [1175] };
+
+/** One context for the page's life: browsers cap how many a page may open. */
+let audio: AudioContext | null = null;
+
+/** Plays a kind's short tune (no audio file to ship); browsers may refuse it until the page had a user gesture. */
+export function playAlertSound(kind: AlertSound): void {
   try {
-    const ctx = new AudioContext();
+    audio ??= new AudioContext();
+    const ctx = audio;
+    if (ctx.state === 'suspended') void ctx.resume().catch(() => undefined);
     const gain = ctx.createGain();
     gain.gain.value = 0.08;
     gain.connect(ctx.destination);
-    [880, 1320].forEach((hz, i) => {
+    TUNES[kind].forEach((hz, i) => {
       const osc = ctx.createOscillator();
       osc.frequency.value = hz;
       osc.connect(gain);
       osc.start(ctx.currentTime + i * 0.12);
       osc.stop(ctx.currentTime + i * 0.12 + 0.1);
     });
-    setTimeout(() => void ctx.close(), 600);
   } catch {
-    // No audio here: the notification itself still shows.
+    // No audio here: the alert still shows in the list and on the row.
   }
 }
 
@@ -67,7 +77,6 @@ export function showNotification(n: NotificationView): void {
       if (n.eventId !== null) (n.kind === 'settlement' ? focusSettlement : focusEvent)(n.eventId);
       shown.close();
     };
-    if (n.sound) chime();
   } catch {
     // Some browsers only allow notifications from a service worker; the in-app alert list still has it.
   }

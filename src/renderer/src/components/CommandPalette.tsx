@@ -1,11 +1,16 @@
-// Ctrl/Cmd+K: one box that finds events (watched and fixtures), views and actions, and runs the chosen one.
+// Ctrl/Cmd+K: one box that finds events (watched and fixtures), views and actions, and runs the chosen one. It lists
+// whatever the app can do from a key or a button (views, theme, do-not-disturb, the selected event's detail, bet,
+// mute, snooze and removal, undo, exports, checking settlements, the lists' own keys), each with its key: the
+// actions of a view's keys are those very keys, pressed in that view (pressViewKey), so the two cannot disagree.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FixtureView } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import { eventName, fmtDateTime, serviceMs } from '../format';
 import { focusEvent, useStore } from '../store';
-import { VIEW_KEYS } from '../keys';
+import { focusSearch, pressViewKey, RECORD_BET_EVENT, VIEW_KEYS } from '../keys';
+import { askNotificationPermission, notificationPermission } from '../notify';
 import type { ViewName } from '../store/ui';
+import { SNOOZE_CHOICES, snooze } from './Snooze';
 
 interface Item {
   id: string;
@@ -58,27 +63,61 @@ export function CommandPalette() {
       hint: keyOf(v).toUpperCase(),
       run: () => s.setView(v),
     }));
+    const act = (id: string, label: string, run: Item['run'], hint?: string): Item => ({ id: `act-${id}`, group: 'Action', label, run, ...(hint ? { hint } : {}) });
     const actions: Item[] = [
-      { id: 'act-fixtures', group: 'Action', label: 'Browse fixtures to watch', run: () => useStore.setState({ view: 'watchlist', fixturesOpen: true }) },
-      { id: 'act-theme', group: 'Action', label: `Switch to the ${s.theme === 'dark' ? 'light' : 'dark'} theme`, run: () => void s.updateSettings({ theme: s.theme === 'dark' ? 'light' : 'dark' }) },
-      {
-        id: 'act-dnd',
-        group: 'Action',
-        label: s.settings?.doNotDisturb ? 'Turn do-not-disturb off' : 'Turn do-not-disturb on',
-        run: () => void s.updateSettings({ doNotDisturb: !s.settings?.doNotDisturb }),
-      },
-      {
-        id: 'act-sync',
-        group: 'Action',
-        label: 'Sync settlements now',
-        run: async () => {
-          const r = await api.invoke('settlements:syncNow');
-          toast(r.ok ? `Settlements synced: ${r.value.added} new` : `Sync failed: ${r.error.message}`, r.ok ? 'info' : 'error');
-          if (r.ok) void useStore.getState().loadSettlements();
-        },
-      },
-      { id: 'act-key', group: 'Action', label: 'Enter a new API key', run: () => s.setView('settings') },
+      ...(s.undo ? [act('undo', s.undo.label, () => void useStore.getState().runUndo(), 'Z / Ctrl+Z')] : []),
+      act('fixtures', 'Browse fixtures to watch', () => useStore.setState({ view: 'watchlist', fixturesOpen: true, openedFrom: null })),
+      act('search', "Search or filter this view's list", () => focusSearch(), '/'),
+      act('theme', `Switch to the ${s.theme === 'dark' ? 'light' : 'dark'} theme`, () => void s.updateSettings({ theme: s.theme === 'dark' ? 'light' : 'dark' })),
+      act('dnd', s.settings?.doNotDisturb ? 'Turn do-not-disturb off' : 'Turn do-not-disturb on (no notification, no sound)', () => void s.updateSettings({ doNotDisturb: !s.settings?.doNotDisturb })),
+      act('live-only', s.watchLiveOnly ? 'Watchlist: show every event' : 'Watchlist: show live events only', () => {
+        s.setWatchLiveOnly(!s.watchLiveOnly);
+        s.setView('watchlist');
+      }),
+      act('check-settlements', 'Check settlements now', async () => {
+        const r = await api.invoke('settlements:syncNow');
+        toast(r.ok ? `Settlements checked: ${r.value.added} new` : `Could not check settlements: ${r.error.message}`, r.ok ? 'info' : 'error');
+        if (r.ok) void useStore.getState().loadSettlements();
+      }),
+      act('export-settlements', 'Export the settlements shown (CSV)', () => pressViewKey('settlements', 'x'), 'T then X'),
+      act('export-bets', 'Export the bets shown (CSV)', () => pressViewKey('bets', 'x'), 'B then X'),
+      act('bets-all', 'Bets: show all', () => pressViewKey('bets', '1'), 'B then 1'),
+      act('bets-open', 'Bets: show open bets', () => pressViewKey('bets', '2'), 'B then 2'),
+      act('bets-settled', 'Bets: show settled bets', () => pressViewKey('bets', '3'), 'B then 3'),
+      act('movers-5', 'Top movers: rank by the 5-minute move', () => pressViewKey('movers', '1'), 'M then 1'),
+      act('movers-15', 'Top movers: rank by the 15-minute move', () => pressViewKey('movers', '2'), 'M then 2'),
+      act('movers-60', 'Top movers: rank by the 60-minute move', () => pressViewKey('movers', '3'), 'M then 3'),
+      act('reconnect', 'Reconnect to the service now', async () => {
+        const r = await api.invoke('app:reconnect');
+        if (!r.ok) toast(`Could not reconnect: ${r.error.message}`, 'error');
+      }),
+      act('key', 'Enter a new API key', () => s.setView('settings')),
+      act('sounds', 'Alert sounds and notifications (Settings)', () => s.setView('settings')),
     ];
+    if (notificationPermission() === 'default') {
+      actions.push(act('allow-notifications', 'Allow notifications in this browser', () => void askNotificationPermission()));
+    }
+    // The selected event's own actions.
+    const sel = s.selectedEventId !== null ? s.watchEvents[s.selectedEventId] : undefined;
+    if (sel) {
+      const id = sel.eventId;
+      const name = eventName(sel.runnerHome, sel.runnerAway, id);
+      const muted = s.settings?.mutedEvents.includes(id) ?? false;
+      const snoozed = s.settings?.snoozedEvents.some((x) => x.eventId === id && x.until > Date.now()) ?? false;
+      actions.push(
+        act('open-detail', `Open ${name}`, () => s.openEvent(id), 'Enter'),
+        act('record-bet', `Record a bet on ${name}`, () => {
+          s.openEvent(id);
+          // After the detail (and its form) is on screen: two frames, so its effects have run.
+          requestAnimationFrame(() => requestAnimationFrame(() => window.dispatchEvent(new CustomEvent(RECORD_BET_EVENT, { detail: { eventId: id } }))));
+        }, 'R'),
+        act('mute', `${muted ? 'Unmute' : 'Mute'} the alerts of ${name}`, () => void s.muteEvent(id, !muted)),
+        ...SNOOZE_CHOICES.map((c) => act(`snooze-${c.id}`, `Snooze the alerts of ${name}: ${c.label}`, () => void snooze(id, c))),
+        ...(snoozed ? [act('snooze-off', `End the snooze of ${name}`, () => void snooze(id, null))] : []),
+        act('remove', `Stop watching ${name} (undo for 8 s)`, () => void s.removeWatchWithUndo(id), 'Del'),
+      );
+    }
+    if (s.view === 'watchlist' && s.detailOpen) actions.push(act('close-detail', 'Close the event detail', () => s.setDetailOpen(false), 'Esc'));
     const id = Number(query.trim());
     if (query.trim() && Number.isInteger(id) && id >= 0 && !watchEvents[id]) {
       actions.unshift({

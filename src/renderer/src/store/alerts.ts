@@ -1,12 +1,48 @@
-// Alerts slice: the alert history normalised by id (newest first), and muting per event. Bounded: the newest
-// ALERTS_KEEP alerts are held (the core keeps them all; alerts:list pages back), older ones leave the map too.
+// Alerts slice: the alert history normalised by id (newest first), muting and snoozing per event, the unread count,
+// and what a live alert does in the window: a brief flash on its event's row and a sound per kind (settlements on by
+// default; none under do-not-disturb or for a snoozed event). Bounded: the newest ALERTS_KEEP alerts are held (the
+// core keeps them all; alerts:list pages back), older ones leave the map too.
 import type { StateCreator } from 'zustand';
 import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
+import type { SettingsView, SnoozedEvent } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
 
 export const ALERTS_KEEP = 5000;
+/** How long an alerted event's row flashes. */
+export const ALERT_FLASH_MS = 1_600;
+
+/** The sounds the window plays, one per kind of alert. */
+export type AlertSound = 'settlement' | 'max_win' | 'price';
+
+export function alertSoundOf(kind: string): AlertSound {
+  return kind === 'settled' ? 'settlement' : kind.startsWith('max_win') ? 'max_win' : 'price';
+}
+
+/** Whether an event is snoozed at `now` (the core's list, as the settings view carries it). */
+export function isSnoozed(snoozes: readonly SnoozedEvent[] | undefined, eventId: number | null, now: number): boolean {
+  return eventId !== null && !!snoozes?.some((x) => x.eventId === eventId && x.until > now);
+}
+
+/**
+ * The sound live alerts ask for (at most one per batch: the first kind that is switched on), or null: silent under
+ * do-not-disturb, and for a muted or snoozed event (the core already keeps muted events from alerting at all).
+ */
+export function alertSound(
+  alerts: readonly AlertRecord[],
+  settings: Pick<SettingsView, 'doNotDisturb' | 'mutedEvents' | 'snoozedEvents' | 'settlementSound' | 'maxWinSound' | 'priceSound'> | null,
+  now: number,
+): AlertSound | null {
+  if (!settings || settings.doNotDisturb) return null;
+  const on: Record<AlertSound, boolean> = { settlement: settings.settlementSound, max_win: settings.maxWinSound, price: settings.priceSound };
+  for (const a of alerts) {
+    if (a.eventId !== null && (settings.mutedEvents.includes(a.eventId) || isSnoozed(settings.snoozedEvents, a.eventId, now))) continue;
+    const sound = alertSoundOf(a.kind);
+    if (on[sound]) return sound;
+  }
+  return null;
+}
 
 export interface AlertsSlice {
   alertsById: Record<number, AlertRecord>;
@@ -21,7 +57,13 @@ export interface AlertsSlice {
   addAlerts(alerts: readonly AlertRecord[]): void;
   markAlertsSeen(): void;
   muteEvent(eventId: number, muted: boolean): Promise<AppError | null>;
+  /** Snoozes an event's alerts until `until` (epoch ms), or ends its snooze (null). */
+  snoozeEvent(eventId: number, until: number | null): Promise<AppError | null>;
+  /** Events whose rows flash now (a live alert, not snoozed), each with the flash's number. */
+  alertFlash: Record<number, number>;
 }
+
+let flashSeq = 0;
 
 export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = (set, get) => ({
   alertsById: {},
@@ -29,6 +71,7 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
   alertsLoaded: false,
   alertsError: null,
   unseenAlerts: 0,
+  alertFlash: {},
   async loadAlerts() {
     const r = await api.invoke('alerts:list', { limit: 1000 });
     if (!r.ok) {
@@ -61,9 +104,29 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
     const alertIds = [...fresh.map((a) => a.id).reverse(), ...s.alertIds];
     // The oldest fall out of the list and out of the map with them.
     for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
+    // The alerted events' rows flash briefly (not a snoozed or muted one's); each flash ends by itself.
+    const now = Date.now();
+    const flashing = [...new Set(fresh.map((a) => a.eventId))].filter(
+      (id): id is number => id !== null && !s.settings?.mutedEvents.includes(id) && !isSnoozed(s.settings?.snoozedEvents, id, now),
+    );
+    let alertFlash = s.alertFlash;
+    if (flashing.length) {
+      const n = ++flashSeq;
+      alertFlash = { ...alertFlash };
+      for (const id of flashing) alertFlash[id] = n;
+      setTimeout(() => {
+        const cur = get().alertFlash;
+        const ended = flashing.filter((id) => cur[id] === n);
+        if (!ended.length) return;
+        const next = { ...cur };
+        for (const id of ended) delete next[id];
+        set({ alertFlash: next });
+      }, ALERT_FLASH_MS);
+    }
     set({
       alertsById,
       alertIds,
+      alertFlash,
       unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + fresh.length,
     });
   },
@@ -77,6 +140,13 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       set({ settings: { ...cur, mutedEvents: muted ? [...others, eventId] : others } });
     }
     void get().loadSettings();
+    return null;
+  },
+  async snoozeEvent(eventId, until) {
+    const r = await api.invoke('alerts:snooze', eventId, until);
+    if (!r.ok) return r.error;
+    const cur = get().settings;
+    if (cur) set({ settings: { ...cur, snoozedEvents: r.value } });
     return null;
   },
 });

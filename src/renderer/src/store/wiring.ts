@@ -4,7 +4,8 @@
 import type { AlertRecord } from '../../../shared/domain';
 import type { OddsBatch } from '../../../shared/ipc/contract';
 import { api } from '../api';
-import { showNotification } from '../notify';
+import { playAlertSound, showNotification } from '../notify';
+import { alertSound } from './alerts';
 import { focusEvent, focusSettlement, useStore } from './index';
 
 // ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
@@ -18,7 +19,13 @@ function flushFrame() {
   oddsQueue = [];
   alertQueue = [];
   if (batches.length) useStore.getState().applyOdds(batches);
-  if (alerts.length) useStore.getState().addAlerts(alerts);
+  if (alerts.length) {
+    const s = useStore.getState();
+    s.addAlerts(alerts);
+    // One sound per frame at most, whatever a burst brought.
+    const sound = alertSound(alerts, s.settings, Date.now());
+    if (sound) playAlertSound(sound);
+  }
 }
 function scheduleFrame() {
   if (frameScheduled) return;

@@ -1,15 +1,34 @@
-// Alerts: the alert history (alerts:list, then onAlert as they fire), filterable, with muting per event.
+// Alerts: the alert history (alerts:list, then onAlert as they fire), filterable, with muting and snoozing per event.
+// Keys: arrows (PgUp/PgDn, Home/End) move, Enter opens the alert's event at its line (a settlement explained); a
+// double-click does the same.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { alertWordsIn } from '../../../shared/formats';
+import type { AlertRecord } from '../../../shared/domain';
+import { SnoozeSelect } from '../components/Snooze';
 import { Time } from '../components/Time';
 import { eventName, useOddsFormat } from '../format';
-import { focusEvent, focusSettlement, useStore } from '../store';
+import { useListKeys } from '../keys';
+import { useStore } from '../store';
 
 const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', odds_move: 'MOVE' };
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
 const kindClass = (k: string) => (k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') ? 'settled' : 'other');
+
+/** The line an alert is about: price, drop and max stake alerts carry it in their data. */
+export function alertLineId(a: Pick<AlertRecord, 'data'>): number | null {
+  const lineId = (a.data as { lineId?: unknown } | null)?.lineId;
+  return typeof lineId === 'number' && Number.isSafeInteger(lineId) ? lineId : null;
+}
+
+/** Opens what an alert is about: its event at its line, or a settlement explained; Esc comes back to the alerts. */
+export function openAlert(a: AlertRecord): void {
+  if (a.eventId === null) return;
+  const s = useStore.getState();
+  if (a.kind === 'settled') s.openSettlement(a.eventId, 'alerts');
+  else s.openEvent(a.eventId, { lineId: alertLineId(a), from: 'alerts' });
+}
 
 function MuteButton({ eventId }: { eventId: number }) {
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
@@ -30,21 +49,25 @@ function MuteButton({ eventId }: { eventId: number }) {
   );
 }
 
-const AlertRow = memo(function AlertRow({ id, top }: { id: number; top: number }) {
+const AlertRow = memo(function AlertRow({ id, top, cursor, onSelect }: { id: number; top: number; cursor: boolean; onSelect(id: number): void }) {
   const a = useStore((s) => s.alertsById[id]);
   const ev = useStore(useShallow((s) => (a?.eventId != null ? s.watchEvents[a.eventId] : undefined)));
   const format = useOddsFormat();
   if (!a) return null;
   return (
     <div
-      className="arow"
+      className={`arow${cursor ? ' cursor' : ''}`}
       role="row"
+      aria-selected={cursor}
       style={{ transform: `translateY(${top}px)` }}
       data-testid="alert-row"
+      data-alert-id={a.id}
+      data-line-id={alertLineId(a) ?? undefined}
       data-kind={a.kind}
       data-event-id={a.eventId ?? undefined}
-      onDoubleClick={() => a.eventId != null && (a.kind === 'settled' ? focusSettlement : focusEvent)(a.eventId)}
-      title={a.eventId != null ? (a.kind === 'settled' ? 'Double-click to open the settlement' : 'Double-click to open the event') : undefined}
+      onClick={() => onSelect(a.id)}
+      onDoubleClick={() => openAlert(a)}
+      title={a.eventId != null ? (a.kind === 'settled' ? 'Enter or double-click: the settlement explained' : 'Enter or double-click: the event, at this line') : undefined}
     >
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>
@@ -52,7 +75,13 @@ const AlertRow = memo(function AlertRow({ id, top }: { id: number; top: number }
       <span className="cell ellipsis msg" title={a.message} data-testid="alert-text">
         {alertWordsIn(a, format).replace(/\n/g, ' · ')}
       </span>
-      <span className="cell">{a.eventId != null && <MuteButton eventId={a.eventId} />}</span>
+      <span className="cell actions">
+        {a.eventId != null && (
+          <>
+            <MuteButton eventId={a.eventId} /> <SnoozeSelect eventId={a.eventId} />
+          </>
+        )}
+      </span>
     </div>
   );
 });
@@ -66,6 +95,7 @@ export function AlertsView() {
   const [kind, setKind] = useState('');
   const [text, setText] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
+  const selectAlert = useCallback((id: number) => useStore.getState().setListCursor('alerts', id), []);
   useEffect(() => {
     markSeen();
   }, [markSeen, allIds.length]);
@@ -80,6 +110,21 @@ export function AlertsView() {
     });
   }, [allIds, byId, kind, text]);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 12 });
+  const cursor = useStore((s) => s.listCursor.alerts);
+  const setCursor = useStore((s) => s.setListCursor);
+  const cursorIndex = cursor === null ? -1 : ids.indexOf(cursor as number);
+  useEffect(() => {
+    if (cursorIndex >= 0) virtualizer.scrollToIndex(cursorIndex, { align: 'auto' });
+  }, [cursorIndex, virtualizer]);
+  useListKeys('alerts', {
+    count: ids.length,
+    index: cursorIndex,
+    select: (i) => setCursor('alerts', ids[i]!),
+    open: (i) => {
+      const a = byId[ids[i]!];
+      if (a) openAlert(a);
+    },
+  });
 
   return (
     <section className="view alerts" aria-labelledby="alerts-title">
@@ -95,6 +140,7 @@ export function AlertsView() {
             </option>
           ))}
         </select>
+        <span className="muted small-text">↑↓ select · Enter opens the event at the alert's line</span>
         <span className="spacer" />
         {mutedEvents && mutedEvents.length > 0 && (
           <span className="muted" data-testid="muted-events">
@@ -124,7 +170,7 @@ export function AlertsView() {
           </div>
           <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((it) => (
-              <AlertRow key={ids[it.index]} id={ids[it.index]!} top={it.start} />
+              <AlertRow key={ids[it.index]} id={ids[it.index]!} top={it.start} cursor={it.index === cursorIndex} onSelect={selectAlert} />
             ))}
           </div>
         </div>

@@ -2,7 +2,8 @@
 // closing price (flagged when stale), CLV under the chosen model (all five on hover), result (half results of quarter
 // lines; a bet the app cannot settle says why and the trader settles it here) and P/L in the trader's unit; filters
 // and totals (count, average CLV, stake, P/L, ROI) over what is shown; CSV through the core's one writer. Keys: 1/2/3
-// all/open/settled, arrows move, X exports, Del removes the selected bet.
+// all/open/settled, arrows (PgUp/PgDn, Home/End) move, Enter opens the bet's event at its line (Esc comes back), X
+// exports, Del removes the selected bet.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
@@ -11,7 +12,7 @@ import { api } from '../api';
 import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
 import { EDGE_PCT_DECIMALS, formatPercent, toneOf } from '../../../shared/formats';
 import { fmtDateTime, useOdds, useTimeZone } from '../format';
-import { setViewKeys } from '../keys';
+import { useListKeys } from '../keys';
 import { useStore } from '../store';
 
 type Status = 'all' | 'open' | 'settled';
@@ -41,7 +42,9 @@ export function BetsView() {
   const [market, setMarket] = useState('');
   const [data, setData] = useState<{ bets: BetView[]; totals: BetTotals; model: DevigModel } | null>(null);
   const [error, setError] = useState<AppError | null>(null);
-  const [selected, setSelected] = useState(0);
+  const cursor = useStore((s) => s.listCursor.bets);
+  const setCursor = useStore((s) => s.setListCursor);
+  const table = useRef<HTMLTableElement>(null);
   const query = useCallback((): BetQuery => ({ ...(status === 'all' ? {} : { status }), ...(market ? { market } : {}) }), [status, market]);
 
   const load = useCallback(async () => {
@@ -61,30 +64,35 @@ export function BetsView() {
     else toast(`Export failed: ${r.error.message}`, 'error');
   }, [query, toast]);
 
-  const state = useRef({ bets: data?.bets ?? [], selected, exportCsv, load });
-  state.current = { bets: data?.bets ?? [], selected, exportCsv, load };
-  useEffect(
-    () =>
-      setViewKeys('bets', (e) => {
-        const { bets, selected: i } = state.current;
-        const k = e.key.toLowerCase();
-        if (k === '1' || k === '2' || k === '3') {
-          setStatus(STATUSES[Number(k) - 1]!);
-          setSelected(0);
-          return true;
-        }
-        if (k === 'arrowdown') return setSelected(Math.min(bets.length - 1, i + 1)), true;
-        if (k === 'arrowup') return setSelected(Math.max(0, i - 1)), true;
-        if (k === 'x') return void state.current.exportCsv(), true;
-        if ((k === 'delete' || k === 'backspace') && bets[i]) {
-          const id = bets[i].id;
-          void api.invoke('bets:remove', id).then((r) => (r.ok ? state.current.load() : toast(r.error.message, 'error')));
-          return true;
-        }
-        return false;
-      }),
-    [toast],
-  );
+  const bets = data?.bets ?? [];
+  const selected = cursor === null ? -1 : bets.findIndex((b) => b.id === cursor);
+  useListKeys('bets', {
+    count: bets.length,
+    index: selected,
+    select: (i) => setCursor('bets', bets[i]!.id),
+    open: (i) => {
+      const b = bets[i]!;
+      useStore.getState().openEvent(b.eventId, { lineId: b.lineId, from: 'bets' });
+    },
+    other: (e) => {
+      const k = e.key.toLowerCase();
+      if (k === '1' || k === '2' || k === '3') {
+        setStatus(STATUSES[Number(k) - 1]!);
+        setCursor('bets', null);
+        return true;
+      }
+      if (k === 'x') return void exportCsv(), true;
+      if ((k === 'delete' || k === 'backspace') && bets[selected]) {
+        const id = bets[selected].id;
+        void api.invoke('bets:remove', id).then((r) => (r.ok ? load() : toast(r.error.message, 'error')));
+        return true;
+      }
+      return false;
+    },
+  });
+  useEffect(() => {
+    if (selected >= 0) table.current?.querySelector(`[aria-selected="true"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
 
   const t = data?.totals;
   return (
@@ -94,7 +102,7 @@ export function BetsView() {
         <div className="segmented" role="group" aria-label="Status">
           {STATUSES.map((s, i) => (
             <button key={s} aria-pressed={status === s} data-testid={`bets-status-${s}`} onClick={() => setStatus(s)}>
-              {STATUS_WORD[s]} <kbd>{i + 1}</kbd>
+              {STATUS_WORD[s]} <kbd className="key" title={`key ${i + 1}`}>{i + 1}</kbd>
             </button>
           ))}
         </div>
@@ -106,10 +114,10 @@ export function BetsView() {
           ))}
         </select>
         <button onClick={() => void exportCsv()} data-testid="bets-export">
-          Export CSV <kbd>X</kbd>
+          Export CSV <kbd className="key" title="key X">X</kbd>
         </button>
       </header>
-      <p className="muted small-text">Recorded from the event detail (R). Kept in this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).</p>
+      <p className="muted small-text">Keys: <kbd className="key">1</kbd> all, <kbd className="key">2</kbd> open, <kbd className="key">3</kbd> settled, ↑↓ move, Enter opens the bet's line, <kbd className="key">X</kbd> exports, Del removes. Recorded from the event detail (R). Kept in this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).</p>
       {error && (
         <p className="calm-message" role="alert">
           {error.message}
@@ -126,7 +134,7 @@ export function BetsView() {
       )}
       {data && data.bets.length === 0 && <p className="calm-message">No bets here yet. Open an event (Enter on the watchlist) and press R to record one.</p>}
       {data && data.bets.length > 0 && (
-        <table className="grid" data-testid="bets-table">
+        <table className="grid" data-testid="bets-table" ref={table}>
           <thead>
             <tr>
               <th>Placed</th>
@@ -142,7 +150,14 @@ export function BetsView() {
           </thead>
           <tbody>
             {data.bets.map((b, i) => (
-              <tr key={b.id} className={i === selected ? 'selected-row' : undefined} aria-selected={i === selected} data-testid={`bet-row-${b.id}`} onClick={() => setSelected(i)}>
+              <tr
+                key={b.id}
+                className={i === selected ? 'selected-row cursor' : undefined}
+                aria-selected={i === selected}
+                data-testid={`bet-row-${b.id}`}
+                onClick={() => setCursor('bets', b.id)}
+                onDoubleClick={() => useStore.getState().openEvent(b.eventId, { lineId: b.lineId, from: 'bets' })}
+              >
                 <td>{fmtDateTime(b.placedAt, zone)}</td>
                 <td>{b.label.replace(/ · .*$/, '')}</td>
                 <td data-testid="bet-side" title={b.label}>

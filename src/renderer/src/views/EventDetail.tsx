@@ -16,6 +16,7 @@ import { Time } from '../components/Time';
 import { SettledLines } from '../components/SettledLines';
 import { usePeriodNames, useQuery } from '../hooks';
 import { eventName, fmtMoney, fmtPct, fmtScore, useOdds } from '../format';
+import { SnoozeSelect } from '../components/Snooze';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
 import { PriceAlerts } from './PriceAlerts';
@@ -150,11 +151,17 @@ export function EventDetail({ eventId }: { eventId: number }) {
   const liveMarkets = useStore(useShallow((s) => lineIds.map((id) => s.markets[marketKey(eventId, id)]).map((m) => (m ? `${m.lineId}:${m.period}:${m.market}:${m.line}` : ''))));
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
   const { muteEvent, removeWatch, addWatch, toast, setDetailOpen } = useStore(
-    useShallow((s) => ({ muteEvent: s.muteEvent, removeWatch: s.removeWatch, addWatch: s.addWatch, toast: s.toast, setDetailOpen: s.setDetailOpen })),
+    useShallow((s) => ({ muteEvent: s.muteEvent, removeWatch: s.removeWatchWithUndo, addWatch: s.addWatch, toast: s.toast, setDetailOpen: s.setDetailOpen })),
   );
   // The pane is keyed by event id (App.tsx), so its local state starts fresh for each event.
   const { data: detail, error } = useQuery(String(eventId), () => api.invoke('event:detail', eventId), 20_000);
   const [chosenLine, setChosenLine] = useState<number | null>(null);
+  // Opened at one line (a mover, an alert, a bet): that line is chosen, and scrolled to once its row is there.
+  const focusLine = useStore((s) => (s.focusLine?.eventId === eventId ? s.focusLine : null));
+  const scrolledFor = useRef(0);
+  useEffect(() => {
+    if (focusLine) setChosenLine(focusLine.lineId);
+  }, [focusLine]);
   const periodNames = usePeriodNames();
 
   const event = ev ?? detail?.event ?? null;
@@ -174,6 +181,14 @@ export function EventDetail({ eventId }: { eventId: number }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [watched, liveMarkets, detail, eventId]);
 
+  useEffect(() => {
+    if (!focusLine || scrolledFor.current === focusLine.seq) return;
+    const row = document.querySelector(`.detail [data-testid="market-${focusLine.lineId}"]`);
+    if (!row) return;
+    scrolledFor.current = focusLine.seq;
+    row.scrollIntoView({ block: 'center' });
+  }, [focusLine, structure]);
+
   const firstLine = structure[0]?.[1][0]?.lineId ?? null;
   const lineForCharts = chosenLine ?? firstLine;
 
@@ -192,13 +207,16 @@ export function EventDetail({ eventId }: { eventId: number }) {
       </header>
       <div className="detail-actions">
         {watched ? (
-          <button onClick={() => void removeWatch(eventId).then((e) => e && toast(e.message, 'error'))}>Unwatch (Del)</button>
+          <button onClick={() => void removeWatch(eventId)} data-testid="unwatch">
+            Unwatch (Del)
+          </button>
         ) : (
           <button onClick={() => void addWatch(eventId).then((e) => e && toast(e.message, 'error'))}>Watch</button>
         )}
         <button onClick={() => void muteEvent(eventId, !muted).then((e) => e && toast(e.message, 'error'))} data-testid="mute-event" aria-pressed={muted}>
           {muted ? 'Unmute alerts' : 'Mute alerts'}
         </button>
+        <SnoozeSelect eventId={eventId} />
         <RecordBet eventId={eventId} />
         <PriceAlerts eventId={eventId} />
         <span className="spacer" />

@@ -14,6 +14,7 @@ import { api } from '../api';
 import { Time } from '../components/Time';
 import { useQuery, useSports } from '../hooks';
 import { askNotificationPermission, notificationPermission } from '../notify';
+import { AlertSoundsSetting } from '../components/AlertSoundsSetting';
 import { useStore } from '../store';
 
 const MODEL_NAMES: Record<DevigModel, string> = {
@@ -469,6 +470,7 @@ export function SettingsView() {
         </label>
       </Row>
       <SettlementAlertsSetting settings={settings} update={update} />
+      <AlertSoundsSetting />
       <Row label="Drop alert" hint="Alert when a side's no-vig fair price shortens at least this much (and its fair probability rises at least 1 point) since the open or within the window; after an alert, again when it shortens this much from the price it alerted at. A drift is never a drop. Each event can override it in its detail.">
         <NumberSetting value={settings?.dropAlertPct ?? 5} min={0} max={100} suffix="%" testId="drop-pct-default" onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')} />{' '}
         <NumberSetting value={settings?.dropWindowMinutes ?? 15} min={1} max={240} suffix="minutes" testId="drop-window-default" onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')} />

@@ -1,5 +1,6 @@
 // Settlements: the live feed (onSettlement) on top of the offline review of everything cached (settlements:query
-// with filters, keyset-paged, virtualised), W/L/P per line for the chosen row, and CSV export.
+// with filters, keyset-paged, virtualised), W/L/P per line for the chosen row, and CSV export. Keys: arrows (PgUp/PgDn,
+// Home/End) move, Enter opens the settlement explained, Esc closes it, X exports.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -11,6 +12,7 @@ import { SportSelect } from '../components/SportSelect';
 import { parseDay, zoneLabel } from '../../../shared/formats';
 import { useTimeZone } from '../format';
 import { useSports } from '../hooks';
+import { useListKeys } from '../keys';
 import { useStore } from '../store';
 import { EMPTY_FILTER, toQuery } from '../store/settlements';
 
@@ -20,12 +22,16 @@ const SettlementRowView = memo(function SettlementRowView({
   eventId,
   top,
   selected,
+  cursor,
   onSelect,
   sportName,
 }: {
   eventId: number;
   top: number;
+  /** Shown explained beside the list. */
   selected: boolean;
+  /** The keyboard's row. */
+  cursor: boolean;
   onSelect: (id: number) => void;
   sportName: (id: number) => string;
 }) {
@@ -34,8 +40,9 @@ const SettlementRowView = memo(function SettlementRowView({
   return (
     <div
       role="row"
-      aria-selected={selected}
-      className={`srow${selected ? ' selected' : ''}`}
+      aria-selected={cursor}
+      data-open={selected || undefined}
+      className={`srow${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`settlement-row-${eventId}`}
       onClick={() => onSelect(eventId)}
@@ -172,6 +179,34 @@ export function SettlementsView() {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const items = virtualizer.getVirtualItems();
+  const cursor = useStore((s) => s.listCursor.settlements);
+  const setCursor = useStore((s) => s.setListCursor);
+  const backToList = useStore((s) => s.backToList);
+  const cursorIndex = cursor === null ? -1 : ids.indexOf(cursor as number);
+  // The keyboard's row follows a row opened by a click, a notification or an alert.
+  useEffect(() => {
+    if (selected !== null) setCursor('settlements', selected);
+  }, [selected, setCursor]);
+  useEffect(() => {
+    if (cursorIndex >= 0) virtualizer.scrollToIndex(cursorIndex, { align: 'auto' });
+  }, [cursorIndex, virtualizer]);
+  useListKeys('settlements', {
+    count: ids.length,
+    index: cursorIndex,
+    select: (i) => setCursor('settlements', ids[i]!),
+    open: (i) => setSelected(ids[i]!),
+    back: () => {
+      if (selected === null) return backToList();
+      setSelected(null);
+      backToList();
+      return true;
+    },
+    other: (e) => {
+      if (e.key.toLowerCase() !== 'x') return false;
+      if (!exporting) void exportCsv();
+      return true;
+    },
+  });
 
   useEffect(() => {
     void load();
@@ -222,7 +257,7 @@ export function SettlementsView() {
         </span>
         <span className="spacer" />
         <button onClick={() => void exportCsv()} disabled={exporting} data-testid="export-csv">
-          {exporting ? 'Exporting…' : 'Export CSV'}
+          {exporting ? 'Exporting…' : 'Export CSV'} <kbd className="key">X</kbd>
         </button>
       </header>
       <LiveFeed sportName={sportName} />
@@ -298,6 +333,7 @@ export function SettlementsView() {
                   eventId={ids[it.index]!}
                   top={it.start}
                   selected={ids[it.index] === selected}
+                  cursor={it.index === cursorIndex}
                   onSelect={setSelected}
                   sportName={sportName}
                 />

@@ -1,6 +1,7 @@
 // Top movers: every side of the watched events' lines ranked by its fair-price move over 5, 15 or 60 minutes, with the
 // line's max_win and its own move beside it (a drop with a rising limit is the signal). Keys: 1/2/3 rank by 5/15/60
-// minutes, arrows move, Enter opens the event.
+// minutes, arrows (PgUp/PgDn, Home/End) move, Enter opens the event with the line that moved chosen, Esc there comes
+// back. The keyboard's row is kept by line and side, so the 5-second refresh re-ranking under it does not move it.
 import { marketName } from '../../../shared/trading';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MoverRow } from '../../../shared/domain';
@@ -8,7 +9,7 @@ import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import { COLOUR_LEGEND, formatPercent, toneOf } from '../../../shared/formats';
 import { fmtMoney, useOdds } from '../format';
-import { setViewKeys } from '../keys';
+import { useListKeys } from '../keys';
 import { useStore } from '../store';
 
 const WINDOWS = [5, 15, 60] as const;
@@ -18,11 +19,18 @@ const REFRESH_MS = 5_000;
 const moveOf = (r: MoverRow, w: Window) => (w === 5 ? r.move5 : w === 15 ? r.move15 : r.move60);
 const fmtMove = (x: number | null) => formatPercent(x, { sign: true });
 
+/** The biggest moves first (either way); ties by event and line, so the order is stable. */
+const rank = (rows: readonly MoverRow[], w: Window) =>
+  [...rows].sort((a, b) => Math.abs(moveOf(b, w) ?? 0) - Math.abs(moveOf(a, w) ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId);
+/** A row's identity: its line and side. */
+const rowKey = (r: MoverRow) => `${r.lineId}:${r.side}`;
+
 export function TopMoversView() {
   const [rows, setRows] = useState<MoverRow[] | null>(null);
   const [error, setError] = useState<AppError | null>(null);
   const [span, setSpan] = useState<Window>(15);
-  const [selected, setSelected] = useState(0);
+  const cursor = useStore((s) => s.listCursor.movers);
+  const setCursor = useStore((s) => s.setListCursor);
   const fmtOdds = useOdds();
   const load = useCallback(async () => {
     const r = await api.invoke('movers:list');
@@ -37,37 +45,29 @@ export function TopMoversView() {
     return () => clearInterval(t);
   }, [load]);
 
-  const ranked = useMemo(
-    () => [...(rows ?? [])].sort((a, b) => Math.abs(moveOf(b, span) ?? 0) - Math.abs(moveOf(a, span) ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId),
-    [rows, span],
-  );
-  const state = useRef({ ranked, selected });
-  state.current = { ranked, selected };
-
-  useEffect(
-    () =>
-      setViewKeys('movers', (e) => {
-        const { ranked: list, selected: i } = state.current;
-        if (e.key === '1' || e.key === '2' || e.key === '3') {
-          setSpan(WINDOWS[Number(e.key) - 1]!);
-          setSelected(0);
-          return true;
-        }
-        if (e.key === 'ArrowDown') return setSelected(Math.min(list.length - 1, i + 1)), true;
-        if (e.key === 'ArrowUp') return setSelected(Math.max(0, i - 1)), true;
-        if (e.key === 'Enter' && list[i]) {
-          const s = useStore.getState();
-          s.selectEvent(list[i].eventId);
-          s.setView('watchlist');
-          s.setDetailOpen(true);
-          return true;
-        }
-        return false;
-      }),
-    [],
-  );
+  const ranked = useMemo(() => rank(rows ?? [], span), [rows, span]);
+  const selected = cursor === null ? -1 : ranked.findIndex((r) => rowKey(r) === cursor);
+  const table = useRef<HTMLTableElement>(null);
+  useListKeys('movers', {
+    count: ranked.length,
+    index: selected,
+    select: (i) => setCursor('movers', rowKey(ranked[i]!)),
+    open: (i) => {
+      const r = ranked[i]!;
+      useStore.getState().openEvent(r.eventId, { lineId: r.lineId, from: 'movers' });
+    },
+    other: (e) => {
+      if (e.key !== '1' && e.key !== '2' && e.key !== '3') return false;
+      const w = WINDOWS[Number(e.key) - 1]!;
+      setSpan(w);
+      // The new ranking's top row.
+      const top = rank(rows ?? [], w)[0];
+      setCursor('movers', top ? rowKey(top) : null);
+      return true;
+    },
+  });
   useEffect(() => {
-    document.querySelector(`[data-testid="mover-row-${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+    if (selected >= 0) table.current?.querySelector(`[data-testid="mover-row-${selected}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
 
   return (
@@ -77,12 +77,12 @@ export function TopMoversView() {
         <div className="segmented" role="group" aria-label="Rank by">
           {WINDOWS.map((w, i) => (
             <button key={w} aria-pressed={span === w} data-testid={`movers-window-${w}`} onClick={() => setSpan(w)}>
-              {w} min <kbd>{i + 1}</kbd>
+              {w} min <kbd className="key" title={`key ${i + 1}`}>{i + 1}</kbd>
             </button>
           ))}
         </div>
       </header>
-      <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted). A line missing a side it had is left out. ↑↓ move, Enter opens the event.</p>
+      <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted). A line missing a side it had is left out. ↑↓ move, Enter opens the event at this line (Esc comes back).</p>
       <p className="muted small-text" data-testid="colour-legend">
         {COLOUR_LEGEND}
       </p>
@@ -93,7 +93,7 @@ export function TopMoversView() {
       )}
       {rows && ranked.length === 0 && <p className="calm-message">No priced lines on the watchlist yet: watch a few events (W).</p>}
       {ranked.length > 0 && (
-        <table className="grid" data-testid="movers-table">
+        <table className="grid" data-testid="movers-table" ref={table}>
           <thead>
             <tr>
               <th>Event</th>
@@ -114,10 +114,12 @@ export function TopMoversView() {
             {ranked.map((r, i) => (
               <tr
                 key={`${r.lineId}:${r.side}`}
-                className={i === selected ? 'selected-row' : undefined}
+                className={i === selected ? 'selected-row cursor' : undefined}
                 aria-selected={i === selected}
                 data-testid={`mover-row-${i}`}
-                onClick={() => setSelected(i)}
+                data-line-id={r.lineId}
+                onClick={() => setCursor('movers', rowKey(r))}
+                onDoubleClick={() => useStore.getState().openEvent(r.eventId, { lineId: r.lineId, from: 'movers' })}
               >
                 <td>{r.label}</td>
                 <td>{marketName(r.market)}</td>

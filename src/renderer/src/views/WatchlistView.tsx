@@ -10,6 +10,7 @@ import { lineNumber } from '../../../shared/trading';
 import { usePeriodNames } from '../hooks';
 import { EventBadge } from '../components/EventBadge';
 import { PriceCell } from '../components/PriceCell';
+import { useSnoozedUntil } from '../components/Snooze';
 import { Time } from '../components/Time';
 import { eventName, fmtLine, fmtMoney, fmtScore } from '../format';
 import { useStore } from '../store';
@@ -175,11 +176,15 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
   // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
   const streamFailing = useStore((s) => streamOf(s, eventId)?.state === 'failing');
   const select = useStore((s) => s.selectEvent);
+  // A live alert on the event flashes its row for a moment (not while it is snoozed: the store decides).
+  const flash = useStore((s) => s.alertFlash[eventId] ?? 0);
+  const snoozed = useSnoozedUntil(eventId) !== null;
   return (
     <div
       role="row"
       aria-selected={selected}
-      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}${ended !== null ? ' ended' : ''}${stale ? ' stale' : ''}`}
+      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}${ended !== null ? ' ended' : ''}${stale ? ' stale' : ''}${flash ? ' alert-flash' : ''}`}
+      data-alert-flash={flash || undefined}
       data-ended={ended ?? undefined}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`watch-row-${eventId}`}
@@ -191,6 +196,7 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
         <span className="league">
           {e.league}
           {muted ? ' · muted' : ''}
+          {snoozed ? ' · snoozed' : ''}
           {streamFailing && reason !== 'failing' && (
             <span data-testid={`stream-failing-${eventId}`} title="The live stream kept dropping; it rests and reconnects by itself within the hour">
               {' · stream failing, retrying later'}
