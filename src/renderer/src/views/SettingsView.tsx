@@ -280,7 +280,7 @@ function StorageUsage() {
   );
 }
 
-/** Which settlements alert and notify: watched matches (default), all, or chosen sports and leagues; and a sound. */
+/** Which settlements alert and notify: watched matches (default), all, or chosen sports and leagues (their sound is under Sounds). */
 function SettlementAlertsSetting({ settings, update }: { settings: SettingsValues | null; update: (p: SettingsPatch) => Promise<AppError | null> }) {
   const sports = useSports();
   const leagues = useStore(useShallow((s) => Object.values(s.leaguesSeen)));
@@ -300,10 +300,7 @@ function SettlementAlertsSetting({ settings, update }: { settings: SettingsValue
         <option value="watched">watched matches only</option>
         <option value="all">all settlements</option>
         <option value="chosen">watched, and chosen sports and leagues</option>
-      </select>{' '}
-      <label className="check">
-        <input type="checkbox" checked={settings?.settlementSound ?? false} disabled={!settings} data-testid="settlement-sound" onChange={(e) => void update({ settlementSound: e.target.checked })} /> with a sound
-      </label>
+      </select>
       {scope === 'chosen' && (
         <div className="chosen-scope" data-testid="settlement-alerts-chosen">
           <div>
