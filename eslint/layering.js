@@ -65,6 +65,8 @@ export const CORE_TIERS = [
   // export writes CSV from store rows; profiles place and stamp store files; firstRun seeds a new demo profile; the
   // host kit (key intake, the scrubbed logger, one shutdown) gives every host the api's logger shape.
   { rooms: ['stream', 'status', 'export', 'profiles', 'firstRun', 'host'], why: 'built on the store or the api' },
+  // Reports the trader reads from the history (the model scoreboard): store rows through pure scoring.
+  { rooms: ['report'], why: 'reports read from the store' },
   // The monitor: watchlist, settled walk, specials, alert rules; it reads api and stream, writes the store.
   { rooms: ['monitor'], why: 'the monitor' },
   // One service's engine (api, stream, monitor and store for one key) and the settings service that feeds the

@@ -10,6 +10,7 @@ import { createLineHistory, type LineHistory } from './history';
 import { createIngest, type Ingest } from './ingest';
 import { migrate, schemaVersion } from './migrations';
 import { createReads, type Reads } from './reads';
+import { createScoreboardReads, type ScoreboardReads } from './scoreboard';
 import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
 import { measureUsage } from './usage';
 
@@ -18,6 +19,7 @@ export type { HistoryRange } from './reads';
 export type { CompactOptions } from './compaction';
 export type { LineCloseOp } from './bets';
 export type { LineMaxWinPoint } from './history';
+export type { ScoreboardFilter, ScoreboardRow } from './scoreboard';
 export { LATEST_VERSION } from './migrations';
 
 export interface StoreOptions {
@@ -37,7 +39,7 @@ export interface HistorySettings {
   rawTickHours: number;
 }
 
-export interface Store extends Ingest, Reads, LineHistory, BetLog {
+export interface Store extends Ingest, Reads, LineHistory, BetLog, ScoreboardReads {
   readonly path: string;
   schemaVersion(): number;
 
@@ -123,6 +125,7 @@ export function openStore(options: StoreOptions): Store {
   const reads = createReads(db);
   const lineHistory = createLineHistory(db);
   const betLog = createBetLog(db);
+  const scoreboardReads = createScoreboardReads(db);
   const compactStep = createCompaction(db, clock, () => ({
     rawTickMs: history.rawTickHours * HOUR_MS,
     retentionMs: history.retentionDays * DAY_MS,
@@ -189,6 +192,7 @@ export function openStore(options: StoreOptions): Store {
     ...reads,
     ...lineHistory,
     ...betLog,
+    ...scoreboardReads,
     path: options.path,
     schemaVersion: () => schemaVersion(db),
 

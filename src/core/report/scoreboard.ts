@@ -1,0 +1,411 @@
+// The model scoreboard (docs/trading.md, "Scoring the models"): every settled main-market line with a stored close,
+// de-vigged under the five models and scored against how it settled. One streaming pass, line by line, in the order
+// of their matches; nothing per line is kept, only sums: per group (all, each sport, each market) and model, the sums
+// for the mean log loss and Brier score and for their intervals, and per model the reliability bins. Pure: the store
+// reads the rows (src/core/store/scoreboard.ts) and src/core/report/run.ts feeds them here in chunks.
+//
+// The intervals are analytic, computed over matches (a cluster-robust variance: the lines of one match share its
+// result, so they are not independent draws), with Student's t on matches − 1 degrees of freedom. No bootstrap: that
+// would keep every line's loss and resample it a thousand times, a hundred million steps for 100,000 lines; with the
+// tens of matches a comparison needs, the mean's sampling distribution is normal to the four decimals shown.
+import { DEVIG_MODELS, type DevigModel } from '../../shared/api';
+import type { PriceSide } from '../../shared/domain';
+import type {
+  ModelComparison, ModelReliability, ModelScore, ModelScoreboard, ReliabilityBin, ScoreExclusions, ScoreGroup, ScoreInterval,
+} from '../../shared/scoreboard';
+import { formatScore } from '../../shared/scoreboard';
+import { isPrice, isQuarterLine, marketKind, marketName, sameLine, settleSide, type BetResult, type MarketKind, type SideSettlement } from '../../shared/trading';
+import { fairProbabilities, MAX_SIDES, MODEL_COUNT } from './devigKernel';
+
+/** One settled line with its close, as the store reads it. */
+export interface SettledClose {
+  eventId: number;
+  sportId: number;
+  period: number;
+  market: string;
+  /** The settled line's handicap or total. */
+  line: number | null;
+  /** The close's handicap or total (a line can move under its id). */
+  closeLine: number | null;
+  closeHome: number | null;
+  closeDraw: number | null;
+  closeAway: number | null;
+  closeOver: number | null;
+  closeUnder: number | null;
+  outcomeHome: string;
+  outcomeDraw: string;
+  outcomeAway: string;
+  /** The settlement's status: 'ended', or abandoned, cancelled, ... */
+  status: string;
+  scoreHome: number | null;
+  scoreAway: number | null;
+  /** A team total's team (the market's side as the stream showed it). */
+  team: string | null;
+}
+
+// ---- a line's outcome ----
+
+/** Why a line is not scored: every side pushed, a void, an outcome the app cannot read, no priced side won. */
+export type Unscored = 'push' | 'void' | 'unreadable' | 'noWinner';
+
+/**
+ * A line's decided weight (1, or 0.5 for a quarter line one half of which pushed), or why it is not scored.
+ */
+export type LineVerdict = number | Unscored;
+
+const WIN_WEIGHT: Record<BetResult, number> = { win: 1, half_win: 0.5, push: 0, half_loss: 0, loss: 0 };
+const PUSH_WEIGHT: Record<BetResult, number> = { win: 0, half_win: 0.5, push: 1, half_loss: 0.5, loss: 0 };
+
+/**
+ * How a side settles on a whole or half line depends on the service's word alone (docs/trading.md, "Settling
+ * bets"): the trading module's answer for each word met, asked once. Quarter lines ask it every time (their sides
+ * settle from the final score).
+ */
+const byWord = new Map<string, SideSettlement>();
+function settleWord(word: string): SideSettlement {
+  let s = byWord.get(word);
+  if (!s) {
+    s = settleSide({ period: 0, market: 'moneyline', line: null, outcome_home: word, outcome_draw: word, outcome_away: word }, 'home', null);
+    if (byWord.size < 100) byWord.set(word, s);
+  }
+  return s;
+}
+
+const SIDE_WORD: Record<PriceSide, 'outcomeHome' | 'outcomeDraw' | 'outcomeAway'> = {
+  home: 'outcomeHome', draw: 'outcomeDraw', away: 'outcomeAway', over: 'outcomeHome', under: 'outcomeAway',
+};
+
+/**
+ * How a line's first `n` priced sides settled, as won shares: a quarter line is two halves of weight 0.5 each (its
+ * sides settle from the final score, docs/trading.md), a pushed half drops out, and the line weighs what is left.
+ * Writes each side's share of the decided weight into `observed` (1 for the side that won).
+ */
+export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSide[], n: number, observed: Float64Array): LineVerdict {
+  if (row.status !== 'ended' && row.status.trim().toLowerCase() !== 'ended') return 'void';
+  const quarter = isQuarterLine(row.line);
+  let won = 0;
+  let pushes = 0;
+  for (let i = 0; i < n; i++) {
+    const side = sides[i]!;
+    const s = quarter
+      ? settleSide(
+          { period: row.period, market: row.market, line: row.line, outcome_home: row.outcomeHome, outcome_draw: row.outcomeDraw, outcome_away: row.outcomeAway },
+          side,
+          row.scoreHome !== null && row.scoreAway !== null ? { home: row.scoreHome, away: row.scoreAway } : null,
+          row.team === 'home' || row.team === 'away' ? row.team : null,
+        )
+      : settleWord(row[SIDE_WORD[side]]);
+    if (s.kind === 'by_hand') return quarter ? 'unreadable' : 'void';
+    observed[i] = WIN_WEIGHT[s.result];
+    won += WIN_WEIGHT[s.result];
+    pushes += PUSH_WEIGHT[s.result];
+  }
+  if (won === 0) return pushes === n ? 'push' : 'noWinner';
+  // Two sides winning the same stake is no result a line can have: the words are not the service's ordinary ones.
+  if (won > 1 + 1e-9) return 'void';
+  for (let i = 0; i < n; i++) observed[i] = observed[i]! / won;
+  return won;
+}
+
+/**
+ * The priced sides of a close as fairPrices takes them (home/draw/away or over/under, never a mix, at least two),
+ * written into `sides` and `odds`; returns how many, or 0 when the close has no fair price.
+ */
+function closeSides(row: Readonly<SettledClose>, odds: number[], sides: PriceSide[]): number {
+  let n = 0;
+  if (isPrice(row.closeHome)) n = put(sides, odds, n, 'home', row.closeHome);
+  if (isPrice(row.closeDraw)) n = put(sides, odds, n, 'draw', row.closeDraw);
+  if (isPrice(row.closeAway)) n = put(sides, odds, n, 'away', row.closeAway);
+  const overUnder = isPrice(row.closeOver) || isPrice(row.closeUnder);
+  if (n > 0) return n >= 2 && !overUnder ? n : 0;
+  if (isPrice(row.closeOver)) n = put(sides, odds, n, 'over', row.closeOver);
+  if (isPrice(row.closeUnder)) n = put(sides, odds, n, 'under', row.closeUnder);
+  return n === 2 ? n : 0;
+}
+
+function put(sides: PriceSide[], odds: number[], n: number, side: PriceSide, price: number): number {
+  sides[n] = side;
+  odds[n] = price;
+  return n + 1;
+}
+
+// ---- statistics ----
+
+/** Student's t, 97.5th percentile, for 1..30 degrees of freedom; beyond, a Cornish-Fisher step from the normal. */
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+export function t975(df: number): number {
+  if (df < 1) return NaN;
+  if (df <= 30) return T975[Math.round(df) - 1]!;
+  const z = 1.959964;
+  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df);
+}
+
+/** Wilson's 95% interval of a proportion from `n` (effective) trials. */
+export function wilson(p: number, n: number): { low: number; high: number } {
+  const z = 1.959964;
+  const d = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+// ---- the sums ----
+
+const METRICS = 2; // log loss, Brier
+const CELLS = MODEL_COUNT * METRICS;
+const cell = (model: number, metric: number) => model * METRICS + metric;
+const LOG_LOSS = 0;
+const BRIER = 1;
+/** A fair probability is never 0, but a side priced 1,000 against a heavy overround comes close. */
+const P_FLOOR = 1e-15;
+const BINS = 10;
+
+/**
+ * One group's sums. Per model and metric: Σw·loss (the mean), and per match the sums A = Σw·loss and B = Σw of its
+ * lines, gathered as ΣB², ΣA·B and ΣA_a·A_b between every two models (the cluster-robust variance of a mean and of
+ * the paired difference of two models' means).
+ */
+class GroupSums {
+  lines = 0;
+  weight = 0;
+  matches = 0;
+  readonly sum = new Float64Array(CELLS);
+  // The current match's A and B.
+  readonly a = new Float64Array(CELLS);
+  b = 0;
+  touched = false;
+  // Over matches: ΣB², ΣA·B, and ΣA_x·A_y for every two cells of the same metric (x ≤ y).
+  bb = 0;
+  readonly ab = new Float64Array(CELLS);
+  readonly aa = new Float64Array(CELLS * CELLS);
+
+  add(losses: Float64Array, w: number): void {
+    this.lines++;
+    this.weight += w;
+    this.b += w;
+    for (let c = 0; c < CELLS; c++) {
+      this.sum[c]! += w * losses[c]!;
+      this.a[c]! += w * losses[c]!;
+    }
+  }
+
+  endMatch(): void {
+    this.matches++;
+    this.bb += this.b * this.b;
+    for (let x = 0; x < CELLS; x++) {
+      this.ab[x]! += this.a[x]! * this.b;
+      for (let y = x; y < CELLS; y += METRICS) this.aa[x * CELLS + y]! += this.a[x]! * this.a[y]!;
+    }
+    this.a.fill(0);
+    this.b = 0;
+    this.touched = false;
+  }
+
+  mean(x: number): number | null {
+    return this.weight > 0 ? this.sum[x]! / this.weight : null;
+  }
+
+  /** Cell x's mean, or cell x minus cell y's (a paired difference), with its 95% interval over matches. */
+  interval(x: number, y?: number): ScoreInterval {
+    const mx = this.mean(x);
+    if (mx === null) return { mean: null, low: null, high: null };
+    const m = y === undefined ? mx : mx - this.mean(y)!;
+    if (this.matches < 2) return { mean: m, low: null, high: null };
+    const aa = (p: number, q: number) => this.aa[Math.min(p, q) * CELLS + Math.max(p, q)]!;
+    // Σ over matches of (A_x − A_y − m·B)²: the squares expanded into the sums kept.
+    const sq = y === undefined ? aa(x, x) : aa(x, x) + aa(y, y) - 2 * aa(x, y);
+    const cross = y === undefined ? this.ab[x]! : this.ab[x]! - this.ab[y]!;
+    const ss = Math.max(0, sq - 2 * m * cross + m * m * this.bb);
+    const g = this.matches;
+    const se = Math.sqrt((g / (g - 1)) * ss) / this.weight;
+    const half = t975(g - 1) * se;
+    return { mean: m, low: m - half, high: m + half };
+  }
+}
+
+export interface Scorer {
+  /** Scores one settled line with its close. Lines must come grouped by match (ordered by event id). */
+  add(row: Readonly<SettledClose>): void;
+  /** The scoreboard; `sportName` labels sport ids (unknown ones read "Sport 29"). */
+  finish(o: { filter: ModelScoreboard['filter']; sportName?: (id: number) => string | null; awaitingSettlement?: number; computedMs?: number }): ModelScoreboard;
+}
+
+const MARKET_ORDER: MarketKind[] = ['moneyline', 'spread', 'totals', 'team_total'];
+
+export function createScorer(): Scorer {
+  const all = new GroupSums();
+  const bySport = new Map<number, GroupSums>();
+  const byMarket = new Map<MarketKind, GroupSums>();
+  const touched: GroupSums[] = [];
+  const kinds = new Map<string, MarketKind>();
+  let currentEvent: number | null = null;
+  const excluded: ScoreExclusions = { push: 0, void: 0, unreadable: 0, lineMoved: 0, unpriced: 0, noWinner: 0 };
+  let halfPushes = 0;
+  // Reliability: per model and bin, [sides, Σw, Σw², Σw·p, Σw·won].
+  const REL = 5;
+  const rel = new Float64Array(MODEL_COUNT * BINS * REL);
+
+  // Scratch, reused for every line.
+  const odds: number[] = [0, 0, 0, 0, 0];
+  const sides: PriceSide[] = ['home', 'draw', 'away', 'over', 'under'];
+  const observed = new Float64Array(MAX_SIDES);
+  const probs = new Float64Array(MODEL_COUNT * MAX_SIDES);
+  const losses = new Float64Array(CELLS);
+
+  const endMatch = () => {
+    for (const g of touched) g.endMatch();
+    touched.length = 0;
+  };
+  const touch = (g: GroupSums) => {
+    if (!g.touched) {
+      g.touched = true;
+      touched.push(g);
+    }
+    return g;
+  };
+
+  return {
+    add(row) {
+      let kind = kinds.get(row.market);
+      if (kind === undefined) kinds.set(row.market, (kind = marketKind(row.market)));
+      if (kind === 'other') return;
+      if (row.eventId !== currentEvent) {
+        endMatch();
+        currentEvent = row.eventId;
+      }
+      if (!sameLine(row.closeLine, row.line, row.market)) return void excluded.lineMoved++;
+      const n = closeSides(row, odds, sides);
+      if (n < 2) return void excluded.unpriced++;
+      const verdict = lineVerdict(row, sides, n, observed);
+      if (verdict === 'push' || verdict === 'void' || verdict === 'unreadable') return void excluded[verdict]++;
+      if (!fairProbabilities(odds, n, probs)) return void excluded.unpriced++;
+      if (verdict === 'noWinner') return void excluded.noWinner++;
+      const w = verdict;
+      if (w < 1) halfPushes++;
+      for (let m = 0; m < MODEL_COUNT; m++) {
+        let logLoss = 0;
+        let brier = 0;
+        for (let i = 0; i < n; i++) {
+          const p = probs[m * MAX_SIDES + i]!;
+          const o = observed[i]!;
+          if (o > 0) logLoss -= o * Math.log(Math.max(p, P_FLOOR));
+          brier += (p - o) * (p - o);
+          const bin = Math.min(BINS - 1, Math.floor(p * BINS));
+          const at = (m * BINS + bin) * REL;
+          rel[at]!++;
+          rel[at + 1]! += w;
+          rel[at + 2]! += w * w;
+          rel[at + 3]! += w * p;
+          rel[at + 4]! += w * o;
+        }
+        losses[cell(m, LOG_LOSS)] = logLoss;
+        losses[cell(m, BRIER)] = brier;
+      }
+      touch(all).add(losses, w);
+      let sport = bySport.get(row.sportId);
+      if (!sport) bySport.set(row.sportId, (sport = new GroupSums()));
+      touch(sport).add(losses, w);
+      let market = byMarket.get(kind);
+      if (!market) byMarket.set(kind, (market = new GroupSums()));
+      touch(market).add(losses, w);
+    },
+
+    finish(o) {
+      endMatch();
+      currentEvent = null;
+      const sportLabel = (id: number) => o.sportName?.(id) ?? `Sport ${id}`;
+      const groups = {
+        all: group('all', 'All lines', all),
+        bySport: [...bySport].map(([id, g]) => group(String(id), sportLabel(id), g)).sort((x, y) => y.lines - x.lines || x.label.localeCompare(y.label)),
+        byMarket: MARKET_ORDER.filter((k) => byMarket.has(k)).map((k) => group(k, marketName(k), byMarket.get(k)!)),
+      };
+      const reliability: ModelReliability[] = DEVIG_MODELS.map((model, m) => {
+        const bins: ReliabilityBin[] = [];
+        for (let b = 0; b < BINS; b++) {
+          const at = (m * BINS + b) * REL;
+          const [count, sw, sw2, swp, swo] = [rel[at]!, rel[at + 1]!, rel[at + 2]!, rel[at + 3]!, rel[at + 4]!];
+          if (count === 0) continue;
+          const observedShare = swo / sw;
+          const ci = wilson(observedShare, (sw * sw) / sw2);
+          bins.push({ from: b / BINS, to: (b + 1) / BINS, count, weight: sw, meanPredicted: swp / sw, observed: observedShare, ...ci });
+        }
+        return { model, bins };
+      });
+      const comparison = compare(all);
+      return {
+        filter: o.filter,
+        ...groups,
+        reliability,
+        comparison,
+        halfPushes,
+        excluded: { ...excluded },
+        awaitingSettlement: o.awaitingSettlement ?? 0,
+        sentence: sentence(groups.all, comparison),
+        intervalMethod:
+          '95% intervals over matches: the lines of one match share its result, so the spread of per-match sums sets the interval (a cluster-robust variance, Student\'s t on matches − 1 degrees of freedom). The lead is significant when the paired, line-by-line difference between the leader and the runner-up has an interval that excludes 0.',
+        computedMs: o.computedMs ?? 0,
+      };
+    },
+  };
+}
+
+function group(key: string, label: string, g: GroupSums): ScoreGroup {
+  const models: ModelScore[] = DEVIG_MODELS.map((model, m) => ({ model, logLoss: g.interval(cell(m, LOG_LOSS)), brier: g.interval(cell(m, BRIER)) }));
+  return { key, label, lines: g.lines, matches: g.matches, weight: g.weight, models, leader: g.lines ? ranked(g, LOG_LOSS)[0]! : null };
+}
+
+/** Models from the lowest mean loss to the highest (DEVIG_MODELS order on a tie). */
+function ranked(g: GroupSums, metric: number): DevigModel[] {
+  return DEVIG_MODELS.map((model, m) => ({ model, v: g.mean(cell(m, metric)) ?? Infinity, m }))
+    .sort((a, b) => a.v - b.v || a.m - b.m)
+    .map((x) => x.model);
+}
+
+/** Two models whose mean losses agree to this are the same model on these lines (SHIN and MPTO on two-way lines). */
+const SAME = 1e-9;
+
+function compare(g: GroupSums): ModelComparison | null {
+  if (g.matches < 2) return null;
+  const order = ranked(g, LOG_LOSS);
+  const index = (model: DevigModel) => DEVIG_MODELS.indexOf(model);
+  const best = order[0]!;
+  const bestMean = g.mean(cell(index(best), LOG_LOSS))!;
+  const tiedWith = order.slice(1).filter((m) => Math.abs(g.mean(cell(index(m), LOG_LOSS))! - bestMean) < SAME);
+  const runnerUp = order[1 + tiedWith.length];
+  if (!runnerUp) return null;
+  const difference = g.interval(cell(index(runnerUp), LOG_LOSS), cell(index(best), LOG_LOSS));
+  const brierFirst = ranked(g, BRIER)[0]!;
+  return {
+    metric: 'logLoss',
+    best,
+    tiedWith,
+    runnerUp,
+    difference,
+    significant: difference.low !== null && difference.low > 0,
+    brierAgrees: brierFirst === best || tiedWith.includes(brierFirst),
+  };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+
+function sentence(all: ScoreGroup, c: ModelComparison | null): string {
+  if (all.lines === 0) return 'No settled line with a stored close yet: closes are taken for watched matches at kick-off, and a line is scored once its match settles.';
+  const behind = `${plural(all.lines, 'line', 'lines')} from ${plural(all.matches, 'match', 'matches')}`;
+  if (!c) return `Too few settled lines to compare the models: ${behind}.`;
+  const score = (m: DevigModel) => formatScore(all.models.find((x) => x.model === m)!.logLoss.mean);
+  const leaders = [c.best, ...c.tiedWith];
+  const who = leaders.length === 1 ? `${c.best} calls` : `${leaders.slice(0, -1).join(', ')} and ${leaders.at(-1)} (the same prices on these lines) call`;
+  const d = c.difference;
+  const range = `95% interval ${formatScore(d.low)} to ${formatScore(d.high)}`;
+  const lead = c.significant
+    ? `The lead is significant: ${c.runnerUp}'s log loss is higher by ${formatScore(d.mean)} a line (${range}).`
+    : `The lead is not significant: the difference, ${formatScore(d.mean)} a line (${range}), could be 0; more settled lines will tell them apart.`;
+  const brier = c.brierAgrees ? 'The Brier score ranks it first too.' : `The Brier score ranks ${ranked0(all)} first.`;
+  return `${who} this book's closes best: log loss ${score(c.best)} against ${score(c.runnerUp)} for ${c.runnerUp}, the runner-up, over ${behind}. ${lead} ${brier}`;
+}
+
+/** The model with the lowest mean Brier score in a finished group. */
+function ranked0(g: ScoreGroup): DevigModel {
+  return [...g.models].sort((a, b) => (a.brier.mean ?? Infinity) - (b.brier.mean ?? Infinity))[0]!.model;
+}

@@ -1,0 +1,117 @@
+// The store's part of the model scoreboard: every line closed before kick-off (line_closes) joined to how it settled
+// (settlement_lines, settlements) and the team of a team total (market_lines), read in chunks in the order of their
+// matches, so the scorer (src/core/report) can keep per-match sums and the host can breathe between chunks. Counts
+// are SQL aggregates. The filters: the match's sport, and its kick-off at or after `since`.
+import type Database from 'better-sqlite3';
+
+export interface ScoreboardFilter {
+  since?: number | null;
+  sportId?: number | null;
+}
+
+/** One settled line with its close. */
+export interface ScoreboardRow {
+  eventId: number;
+  lineId: number;
+  sportId: number;
+  period: number;
+  market: string;
+  line: number | null;
+  closeLine: number | null;
+  closeHome: number | null;
+  closeDraw: number | null;
+  closeAway: number | null;
+  closeOver: number | null;
+  closeUnder: number | null;
+  outcomeHome: string;
+  outcomeDraw: string;
+  outcomeAway: string;
+  status: string;
+  scoreHome: number | null;
+  scoreAway: number | null;
+  team: string | null;
+}
+
+export interface ScoreboardReads {
+  /** Closed lines in scope, and of them those whose match has settled (the lines a scoring run reads). */
+  scoreboardCounts(f?: ScoreboardFilter): { closed: number; settled: number };
+  /**
+   * Visits the settled closed lines after (eventId, lineId), in that order, at most `limit`; returns how many. The
+   * row handed to `visit` is one object refilled for every line: read it, do not keep it.
+   */
+  scoreboardChunk(f: ScoreboardFilter, after: { eventId: number; lineId: number } | null, limit: number, visit: (row: Readonly<ScoreboardRow>) => void): number;
+  /** Sport names as stored (from /api/sports and the events' headers). */
+  sportNames(): Map<number, string>;
+}
+
+export function createScoreboardReads(db: Database.Database): ScoreboardReads {
+  // line_closes drives the scan: it holds only watched matches' lines, while settlement_lines holds every settled
+  // match of the book. Its primary key (event_id, line_id) gives the order and the keyset.
+  const scope = `c.closed_at IS NOT NULL
+      AND (@sport IS NULL OR coalesce(st.sport_id, e.sport_id) = @sport)
+      AND (@since IS NULL OR coalesce(st.starts, e.starts) >= @since)`;
+  const counts = db.prepare(`
+    SELECT count(*) AS closed, count(sl.event_id) AS settled
+    FROM line_closes c
+    LEFT JOIN settlements st ON st.event_id = c.event_id
+    LEFT JOIN settlement_lines sl ON sl.event_id = c.event_id AND sl.line_id = c.line_id
+    LEFT JOIN events e ON e.event_id = c.event_id
+    WHERE ${scope}`);
+  // Read as arrays (a row object per line costs as much again as the query), into one row object refilled per line.
+  // Only settled lines are read, so the settlement decides sport and kick-off. The team of a team total matters only
+  // for a quarter line (its sides settle from the team's score), so market_lines is looked up for those alone.
+  const chunk = db.prepare(`
+    SELECT c.event_id, c.line_id, st.sport_id, sl.period, sl.market, sl.line, c.line,
+      c.last_home, c.last_draw, c.last_away, c.last_over, c.last_under,
+      sl.outcome_home, sl.outcome_draw, sl.outcome_away, st.status, st.score_home, st.score_away,
+      CASE WHEN abs(sl.line * 4 - round(sl.line * 4)) < 1e-9 AND abs(cast(round(sl.line * 4) AS INTEGER)) % 2 = 1
+        THEN (SELECT ml.side FROM market_lines ml WHERE ml.event_id = c.event_id AND ml.line_id = c.line_id) END
+    FROM line_closes c
+    JOIN settlement_lines sl ON sl.event_id = c.event_id AND sl.line_id = c.line_id
+    JOIN settlements st ON st.event_id = c.event_id
+    WHERE (c.event_id, c.line_id) > (@event, @line) AND c.closed_at IS NOT NULL
+      AND (@sport IS NULL OR st.sport_id = @sport) AND (@since IS NULL OR st.starts >= @since)
+    ORDER BY c.event_id, c.line_id
+    LIMIT @limit`).raw();
+  const sports = db.prepare(`
+    SELECT sport_id AS id, name FROM sports
+    UNION ALL SELECT DISTINCT sport_id, sport_name FROM events WHERE sport_id IS NOT NULL AND sport_name IS NOT NULL`);
+  const params = (f: ScoreboardFilter) => ({ sport: f.sportId ?? null, since: f.since ?? null });
+
+  return {
+    scoreboardCounts: (f = {}) => counts.get(params(f)) as { closed: number; settled: number },
+    scoreboardChunk(f, after, limit, visit) {
+      const rows = chunk.all({ ...params(f), event: after?.eventId ?? -Number.MAX_SAFE_INTEGER, line: after?.lineId ?? -Number.MAX_SAFE_INTEGER, limit }) as unknown[][];
+      const row = {} as ScoreboardRow;
+      for (const r of rows) {
+        row.eventId = r[0] as number;
+        row.lineId = r[1] as number;
+        row.sportId = r[2] as number;
+        row.period = r[3] as number;
+        row.market = r[4] as string;
+        row.line = r[5] as number | null;
+        row.closeLine = r[6] as number | null;
+        row.closeHome = r[7] as number | null;
+        row.closeDraw = r[8] as number | null;
+        row.closeAway = r[9] as number | null;
+        row.closeOver = r[10] as number | null;
+        row.closeUnder = r[11] as number | null;
+        row.outcomeHome = r[12] as string;
+        row.outcomeDraw = r[13] as string;
+        row.outcomeAway = r[14] as string;
+        row.status = r[15] as string;
+        row.scoreHome = r[16] as number | null;
+        row.scoreAway = r[17] as number | null;
+        row.team = r[18] as string | null;
+        visit(row);
+      }
+      return rows.length;
+    },
+    sportNames() {
+      const names = new Map<number, string>();
+      // The service's own list first; an event's header only fills a sport the list does not have.
+      for (const r of sports.all() as Array<{ id: number; name: string }>) if (!names.has(r.id)) names.set(r.id, r.name);
+      return names;
+    },
+  };
+}
