@@ -1,6 +1,7 @@
 // `npm run cli -- <command>`: the headless entry. Every command runs the core (or the simulator) without Electron.
 //   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS] [--quota N]
 //   export settlements|results|max-win|bets --db FILE [--format json|csv] [--since ISO] [--sport ID] [--odds-format F]
+//   report models --db FILE [--format json|csv] [--since ISO] [--sport ID]
 //   sim ...   the upstream simulator
 //   web       browser mode
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
@@ -97,6 +98,19 @@ program
   .action(async (what: 'settlements' | 'results' | 'max-win' | 'bets', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number; oddsFormat: OddsFormat }) => {
     const { runExport } = await import('./export');
     process.exitCode = await runExport({ kind: what, db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null, oddsFormat: opts.oddsFormat });
+  });
+
+program
+  .command('report')
+  .description('Reports from a recorded database: `models`, which de-vig model the closing prices call best')
+  .addArgument(new Argument('<what>', 'models').choices(['models']))
+  .requiredOption('--db <file>', 'the recorded SQLite database')
+  .addOption(new Option('--format <format>', 'output format: one JSON object, or a CSV table').choices(['json', 'csv']).default('json'))
+  .option('--since <iso>', 'only lines of matches kicking off at or after this UTC date-time', isoTime)
+  .option('--sport <id>', 'only this sport id', sportId)
+  .action(async (_what: 'models', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number }) => {
+    const { runReport } = await import('./report');
+    process.exitCode = await runReport({ db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null });
   });
 
 program
