@@ -8,6 +8,7 @@ import { createEngine } from './engine';
 import { betsHandlers } from './handlers/bets';
 import type { CoreContext } from './handlers/context';
 import { lookupHandlers } from './handlers/lookups';
+import { modelsHandlers } from './handlers/models';
 import { settingsHandlers, targetBaseUrl } from './handlers/settings';
 import { isSnoozed, mutedEvents, settlementsHandlers } from './handlers/settlements';
 import { specialsHandlers } from './handlers/specials';
@@ -141,6 +142,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...specialsHandlers(ctx),
     ...settlementsHandlers(ctx),
     ...betsHandlers(ctx),
+    ...modelsHandlers(ctx),
     // The Settings data section works on whichever profile is open.
     ...storeHandlers({ usage: () => session.current().store.usage(), compactStep: (o) => session.current().store.compactStep(o) }),
   };

@@ -375,6 +375,24 @@ export const CONTRACT_CASES: ContractCase[] = [
     },
   },
   {
+    channel: 'models:score',
+    does: 'scores the de-vig models on the history: nothing yet (the watched match has not kicked off), and says so',
+    async run(h) {
+      const v = await ok(h, 'models:score', {});
+      expect(v.all).toMatchObject({ lines: 0, matches: 0, leader: null });
+      expect(v.all.models.map((m) => m.model)).toEqual(['LOG', 'EM', 'MPTO', 'SHIN', 'OR']);
+      expect(v.sentence).toMatch(/^No settled line with a stored close yet/);
+      expect(v.comparison).toBeNull();
+    },
+  },
+  {
+    channel: 'models:progress',
+    does: 'says how far the latest scoring run got: finished, over every line it had',
+    async run(h) {
+      expect(await ok(h, 'models:progress')).toEqual({ running: false, done: 0, total: 0 });
+    },
+  },
+  {
     channel: 'watch:remove',
     does: 'unwatches the match, and watching it again works',
     async run(h) {

@@ -41,6 +41,8 @@ export const REQUEST_CHANNELS = [
   'lines:closing',
   'priceAlerts:get',
   'priceAlerts:set',
+  'models:score',
+  'models:progress',
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 

@@ -35,6 +35,7 @@ import type {
   WatchedEventView,
 } from '../domain';
 import { SETTLEMENT_ALERT_SCOPES } from '../domain';
+import type { ModelScoreboard, ScoreProgress } from '../scoreboard';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
 import { validationMessage } from './validationWords';
@@ -195,6 +196,9 @@ export const requestSchemas = {
   'lines:closing': z.tuple([id]),
   'priceAlerts:get': z.tuple([id]),
   'priceAlerts:set': z.tuple([id, priceAlertOverrides]),
+  /** The model scoreboard over the lines of matches kicking off at or after `since` (epoch ms), of one sport. */
+  'models:score': z.tuple([z.object({ since: z.number().int().nonnegative().optional(), sportId: id.optional() }).strict()]),
+  'models:progress': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
 export type RequestArgs<C extends Channel> = z.infer<(typeof requestSchemas)[C]>;
@@ -446,6 +450,10 @@ export interface ResponseMap {
   'lines:closing': LineCloseRow[];
   'priceAlerts:get': PriceAlertOverrides;
   'priceAlerts:set': PriceAlertOverrides;
+  /** Scored in chunks, the host's event loop running between them; a second ask for the same filter joins the run. */
+  'models:score': ModelScoreboard;
+  /** How far the latest scoring run has got. */
+  'models:progress': ScoreProgress;
 }
 
 /** A line's open and close with its CLV per side (percent, opening vs closing no-vig price, chosen model). */
