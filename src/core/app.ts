@@ -9,7 +9,7 @@ import { betsHandlers } from './handlers/bets';
 import type { CoreContext } from './handlers/context';
 import { lookupHandlers } from './handlers/lookups';
 import { modelsHandlers } from './handlers/models';
-import { settingsHandlers, targetBaseUrl } from './handlers/settings';
+import { announcingSettings, settingsHandlers, targetBaseUrl } from './handlers/settings';
 import { isSnoozed, mutedEvents, settlementsHandlers } from './handlers/settlements';
 import { specialsHandlers } from './handlers/specials';
 import { storeHandlers } from './handlers/store';
@@ -135,7 +135,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...(deps.chooseSavePath ? { chooseSavePath: deps.chooseSavePath } : {}),
   };
 
-  const handlers: CoreHandlers = {
+  // A settings change from any window or tab is pushed to all of them (a second monitor stays in step).
+  const handlers: CoreHandlers = announcingSettings({
     ...settingsHandlers(ctx),
     ...lookupHandlers(ctx),
     ...watchlistHandlers(ctx),
@@ -145,7 +146,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...modelsHandlers(ctx),
     // The Settings data section works on whichever profile is open.
     ...storeHandlers({ usage: () => session.current().store.usage(), compactStep: (o) => session.current().store.compactStep(o) }),
-  };
+  }, pushes.push);
 
   const ready = session.reconnect();
 

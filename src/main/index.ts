@@ -1,9 +1,12 @@
 // Electron's composition root: builds the core with what only the desktop can give it (the OS keychain, native
 // notifications, a database under userData, better-sqlite3's Electron binding, Chromium's network stack with the OS
 // proxy and certificate store), wires the IPC contract to the core's handlers with every sender checked, pushes the
-// core's events to the renderer, and owns the window, menu, tray, log file and updates.
-// It lives all day: closing the window keeps it watching from the tray; quitting (tray, menu, OS shutdown) hides
-// the window, refuses IPC, flushes and closes the database, then exits (the rules are in lifecycle.ts).
+// core's events to the renderer, and owns the windows, menu, tray, log file and updates.
+// It lives all day: closing the main window keeps it watching from the tray; quitting (tray, menu, OS shutdown) hides
+// the windows, refuses IPC, flushes and closes the database, then exits (the rules are in lifecycle.ts).
+// Besides the main window, a view can have a window of its own (desktop:openWindow: a second monitor), made with the
+// same preload and security; closing one just closes it, and the main window's closing takes them with it. Every
+// one of our windows may call the core and gets every push.
 // It composes the core with the host kit like the other hosts (src/core/host/kit.ts): the keychain wrapped so the
 // log scrubber learns every key read or stored, the scrubbed logger for every engine, one bounded shutdown. The
 // API key passes through here only on its way to settings:setApiKey; nothing here logs arguments or results.
@@ -36,6 +39,7 @@ import { createHostKit, logLevelFrom } from '../core/host/kit';
 import { createScrubber } from '../core/log/scrub';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { AppErrorException, toAppError } from '../shared/errors';
+import { sameWindowTarget, windowHash, windowTitle, type WindowTarget } from '../shared/ipc/windowRoute';
 import {
   DESKTOP_CHANNELS,
   dispatch,
@@ -109,6 +113,11 @@ function saveDesktop(patch: Partial<DesktopSettings>): void {
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** The windows of one view or event each (desktop:openWindow), with what they show. */
+const viewWindows = new Map<BrowserWindow, WindowTarget>();
+/** More would only be a page gone wrong opening windows in a loop; a trader has a few monitors. */
+const MAX_VIEW_WINDOWS = 8;
+const preloadPath = path.join(here, '../preload/index.cjs');
 let tray: Tray | null = null;
 let corePromise: Promise<Core> | null = null;
 let appIcon: NativeImage | null = null;
@@ -126,49 +135,103 @@ const lifecycle = createLifecycle({
 });
 const crashPolicy = createCrashPolicy(() => Date.now());
 
-function send<E extends PushEventName>(event: E, payload: PushPayloads[E]): void {
-  if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, { event, payload });
+/** Our windows that are still there: the main one and the views' own. */
+function ourWindows(): BrowserWindow[] {
+  return [mainWindow, ...viewWindows.keys()].filter((w): w is BrowserWindow => w !== null && !w.isDestroyed());
 }
 
-function createWindow(): BrowserWindow {
-  const saved = loadWindowState(userData, screen.getAllDisplays().map((d) => d.workArea));
-  const win = new BrowserWindow(
-    windowOptions(path.join(here, '../preload/index.cjs'), saved ?? undefined, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }),
-  );
-  if (saved?.maximized) win.maximize();
+function sendTo<E extends PushEventName>(win: BrowserWindow, event: E, payload: PushPayloads[E]): void {
+  if (!win.isDestroyed()) win.webContents.send(PUSH_CHANNEL, { event, payload });
+}
+
+/** Every window gets every push, so a second monitor stays in step with the first. */
+function send<E extends PushEventName>(event: E, payload: PushPayloads[E]): void {
+  for (const win of ourWindows()) sendTo(win, event, payload);
+}
+
+/** The app's page: the packaged app:// entry or the dev server, with the view a window of its own shows. */
+function pageUrl(target?: WindowTarget): string {
+  const url = new URL(devServerUrl ?? APP_ENTRY_URL);
+  if (target) url.hash = windowHash(target);
+  return url.toString();
+}
+
+/** What every window of ours gets: the hardened web contents, our title, shown once ready, a crash reloads it. */
+function prepareWindow(win: BrowserWindow, url: string, crashes: ReturnType<typeof createCrashPolicy>): void {
   hardenWebContents(win.webContents, devServerUrl);
   // The title is ours (it carries DEMO), not the page's.
   win.on('page-title-updated', (e) => e.preventDefault());
+  win.setTitle(titleOf(win));
   win.once('ready-to-show', () => {
     readyWindows.add(win);
     if (lifecycle.canShowWindow()) win.show();
   });
+  // A crashed page reloads instead of leaving a blank window until restart (but never in a loop).
+  win.webContents.on('render-process-gone', (_e, details) => {
+    if (!lifecycle.acceptsRequests() || win.isDestroyed()) return;
+    const what = crashes.onGone(details.reason);
+    if (what === 'ignore') return;
+    console.error(`The window's page ended (${details.reason}, exit code ${details.exitCode}); ${what === 'reload' ? 'reloading it' : 'not reloading again'}`);
+    if (what === 'reload') void loadPage(win, url);
+    else void dialog.showMessageBox(win, { type: 'error', title: APP_NAME, message: 'The window keeps crashing.', detail: 'Monitoring goes on in the background. Copy the diagnostics from Settings after a restart, or quit from the tray.' });
+  });
+  win.webContents.on('unresponsive', () => console.warn('The window stopped responding'));
+  void loadPage(win, url);
+}
+
+function createWindow(): BrowserWindow {
+  const saved = loadWindowState(userData, screen.getAllDisplays().map((d) => d.workArea));
+  const win = new BrowserWindow(windowOptions(preloadPath, saved ?? undefined, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }));
+  if (saved?.maximized) win.maximize();
   rememberBounds(win, userData);
   win.on('close', (e) => {
     const decision = lifecycle.onWindowClose();
-    if (decision.action === 'close') return;
+    if (decision.action === 'close') {
+      // The views' own windows belong to this one: they go with it (and the app then quits as the rules say).
+      for (const view of viewWindows.keys()) view.close();
+      return;
+    }
     e.preventDefault();
     win.hide();
     if (decision.notice) tellStillRunning();
   });
   // Windows log-off or shutdown: no before-quit comes, so start closing the database now.
   win.on('session-end', () => void shutdown('Windows session end'));
-  // A crashed page reloads instead of leaving a blank window until restart (but never in a loop).
-  win.webContents.on('render-process-gone', (_e, details) => {
-    if (!lifecycle.acceptsRequests() || win.isDestroyed()) return;
-    const what = crashPolicy.onGone(details.reason);
-    if (what === 'ignore') return;
-    console.error(`The window's page ended (${details.reason}, exit code ${details.exitCode}); ${what === 'reload' ? 'reloading it' : 'not reloading again'}`);
-    if (what === 'reload') void loadPage(win);
-    else void dialog.showMessageBox(win, { type: 'error', title: APP_NAME, message: 'The window keeps crashing.', detail: 'Monitoring goes on in the background. Copy the diagnostics from Settings after a restart, or quit from the tray.' });
-  });
-  win.webContents.on('unresponsive', () => console.warn('The window stopped responding'));
-  void loadPage(win);
+  prepareWindow(win, pageUrl(), crashPolicy);
   return win;
 }
 
-function loadPage(win: BrowserWindow): Promise<void> {
-  return win.loadURL(devServerUrl ?? APP_ENTRY_URL).catch((e: unknown) => console.error(`Could not load the window's page: ${toAppError(e).message}`));
+/**
+ * A window of its own for one view or event (a second monitor): the main window's options, preload, hardening and
+ * page, with the view in the address's fragment. The one already open for the same thing comes forward instead.
+ * Nothing of it is remembered: closing it just closes it.
+ */
+function openViewWindow(target: WindowTarget): void {
+  if (!lifecycle.canShowWindow()) throw new AppErrorException(SHUTTING_DOWN);
+  for (const [open, shows] of viewWindows) {
+    if (open.isDestroyed() || !sameWindowTarget(shows, target)) continue;
+    if (open.isMinimized()) open.restore();
+    open.show();
+    open.focus();
+    return;
+  }
+  if (viewWindows.size >= MAX_VIEW_WINDOWS) {
+    throw new AppErrorException({ kind: 'validation', message: `${MAX_VIEW_WINDOWS} windows of their own are open already: close one first.` });
+  }
+  const win = new BrowserWindow(windowOptions(preloadPath, { width: 1100, height: 760 }, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }));
+  viewWindows.set(win, target);
+  win.on('closed', () => viewWindows.delete(win));
+  prepareWindow(win, pageUrl(target), createCrashPolicy(() => Date.now()));
+}
+
+/** A window's title: ours, with what a view's own window shows, and DEMO in demo mode. */
+function titleOf(win: BrowserWindow): string {
+  const target = viewWindows.get(win);
+  return [APP_NAME, ...(target ? [windowTitle(target)] : []), ...(lastStatus?.demo ? ['DEMO'] : [])].join(' — ');
+}
+
+function loadPage(win: BrowserWindow, url: string): Promise<void> {
+  return win.loadURL(url).catch((e: unknown) => console.error(`Could not load the window's page: ${toAppError(e).message}`));
 }
 
 /** The first close to the tray says so, once: otherwise a trader thinks the app quit and stops trusting alerts. */
@@ -222,7 +285,8 @@ function showWindow(): BrowserWindow | null {
 function focusEvent(eventId: number, kind: 'event' | 'settlement' = 'event'): void {
   const win = showWindow();
   if (!win) return;
-  const deliver = () => lifecycle.canShowWindow() && send('onFocusEvent', { eventId, kind });
+  // The main window only: the views' own windows keep showing what they show.
+  const deliver = () => lifecycle.canShowWindow() && sendTo(win, 'onFocusEvent', { eventId, kind });
   if (win.webContents.isLoading() || !readyWindows.has(win)) win.webContents.once('did-finish-load', deliver);
   else deliver();
 }
@@ -272,7 +336,7 @@ function createTray(): void {
 function onStatus(status: StatusView): void {
   lastStatus = status;
   updateTray(status);
-  if (mainWindow && !mainWindow.isDestroyed()) mainWindow.setTitle(status.demo ? `${APP_NAME} — DEMO` : APP_NAME);
+  for (const win of ourWindows()) win.setTitle(titleOf(win));
 }
 
 function installSessionPolicy(): void {
@@ -296,8 +360,8 @@ function installSessionPolicy(): void {
 /** Why a request from this sender may not run, or null when it may. */
 function refusal(event: IpcMainInvokeEvent) {
   if (!lifecycle.acceptsRequests()) return { ok: false, error: SHUTTING_DOWN } as const;
-  // Only the top frame of our own page in our own window may call the core.
-  if (!mainWindow || mainWindow.isDestroyed() || event.sender.id !== mainWindow.webContents.id || !isTrustedSender(event.senderFrame, devServerUrl)) {
+  // Only the top frame of our own page in one of our own windows may call the core.
+  if (!ourWindows().some((w) => w.webContents.id === event.sender.id) || !isTrustedSender(event.senderFrame, devServerUrl)) {
     return { ok: false, error: { kind: 'validation', message: 'Request from an unknown page refused' } } as const;
   }
   return null;
@@ -359,6 +423,10 @@ const desktopHandlers: DesktopHandlers = {
   },
   'desktop:checkForUpdates': () => updates.check(),
   'desktop:installUpdate': () => updates.install(() => shutdown('installing an update')),
+  'desktop:openWindow': (target) => {
+    openViewWindow(target);
+    return null;
+  },
 };
 
 /** electron-updater, only when this build has a feed (it then never runs in development or default builds). */
@@ -433,7 +501,10 @@ async function start(): Promise<void> {
     // "Export CSV" streams to the file the trader picks here.
     chooseSavePath: async (suggestedName) => {
       const options = { title: 'Export CSV', defaultPath: path.join(app.getPath('downloads'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
-      const r = mainWindow && !mainWindow.isDestroyed() ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+      // Over the window the trader asked from (a view's own window, say), else the main one.
+      const focused = BrowserWindow.getFocusedWindow();
+      const parent = focused && ourWindows().includes(focused) ? focused : mainWindow && !mainWindow.isDestroyed() ? mainWindow : null;
+      const r = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
       return r.canceled || !r.filePath ? null : r.filePath;
     },
   });

@@ -142,6 +142,103 @@ contractSuite('the desktop wiring (ipcMain, Electron stand-in)', () => ({
   scratch,
 }));
 
+describe('a window of its own for one view (a second monitor)', () => {
+  let second: StandInBrowserWindow;
+  /** Every push the second window's page received, in order. */
+  const secondPushes: Array<{ event: string; payload: unknown }> = [];
+  const pushed = (list: typeof pushes, event: string, test: (payload: unknown) => boolean) => list.some((p) => p.event === event && test(p.payload));
+
+  it('desktop:openWindow makes a second window with the main one\'s preload and security, on the view\'s address; the same view again brings it forward', async () => {
+    expect(await value('desktop:openWindow', { view: 'movers' })).toBeNull();
+    expect(standIn.windows()).toHaveLength(2);
+    second = standIn.windows().find((w) => w !== win)!;
+    standIn.page(second).on(PUSH_CHANNEL, (message) => secondPushes.push(message as { event: string; payload: unknown }));
+    // The very options of the main window's page: the same preload, sandboxed, isolated, no Node.
+    expect(second.options['webPreferences']).toEqual(win.options['webPreferences']);
+    expect(second.options['webPreferences']).toMatchObject({ preload: expect.stringMatching(/preload[\\/]index\.cjs$/), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(second.options['show']).toBe(false);
+    await until(() => second.isVisible(), 'the second window to show once loaded');
+    expect(second.webContents.getURL()).toBe('app://oddsdesk/index.html#view=movers');
+    // Ours, naming the view, and saying DEMO when the main window does.
+    expect(second.getTitle()).toBe(win.getTitle().replace('Oddsdesk', 'Oddsdesk — Top movers'));
+    // Hardened like the main one: no new windows from the page, no navigation away.
+    expect(second.webContents.requestNewWindow('https://evil.example/')).toBe('deny');
+    expect(second.webContents.navigate('https://evil.example/')).toBe(false);
+
+    // Asked again for the same view: that window comes forward, no third one.
+    second.hide();
+    expect(await value('desktop:openWindow', { view: 'movers' })).toBeNull();
+    expect(standIn.windows()).toHaveLength(2);
+    expect(second.isVisible()).toBe(true);
+
+    // Nothing made up reaches a window: an unknown view or an event without its id is refused, and no window opens.
+    for (const bad of [{ view: 'elsewhere' }, { view: 'event' }, { view: 'movers', url: 'https://evil.example/' }]) {
+      const r = await invoke('desktop:openWindow', bad);
+      expect(r.ok, JSON.stringify(bad)).toBe(false);
+    }
+    expect(standIn.windows()).toHaveLength(2);
+  });
+
+  it("the second window's top frame is answered, a frame inside it is not; what it changes is pushed to both windows", async () => {
+    const watched = (await value<Array<{ eventId: number }>>('watch:list')).map((w) => w.eventId);
+    const other = service.sim.truth.bookIds().find((id) => !watched.includes(id))!;
+    const iframe = standIn.subFrame(second, 'app://oddsdesk/index.html');
+    expect(await standIn.page(second, iframe).invoke('watch:add', other)).toEqual({ ok: false, error: { kind: 'validation', message: 'Request from an unknown page refused' } });
+
+    const r = (await standIn.page(second).invoke('watch:add', other)) as Result<{ eventId: number }>;
+    expect(r.ok, JSON.stringify(r).slice(0, 300)).toBe(true);
+    const watching = (payload: unknown) => (payload as Array<{ eventId: number }>).some((w) => w.eventId === other);
+    await until(() => pushed(pushes, 'onWatchlist', watching) && pushed(secondPushes, 'onWatchlist', watching), 'the new watch pushed to both windows');
+    expect((await value<Array<{ eventId: number }>>('watch:list')).map((w) => w.eventId)).toContain(other);
+
+    // A setting changed in the main window shows in the second (and the other way round).
+    await value('settings:update', { oddsFormat: 'american' });
+    const format = (f: string) => (payload: unknown) => (payload as { oddsFormat: string }).oddsFormat === f;
+    await until(() => pushed(secondPushes, 'onSettings', format('american')), 'the main window\'s setting pushed to the second');
+    expect(await standIn.page(second).invoke('settings:update', { oddsFormat: 'decimal' })).toMatchObject({ ok: true });
+    await until(() => pushed(pushes, 'onSettings', format('decimal')), 'the second window\'s setting pushed to the main one');
+    // A mute (part of what Settings shows) too.
+    expect(await standIn.page(second).invoke('alerts:mute', other, true)).toEqual({ ok: true, value: null });
+    await until(() => pushed(pushes, 'onSettings', (p) => (p as { mutedEvents: number[] }).mutedEvents.includes(other)), 'the mute pushed to the main window');
+    await value('alerts:mute', other, false);
+    // The status goes to both as well.
+    await until(() => pushed(secondPushes, 'onStatus', () => true), 'a status push in the second window');
+    await value('watch:remove', other);
+  });
+
+  it('a window of one event opens on its address; closing a second window just closes it: the main one stays, the app runs on', async () => {
+    expect(await value('desktop:openWindow', { view: 'event', eventId: service.eventId })).toBeNull();
+    const event = standIn.windows().find((w) => w !== win && w !== second)!;
+    await until(() => event.isVisible(), 'the event window to show');
+    expect(event.webContents.getURL()).toBe(`app://oddsdesk/index.html#event=${service.eventId}`);
+    expect(event.getTitle()).toBe(win.getTitle().replace('Oddsdesk', `Oddsdesk — Event ${service.eventId}`));
+
+    const quits = standIn.app.quitCalls;
+    const notices = standIn.notifications.filter((n) => n.title === 'Oddsdesk is still running').length;
+    second.close();
+    event.close();
+    expect(second.isDestroyed()).toBe(true);
+    expect(event.isDestroyed()).toBe(true);
+    expect(standIn.windows()).toEqual([win]);
+    expect(win.isVisible()).toBe(true);
+    expect(standIn.app.quitCalls).toBe(quits);
+    expect(standIn.notifications.filter((n) => n.title === 'Oddsdesk is still running')).toHaveLength(notices);
+    expect(await value('status:get')).toMatchObject({ auth: 'ok' });
+    // The pushes go on to the main window alone.
+    const before = secondPushes.length;
+    await value('settings:update', { oddsFormat: 'american' });
+    await until(() => pushed(pushes, 'onSettings', (p) => (p as { oddsFormat: string }).oddsFormat === 'american'), 'the push to the main window');
+    expect(secondPushes).toHaveLength(before);
+    await value('settings:update', { oddsFormat: 'decimal' });
+    // The same view can be opened again later.
+    expect(await value('desktop:openWindow', { view: 'movers' })).toBeNull();
+    const again = standIn.windows().find((w) => w !== win)!;
+    expect(again).not.toBe(second);
+    again.close();
+    expect(standIn.windows()).toEqual([win]);
+  });
+});
+
 describe('the desktop shell', () => {
   it('refuses a request from a sub-frame, from a top frame that navigated away, and from another web contents; the core never sees it', async () => {
     const other = service.sim.truth.bookIds().find((id) => id !== service.eventId)!;
@@ -265,10 +362,15 @@ describe('the desktop shell', () => {
     const db = info.historyPath;
     expect(existsSync(db)).toBe(true);
     const quitsBefore = standIn.app.quitCalls;
+    // A view's own window open as well: quitting closes it too.
+    expect(await value('desktop:openWindow', { view: 'alerts' })).toBeNull();
+    const alerts = standIn.windows().find((w) => w !== win)!;
+    await until(() => alerts.isVisible(), 'the alerts window to show');
 
     trayMenu().click('Quit Oddsdesk');
-    // At once: the window hidden, requests refused, the tray gone.
+    // At once: the windows hidden, requests refused, the tray gone.
     expect(win.isVisible()).toBe(false);
+    expect(alerts.isVisible()).toBe(false);
     expect(await invoke('status:get')).toEqual({ ok: false, error: { kind: 'internal', message: 'Oddsdesk is shutting down' } });
     expect(standIn.trays[0]!.isDestroyed()).toBe(true);
 

@@ -1,7 +1,7 @@
 // Settings and the key: the settings service persists, the session reconnects when the service or key changes, and
 // the key goes from the trader straight into the keychain under the base URL it belongs to.
 import { AppErrorException } from '../../shared/errors';
-import type { CoreHandlers, SettingsView } from '../../shared/ipc/contract';
+import type { CoreHandlers, PushListener, SettingsView } from '../../shared/ipc/contract';
 import { normaliseBaseUrl } from '../settings';
 import { conn, type CoreContext } from './context';
 import { mutedEvents, snoozedEvents } from './settlements';
@@ -99,4 +99,36 @@ export function settingsHandlers(
         return { removed, settings: await afterKeyRemoved() };
       }),
   };
+}
+
+/** The requests that change what settings:get answers (the settings, the key, the mutes and snoozes in force). */
+export const SETTINGS_CHANGES = ['settings:update', 'settings:setApiKey', 'settings:clearApiKey', 'settings:forgetAllKeys', 'alerts:mute', 'alerts:snooze'] as const;
+
+/**
+ * `handlers` with every settings change announced to every window and tab (onSettings), before its answer, so a
+ * second monitor shows what was changed on the first. A change that failed half-way (a key stored, the reconnect
+ * failed) is announced too: what is stored is what every window shows.
+ */
+export function announcingSettings(handlers: CoreHandlers, push: PushListener): CoreHandlers {
+  const out: Record<string, unknown> = { ...handlers };
+  for (const channel of SETTINGS_CHANGES) {
+    const run = handlers[channel] as (...args: unknown[]) => Promise<unknown> | unknown;
+    out[channel] = async (...args: unknown[]) => {
+      let answered: unknown = undefined;
+      try {
+        answered = await run(...args);
+        return answered;
+      } finally {
+        // The settings requests answer with the view already; the others are asked for it.
+        const view =
+          answered === undefined || channel.startsWith('alerts:')
+            ? await Promise.resolve(handlers['settings:get']()).catch(() => null)
+            : channel === 'settings:forgetAllKeys'
+              ? (answered as { settings: SettingsView }).settings
+              : (answered as SettingsView);
+        if (view) push('onSettings', view);
+      }
+    };
+  }
+  return out as CoreHandlers;
 }

@@ -46,7 +46,7 @@ export const REQUEST_CHANNELS = [
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 
-export const PUSH_EVENTS = ['onStatus', 'onOdds', 'onWatchlist', 'onAlert', 'onSettlement', 'onNotification', 'onFocusEvent', 'onBridge'] as const;
+export const PUSH_EVENTS = ['onStatus', 'onOdds', 'onWatchlist', 'onAlert', 'onSettlement', 'onNotification', 'onFocusEvent', 'onBridge', 'onSettings'] as const;
 export type PushEventName = (typeof PUSH_EVENTS)[number];
 
 /** Electron IPC channel that carries every pushed event: `{ event, payload }`. */
@@ -61,7 +61,8 @@ export function isPushEvent(value: unknown): value is PushEventName {
 }
 
 /**
- * Requests only the desktop shell answers (Electron main): close-to-tray, the log folder, diagnostics, updates.
+ * Requests only the desktop shell answers (Electron main): close-to-tray, the log folder, diagnostics, updates, a
+ * window of its own for one view (a second monitor).
  * The core never sees them and browser mode has none; the renderer reaches them through `OddsdeskApi.desktop`,
  * which only Electron's preload provides.
  */
@@ -72,6 +73,7 @@ export const DESKTOP_CHANNELS = [
   'desktop:copyDiagnostics',
   'desktop:checkForUpdates',
   'desktop:installUpdate',
+  'desktop:openWindow',
 ] as const;
 export type DesktopChannel = (typeof DESKTOP_CHANNELS)[number];
 

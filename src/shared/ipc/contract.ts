@@ -38,6 +38,7 @@ import { SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { ModelScoreboard, ScoreProgress } from '../scoreboard';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
+import { WINDOW_VIEWS } from './windowRoute';
 import { validationMessage } from './validationWords';
 
 export * from './channels';
@@ -482,10 +483,8 @@ export interface NotificationView {
   kind: 'settlement' | 'max_win' | 'price';
   title: string;
   body: string;
-  /** Clicking it opens this event (a settlement opens explained)... */
+  /** Clicking it opens this event (a settlement opens explained). */
   eventId: number | null;
-  /** ... at this line, selected in the detail (price, drop and max stake alerts of a line). */
-  lineId: number | null;
   /** Play a sound with it (the settlement sound setting). */
   sound: boolean;
 }
@@ -498,9 +497,11 @@ export interface PushPayloads {
   onSettlement: SettlementRow;
   onNotification: NotificationView;
   /** A notification was clicked: show this event, or its settlement (lines and period results) when it settled. */
-  onFocusEvent: { eventId: number; kind?: 'event' | 'settlement'; lineId?: number | null };
+  onFocusEvent: { eventId: number; kind?: 'event' | 'settlement' };
   /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */
   onBridge: { connected: boolean };
+  /** The settings after a change from any window or tab (settings, key, mute, snooze), so every one shows the same. */
+  onSettings: SettingsView;
 }
 
 /** What the renderer sees, in both hosts. */
@@ -514,6 +515,11 @@ export interface OddsdeskApi {
 // ---- the desktop shell (Electron main only): not the core's, so not in CoreHandlers ----
 
 const desktopPatch = z.object({ closeToTray: z.boolean().optional() }).strict();
+/** What a window of its own shows (./windowRoute.ts): a view, or one event's detail. */
+const windowTarget = z.union([
+  z.object({ view: z.literal('event'), eventId: id.max(Number.MAX_SAFE_INTEGER) }).strict(),
+  z.object({ view: z.enum(WINDOW_VIEWS) }).strict(),
+]);
 
 export const desktopRequestSchemas = {
   'desktop:get': z.tuple([]),
@@ -522,6 +528,7 @@ export const desktopRequestSchemas = {
   'desktop:copyDiagnostics': z.tuple([]),
   'desktop:checkForUpdates': z.tuple([]),
   'desktop:installUpdate': z.tuple([]),
+  'desktop:openWindow': z.tuple([windowTarget]),
 } as const satisfies Record<DesktopChannel, z.ZodTuple>;
 
 export type DesktopRequestArgs<C extends DesktopChannel> = z.infer<(typeof desktopRequestSchemas)[C]>;
@@ -561,6 +568,9 @@ export interface DesktopResponseMap {
   'desktop:checkForUpdates': UpdateView;
   /** Downloads (if needed), closes the app cleanly and installs. */
   'desktop:installUpdate': UpdateView;
+  /** Opens a window for one view or event, with the main window's preload and security; one already open for it
+   * comes forward instead. */
+  'desktop:openWindow': null;
 }
 
 export interface DesktopApi {
