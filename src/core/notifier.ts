@@ -8,6 +8,8 @@ export interface UserNotification {
   body: string;
   /** Clicking the notification opens this event. */
   eventId?: number | null;
+  /** ... at this line (a price, drop or max stake alert's line), selected in the event's detail. */
+  lineId?: number | null;
   kind: 'settlement' | 'max_win' | 'price';
   /** Play the system sound with it (the trader's settlement sound setting); silent when absent or false. */
   sound?: boolean;

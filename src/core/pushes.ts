@@ -197,7 +197,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       return () => monitorListeners.delete(listener);
     },
     notification(n) {
-      push('onNotification', { id: ++notificationId, kind: n.kind, title: n.title, body: n.body, eventId: n.eventId ?? null, sound: n.sound === true });
+      push('onNotification', { id: ++notificationId, kind: n.kind, title: n.title, body: n.body, eventId: n.eventId ?? null, lineId: n.lineId ?? null, sound: n.sound === true });
     },
     attach(connection) {
       for (const d of detach.splice(0)) d();

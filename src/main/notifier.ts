@@ -16,8 +16,8 @@ export interface ElectronNotifierDeps {
   isSupported: () => boolean;
   /** Show, restore and focus the main window (re-creating it if it was closed). */
   focusWindow: () => void;
-  /** Push onFocusEvent to the renderer once it can receive it: the event, or its settlement with lines and results. */
-  focusEvent: (eventId: number, kind?: 'event' | 'settlement') => void;
+  /** Push onFocusEvent to the renderer once it can receive it: the event (at a line), or its settlement explained. */
+  focusEvent: (eventId: number, kind?: 'event' | 'settlement', lineId?: number | null) => void;
   /** The app icon: Linux notification daemons show none otherwise. */
   icon?: NotificationConstructorOptions['icon'];
   /** process.platform by default: on Linux the body is escaped, since several notification daemons render markup. */
@@ -62,7 +62,7 @@ export function createElectronNotifier(deps: ElectronNotifierDeps): Notifier {
       notification.on('click', () => {
         forget();
         // focusEvent shows the window itself, and tells the page once it is ready; focusWindow only for the rest.
-        if (typeof n.eventId === 'number') deps.focusEvent(n.eventId, n.kind === 'settlement' ? 'settlement' : 'event');
+        if (typeof n.eventId === 'number') deps.focusEvent(n.eventId, n.kind === 'settlement' ? 'settlement' : 'event', n.lineId ?? null);
         else deps.focusWindow();
       });
       notification.on('close', forget);

@@ -1,6 +1,6 @@
 // Notifications are decided once, in the core: the page only shows what the core pushes (`onNotification`). With
-// "notify price alerts" on, a drop on a watched line notifies; turned off, the next drop still lands in the Alerts
-// list but no notification shows. Browser mode on a real host process against the simulator (manual clock: the
+// "notify price alerts" on, a drop on a watched line notifies, and a click opens the event at that very line; turned
+// off, the next drop still lands in the Alerts list but no notification shows. Browser mode on a real host process against the simulator (manual clock: the
 // prices move only when the test scripts them).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,13 +14,15 @@ const KEY = 'e2e-notify-enterprise';
 /** Records Web Notifications instead of showing them, with permission granted. */
 function recordNotifications() {
   const notes: Array<{ title: string; body: string; tag: string }> = [];
-  (window as unknown as { __notes: typeof notes }).__notes = notes;
+  const shown: Array<{ onclick: (() => void) | null }> = [];
+  Object.assign(window, { __notes: notes, __shown: shown });
   class RecordingNotification {
     static permission = 'granted';
     static requestPermission = async () => 'granted';
     onclick: (() => void) | null = null;
     constructor(title: string, options?: { body?: string; tag?: string }) {
       notes.push({ title, body: options?.body ?? '', tag: options?.tag ?? '' });
+      shown.push(this);
     }
     close() {}
   }
@@ -29,20 +31,18 @@ function recordNotifications() {
 
 const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string; tag: string }> }).__notes);
 
-test('"notify price alerts" off: a drop is alerted in the list but not notified', async ({ page }) => {
+test('a drop notifies and its click opens the line; with "notify price alerts" off it is alerted in the list but not notified', async ({ page }) => {
   test.setTimeout(120_000);
   const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-notify-'));
   let host: WebHost | null = null;
   try {
-    // A match before its start with a two-way moneyline, opening at 2.00 / 1.90 (fair home, EM: 2.0526).
-    const eventId = sim.truth.bookIds().find((id) => {
-      const e = sim.truth.event(id);
-      const ml = e?.markets.find((m) => m.line_id === id * 10);
-      return e?.live_status !== 1 && ml?.prices && ml.prices.draw === undefined;
-    })!;
+    // A match before its start with a priced handicap line (not the moneyline the detail opens at), opening at
+    // 2.00 / 1.90 (fair home, EM: 2.0526).
+    const lineOf = (id: number) => sim.truth.event(id)?.markets.find((m) => m.market === 'spread' && m.prices && m.line_id !== id * 10);
+    const eventId = sim.truth.bookIds().find((id) => sim.truth.event(id)?.live_status !== 1 && lineOf(id))!;
     expect(eventId).toBeDefined();
-    const lineId = eventId * 10;
+    const lineId = lineOf(eventId)!.line_id;
     sim.script.setMarket(eventId, lineId, { home: 2.0, away: 1.9 });
 
     host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'notify.db')], { ODDSDESK_API_KEY: KEY });
@@ -52,7 +52,7 @@ test('"notify price alerts" off: a drop is alerted in the list but not notified'
 
     await page.getByTestId('add-watch-input').fill(String(eventId));
     await page.getByTestId('add-watch-button').click();
-    await expect(page.getByTestId(`watch-row-${eventId}`)).toContainText('2.00');
+    await expect(page.getByTestId(`watch-row-${eventId}`)).toBeVisible();
 
     // The default drop rule (5%): fair home 2.0526 -> 1.9231 (-6.3%) alerts, and with the setting on it notifies.
     sim.script.setMarket(eventId, lineId, { home: 1.8, away: 1.95 });
@@ -60,6 +60,11 @@ test('"notify price alerts" off: a drop is alerted in the list but not notified'
     const [first] = await notes(page);
     expect(first!.title).toMatch(/drop/i);
     expect(first!.tag).toMatch(/^oddsdesk-\d+$/);
+    // The click opens the event's detail at the line that dropped, not at its first line.
+    await page.evaluate(() => (window as unknown as { __shown: Array<{ onclick: (() => void) | null }> }).__shown[0]!.onclick?.());
+    await expect(page.getByTestId(`market-${lineId}`)).toHaveClass(/\bchosen\b/);
+    await expect(page.locator('.detail tr.mrow.chosen')).toHaveCount(1);
+    await page.keyboard.press('Escape');
 
     // Off: the core decides no notification; the page adds none of its own.
     await page.keyboard.press(',');

@@ -141,7 +141,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     if (!decision.alert || stopped) return;
     const alert = store.appendAlert(decision.alert);
     emit({ type: 'alert', alert });
-    if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId: c.eventId });
+    if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId: c.eventId, lineId: c.lineId });
   }
 
   const priceWatch = createPriceWatch({
@@ -166,7 +166,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         fired.forEach((f, i) => {
           const alert = stored[i]!;
           emit({ type: 'alert', alert });
-          if (f.notify) notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId });
+          if (f.notify) notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId, lineId: alertLineId(alert.data) });
         });
       }
     }
@@ -364,4 +364,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
     streamStates: () => streams.watched().map((id) => streams.state(id)).filter((s): s is StreamState => s !== null),
     followedEvents: () => odds.followed(),
   };
+}
+
+/** The line a price or drop alert is about (its data names it), for a notification that opens at that line. */
+function alertLineId(data: unknown): number | null {
+  const lineId = (data as { lineId?: unknown } | null)?.lineId;
+  return typeof lineId === 'number' ? lineId : null;
 }

@@ -74,7 +74,10 @@ export function showNotification(n: NotificationView): void {
     const shown = new Notification(n.title, { body: n.body, tag: `oddsdesk-${n.id}` });
     shown.onclick = () => {
       window.focus();
-      if (n.eventId !== null) (n.kind === 'settlement' ? focusSettlement : focusEvent)(n.eventId);
+      if (n.eventId !== null) {
+        if (n.kind === 'settlement') focusSettlement(n.eventId);
+        else focusEvent(n.eventId, n.lineId);
+      }
       shown.close();
     };
   } catch {

@@ -483,8 +483,10 @@ export interface NotificationView {
   kind: 'settlement' | 'max_win' | 'price';
   title: string;
   body: string;
-  /** Clicking it opens this event (a settlement opens explained). */
+  /** Clicking it opens this event (a settlement opens explained)... */
   eventId: number | null;
+  /** ... at this line, selected in the detail (price, drop and max stake alerts of a line). */
+  lineId: number | null;
   /** Play a sound with it (the settlement sound setting). */
   sound: boolean;
 }
@@ -497,7 +499,7 @@ export interface PushPayloads {
   onSettlement: SettlementRow;
   onNotification: NotificationView;
   /** A notification was clicked: show this event, or its settlement (lines and period results) when it settled. */
-  onFocusEvent: { eventId: number; kind?: 'event' | 'settlement' };
+  onFocusEvent: { eventId: number; kind?: 'event' | 'settlement'; lineId?: number | null };
   /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */
   onBridge: { connected: boolean };
   /** The settings after a change from any window or tab (settings, key, mute, snooze), so every one shows the same. */

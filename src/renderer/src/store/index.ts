@@ -55,9 +55,9 @@ export const useStore = create<StoreState>()((set, get, store) => ({
   ...createLineHistorySlice(set, get, store),
 }));
 
-/** Show one event: the watchlist with that row selected and its detail open (notification clicks, palette). */
-export function focusEvent(eventId: number): void {
-  useStore.setState({ view: 'watchlist', selectedEventId: eventId, detailOpen: true });
+/** Show one event: the watchlist with that row selected and its detail open, at a line when one is named (notification clicks, palette). */
+export function focusEvent(eventId: number, lineId: number | null = null): void {
+  useStore.getState().openEvent(eventId, { lineId });
 }
 
 /** Show one settlement explained (a settlement notification's click): the Settlements view with it open. */
