@@ -4,8 +4,10 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Banner } from './components/Banner';
 import { CommandPalette, VIEW_TITLES } from './components/CommandPalette';
+import { ViewWindowCorner } from './components/OpenInWindow';
 import { StatusBar } from './components/StatusBar';
 import { VIEW_KEYS } from './keys';
+import { pinned, pinnedEvent, pinnedView } from './route';
 import { useStore } from './store';
 import { VIEWS, type ViewName } from './store/ui';
 import { AlertsView } from './views/AlertsView';
@@ -78,7 +80,8 @@ function Toasts() {
 }
 
 function CurrentView() {
-  const view = useStore((s) => s.view);
+  // A window of one view shows it whatever the store's view (an event opened from its list shows beside it).
+  const view = useStore((s) => pinnedView ?? s.view);
   switch (view) {
     case 'watchlist':
       return <WatchlistView />;
@@ -104,13 +107,15 @@ function CurrentView() {
 export function App() {
   const theme = useStore((s) => s.theme);
   const paletteOpen = useStore((s) => s.paletteOpen);
-  const detailId = useStore((s) => (s.view === 'watchlist' && s.detailOpen ? s.selectedEventId : null));
+  const detailId = useStore((s) => pinnedEvent ?? (s.view === 'watchlist' && s.detailOpen ? s.selectedEventId : null));
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme;
   }, [theme]);
 
   return (
-    <div className={`app${detailId !== null ? ' with-detail' : ''}`}>
+    <div className={`app${detailId !== null ? ' with-detail' : ''}${pinned ? ` single${pinnedEvent !== null ? ' single-event' : ''}` : ''}`} data-window={pinned ? 'single' : 'main'}>
+      {/* A window of one view or event (a second monitor) has no navigation: it shows that alone. */}
+      {!pinned && (
       <nav className="nav" aria-label="Views">
         <div className="brand">Oddsdesk</div>
         {VIEWS.map((v) => (
@@ -122,9 +127,11 @@ export function App() {
           <kbd>Ctrl K</kbd>
         </button>
       </nav>
+      )}
       <main className="main">
         <Banner />
-        <CurrentView />
+        {!pinned && <ViewWindowCorner />}
+        {pinnedEvent === null && <CurrentView />}
       </main>
       {detailId !== null && <EventDetail key={detailId} eventId={detailId} />}
       <StatusBar />

@@ -1,6 +1,7 @@
 // The page takes the bridge token out of its address bar as soon as it has read it.
 import { describe, expect, it } from 'vitest';
-import { takeToken, type TokenPlace } from './bridgeClient';
+import { parseWindowHash } from '../../../shared/ipc/windowRoute';
+import { tabUrl, takeToken, type TokenPlace } from './bridgeClient';
 
 /** A tab: its address bar (what replaceState leaves there) and its sessionStorage. */
 function tab(url: string) {
@@ -48,5 +49,19 @@ describe('bridge token', () => {
     };
     expect(takeToken({ location, history: { state: null, replaceState: refuse }, session: { getItem: refuse, setItem: refuse } })).toBe('abc');
     expect(takeToken({ location: { ...location, hash: '' }, history: null, session: null })).toBe('');
+  });
+
+  it('a tab opened for one view (a second monitor) gets the token in its fragment, takes it out as it loads, and shows that view', () => {
+    const first = tab('http://127.0.0.1:5185/#token=abc123');
+    const token = takeToken(first.place());
+    const opened = tab(new URL(tabUrl(new URL(first.bar.href), 'view=movers', token), first.bar.href).href);
+    // A new tab shares no session storage with the first: it reads the token from its own address.
+    expect(opened.stored.size).toBe(0);
+    expect(takeToken(opened.place())).toBe('abc123');
+    expect(opened.bar.href).toBe('http://127.0.0.1:5185/#view=movers');
+    expect(parseWindowHash(new URL(opened.bar.href).hash)).toEqual({ view: 'movers' });
+    // Its reload still finds the token, and it is never in the first tab's address either.
+    expect(takeToken(opened.place())).toBe('abc123');
+    expect(first.bar.href).not.toContain('abc123');
   });
 });

@@ -1,7 +1,8 @@
 // The renderer's side of the browser bridge: the same OddsdeskApi that Electron's preload exposes, carried over a
 // WebSocket to the Node host (the session, with its proof of the token both ways, is src/shared/ipc/bridgeSession.ts).
 // The token comes from the URL fragment the host printed and leaves the address bar as soon as it is read; it is
-// never sent anywhere, not even to the host, which proves it knows it instead.
+// never sent anywhere, not even to the host, which proves it knows it instead. A tab this page opens (a view of its
+// own, for a second monitor) gets it the same way, in its address's fragment, and takes it out as it loads.
 import type { OddsdeskApi } from '../../../shared/ipc/contract';
 import { createBridgeSession, type BridgeEnd, type OpenBridgeSocket } from '../../../shared/ipc/bridgeSession';
 
@@ -72,8 +73,28 @@ export const bridgeEnd = {
   },
 };
 
+/**
+ * The address of a new tab of this app showing `hash` (`view=movers`), with the token in its fragment as the host's
+ * printed address carries it: a new tab does not share this tab's session storage, and the fragment never leaves
+ * the browser; the new tab takes it out of its address bar at once (takeToken).
+ */
+export function tabUrl(location: Pick<Location, 'pathname' | 'search'>, hash: string, token: string): string {
+  const params = new URLSearchParams(hash);
+  if (token) params.set('token', token);
+  return `${location.pathname}${location.search}#${params.toString()}`;
+}
+
+/** This page's token, for the tabs it opens (openTab); never shown, logged or sent. */
+let pageToken = '';
+
+/** Opens this app in a new tab showing `hash`, with no handle between the two tabs (noopener). */
+export function openTab(hash: string): void {
+  window.open(tabUrl(window.location, hash, pageToken), '_blank', 'noopener');
+}
+
 export function createBridgeClient(location: Location): OddsdeskApi {
   const token = takeToken({ location, history: window.history, session: sessionStore() });
+  pageToken = token;
   return createBridgeSession({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`,
     token,

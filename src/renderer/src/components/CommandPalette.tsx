@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { FixtureView } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import { eventName, fmtDateTime, serviceMs } from '../format';
+import { newWindowActions } from '../route';
 import { focusEvent, useStore } from '../store';
 import { focusSearch, pressViewKey, RECORD_BET_EVENT, VIEW_KEYS } from '../keys';
 import { askNotificationPermission, notificationPermission } from '../notify';
@@ -118,6 +119,8 @@ export function CommandPalette() {
       );
     }
     if (s.view === 'watchlist' && s.detailOpen) actions.push(act('close-detail', 'Close the event detail', () => s.setDetailOpen(false), 'Esc'));
+    // Windows of their own (a second monitor): what Shift+Enter opens here, this view, the lists.
+    actions.push(...newWindowActions().map((w): Item => ({ id: `act-${w.id}`, group: 'Action', label: w.label, run: w.run, ...(w.hint ? { hint: w.hint } : {}) })));
     const id = Number(query.trim());
     if (query.trim() && Number.isInteger(id) && id >= 0 && !watchEvents[id]) {
       actions.unshift({

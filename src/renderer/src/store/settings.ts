@@ -1,5 +1,6 @@
-// Settings slice: what the core holds (settings:get), and the write paths. Theme and de-vig model also live in the
-// UI slice and localStorage, so switching them is instant and survives a core that cannot store them yet.
+// Settings slice: what the core holds (settings:get, and onSettings after a change from any window or tab), and the
+// write paths. Theme and de-vig model also live in the UI slice and localStorage, so switching them is instant and
+// survives a core that cannot store them yet.
 import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { SettingsPatch, SettingsView } from '../../../shared/ipc/contract';
@@ -16,6 +17,8 @@ export interface SettingsSlice {
   clearApiKey(): Promise<AppError | null>;
   /** Removes every service's key from the keychain; how many, or why not. */
   forgetAllKeys(): Promise<{ removed: number } | { error: AppError }>;
+  /** The settings the core pushed after a change from any window or tab (a second monitor's, or this one's). */
+  settingsPushed(settings: SettingsView): void;
 }
 
 const remember = (key: string, value: string) => {
@@ -31,6 +34,17 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
     remember('oddsdesk.theme', settings.theme);
     remember('oddsdesk.devigModel', settings.devigModel);
     set({ settings, settingsError: null, theme: settings.theme, devigModel: settings.devigModel });
+  };
+  // This window's own changes under way: while one is, a push is older than the choice already shown (the core
+  // answers changes in order, so the change's own answer, adopted when it comes, holds every earlier one too).
+  let own = 0;
+  const change = async <T>(run: () => Promise<T>): Promise<T> => {
+    own++;
+    try {
+      return await run();
+    } finally {
+      own--;
+    }
   };
   return {
     settings: null,
@@ -52,7 +66,7 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
       }
       const cur = get().settings;
       if (cur) set({ settings: { ...cur, ...patch, baseUrl: patch.baseUrl === undefined ? cur.baseUrl : patch.baseUrl } });
-      const r = await api.invoke('settings:update', patch);
+      const r = await change(() => api.invoke('settings:update', patch));
       if (r.ok) {
         adopt(r.value);
         return null;
@@ -60,20 +74,23 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
       return r.error;
     },
     async setApiKey(key, baseUrl) {
-      const r = baseUrl ? await api.invoke('settings:setApiKey', key, baseUrl) : await api.invoke('settings:setApiKey', key);
+      const r = await change(() => (baseUrl ? api.invoke('settings:setApiKey', key, baseUrl) : api.invoke('settings:setApiKey', key)));
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
     },
     async clearApiKey() {
-      const r = await api.invoke('settings:clearApiKey');
+      const r = await change(() => api.invoke('settings:clearApiKey'));
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
     },
     async forgetAllKeys() {
-      const r = await api.invoke('settings:forgetAllKeys');
+      const r = await change(() => api.invoke('settings:forgetAllKeys'));
       if (!r.ok) return { error: r.error };
       adopt(r.value.settings);
       return { removed: r.value.removed };
+    },
+    settingsPushed(settings) {
+      if (own === 0) adopt(settings);
     },
   };
 };

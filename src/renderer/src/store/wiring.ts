@@ -6,6 +6,7 @@ import type { OddsBatch } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import { playAlertSound, showNotification } from '../notify';
 import { alertSound } from './alerts';
+import { playsAlertSounds } from '../route';
 import { focusEvent, focusSettlement, useStore } from './index';
 
 // ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
@@ -22,9 +23,10 @@ function flushFrame() {
   if (alerts.length) {
     const s = useStore.getState();
     s.addAlerts(alerts);
-    // One sound per frame at most, whatever a burst brought.
+    // One sound per frame at most, whatever a burst brought, and from one window only (a second monitor hears the
+    // same alerts).
     const sound = alertSound(alerts, s.settings, Date.now());
-    if (sound) playAlertSound(sound);
+    if (sound && playsAlertSounds()) playAlertSound(sound);
   }
 }
 function scheduleFrame() {
@@ -52,6 +54,8 @@ export function startStore(): void {
   api.on('onStatus', (status) => useStore.setState({ status }));
   api.on('onOdds', queueOdds);
   api.on('onWatchlist', (list) => s().setWatchlist(list));
+  // A change made in another window or tab (a second monitor) shows here too.
+  api.on('onSettings', (settings) => s().settingsPushed(settings));
   api.on('onAlert', queueAlert);
   api.on('onNotification', showNotification);
   api.on('onSettlement', (row) => s().addLiveSettlement(row));

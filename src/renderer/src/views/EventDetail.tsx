@@ -10,6 +10,7 @@ import { fairPrices, lineWords, marketKind, marketName, marketSides, pricedSides
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { EventBadge } from '../components/EventBadge';
+import { OpenInWindowButton } from '../components/OpenInWindow';
 import { PeriodResults } from '../components/PeriodResults';
 import { PriceCell, type PriceSide } from '../components/PriceCell';
 import { Time } from '../components/Time';
@@ -220,6 +221,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
         <RecordBet eventId={eventId} />
         <PriceAlerts eventId={eventId} />
         <span className="spacer" />
+        <OpenInWindowButton target={{ view: 'event', eventId }} />
         <button onClick={() => setDetailOpen(false)} aria-label="Close detail">
           Close (Esc)
         </button>
