@@ -282,11 +282,11 @@ function showWindow(): BrowserWindow | null {
 }
 
 /** Shows the window and tells the renderer which event to show, once the page can hear it. */
-function focusEvent(eventId: number, kind: 'event' | 'settlement' = 'event'): void {
+function focusEvent(eventId: number, kind: 'event' | 'settlement' = 'event', lineId: number | null = null): void {
   const win = showWindow();
   if (!win) return;
   // The main window only: the views' own windows keep showing what they show.
-  const deliver = () => lifecycle.canShowWindow() && sendTo(win, 'onFocusEvent', { eventId, kind });
+  const deliver = () => lifecycle.canShowWindow() && sendTo(win, 'onFocusEvent', { eventId, kind, lineId });
   if (win.webContents.isLoading() || !readyWindows.has(win)) win.webContents.once('did-finish-load', deliver);
   else deliver();
 }

@@ -325,9 +325,11 @@ describe('the desktop shell', () => {
     const shown = drops().at(-1)!;
     expect(shown.body.length).toBeGreaterThan(0);
     expect(shown.silent).toBe(true);
-    // Clicking it brings the window forward and tells the page which event to show.
+    // Clicking it brings the window forward and tells the page which event to show, at the line that dropped.
     shown.click();
     await until(() => pushes.some((p) => p.event === 'onFocusEvent' && (p.payload as { eventId: number }).eventId === service.eventId), 'onFocusEvent');
+    const focus = pushes.filter((p) => p.event === 'onFocusEvent').at(-1)!.payload as { eventId: number; kind?: string; lineId?: number | null };
+    expect(focus).toMatchObject({ eventId: service.eventId, kind: 'event', lineId: service.lineId });
   });
 
   it('closing the window hides it to the tray (not destroyed), says once that Oddsdesk still runs; the tray or a second start brings it back', async () => {
