@@ -14,6 +14,7 @@ import { AlertsView } from './views/AlertsView';
 import { BetsView } from './views/BetsView';
 import { CoverageView } from './views/CoverageView';
 import { EventDetail } from './views/EventDetail';
+import { ModelsView } from './views/ModelsView';
 import { OutrightsView } from './views/OutrightsView';
 import { SettingsView } from './views/SettingsView';
 import { SettlementsView } from './views/SettlementsView';
@@ -101,6 +102,8 @@ function CurrentView() {
       return <TopMoversView />;
     case 'bets':
       return <BetsView />;
+    case 'models':
+      return <ModelsView />;
   }
 }
 

@@ -12,6 +12,7 @@ export const VIEW_KEYS: Record<string, ViewName> = {
   w: 'watchlist',
   m: 'movers',
   b: 'bets',
+  d: 'models',
   s: 'specials',
   o: 'outrights',
   t: 'settlements',

@@ -4,7 +4,7 @@
 // fragment but browser mode's token, which the page takes out as it loads (src/renderer/src/api/bridgeClient.ts).
 
 /** The views a window can show alone: every view of the navigation (the renderer's VIEWS, checked there). */
-export const WINDOW_VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'alerts', 'coverage', 'settings'] as const;
+export const WINDOW_VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'models', 'alerts', 'coverage', 'settings'] as const;
 export type WindowView = (typeof WINDOW_VIEWS)[number];
 
 /** A view, or one event's detail. */
@@ -39,6 +39,7 @@ const TITLES: Record<WindowView, string> = {
   outrights: 'Outrights',
   settlements: 'Settlements',
   bets: 'Bets',
+  models: 'Models',
   alerts: 'Alerts',
   coverage: 'Coverage',
   settings: 'Settings',

@@ -25,6 +25,7 @@ const VIEW_TITLES: Record<ViewName, string> = {
   watchlist: 'Watchlist',
   movers: 'Top movers',
   bets: 'Bets',
+  models: 'Models',
   specials: 'Specials',
   outrights: 'Outrights',
   settlements: 'Settlements',

@@ -6,7 +6,7 @@ import type { StateCreator } from 'zustand';
 import type { DevigModel } from '../../../shared/api';
 import type { StoreState } from './index';
 
-export const VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'alerts', 'coverage', 'settings'] as const;
+export const VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'models', 'alerts', 'coverage', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
 export type SortKey = 'event' | 'league' | 'start' | 'score' | 'maxWin' | 'added';
 export type Theme = 'dark' | 'light';
