@@ -334,6 +334,21 @@ export const CONTRACT_CASES: ContractCase[] = [
     },
   },
   {
+    channel: 'bets:report',
+    does: 'adds up the ledger: the settled bet’s P/L and ROI, no CLV while its line is open, and a range that leaves it out',
+    async run(h, s) {
+      const v = await ok(h, 'bets:report', {});
+      expect(v.total).toMatchObject({ bets: 1, settled: 1, stake: 10, pnl: 10, roi: 100, clvBets: 0, averageClv: null, ev: 0 });
+      expect(v.clvStates).toMatchObject({ counted: 0, notClosed: 1 });
+      expect(v.series).toMatchObject({ betId: [s.betId], cumPnl: [10], cumEv: [0] });
+      expect(v.breakdowns.map((d) => d.dimension)).toEqual(['sport', 'league', 'market', 'side', 'oddsBand', 'model']);
+      expect(v.breakdowns.find((d) => d.dimension === 'side')!.groups).toMatchObject([{ key: 'home', bets: 1, pnl: 10 }]);
+      const placedAt = (await ok(h, 'bets:list', {})).bets[0]!.placedAt;
+      expect((await ok(h, 'bets:report', { from: placedAt + 1 })).total.bets).toBe(0);
+      expect((await ok(h, 'bets:report', { from: placedAt, to: placedAt + 1 })).total.bets).toBe(1);
+    },
+  },
+  {
     channel: 'bets:remove',
     does: 'removes the bet',
     async run(h, s) {

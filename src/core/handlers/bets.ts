@@ -3,6 +3,7 @@
 import type { DevigModel } from '../../shared/api';
 import { betTotals, clvPct, fairFallPct, fairPrices, pricedSides, sideWords } from '../../shared/trading';
 import { csvRow } from '../../shared/csv';
+import { ledgerReport } from '../../shared/ledger';
 import type { LineHistoryPoint, MoverRow, PriceSide } from '../../shared/domain';
 import { AppErrorException } from '../../shared/errors';
 import type { CoreHandlers, LineCloseRow } from '../../shared/ipc/contract';
@@ -61,7 +62,7 @@ export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] 
 
 export function betsHandlers(ctx: CoreContext): Pick<
   CoreHandlers,
-  'bets:add' | 'bets:remove' | 'bets:list' | 'bets:exportCsv' | 'bets:settle' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
+  'bets:add' | 'bets:remove' | 'bets:list' | 'bets:exportCsv' | 'bets:settle' | 'bets:report' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
 > {
   const model = (): DevigModel => ctx.settings.get().devigModel;
   return {
@@ -96,6 +97,16 @@ export function betsHandlers(ctx: CoreContext): Pick<
       let out = csvRow(BET_CSV_HEADER);
       for (const row of betCsvRows(store(ctx).listBets(q), ctx.settings.get().oddsFormat)) out += csvRow(row);
       return out;
+    },
+    // The Report tab: every bet placed in the range, aggregated here (one read, one pass) so the page gets figures,
+    // not ten thousand bets. A sport the event's header never named is named from the service's list.
+    'bets:report': (q) => {
+      const started = performance.now();
+      const s = store(ctx);
+      const names = s.sportNames();
+      const bets = s.ledgerBets({ ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) });
+      for (const b of bets) if (b.sport === null && b.sportId !== null) b.sport = names.get(b.sportId) ?? null;
+      return ledgerReport(bets, model(), { from: q.from ?? null, to: q.to ?? null, computedMs: Math.round(performance.now() - started) });
     },
     'movers:list': () => topMovers(store(ctx), model(), ctx.clock.now()),
     'lines:closing': (eventId) =>

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { Market, Prices } from '../../shared/api';
 import type { BetQuery, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
   betPnl, clvByModel, isOverUnder, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
@@ -33,6 +34,8 @@ export interface BetLog {
   settleBetByHand(id: number, result: BetResult | null): BetView | null;
   /** Newest first. */
   listBets(q?: BetQuery): BetView[];
+  /** The bets of `listBets(q)` as the ledger report reads them: with their match's sport and league and their line's close. */
+  ledgerBets(q?: BetQuery): LedgerBet[];
 }
 
 const SIDES = ['home', 'draw', 'away', 'over', 'under'] as const;
@@ -116,6 +119,17 @@ export function createBetLog(db: Database.Database): BetLog {
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)
       AND (@id IS NULL OR b.id = @id)
     ORDER BY b.placed_at DESC, b.id DESC`);
+  // What the report adds to a bet (same filters as listBets): its match's sport and league, its line's close.
+  const ledgerOf = db.prepare(`
+    SELECT b.id, coalesce(e.sport_id, st.sport_id) AS sport_id, e.sport_name, coalesce(e.league_id, st.league_id) AS league_id,
+      coalesce(e.league_name, st.league_name) AS league_name, c.closed_at, c.line AS close_line
+    FROM bets b
+    LEFT JOIN events e ON e.event_id = b.event_id
+    LEFT JOIN settlements st ON st.event_id = b.event_id
+    LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
+    WHERE (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
+      AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)`);
+  type LedgerRow = { id: number; sport_id: number | null; sport_name: string | null; league_id: number | null; league_name: string | null; closed_at: number | null; close_line: number | null };
 
   function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
     const none = { closingPrice: null, clvByModel: null, closeStale: false };
@@ -203,5 +217,18 @@ export function createBetLog(db: Database.Database): BetLog {
       return query({ id })[0] ?? null;
     },
     listBets: (q = {}) => query(q),
+    ledgerBets(q = {}) {
+      const extra = new Map<number, LedgerRow>();
+      for (const r of ledgerOf.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null }) as LedgerRow[]) extra.set(r.id, r);
+      return query(q).map((b): LedgerBet => {
+        const x = extra.get(b.id);
+        return {
+          id: b.id, placedAt: b.placedAt, price: b.price, stake: b.stake, side: b.side, market: b.market, line: b.line, pnl: b.pnl,
+          clvByModel: b.clvByModel, closeStale: b.closeStale,
+          sportId: x?.sport_id ?? null, sport: x?.sport_name ?? null, leagueId: x?.league_id ?? null, league: x?.league_name ?? null,
+          closedAt: x?.closed_at ?? null, closeLine: x?.close_line ?? null,
+        };
+      });
+    },
   };
 }

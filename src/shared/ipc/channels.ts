@@ -37,6 +37,7 @@ export const REQUEST_CHANNELS = [
   'bets:list',
   'bets:exportCsv',
   'bets:settle',
+  'bets:report',
   'movers:list',
   'lines:closing',
   'priceAlerts:get',

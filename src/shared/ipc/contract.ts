@@ -36,6 +36,7 @@ import type {
 } from '../domain';
 import { SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { ModelScoreboard, ScoreProgress } from '../scoreboard';
+import type { LedgerReport } from '../ledger';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
 import { WINDOW_VIEWS } from './windowRoute';
@@ -193,6 +194,8 @@ export const requestSchemas = {
   'bets:exportCsv': z.tuple([betQuery]),
   /** The trader's own result for a bet the app cannot settle (null takes it back). */
   'bets:settle': z.tuple([id, z.enum(['win', 'half_win', 'push', 'half_loss', 'loss']).nullable()]),
+  /** The ledger report of the bets placed in [from, to) (epoch ms; either may be left out). */
+  'bets:report': z.tuple([z.object({ from: z.number().int().nonnegative().optional(), to: z.number().int().nonnegative().optional() }).strict()]),
   'movers:list': z.tuple([]),
   'lines:closing': z.tuple([id]),
   'priceAlerts:get': z.tuple([id]),
@@ -447,6 +450,7 @@ export interface ResponseMap {
   'bets:list': { bets: BetView[]; totals: BetTotals; model: DevigModel };
   'bets:exportCsv': string;
   'bets:settle': BetView;
+  'bets:report': LedgerReport;
   'movers:list': MoverRow[];
   'lines:closing': LineCloseRow[];
   'priceAlerts:get': PriceAlertOverrides;
