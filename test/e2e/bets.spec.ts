@@ -86,7 +86,7 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await expect(page.getByTestId('record-bet-side')).toHaveValue('home');
   await page.keyboard.type('50');
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Bet recorded: Home at 2 for 50.00')).toBeVisible();
+  await expect(page.getByText('Bet recorded: Home at 2.000 for 50.00')).toBeVisible();
 
   // The line shortens on home. Fair prices under the default model (MPTO, p = 1/o - margin/2):
   // 2.00/1.90 -> home 2.054054, away 1.948718; 1.80/2.10 -> home 1.852941, away 2.172414: home -9.8%, away +11.5%.

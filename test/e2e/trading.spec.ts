@@ -87,7 +87,7 @@ test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off
     await expect(page.getByTestId('record-bet-price')).toHaveValue('1.95');
     await page.getByTestId('record-bet-stake').fill('100');
     await page.getByTestId('record-bet-stake').press('Enter');
-    await expect(page.getByText(`Bet recorded: Away ${signed(awayLine)} at 1.95 for 100.00`)).toBeVisible();
+    await expect(page.getByText(`Bet recorded: Away ${signed(awayLine)} at 1.950 for 100.00`)).toBeVisible();
 
     // Suspended for ten minutes before kick-off and re-offered: that closes nothing.
     sim.script.suspend(id, quarter, 600, { home: 2.05, away: 1.85 });

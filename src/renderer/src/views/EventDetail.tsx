@@ -20,7 +20,7 @@ import { eventName, fmtMoney, fmtPct, fmtScore, useOdds } from '../format';
 import { SnoozeSelect } from '../components/Snooze';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
-import { PriceAlerts } from './PriceAlerts';
+import { lineLabel, PriceAlerts } from './PriceAlerts';
 import { RecordBet } from './RecordBet';
 
 const MARKET_ORDER = ['moneyline', 'spread', 'totals', 'team_total'];
@@ -145,6 +145,89 @@ function SettledSection({ eventId }: { eventId: number }) {
   );
 }
 
+// ---- the split between the grid and the detail: the trader drags it (or moves it by keys), kept on this machine ----
+const WIDTH_KEY = 'oddsdesk.detailWidth';
+const MIN_WIDTH = 320;
+const readWidth = (): number | null => {
+  try {
+    const w = Number(localStorage.getItem(WIDTH_KEY));
+    return Number.isFinite(w) && w >= MIN_WIDTH ? w : null;
+  } catch {
+    return null;
+  }
+};
+/** The pane's width as the app's grid reads it (styles.css: --detail-width); none: the default, 28% of the window. */
+function applyWidth(w: number | null): void {
+  const root = document.documentElement.style;
+  if (w === null) root.removeProperty('--detail-width');
+  else root.setProperty('--detail-width', `clamp(${MIN_WIDTH}px, ${Math.round(w)}px, 65vw)`);
+}
+applyWidth(readWidth());
+function keepWidth(w: number | null): void {
+  applyWidth(w);
+  try {
+    if (w === null) localStorage.removeItem(WIDTH_KEY);
+    else localStorage.setItem(WIDTH_KEY, String(Math.round(w)));
+  } catch {
+    // private mode: for this session only
+  }
+}
+
+/**
+ * The pane's left edge: drag it to give the grid or the detail more room; ←/→ move it by keys (Shift: further),
+ * Home/End to the narrowest and widest, a double click (or Enter) back to the default.
+ */
+function DetailResizer() {
+  const [width, setWidth] = useState<number | null>(readWidth);
+  const pane = (el: HTMLElement) => el.closest('.detail')!.getBoundingClientRect().width;
+  const set = (w: number | null) => {
+    const clamped = w === null ? null : Math.max(MIN_WIDTH, Math.min(w, window.innerWidth * 0.65));
+    setWidth(clamped);
+    keepWidth(clamped);
+  };
+  return (
+    <div
+      className="detail-resizer"
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize the detail pane (arrows; Enter: default width)"
+      aria-valuemin={MIN_WIDTH}
+      aria-valuenow={width ?? undefined}
+      tabIndex={0}
+      title="Drag to resize the detail pane; double-click for the default width"
+      data-testid="detail-resizer"
+      onPointerDown={(e) => {
+        e.preventDefault();
+        const el = e.currentTarget;
+        el.setPointerCapture(e.pointerId);
+        const startX = e.clientX;
+        const startW = pane(el);
+        const move = (ev: PointerEvent) => set(startW + (startX - ev.clientX));
+        const up = () => {
+          el.removeEventListener('pointermove', move);
+          el.removeEventListener('pointerup', up);
+          el.removeEventListener('pointercancel', up);
+        };
+        el.addEventListener('pointermove', move);
+        el.addEventListener('pointerup', up);
+        el.addEventListener('pointercancel', up);
+      }}
+      onDoubleClick={() => set(null)}
+      onKeyDown={(e) => {
+        const step = e.shiftKey ? 64 : 16;
+        const now = pane(e.currentTarget);
+        const next =
+          e.key === 'ArrowLeft' ? now + step : e.key === 'ArrowRight' ? now - step : e.key === 'Home' ? MIN_WIDTH : e.key === 'End' ? window.innerWidth : e.key === 'Enter' ? null : undefined;
+        if (next === undefined) return;
+        // The grid's arrows and Home/End are not for this key.
+        e.preventDefault();
+        e.stopPropagation();
+        set(next);
+      }}
+    />
+  );
+}
+
 export function EventDetail({ eventId }: { eventId: number }) {
   const watched = useStore((s) => !!s.watchEvents[eventId]);
   const ev = useStore(useShallow((s) => s.watchEvents[eventId] ?? null));
@@ -192,19 +275,26 @@ export function EventDetail({ eventId }: { eventId: number }) {
 
   const firstLine = structure[0]?.[1][0]?.lineId ?? null;
   const lineForCharts = chosenLine ?? firstLine;
+  const chartLine = lineForCharts === null ? undefined : structure.flatMap(([, ms]) => ms).find((m) => m.lineId === lineForCharts);
 
   return (
     <aside className="detail" aria-label="Event detail" data-testid="event-detail">
+      <DetailResizer />
+      <div className="detail-body" data-testid="detail-body">
       <header className="detail-head">
         <div>
           <h2 data-testid="detail-title">{eventName(event?.runnerHome, event?.runnerAway, eventId)}</h2>
-          <div className="muted">
-            {event?.sportName} · {event?.leagueName} · <Time ms={event?.starts} withDate /> · #{eventId}
+          <div className="muted" title={`Event id ${eventId}`} data-testid="detail-subtitle">
+            {event?.sportName} · {event?.leagueName} · <Time ms={event?.starts} withDate />
           </div>
         </div>
         <div className="detail-score" data-testid="detail-score">
           <EventBadge eventId={eventId} settled={!!detail?.settled} live={event?.liveStatus === 1} testId="detail-badge" /> {fmtScore(event?.scoreHome, event?.scoreAway) || '–'}
         </div>
+        {/* In the pane's header, which stays in view as the pane scrolls: always there to close it. */}
+        <button className="detail-close" onClick={() => setDetailOpen(false)} aria-label="Close detail" data-testid="detail-close">
+          Close (Esc)
+        </button>
       </header>
       <div className="detail-actions">
         {watched ? (
@@ -222,9 +312,6 @@ export function EventDetail({ eventId }: { eventId: number }) {
         <PriceAlerts eventId={eventId} />
         <span className="spacer" />
         <OpenInWindowButton target={{ view: 'event', eventId }} />
-        <button onClick={() => setDetailOpen(false)} aria-label="Close detail">
-          Close (Esc)
-        </button>
       </div>
       {error && !watched && <p className="calm-message">The event's detail is not available: {error.message}</p>}
       {(detail?.settled || ev?.settled) && <SettledSection eventId={eventId} />}
@@ -247,7 +334,9 @@ export function EventDetail({ eventId }: { eventId: number }) {
       ))}
       {lineForCharts !== null && (
         <section className="period">
-          <h3>Line {lineForCharts} over time</h3>
+          <h3 title={`Line id ${lineForCharts}`} data-testid="chart-line-title">
+            {chartLine ? `${lineLabel(chartLine, sport, periodNames)} over time` : 'The line over time'}
+          </h3>
           <LineCharts eventId={eventId} lineId={lineForCharts} live={watched} />
         </section>
       )}
@@ -261,6 +350,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
           )}
         </section>
       )}
+      </div>
     </aside>
   );
 }

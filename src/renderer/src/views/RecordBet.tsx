@@ -1,12 +1,17 @@
 // "Record a bet" from the event detail, in a few keys: R opens the form on the event's first priced line with the
 // current price filled in; type the stake (the last one is remembered), Enter records, Esc cancels. The bet goes to
-// this profile's history through bets:add and nowhere else.
+// this profile's history through bets:add and nowhere else. The price is typed in decimal (what the service quotes);
+// beside it, and in the confirmation, it also reads in the trader's odds format. What is wrong with the bet is said in
+// the form, beside the field, and goes when the bet is recorded or the field is changed: never left beside
+// "Bet recorded".
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatMoney, lineWords, pricedSides, sideWords } from '../../../shared/trading';
+import { formatOdds, formatOddsWithDecimal } from '../../../shared/formats';
+import { formatMoney, lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import { labelPeriod } from '../../../shared/periods';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
+import { useOddsFormat } from '../format';
 import { usePeriodNames } from '../hooks';
 import { RECORD_BET_EVENT } from '../keys';
 import { useStore } from '../store';
@@ -16,6 +21,7 @@ const STAKE_KEY = 'oddsdesk.lastStake';
 
 export function RecordBet({ eventId }: { eventId: number }) {
   const toast = useStore((s) => s.toast);
+  const format = useOddsFormat();
   const unit = useStore((s) => s.settings?.moneyUnit ?? '');
   const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
   const periodNames = usePeriodNames();
@@ -27,6 +33,8 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const [side, setSide] = useState<PriceSide>('home');
   const [price, setPrice] = useState('');
   const [stake, setStake] = useState(() => localStorage.getItem(STAKE_KEY) ?? '');
+  /** What stops the bet, said in the form (which field, and why); cleared by a change or a recorded bet. */
+  const [problem, setProblem] = useState<{ field: 'price' | 'stake' | 'line' | null; text: string } | null>(null);
   const stakeInput = useRef<HTMLInputElement>(null);
   const line = useMemo(() => lines.find((m) => m.lineId === lineId) ?? lines[0], [lines, lineId]);
   const sides = pricedSides(line?.prices);
@@ -37,6 +45,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
     setLineId(m.lineId);
     setSide(next);
     setPrice(String(m.prices?.[next] ?? ''));
+    setProblem(null);
   };
 
   useEffect(() => {
@@ -61,19 +70,21 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const submit = async () => {
     const p = Number(price);
     const st = Number(stake);
-    if (!line || !(p > 1) || !(st > 0)) {
-      toast('A bet needs a line, a price above 1 and a stake above 0.', 'error');
-      return;
-    }
+    if (!line) return setProblem({ field: 'line', text: 'Choose a line to bet on.' });
+    if (price.trim() === '' || !(p > 1)) return setProblem({ field: 'price', text: 'The price must be a decimal price above 1 (2.5 for +150).' });
+    if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
     const r = await api.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
     if (!r.ok) {
-      toast(`The bet was not recorded: ${r.error.message}`, 'error');
+      setProblem({ field: null, text: `The bet was not recorded: ${r.error.message}` });
       return;
     }
     localStorage.setItem(STAKE_KEY, stake);
+    setProblem(null);
     setOpen(false);
-    toast(`Bet recorded: ${sideWords(line.market, line.line, side, { team: line.side })} at ${p} for ${formatMoney(st, unit)}`, 'info');
+    toast(`Bet recorded: ${sideWords(line.market, line.line, side, { team: line.side })} at ${formatOddsWithDecimal(p, format)} for ${formatMoney(st, unit)}`, 'info');
   };
+  const priceNumber = Number(price);
+  const priceInFormat = format !== 'decimal' && priceNumber > 1 ? formatOdds(priceNumber, format) : null;
 
   if (!open) {
     return (
@@ -93,6 +104,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.preventDefault();
+          setProblem(null);
           setOpen(false);
         }
       }}
@@ -107,15 +119,49 @@ export function RecordBet({ eventId }: { eventId: number }) {
       <select aria-label="Side" value={side} onChange={(e) => choose(line, e.target.value as PriceSide)} data-testid="record-bet-side">
         {sides.map((s) => (
           <option key={s} value={s}>
-            {line ? sideWords(line.market, line.line, s, { team: line.side }) : s}
+            {line ? sideWords(line.market, line.line, s, { team: line.side }) : sideName(s)}
           </option>
         ))}
       </select>
-      <input aria-label="Price" inputMode="decimal" size={6} value={price} onChange={(e) => setPrice(e.target.value)} data-testid="record-bet-price" />
-      <input aria-label="Stake" inputMode="decimal" size={7} placeholder="stake" value={stake} onChange={(e) => setStake(e.target.value)} ref={stakeInput} data-testid="record-bet-stake" />
+      <span className="field">
+        <input
+          aria-label="Price (decimal)"
+          title="The price in decimal, as the service quotes it"
+          inputMode="decimal"
+          size={6}
+          value={price}
+          onChange={(e) => (setPrice(e.target.value), setProblem(null))}
+          aria-invalid={problem?.field === 'price' || undefined}
+          data-testid="record-bet-price"
+        />
+        {priceInFormat && (
+          <span className="muted in-format" title={`The price in your odds format`} data-testid="record-bet-price-format">
+            = {priceInFormat}
+          </span>
+        )}
+      </span>
+      <input
+        aria-label="Stake"
+        inputMode="decimal"
+        size={7}
+        placeholder="stake"
+        value={stake}
+        onChange={(e) => (setStake(e.target.value), setProblem(null))}
+        aria-invalid={problem?.field === 'stake' || undefined}
+        ref={stakeInput}
+        data-testid="record-bet-stake"
+      />
       <button type="submit" data-testid="record-bet-submit">
         Record (Enter)
       </button>
+      <button type="button" onClick={() => (setProblem(null), setOpen(false))} data-testid="record-bet-cancel">
+        Cancel (Esc)
+      </button>
+      {problem && (
+        <span className="form-error" role="alert" data-testid="record-bet-error">
+          {problem.text}
+        </span>
+      )}
     </form>
   );
 }

@@ -84,8 +84,8 @@ function SettlementDetail({ eventId }: { eventId: number }) {
       <h3>
         {s.runner_home} v {s.runner_away} · {s.score_home}–{s.score_away} · {s.status}
       </h3>
-      <div className="muted">
-        {[detail.sportName, s.league_name].filter(Boolean).join(' · ')} · #{s.event_id}
+      <div className="muted" title={`Event id ${s.event_id}`}>
+        {[detail.sportName, s.league_name].filter(Boolean).join(' · ')}
       </div>
       <SettledLines detail={detail} />
     </div>

@@ -8,6 +8,7 @@ import type { ClvRow } from '../../../shared/domain';
 import type { SpecialView, SpecialsView as SpecialsViewData } from '../../../shared/ipc/contract';
 import { labelPeriod } from '../../../shared/periods';
 import { lineWords } from '../../../shared/trading';
+import { marketKey } from '../store/watchlist';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { Time } from '../components/Time';
@@ -15,6 +16,15 @@ import { usePeriodNames, useQuery } from '../hooks';
 import { COLOUR_LEGEND, toneOf } from '../../../shared/formats';
 import { eventName, fmtLine, fmtMoney, fmtSignedPct, serviceMs, useOdds } from '../format';
 import { useStore } from '../store';
+
+/** A special's bet type as a trader says it; the service's code on hover. */
+const BET_TYPE_WORDS: Record<string, string> = { MULTI_WAY_HEAD_TO_HEAD: 'Multi-way', SPREAD: 'Spread', OVER_UNDER: 'Over/under' };
+export function betTypeWords(code: string): string {
+  const known = BET_TYPE_WORDS[code];
+  if (known) return known;
+  const words = code.trim().replace(/_/g, ' ').toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Special';
+}
 
 function PlanRestricted({ error }: { error: AppError }) {
   const setView = useStore((s) => s.setView);
@@ -58,7 +68,10 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
   return (
     <section className="special" data-testid={`special-${special.specialId}`}>
       <h3>
-        {special.specialName} <span className="muted">· {special.betType} · {special.category} · cutoff </span>
+        {special.specialName}{' '}
+        <span className="muted">
+          · <span title={`Bet type ${special.betType}`}>{betTypeWords(special.betType)}</span> · {special.category} · cutoff{' '}
+        </span>
         <Time ms={serviceMs(special.cutoff)} withDate className="muted" />
       </h3>
       <table className="grid specials-grid">
@@ -144,6 +157,8 @@ interface TimelineRow {
   key: string;
   at: number;
   what: string;
+  /** The service's ids, for the hover only. */
+  ids: string;
   detail: string;
   from: number | null;
   to: number | null;
@@ -154,12 +169,23 @@ interface TimelineRow {
 function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
   const names = usePeriodNames();
   const sport = useStore((s) => s.watchEvents[data.eventId]?.sportName ?? '');
+  // The team of each team-total line the page holds (its market's side).
+  const teamKey = useStore((s) =>
+    data.lineMaxWinPoints
+      .map((p) => s.markets[marketKey(data.eventId, p.lineId)]?.side ?? '')
+      .join(','),
+  );
+  const teams = useMemo(() => {
+    const sides = teamKey.split(',');
+    return new Map(data.lineMaxWinPoints.map((p, i) => [p.lineId, (sides[i] || null) as 'home' | 'away' | null]));
+  }, [teamKey, data]);
   const rows = useMemo(() => {
     const out: TimelineRow[] = data.maxWinPoints.map((p) => ({
       key: `s-${p.specialId}-${p.contestantId}-${p.at}`,
       at: p.at,
-      what: p.specialName ?? `Special ${p.specialId}`,
-      detail: p.contestantName ?? `#${p.contestantId}`,
+      what: p.specialName ?? 'A special',
+      ids: `Special id ${p.specialId} · contestant id ${p.contestantId}`,
+      detail: p.contestantName ?? 'A contestant',
       from: p.previousMaxWin,
       to: p.maxWin,
       kind: 'special',
@@ -168,7 +194,9 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
       out.push({
         key: `l-${p.lineId}-${p.at}`,
         at: p.at,
-        what: p.market === null ? `Line ${p.lineId}` : lineWords(p.market, p.line),
+        // A team total names its team where the stream showed the line (its market's side).
+        ids: `Line id ${p.lineId}`,
+        what: p.market === null ? 'A line no longer offered' : lineWords(p.market, p.line, { team: teams.get(p.lineId) ?? null }),
         detail: p.period === null ? '' : labelPeriod(sport, p.period, names),
         from: p.previousMaxWin,
         to: p.maxWin,
@@ -176,7 +204,7 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
       });
     }
     return out.sort((a, b) => b.at - a.at).slice(0, 300);
-  }, [data, names, sport]);
+  }, [data, names, sport, teams]);
   return (
     <section className="special">
       <h3 title="The maximum stake accepted (max_win), each change">Max stake timeline</h3>
@@ -202,7 +230,7 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
                 <td>
                   <Time ms={r.at} withDate />
                 </td>
-                <td>{r.what}</td>
+                <td title={r.ids}>{r.what}</td>
                 <td>{r.detail}</td>
                 <td className="num">{r.from == null ? 'baseline' : fmtMoney(r.from)}</td>
                 <td className="num">{fmtMoney(r.to)}</td>
