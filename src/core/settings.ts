@@ -13,7 +13,8 @@ import type { MonitorSettings } from './monitor';
 import { DEFAULT_RAW_TICK_HOURS } from './store';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
 
-export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents'>;
+/** The app's settings (settings.json): what the view shows less the keychain, the mode and what each profile keeps. */
+export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents' | 'gridLayout'>;
 
 export const DEFAULT_SETTINGS: AppSettings = {
   baseUrl: null,

@@ -136,6 +136,8 @@ test('letter keys switch views, but not while typing in a text field', async ({ 
 });
 
 test('a price tick flashes the one cell with an arrow that stays after the flash', async ({ page, open }) => {
+  // Wide enough for every price column beside the detail (at 1280 px the default columns beside it are the moneyline's).
+  await page.setViewportSize({ width: 1600, height: 900 });
   const app = await open();
   const [f] = await upcoming(app, 2);
   const id = f!.event_id;

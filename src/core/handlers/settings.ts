@@ -2,9 +2,18 @@
 // the key goes from the trader straight into the keychain under the base URL it belongs to.
 import { AppErrorException } from '../../shared/errors';
 import type { CoreHandlers, PushListener, SettingsView } from '../../shared/ipc/contract';
+import { readGridLayout, type GridLayout } from '../../shared/gridLayout';
 import { normaliseBaseUrl } from '../settings';
 import { conn, type CoreContext } from './context';
 import { mutedEvents, snoozedEvents } from './settlements';
+
+/**
+ * The watchlist grid's columns and sort belong to the profile, as its watches do: another service's grid (another
+ * book, other leagues) or the demo's keeps its own. Read back leniently (readGridLayout): a layout an older or newer
+ * app wrote keeps what this one knows.
+ */
+export const GRID_LAYOUT_SETTING = 'grid.layout';
+export const gridLayoutOf = (s: { getSetting<T>(name: string): T | undefined }): GridLayout => readGridLayout(s.getSetting(GRID_LAYOUT_SETTING));
 
 export function targetBaseUrl(ctx: Pick<CoreContext, 'settings' | 'envService'>): string | null {
   return ctx.settings.get().baseUrl ?? ctx.envService?.baseUrl ?? null;
@@ -50,6 +59,7 @@ export function settingsHandlers(
       demo: c.demo,
       mutedEvents: mutedEvents(c.store),
       snoozedEvents: snoozedEvents(c.store, ctx.clock.now()),
+      gridLayout: gridLayoutOf(c.store),
     };
   }
 
@@ -67,7 +77,10 @@ export function settingsHandlers(
     'settings:update': (patch) =>
       serial(async () => {
         const before = targetBaseUrl(ctx);
-        ctx.settings.update(patch);
+        // The grid's layout is the profile's (its store), the rest the app's (settings.json).
+        const { gridLayout, ...appPatch } = patch;
+        if (gridLayout) conn(ctx).store.setSetting(GRID_LAYOUT_SETTING, gridLayout);
+        if (Object.keys(appPatch).length > 0) ctx.settings.update(appPatch);
         if (targetBaseUrl(ctx) !== before) await ctx.session.reconnect();
         return view();
       }),

@@ -11,6 +11,7 @@ import type { Coverage, DevigModel, Fixture, OutrightMarket, Period, Plan, Settl
 import { DEVIG_MODELS } from '../api';
 import { QUOTA_PER_HOUR_RANGE, type Purpose } from '../requests';
 import { canonicalTimeZone, ODDS_FORMATS, type OddsFormat } from '../formats';
+import { GRID_COLUMNS, GRID_SORT_KEYS, type GridLayout } from '../gridLayout';
 import type {
   AlertRecord,
   BetTotals,
@@ -88,6 +89,18 @@ const baseUrl = z
     return z.NEVER;
   });
 
+/** The watchlist grid's columns and sort, kept per profile (src/shared/gridLayout.ts). */
+const gridLayout = z
+  .object({
+    columns: z
+      .array(z.enum(GRID_COLUMNS))
+      .max(GRID_COLUMNS.length)
+      .refine((cs) => new Set(cs).size === cs.length, 'a list that names each column once')
+      .nullable(),
+    sort: z.object({ key: z.enum(GRID_SORT_KEYS), dir: z.union([z.literal(1), z.literal(-1)]) }).strict(),
+  })
+  .strict();
+
 const settingsPatch = z
   .object({
     baseUrl: baseUrl.nullable().optional(),
@@ -129,6 +142,8 @@ const settingsPatch = z
         return z.NEVER;
       })
       .optional(),
+    /** The watchlist grid's columns and sort: the profile's, not the app's (stored with the profile's history). */
+    gridLayout: gridLayout.optional(),
   })
   .strict();
 
@@ -378,6 +393,8 @@ export interface SettingsView {
   oddsFormat: OddsFormat;
   /** The IANA zone times are shown in (default: the OS zone). */
   timeZone: string;
+  /** The watchlist grid's columns and sort, as this profile keeps them. */
+  gridLayout: GridLayout;
 }
 
 /** What a "compact now" did: steps of one small transaction each, until nothing past the raw window is raw. */

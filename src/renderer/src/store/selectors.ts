@@ -1,7 +1,10 @@
 // Derived reads of the store shared by views and keyboard handling: which lines are an event's main lines, the watch
-// ids in the order the grid shows them, and why a row shows no price. Pure functions of the state, cheap enough to
-// run every frame.
-import type { MarketView } from '../../../shared/domain';
+// ids in the order the grid shows them (by the trader's sort: an event's facts, or any price, line or figure the grid
+// shows), and why a row shows no price. Pure functions of the state, cheap enough to run every frame.
+import { parseServiceTime } from '../../../shared/api';
+import type { MarketView, MoverRow, PriceSide } from '../../../shared/domain';
+import { DEFAULT_GRID_LAYOUT, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
+import { fairPrices, marketKind } from '../../../shared/trading';
 import type { StoreState } from './index';
 import { endedOf, marketKey, streamOf } from './watchlist';
 
@@ -45,6 +48,65 @@ export function eventMaxWin(s: StoreState, eventId: number, period: number): num
   return ml === null ? null : (s.markets[marketKey(eventId, ml)]?.maxWin ?? null);
 }
 
+/** The grid's layout as this profile keeps it (settings:get), the default until the settings arrive. */
+export const gridLayoutOf = (s: StoreState): GridLayout => s.settings?.gridLayout ?? DEFAULT_GRID_LAYOUT;
+
+/** A market's updated_at parsed once: a market object is replaced when it changes, so the answer is kept with it. */
+const serviceTimes = new WeakMap<MarketView, number | null>();
+function serviceTimeOf(m: MarketView): number | null {
+  let t = serviceTimes.get(m);
+  if (t === undefined) serviceTimes.set(m, (t = m.updatedAt ? parseServiceTime(m.updatedAt) : null));
+  return t;
+}
+
+/**
+ * When the freshest of these lines' prices was set, on this machine's clock: the service's updated_at moved by the
+ * measured clock skew, else when we received it. Null: none of them is held.
+ */
+export function latestPriceTime(s: StoreState, eventId: number, lines: MainLines): number | null {
+  const skew = s.status?.quota.clockSkewMs ?? 0;
+  let latest: number | null = null;
+  for (const id of [lines.ml, lines.spread, lines.total]) {
+    if (id === null) continue;
+    const m = s.markets[marketKey(eventId, id)];
+    if (!m) continue;
+    const service = serviceTimeOf(m);
+    const t = service !== null ? Math.min(service - skew, m.seenAt) : m.seenAt;
+    if (latest === null || t > latest) latest = t;
+  }
+  return latest;
+}
+
+/**
+ * The Move column: of an event's moneyline in a period, the side whose fair price moved most in the last 15 minutes
+ * (the Top movers measure, from movers:list), or null when none has a 15-minute move yet.
+ */
+export function eventMove(s: StoreState, eventId: number, period: number): MoverRow | null {
+  let best: MoverRow | null = null;
+  for (const r of s.gridMoves[eventId] ?? []) {
+    if (r.period !== period || r.move15 === null || marketKind(r.market) !== 'moneyline') continue;
+    if (best === null || Math.abs(r.move15) > Math.abs(best.move15!)) best = r;
+  }
+  return best;
+}
+
+/** Sort keys read from the live lines (their order changes as prices move), and the side or line each reads. */
+const PRICE_SORT: Partial<Record<GridSortKey, { lines: keyof MainLines; side?: PriceSide; line?: true; fair?: true }>> = {
+  home: { lines: 'ml', side: 'home' },
+  draw: { lines: 'ml', side: 'draw' },
+  away: { lines: 'ml', side: 'away' },
+  fairHome: { lines: 'ml', side: 'home', fair: true },
+  fairDraw: { lines: 'ml', side: 'draw', fair: true },
+  fairAway: { lines: 'ml', side: 'away', fair: true },
+  spreadLine: { lines: 'spread', line: true },
+  spreadHome: { lines: 'spread', side: 'home' },
+  spreadAway: { lines: 'spread', side: 'away' },
+  totalLine: { lines: 'total', line: true },
+  over: { lines: 'total', side: 'over' },
+  under: { lines: 'total', side: 'under' },
+};
+const readsMarkets = (key: GridSortKey) => key in PRICE_SORT || key === 'maxWin' || key === 'age' || key === 'move';
+
 /** Periods an event has lines for, sorted. */
 export function eventPeriods(s: StoreState, eventId: number): number[] {
   const set = new Set<number>();
@@ -56,13 +118,25 @@ export function eventPeriods(s: StoreState, eventId: number): number[] {
 }
 
 /**
- * Watch ids filtered by the grid's text and live filter, in the grid's sort order. Every store update runs it (the
+ * Watch ids filtered by the grid's text and live filter, in the trader's sort order. Every store update runs it (the
  * grid subscribes), and odds come every frame: the last answer is kept while what it reads is the same objects
- * (the markets too only when sorting by max_win).
+ * (the markets too only when sorting by something read from them: a price, a line, the age, the max stake).
  */
 let lastVisible: { inputs: unknown[]; ids: number[] } | null = null;
 export function selectVisibleWatchIds(s: StoreState): number[] {
-  const inputs = [s.watchIds, s.watchEvents, s.watchFilter, s.watchLiveOnly, s.watchSort, ...(s.watchSort.key === 'maxWin' ? [s.markets, s.watchPeriod, s.lineIdsByEvent] : [])];
+  const { key, dir } = gridLayoutOf(s).sort;
+  const inputs = [
+    s.watchIds,
+    s.watchEvents,
+    s.watchFilter,
+    s.watchLiveOnly,
+    key,
+    dir,
+    ...(readsMarkets(key) ? [s.markets, s.watchPeriod, s.lineIdsByEvent] : []),
+    ...(key.startsWith('fair') ? [s.devigModel] : []),
+    ...(key === 'move' ? [s.gridMoves] : []),
+    ...(key === 'age' ? [s.status?.quota.clockSkewMs] : []),
+  ];
   if (lastVisible && lastVisible.inputs.length === inputs.length && lastVisible.inputs.every((x, i) => x === inputs[i])) return lastVisible.ids;
   const ids = visibleWatchIds(s);
   lastVisible = { inputs, ids };
@@ -78,27 +152,51 @@ function visibleWatchIds(s: StoreState): number[] {
     if (!q) return true;
     return [e.runnerHome, e.runnerAway, e.leagueName, e.sportName, String(e.eventId)].some((t) => t?.toLowerCase().includes(q));
   });
-  const { key, dir } = s.watchSort;
-  const val = (id: number): string | number => {
+  const { key, dir } = gridLayoutOf(s).sort;
+  const period = s.watchPeriod;
+  /** The row's value for the sort; null (nothing to sort by: no price, no line) goes last either way. */
+  const val = (id: number): string | number | null => {
     const e = s.watchEvents[id]!;
+    const price = PRICE_SORT[key];
+    if (price) {
+      const lineId = mainLines(s, id, period)[price.lines];
+      const m = lineId === null ? undefined : s.markets[marketKey(id, lineId)];
+      if (!m) return null;
+      if (price.line) return m.line;
+      if (price.fair) return fairPrices(m.prices, s.devigModel)?.[price.side!] ?? null;
+      return m.prices?.[price.side!] ?? null;
+    }
     switch (key) {
       case 'event':
         return `${e.runnerHome ?? ''} ${e.runnerAway ?? ''}`.toLowerCase();
       case 'league':
         return (e.leagueName ?? '').toLowerCase();
       case 'start':
-        return e.starts ?? Number.POSITIVE_INFINITY;
+        return e.starts;
       case 'score':
-        return (e.scoreHome ?? -1) + (e.scoreAway ?? -1);
+        return e.scoreHome === null || e.scoreAway === null ? null : e.scoreHome + e.scoreAway;
       case 'maxWin':
-        return eventMaxWin(s, id, s.watchPeriod) ?? -1;
+        return eventMaxWin(s, id, period);
       case 'added':
         return e.addedAt;
+      case 'age': {
+        // Ascending: the freshest price first.
+        const at = latestPriceTime(s, id, mainLines(s, id, period));
+        return at === null ? null : -at;
+      }
+      case 'move':
+        // Ascending: the biggest shortening first (steam), then the drifts.
+        return eventMove(s, id, period)?.move15 ?? null;
+      default:
+        return null;
     }
   };
   return ids
     .map((id) => ({ id, v: val(id) }))
-    .sort((a, b) => (a.v < b.v ? -dir : a.v > b.v ? dir : a.id - b.id))
+    .sort((a, b) => {
+      if (a.v === null || b.v === null) return a.v === b.v ? a.id - b.id : a.v === null ? 1 : -1;
+      return a.v < b.v ? -dir : a.v > b.v ? dir : a.id - b.id;
+    })
     .map((x) => x.id);
 }
 

@@ -1,5 +1,6 @@
-// Selection and UI slice: the current view, the selected event, grid sort/filter, palette, theme and de-vig model
-// (both kept locally too, so they work even before the core answers settings:get); the keyboard's place in each list
+// Selection and UI slice: the current view, the selected event, the grid's filter (its columns and sort are the
+// profile's: the watchlist slice), palette, theme and de-vig model (both kept locally too, so they work even before
+// the core answers settings:get); the keyboard's place in each list
 // (kept by row identity, so it survives re-ranking, paging and a trip to the event and back); what a list opened (an
 // event at one line, a settlement explained) and where Esc goes back to; toasts, and the one undo on offer.
 import type { StateCreator } from 'zustand';
@@ -8,7 +9,6 @@ import type { StoreState } from './index';
 
 export const VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'models', 'alerts', 'coverage', 'settings'] as const;
 export type ViewName = (typeof VIEWS)[number];
-export type SortKey = 'event' | 'league' | 'start' | 'score' | 'maxWin' | 'added';
 export type Theme = 'dark' | 'light';
 
 export interface Toast {
@@ -37,7 +37,6 @@ export interface UiSlice {
   fixturesOpen: boolean;
   watchFilter: string;
   watchLiveOnly: boolean;
-  watchSort: { key: SortKey; dir: 1 | -1 };
   /** Which period's main lines the grid shows. */
   watchPeriod: number;
   theme: Theme;
@@ -58,7 +57,6 @@ export interface UiSlice {
   setFixturesOpen(open: boolean): void;
   setWatchFilter(text: string): void;
   setWatchLiveOnly(on: boolean): void;
-  sortWatchBy(key: SortKey): void;
   setWatchPeriod(period: number): void;
   /** Shows a toast for `ms` (default 5 s). */
   toast(text: string, tone?: Toast['tone'], options?: { action?: Toast['action']; ms?: number }): void;
@@ -96,7 +94,6 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   fixturesOpen: false,
   watchFilter: '',
   watchLiveOnly: false,
-  watchSort: { key: 'start', dir: 1 },
   watchPeriod: 0,
   theme: stored('oddsdesk.theme', ['dark', 'light'], 'dark'),
   devigModel: stored('oddsdesk.devigModel', ['LOG', 'EM', 'MPTO', 'SHIN', 'OR'], 'MPTO'),
@@ -117,10 +114,6 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   setFixturesOpen: (fixturesOpen) => set({ fixturesOpen }),
   setWatchFilter: (watchFilter) => set({ watchFilter }),
   setWatchLiveOnly: (watchLiveOnly) => set({ watchLiveOnly }),
-  sortWatchBy: (key) => {
-    const cur = get().watchSort;
-    set({ watchSort: { key, dir: cur.key === key ? (cur.dir === 1 ? -1 : 1) : 1 } });
-  },
   setWatchPeriod: (watchPeriod) => set({ watchPeriod }),
   toast(text, tone = 'info', options = {}) {
     const id = toastId++;

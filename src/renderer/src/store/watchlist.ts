@@ -1,9 +1,13 @@
 // Watchlist slice: watched events normalised by eventId, their market lines by `${eventId}:${lineId}`, and the
 // ordered ids. Odds batches arrive queued and are applied here once per animation frame (see wiring.ts), within a
-// per-frame budget: what does not fit in one frame's budget is carried, in order, to the next frame.
+// per-frame budget: what does not fit in one frame's budget is carried, in order, to the next frame. Also the grid's
+// shape as the trader sets it (columns, order, sort: kept per profile by the core with the settings) and the Move
+// column's data.
 import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
-import type { EventView, MarketView, WatchedEventView } from '../../../shared/domain';
+import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../../shared/domain';
+import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
+import { marketKind } from '../../../shared/trading';
 import type { OddsBatch } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
@@ -36,6 +40,13 @@ export interface WatchlistSlice {
   applyOdds(batches: OddsBatch[]): void;
   addWatch(eventId: number): Promise<AppError | null>;
   removeWatch(eventId: number): Promise<AppError | null>;
+  /** The Move column's data: each watched event's moneyline movers (movers:list), by event; asked for while shown. */
+  gridMoves: Record<number, MoverRow[]>;
+  loadGridMoves(): Promise<void>;
+  /** The grid's columns (null: the default set that fits the width), kept for this profile. */
+  setGridColumns(columns: GridColumn[] | null): Promise<AppError | null>;
+  /** Sorts the grid by a key; the same key again reverses it. Kept for this profile. */
+  sortGridBy(key: GridSortKey): Promise<AppError | null>;
 }
 
 /**
@@ -101,6 +112,9 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
   /** Odds that did not fit in the last frame's budget, oldest first: they go before anything newer. */
   let carried: OddsBatch[] = [];
   let carryScheduled = false;
+  const layout = (): GridLayout => get().settings?.gridLayout ?? DEFAULT_GRID_LAYOUT;
+  // Shown at once (the settings slice applies a patch locally first); the core keeps it with the profile.
+  const saveLayout = (gridLayout: GridLayout) => get().updateSettings({ gridLayout });
 
   return {
     watchEvents: {},
@@ -109,6 +123,24 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
     lineIdsByEvent: {},
     watchLoaded: false,
     watchError: null,
+    gridMoves: {},
+
+    async loadGridMoves() {
+      const r = await api.invoke('movers:list');
+      if (!r.ok) return;
+      const byEvent: Record<number, MoverRow[]> = {};
+      for (const row of r.value) if (marketKind(row.market) === 'moneyline') (byEvent[row.eventId] ??= []).push(row);
+      set({ gridMoves: byEvent });
+    },
+
+    setGridColumns(columns) {
+      return saveLayout({ ...layout(), columns });
+    },
+
+    sortGridBy(key) {
+      const cur = layout();
+      return saveLayout({ ...cur, sort: { key, dir: cur.sort.key === key ? (cur.sort.dir === 1 ? -1 : 1) : 1 } });
+    },
 
     async loadWatchlist() {
       const r = await api.invoke('watch:list');

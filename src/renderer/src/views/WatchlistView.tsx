@@ -1,25 +1,39 @@
 // Watchlist: the live grid of watched events (virtualised; each row subscribes to its own event id and each price
-// cell to its own line), its toolbar (search, live filter, period, add by id) and the fixtures picker.
+// cell to its own line), its toolbar (search, live filter, period, add by id) and the fixtures picker. The trader
+// shapes the grid: which columns, in which order, sorted by which (the column menu and the headers; kept per profile
+// by the core); without a choice of columns, the default set that fits the grid's width. The event column stays put
+// when the grid scrolls sideways.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Fragment, memo, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { parseServiceTime } from '../../../shared/api';
-import type { MarketView } from '../../../shared/domain';
+import { formatOdds, formatOddsWithDecimal, formatPercent, toneOf } from '../../../shared/formats';
+import type { GridColumn, GridSortKey } from '../../../shared/gridLayout';
 import { labelPeriod } from '../../../shared/periods';
-import { lineNumber } from '../../../shared/trading';
+import { fairPrices, lineNumber, sideName } from '../../../shared/trading';
 import { usePeriodNames } from '../hooks';
 import { EventBadge } from '../components/EventBadge';
 import { PriceCell } from '../components/PriceCell';
 import { useSnoozedUntil } from '../components/Snooze';
 import { Time } from '../components/Time';
-import { eventName, fmtLine, fmtMoney, fmtScore } from '../format';
+import { eventName, fmtLine, fmtMoney, fmtScore, useOddsFormat } from '../format';
 import { useStore } from '../store';
-import { mainLines, NO_PRICE_WORDS, noPriceReason, selectVisibleWatchIds, type MainLines, type NoPriceReason } from '../store/selectors';
-import type { SortKey } from '../store/ui';
+import {
+  eventMove,
+  gridLayoutOf,
+  latestPriceTime,
+  mainLines,
+  NO_PRICE_WORDS,
+  noPriceReason,
+  selectVisibleWatchIds,
+  type MainLines,
+  type NoPriceReason,
+} from '../store/selectors';
 import { endedOf, marketKey, streamOf } from '../store/watchlist';
 import { FixturePicker } from './FixturePicker';
+import { autoColumns, COLUMN_CELLS, COLUMN_NAMES, gridTemplate, menuOrder, moveColumn, priceRuns, toggleColumn } from './gridColumns';
 
 const ROW_HEIGHT = 30;
+const NONE: GridColumn[] = [];
 const NO_LINES: MainLines = { ml: null, spread: null, total: null };
 
 // ---- one shared one-second ticker for the price ages (one interval, however many rows are on screen) ----
@@ -51,32 +65,9 @@ export function fmtAge(ms: number): string {
   return `${Math.floor(s / 3600)}h`;
 }
 
-/**
- * When the row's freshest main price was set, on this machine's clock: the service's updated_at moved by the
- * measured clock skew, else when we received it.
- */
+/** When the row's freshest main price was set, on this machine's clock (selectors.ts). */
 function usePriceTime(eventId: number, lines: MainLines): number | null {
-  return useStore((s) => {
-    const skew = s.status?.quota.clockSkewMs ?? 0;
-    let latest: number | null = null;
-    for (const id of [lines.ml, lines.spread, lines.total]) {
-      if (id === null) continue;
-      const m = s.markets[marketKey(eventId, id)];
-      if (!m) continue;
-      const service = serviceTimeOf(m);
-      const t = service !== null ? Math.min(service - skew, m.seenAt) : m.seenAt;
-      if (latest === null || t > latest) latest = t;
-    }
-    return latest;
-  });
-}
-
-/** A market's updated_at parsed once: a market object is replaced when it changes, so the answer is kept with it. */
-const serviceTimes = new WeakMap<MarketView, number | null>();
-function serviceTimeOf(m: MarketView): number | null {
-  let t = serviceTimes.get(m);
-  if (t === undefined) serviceTimes.set(m, (t = m.updatedAt ? parseServiceTime(m.updatedAt) : null));
-  return t;
+  return useStore((s) => latestPriceTime(s, eventId, lines));
 }
 
 /**
@@ -99,17 +90,20 @@ function AgeCell({ eventId, lines, stale }: { eventId: number; lines: MainLines;
 }
 
 
-function SortHeader({ k, label, title, className }: { k: SortKey; label: string; title?: string; className?: string }) {
-  const sort = useStore(useShallow((s) => s.watchSort));
-  const sortBy = useStore((s) => s.sortWatchBy);
+/** A header cell: click (or Enter) sorts by it, again reverses; the choice is kept for the profile. */
+function SortHeader({ k, label, title, className }: { k: GridSortKey; label: string; title?: string; className?: string }) {
+  const sort = useStore(useShallow((s) => gridLayoutOf(s).sort));
+  const sortBy = useStore((s) => s.sortGridBy);
+  const toast = useStore((s) => s.toast);
   const active = sort.key === k;
   return (
     <button
+      role="columnheader"
       className={`th sortable ${className ?? ''}${active ? ' active' : ''}`}
-      onClick={() => sortBy(k)}
+      onClick={() => void sortBy(k).then((e) => e && toast(`The sort was not kept: ${e.message}`, 'error'))}
       aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
       data-testid={`sort-${k}`}
-      title={title}
+      title={`${title ?? label}. Click to sort${active ? ' the other way' : ''}.`}
     >
       {label}
       {active ? (sort.dir === 1 ? ' ↑' : ' ↓') : ''}
@@ -123,6 +117,53 @@ function LineCell({ eventId, lineId, signed }: { eventId: number; lineId: number
   return <span className="cell num line">{signed ? fmtLine(line) : line === null ? '' : lineNumber(line)}</span>;
 }
 
+/** The moneyline's fair (no-vig) price of one side, under the trader's model, in their odds format. */
+function FairCell({ eventId, lineId, side }: { eventId: number; lineId: number | null; side: 'home' | 'draw' | 'away' }) {
+  const format = useOddsFormat();
+  const fair = useStore((s) => {
+    const m = lineId === null ? undefined : s.markets[marketKey(eventId, lineId)];
+    return m ? (fairPrices(m.prices, s.devigModel)?.[side] ?? null) : null;
+  });
+  const model = useStore((s) => s.devigModel);
+  return (
+    <span className="cell num fair-cell" data-testid={`fair-${eventId}-${side}`} title={fair === null ? undefined : `Fair ${sideName(side).toLowerCase()} under ${model}: ${formatOddsWithDecimal(fair, format)}`}>
+      {fair === null ? '—' : formatOdds(fair, format)}
+    </span>
+  );
+}
+
+/** The moneyline side whose fair price moved most in 15 minutes: "1 ▼ 4.2%" (▼ shortened, ▲ drifted). */
+function MoveCell({ eventId }: { eventId: number }) {
+  const period = useStore((s) => s.watchPeriod);
+  const move = useStore(useShallow((s) => {
+    const r = eventMove(s, eventId, period);
+    return r ? { side: r.side, pct: r.move15!, fair: r.fair } : null;
+  }));
+  const format = useOddsFormat();
+  if (!move) return <span className="cell num move muted" data-testid={`move-${eventId}`} title="No 15-minute move of the moneyline yet">—</span>;
+  const label = move.side === 'home' ? '1' : move.side === 'draw' ? 'X' : '2';
+  const from = move.fair / (1 + move.pct / 100);
+  const tone = toneOf(move.pct);
+  // A move that rounds to nothing names no side.
+  if (tone === '') {
+    return (
+      <span className="cell num move muted" data-testid={`move-${eventId}`} title="No move of the moneyline's fair prices in the last 15 minutes">
+        {formatPercent(0)}
+      </span>
+    );
+  }
+  return (
+    <span
+      className={`cell num move ${tone}`}
+      data-testid={`move-${eventId}`}
+      title={`${sideName(move.side)}'s fair price ${formatOdds(from, format)} → ${formatOdds(move.fair, format)} in the last 15 minutes (${formatPercent(move.pct, { sign: true })})`}
+    >
+      {label} {move.pct < 0 ? '▼' : move.pct > 0 ? '▲' : ''}
+      {formatPercent(Math.abs(move.pct))}
+    </span>
+  );
+}
+
 function MaxWinCell({ eventId, lineId }: { eventId: number; lineId: number | null }) {
   const maxWin = useStore((s) => (lineId === null ? null : (s.markets[marketKey(eventId, lineId)]?.maxWin ?? null)));
   return (
@@ -133,16 +174,16 @@ function MaxWinCell({ eventId, lineId }: { eventId: number; lineId: number | nul
 }
 
 /** In place of the price columns of a row that has none to show: why, in a few words, with the detail on hover. */
-function NoPriceCell({ eventId, reason }: { eventId: number; reason: NoPriceReason }) {
+function NoPriceCell({ eventId, reason, span }: { eventId: number; reason: NoPriceReason; span: number }) {
   const words = NO_PRICE_WORDS[reason];
   return (
-    <span className="cell muted" style={{ gridColumn: 'span 9' }} title={words.detail} data-testid={`no-price-${eventId}`} data-reason={reason}>
+    <span className="cell muted" style={{ gridColumn: `span ${span}` }} title={words.detail} data-testid={`no-price-${eventId}`} data-reason={reason}>
       {words.text}
     </span>
   );
 }
 
-const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top: number }) {
+const WatchRow = memo(function WatchRow({ eventId, top, columns }: { eventId: number; top: number; columns: readonly GridColumn[] }) {
   const e = useStore(
     useShallow((s) => {
       const ev = s.watchEvents[eventId];
@@ -179,6 +220,7 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
   // A live alert on the event flashes its row for a moment (not while it is snoozed: the store decides).
   const flash = useStore((s) => s.alertFlash[eventId] ?? 0);
   const snoozed = useSnoozedUntil(eventId) !== null;
+  const runs = useMemo(() => priceRuns(columns), [columns]);
   return (
     <div
       role="row"
@@ -191,43 +233,96 @@ const WatchRow = memo(function WatchRow({ eventId, top }: { eventId: number; top
       onClick={() => select(eventId)}
       onDoubleClick={() => select(eventId, true)}
     >
-      <span className="cell ev" title={`${e.league ?? ''} · event ${eventId}`}>
-        <span className="teams">{eventName(e.home, e.away, eventId)}</span>
-        <span className="league">
-          {e.league}
-          {muted ? ' · muted' : ''}
-          {snoozed ? ' · snoozed' : ''}
-          {streamFailing && reason !== 'failing' && (
-            <span data-testid={`stream-failing-${eventId}`} title="The live stream kept dropping; it rests and reconnects by itself within the hour">
-              {' · stream failing, retrying later'}
-            </span>
+      <span className="cell ev" title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}>
+        {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
+        <span className="teams">
+          {e.home || e.away ? (
+            <>
+              <span className="home">{e.home ?? '?'}</span>
+              <span className="sep"> v </span>
+              <span className="away">{e.away ?? '?'}</span>
+            </>
+          ) : (
+            <span className="home">{eventName(null, null, eventId)}</span>
           )}
         </span>
+        {(muted || snoozed || (streamFailing && reason !== 'failing')) && (
+          <span className="flags">
+            {muted && <span title="Alerts of this event are muted">muted</span>}
+            {snoozed && <span title="Alerts of this event are snoozed">snoozed</span>}
+            {streamFailing && reason !== 'failing' && (
+              <span data-testid={`stream-failing-${eventId}`} title="The live stream kept dropping; it rests and reconnects by itself within the hour">
+                stream failing, retrying later
+              </span>
+            )}
+          </span>
+        )}
       </span>
-      <span className="cell">
-        <Time ms={e.starts} short />
-      </span>
-      <span className="cell score" data-testid={`score-${eventId}`} title={fmtScore(e.scoreHome, e.scoreAway) || undefined}>
-        <EventBadge eventId={eventId} settled={e.settled} live={e.live} testId={`badge-${eventId}`} />{' '}
-        {fmtScore(e.scoreHome, e.scoreAway)}
-      </span>
-      {reason ? (
-        <NoPriceCell eventId={eventId} reason={reason} />
-      ) : (
-        <>
-          <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
-          <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
-          <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
-          <LineCell eventId={eventId} lineId={lines.spread} signed />
-          <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
-          <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
-          <LineCell eventId={eventId} lineId={lines.total} signed={false} />
-          <PriceCell eventId={eventId} lineId={lines.total} side="over" />
-          <PriceCell eventId={eventId} lineId={lines.total} side="under" />
-        </>
-      )}
-      <AgeCell eventId={eventId} lines={lines} stale={stale} />
-      <MaxWinCell eventId={eventId} lineId={lines.ml} />
+      {columns.map((c) => {
+        const run = reason ? runs.get(c) : undefined;
+        if (run === 0) return null;
+        if (run) {
+          return run.first ? <NoPriceCell key={c} eventId={eventId} reason={reason!} span={run.span} /> : <span key={c} className="cell" style={{ gridColumn: `span ${run.span}` }} />;
+        }
+        switch (c) {
+          case 'league':
+            return (
+              <span key={c} className="cell league-cell" title={e.league ?? undefined}>
+                {e.league}
+              </span>
+            );
+          case 'start':
+            return (
+              <span key={c} className="cell">
+                <Time ms={e.starts} short />
+              </span>
+            );
+          case 'score':
+            return (
+              <span key={c} className="cell score" data-testid={`score-${eventId}`} title={fmtScore(e.scoreHome, e.scoreAway) || undefined}>
+                <EventBadge eventId={eventId} settled={e.settled} live={e.live} testId={`badge-${eventId}`} /> {fmtScore(e.scoreHome, e.scoreAway)}
+              </span>
+            );
+          case 'moneyline':
+            return (
+              <Fragment key={c}>
+                <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
+                <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
+                <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
+              </Fragment>
+            );
+          case 'fair':
+            return (
+              <Fragment key={c}>
+                <FairCell eventId={eventId} lineId={lines.ml} side="home" />
+                <FairCell eventId={eventId} lineId={lines.ml} side="draw" />
+                <FairCell eventId={eventId} lineId={lines.ml} side="away" />
+              </Fragment>
+            );
+          case 'spread':
+            return (
+              <Fragment key={c}>
+                <LineCell eventId={eventId} lineId={lines.spread} signed />
+                <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
+                <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
+              </Fragment>
+            );
+          case 'total':
+            return (
+              <Fragment key={c}>
+                <LineCell eventId={eventId} lineId={lines.total} signed={false} />
+                <PriceCell eventId={eventId} lineId={lines.total} side="over" />
+                <PriceCell eventId={eventId} lineId={lines.total} side="under" />
+              </Fragment>
+            );
+          case 'move':
+            return <MoveCell key={c} eventId={eventId} />;
+          case 'age':
+            return <AgeCell key={c} eventId={eventId} lines={lines} stale={stale} />;
+          case 'maxWin':
+            return <MaxWinCell key={c} eventId={eventId} lineId={lines.ml} />;
+        }
+      })}
     </div>
   );
 });
@@ -293,6 +388,111 @@ function AddById() {
   );
 }
 
+/** How often the Move column asks for the movers while it is shown. */
+const MOVES_EVERY_MS = 15_000;
+
+/** The width the grid's rows have (its scroller's, less a scrollbar), followed as the window and the split change. */
+function useGridWidth(scroller: RefObject<HTMLDivElement | null>, present: boolean): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!present || !el) return;
+    const measure = () => setWidth(el.clientWidth);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [scroller, present]);
+  return width;
+}
+
+/**
+ * The column menu: each column shown or hidden, moved left or right, and back to the default set that fits the
+ * width. A dialog of plain checkboxes and buttons: Tab moves through it, Space ticks, Esc closes and returns to the
+ * button that opened it. Every change is kept for the profile at once.
+ */
+function ColumnMenu({ shown, fitted, onClose }: { shown: readonly GridColumn[]; fitted: boolean; onClose: () => void }) {
+  const setColumns = useStore((s) => s.setGridColumns);
+  const toast = useStore((s) => s.toast);
+  const save = (columns: GridColumn[] | null) => void setColumns(columns).then((e) => e && toast(`The columns were not kept: ${e.message}`, 'error'));
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.querySelector<HTMLInputElement>('input')?.focus();
+    const away = (e: PointerEvent) => {
+      const t = e.target as Node;
+      if (!box.current?.contains(t) && !(t instanceof Element && t.closest('[data-testid="columns-button"]'))) onClose();
+    };
+    // Esc closes it wherever the focus is (a moved row can take the focus with it), before the app's own Esc.
+    const esc = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      onClose();
+    };
+    document.addEventListener('pointerdown', away);
+    document.addEventListener('keydown', esc, true);
+    return () => {
+      document.removeEventListener('pointerdown', away);
+      document.removeEventListener('keydown', esc, true);
+    };
+  }, [onClose]);
+  /** After a move, the focus stays on the arrow pressed (the list is drawn again in the new order). */
+  const move = (c: GridColumn, by: -1 | 1) => {
+    save(moveColumn(shown, c, by));
+    requestAnimationFrame(() => {
+      const again = box.current?.querySelector<HTMLButtonElement>(`[data-testid="column-${by < 0 ? 'left' : 'right'}-${c}"]`);
+      if (again && !again.disabled && document.activeElement !== again) again.focus();
+    });
+  };
+  return (
+    <div
+      ref={box}
+      className="column-menu panel"
+      role="dialog"
+      aria-label="Grid columns"
+      data-testid="column-menu"
+      onKeyDown={(e) => {
+        // The menu's keys are its own: the grid's arrows and letters wait until it closes.
+        e.stopPropagation();
+      }}
+    >
+      <div className="column-menu-head">
+        <strong>Columns</strong>
+        <span className="muted small-text">{fitted ? 'the default set for this width' : 'your choice, kept for this profile'}</span>
+      </div>
+      <ul>
+        {menuOrder(shown).map((c) => {
+          const at = shown.indexOf(c);
+          return (
+            <li key={c}>
+              <label className="check">
+                <input type="checkbox" checked={at >= 0} onChange={(e) => save(toggleColumn(shown, c, e.target.checked))} data-testid={`column-toggle-${c}`} />
+                {COLUMN_NAMES[c]}
+              </label>
+              <span className="spacer" />
+              <button className="small" disabled={at <= 0} onClick={() => move(c, -1)} aria-label={`Move ${COLUMN_NAMES[c]} left`} data-testid={`column-left-${c}`}>
+                ←
+              </button>
+              <button className="small" disabled={at < 0 || at === shown.length - 1} onClick={() => move(c, 1)} aria-label={`Move ${COLUMN_NAMES[c]} right`} data-testid={`column-right-${c}`}>
+                →
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="column-menu-foot">
+        <button onClick={() => save(null)} disabled={fitted} data-testid="column-reset" title="The default columns, as many as fit the grid's width">
+          Fit to the width
+        </button>
+        <span className="spacer" />
+        <button onClick={onClose} data-testid="column-menu-close">
+          Done (Esc)
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function WatchlistView() {
   // The service's own period descriptions (from /api/periods), as everywhere else.
   const periodNames = usePeriodNames();
@@ -312,6 +512,33 @@ export function WatchlistView() {
   const setPicker = useStore((s) => s.setFixturesOpen);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  // The columns: the trader's, or the default set that fits the width the grid has now.
+  const chosen = useStore(useShallow((s) => gridLayoutOf(s).columns ?? NONE));
+  const fitted = useStore((s) => gridLayoutOf(s).columns === null);
+  const width = useGridWidth(scroller, total > 0);
+  const fittedKey = fitted ? autoColumns(width).join(',') : '';
+  const columns = useMemo<GridColumn[]>(() => (fitted ? (fittedKey ? (fittedKey.split(',') as GridColumn[]) : []) : chosen), [fitted, fittedKey, chosen]);
+  const { template, minWidth } = useMemo(() => gridTemplate(columns), [columns]);
+  const [menu, setMenu] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenu = useMemo(
+    () => () => {
+      setMenu(false);
+      menuButton.current?.focus();
+    },
+    [],
+  );
+
+  // The Move column's figures, asked for while it is shown.
+  const loadMoves = useStore((s) => s.loadGridMoves);
+  const moving = columns.includes('move');
+  useEffect(() => {
+    if (!moving) return;
+    void loadMoves();
+    const t = setInterval(() => void loadMoves(), MOVES_EVERY_MS);
+    return () => clearInterval(t);
+  }, [moving, loadMoves]);
 
   const selectedIndex = selected === null ? -1 : ids.indexOf(selected);
   useEffect(() => {
@@ -368,30 +595,37 @@ export function WatchlistView() {
         </div>
       )}
       {total > 0 && (
-        <div className="wgrid" role="grid" aria-rowcount={ids.length} data-testid="watch-grid">
-          <div className="wbody" ref={scroller}>
+        <div
+          className="wgrid"
+          role="grid"
+          aria-rowcount={ids.length}
+          data-testid="watch-grid"
+          data-columns={columns.join(' ')}
+          style={{ '--wcols': template, '--wmin': `${minWidth}px` } as CSSProperties}
+        >
+          {menu && <ColumnMenu shown={columns} fitted={fitted} onClose={closeMenu} />}
+          <div className="wbody" ref={scroller} data-testid="watch-scroller">
             <div className="whead" role="row">
-              <SortHeader k="event" label="Event" />
-              <SortHeader k="start" label="Start" />
-              <SortHeader k="score" label="Score" />
-              <span className="th num">1</span>
-              <span className="th num">X</span>
-              <span className="th num">2</span>
-              <span className="th num">Spread</span>
-              <span className="th num">Home</span>
-              <span className="th num">Away</span>
-              <span className="th num">Total</span>
-              <span className="th num">Over</span>
-              <span className="th num">Under</span>
-              <span className="th num" title="How long ago the row's freshest price was set; dimmed while the feed is not live">
-                Age
+              <span className="th ev">
+                <SortHeader k="event" label="Event" title="The match: home over away" />
+                <button
+                  ref={menuButton}
+                  className="th-menu"
+                  onClick={() => setMenu(!menu)}
+                  aria-haspopup="dialog"
+                  aria-expanded={menu}
+                  title="Choose and order the columns"
+                  data-testid="columns-button"
+                >
+                  Columns ▾
+                </button>
               </span>
-              <SortHeader k="maxWin" label="Max stake" title="Limit: the maximum stake accepted on the line" className="num" />
+              {columns.flatMap((c) => COLUMN_CELLS[c].map((h) => <SortHeader key={h.key} k={h.key} label={h.label} title={h.title} className={h.num ? 'num' : ''} />))}
             </div>
             {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => (
-                <WatchRow key={ids[item.index]} eventId={ids[item.index]!} top={item.start} />
+                <WatchRow key={ids[item.index]} eventId={ids[item.index]!} top={item.start} columns={columns} />
               ))}
             </div>
           </div>
