@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEVIG_MODELS, type DevigModel } from '../../shared/api';
 import type { ModelScoreboard, ScoreGroup } from '../../shared/scoreboard';
-import { createScorer, t975, type SettledClose } from './scoreboard';
+import { createScorer, formatDifference, t975, type SettledClose } from './scoreboard';
 import { syntheticLines } from '../../../test/support/syntheticLines';
 
 const FILTER = { since: null, sportId: null };
@@ -106,6 +106,13 @@ describe('the model scoreboard, worked examples', () => {
     expect(b.comparison).toBeNull();
     expect(b.sentence).toMatch(/^No settled line with a stored close yet/);
     expect(scoreOf(b.all, 'EM').logLoss).toEqual({ mean: null, low: null, high: null });
+  });
+
+  it('writes a lead smaller than four decimals show with two significant digits, not as 0.0000', () => {
+    expect(formatDifference(0.0123456)).toBe('0.0123');
+    expect(formatDifference(0.0000412)).toBe('0.000041');
+    expect(formatDifference(-0.00061)).toBe('-0.00061');
+    expect(formatDifference(null)).toBe('—');
   });
 
   it("uses Student's t for few matches and the normal's 1.96 for many", () => {

@@ -273,7 +273,8 @@ export function createScorer(): Scorer {
         endMatch();
         currentEvent = row.eventId;
       }
-      if (!sameLine(row.closeLine, row.line, row.market)) return void excluded.lineMoved++;
+      // (A moneyline has no line value to move: sameLine's rule, with the market's kind known already.)
+      if (kind !== 'moneyline' && !sameLine(row.closeLine, row.line)) return void excluded.lineMoved++;
       const n = closeSides(row, odds, sides);
       if (n < 2) return void excluded.unpriced++;
       const verdict = lineVerdict(row, sides, n, observed);
@@ -397,12 +398,18 @@ function sentence(all: ScoreGroup, c: ModelComparison | null): string {
   const leaders = [c.best, ...c.tiedWith];
   const who = leaders.length === 1 ? `${c.best} calls` : `${leaders.slice(0, -1).join(', ')} and ${leaders.at(-1)} (the same prices on these lines) call`;
   const d = c.difference;
-  const range = `95% interval ${formatScore(d.low)} to ${formatScore(d.high)}`;
+  const range = `95% interval ${formatDifference(d.low)} to ${formatDifference(d.high)}`;
   const lead = c.significant
-    ? `The lead is significant: ${c.runnerUp}'s log loss is higher by ${formatScore(d.mean)} a line (${range}).`
-    : `The lead is not significant: the difference, ${formatScore(d.mean)} a line (${range}), could be 0; more settled lines will tell them apart.`;
+    ? `The lead is significant: ${c.runnerUp}'s log loss is higher by ${formatDifference(d.mean)} a line (${range}).`
+    : `The lead is not significant: the difference, ${formatDifference(d.mean)} a line (${range}), could be 0; more settled lines will tell them apart.`;
   const brier = c.brierAgrees ? 'The Brier score ranks it first too.' : `The Brier score ranks ${ranked0(all)} first.`;
   return `${who} this book's closes best: log loss ${score(c.best)} against ${score(c.runnerUp)} for ${c.runnerUp}, the runner-up, over ${behind}. ${lead} ${brier}`;
+}
+
+/** A difference of two scores: four decimals, or two significant digits when it is smaller than that shows. */
+export function formatDifference(v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '—';
+  return Math.abs(v) >= 0.001 || v === 0 ? v.toFixed(4) : v.toPrecision(2);
 }
 
 /** The model with the lowest mean Brier score in a finished group. */
