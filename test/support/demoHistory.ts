@@ -15,10 +15,18 @@ export interface DemoHistoryOptions {
   seconds?: number;
   /** How many of the soonest upcoming matches to watch (default 40). */
   watch?: number;
+  /** Leave the simulator serving (its clock stopped) for a host to connect to; the caller closes it. */
+  keepServing?: boolean;
 }
 
-export async function recordDemoHistory(o: DemoHistoryOptions): Promise<void> {
+/**
+ * Records the history into `o.db` and closes the simulator (unless asked to keep it serving); resolves with the
+ * service's address the file is stamped for (a host opens the file only for that service: src/core/profiles.ts) and
+ * the key it takes.
+ */
+export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUrl: string; key: string; close(): Promise<void> }> {
   const key = 'demo-history-key';
+  let serving = false;
   const sim = await startSimulator({ port: 0, seed: o.seed ?? 27, clock: 'manual', pace: 10, events: 120, keys: [{ key, plan: 'enterprise' }] });
   try {
     const fixtures = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': key } })).json()) as Fixture[];
@@ -41,7 +49,9 @@ export async function recordDemoHistory(o: DemoHistoryOptions): Promise<void> {
     }
     const code = await run;
     if (code !== 0) throw new Error(`cli record exited ${code}:\n${err}`);
+    serving = o.keepServing === true;
+    return { baseUrl: sim.url, key, close: () => sim.close() };
   } finally {
-    await sim.close();
+    if (!serving) await sim.close();
   }
 }
