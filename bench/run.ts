@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCompactionBench } from './compaction';
+import { runScoreboardBench } from './scoreboard';
 import { runStoreBench } from './store';
 import { runTickToScreenBench } from './tickToScreen';
 
@@ -14,6 +15,7 @@ const BENCHES: Bench[] = [
   { name: 'store', run: () => runStoreBench() },
   { name: 'compaction', run: () => runCompactionBench() },
   { name: 'tick', run: () => runTickToScreenBench() },
+  { name: 'scoreboard', run: () => runScoreboardBench() },
 ];
 
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');
