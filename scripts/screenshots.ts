@@ -1,13 +1,14 @@
-// Screenshots of every view for docs/: `npx tsx scripts/screenshots.ts [--light] [--no-build]`.
+// Screenshots of every view for docs/: `npx tsx scripts/screenshots.ts [--light] [--no-build] [--only models]`.
 // It runs the real browser-mode host in demo mode (the built-in simulator), watches some fixtures and lets data
-// flow for a while.
-// Writes docs/screenshots/<view>.png (and <view>-light.png with --light).
+// flow for a while. The Models view needs settled lines with closes, which a fresh demo has none of: it is shot on a
+// recorded demo history (an hour of `cli record` at the demo's pace), the host opening that file for its simulator.
+// Writes docs/screenshots/<view>.png (and <view>-light.png with --light); `--only models` shoots the Models view alone.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import type { WebHost } from '../test/e2e/helpers';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,6 +70,36 @@ async function shoot(page: Page, suffix: string) {
   await page.keyboard.press('Escape');
 }
 
+/** The Models view on a recorded demo history: its host serves the file for the (stopped-clock) simulator it came from. */
+async function shootModels(browser: Browser, startWebHost: (command: string[], env?: Record<string, string>) => Promise<WebHost>) {
+  const { recordDemoHistory } = await import('../test/support/demoHistory');
+  const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-models-')), 'history.db');
+  const service = await recordDemoHistory({ db, keepServing: true });
+  let host: WebHost | undefined;
+  try {
+    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', service.baseUrl, '--db', db], { ODDSDESK_API_KEY: service.key });
+    const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 })).newPage();
+    await page.goto(host.url);
+    await page.getByTestId('status-bar').waitFor();
+    for (const suffix of args.has('--light') ? ['', '-light'] : ['']) {
+      if (suffix) {
+        await page.keyboard.press(',');
+        await page.getByTestId('theme-select').selectOption('light');
+      }
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('d');
+      await page.getByTestId('models-table').waitFor();
+      await page.waitForTimeout(800);
+      const file = path.join(outDir, `models${suffix}.png`);
+      await page.screenshot({ path: file });
+      console.log(`wrote ${path.relative(root, file)}`);
+    }
+  } finally {
+    await host?.stop();
+    await service.close();
+  }
+}
+
 async function main() {
   // The e2e helpers are written for Playwright's CommonJS loader and read __dirname; give them one under tsx (ESM).
   (globalThis as { __dirname?: string }).__dirname = path.join(root, 'test/e2e');
@@ -84,6 +115,10 @@ async function main() {
   });
   let host: WebHost | undefined;
   try {
+    if (args.has('--only')) {
+      await shootModels(browser, startWebHost);
+      return;
+    }
     const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     // A fresh database, so the demo (built-in simulator) starts clean and nothing of the user's is touched.
@@ -110,6 +145,7 @@ async function main() {
       await page.getByTestId('theme-select').selectOption('light');
       await shoot(page, '-light');
     }
+    await shootModels(browser, startWebHost);
   } finally {
     await host?.stop();
     await browser.close();
