@@ -65,12 +65,18 @@ export interface SyntheticOptions {
 export function syntheticLines(o: SyntheticOptions): SettledClose[] {
   const rnd = seeded(o.seed);
   const lines: SettledClose[] = [];
-  const words = (won: number, n: number) => Array.from({ length: n }, (_, i) => (i === won ? 'win' : 'loss'));
   const draw = (p: readonly number[]) => {
     let u = rnd();
     for (let i = 0; i < p.length; i++) if ((u -= p[i]!) < 0) return i;
     return p.length - 1;
   };
+  const word = (won: number, side: number) => (won === side ? 'win' : 'loss');
+  const line = (eventId: number, sportId: number, market: string, handicap: number | null, home: number, drawPrice: number | null, away: number, words: [string, string, string]): SettledClose => ({
+    eventId, sportId, period: 0, market, line: handicap, closeLine: handicap,
+    closeHome: home, closeDraw: drawPrice, closeAway: away, closeOver: null, closeUnder: null,
+    outcomeHome: words[0], outcomeDraw: words[1], outcomeAway: words[2],
+    status: 'ended', scoreHome: null, scoreAway: null, team: null,
+  });
   for (let m = 0; m < o.matches; m++) {
     const eventId = 1000 + m;
     const sportId = 1 + (m % (o.sports ?? 1));
@@ -78,14 +84,13 @@ export function syntheticLines(o: SyntheticOptions): SettledClose[] {
     const drawP = 0.12 + 0.16 * rnd();
     const favourite = 1 - longshot - drawP;
     const ml = rnd() < 0.5 ? [favourite, drawP, longshot] : [longshot, drawP, favourite];
-    const mlOdds = priceWith(o.model, ml).map((r) => 1 / r);
-    const [h, d, a] = words(draw(ml), 3);
-    const base = { eventId, sportId, period: 0, status: 'ended', scoreHome: null, scoreAway: null, team: null, closeOver: null, closeUnder: null };
-    lines.push({ ...base, market: 'moneyline', line: null, closeLine: null, closeHome: mlOdds[0]!, closeDraw: mlOdds[1]!, closeAway: mlOdds[2]!, outcomeHome: h!, outcomeDraw: d!, outcomeAway: a! });
+    const [h, d, a] = priceWith(o.model, ml);
+    const won = draw(ml);
+    lines.push(line(eventId, sportId, 'moneyline', null, 1 / h!, 1 / d!, 1 / a!, [word(won, 0), word(won, 1), word(won, 2)]));
     const sp = 0.06 + 0.78 * rnd();
-    const spOdds = priceWith(o.model, [sp, 1 - sp]).map((r) => 1 / r);
-    const [sh, sa] = words(draw([sp, 1 - sp]), 2);
-    lines.push({ ...base, market: 'spread', line: -0.5, closeLine: -0.5, closeHome: spOdds[0]!, closeDraw: null, closeAway: spOdds[1]!, outcomeHome: sh!, outcomeDraw: 'loss', outcomeAway: sa! });
+    const [sh, sa] = priceWith(o.model, [sp, 1 - sp]);
+    const spWon = draw([sp, 1 - sp]);
+    lines.push(line(eventId, sportId, 'spread', -0.5, 1 / sh!, null, 1 / sa!, [word(spWon, 0), 'loss', word(spWon, 1)]));
   }
   return lines;
 }

@@ -128,7 +128,7 @@ describe('the model scoreboard on books priced in each model’s margin shape', 
   const boards = new Map<DevigModel, ModelScoreboard>();
   beforeAll(() => {
     for (const model of DEVIG_MODELS) boards.set(model, board(syntheticLines({ model, matches: 20_000, seed: 1 })));
-  });
+  }, 180_000); // about 5 s of CPU; a busy shared machine stretches it
 
   it.each(DEVIG_MODELS)('a book in %s’s shape: %s scores best, and the sentence says so', (model) => {
     const b = boards.get(model)!;
