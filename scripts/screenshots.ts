@@ -1,8 +1,11 @@
-// Screenshots of every view for docs/: `npx tsx scripts/screenshots.ts [--light] [--no-build] [--only models]`.
+// Screenshots of every view for docs/: `npx tsx scripts/screenshots.ts [--light] [--no-build] [--only models|report]`.
 // It runs the real browser-mode host in demo mode (the built-in simulator), watches some fixtures and lets data
 // flow for a while. The Models view needs settled lines with closes, which a fresh demo has none of: it is shot on a
 // recorded demo history (an hour of `cli record` at the demo's pace), the host opening that file for its simulator.
-// Writes docs/screenshots/<view>.png (and <view>-light.png with --light); `--only models` shoots the Models view alone.
+// The Bets view's Report tab needs a bet log of some months: it is shot on one written through the store
+// (test/support/ledgerHistory.ts), the host opening that file for a simulator with its clock stopped.
+// Writes docs/screenshots/<view>.png (and <view>-light.png with --light); `--only models` shoots the Models view alone,
+// `--only report` the Report tab alone.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +17,7 @@ import type { WebHost } from '../test/e2e/helpers';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'docs/screenshots');
 const args = new Set(process.argv.slice(2));
+const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : null;
 const VIEWS: Array<[string, string]> = [
   ['watchlist', 'w'],
   ['specials', 's'],
@@ -100,6 +104,40 @@ async function shootModels(browser: Browser, startWebHost: (command: string[], e
   }
 }
 
+/** The Bets view's Report tab on a bet log of three months, written through the store; a simulator stands as its service. */
+async function shootReport(browser: Browser, startWebHost: (command: string[], env?: Record<string, string>) => Promise<WebHost>) {
+  const { seedLedgerHistory } = await import('../test/support/ledgerHistory');
+  const { startSimulator } = await import('../src/sim');
+  const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-report-')), 'ledger.db');
+  seedLedgerHistory({ db });
+  const key = 'screenshots-report-key';
+  const sim = await startSimulator({ port: 0, seed: 27, clock: 'manual', keys: [{ key, plan: 'enterprise' }] });
+  let host: WebHost | undefined;
+  try {
+    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', db], { ODDSDESK_API_KEY: key });
+    const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 })).newPage();
+    await page.goto(host.url);
+    await page.getByTestId('status-bar').waitFor();
+    for (const suffix of args.has('--light') ? ['', '-light'] : ['']) {
+      if (suffix) {
+        await page.keyboard.press(',');
+        await page.getByTestId('theme-select').selectOption('light');
+      }
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('b');
+      await page.keyboard.press('4');
+      await page.getByTestId('report-breakdowns').waitFor();
+      await page.waitForTimeout(800);
+      const file = path.join(outDir, `bets-report${suffix}.png`);
+      await page.screenshot({ path: file });
+      console.log(`wrote ${path.relative(root, file)}`);
+    }
+  } finally {
+    await host?.stop();
+    await sim.close();
+  }
+}
+
 async function main() {
   // The e2e helpers are written for Playwright's CommonJS loader and read __dirname; give them one under tsx (ESM).
   (globalThis as { __dirname?: string }).__dirname = path.join(root, 'test/e2e');
@@ -115,8 +153,10 @@ async function main() {
   });
   let host: WebHost | undefined;
   try {
-    if (args.has('--only')) {
-      await shootModels(browser, startWebHost);
+    if (only !== null) {
+      if (only === 'models') await shootModels(browser, startWebHost);
+      else if (only === 'report') await shootReport(browser, startWebHost);
+      else throw new Error(`--only takes models or report, not "${only}"`);
       return;
     }
     const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 });
@@ -146,6 +186,7 @@ async function main() {
       await shoot(page, '-light');
     }
     await shootModels(browser, startWebHost);
+    await shootReport(browser, startWebHost);
   } finally {
     await host?.stop();
     await browser.close();
