@@ -47,6 +47,34 @@ function tree(rootPid: number): ProcInfo[] {
   return out;
 }
 
+/**
+ * The process doing the work in a `npx tsx …` tree: the deepest `node` in it (npx starts tsx, which starts node on the
+ * sources; tsx's esbuild service below it is not node); the root itself when it is the only one (a host started as
+ * `node --import tsx …`).
+ */
+export function leafPid(rootPid: number): number {
+  const depth = new Map<number, number>();
+  let leaf = rootPid;
+  let leafDepth = -1;
+  for (const p of tree(rootPid)) {
+    const d = p.pid === rootPid ? 0 : (depth.get(p.ppid) ?? 0) + 1;
+    depth.set(p.pid, d);
+    if (d > leafDepth && commOf(p.pid) === 'node') {
+      leaf = p.pid;
+      leafDepth = d;
+    }
+  }
+  return leaf;
+}
+
+function commOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
 /** CPU time (user + system, ms) used so far by the tree's live processes. */
 export function treeCpuMs(rootPid: number): number {
   return tree(rootPid).reduce((sum, p) => sum + p.cpuMs, 0);

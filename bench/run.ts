@@ -1,5 +1,6 @@
 // `npm run bench`: runs each bench module and merges its flat figures into bench/results.json, keeping the keys
-// other benches wrote (each bench owns its own keys).
+// other benches wrote (each bench owns its own keys). `npm run bench -- tick` runs one; `-- tick --soak-s 60` passes
+// an option on (bench/tickToScreen.ts reads its own).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,9 @@ function readResults(): Figures {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  // Bench names; options (`--soak-s 60`) and their values are for the benches, which read them themselves.
+  const args = process.argv.slice(2);
+  const only = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
   for (const b of BENCHES) {
     if (only.length && !only.includes(b.name)) continue;
     console.log(`# ${b.name}`);

@@ -68,6 +68,8 @@ export interface ProbeResult {
   pushes: Array<[number, string]>;
   /** How many `onAlert` pushes (price, drop, max_win, settlement alerts) the page received in the window. */
   alerts: number;
+  /** The same by the alert's kind. */
+  alertKinds: Record<string, number>;
 }
 
 /** Where the page's wire tap keeps bridge messages (set up by installWireTap, switched on by startProbe). */
@@ -76,6 +78,7 @@ interface WireState {
   /** [performance.timeOrigin + now() when the page dispatched the message, its raw text] for every `onOdds` push. */
   pushes: Array<[number, string]>;
   alerts: number;
+  alertKinds: Record<string, number>;
 }
 
 /**
@@ -84,7 +87,7 @@ interface WireState {
  * constructor, it runs before the app's own `onmessage`, so the time is when the app's handler starts.
  */
 export function installWireTap(): void {
-  const wire: WireState = { on: false, pushes: [], alerts: 0 };
+  const wire: WireState = { on: false, pushes: [], alerts: 0, alertKinds: {} };
   (globalThis as unknown as { __wire: WireState }).__wire = wire;
   const Native = window.WebSocket;
   window.WebSocket = class extends (Native as unknown as new (url: string) => PageSocket) {
@@ -93,7 +96,11 @@ export function installWireTap(): void {
       this.addEventListener('message', (e) => {
         if (!wire.on || typeof e.data !== 'string') return;
         if (e.data.startsWith('{"type":"push","event":"onOdds"')) wire.pushes.push([performance.timeOrigin + performance.now(), e.data]);
-        else if (e.data.startsWith('{"type":"push","event":"onAlert"')) wire.alerts++;
+        else if (e.data.startsWith('{"type":"push","event":"onAlert"')) {
+          wire.alerts++;
+          const kind = /"kind":"([^"]*)"/.exec(e.data)?.[1] ?? '?';
+          wire.alertKinds[kind] = (wire.alertKinds[kind] ?? 0) + 1;
+        }
       });
     }
   } as unknown as typeof window.WebSocket;
@@ -196,10 +203,12 @@ export function stopProbe(): ProbeResult {
   const wire = (window as unknown as { __wire?: WireState }).__wire;
   const pushes = wire?.pushes ?? [];
   const alerts = wire?.alerts ?? 0;
+  const alertKinds = wire?.alertKinds ?? {};
   // Handed back, then let go: what the probe kept must not count as the app's heap in the memory soak.
   if (wire) {
     wire.pushes = [];
     wire.alerts = 0;
+    wire.alertKinds = {};
   }
   delete (window as unknown as { __probe?: ProbeState }).__probe;
   return {
@@ -211,5 +220,6 @@ export function stopProbe(): ProbeResult {
     clockSkew: Date.now() - (performance.timeOrigin + performance.now()),
     pushes,
     alerts,
+    alertKinds,
   };
 }
