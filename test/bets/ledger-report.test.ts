@@ -108,7 +108,7 @@ describe('bets:report on the bet log', () => {
     expect((await h['bets:report']({ from: T0, to: T0 + 1 })).total).toMatchObject({ bets: 3, pnl: 137.5 });
   });
 
-  it('10,000 bets over 500 matches answer in about 0.7 s (3 s allowed on a busy shared machine)', { timeout: 180_000 }, async () => {
+  it('10,000 bets over 500 matches: the report costs about what listing them in the Bets view does (0.7 s here)', { timeout: 300_000 }, async () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
     store.recordSports([{ sport_id: 29, name: 'Soccer' }]);
     const MATCHES = 500;
@@ -141,18 +141,30 @@ describe('bets:report on the bet log', () => {
       Math.floor((T0 + 10_200 * MIN) / 1000),
     );
     const h = handlers(store);
-    await h['bets:report']({}); // statements prepared, pages warm
-    const started = performance.now();
-    const r = await h['bets:report']({});
-    const ms = performance.now() - started;
-    console.log(`bets:report over 10,000 bets: ${ms.toFixed(0)} ms (the core's own count: ${r.computedMs} ms)`);
-    expect(r.total.bets).toBe(10_000);
-    expect(r.series.betId).toHaveLength(10_000);
-    expect(r.total.clvBets).toBe(10_000);
-    expect(r.total.pnl).toBe((await h['bets:list']({})).totals.pnl);
-    // Measured 650-750 ms on this 2-core machine (most of it the bet log's own CLV under five models per bet, which
-    // bets:list spends too; the aggregation itself is about 50 ms). The bound leaves room for a shared machine under
-    // load; a report that read the bets once per group or per bet (quadratic) would take tens of seconds.
-    expect(ms).toBeLessThan(3_000);
+    // The yardstick is the Bets view's own list of the same bets, timed in the same moments: an absolute time on a
+    // shared machine is mostly its load (0.7 s idle, 6 s at a load average of 13 for the same report).
+    const time = async <T>(f: () => Promise<T> | T): Promise<[number, T]> => {
+      const started = performance.now();
+      const v = await f();
+      return [performance.now() - started, v];
+    };
+    let listMs = Infinity;
+    let reportMs = Infinity;
+    let r: LedgerReport | null = null;
+    for (let k = 0; k < 3; k++) {
+      listMs = Math.min(listMs, (await time(() => h['bets:list']({})))[0]);
+      const [ms, v] = await time(() => h['bets:report']({}));
+      reportMs = Math.min(reportMs, ms);
+      r = v as LedgerReport;
+    }
+    console.log(`10,000 bets: bets:report ${reportMs.toFixed(0)} ms, bets:list ${listMs.toFixed(0)} ms (the best of 3 each)`);
+    expect(r!.total.bets).toBe(10_000);
+    expect(r!.series.betId).toHaveLength(10_000);
+    expect(r!.total.clvBets).toBe(10_000);
+    expect(r!.total.pnl).toBe((await h['bets:list']({})).totals.pnl);
+    // Measured 650-750 ms for the report and 600-700 ms for the list on this 2-core machine when it is quiet: most
+    // of both is the bet log's own CLV under five models per bet; the report's own sums are about 50 ms. A report
+    // that read the bets again per group or per bet would cost many times the list.
+    expect(reportMs).toBeLessThan(1.6 * listMs + 100);
   });
 });
