@@ -18,7 +18,13 @@ export default defineConfig({
       outDir: 'out/main',
       // Native modules and their loaders stay outside the bundle; electron-builder unpacks them from the asar.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          // The store's checkpointer thread: the store starts out/main/checkpointWorker.js from beside index.js.
+          checkpointWorker: resolve(__dirname, 'src/core/store/checkpointWorker.ts'),
+        },
+      },
     },
   },
   preload: {

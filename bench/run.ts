@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCheckpointBench } from './checkpoint';
 import { runCompactionBench } from './compaction';
 import { runScoreboardBench } from './scoreboard';
 import { runStoreBench } from './store';
@@ -15,6 +16,7 @@ type Bench = { name: string; run: () => Promise<object> };
 const BENCHES: Bench[] = [
   { name: 'store', run: () => runStoreBench() },
   { name: 'compaction', run: () => runCompactionBench() },
+  { name: 'checkpoint', run: () => runCheckpointBench() },
   { name: 'tick', run: () => runTickToScreenBench() },
   { name: 'scoreboard', run: () => runScoreboardBench() },
 ];

@@ -6,7 +6,8 @@
 // Only our own sources are bundled: every package stays external and is loaded from node_modules at run time
 // (better-sqlite3 and keytar are native; the rest start faster as they are than rebundled). The bundle sits two
 // folders below the repository, as src/cli/index.ts does, so paths computed from import.meta.url (the web host's
-// package.json and out/web) resolve the same.
+// package.json and out/web) resolve the same. The store's checkpointer thread (src/core/store/checkpointWorker.ts) is
+// a second entry, out/cli/checkpointWorker.js: the store starts it from beside the module that opens the store.
 //
 // `node scripts/build-cli.mjs` builds it; `import { buildCli }` does the same from the test runner and the vitest /
 // Playwright global set-ups.
@@ -17,17 +18,22 @@ import { build } from 'esbuild';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const cliBundle = path.join(root, 'out', 'cli', 'index.js');
+/** Each entry's bundle name in out/cli; the CLI's own last, so a new one never finds an old (or no) thread beside it. */
+const ENTRIES = {
+  checkpointWorker: path.join(root, 'src', 'core', 'store', 'checkpointWorker.ts'),
+  index: path.join(root, 'src', 'cli', 'index.ts'),
+};
 
 export async function buildCli() {
   // Written beside the bundle and renamed over it: a test run that is starting children on the old one meanwhile
   // (another vitest or Playwright run) never finds it missing or half written. A failed build removes the old one,
   // so nothing can run a stale bundle.
   const dir = path.dirname(cliBundle);
-  const next = path.join(`${dir}.${process.pid}.tmp`, 'index.js');
+  const nextDir = `${dir}.${process.pid}.tmp`;
   try {
     await build({
-      entryPoints: [path.join(root, 'src', 'cli', 'index.ts')],
-      outfile: next,
+      entryPoints: ENTRIES,
+      outdir: nextDir,
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -37,13 +43,15 @@ export async function buildCli() {
       logLevel: 'warning',
     });
     mkdirSync(dir, { recursive: true });
-    renameSync(`${next}.map`, `${cliBundle}.map`);
-    renameSync(next, cliBundle);
+    for (const name of Object.keys(ENTRIES)) {
+      renameSync(path.join(nextDir, `${name}.js.map`), path.join(dir, `${name}.js.map`));
+      renameSync(path.join(nextDir, `${name}.js`), path.join(dir, `${name}.js`));
+    }
   } catch (e) {
     rmSync(cliBundle, { force: true });
     throw e;
   } finally {
-    rmSync(path.dirname(next), { recursive: true, force: true });
+    rmSync(nextDir, { recursive: true, force: true });
   }
   return cliBundle;
 }

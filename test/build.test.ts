@@ -11,7 +11,8 @@ describe('electron-vite build', () => {
     const started = Date.now() - 1000;
     const r = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
     expect(r.status, r.stderr).toBe(0);
-    const outputs = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+    // With the store's checkpointer thread beside main's bundle, where the store starts it from.
+    const outputs = ['out/main/index.js', 'out/main/checkpointWorker.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
     for (const f of outputs) {
       const file = path.join(root, f);
       expect(existsSync(file), f).toBe(true);

@@ -1,7 +1,12 @@
 // Must show 1: a child ingesting settlements (cursor advancing in the same transaction) and ticks is SIGKILLed at
 // random moments; after every kill the file is intact, the cursor never points past a settlement that is not
 // stored, no settlement is stored twice and every stored settlement has all its lines.
+// And the store's checkpointer (issue 26): a child committing ticks while its checkpointer thread folds the log into
+// the database is SIGKILLed at random moments, mid-checkpoint too; every commit it reported is still there.
 import Database from 'better-sqlite3';
+import { buildSync } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleChild, runChild } from '../support/crashChild';
 import { seededTest } from '../support/seed';
@@ -12,14 +17,24 @@ import { settledAtSeconds, settledEvent } from './gen';
 // A few kills by default, 50 under `npm run test:soak`; the kill moments come from a seeded generator.
 const KILLS = soak(8, 50);
 let child: string;
+let checkpointChild: string;
 
 let dir = '';
 let cleanup = () => undefined as void;
+let checkpointDir = '';
+let checkpointCleanup = () => undefined as void;
 beforeAll(() => {
   ({ file: child, dir, cleanup } = bundleChild(join(__dirname, 'crash-child.ts'), 'crash'));
+  // The checkpointer's thread goes beside the child, as scripts/build-cli.mjs puts it beside the CLI bundle.
+  ({ file: checkpointChild, dir: checkpointDir, cleanup: checkpointCleanup } = bundleChild(join(__dirname, 'checkpoint-child.ts'), 'checkpoint-crash'));
+  const worker = join(__dirname, '../../src/core/store/checkpointWorker.ts');
+  buildSync({ entryPoints: [worker], bundle: true, platform: 'node', format: 'esm', outfile: join(checkpointDir, 'checkpointWorker.js'), external: ['better-sqlite3'], logLevel: 'silent' });
 });
 
-afterAll(() => cleanup());
+afterAll(() => {
+  cleanup();
+  checkpointCleanup();
+});
 
 async function runAndKill(db: string, delayMs: number): Promise<void> {
   await runChild(child, [db], delayMs);
@@ -71,5 +86,73 @@ describe('crash safety', () => {
     // The walk really progressed across restarts, so kills landed amid real writes (a share of the kills, so the
     // same bar at any size).
     expect(moved).toBeGreaterThan(KILLS / 2);
+  }, 120_000);
+});
+
+/**
+ * Runs the checkpoint child on `db` and SIGKILLs it `killAfterMs` after it is ready; resolves with where its store
+ * checkpointed and the last commit it reported.
+ */
+function runCheckpointChild(db: string, killAfterMs: number): Promise<{ where: string; perTx: number; committed: number }> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [checkpointChild, db], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let partial = '';
+    let err = '';
+    let where = '';
+    let perTx = 0;
+    let committed = 0;
+    p.stderr.on('data', (d) => (err += d));
+    p.stdout.on('data', (d: Buffer) => {
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const ready = /^ready (\w+) (\d+)$/.exec(line);
+        const commit = /^committed (\d+)$/.exec(line);
+        if (commit) committed = Number(commit[1]);
+        else if (ready && !where) {
+          where = ready[1]!;
+          perTx = Number(ready[2]);
+          setTimeout(() => p.kill('SIGKILL'), killAfterMs);
+        }
+      }
+    });
+    // 'close', not 'exit': every line the child wrote before the kill has been read by then.
+    p.on('close', (code, signal) => {
+      if (signal !== 'SIGKILL') return fail(new Error(`checkpoint child exited ${code ?? signal}: ${err}`));
+      done({ where, perTx, committed });
+    });
+  });
+}
+
+describe('crash safety with the checkpointer', () => {
+  it(`loses no reported commit over ${KILLS} SIGKILLs while the checkpointer runs`, async () => {
+    const { prng } = seededTest('checkpointer crash', soakLine(`${KILLS} SIGKILLs (full: 50)`));
+    const path = join(checkpointDir, 'history.db');
+    let stored = 0;
+    let grew = 0;
+    let fileBytes = 0;
+    for (let k = 0; k < KILLS; k++) {
+      const run = await runCheckpointChild(path, prng.int(20, 400));
+      expect(run.where).toBe('thread');
+      // The database file itself (not the log) grew: the checkpointer copied pages into it while the child ran.
+      const bytes = statSync(path).size;
+      if (bytes > fileBytes) grew++;
+      fileBytes = bytes;
+      const db = new Database(path);
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        const ticks = db.prepare('SELECT count(*) FROM odds_ticks').pluck().get() as number;
+        // Every reported commit is there, whole transactions only, and at most the one commit not yet reported.
+        expect(run.perTx).toBeGreaterThan(0);
+        expect(ticks % run.perTx).toBe(0);
+        const added = (ticks - stored) / run.perTx;
+        expect(added).toBeGreaterThanOrEqual(run.committed);
+        expect(added).toBeLessThanOrEqual(run.committed + 1);
+        stored = ticks;
+      } finally {
+        db.close();
+      }
+    }
+    expect(grew).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUsage } from '../../shared/domain';
 import { HOUR_MS } from './bars';
 import { createBetLog, type BetLog } from './bets';
+import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { createCompaction, type CompactOptions } from './compaction';
 import { createLineHistory, type LineHistory } from './history';
 import { createIngest, type Ingest } from './ingest';
@@ -32,7 +33,25 @@ export interface StoreOptions {
   retentionDays?: number;
   /** Hours of full tick detail; older odds ticks are folded into one-minute bars by compactStep(). */
   rawTickHours?: number;
+  /**
+   * Where the WAL's checkpoints run (see WalCheckpoints); default 'thread'. 'sqlite' and 'off' are for measuring
+   * (bench/checkpoint.ts) and tests. An in-memory store has no WAL, whatever this says.
+   */
+  checkpoints?: Exclude<WalCheckpoints, 'none'>;
+  /** Tests: ms between the checkpointer's looks at the file (default 2,000) and its thread's entry (default beside it). */
+  checkpointer?: { everyMs?: number; entry?: string };
 }
+
+/**
+ * Where the WAL's checkpoints (copying committed pages from the -wal file into the database) run:
+ *   'thread'  the store's checkpointer: a worker thread with its own connection (./checkpointer.ts); commits never
+ *             wait for a checkpoint's copying and syncing;
+ *   'sqlite'  SQLite's automatic checkpoint, inside the commit that takes the log past 1,000 pages, on the committing
+ *             thread; also what a store falls back to when its checkpointer cannot start or stops;
+ *   'off'     none until the store closes (the log grows meanwhile): only for a bench running its own;
+ *   'none'    an in-memory store: no WAL at all.
+ */
+export type WalCheckpoints = 'thread' | 'sqlite' | 'off' | 'none';
 
 export interface HistorySettings {
   retentionDays: number;
@@ -42,6 +61,8 @@ export interface HistorySettings {
 export interface Store extends Ingest, Reads, LineHistory, BetLog, ScoreboardReads {
   readonly path: string;
   schemaVersion(): number;
+  /** Where the WAL's checkpoints run now: 'thread' unless asked otherwise, 'sqlite' after a checkpointer failed. */
+  walCheckpoints(): WalCheckpoints;
 
   addWatch(eventId: number, at?: number): void;
   removeWatch(eventId: number): void;
@@ -87,6 +108,15 @@ export const DEFAULT_RETENTION_DAYS = 30;
 /** One hour of full detail: at 2,000 updates/s that is ~560 MB raw; bars take the rest at a few MB an hour. */
 export const DEFAULT_RAW_TICK_HOURS = 1;
 const DAY_MS = 86_400_000;
+/** How often the checkpointer looks at the file: a few seconds of ticks (a few MB of log at 2,000 updates/s). */
+const CHECKPOINT_EVERY_MS = 2_000;
+/**
+ * The -wal file is cut back to this once the log starts over (PRAGMA journal_size_limit): a busy store keeps a file it
+ * reuses rather than growing and shrinking it every few seconds, an idle one is truncated to nothing.
+ */
+export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024;
+/** SQLite's own default threshold, for a store whose checkpoints run the old way. */
+const AUTOCHECKPOINT_PAGES = 1_000;
 /** Retention deletes in slices so a years-old backlog never holds the write lock for long. */
 const RETENTION_SLICE = 20_000;
 
@@ -114,12 +144,14 @@ export function openStore(options: StoreOptions): Store {
     db.pragma('foreign_keys = ON');
     // The CLI exporter or a second window may read while the recorder writes.
     db.pragma('busy_timeout = 5000');
+    db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     registerSqlFunctions(db);
     migrate(db);
   } catch (e) {
     db.close();
     throw e;
   }
+  const checkpoints = startCheckpoints(db, options);
 
   const ingest = createIngest(db, clock);
   const reads = createReads(db);
@@ -195,6 +227,7 @@ export function openStore(options: StoreOptions): Store {
     ...scoreboardReads,
     path: options.path,
     schemaVersion: () => schemaVersion(db),
+    walCheckpoints: () => checkpoints.where,
 
     addWatch: (eventId, at = clock()) => void addWatch.run(eventId, at),
     removeWatch: (eventId) => void removeWatch.run(eventId),
@@ -321,9 +354,48 @@ export function openStore(options: StoreOptions): Store {
 
     close() {
       if (!db.open) return;
+      // The checkpointer's connection closes first: the store's is then the last, and its close folds the log into the
+      // database and removes the -wal file.
+      checkpoints.checkpointer?.close();
       db.pragma('optimize');
       db.close();
     },
   };
 }
 
+
+/**
+ * Automatic checkpoints off on the store's connection and the checkpointer started on the file (unless asked
+ * otherwise, or in memory). A checkpointer that cannot start, or stops, hands checkpoints back to SQLite: the log
+ * then stays bounded the old way, with the old stalls, and walCheckpoints() says 'sqlite'.
+ */
+function startCheckpoints(db: Database.Database, options: StoreOptions): { where: WalCheckpoints; checkpointer: Checkpointer | null } {
+  const state: { where: WalCheckpoints; checkpointer: Checkpointer | null } = { where: 'none', checkpointer: null };
+  if (db.memory) return state;
+  const wanted = options.checkpoints ?? 'thread';
+  if (wanted === 'sqlite') {
+    state.where = 'sqlite';
+    return state;
+  }
+  db.pragma('wal_autocheckpoint = 0');
+  state.where = wanted;
+  if (wanted === 'off') return state;
+  const fallBack = () => {
+    state.where = 'sqlite';
+    state.checkpointer = null;
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  };
+  try {
+    state.checkpointer = startCheckpointer({
+      path: db.name,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      everyMs: options.checkpointer?.everyMs ?? CHECKPOINT_EVERY_MS,
+      journalSizeLimit: JOURNAL_SIZE_LIMIT,
+      ...(options.checkpointer?.entry ? { entry: options.checkpointer.entry } : {}),
+      onFailure: fallBack,
+    });
+  } catch {
+    fallBack();
+  }
+  return state;
+}
