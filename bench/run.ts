@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheckpointBench } from './checkpoint';
 import { runCompactionBench } from './compaction';
+import { runLedgerBench } from './ledger';
 import { runScoreboardBench } from './scoreboard';
 import { runStoreBench } from './store';
 import { runTickToScreenBench } from './tickToScreen';
@@ -19,6 +20,7 @@ const BENCHES: Bench[] = [
   { name: 'checkpoint', run: () => runCheckpointBench() },
   { name: 'tick', run: () => runTickToScreenBench() },
   { name: 'scoreboard', run: () => runScoreboardBench() },
+  { name: 'ledger', run: () => runLedgerBench() },
 ];
 
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');
