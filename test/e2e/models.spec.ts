@@ -21,7 +21,7 @@ const interval = (i: ScoreInterval) => (i.low === null || i.high === null ? '—
 const count = (n: number) => n.toLocaleString('en-US');
 
 test('the Models view shows the figures cli report models prints for the same history', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000); // the recording: 20 s on a quiet machine, minutes on a busy shared one
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-models-e2e-'));
   const db = path.join(dir, 'history.db');
   // The file is the history of the simulator it was recorded from, which is gone: the host opens it for that service.

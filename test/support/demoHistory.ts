@@ -42,10 +42,10 @@ export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUr
       { clock, key, stop: new Promise<string>(() => undefined), pingIntervalMs: 3_600_000, fetch: globalThis.fetch.bind(globalThis), stdout: () => undefined, stderr: (t) => void (err += t) },
     );
     void run.finally(() => (finished = true));
-    // A few simulated seconds at a time, so the I/O each step starts lands before the next.
-    for (let t = 0; t < seconds + 120 && !finished; t += 5) {
-      await sim.advance(5);
-      await clock.advance(5_000);
+    // Ten simulated seconds at a time, so the I/O each step starts lands before the next.
+    for (let t = 0; t < seconds + 120 && !finished; t += 10) {
+      await sim.advance(10);
+      await clock.advance(10_000);
     }
     const code = await run;
     if (code !== 0) throw new Error(`cli record exited ${code}:\n${err}`);
