@@ -321,14 +321,19 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
         await cdp.send('Profiler.start');
       }
       await sleep(MEASURE_MS);
-      if (cdp && PROFILE_FILE) writeFileSync(PROFILE_FILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+      // The window ends here, whatever the pages still owe: the host's and readers' CPU and the load are taken now,
+      // and the latency samples are the values emitted up to now, however late the pages show them (the probes stop
+      // after the trace, and a page that is behind its load answers late).
+      const to = Date.now();
+      const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), pipe: treeCpuMs(barePipe.pid), messages: streamMessages };
+      const loadTo = loadavg()[0]!;
       const hostLoop = await loopDelay();
+      if (cdp && PROFILE_FILE) writeFileSync(PROFILE_FILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       // Tracing stops first: handing the probe's records back is itself a long task the app did not cause.
       const traceJson = traced ? await launched.stopTracing() : null;
-      const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), pipe: treeCpuMs(barePipe.pid), messages: streamMessages };
+      const tracedMs = Date.now() - from;
       const [probe, bareProbe] = await Promise.all([page.evaluate(stopProbe), barePage.evaluate(stopProbe)]);
-      const to = Date.now();
-      const loadTo = loadavg()[0]!;
+      const collectedAfterS = (Date.now() - to) / 1000;
 
       // ---- emits: each side of each market whose 3-decimal text changed, with its emit time ----
       const lastText = new Map<string, string>();
@@ -387,7 +392,7 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
               if (price === undefined) continue;
               const key = `price-${e.eventId}-${m.lineId}-${side}`;
               const hit = emitOf(key, price.toFixed(3), batch.at);
-              if (!hit || hit.at < from) continue;
+              if (!hit || hit.at < from || hit.at > to) continue;
               const tag = `${key}@${hit.at}`;
               if (received.has(tag)) continue;
               received.set(tag, recvAt);
@@ -398,8 +403,8 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
         }
       }
 
-      const app = toScreen(probe.cells, emitOf, received);
-      const barePipeline = toScreen(bareProbe.cells, emitOf);
+      const app = toScreen(probe.cells, emitOf, { from, to }, received);
+      const barePipeline = toScreen(bareProbe.cells, emitOf, { from, to });
       const { dom, paint, inPage } = app;
       for (const list of [inCore, onWire]) list.sort((a, b) => a - b);
       const spread = (list: number[]) => `p50 ${percentile(list, 0.5).toFixed(1)} ms, p99 ${percentile(list, 0.99).toFixed(1)} ms`;
@@ -412,13 +417,13 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
 
       const p99 = percentile(dom, 0.99);
       const bareP99 = percentile(barePipeline.dom, 0.99);
-      log(`load: ${marketUpdates} market updates on ${eventsHit.size} watched events in ${seconds.toFixed(1)} s = ${Math.round(marketUpdates / seconds)} updates/s; ${sideChanges} price-cell value changes emitted; load average ${loadFrom.toFixed(2)} -> ${loadTo.toFixed(2)} over the window (1 min)`);
+      log(`load: ${marketUpdates} market updates on ${eventsHit.size} watched events in ${seconds.toFixed(1)} s = ${Math.round(marketUpdates / seconds)} updates/s; ${sideChanges} price-cell value changes emitted; load average ${loadFrom.toFixed(2)} -> ${loadTo.toFixed(2)} over the window (1 min); the pages' records came back ${collectedAfterS.toFixed(1)} s after it`);
       log(`visible: ${dom.length} emitted values reached the DOM, ${((100 * dom.length) / Math.max(1, displayedChanges)).toFixed(1)}% of the ${displayedChanges} changes emitted to displayed cells (${displayedKeys.size} cells: moneyline, main spread and total; team totals are not in the grid); the rest were superseded within a batch or frame; ${app.unmatched} DOM changes unmatched`);
       log(`tick-to-DOM: p50 ${percentile(dom, 0.5).toFixed(1)} ms, p90 ${percentile(dom, 0.9).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(dom[dom.length - 1] ?? NaN).toFixed(1)} ms; samples ${dom.length}`);
       log(`bare pipeline tick-to-DOM (same cells, same window): p50 ${percentile(barePipeline.dom, 0.5).toFixed(1)} ms, p90 ${percentile(barePipeline.dom, 0.9).toFixed(1)} ms, p99 ${bareP99.toFixed(1)} ms, max ${(barePipeline.dom[barePipeline.dom.length - 1] ?? NaN).toFixed(1)} ms; samples ${barePipeline.dom.length} (${barePipeline.unmatched} unmatched); app p99 / bare p99 = ${(p99 / bareP99).toFixed(2)} (goal <= 1.5)`);
       log(`tick-to-frame-committed (first task after the frame): ${spread(paint)}`);
       log(`stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes of ${(probe.pushes.reduce((n, [, t]) => n + t.length, 0) / Math.max(1, probe.pushes.length) / 1024).toFixed(1)} KB on average`);
-      log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / (to - from)).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
+      log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / tracedMs).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
       log(`host event loop over the window: delay p50 ${hostLoop.p50.toFixed(1)} ms, p90 ${hostLoop.p90.toFixed(1)} ms, p99 ${hostLoop.p99.toFixed(1)} ms (goal <= 20), max ${hostLoop.max.toFixed(1)} ms, mean ${hostLoop.mean.toFixed(1)} ms over ${hostLoop.count} samples`);
       const kinds = Object.entries(probe.alertKinds).map(([k, n]) => `${n} ${k}`).join(', ');
       log(`alerts: ${probe.alerts} pushed to the page in the window (${(probe.alerts / seconds).toFixed(2)}/s, ${((60 * probe.alerts) / seconds).toFixed(1)} a minute${kinds ? `: ${kinds}` : ''}; the default rules)`);
@@ -438,7 +443,7 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
         bare_tick_to_screen_p99_ms: round(bareP99),
         tick_to_screen_p99_ratio: round(p99 / bareP99),
         longest_task_ms: round(longest),
-        ...(tasks ? { page_busy_pct: round((100 * tasks.busy) / (to - from), 1) } : {}),
+        ...(tasks ? { page_busy_pct: round((100 * tasks.busy) / tracedMs, 1) } : {}),
         host_loop_delay_p50_ms: round(hostLoop.p50),
         host_loop_delay_p99_ms: round(hostLoop.p99),
         host_loop_delay_max_ms: round(hostLoop.max),
@@ -500,12 +505,14 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
 
 /**
  * Each DOM change of a price cell matched to the latest emit of the same cell and text at or before it (a change seen
- * twice, or with no emit, is unmatched): its latency (dom), the first task after its frame (paint), and with the app's
- * wire tap, from the page receiving the push to the DOM (inPage). Sorted ascending.
+ * twice, or with no emit, is unmatched); those of values emitted in the window are the samples: their latency (dom),
+ * the first task after their frame (paint), and with the app's wire tap, from the page receiving the push to the DOM
+ * (inPage). Sorted ascending.
  */
 function toScreen(
   cells: readonly ProbeCell[],
   emitOf: (key: string, text: string, t: number) => Emit | undefined,
+  window: { from: number; to: number },
   received: ReadonlyMap<string, number> = new Map(),
 ): { dom: number[]; paint: number[]; inPage: number[]; unmatched: number } {
   const shown = new Set<string>();
@@ -521,6 +528,7 @@ function toScreen(
       continue;
     }
     shown.add(tag);
+    if (hit.at < window.from || hit.at > window.to) continue;
     dom.push(Math.max(0, c.domAt - hit.at));
     if (Number.isFinite(c.paintAt)) paint.push(Math.max(0, c.paintAt - hit.at));
     const recvAt = received.get(tag);
