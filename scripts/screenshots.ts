@@ -183,6 +183,11 @@ async function main() {
       });
       await page.keyboard.press(',');
       await page.getByTestId('theme-select').selectOption('light');
+      // The light shots also show the trader's own odds format and clock: American odds, New York time (the status
+      // bar names the zone; the dark shots are decimal in this computer's zone).
+      await page.getByTestId('odds-format-select').selectOption('american');
+      await page.getByTestId('time-zone-select').selectOption('America/New_York');
+      await page.waitForTimeout(500);
       await shoot(page, '-light');
     }
     await shootModels(browser, startWebHost);
