@@ -5,33 +5,18 @@
 // carry no CLV, sports and leagues are named, the date range is the placed time's, and a large log reads whole (its
 // time is measured by `npm run bench -- ledger`, not asserted here).
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatServiceTime, type EventOdds, type Market, type SettledEvent } from '../../src/shared/api';
 import type { LedgerReport } from '../../src/shared/ledger';
 import { betsHandlers } from '../../src/core/handlers/bets';
 import type { CoreContext } from '../../src/core/handlers/context';
 import { openStore, type Store } from '../../src/core/store';
-import { writeLedgerBets } from '../support/ledgerBets';
+import { market, settled, settlement, snapshot, T0, writeLedgerBets } from '../support/ledgerBets';
 import { logSoak, soak } from '../support/soak';
 
 const MATCHES = soak(100, 500);
 const BETS = soak(2_000, 10_000);
 
-const T0 = Date.UTC(2026, 2, 2, 12);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-
-const market = (line_id: number, m: Partial<Market>): Market => ({
-  line_id, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.1, draw: 3.4, away: 3.6 }, max_win: 500, updated_at: formatServiceTime(T0), ...m,
-});
-const snapshot = (event_id: number, sport_id: number, league_id: number, league_name: string, markets: Market[], starts = T0 + HOUR): EventOdds => ({
-  event_id, sport_id, league_id, league_name, runner_home: `Home ${event_id}`, runner_away: `Away ${event_id}`, starts: formatServiceTime(starts),
-  live_status: 0, score_home: null, score_away: null, markets,
-});
-const settlement = (e: EventOdds, lines: SettledEvent['settlement'], score: [number, number], at: number): SettledEvent => ({
-  event_id: e.event_id, sport_id: e.sport_id, league_id: e.league_id, league_name: e.league_name, runner_home: e.runner_home, runner_away: e.runner_away,
-  starts: e.starts, score_home: score[0], score_away: score[1], status: 'ended', settled_at: formatServiceTime(at), settlement: lines,
-});
-const settled = (line_id: number, line: number | null, h: string, d: string, a: string, m = 'moneyline') => ({ line_id, period: 0, market: m, line, outcome_home: h, outcome_draw: d, outcome_away: a });
 
 let store: Store | null = null;
 afterEach(() => {
