@@ -79,7 +79,13 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('event-detail')).toBeVisible();
-  await page.keyboard.press('r');
+  // R and the stake typed at once, as a fast trader does: the form is drawn and the stake focused before R's own
+  // handler returns, so no digit typed after it can fall on the page (where digits are shortcuts).
+  const focusedAtOnce = await page.evaluate(() => {
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'r', bubbles: true, cancelable: true }));
+    return (document.activeElement as HTMLElement | null)?.dataset.testid ?? null;
+  });
+  expect(focusedAtOnce).toBe('record-bet-stake');
   await expect(page.getByTestId('record-bet')).toBeVisible();
   await expect(page.getByTestId('record-bet-stake')).toBeFocused();
   await expect(page.getByTestId('record-bet-price')).toHaveValue('2');

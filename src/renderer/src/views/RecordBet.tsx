@@ -4,7 +4,8 @@
 // beside it, and in the confirmation, it also reads in the trader's odds format. What is wrong with the bet is said in
 // the form, beside the field, and goes when the bet is recorded or the field is changed: never left beside
 // "Bet recorded".
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { formatOdds, formatOddsWithDecimal } from '../../../shared/formats';
 import { formatMoney, lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
@@ -51,14 +52,22 @@ export function RecordBet({ eventId }: { eventId: number }) {
   useEffect(() => {
     const onRecord = (e: Event) => {
       if ((e as CustomEvent<{ eventId: number }>).detail.eventId !== eventId) return;
-      setOpen(true);
-      choose(lines[0]);
+      // Drawn and focused before this key's handler returns: R opens the form, and the stake typed straight after it
+      // lands in the stake field however busy the page is (a render left to the scheduler let the first digits fall
+      // on the page, where they are shortcuts).
+      flushSync(() => {
+        setOpen(true);
+        choose(lines[0]);
+      });
     };
     window.addEventListener(RECORD_BET_EVENT, onRecord);
     return () => window.removeEventListener(RECORD_BET_EVENT, onRecord);
   });
-  useEffect(() => {
-    if (open) stakeInput.current?.focus();
+  // The stake is focused and selected: the last stake, remembered, is replaced by what is typed, or kept by Enter.
+  useLayoutEffect(() => {
+    if (!open) return;
+    stakeInput.current?.focus();
+    stakeInput.current?.select();
   }, [open]);
   // R pressed before the event's lines reached the page (just opened, a slow stream): the first priced line and its
   // price are filled in as soon as they arrive, rather than leaving an empty price.
