@@ -40,7 +40,7 @@ export const NODE_ONLY_PACKAGES = [
   'undici',
   'electron-log',
   'electron-updater',
-  'eventsource',
+  'eventsource-parser',
   'commander',
   'electron-builder',
   'electron-vite',

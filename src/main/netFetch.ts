@@ -6,12 +6,13 @@
 // same-origin ones included, then looked like a network fault, and the core's plain "redirected to another address"
 // refusal was never shown. Here the 'redirect' event becomes the answer (the request is then aborted, nothing followed).
 // What else it keeps of fetch: headers and status pass through; the body is a streaming ReadableStream with
-// backpressure (the SSE stream reads it for hours); an abort signal cancels the request before or after the answer,
+// backpressure, except a live stream's (Accept: text/event-stream, 2xx), which comes as a raw body (core/net/rawBody.ts); an abort signal cancels the request before or after the answer,
 // and so does cancelling the body; network faults reject with a TypeError whose cause has Chromium's code
 // (ERR_CONNECTION_REFUSED), as Node's fetch rejects with one whose cause has a code.
 // Written against the documented parts of ClientRequest and IncomingMessage only, so it runs under plain Node with
 // the Electron stand-in (test/shell/electron/standIn.ts) and is tested there.
 import type { ClientRequestConstructorOptions } from 'electron';
+import { attachRawBody, rawBodyFromReadable, type ReadableLike } from '../core/net/rawBody';
 
 /** The parts of Electron's IncomingMessage used here (it implements Node's Readable interface). */
 export interface NetResponse {
@@ -147,6 +148,27 @@ export function createNetFetch(request: NetRequestFn): typeof fetch {
 
       function answer(res: NetResponse) {
         const nullBody = NULL_BODY_STATUSES.has(res.statusCode) || req.method === 'HEAD';
+        const headers = responseHeaders(res.headers);
+        if (!nullBody && res.statusCode >= 200 && res.statusCode < 300 && (req.headers.get('accept') ?? '').includes('text/event-stream')) {
+          // A live stream's body goes to the stream client as the chunks Chromium hands over (core/net/rawBody.ts), with
+          // no web stream between: the stream reads it for hours, thousands of chunks a minute. A broken transfer
+          // ('aborted') is an error like any other; cancelling stops the request.
+          const source = {
+            on(event: string, listener: (arg: never) => void) {
+              const l = listener as (arg?: unknown) => void;
+              res.on(event as 'data', l as (chunk: Buffer) => void);
+              if (event === 'error') res.on('aborted', () => l(networkFailure(new Error('net::ERR_ABORTED'))));
+              return undefined;
+            },
+          } as ReadableLike;
+          const raw = rawBodyFromReadable(source, () => {
+            finish();
+            r.abort();
+          });
+          settled = true;
+          resolve(withOrigin(attachRawBody(new Response(null, { status: res.statusCode, statusText: res.statusMessage, headers }), raw), url, redirected));
+          return;
+        }
         let stream: ReadableStream<Uint8Array> | null = null;
         if (nullBody) {
           finish();
@@ -180,7 +202,7 @@ export function createNetFetch(request: NetRequestFn): typeof fetch {
             { highWaterMark: BODY_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
           );
         }
-        const response = new Response(stream, { status: res.statusCode, statusText: res.statusMessage, headers: responseHeaders(res.headers) });
+        const response = new Response(stream, { status: res.statusCode, statusText: res.statusMessage, headers });
         settled = true;
         resolve(withOrigin(response, url, redirected));
       }

@@ -1,5 +1,5 @@
 // Test helpers for talking to the simulator over real HTTP: a small server-sent events reader (tests only; the app
-// itself uses the `eventsource` package) and a keyed GET.
+// itself parses with `eventsource-parser`) and a keyed GET.
 
 export interface SseMessage {
   id: string | null;

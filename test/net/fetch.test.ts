@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/core/app';
 import { createProxyFetch, isLoopbackHost, proxySettings } from '../../src/core/net/proxyFetch';
+import { rawBodyOf } from '../../src/core/net/rawBody';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
@@ -216,6 +217,41 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
     // A host that is not excluded does go through it.
     expect((await proxied(`http://other.invalid:${sim.port}/api/status`).catch(() => null))?.status ?? 'no answer').not.toBe(200);
     expect(proxy.connects).toEqual([`other.invalid:${sim.port}`]);
+  }, 30_000);
+
+  it("hands an event stream's body over as the socket's chunks (no web stream), and a refusal's as text, as fetch would", async () => {
+    const sim = await startSim();
+    const fetchLean = createProxyFetch({});
+    const sse = { Accept: 'text/event-stream' };
+    const id = sim.truth.bookIds().find((e) => sim.truth.event(e)?.markets.some((m) => m.prices))!;
+    const res = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, { headers: { ...sse, 'x-api-key': KEY } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.body).toBeNull();
+    const body = rawBodyOf(res)!;
+    const text = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      body.start({
+        data: (chunk) => {
+          got += Buffer.from(chunk).toString('utf8');
+          if (got.includes('event: snapshot')) {
+            body.cancel();
+            resolve(got);
+          }
+        },
+        end: () => reject(new Error('ended before the snapshot')),
+        error: reject,
+      });
+    });
+    expect(text).toMatch(/event: snapshot\ndata: \{/);
+    // A refusal keeps fetch's web body, so the governor reads its text as before.
+    const refused = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, { headers: { ...sse, 'x-api-key': 'not-a-key-of-the-sim' } });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).not.toBe('');
+    // A connection refused rejects as fetch does: a TypeError whose cause has the code.
+    const closed = await fetchLean('http://127.0.0.1:1/api/stream/event?event_id=1', { headers: sse }).catch((e: unknown) => e);
+    expect(closed).toBeInstanceOf(TypeError);
+    expect((closed as TypeError & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
   }, 30_000);
 
   it('reads the settings as curl does and leaves Node fetch alone without them', () => {

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
 import { createStreamClient } from '../../src/core/stream';
+import { rawBodyOf } from '../../src/core/net/rawBody';
 import { createNetFetch } from '../../src/main/netFetch';
 import { PATHS } from '../../src/shared/api';
 import { startService, type Service } from '../contract/service';
@@ -208,6 +209,29 @@ describe('the adapter (fetch over net.request)', () => {
     const reader = res.body!.getReader();
     await reader.read();
     await reader.cancel();
+    await until(() => lastHit('/stream')!.closedEarly);
+    holds.shift();
+  });
+
+  it("a live stream's body (Accept: text/event-stream) comes as the chunks Chromium hands over, no web stream; cancelling it cancels the request", async () => {
+    const res = await netFetch(`${server.url}/stream`, { headers: { Accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toBeNull();
+    const raw = rawBodyOf(res)!;
+    const chunks: string[] = [];
+    let ended = false;
+    raw.start({ data: (c) => chunks.push(new TextDecoder().decode(c)), end: () => (ended = true), error: () => undefined });
+    await until(() => chunks.join('') === 'first\n');
+    expect(lastHit('/stream')!.closedEarly).toBe(false);
+    holds.shift()!();
+    await until(() => ended);
+    expect(chunks.join('')).toBe('first\nsecond\n');
+
+    const again = rawBodyOf(await netFetch(`${server.url}/stream`, { headers: { Accept: 'text/event-stream' } }))!;
+    const got: string[] = [];
+    again.start({ data: (c) => got.push(new TextDecoder().decode(c)), end: () => undefined, error: () => undefined });
+    await until(() => got.length > 0);
+    again.cancel();
     await until(() => lastHit('/stream')!.closedEarly);
     holds.shift();
   });

@@ -5,11 +5,12 @@
 // or message over the size cap drops the connection with its error, and the stream reconnects under the backoff.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../../../test/support/manualClock';
 import { createApiClient } from '../api';
 import { MAX_STREAM_MESSAGE_BYTES } from '../../shared/api';
-import { createMessageSizeGuard, createRetryScanner, createStreamClient, type StreamClient, type StreamState } from './client';
+import { createProxyFetch } from '../net/proxyFetch';
+import { createMessageSizeGuard, createStreamClient, type StreamClient, type StreamState } from './client';
 
 const market = (lineId: number, home: number | null) => ({
   line_id: lineId,
@@ -73,8 +74,18 @@ const until = async (check: () => boolean, ms = 3000) => {
   return check();
 };
 
+/**
+ * Every rule holds whichever way the body arrives: the hosts' fetch (createProxyFetch) hands the stream client the
+ * socket's chunks as a raw body; any other fetch (Node's own here) gives a web stream the client reads instead.
+ */
+const TRANSPORTS: Array<[string, typeof fetch | undefined]> = [
+  ["the hosts' fetch (a raw body)", createProxyFetch({})],
+  ["Node's fetch (a web stream)", undefined],
+];
+let transport: typeof fetch | undefined;
+
 function setup(clock: ManualClock, url: string, extra: Partial<Parameters<typeof createStreamClient>[0]> = {}) {
-  const api = createApiClient({ baseUrl: url, keyProvider: () => 'unit-test-key-1', clock });
+  const api = createApiClient({ baseUrl: url, keyProvider: () => 'unit-test-key-1', clock, ...(transport ? { fetch: transport } : {}) });
   const streams = createStreamClient({ api, clock, pingIntervalMs: NO_WATCHDOG, random: () => 1, ...extra });
   closers.push(() => {
     streams.close();
@@ -86,280 +97,247 @@ function setup(clock: ManualClock, url: string, extra: Partial<Parameters<typeof
 /** The stream is waiting on its own timer (nothing in flight), so moving the clock is all that can happen next. */
 const waiting = (streams: StreamClient, id = 7) => streams.state(id)?.retryAt !== undefined;
 
-describe('stream client message rules', () => {
-  it('applies each id once, ignores unknown events, keeps offline markets, and stops at end', async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
-      if (n === 1) {
-        res.end(
-          msg(5, 'snapshot', snapshot) +
-            msg(6, 'odds', { event_id: 7, ts: '2026-11-22T12:00:01', markets: [market(1, 2.0)] }) +
-            msg(7, 'mystery', { hello: 1 }),
-        );
-      } else {
-        res.end(
-          // A replay that overlaps what was applied: id 6 must not be applied again.
-          msg(6, 'odds', { event_id: 7, ts: '2026-11-22T12:00:01', markets: [market(1, 9.9)] }) +
-            msg(8, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(2, null)] }) +
-            msg(9, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }) +
-            msg(10, 'end', { event_id: 7, reason: 'settled' }),
-        );
-      }
-    });
-    const { streams } = setup(clock, url, { backoff: { baseMs: 10, maxMs: 50 } });
-    const ends: string[] = [];
-    streams.onEnd((_id, e) => ends.push(e.reason));
-    streams.watch(7);
-    expect(await until(() => waiting(streams))).toBe(true);
-    await clock.advance(50);
-    expect(await until(() => streams.state(7)?.status === 'ended')).toBe(true);
-
-    const odds = streams.odds(7)!;
-    expect(odds.markets.find((m) => m.line_id === 1)!.prices).toEqual({ home: 2.0, away: 2.1 });
-    expect(odds.markets.find((m) => m.line_id === 2)!.prices).toBeNull();
-    expect(odds).toMatchObject({ live_status: 1, score_home: 1, score_away: 0 });
-    expect(streams.stats(7)).toMatchObject({ duplicates: 1, unknownEvents: 1, connections: 2, applied: 5 });
-    expect(streams.state(7)).toMatchObject({ lastEventId: 10, endReason: 'settled' });
-    expect(ends).toEqual(['settled']);
-    expect(seen.map((s) => s.lastEventId)).toEqual([undefined, '6']);
-    expect(seen.every((s) => s.key === 'unit-test-key-1')).toBe(true);
-    // `end` means for good: time passing opens nothing more.
-    await clock.advance(HOUR);
-    expect(seen).toHaveLength(2);
+describe.each(TRANSPORTS)('over %s', (_name, fetchImpl) => {
+  beforeEach(() => {
+    transport = fetchImpl;
   });
-});
 
-describe('streams that cannot storm', () => {
-  it('starts the backoff from the bottom only after a connection held for 60 s', async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.write(msg(1, 'snapshot', snapshot)));
-    const { streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 64_000 } });
-    streams.watch(7);
-
-    const gaps: number[] = [];
-    /** Keeps connection `n` up for `holdMs`, drops it, and returns the delay the client then plans. */
-    const holdAndDrop = async (n: number, holdMs: number) => {
-      expect(await until(() => seen.length === n && streams.state(7)?.status === 'live')).toBe(true);
-      await clock.advance(holdMs);
-      const droppedAt = clock.now();
-      seen[n - 1]!.res.destroy();
+  describe('stream client message rules', () => {
+    it('applies each id once, ignores unknown events, keeps offline markets, and stops at end', async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+        if (n === 1) {
+          res.end(
+            msg(5, 'snapshot', snapshot) +
+              msg(6, 'odds', { event_id: 7, ts: '2026-11-22T12:00:01', markets: [market(1, 2.0)] }) +
+              msg(7, 'mystery', { hello: 1 }),
+          );
+        } else {
+          res.end(
+            // A replay that overlaps what was applied: id 6 must not be applied again.
+            msg(6, 'odds', { event_id: 7, ts: '2026-11-22T12:00:01', markets: [market(1, 9.9)] }) +
+              msg(8, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(2, null)] }) +
+              msg(9, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }) +
+              msg(10, 'end', { event_id: 7, reason: 'settled' }),
+          );
+        }
+      });
+      const { streams } = setup(clock, url, { backoff: { baseMs: 10, maxMs: 50 } });
+      const ends: string[] = [];
+      streams.onEnd((_id, e) => ends.push(e.reason));
+      streams.watch(7);
       expect(await until(() => waiting(streams))).toBe(true);
-      const retryAt = streams.state(7)!.retryAt!;
-      gaps.push(retryAt - droppedAt);
-      await clock.advance(retryAt - clock.now());
+      await clock.advance(50);
+      expect(await until(() => streams.state(7)?.status === 'ended')).toBe(true);
+
+      const odds = streams.odds(7)!;
+      expect(odds.markets.find((m) => m.line_id === 1)!.prices).toEqual({ home: 2.0, away: 2.1 });
+      expect(odds.markets.find((m) => m.line_id === 2)!.prices).toBeNull();
+      expect(odds).toMatchObject({ live_status: 1, score_home: 1, score_away: 0 });
+      expect(streams.stats(7)).toMatchObject({ duplicates: 1, unknownEvents: 1, connections: 2, applied: 5 });
+      expect(streams.state(7)).toMatchObject({ lastEventId: 10, endReason: 'settled' });
+      expect(ends).toEqual(['settled']);
+      expect(seen.map((s) => s.lastEventId)).toEqual([undefined, '6']);
+      expect(seen.every((s) => s.key === 'unit-test-key-1')).toBe(true);
+      // `end` means for good: time passing opens nothing more.
+      await clock.advance(HOUR);
+      expect(seen).toHaveLength(2);
+    });
+  });
+
+  describe('streams that cannot storm', () => {
+    it('starts the backoff from the bottom only after a connection held for 60 s', async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.write(msg(1, 'snapshot', snapshot)));
+      const { streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 64_000 } });
+      streams.watch(7);
+
+      const gaps: number[] = [];
+      /** Keeps connection `n` up for `holdMs`, drops it, and returns the delay the client then plans. */
+      const holdAndDrop = async (n: number, holdMs: number) => {
+        expect(await until(() => seen.length === n && streams.state(7)?.status === 'live')).toBe(true);
+        await clock.advance(holdMs);
+        const droppedAt = clock.now();
+        seen[n - 1]!.res.destroy();
+        expect(await until(() => waiting(streams))).toBe(true);
+        const retryAt = streams.state(7)!.retryAt!;
+        gaps.push(retryAt - droppedAt);
+        await clock.advance(retryAt - clock.now());
+      };
+      await holdAndDrop(1, 0); // snapshot, then dropped: 1 s
+      await holdAndDrop(2, 0); // again: 2 s
+      await holdAndDrop(3, 30_000); // up for 30 s, not yet healthy: 4 s
+      await holdAndDrop(4, 59_999); // one ms short of healthy: 8 s
+      await holdAndDrop(5, 60_000); // healthy for a minute: back to 1 s
+      await holdAndDrop(6, 0); // and climbing again: 2 s
+      expect(gaps).toEqual([1000, 2000, 4000, 8000, 1000, 2000]);
+      // Each reconnect went out exactly when planned, not before.
+      expect(await until(() => seen.length === 7)).toBe(true);
+    });
+
+    it("honours the service's retry: as a floor, split anywhere in the bytes, and bounds a hostile one", async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+        if (n === 1) {
+          // The field arrives in pieces, with CRLF line ends.
+          res.write('ret');
+          setTimeout(() => res.write('ry: 50'), 5);
+          setTimeout(() => res.write('00\r\n\r\n' + msg(1, 'snapshot', snapshot)), 10);
+        } else if (n === 2) {
+          res.write(`retry: 9999999999999\n\n${msg(1, 'snapshot', snapshot)}`);
+        } else {
+          res.write(`: no retry field this time\n\n${msg(1, 'snapshot', snapshot)}`);
+        }
+      });
+      const { streams } = setup(clock, url, { backoff: { baseMs: 100, maxMs: 400 }, maxRetryFloorMs: 120_000 });
+      streams.watch(7);
+      const dropAndPlan = async (n: number) => {
+        expect(await until(() => seen.length === n && streams.state(7)?.lastEventId === 1)).toBe(true);
+        const droppedAt = clock.now();
+        seen[n - 1]!.res.destroy();
+        expect(await until(() => waiting(streams))).toBe(true);
+        const gap = streams.state(7)!.retryAt! - droppedAt;
+        await clock.advance(gap);
+        return gap;
+      };
+      expect(await dropAndPlan(1)).toBe(5000); // the backoff alone would have said 100 ms
+      expect(await dropAndPlan(2)).toBe(120_000); // bounded: a stream is never parked for ages
+      // The floor is the last value the service sent: it still holds on a connection that sent none.
+      expect(await dropAndPlan(3)).toBe(120_000);
+    });
+
+    it('caps opens per event in a rolling hour: over the cap it rests as failing, then tries again', async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      const start = clock.now();
+      const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.end(msg(1, 'snapshot', snapshot)));
+      const { api, streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 8000 }, openCap: { max: 5, windowMs: HOUR } });
+      const states: StreamState[] = [];
+      streams.onState((s) => states.push(s));
+      streams.watch(7);
+
+      // Three hours of a stream that is dropped right after every snapshot.
+      while (clock.now() < start + 3 * HOUR) {
+        expect(await until(() => waiting(streams))).toBe(true);
+        if (seen.length === 5 && clock.now() < start + HOUR) {
+          // Used up: the stream says so, and neither a re-watch nor the quota count lets it past the cap.
+          expect(streams.state(7)).toMatchObject({ status: 'failing', error: { kind: 'network' } });
+          expect(streams.state(7)!.error!.message).toMatch(/keeps failing.*tries again in \d+ min/);
+          expect(api.governor.state().quota.used).toBe(5);
+          streams.unwatch(7);
+          streams.watch(7);
+          expect(streams.state(7)?.status).toBe('failing');
+        }
+        await clock.advance(Math.min(streams.state(7)!.retryAt!, start + 3 * HOUR) - clock.now());
+      }
+
+      const opens = seen.map((s) => s.at);
+      for (const at of opens) expect(opens.filter((o) => o >= at && o < at + HOUR).length).toBeLessThanOrEqual(5);
+      // It kept trying once the window let it: the cap is a pace, not a verdict.
+      expect(opens.length).toBeGreaterThanOrEqual(13);
+      expect(opens.some((o) => o > start + 2 * HOUR)).toBe(true);
+      expect(states.some((s) => s.status === 'failing')).toBe(true);
+      expect(states.filter((s) => s.status === 'failed')).toEqual([]);
+    });
+  });
+
+  describe('the silence watchdog', () => {
+    it('measures silence from the last byte, however many chunks came before it', async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+        if (n === 1) res.write(msg(1, 'snapshot', snapshot));
+      });
+      // The client reads its clock when bytes arrive (the silence starts again from then); with the manual clock
+      // standing still nothing else reads it, so a read is how the test sees a comment arrive that changes no state.
+      let reads = 0;
+      const watched: ManualClock = { ...clock, now: () => (reads++, clock.now()) };
+      const { streams } = setup(watched, url, { pingIntervalMs: 1_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+      streams.watch(7);
+      expect(await until(() => streams.state(7)?.lastEventId === 1)).toBe(true);
+      // A ping (a comment, no message) and an update each restart the silence: 1.5 s apart, never 2 s of quiet.
+      await clock.advance(1_500);
+      const readsBefore = reads;
+      seen[0]!.res.write(': ping\n\n');
+      expect(await until(() => reads > readsBefore)).toBe(true); // real I/O: the comment arrived
+      await clock.advance(1_500);
+      seen[0]!.res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:03', markets: [market(1, 1.95)] }));
+      expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
+      await clock.advance(1_900);
+      expect(streams.stats(7)).toMatchObject({ watchdogTrips: 0, connections: 1 });
+      expect(streams.state(7)?.status).toBe('live');
+      // 2 s after the last byte: dead, and the stream plans its reconnect.
+      await clock.advance(100);
+      expect(streams.stats(7)?.watchdogTrips).toBe(1);
+      expect(streams.state(7)?.status).toBe('reconnecting');
+    });
+  });
+
+  /** Writes `line` and then an endless run of `x` (64 KiB at a time, as fast as the socket drains) until the client drops it. */
+  function endlessLine(res: ServerResponse, line: string) {
+    const out = { written: 0, closed: false };
+    res.on('close', () => (out.closed = true));
+    const chunk = 'x'.repeat(64 * 1024);
+    res.write(line);
+    const pump = () => {
+      while (!out.closed) {
+        out.written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
     };
-    await holdAndDrop(1, 0); // snapshot, then dropped: 1 s
-    await holdAndDrop(2, 0); // again: 2 s
-    await holdAndDrop(3, 30_000); // up for 30 s, not yet healthy: 4 s
-    await holdAndDrop(4, 59_999); // one ms short of healthy: 8 s
-    await holdAndDrop(5, 60_000); // healthy for a minute: back to 1 s
-    await holdAndDrop(6, 0); // and climbing again: 2 s
-    expect(gaps).toEqual([1000, 2000, 4000, 8000, 1000, 2000]);
-    // Each reconnect went out exactly when planned, not before.
-    expect(await until(() => seen.length === 7)).toBe(true);
-  });
+    pump();
+    return out;
+  }
 
-  it("honours the service's retry: as a floor, split anywhere in the bytes, and bounds a hostile one", async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
-      if (n === 1) {
-        // The field arrives in pieces, with CRLF line ends.
-        res.write('ret');
-        setTimeout(() => res.write('ry: 50'), 5);
-        setTimeout(() => res.write('00\r\n\r\n' + msg(1, 'snapshot', snapshot)), 10);
-      } else if (n === 2) {
-        res.write(`retry: 9999999999999\n\n${msg(1, 'snapshot', snapshot)}`);
-      } else {
-        res.write(`: no retry field this time\n\n${msg(1, 'snapshot', snapshot)}`);
-      }
+  describe('lines and messages over the size cap', () => {
+    it('cuts an endless line with its error while the server still writes it, and reconnects under the backoff', async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      let endless: { written: number; closed: boolean } | null = null;
+      const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+        if (n === 1) endless = endlessLine(res, msg(1, 'snapshot', snapshot) + 'event: odds\ndata: {"event_id": 7, "markets": ["');
+        else res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(1, 2.2)] }));
+      });
+      const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
+      streams.watch(7);
+
+      expect(await until(() => waiting(streams), 10_000)).toBe(true);
+      const dropped = streams.state(7)!;
+      expect(dropped).toMatchObject({ status: 'reconnecting', lastEventId: 1, error: { kind: 'bad_payload' } });
+      expect(dropped.error!.message).toBe(
+        'The live odds stream of event 7 sent a line or message longer than 1 MiB; the connection was dropped and will be opened again.',
+      );
+      // The client dropped the connection itself, while the server was still writing the line.
+      expect(await until(() => endless!.closed)).toBe(true);
+      expect(endless!.written).toBeGreaterThan(MAX_STREAM_MESSAGE_BYTES);
+      // The first step of the backoff, as for any dropped connection (random 1: the full step).
+      expect(dropped.retryAt! - clock.now()).toBe(2000);
+      expect(seen).toHaveLength(1);
+
+      // The server behaves again: the stream resumes from the last id it applied and goes live, the error gone.
+      await clock.advance(2000);
+      expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
+      expect(seen.map((x) => x.lastEventId)).toEqual([undefined, '1']);
+      expect(streams.state(7)).toMatchObject({ status: 'live' });
+      expect(streams.state(7)!.error).toBeUndefined();
+      expect(streams.odds(7)!.markets.find((m) => m.line_id === 1)!.prices).toEqual({ home: 2.2, away: 2.1 });
     });
-    const { streams } = setup(clock, url, { backoff: { baseMs: 100, maxMs: 400 }, maxRetryFloorMs: 120_000 });
-    streams.watch(7);
-    const dropAndPlan = async (n: number) => {
-      expect(await until(() => seen.length === n && streams.state(7)?.lastEventId === 1)).toBe(true);
-      const droppedAt = clock.now();
-      seen[n - 1]!.res.destroy();
-      expect(await until(() => waiting(streams))).toBe(true);
-      const gap = streams.state(7)!.retryAt! - droppedAt;
-      await clock.advance(gap);
-      return gap;
-    };
-    expect(await dropAndPlan(1)).toBe(5000); // the backoff alone would have said 100 ms
-    expect(await dropAndPlan(2)).toBe(120_000); // bounded: a stream is never parked for ages
-    // The floor is the last value the service sent: it still holds on a connection that sent none.
-    expect(await dropAndPlan(3)).toBe(120_000);
-  });
 
-  it('caps opens per event in a rolling hour: over the cap it rests as failing, then tries again', async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const start = clock.now();
-    const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.end(msg(1, 'snapshot', snapshot)));
-    const { api, streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 8000 }, openCap: { max: 5, windowMs: HOUR } });
-    const states: StreamState[] = [];
-    streams.onState((s) => states.push(s));
-    streams.watch(7);
-
-    // Three hours of a stream that is dropped right after every snapshot.
-    while (clock.now() < start + 3 * HOUR) {
-      expect(await until(() => waiting(streams))).toBe(true);
-      if (seen.length === 5 && clock.now() < start + HOUR) {
-        // Used up: the stream says so, and neither a re-watch nor the quota count lets it past the cap.
-        expect(streams.state(7)).toMatchObject({ status: 'failing', error: { kind: 'network' } });
-        expect(streams.state(7)!.error!.message).toMatch(/keeps failing.*tries again in \d+ min/);
-        expect(api.governor.state().quota.used).toBe(5);
-        streams.unwatch(7);
-        streams.watch(7);
-        expect(streams.state(7)?.status).toBe('failing');
-      }
-      await clock.advance(Math.min(streams.state(7)!.retryAt!, start + 3 * HOUR) - clock.now());
-    }
-
-    const opens = seen.map((s) => s.at);
-    for (const at of opens) expect(opens.filter((o) => o >= at && o < at + HOUR).length).toBeLessThanOrEqual(5);
-    // It kept trying once the window let it: the cap is a pace, not a verdict.
-    expect(opens.length).toBeGreaterThanOrEqual(13);
-    expect(opens.some((o) => o > start + 2 * HOUR)).toBe(true);
-    expect(states.some((s) => s.status === 'failing')).toBe(true);
-    expect(states.filter((s) => s.status === 'failed')).toEqual([]);
-  });
-});
-
-describe('the silence watchdog', () => {
-  it('measures silence from the last byte, however many chunks came before it', async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
-      if (n === 1) res.write(msg(1, 'snapshot', snapshot));
+    it('cuts a message whose short lines add up past the cap, but not a stream of pings', async () => {
+      const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
+      const line = `data: ${'y'.repeat(1018)}\n`; // 1 KiB a line with its LF; 1024 of them pass the cap
+      const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
+        if (n === 1) {
+          // Pings alone, 2 MiB of them without a blank line: the parser keeps none of them.
+          res.write(msg(1, 'snapshot', snapshot) + ': ping\n'.repeat((2 * MAX_STREAM_MESSAGE_BYTES) / 7));
+          res.write(msg(2, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }));
+          res.write('event: odds\n' + line.repeat(1024));
+        }
+      });
+      const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
+      streams.watch(7);
+      expect(await until(() => waiting(streams), 10_000)).toBe(true);
+      expect(streams.state(7)).toMatchObject({ status: 'reconnecting', lastEventId: 2, error: { kind: 'bad_payload' } });
+      expect(streams.state(7)!.error!.message).toMatch(/longer than 1 MiB/);
+      expect(seen).toHaveLength(1);
     });
-    // The client reads its clock when bytes arrive (the silence starts again from then); with the manual clock
-    // standing still nothing else reads it, so a read is how the test sees a comment arrive that changes no state.
-    let reads = 0;
-    const watched: ManualClock = { ...clock, now: () => (reads++, clock.now()) };
-    const { streams } = setup(watched, url, { pingIntervalMs: 1_000, backoff: { baseMs: 60_000, maxMs: 60_000 } });
-    streams.watch(7);
-    expect(await until(() => streams.state(7)?.lastEventId === 1)).toBe(true);
-    // A ping (a comment, no message) and an update each restart the silence: 1.5 s apart, never 2 s of quiet.
-    await clock.advance(1_500);
-    const readsBefore = reads;
-    seen[0]!.res.write(': ping\n\n');
-    expect(await until(() => reads > readsBefore)).toBe(true); // real I/O: the comment arrived
-    await clock.advance(1_500);
-    seen[0]!.res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:03', markets: [market(1, 1.95)] }));
-    expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
-    await clock.advance(1_900);
-    expect(streams.stats(7)).toMatchObject({ watchdogTrips: 0, connections: 1 });
-    expect(streams.state(7)?.status).toBe('live');
-    // 2 s after the last byte: dead, and the stream plans its reconnect.
-    await clock.advance(100);
-    expect(streams.stats(7)?.watchdogTrips).toBe(1);
-    expect(streams.state(7)?.status).toBe('reconnecting');
-  });
-});
-
-describe('retry field scanner', () => {
-  const scan = (parts: string[]) => {
-    const found: number[] = [];
-    const scanner = createRetryScanner((ms) => found.push(ms));
-    const enc = new TextEncoder();
-    for (const p of parts) scanner.feed(enc.encode(p));
-    return found;
-  };
-
-  it('finds the field wherever the bytes are cut, and only the real field', () => {
-    const text = ': ping\r\ndata: retry: 7\nid: 3\ndata: é€\nretry: 2500\r\n\nretry:40\rretry: 12x\nretry: 1 0\n';
-    const bytes = new TextEncoder().encode(text);
-    for (let cut = 0; cut <= bytes.length; cut++) {
-      const found: number[] = [];
-      const scanner = createRetryScanner((ms) => found.push(ms));
-      scanner.feed(bytes.slice(0, cut));
-      scanner.feed(bytes.slice(cut));
-      expect(found).toEqual([2500, 40]);
-    }
-  });
-
-  it('reads past a byte order mark at the start of the stream, cut anywhere', () => {
-    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('retry: 77\n\xefretry: 5\n')]);
-    for (let cut = 0; cut <= bytes.length; cut++) {
-      const found: number[] = [];
-      const scanner = createRetryScanner((ms) => found.push(ms));
-      scanner.feed(bytes.slice(0, cut));
-      scanner.feed(bytes.slice(cut));
-      expect(found).toEqual([77]); // a mark elsewhere is just a byte that begins no field
-    }
-    expect(scan(['\ufeffretry: 6\n'])).toEqual([6]);
-  });
-
-  it('skips an endless line without holding it', () => {
-    expect(scan(['data: ' + 'x'.repeat(100_000), 'retry: 9', '\nretry: 3\n'])).toEqual([3]);
-    expect(scan(['retry: 1234567890123456789012345', '\n'])).toEqual([]);
-  });
-});
-
-/** Writes `line` and then an endless run of `x` (64 KiB at a time, as fast as the socket drains) until the client drops it. */
-function endlessLine(res: ServerResponse, line: string) {
-  const out = { written: 0, closed: false };
-  res.on('close', () => (out.closed = true));
-  const chunk = 'x'.repeat(64 * 1024);
-  res.write(line);
-  const pump = () => {
-    while (!out.closed) {
-      out.written += chunk.length;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-  };
-  pump();
-  return out;
-}
-
-describe('lines and messages over the size cap', () => {
-  it('cuts an endless line with its error while the server still writes it, and reconnects under the backoff', async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    let endless: { written: number; closed: boolean } | null = null;
-    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
-      if (n === 1) endless = endlessLine(res, msg(1, 'snapshot', snapshot) + 'event: odds\ndata: {"event_id": 7, "markets": ["');
-      else res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(1, 2.2)] }));
-    });
-    const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
-    streams.watch(7);
-
-    expect(await until(() => waiting(streams), 10_000)).toBe(true);
-    const dropped = streams.state(7)!;
-    expect(dropped).toMatchObject({ status: 'reconnecting', lastEventId: 1, error: { kind: 'bad_payload' } });
-    expect(dropped.error!.message).toBe(
-      'The live odds stream of event 7 sent a line or message longer than 1 MiB; the connection was dropped and will be opened again.',
-    );
-    // The client dropped the connection itself, while the server was still writing the line.
-    expect(await until(() => endless!.closed)).toBe(true);
-    expect(endless!.written).toBeGreaterThan(MAX_STREAM_MESSAGE_BYTES);
-    // The first step of the backoff, as for any dropped connection (random 1: the full step).
-    expect(dropped.retryAt! - clock.now()).toBe(2000);
-    expect(seen).toHaveLength(1);
-
-    // The server behaves again: the stream resumes from the last id it applied and goes live, the error gone.
-    await clock.advance(2000);
-    expect(await until(() => streams.state(7)?.lastEventId === 2)).toBe(true);
-    expect(seen.map((x) => x.lastEventId)).toEqual([undefined, '1']);
-    expect(streams.state(7)).toMatchObject({ status: 'live' });
-    expect(streams.state(7)!.error).toBeUndefined();
-    expect(streams.odds(7)!.markets.find((m) => m.line_id === 1)!.prices).toEqual({ home: 2.2, away: 2.1 });
-  });
-
-  it('cuts a message whose short lines add up past the cap, but not a stream of pings', async () => {
-    const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const line = `data: ${'y'.repeat(1018)}\n`; // 1 KiB a line with its LF; 1024 of them pass the cap
-    const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
-      if (n === 1) {
-        // Pings alone, 2 MiB of them without a blank line: the parser keeps none of them.
-        res.write(msg(1, 'snapshot', snapshot) + ': ping\n'.repeat((2 * MAX_STREAM_MESSAGE_BYTES) / 7));
-        res.write(msg(2, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }));
-        res.write('event: odds\n' + line.repeat(1024));
-      }
-    });
-    const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
-    streams.watch(7);
-    expect(await until(() => waiting(streams), 10_000)).toBe(true);
-    expect(streams.state(7)).toMatchObject({ status: 'reconnecting', lastEventId: 2, error: { kind: 'bad_payload' } });
-    expect(streams.state(7)!.error!.message).toMatch(/longer than 1 MiB/);
-    expect(seen).toHaveLength(1);
   });
 });
 

@@ -1,13 +1,17 @@
 // The live odds stream client: one server-sent events connection per watched event, the odds state it builds
 // from snapshot / odds / score messages, and the reconnect, resume and watchdog logic around it.
-// Opens go through the API client's governor (priority high, one attempt each): this module does its own
-// reconnecting because `eventsource` gives up for good on a non-200 answer and cannot tell a plan restriction
-// from a dropped connection. A stream cannot storm: the backoff starts again from the bottom only after a
+// Opens go through the API client's governor (priority high, one attempt each), and this module does its own
+// reconnecting: a plan restriction, a bad key and a dropped connection each need their own answer. The bytes are
+// parsed by `eventsource-parser` (the parser of the `eventsource` package, with the same semantics: fields, `retry:`,
+// comments, a byte order mark, any line ends) straight from the body's chunks: the host's fetch may hand them over
+// as a raw body (../net/rawBody.ts) with no WHATWG stream under them, and the EventSource object, whose reconnecting
+// went unused, is no longer between the socket and the parser (its dispatch and the body's web stream plumbing were
+// about a quarter of the host's CPU at 2,000 messages a second). A stream cannot storm: the backoff starts again from the bottom only after a
 // connection stayed up for a while, the server's `retry:` is a floor of every reconnect delay, and opens per event
 // are capped in a rolling window; a stream over its cap rests as 'failing' until the window lets it try again.
 // Memory stays bounded whatever the service sends: the bytes on their way to the parser are counted, and a line, or a
 // message's lines together, longer than MAX_STREAM_MESSAGE_BYTES drops the connection (it reconnects under the backoff).
-import { EventSource, type FetchLike, type FetchLikeResponse } from 'eventsource';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import {
   EndMessageSchema,
   EventOddsSchema,
@@ -30,6 +34,7 @@ import { byteSize } from '../api/errors';
 import { backoffDelay, type GovernorState } from '../api/governor';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
+import { rawBodyOf, type RawBody } from '../net/rawBody';
 
 /** 'failing': the stream used up its opens for the window and rests until `retryAt`; it then tries again by itself. */
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting' | 'failing' | 'ended' | 'failed';
@@ -103,24 +108,6 @@ export interface StreamClient {
   close(): void;
 }
 
-/** Sees every event the EventSource dispatches, including names nobody listens to (counted as unknown). */
-class TappedEventSource extends EventSource {
-  constructor(
-    url: string,
-    fetch: FetchLike,
-    private readonly tap: (event: Event) => void,
-  ) {
-    super(url, { fetch });
-  }
-  override dispatchEvent(event: Event): boolean {
-    this.tap(event);
-    // Nothing listens on this EventSource but the tap: a message need not go through EventTarget's dispatch, which
-    // was a measurable cost at thousands of messages a second. Open and error events still take the usual way.
-    if (event instanceof MessageEvent) return true;
-    return super.dispatchEvent(event);
-  }
-}
-
 interface Stream {
   eventId: number;
   state: StreamState;
@@ -128,7 +115,9 @@ interface Stream {
   odds: EventOdds | null;
   /** line_id -> index in odds.markets: built with each snapshot, so an update costs no index of its own. */
   lineIndex: Map<number, number>;
-  es: TappedEventSource | null;
+  /** The current connection's request (aborted to stop it) and, once it answered, its body. */
+  request: AbortController | null;
+  body: RawBody | null;
   /** Bumped on every (re)open: callbacks from an older connection are ignored. */
   generation: number;
   attempt: number;
@@ -204,8 +193,10 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
 
   function stopConnection(s: Stream) {
     s.generation++;
-    s.es?.close();
-    s.es = null;
+    s.body?.cancel();
+    s.body = null;
+    s.request?.abort();
+    s.request = null;
     if (s.watchdog !== null) clock.clearTimeout(s.watchdog);
     s.watchdog = null;
   }
@@ -331,106 +322,107 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     opensByEvent.set(s.eventId, opens);
     setState(s, { status: s.state.status === 'reconnecting' || s.state.status === 'failing' ? 'reconnecting' : 'connecting' });
 
-    const fetchThroughGovernor: FetchLike = async (input, init) => {
-      const headers = new Headers(init.headers);
-      // A fresh EventSource knows no id: resume from what we applied, so the service replays what we missed.
-      if (s.state.lastEventId !== null) headers.set('Last-Event-ID', String(s.state.lastEventId));
-      const signal = init.signal instanceof AbortSignal ? init.signal : undefined;
-      const r = await api.governedFetch(
-        PATHS.stream,
-        String(input),
-        { headers, ...(signal ? { signal } : {}) },
-        {
-          priority: 'high',
-          purpose: 'stream',
-          maxAttempts: 1,
-          ...(signal ? { signal } : {}),
-          ...(options.openTimeoutMs === undefined ? {} : { timeoutMs: options.openTimeoutMs }),
-        },
-      );
-      if (!r.ok) {
-        if (s.generation === generation) s.openError = r.error;
-        throw new Error(r.error.message);
-      }
-      const res = r.response;
-      armWatchdog(s, generation);
-      // Pings are SSE comments and `retry:` a field that EventSource keeps to itself: watch the raw bytes instead,
-      // to feed the watchdog and to learn the service's reconnect floor.
-      const retries = createRetryScanner((ms) => {
-        if (s.generation === generation) s.retryFloorMs = Math.min(ms, maxRetryFloorMs);
-      });
-      // The parser holds a line until it ends and a message's data until its blank line: the bytes since then are
-      // counted here, and a chunk that takes them past the cap never reaches the parser.
-      const sizes = createMessageSizeGuard(maxMessageBytes);
-      // eventsource reads the body through getReader() and read() alone, and takes any object that has them: the
-      // bytes are looked at on their way through one reader, with no second web stream (a TransformStream and its
-      // pipe cost several promises per chunk) between the socket and the parser.
-      const reader = res.body?.getReader();
-      const body: FetchLikeResponse['body'] = reader
-        ? {
-            getReader: () => ({
-              read: () =>
-                reader.read().then((r) => {
-                  if (!r.done) {
-                    armWatchdog(s, generation);
-                    retries.feed(r.value);
-                    if (!sizes.feed(r.value)) {
-                      const error: AppError = {
-                        kind: 'bad_payload',
-                        message: `The live odds stream of event ${s.eventId} sent a line or message longer than ${byteSize(maxMessageBytes)}; the connection was dropped and will be opened again.`,
-                      };
-                      if (s.generation === generation) s.openError = error;
-                      log('warn', error.message);
-                      void reader.cancel().catch(() => undefined);
-                      // eventsource takes a failed read as a dropped connection: its error event brings onConnectionError.
-                      throw new Error(error.message);
-                    }
-                  }
-                  return r;
-                }),
-              cancel: () => reader.cancel(),
-            }),
-          }
-        : null;
-      const tapped: FetchLikeResponse = {
-        body,
-        url: res.url,
-        status: res.status,
-        redirected: res.redirected,
-        headers: res.headers,
-      };
-      return tapped;
-    };
-
-    s.es = new TappedEventSource(
-      api.url(PATHS.stream, { [PARAMS.stream.eventId]: s.eventId }),
-      fetchThroughGovernor,
-      (event) => {
-        if (s.generation !== generation) return;
-        if (event.type === 'open') {
-          s.connectedAt = clock.now();
-          setState(s, { status: 'live' });
-        } else if (event.type === 'error') {
-          onConnectionError(s);
-        } else if (event instanceof MessageEvent) {
-          onMessage(s, event);
-        }
-      },
-    );
+    const request = new AbortController();
+    s.request = request;
+    void connect(s, generation, request.signal);
   }
 
-  function parseData(s: Stream, name: string, data: unknown): unknown {
+  /** A connection's failure, once: its error (if any) is already in `openError`. */
+  function connectionLost(s: Stream, generation: number) {
+    if (s.generation === generation) onConnectionError(s);
+  }
+
+  /** One connection: the open through the governor, then the body's chunks through the parser until it ends. */
+  async function connect(s: Stream, generation: number, signal: AbortSignal) {
+    const headers = new Headers({ Accept: 'text/event-stream', 'Cache-Control': 'no-store' });
+    // Resume from what we applied, so the service replays what we missed.
+    if (s.state.lastEventId !== null) headers.set('Last-Event-ID', String(s.state.lastEventId));
+    const r = await api.governedFetch(
+      PATHS.stream,
+      api.url(PATHS.stream, { [PARAMS.stream.eventId]: s.eventId }),
+      { headers, signal },
+      {
+        priority: 'high',
+        purpose: 'stream',
+        maxAttempts: 1,
+        signal,
+        ...(options.openTimeoutMs === undefined ? {} : { timeoutMs: options.openTimeoutMs }),
+      },
+    );
+    if (s.generation !== generation) {
+      if (r.ok) rawBodyOf(r.response)?.cancel();
+      return;
+    }
+    if (!r.ok) {
+      s.openError = r.error;
+      return connectionLost(s, generation);
+    }
+    const res = r.response;
+    const body = rawBodyOf(res);
+    // As EventSource: a 200 with an event stream, or the connection failed (and is opened again under the backoff).
+    const type = res.headers.get('content-type') ?? '';
+    if (res.status !== 200 || !type.startsWith('text/event-stream') || !body) {
+      body?.cancel();
+      s.openError = {
+        kind: 'bad_payload',
+        status: res.status,
+        message: `The live odds stream of event ${s.eventId} answered ${res.status}${type ? ` with ${type.split(';')[0]}` : ''}, not an event stream; it will be opened again.`,
+      };
+      log('warn', s.openError.message);
+      return connectionLost(s, generation);
+    }
+    s.body = body;
+    armWatchdog(s, generation);
+    s.connectedAt = clock.now();
+    setState(s, { status: 'live' });
+
+    // The parser holds a line until it ends and a message's data until its blank line: the bytes since then are
+    // counted here, and a chunk that takes them past the cap never reaches the parser.
+    const sizes = createMessageSizeGuard(maxMessageBytes);
+    const decoder = new TextDecoder();
+    const parser = createParser({
+      onEvent: (m: EventSourceMessage) => {
+        // A message read after the connection was stopped (an `end` earlier in the same chunk) is not applied.
+        if (s.generation === generation) onMessage(s, m.event || 'message', m.data, m.id ?? '');
+      },
+      // Pings are comments: their bytes feed the watchdog below, nothing else to do with them.
+      onComment: () => undefined,
+      onRetry: (ms) => {
+        if (s.generation === generation) s.retryFloorMs = Math.min(ms, maxRetryFloorMs);
+      },
+    });
+    body.start({
+      data: (chunk) => {
+        if (s.generation !== generation) return;
+        armWatchdog(s, generation);
+        if (!sizes.feed(chunk)) {
+          const error: AppError = {
+            kind: 'bad_payload',
+            message: `The live odds stream of event ${s.eventId} sent a line or message longer than ${byteSize(maxMessageBytes)}; the connection was dropped and will be opened again.`,
+          };
+          s.openError = error;
+          log('warn', error.message);
+          return connectionLost(s, generation);
+        }
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      },
+      // The service closed the stream, or the connection broke: opened again under the backoff.
+      end: () => connectionLost(s, generation),
+      error: () => connectionLost(s, generation),
+    });
+  }
+
+  function parseData(s: Stream, name: string, data: string): unknown {
     try {
-      return JSON.parse(String(data));
+      return JSON.parse(data);
     } catch {
       problem(s, name, 'a message that is not JSON was skipped');
       return undefined;
     }
   }
 
-  function onMessage(s: Stream, msg: MessageEvent) {
-    const name = msg.type;
-    const rawId = msg.lastEventId;
+  /** One message as the parser gives it: its event name ('message' when none), its data, and its own id ('' when none). */
+  function onMessage(s: Stream, name: string, raw: string, rawId: string) {
     const id = rawId !== '' && Number.isFinite(Number(rawId)) ? Number(rawId) : null;
     s.state.lastEventAt = clock.now();
     if (name !== 'snapshot' && name !== 'odds' && name !== 'score' && name !== 'end') {
@@ -442,7 +434,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       s.stats.duplicates++;
       return;
     }
-    const data = parseData(s, name, msg.data);
+    const data = parseData(s, name, raw);
     if (data === undefined) return;
     if (name === 'snapshot') {
       const env = EventOddsSchema.safeParse(data);
@@ -531,7 +523,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         stats: { applied: 0, duplicates: 0, unknownEvents: 0, badRecords: 0, connections: 0, watchdogTrips: 0 },
         odds: null,
         lineIndex: new Map(),
-        es: null,
+        request: null,
+        body: null,
         generation: 0,
         attempt: 0,
         connectedAt: null,
@@ -583,9 +576,6 @@ function cloneOdds(o: EventOdds): EventOdds {
   return { ...o, markets: o.markets.map((m) => ({ ...m, prices: m.prices ? { ...m.prices } : null })) };
 }
 
-/** `retry:` as bytes, and the UTF-8 byte order mark a stream may begin with (the SSE parser drops it). */
-const RETRY = [0x72, 0x65, 0x74, 0x72, 0x79, 0x3a];
-const BOM = [0xef, 0xbb, 0xbf];
 const CR = 13;
 const LF = 10;
 
@@ -642,70 +632,6 @@ export function createMessageSizeGuard(maxBytes: number): { feed(chunk: Uint8Arr
         }
       }
       return true;
-    },
-  };
-}
-
-/**
- * Finds `retry:` fields in raw text/event-stream bytes split anywhere (mid-line, mid-CRLF, mid-character). It works on
- * the bytes, not decoded text: a line is dropped at its first byte that cannot begin a retry field (every `data:`
- * line at its first), and the scan jumps to the line's end with a native search. Only the start of a line that may
- * still be a retry field is kept between chunks, so a hostile endless line costs nothing.
- */
-export function createRetryScanner(onRetry: (ms: number) => void): { feed(chunk: Uint8Array): void } {
-  /** The current line's bytes so far, while they may still be a retry field (at most `retry: ` and 16 digits). */
-  const head: number[] = [];
-  /** The current line already proved not to be a retry field: skip to its end. */
-  let skipping = false;
-  /** Bytes of the byte order mark matched so far at the very start of the stream; -1 once past it. */
-  let bom = 0;
-  const line = () => {
-    // The spec: field name `retry`, an optional single space, and a value of ASCII digits only.
-    const m = /^retry: ?(\d+)$/.exec(String.fromCharCode(...head));
-    if (m) onRetry(Number(m[1]));
-  };
-  return {
-    feed(chunk) {
-      let i = 0;
-      // The next LF and CR at or after i, searched again only once passed: one search each per chunk, not per line.
-      let lf = -1;
-      let cr = -1;
-      if (bom >= 0) {
-        while (i < chunk.length && bom < BOM.length && chunk[i] === BOM[bom]) {
-          i++;
-          bom++;
-        }
-        if (i < chunk.length || bom === BOM.length) {
-          // A partial mark followed by anything else is not a mark; those bytes begin a line no retry field begins.
-          if (bom > 0 && bom < BOM.length) skipping = true;
-          bom = -1;
-        }
-      }
-      while (i < chunk.length) {
-        if (skipping) {
-          if (lf !== Infinity && lf < i) lf = chunk.indexOf(LF, i);
-          if (lf === -1) lf = Infinity;
-          if (cr !== Infinity && cr < i) cr = chunk.indexOf(CR, i);
-          if (cr === -1) cr = Infinity;
-          const end = Math.min(lf, cr);
-          if (end === Infinity) return;
-          skipping = false;
-          i = end + 1;
-          continue;
-        }
-        const c = chunk[i++]!;
-        if (c === LF || c === CR) {
-          if (head.length) line();
-          head.length = 0;
-          continue;
-        }
-        head.push(c);
-        // `retry: ` and sixteen digits is as long as a retry line gets.
-        if (head.length > 24 || (head.length <= RETRY.length && c !== RETRY[head.length - 1])) {
-          head.length = 0;
-          skipping = true;
-        }
-      }
     },
   };
 }
