@@ -384,8 +384,11 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       const inCore: number[] = [];
       const onWire: number[] = [];
       const received = new Map<string, number>();
-      for (const [recvAt, text] of probe.pushes) {
-        const batch = (JSON.parse(text) as { payload: OddsBatch }).payload;
+      const oddsOf = (text: string): OddsBatch[] => {
+        const m = JSON.parse(text) as { type: string; payload?: OddsBatch; pushes?: Array<{ event: string; payload: OddsBatch }> };
+        return m.type === 'pushes' ? (m.pushes ?? []).filter((p) => p.event === 'onOdds').map((p) => p.payload) : [m.payload!];
+      };
+      for (const [recvAt, text] of probe.pushes) for (const batch of oddsOf(text)) {
         for (const e of batch.events) {
           for (const m of e.markets) {
             for (const [side, price] of Object.entries(m.prices ?? {})) {

@@ -154,7 +154,7 @@ describe('browser bridge', () => {
 });
 
 describe('browser bridge pushes', () => {
-  it('sends every page the same push text, the JSON of {type, event, payload}, serialised once per push', async () => {
+  it('sends every page the same text, serialised once per push: the pushes of one turn in one frame, a lone push as {type, event, payload}', async () => {
     const listeners = new Set<(event: string, payload: unknown) => void>();
     const dir = mkdtempSync(path.join(tmpdir(), 'bridge-push-'));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>t</title>');
@@ -187,12 +187,17 @@ describe('browser bridge pushes', () => {
         serialised++;
         return { events: payload.events, at: payload.at };
       };
+      // Two pushes in one turn of the host's loop: one frame with both, in their order.
       for (const l of listeners) l('onOdds', payload);
       for (const l of listeners) l('onStatus', null);
+      while (received.some((t) => t.length < 1)) await new Promise((r) => setTimeout(r, 5));
+      const both = JSON.stringify({ type: 'pushes', pushes: [{ event: 'onOdds', payload: { events: payload.events, at: 1 } }, { event: 'onStatus', payload: null }] });
+      expect(received.map((t) => t[0])).toEqual([both, both]);
+      // A push alone in its turn goes as a push of its own.
+      for (const l of listeners) l('onStatus', null);
       while (received.some((t) => t.length < 2)) await new Promise((r) => setTimeout(r, 5));
-      const expected = JSON.stringify({ type: 'push', event: 'onOdds', payload: { events: payload.events, at: 1 } });
-      expect(received.map((t) => t[0])).toEqual([expected, expected]);
-      expect(received.map((t) => t[1])).toEqual([JSON.stringify({ type: 'push', event: 'onStatus', payload: null }), JSON.stringify({ type: 'push', event: 'onStatus', payload: null })]);
+      const alone = JSON.stringify({ type: 'push', event: 'onStatus', payload: null });
+      expect(received.map((t) => t[1])).toEqual([alone, alone]);
       expect(serialised).toBe(1);
       for (const ws of pages) ws.close();
     } finally {

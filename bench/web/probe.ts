@@ -95,11 +95,20 @@ export function installWireTap(): void {
       super(url);
       this.addEventListener('message', (e) => {
         if (!wire.on || typeof e.data !== 'string') return;
-        if (e.data.startsWith('{"type":"push","event":"onOdds"')) wire.pushes.push([performance.timeOrigin + performance.now(), e.data]);
+        const at = performance.timeOrigin + performance.now();
+        if (e.data.startsWith('{"type":"push","event":"onOdds"')) wire.pushes.push([at, e.data]);
         else if (e.data.startsWith('{"type":"push","event":"onAlert"')) {
           wire.alerts++;
           const kind = /"kind":"([^"]*)"/.exec(e.data)?.[1] ?? '?';
           wire.alertKinds[kind] = (wire.alertKinds[kind] ?? 0) + 1;
+        } else if (e.data.startsWith('{"type":"pushes"')) {
+          // One frame with several pushes (the bridge sends a turn's pushes together): kept whole when it has odds;
+          // its alerts counted by their kind (an alert's payload begins {"id":…,"at":…,"kind":…}).
+          if (e.data.includes('"event":"onOdds"')) wire.pushes.push([at, e.data]);
+          for (const m of e.data.matchAll(/"event":"onAlert","payload":\{"id":\d+,"at":\d+,"kind":"([^"]*)"/g)) {
+            wire.alerts++;
+            wire.alertKinds[m[1]!] = (wire.alertKinds[m[1]!] ?? 0) + 1;
+          }
         }
       });
     }

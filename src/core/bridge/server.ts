@@ -273,15 +273,15 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
   // Every page gets the same pushes: each payload is serialised once, however many pages are connected (a payload is
   // a fresh object per push, so an entry lives exactly as long as the push it belongs to).
   const pushTexts = new WeakMap<object, string>();
-  const pushText = (event: string, payload: unknown): string | undefined => {
-    if (typeof payload !== 'object' || payload === null) return JSON.stringify({ type: 'push', event, payload });
+  /** `"event":…,"payload":…`: the inside of a push, as JSON.stringify writes it, with the payload's part made once. */
+  const pushFields = (event: string, payload: unknown): string => {
+    if (typeof payload !== 'object' || payload === null) return `"event":${JSON.stringify(event)},"payload":${JSON.stringify(payload) ?? 'null'}`;
     let body = pushTexts.get(payload);
     if (body === undefined) {
       body = JSON.stringify(payload);
       pushTexts.set(payload, body);
     }
-    // The same text JSON.stringify({ type, event, payload }) makes, with the payload's part made once.
-    return `{"type":"push","event":${JSON.stringify(event)},"payload":${body}}`;
+    return `"event":${JSON.stringify(event)},"payload":${body}`;
   };
 
   wss.on('connection', (ws: WebSocket) => {
@@ -306,7 +306,35 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
       options.tap?.('out', text);
       ws.send(text);
     };
-    const send = (message: BridgeServerMessage | BridgeHandshakeServerMessage) => sendText(() => JSON.stringify(message));
+    // One frame per turn of the event loop: the pushes one turn makes (a monitor flush's odds batch, the alerts it
+    // fired, a status) wait for the turn's end and go as one `pushes` frame, one message for the page to take in, not
+    // one per alert (a busy minute fires hundreds a second). A lone push goes as before, `{type:'push',…}`.
+    let queued: string[] = [];
+    let flushScheduled = false;
+    const flushPushes = () => {
+      flushScheduled = false;
+      if (queued.length === 0) return;
+      const items = queued;
+      queued = [];
+      sendText(() => (items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`));
+    };
+    const queuePush = (event: string, payload: unknown) => {
+      if (ws.readyState !== ws.OPEN) return;
+      try {
+        queued.push(pushFields(event, payload));
+      } catch {
+        return;
+      }
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushPushes);
+      }
+    };
+    // A result never overtakes a push made before it (a watch's onWatchlist, then the answer to watch:add).
+    const send = (message: BridgeServerMessage | BridgeHandshakeServerMessage) => {
+      flushPushes();
+      sendText(() => JSON.stringify(message));
+    };
     const refuse = (message: string) => send({ type: 'error', error: { kind: 'validation', message } });
     // Nothing but the handshake until the page has proven it holds the token: no push, no result.
     const challenge = randomBytes(32).toString('hex');
@@ -321,7 +349,7 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         return;
       }
       send({ type: 'welcome', proof: proof(token, 'host', challenge, hello.nonce) });
-      unsubscribe = options.subscribe((event, payload) => sendText(() => pushText(event, payload)));
+      unsubscribe = options.subscribe(queuePush);
     };
     ws.on('message', (data, isBinary) => {
       // Frames that were on their way when the host closed the socket (after a wrong hello, say) are not read.

@@ -22,6 +22,8 @@ export type BridgeClientMessage = { type: 'invoke'; id: number; channel: string;
 export type BridgeServerMessage =
   | { type: 'result'; id: number; result: Result<unknown> }
   | { type: 'push'; event: string; payload: unknown }
+  /** Every push of one turn of the host's event loop (a monitor flush's odds, its alerts, a status): one frame. */
+  | { type: 'pushes'; pushes: Array<{ event: string; payload: unknown }> }
   /** A frame the host could not read as an invoke with an id: the answer it gets instead of a result. */
   | { type: 'error'; error: AppError };
 
@@ -217,7 +219,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
 
     const handle = async (text: string): Promise<void> => {
       if (attempt.done) return;
-      let msg: { type?: unknown; id?: unknown; result?: unknown; event?: unknown; payload?: unknown; nonce?: unknown; proof?: unknown };
+      let msg: { type?: unknown; id?: unknown; result?: unknown; event?: unknown; payload?: unknown; pushes?: unknown; nonce?: unknown; proof?: unknown };
       try {
         msg = JSON.parse(text) as typeof msg;
       } catch {
@@ -230,6 +232,11 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
           pending.delete(msg.id);
         } else if (msg.type === 'push' && typeof msg.event === 'string') {
           emitLocal(msg.event, msg.payload);
+        } else if (msg.type === 'pushes' && Array.isArray(msg.pushes)) {
+          // One frame, several pushes, in the order the host made them; the page applies them in this one task.
+          for (const p of msg.pushes as Array<{ event?: unknown; payload?: unknown } | null>) {
+            if (p && typeof p.event === 'string') emitLocal(p.event, p.payload);
+          }
         }
         // {type:'error'} answers a frame the host could not read; a page built from the contract never sends one.
         return;
