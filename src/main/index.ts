@@ -40,6 +40,7 @@ import { createScrubber } from '../core/log/scrub';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { AppErrorException, toAppError } from '../shared/errors';
 import { sameWindowTarget, windowHash, windowTitle, type WindowTarget } from '../shared/ipc/windowRoute';
+import { createPushBatcher } from '../shared/ipc/pushFrames';
 import {
   DESKTOP_CHANNELS,
   dispatch,
@@ -144,9 +145,18 @@ function sendTo<E extends PushEventName>(win: BrowserWindow, event: E, payload: 
   if (!win.isDestroyed()) win.webContents.send(PUSH_CHANNEL, { event, payload });
 }
 
-/** Every window gets every push, so a second monitor stays in step with the first. */
+/**
+ * Every window gets every push, so a second monitor stays in step with the first; the pushes of one turn of the
+ * event loop go as one message (src/shared/ipc/pushFrames.ts): one IPC task per window per turn, not one per alert.
+ */
+const pushBatcher = createPushBatcher(
+  (message) => {
+    for (const win of ourWindows()) win.webContents.send(PUSH_CHANNEL, message);
+  },
+  (flush) => setImmediate(flush),
+);
 function send<E extends PushEventName>(event: E, payload: PushPayloads[E]): void {
-  for (const win of ourWindows()) sendTo(win, event, payload);
+  pushBatcher.push(event, payload);
 }
 
 /** The app's page: the packaged app:// entry or the dev server, with the view a window of its own shows. */

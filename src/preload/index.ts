@@ -2,6 +2,7 @@
 // ipcRenderer itself is never exposed, and only contract channels pass.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { PUSH_CHANNEL, isChannel, isDesktopChannel } from '../shared/ipc/channels';
+import { unpackPushes } from '../shared/ipc/pushFrames';
 import type { OddsdeskApi } from '../shared/ipc/contract';
 
 const api: OddsdeskApi = {
@@ -12,8 +13,9 @@ const api: OddsdeskApi = {
     return ipcRenderer.invoke(channel, args);
   },
   on(event, listener) {
-    const handler = (_e: IpcRendererEvent, message: { event: string; payload: unknown }) => {
-      if (message?.event === event) listener(message.payload as never);
+    // One push, or the pushes of one turn of the main process (src/shared/ipc/pushFrames.ts), in their order.
+    const handler = (_e: IpcRendererEvent, message: unknown) => {
+      for (const p of unpackPushes(message)) if (p.event === event) listener(p.payload as never);
     };
     ipcRenderer.on(PUSH_CHANNEL, handler);
     return () => ipcRenderer.removeListener(PUSH_CHANNEL, handler);

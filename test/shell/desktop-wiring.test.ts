@@ -21,6 +21,7 @@ import type * as Keytar from '../../src/core/secrets/keytar';
 import type * as Native from '../../src/main/native';
 import type { Result } from '../../src/shared/errors';
 import { DESKTOP_CHANNELS, PUSH_CHANNEL, REQUEST_CHANNELS, type AppInfo } from '../../src/shared/ipc/contract';
+import { unpackPushes } from '../../src/shared/ipc/pushFrames';
 import { KEYRING, NO_KEYRING, keychainForTests } from '../contract/keychain';
 import { startService, type Service } from '../contract/service';
 import { contractSuite } from '../contract/suite';
@@ -86,7 +87,8 @@ beforeAll(async () => {
   await import('../../src/main/index');
   await until(() => standIn.windows().length === 1 && standIn.windows()[0]!.isVisible(), 'the main window to show');
   win = standIn.windows()[0]!;
-  page().on(PUSH_CHANNEL, (message) => pushes.push(message as { event: string; payload: unknown }));
+  // As the preload reads them: one push, or the pushes of one turn in one message.
+  page().on(PUSH_CHANNEL, (message) => pushes.push(...unpackPushes(message)));
 }, 60_000);
 
 afterAll(async () => {
@@ -152,7 +154,7 @@ describe('a window of its own for one view (a second monitor)', () => {
     expect(await value('desktop:openWindow', { view: 'movers' })).toBeNull();
     expect(standIn.windows()).toHaveLength(2);
     second = standIn.windows().find((w) => w !== win)!;
-    standIn.page(second).on(PUSH_CHANNEL, (message) => secondPushes.push(message as { event: string; payload: unknown }));
+    standIn.page(second).on(PUSH_CHANNEL, (message) => secondPushes.push(...unpackPushes(message)));
     // The very options of the main window's page: the same preload, sandboxed, isolated, no Node.
     expect(second.options['webPreferences']).toEqual(win.options['webPreferences']);
     expect(second.options['webPreferences']).toMatchObject({ preload: expect.stringMatching(/preload[\\/]index\.cjs$/), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
