@@ -37,10 +37,20 @@ export function createPriceWatch(o: {
   onAlert(alert: NewAlert, notify: { title: string; body: string } | null): void;
 }): PriceWatch {
   const lines = new Map<number, Map<number, LineState>>();
+  /**
+   * The event's teams as an alert names them, read from the store once per event: a busy minute fires hundreds of
+   * alerts a second, and a read each was a measurable share of the host's time. Only names are kept (a bare id is
+   * read again, so names a later snapshot brings are used), and forget() drops them.
+   */
+  const teamsOf = new Map<number, string>();
 
   function label(eventId: number, m: Market): string {
-    const e = o.store.eventView(eventId);
-    const teams = e?.runnerHome && e.runnerAway ? `${e.runnerHome} v ${e.runnerAway} ` : `event ${eventId} `;
+    let teams = teamsOf.get(eventId);
+    if (teams === undefined) {
+      const e = o.store.eventView(eventId);
+      if (e?.runnerHome && e.runnerAway) teamsOf.set(eventId, (teams = `${e.runnerHome} v ${e.runnerAway} `));
+      else teams = `event ${eventId} `;
+    }
     return teams + lineLabel(m);
   }
 
@@ -78,7 +88,10 @@ export function createPriceWatch(o: {
         }
       }
     },
-    forget: (eventId) => void lines.delete(eventId),
+    forget(eventId) {
+      lines.delete(eventId);
+      teamsOf.delete(eventId);
+    },
     followed: () => lines.size,
   };
 }
