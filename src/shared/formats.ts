@@ -222,13 +222,21 @@ export function systemTimeZone(): string {
 export function canonicalTimeZone(name: string): string | null {
   // Names only: letters, digits and _ + - / (no offsets such as "+01:00", no spaces, nothing long).
   if (typeof name !== 'string' || name.length === 0 || name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
+  // Each answer is kept: asking Intl builds a formatter, and the screens ask on every update (a page profile under a
+  // busy load had this at 5% of its time). Zones are a few hundred names, so the map stays small.
+  const known = canonicalZones.get(name);
+  if (known !== undefined) return known;
+  let answer: string | null;
   try {
     const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-    return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
+    answer = resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
   } catch {
-    return null;
+    answer = null;
   }
+  if (canonicalZones.size < 1_000) canonicalZones.set(name, answer);
+  return answer;
 }
+const canonicalZones = new Map<string, string | null>();
 
 export const isTimeZone = (name: string): boolean => canonicalTimeZone(name) !== null;
 
