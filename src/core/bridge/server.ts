@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { CoreHandlers, PushListener } from '../../shared/ipc/contract';
 import { dispatch } from '../../shared/ipc/contract';
 import { BRIDGE_NONCE, BRIDGE_PROOF, bridgeProofText, type BridgeRole } from '../../shared/ipc/bridgeSession';
+import { createPushBatcher } from '../../shared/ipc/pushFrames';
 import type { BridgeClientMessage, BridgeHandshakeClientMessage, BridgeHandshakeServerMessage, BridgeServerMessage } from './protocol';
 import {
   BRIDGE_CLOSE_HANDSHAKE_TIMEOUT,
@@ -308,31 +309,31 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     };
     // One frame per turn of the event loop: the pushes one turn makes (a monitor flush's odds batch, the alerts it
     // fired, a status) wait for the turn's end and go as one `pushes` frame, one message for the page to take in, not
-    // one per alert (a busy minute fires hundreds a second). A lone push goes as before, `{type:'push',…}`.
-    let queued: string[] = [];
-    let flushScheduled = false;
-    const flushPushes = () => {
-      flushScheduled = false;
-      if (queued.length === 0) return;
-      const items = queued;
-      queued = [];
-      sendText(() => (items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`));
-    };
-    const queuePush = (event: string, payload: unknown) => {
-      if (ws.readyState !== ws.OPEN) return;
+    // one per alert (a busy minute fires hundreds a second). A lone push goes as before, `{type:'push',…}`. The same
+    // batcher as the desktop's IPC (src/shared/ipc/pushFrames.ts).
+    // A payload that cannot be written as JSON is left out, alone: the frame's other pushes still go.
+    const fieldsOf = (p: { event: string; payload: unknown }): string | null => {
       try {
-        queued.push(pushFields(event, payload));
+        return pushFields(p.event, p.payload);
       } catch {
-        return;
+        return null;
       }
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flushPushes);
-      }
+    };
+    const pushes = createPushBatcher(
+      (m) =>
+        sendText(() => {
+          const items = ('pushes' in m ? m.pushes : [m]).map(fieldsOf).filter((f): f is string => f !== null);
+          if (items.length === 0) return undefined;
+          return items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`;
+        }),
+      (flush) => setImmediate(flush),
+    );
+    const queuePush = (event: string, payload: unknown) => {
+      if (ws.readyState === ws.OPEN) pushes.push(event, payload);
     };
     // A result never overtakes a push made before it (a watch's onWatchlist, then the answer to watch:add).
     const send = (message: BridgeServerMessage | BridgeHandshakeServerMessage) => {
-      flushPushes();
+      pushes.flush();
       sendText(() => JSON.stringify(message));
     };
     const refuse = (message: string) => send({ type: 'error', error: { kind: 'validation', message } });
