@@ -254,6 +254,39 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
     expect((closed as TypeError & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
   }, 30_000);
 
+  it('decompresses an event stream a service sends compressed though nobody asked (as fetch would), message by message', async () => {
+    const { createGzip, constants } = await import('node:zlib');
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Content-Encoding': 'gzip' });
+      const gz = createGzip();
+      gz.pipe(res);
+      gz.write('id: 1\nevent: snapshot\ndata: {"a":1}\n\n');
+      gz.flush(constants.Z_SYNC_FLUSH); // the first message arrives whole while the stream stays open
+      res.on('close', () => gz.destroy());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const res = await createProxyFetch({})(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/s`, { headers: { Accept: 'text/event-stream' } });
+    expect(res.headers.get('content-encoding')).toBeNull();
+    const body = rawBodyOf(res)!;
+    const text = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      body.start({
+        data: (c) => {
+          got += Buffer.from(c).toString('utf8');
+          if (got.endsWith('\n\n')) resolve(got);
+        },
+        end: () => reject(new Error('ended')),
+        error: reject,
+      });
+    });
+    body.cancel();
+    expect(text).toBe('id: 1\nevent: snapshot\ndata: {"a":1}\n\n');
+  });
+
   it('reads the settings as curl does and leaves Node fetch alone without them', () => {
     expect(proxySettings({ HTTP_PROXY: 'http://a:1', https_proxy: 'http://b:2', NO_PROXY: 'x' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: 'http://b:2', noProxy: 'x' });
     expect(proxySettings({ http_proxy: 'http://a:1' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: 'http://a:1', noProxy: '' });

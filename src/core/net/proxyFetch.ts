@@ -5,6 +5,7 @@
 // Loopback targets never go through a proxy: the demo simulator runs in-process on 127.0.0.1, and a corporate proxy
 // cannot reach the trader's own machine.
 import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { EnvHttpProxyAgent, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from 'undici';
 import { attachRawBody, rawBodyFromReadable } from './rawBody';
 
@@ -98,6 +99,19 @@ async function eventStreamFetch(input: Parameters<typeof fetch>[0], init: Reques
     if (nullBody) answer.body.destroy();
     const body = nullBody ? null : (Readable.toWeb(answer.body) as unknown as ReadableStream<Uint8Array>);
     return new Response(body, { status, headers: h });
+  }
+  // As fetch: a compressed body is decompressed (nothing asks for one, but a service may send one anyway).
+  const encoding = (h.get('content-encoding') ?? '').trim().toLowerCase();
+  const inflate = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+  if (inflate) {
+    h.delete('content-encoding');
+    h.delete('content-length');
+    answer.body.on('error', (e) => inflate.destroy(e));
+    answer.body.pipe(inflate);
+    return attachRawBody(new Response(null, { status, headers: h }), rawBodyFromReadable(inflate, () => {
+      answer.body.destroy();
+      inflate.destroy();
+    }));
   }
   return attachRawBody(new Response(null, { status, headers: h }), rawBodyFromReadable(answer.body));
 }
