@@ -6,9 +6,10 @@
 // comments, a byte order mark, any line ends) straight from the body's chunks: the host's fetch may hand them over
 // as a raw body (../net/rawBody.ts) with no WHATWG stream under them, and the EventSource object, whose reconnecting
 // went unused, is no longer between the socket and the parser (its dispatch and the body's web stream plumbing were
-// about a quarter of the host's CPU at 2,000 messages a second). A stream cannot storm: the backoff starts again from the bottom only after a
-// connection stayed up for a while, the server's `retry:` is a floor of every reconnect delay, and opens per event
-// are capped in a rolling window; a stream over its cap rests as 'failing' until the window lets it try again.
+// about a fifth of the host's CPU at 2,000 messages a second). A stream cannot storm: the backoff starts again from
+// the bottom only after a connection stayed up for a while, the server's `retry:` is a floor of every reconnect
+// delay, and opens per event are capped in a rolling window; a stream over its cap rests as 'failing' until the
+// window lets it try again.
 // Memory stays bounded whatever the service sends: the bytes on their way to the parser are counted, and a line, or a
 // message's lines together, longer than MAX_STREAM_MESSAGE_BYTES drops the connection (it reconnects under the backoff).
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -324,7 +325,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
 
     const request = new AbortController();
     s.request = request;
-    void connect(s, generation, request.signal);
+    // connect() answers every failure it knows; anything else still ends the connection, never an unhandled rejection.
+    connect(s, generation, request.signal).catch(() => connectionLost(s, generation));
   }
 
   /** A connection's failure, once: its error (if any) is already in `openError`. */
@@ -385,8 +387,6 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         // A message read after the connection was stopped (an `end` earlier in the same chunk) is not applied.
         if (s.generation === generation) onMessage(s, m.event || 'message', m.data, m.id ?? '');
       },
-      // Pings are comments: their bytes feed the watchdog below, nothing else to do with them.
-      onComment: () => undefined,
       onRetry: (ms) => {
         if (s.generation === generation) s.retryFloorMs = Math.min(ms, maxRetryFloorMs);
       },
@@ -394,6 +394,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     body.start({
       data: (chunk) => {
         if (s.generation !== generation) return;
+        // Any byte, a ping (an SSE comment) too, is a sign of life for the watchdog.
         armWatchdog(s, generation);
         if (!sizes.feed(chunk)) {
           const error: AppError = {
