@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { AppError } from '../../../shared/errors';
-import { dayStartIn, EDGE_PCT_DECIMALS, formatPercent, parseDay, toneOf, zoneLabel } from '../../../shared/formats';
+import { dayStartIn, EDGE_PCT_DECIMALS, formatPercent, toneOf, zoneLabel } from '../../../shared/formats';
 import {
   CLV_STATE_WORDS, CLV_STATES, LEDGER_DIMENSION_NAMES, ledgerCsv, ledgerSeriesCsv, oddsBandLabel,
   type LedgerGroup, type LedgerReport,
@@ -16,6 +16,7 @@ import {
 import { formatMoney } from '../../../shared/trading';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
+import { DayInput } from '../components/DayInput';
 import { useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
 
@@ -74,32 +75,6 @@ function savePng(box: HTMLElement | null, title: string, legend: Array<{ label: 
   g.drawImage(plot, pad, pad + head);
   out.toBlob((blob) => blob && saveFile(blob, name), 'image/png');
   return true;
-}
-
-/** A day as YYYY-MM-DD typed in a text field, from midnight in the trader's zone (as the Settlements filter). */
-function DayInput({ value, onChange, label, testId, zone }: { value: string; onChange(day: string): void; label: string; testId: string; zone: string }) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const valid = text.trim() === '' || parseDay(text) !== null;
-  return (
-    <input
-      type="text"
-      inputMode="numeric"
-      placeholder="YYYY-MM-DD"
-      size={11}
-      maxLength={10}
-      value={text}
-      aria-label={label}
-      aria-invalid={!valid}
-      title={`A day as YYYY-MM-DD, from midnight in ${zoneLabel(zone, Date.now())}`}
-      data-testid={testId}
-      onChange={(e) => {
-        const t = e.target.value;
-        setText(t);
-        if (t.trim() === '' || parseDay(t)) onChange(t.trim());
-      }}
-    />
-  );
 }
 
 export function BetsReport() {

@@ -5,11 +5,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { api } from '../api';
+import { DayInput } from '../components/DayInput';
 import { Outcome } from '../components/Outcome';
 import { SettledLines } from '../components/SettledLines';
 import { Time } from '../components/Time';
 import { SportSelect } from '../components/SportSelect';
-import { parseDay, zoneLabel } from '../../../shared/formats';
 import { useTimeZone } from '../format';
 import { useSports } from '../hooks';
 import { useListKeys } from '../keys';
@@ -105,35 +105,6 @@ function LiveFeed({ sportName }: { sportName: (id: number) => string }) {
         </span>
       ))}
     </div>
-  );
-}
-
-/**
- * A day as YYYY-MM-DD typed in a text field: the same on every machine (a native date field follows the browser's
- * locale, mm/dd/yyyy in the US). The filter takes the text once it is a real day, or empty.
- */
-function DayInput({ value, onChange, label, testId, zone }: { value: string; onChange(day: string): void; label: string; testId: string; zone: string }) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const valid = text.trim() === '' || parseDay(text) !== null;
-  return (
-    <input
-      type="text"
-      inputMode="numeric"
-      placeholder="YYYY-MM-DD"
-      size={11}
-      maxLength={10}
-      value={text}
-      aria-label={label}
-      aria-invalid={!valid}
-      title={`A day as YYYY-MM-DD, from midnight in ${zoneLabel(zone, Date.now())}`}
-      data-testid={testId}
-      onChange={(e) => {
-        const t = e.target.value;
-        setText(t);
-        if (t.trim() === '' || parseDay(t)) onChange(t.trim());
-      }}
-    />
   );
 }
 
