@@ -74,14 +74,19 @@ async function shoot(page: Page, suffix: string) {
   await page.keyboard.press('Escape');
 }
 
-/** The Models view on a recorded demo history: its host serves the file for the (stopped-clock) simulator it came from. */
-async function shootModels(browser: Browser, startWebHost: (command: string[], env?: Record<string, string>) => Promise<WebHost>) {
-  const { recordDemoHistory } = await import('../test/support/demoHistory');
-  const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-models-')), 'history.db');
-  const service = await recordDemoHistory({ db, keepServing: true });
-  let host: WebHost | undefined;
+type StartWebHost = (command: string[], env?: Record<string, string>) => Promise<WebHost>;
+
+/**
+ * One view of the browser-mode host on the history file `db` (the service at `baseUrl` answers for it): `open` brings
+ * the view up on the page, then it is shot as `name`.png (and `name`-light.png with --light).
+ */
+async function shootHistoryView(
+  browser: Browser,
+  startWebHost: StartWebHost,
+  o: { db: string; baseUrl: string; key: string; name: string; open: (page: Page) => Promise<void> },
+) {
+  const host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', o.baseUrl, '--db', o.db], { ODDSDESK_API_KEY: o.key });
   try {
-    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', service.baseUrl, '--db', db], { ODDSDESK_API_KEY: service.key });
     const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 })).newPage();
     await page.goto(host.url);
     await page.getByTestId('status-bar').waitFor();
@@ -91,49 +96,59 @@ async function shootModels(browser: Browser, startWebHost: (command: string[], e
         await page.getByTestId('theme-select').selectOption('light');
       }
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      await page.keyboard.press('d');
-      await page.getByTestId('models-table').waitFor();
+      await o.open(page);
       await page.waitForTimeout(800);
-      const file = path.join(outDir, `models${suffix}.png`);
+      const file = path.join(outDir, `${o.name}${suffix}.png`);
       await page.screenshot({ path: file });
       console.log(`wrote ${path.relative(root, file)}`);
     }
   } finally {
-    await host?.stop();
+    await host.stop();
+  }
+}
+
+/** The Models view on a recorded demo history: its host serves the file for the (stopped-clock) simulator it came from. */
+async function shootModels(browser: Browser, startWebHost: StartWebHost) {
+  const { recordDemoHistory } = await import('../test/support/demoHistory');
+  const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-models-')), 'history.db');
+  const service = await recordDemoHistory({ db, keepServing: true });
+  try {
+    await shootHistoryView(browser, startWebHost, {
+      db,
+      baseUrl: service.baseUrl,
+      key: service.key,
+      name: 'models',
+      open: async (page) => {
+        await page.keyboard.press('d');
+        await page.getByTestId('models-table').waitFor();
+      },
+    });
+  } finally {
     await service.close();
   }
 }
 
 /** The Bets view's Report tab on a bet log of three months, written through the store; a simulator stands as its service. */
-async function shootReport(browser: Browser, startWebHost: (command: string[], env?: Record<string, string>) => Promise<WebHost>) {
+async function shootReport(browser: Browser, startWebHost: StartWebHost) {
   const { seedLedgerHistory } = await import('../test/support/ledgerHistory');
   const { startSimulator } = await import('../src/sim');
   const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-report-')), 'ledger.db');
   seedLedgerHistory({ db });
   const key = 'screenshots-report-key';
   const sim = await startSimulator({ port: 0, seed: 27, clock: 'manual', keys: [{ key, plan: 'enterprise' }] });
-  let host: WebHost | undefined;
   try {
-    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', db], { ODDSDESK_API_KEY: key });
-    const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 })).newPage();
-    await page.goto(host.url);
-    await page.getByTestId('status-bar').waitFor();
-    for (const suffix of args.has('--light') ? ['', '-light'] : ['']) {
-      if (suffix) {
-        await page.keyboard.press(',');
-        await page.getByTestId('theme-select').selectOption('light');
-      }
-      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      await page.keyboard.press('b');
-      await page.keyboard.press('4');
-      await page.getByTestId('report-breakdowns').waitFor();
-      await page.waitForTimeout(800);
-      const file = path.join(outDir, `bets-report${suffix}.png`);
-      await page.screenshot({ path: file });
-      console.log(`wrote ${path.relative(root, file)}`);
-    }
+    await shootHistoryView(browser, startWebHost, {
+      db,
+      baseUrl: sim.url,
+      key,
+      name: 'bets-report',
+      open: async (page) => {
+        await page.keyboard.press('b');
+        await page.keyboard.press('4');
+        await page.getByTestId('report-breakdowns').waitFor();
+      },
+    });
   } finally {
-    await host?.stop();
     await sim.close();
   }
 }
