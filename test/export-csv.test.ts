@@ -13,36 +13,7 @@ import type { SettledEvent, SpecialTick } from '../src/shared/api';
 import { csvField, csvRow } from '../src/shared/csv';
 import { runCli } from './monitor/cliHarness';
 import { settledEvent } from './store/gen';
-
-/** An RFC 4180 reader, as a spreadsheet's import does it: rows of raw cell texts. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}
+import { parseCsv } from './support/csv';
 
 /** What a spreadsheet would evaluate: a cell starting with a formula character that is not a plain number. */
 const startsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell);

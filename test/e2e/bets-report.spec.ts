@@ -12,38 +12,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { LEDGER_CSV_HEADER } from '../../src/shared/ledger';
 import { startSimulator } from '../../src/sim';
 import { cli, root, startWebHost } from './helpers';
+import { parseCsv } from '../support/csv';
 
 const KEY = 'e2e-bets-report-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
-
-/** RFC 4180 lines as the app writes them: CRLF, fields quoted when they hold a comma, quote or line break. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      rows.push([...row, field]);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || row.length) rows.push([...row, field]);
-  return rows;
-}
 
 async function recordBet(page: Page, side: 'home' | 'away', price: string, stake: string) {
   await page.keyboard.press('r');

@@ -4,59 +4,20 @@
 // its CLV; X exports it, and the downloaded CSV holds that bet's figures. Screenshots of both views go to
 // test-results/screenshots (movers.png, bets.png); the committed ones in docs/screenshots come from
 // scripts/screenshots.ts only.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { BET_CSV_HEADER } from '../../src/core/export/csv';
-import { startSimulator, type Simulator } from '../../src/sim';
-import { cli, root, startWebHost } from './helpers';
+import type { Simulator } from '../../src/sim';
+import { simulatorAndHost } from './fixtures';
+import { root } from './helpers';
+import { parseCsv } from '../support/csv';
 
 const KEY = 'e2e-bets-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
 
-/** RFC 4180 lines as the app writes them: CRLF, fields quoted when they hold a comma, quote or line break. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      rows.push([...row, field]);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || row.length) rows.push([...row, field]);
-  return rows;
-}
-
 const test = base.extend<{ sim: Simulator }>({
-  sim: async ({ page }, use) => {
-    const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
-    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bets-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bets.db')], { ODDSDESK_API_KEY: KEY });
-    await page.setViewportSize({ width: 1400, height: 800 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('status-bar')).toBeVisible();
-    await use(sim);
-    await host.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
+  sim: simulatorAndHost({ key: KEY, name: 'bets', viewport: { width: 1400, height: 800 } }),
 });
 
 test('Top movers and Bets by keys: record a bet in the detail, see the move ranked, then the bet’s CLV once the line closes', async ({ page, sim }) => {

@@ -5,41 +5,35 @@
 // selected. The others: Del takes a watch away with an undo that brings it back with its price alert, mute and
 // snooze; and a live alert sounds (per kind), flashes its row and counts as unread, except for a snoozed event.
 // The simulator runs on the manual clock in this process, so every price moves only when the test scripts it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { EventOdds, Market } from '../../src/shared/api';
-import { startSimulator, type Simulator } from '../../src/sim';
-import { cli, root, startWebHost } from './helpers';
+import type { Simulator } from '../../src/sim';
+import { simulatorAndHost } from './fixtures';
+import { root } from './helpers';
 
 const KEY = 'e2e-keyboard-trader-key';
 /** Screenshots for a look (not committed): test-results/screenshots/keys-*.png. */
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', `keys-${name}.png`);
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: async ({ page }, use) => {
-    const sim = await startSimulator({ port: 0, seed: 6, clock: 'manual', historyHours: 3, keys: [{ key: KEY, plan: 'enterprise' }] });
-    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-keyboard-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'keys.db')], { ODDSDESK_API_KEY: KEY });
+  sim: simulatorAndHost({
+    key: KEY,
+    name: 'keyboard',
+    viewport: { width: 1400, height: 800 },
+    sim: { seed: 6, historyHours: 3 },
     // The page's tunes, by pitch: a headless browser cannot be heard, so each oscillator started is noted.
-    await page.addInitScript(() => {
-      const w = window as unknown as { __tones: number[] };
-      w.__tones = [];
-      const start = OscillatorNode.prototype.start;
-      OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: Parameters<OscillatorNode['start']>) {
-        w.__tones.push(this.frequency.value);
-        return start.apply(this, args);
-      };
-    });
-    await page.setViewportSize({ width: 1400, height: 800 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('status-bar')).toBeVisible();
-    await use(sim);
-    await host.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
+    beforeGoto: (page) =>
+      page.addInitScript(() => {
+        const w = window as unknown as { __tones: number[] };
+        w.__tones = [];
+        const start = OscillatorNode.prototype.start;
+        OscillatorNode.prototype.start = function (this: OscillatorNode, ...args: Parameters<OscillatorNode['start']>) {
+          w.__tones.push(this.frequency.value);
+          return start.apply(this, args);
+        };
+      }),
+  }),
 });
 
 /** Matches hours from their start with a two-way moneyline and a priced full-match total. */

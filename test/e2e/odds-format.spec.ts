@@ -3,29 +3,17 @@
 // switching the odds format in Settings changes all three (American: +150 / -167; Malay: -0.667 / +0.600), the price
 // chart's legend follows, and the time zone setting moves every time shown (the bet's time, the status bar) to
 // Tokyo's clock. The host runs under TZ=UTC, so its OS zone, the default, is UTC.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { startSimulator, type Simulator } from '../../src/sim';
-import { cli, root, startWebHost } from './helpers';
+import type { Simulator } from '../../src/sim';
+import { simulatorAndHost } from './fixtures';
+import { root } from './helpers';
 
 const KEY = 'e2e-odds-format-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: async ({ page }, use) => {
-    const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
-    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-odds-format-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'odds.db')], { ODDSDESK_API_KEY: KEY, TZ: 'UTC' });
-    await page.setViewportSize({ width: 1600, height: 900 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('status-bar')).toBeVisible();
-    await use(sim);
-    await host.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
+  sim: simulatorAndHost({ key: KEY, name: 'odds-format', viewport: { width: 1600, height: 900 }, env: { TZ: 'UTC' } }),
 });
 
 async function chooseFormat(page: Page, format: string) {

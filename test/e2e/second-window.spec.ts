@@ -3,29 +3,17 @@
 // the token staying in its address, and stays in step with the first tab: a setting changed in the first shows in
 // the second, a watch added there appears, an alert reaches both, a watch removed shows in an event's own tab, whose
 // Close (Esc) closes it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { startSimulator, type Simulator } from '../../src/sim';
-import { cli, root, startWebHost } from './helpers';
+import type { Simulator } from '../../src/sim';
+import { simulatorAndHost } from './fixtures';
+import { root } from './helpers';
 
 const KEY = 'e2e-second-window-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: async ({ page }, use) => {
-    const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
-    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-second-window-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'odds.db')], { ODDSDESK_API_KEY: KEY, TZ: 'UTC' });
-    await page.setViewportSize({ width: 1600, height: 900 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('status-bar')).toBeVisible();
-    await use(sim);
-    await host.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
+  sim: simulatorAndHost({ key: KEY, name: 'second-window', viewport: { width: 1600, height: 900 }, env: { TZ: 'UTC' } }),
 });
 
 /** Matches hours before their start with a two-way moneyline (priced on every market). */
