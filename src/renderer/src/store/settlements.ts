@@ -61,6 +61,11 @@ export interface SettlementsSlice {
   settlementsLoading: boolean;
   settlementsLoaded: boolean;
   settlementsError: AppError | null;
+  /**
+   * The filter the listed rows answer: until a new filter's first page is in, it is the old one, and the view shows
+   * those rows as stale rather than as the new filter's.
+   */
+  settlementListFilter: SettlementFilter | null;
   /** Newest live settlements, for the feed strip. */
   liveSettlementIds: number[];
   /** Leagues seen in any row, for the filter's league list. */
@@ -109,6 +114,7 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
     settlementsLoading: false,
     settlementsLoaded: false,
     settlementsError: null,
+    settlementListFilter: null,
     liveSettlementIds: [],
     leaguesSeen: {},
     selectedSettlementId: null,
@@ -143,14 +149,16 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
     },
     async loadSettlements() {
       const mine = ++seq;
+      const filter = get().settlementFilter;
       set({ settlementsLoading: true });
-      const r = await api.invoke('settlements:query', { ...toQuery(get().settlementFilter, resolveTimeZone(get().settings?.timeZone)), limit: PAGE });
+      const r = await api.invoke('settlements:query', { ...toQuery(filter, resolveTimeZone(get().settings?.timeZone)), limit: PAGE });
       if (mine !== seq) return; // a newer filter is on its way
       if (!r.ok) {
         set({ settlementsLoading: false, settlementsLoaded: true, settlementsError: r.error });
         return;
       }
       set({
+        settlementListFilter: filter,
         ...remember(r.value.rows, true),
         settlementIds: r.value.rows.map((x) => x.eventId),
         settlementTotal: r.value.total,

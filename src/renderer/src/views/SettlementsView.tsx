@@ -122,9 +122,10 @@ function downloadCsv(csv: string) {
 
 export function SettlementsView() {
   const ids = useStore(useShallow((s) => s.settlementIds));
-  const { filter, total, loading, loaded, error, hasMore, leagues } = useStore(
+  const { filter, listFilter, total, loading, loaded, error, hasMore, leagues } = useStore(
     useShallow((s) => ({
       filter: s.settlementFilter,
+      listFilter: s.settlementListFilter,
       total: s.settlementTotal,
       loading: s.settlementsLoading,
       loaded: s.settlementsLoaded,
@@ -213,6 +214,8 @@ export function SettlementsView() {
     .filter((l) => filter.sportId === null || l.sportId === filter.sportId)
     .sort((a, b) => a.leagueName.localeCompare(b.leagueName));
   const filtered = JSON.stringify(filter) !== JSON.stringify(EMPTY_FILTER);
+  // A filter just changed and its rows are not in yet: the rows on screen answer the last one, and look it.
+  const stale = loaded && listFilter !== filter;
   const clearFilters = () => {
     setTeam('');
     setFilter(EMPTY_FILTER);
@@ -287,7 +290,7 @@ export function SettlementsView() {
       )}
       {!loaded && !error && <p className="calm-message">Loading cached settlements…</p>}
       <div className={`split${selected !== null ? ' open' : ''}`}>
-        <div className="sgrid" role="grid" aria-rowcount={ids.length}>
+        <div className={`sgrid${stale ? ' stale' : ''}`} role="grid" aria-rowcount={ids.length} aria-busy={stale} data-testid="settlement-grid">
           <div className="sbody" ref={scroller} data-testid="settlement-list">
             <div className="shead" role="row">
               <span className="th">Settled</span>
