@@ -8,11 +8,17 @@
 // 127.0.0.1 and prints `ready <url>` once every stream answered and the page can be opened; it stops when its
 // standard input ends (the bench that started it is gone). The bench then gives the
 // page its cells (`setCells([...data-testid])`, the same `price-<event>-<line>-<side>` ids as the app's grid), and
-// measures it with the same probe as the app's page (bench/web/probe.ts).
+// measures it with the same probe as the app's page (bench/web/probe.ts), and asks it for its event-loop delay over
+// the window as it asks the host (SIGUSR2).
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { reportLoopDelayOnRequest } from '../src/cli/loopDelay';
 import { readEventStreams } from './bareSse';
+
+// Its event loop's delay, as the host reports its own (SIGUSR2 -> a `loop-delay {json}` line on stdout): the same
+// machine's scheduling in the same window, beside the host's figure.
+reportLoopDelayOnRequest(process.stdout);
 
 const [base, ...ids] = process.argv.slice(2);
 const key = process.env['ODDSDESK_API_KEY'] ?? '';

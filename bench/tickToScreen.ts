@@ -12,7 +12,8 @@
 //     tick_to_screen_p99_ratio is the app's p99 over the bare pipeline's;
 //   - a bare reader (bench/bareReader.ts: the same streams, parsed and dropped) for the host's CPU per message;
 //   - the host's event-loop delay over the window (host_loop_delay_*: the host runs with ODDSDESK_BENCH_LOOP_DELAY=1,
-//     and a SIGUSR2 at each end of the window makes it write the delay it saw; see src/cli/web.ts).
+//     and a SIGUSR2 at each end of the window makes it write the delay it saw; see src/cli/loopDelay.ts), beside the
+//     bare pipeline's own loop delay over the same window (bare_loop_delay_*), the same machine's scheduling.
 // Two loads, each with its own simulator, host and browsers: the stress load (2,000 market moves a second over 200
 // watched events; the figures the issue's goals are about, unprefixed) and a realistic one (bench/realisticLoad.ts;
 // `realistic_` figures). The stress load also has a memory soak (host_rss_mb_hour; --soak-s N or BENCH_TICK_SOAK_S,
@@ -173,16 +174,16 @@ function pricedEvents(sim: Simulator): number[] {
 }
 
 /**
- * The host's loop-delay report (src/cli/web.ts): each call signals the host and waits for the line it writes, the
- * delay seen since the previous call.
+ * A process's loop-delay report (src/cli/loopDelay.ts): each call signals the process and waits for the line it
+ * writes, the delay seen since the previous call. `output` is what the process has written so far.
  */
-function loopDelayOf(host: WebHost, pid: number): () => Promise<LoopDelay> {
-  const lines = () => host.output().match(/^loop-delay \{.*\}$/gm) ?? [];
+function loopDelayOf(name: string, output: () => string, pid: number): () => Promise<LoopDelay> {
+  const lines = () => output().match(/^loop-delay \{.*\}$/gm) ?? [];
   return async () => {
     const before = lines().length;
     process.kill(pid, 'SIGUSR2');
     for (let waited = 0; lines().length === before; waited += 20) {
-      if (waited > 30_000) throw new Error(`the host (pid ${pid}) wrote no loop-delay report; its output ends:\n${host.output().slice(-2000)}\nprocesses: ${spawnSync('ps', ['-o', 'pid,ppid,args', '--forest', '-g', String(host.child.pid)], { encoding: 'utf8' }).stdout}`);
+      if (waited > 30_000) throw new Error(`${name} (pid ${pid}) wrote no loop-delay report; its output ends:\n${output().slice(-2000)}\nprocesses: ${spawnSync('ps', ['-o', 'pid,ppid,args', '--forest', '-g', String(pid)], { encoding: 'utf8' }).stdout}`);
       await sleep(20);
     }
     return JSON.parse(lines()[before]!.slice('loop-delay '.length)) as LoopDelay;
@@ -249,7 +250,8 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       ODDSDESK_BENCH_LOOP_DELAY: '1',
     });
     const hostPid = host.child.pid!;
-    const loopDelay = loopDelayOf(host, leafPid(hostPid));
+    const started = host;
+    const loopDelay = loopDelayOf('the host', () => started.output(), leafPid(hostPid));
     const ids = pricedEvents(sim);
     if (ids.length < EVENTS) throw new Error(`only ${ids.length} priced events in the book`);
     watchedIds = new Set(ids);
@@ -265,6 +267,7 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
     pipe = barePipe;
     await bareReader.ready;
     const pipeUrl = await barePipe.ready;
+    const pipeLoopDelay = loopDelayOf('the bare pipeline', barePipe.output, leafPid(barePipe.pid));
 
     const launched = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     browser = launched;
@@ -307,7 +310,8 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       // Emits are kept from the start of the warm-up, so a change shown early in the window finds its emit.
       recording = true;
       await sleep(warmupMs);
-      await loopDelay(); // the report so far is the warm-up's: the window's starts now
+      // The reports so far are the warm-up's: the window's start now.
+      await Promise.all([loopDelay(), pipeLoopDelay()]);
       const from = Date.now();
       const loadFrom = loadavg()[0]!;
       const cpuFrom = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), pipe: treeCpuMs(barePipe.pid), messages: streamMessages };
@@ -327,7 +331,7 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       const to = Date.now();
       const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), pipe: treeCpuMs(barePipe.pid), messages: streamMessages };
       const loadTo = loadavg()[0]!;
-      const hostLoop = await loopDelay();
+      const [hostLoop, pipeLoop] = await Promise.all([loopDelay(), pipeLoopDelay()]);
       if (cdp && PROFILE_FILE) writeFileSync(PROFILE_FILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       // Tracing stops first: handing the probe's records back is itself a long task the app did not cause.
       const traceJson = traced ? await launched.stopTracing() : null;
@@ -427,7 +431,7 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       log(`tick-to-frame-committed (first task after the frame): ${spread(paint)}`);
       log(`stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes of ${(probe.pushes.reduce((n, [, t]) => n + t.length, 0) / Math.max(1, probe.pushes.length) / 1024).toFixed(1)} KB on average`);
       log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / tracedMs).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
-      log(`host event loop over the window: delay p50 ${hostLoop.p50.toFixed(1)} ms, p90 ${hostLoop.p90.toFixed(1)} ms, p99 ${hostLoop.p99.toFixed(1)} ms (goal <= 20), max ${hostLoop.max.toFixed(1)} ms, mean ${hostLoop.mean.toFixed(1)} ms over ${hostLoop.count} samples`);
+      log(`host event loop over the window: delay p50 ${hostLoop.p50.toFixed(1)} ms, p90 ${hostLoop.p90.toFixed(1)} ms, p99 ${hostLoop.p99.toFixed(1)} ms (goal <= 20), max ${hostLoop.max.toFixed(1)} ms, mean ${hostLoop.mean.toFixed(1)} ms over ${hostLoop.count} samples; the bare pipeline's loop, same window: p50 ${pipeLoop.p50.toFixed(1)} ms, p99 ${pipeLoop.p99.toFixed(1)} ms, max ${pipeLoop.max.toFixed(1)} ms`);
       const kinds = Object.entries(probe.alertKinds).map(([k, n]) => `${n} ${k}`).join(', ');
       log(`alerts: ${probe.alerts} pushed to the page in the window (${(probe.alerts / seconds).toFixed(2)}/s, ${((60 * probe.alerts) / seconds).toFixed(1)} a minute${kinds ? `: ${kinds}` : ''}; the default rules)`);
       log(`page clock skew (Date.now vs timeOrigin+now): ${probe.clockSkew.toFixed(2)} ms (bare page ${bareProbe.clockSkew.toFixed(2)} ms)`);
@@ -450,6 +454,8 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
         host_loop_delay_p50_ms: round(hostLoop.p50),
         host_loop_delay_p99_ms: round(hostLoop.p99),
         host_loop_delay_max_ms: round(hostLoop.max),
+        bare_loop_delay_p99_ms: round(pipeLoop.p99),
+        bare_loop_delay_max_ms: round(pipeLoop.max),
         host_cpu_ms_per_1k_msgs: round(hostPer1k),
         bare_cpu_ms_per_1k_msgs: round(barePer1k),
         host_cpu_ratio: round(hostPer1k / barePer1k),
@@ -546,15 +552,20 @@ function toScreen(
  * with its own key; `ready` once every stream answered, with what the process said after `ready ` (the pipeline's
  * page URL).
  */
-function startReader(script: string, baseUrl: string, ids: readonly number[], key: string): { child: ChildProcess; pid: number; ready: Promise<string>; stop(): void } {
+function startReader(
+  script: string,
+  baseUrl: string,
+  ids: readonly number[],
+  key: string,
+): { child: ChildProcess; pid: number; ready: Promise<string>; stop(): void; output(): string } {
   const child = spawn('npx', ['tsx', script, baseUrl, ...ids.map(String)], {
     cwd: root,
     env: { ...process.env, ODDSDESK_API_KEY: key },
     stdio: ['pipe', 'pipe', 'inherit'],
     detached: true, // its own process group: npx, tsx and node stop together
   });
+  let out = '';
   const ready = new Promise<string>((resolve, reject) => {
-    let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^ready (\S+)/m.exec(out);
@@ -569,7 +580,7 @@ function startReader(script: string, baseUrl: string, ids: readonly number[], ke
       // gone already
     }
   };
-  return { child, pid: child.pid!, ready, stop };
+  return { child, pid: child.pid!, ready, stop, output: () => out };
 }
 
 /**

@@ -7,7 +7,6 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createCore } from '../core/app';
 import { startBridge } from '../core/bridge/server';
 import { PRIVATE_DIR_MODE } from '../core/fileModes';
@@ -15,6 +14,7 @@ import { createHostKit, logLevelFrom, stderrSink } from '../core/host/kit';
 import { createProxyFetch } from '../core/net/proxyFetch';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { startDemo } from '../sim/demo';
+import { reportLoopDelayOnRequest } from './loopDelay';
 
 export interface WebOptions {
   port: number;
@@ -33,29 +33,6 @@ function dataDir(): string {
   const dir = process.env['ODDSDESK_DATA_DIR'] || path.join(dataHome, 'oddsdesk');
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   return dir;
-}
-
-/**
- * The tick-to-screen bench's window on this host's event loop (bench/tickToScreen.ts), on only when
- * ODDSDESK_BENCH_LOOP_DELAY=1: a 10 ms timer samples the loop (perf_hooks.monitorEventLoopDelay), and each SIGUSR2
- * (and the exit) writes what it saw since the last one to stderr as one line, `loop-delay {json}`, then starts over.
- * The figures are ms past the timer's due time: the histogram holds whole intervals, so its 10 ms are taken off.
- * Unset, as in every normal run, nothing is sampled and SIGUSR2 keeps its default.
- */
-function reportLoopDelayOnRequest(): void {
-  const resolutionMs = 10;
-  const h = monitorEventLoopDelay({ resolution: resolutionMs });
-  h.enable();
-  const ms = (ns: number) => Number(Math.max(0, ns / 1e6 - resolutionMs).toFixed(2));
-  const report = () => {
-    const seen = h.count > 0;
-    const at = (p: number) => (seen ? ms(h.percentile(p)) : 0);
-    const figures = { count: h.count, p50: at(50), p90: at(90), p99: at(99), max: seen ? ms(h.max) : 0, mean: seen ? ms(h.mean) : 0 };
-    process.stderr.write(`loop-delay ${JSON.stringify(figures)}\n`);
-    h.reset();
-  };
-  process.on('SIGUSR2', report);
-  process.once('exit', report);
 }
 
 export async function runWeb(options: WebOptions): Promise<void> {
