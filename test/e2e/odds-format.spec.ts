@@ -61,9 +61,9 @@ test('switching the odds format in Settings changes the grid, the detail and the
   const betRow = page.locator('[data-testid^="bet-row-"]');
   await expect(betRow).toHaveCount(1);
   await expect(betRow.getByTestId('bet-price')).toHaveText('2.500');
+  await expect(page.getByTestId('status-zone')).toHaveText('UTC');
   const placedUtc = await betRow.locator('td').first().textContent();
   expect(placedUtc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
-  await expect(page.getByTestId('status-zone')).toHaveText('UTC');
 
   // American: 2.50 -> +100 x 1.5 = +150; 1.60 -> -100 / 0.6 = -166.7 -> -167.
   await chooseFormat(page, 'american');

@@ -84,7 +84,8 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     await expect(rows.first()).toBeVisible();
     // The fixtures are sorted by start: the bottom of the list starts last.
     const pickerList = page.getByTestId('fixture-picker').locator('.picker-list');
-    for (let i = 0; i < 5; i++) await pickerList.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    // The list is virtual: its last rows exist once the scroll has been seen (a frame or two later).
+    await pickerList.evaluate((el) => new Promise((done) => (el.scrollTo(0, el.scrollHeight), requestAnimationFrame(() => requestAnimationFrame(done)))));
     const upcomingRow = rows.filter({ hasNot: page.locator('.badge.live') }).filter({ has: page.locator('button:not([disabled])') }).last();
     const upcomingId = Number((await upcomingRow.getAttribute('data-testid'))!.replace('fixture-row-', ''));
     await page.getByTestId(`fixture-add-${upcomingId}`).click();
@@ -119,10 +120,11 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     expect(await advanceUntil(watchedSettled, 60, 24 * 60), 'a watched match settled upstream').toBe(true);
     const settledAlert = page.locator('[data-testid="alert-row"][data-kind="settled"]').first();
     await expect(settledAlert).toBeVisible({ timeout: 60_000 });
-    const settledId = Number(await settledAlert.getAttribute('data-event-id'));
+    // One read of the row: another settlement may become the first row between two.
+    const [settledAttr, message] = await settledAlert.evaluate((el) => [el.getAttribute('data-event-id') ?? '', el.querySelector('.msg')?.getAttribute('title') ?? '']);
+    const settledId = Number(settledAttr);
     const watchedIds = [...liveIds, upcomingId];
     expect(watchedIds).toContain(settledId);
-    const message = (await settledAlert.locator('.msg').getAttribute('title'))!;
     const match = /^Settled: (.+) v (.+) \d+–\d+/.exec(message)!;
     expect(match).not.toBeNull();
     const notes = await page.evaluate(() => (window as unknown as { __notes: Array<{ title: string }> }).__notes);

@@ -594,7 +594,8 @@ test('demo mode: without a key the host runs its own simulator, and the status b
   const adds = page.locator('[data-testid^="fixture-add-"]:not([disabled])');
   await expect(adds.first()).toBeVisible();
   const list = page.getByTestId('fixture-picker').locator('.picker-list');
-  for (let i = 0; i < 5; i++) await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  // The list is virtual: its last rows exist once the scroll has been seen (a frame or two later).
+  await list.evaluate((el) => new Promise((done) => (el.scrollTo(0, el.scrollHeight), requestAnimationFrame(() => requestAnimationFrame(done)))));
   const add = adds.last();
   const testId = (await add.getAttribute('data-testid'))!;
   await add.click();
