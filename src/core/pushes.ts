@@ -7,7 +7,7 @@ import type { MarketView, SettlementRow } from '../shared/domain';
 import type { AppError } from '../shared/errors';
 import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract';
 import type { Clock, TimerHandle } from './clock';
-import { DEFAULT_BATCH_MS, type MonitorEvent } from './monitor';
+import type { MonitorEvent } from './monitor';
 import type { UserNotification } from './notifier';
 import type { Connection } from './session';
 import { quotaView } from './status';
@@ -79,28 +79,22 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
   let notificationId = 0;
 
   // ---- odds: everything one monitor flush emits goes out as one batch ----
+  // The monitor's coalescer is the one pacing stage (odds, scores and ends alike, at most one flush per
+  // the monitor's DEFAULT_BATCH_MS): what one flush emits is gathered here and pushed in a microtask, ahead of the monitor's tick
+  // write, so the screen is not kept waiting for the disk.
   let oddsBatch: OddsBatch['events'] = [];
   let oddsScheduled = false;
-  let lastOddsPush = 0;
 
   function queueOdds(entry: OddsBatch['events'][number]): void {
     oddsBatch.push(entry);
     if (oddsScheduled) return;
     oddsScheduled = true;
-    // Scores (which the streams send on their own) join the next batch: the renderer never gets more than one
-    // batch per interval.
-    const pushNow = () => {
+    queueMicrotask(() => {
       oddsScheduled = false;
       const events = oddsBatch;
       oddsBatch = [];
-      lastOddsPush = clock.now();
-      if (events.length) push('onOdds', { events, at: lastOddsPush });
-    };
-    const wait = lastOddsPush + DEFAULT_BATCH_MS - clock.now();
-    // Due now: a microtask, queued ahead of the monitor's tick write, so the screen is not kept waiting for the
-    // disk. Otherwise at the end of the interval.
-    if (wait <= 0) queueMicrotask(pushNow);
-    else clock.setTimeout(pushNow, wait);
+      if (events.length) push('onOdds', { events, at: clock.now() });
+    });
   }
 
   /** The one place the online/offline state changes, so "offline since" is the moment it went. */

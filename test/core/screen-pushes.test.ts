@@ -133,9 +133,24 @@ describe('pushes the screen relies on', () => {
     });
     expect(withHeader.markets.map((m) => m.prices)).toEqual([{ home: 1.4, away: 3.1 }]);
 
-    // The service removes the event: the screen hears it, with the reason, and the stream's status keeps it.
-    upstream.stream!.end(`id: 2\nevent: end\ndata: ${JSON.stringify({ event_id: EVENT, reason: 'removed' })}\n\n`);
-    const ended = await until(clock, () => entries().find((e) => e.ended), 'the end');
+    // A last price, a score and the end in one read of the socket: one pacing stage hands them on together, in the
+    // order the row needs (the price, then the score, then the end: nothing overtakes what came before it).
+    const ts = '2026-11-22T12:00:00';
+    const lastPrice = { ...snapshot.markets[0]!, prices: { home: 1.25, away: 3.9 }, updated_at: ts };
+    upstream.stream!.end(
+      `id: 2\nevent: odds\ndata: ${JSON.stringify({ event_id: EVENT, ts, markets: [lastPrice] })}\n\n` +
+        `id: 3\nevent: score\ndata: ${JSON.stringify({ event_id: EVENT, ts, live_status: 1, score_home: 104, score_away: 99 })}\n\n` +
+        // The service removes the event: the screen hears it, with the reason, and the stream's status keeps it.
+        `id: 4\nevent: end\ndata: ${JSON.stringify({ event_id: EVENT, reason: 'removed' })}\n\n`,
+    );
+    const endBatch = await until(clock, () => odds.find((b) => b.events.some((e) => e.eventId === EVENT && e.ended)), 'the end');
+    const inBatch = endBatch.events.filter((e) => e.eventId === EVENT);
+    expect(inBatch.map((e) => (e.ended ? `end ${e.ended}` : e.score ? `score ${e.score.scoreHome}-${e.score.scoreAway}` : `price ${e.markets[0]?.prices?.home}`))).toEqual([
+      'price 1.25',
+      'score 104-99',
+      'end removed',
+    ]);
+    const ended = entries().find((e) => e.ended)!;
     expect(ended.ended).toBe('removed');
     const status = await until(clock, () => statuses.find((s) => s.streams.some((x) => x.eventId === EVENT && x.state === 'ended')), 'the ended stream');
     expect(status.streams.find((x) => x.eventId === EVENT)?.endReason).toBe('removed');

@@ -29,4 +29,33 @@ describe('the coalescer', () => {
     await clock.advance(0);
     expect(batches.map((b) => b.at)).toEqual([1_000, 1_008, 1_058]);
   });
+
+  it('scores and ends pass the same stage: paced with the prices, the latest score only, an end after its prices', async () => {
+    const clock = createManualClock(1_000);
+    const batches: CoalescedEvent[][] = [];
+    const c = createCoalescer(clock, 8, (batch) => batches.push(batch));
+    c.add(7, [m(1, 1.9)]);
+    await clock.advance(0);
+    // Within the interval: two scores, a price, then the stream's end. One batch, in the page's order.
+    c.score(7, { liveStatus: 1, scoreHome: 1, scoreAway: 0 });
+    await clock.advance(2);
+    c.add(7, [m(1, 1.8)]);
+    c.score(7, { liveStatus: 1, scoreHome: 2, scoreAway: 0 });
+    c.end(7, 'settled');
+    c.score(9, { liveStatus: 1, scoreHome: 0, scoreAway: 3 });
+    await clock.advance(5);
+    expect(batches).toHaveLength(1); // a score does not jump the interval
+    await clock.advance(1);
+    expect(batches[1]).toEqual([
+      { eventId: 7, markets: [m(1, 1.8)], replace: false, score: { liveStatus: 1, scoreHome: 2, scoreAway: 0 }, ended: 'settled' },
+      { eventId: 9, markets: [], replace: false, score: { liveStatus: 1, scoreHome: 0, scoreAway: 3 } },
+    ]);
+    // A snapshot stands for the prices before it but keeps the score; a stream back after an end is not ended.
+    await clock.advance(50);
+    c.score(7, { liveStatus: 1, scoreHome: 2, scoreAway: 1 });
+    c.end(7, 'removed');
+    c.add(7, [m(2, 2.5)], true);
+    await clock.advance(0);
+    expect(batches[2]).toEqual([{ eventId: 7, markets: [m(2, 2.5)], replace: true, score: { liveStatus: 1, scoreHome: 2, scoreAway: 1 } }]);
+  });
 });

@@ -1,26 +1,47 @@
-// Hot data is batched at the source: stream updates are folded into the latest value per market (per event), and
-// handed on in one batch per tick, at most every `intervalMs`, instead of one message per update. A quiet line does
-// not wait: an update that finds the last batch `intervalMs` or more ago goes with the turn's batch at once (a timer
-// of 0: what arrived in the same read of the sockets goes together); a busy one is handed on every `intervalMs`.
+// Hot data is batched at the source, and this is the host's one pacing stage for what the streams deliver: stream
+// updates are folded into the latest value per market (per event), with the event's latest score and its stream's
+// end, and handed on in one batch per tick, at most every `intervalMs`, instead of one message per update. A quiet
+// line does not wait: an update that finds the last batch `intervalMs` or more ago goes with the turn's batch at once
+// (a timer of 0: what arrived in the same read of the sockets goes together); a busy one is handed on every
+// `intervalMs`. Within an event the order is kept as the page needs it: markets, then the score, then the end.
 import type { Market } from '../../shared/api';
 import type { Clock, TimerHandle } from '../clock';
+
+export interface CoalescedScore {
+  liveStatus: number;
+  scoreHome: number | null;
+  scoreAway: number | null;
+}
 
 export interface CoalescedEvent {
   eventId: number;
   markets: Market[];
   /** A snapshot replaced the event's state since the last batch. */
   replace: boolean;
+  /** The event's latest score since the last batch, if one came. */
+  score?: CoalescedScore;
+  /** The event's stream ended since the last batch (why): after everything else of the event. */
+  ended?: string;
 }
 
 export interface Coalescer {
   add(eventId: number, markets: readonly Market[], replace?: boolean): void;
+  score(eventId: number, score: CoalescedScore): void;
+  end(eventId: number, reason: string): void;
   /** Hands on whatever is pending now. */
   flush(): void;
   close(): void;
 }
 
+interface Pending {
+  markets: Map<number, Market>;
+  replace: boolean;
+  score?: CoalescedScore;
+  ended?: string;
+}
+
 export function createCoalescer(clock: Clock, intervalMs: number, sink: (batch: CoalescedEvent[]) => void): Coalescer {
-  let pending = new Map<number, { markets: Map<number, Market>; replace: boolean }>();
+  let pending = new Map<number, Pending>();
   let timer: TimerHandle | null = null;
   let lastFlush = -Infinity;
 
@@ -29,20 +50,38 @@ export function createCoalescer(clock: Clock, intervalMs: number, sink: (batch: 
     timer = null;
     if (pending.size === 0) return;
     lastFlush = clock.now();
-    const batch = [...pending].map(([eventId, p]) => ({ eventId, markets: [...p.markets.values()], replace: p.replace }));
+    const batch = [...pending].map(([eventId, p]): CoalescedEvent => {
+      const e: CoalescedEvent = { eventId, markets: [...p.markets.values()], replace: p.replace };
+      if (p.score) e.score = p.score;
+      if (p.ended !== undefined) e.ended = p.ended;
+      return e;
+    });
     pending = new Map();
     sink(batch);
   };
 
+  const entry = (eventId: number): Pending => {
+    let p = pending.get(eventId);
+    if (!p) pending.set(eventId, (p = { markets: new Map(), replace: false }));
+    if (timer === null) timer = clock.setTimeout(flush, Math.max(0, lastFlush + intervalMs - clock.now()));
+    return p;
+  };
+
   return {
     add(eventId, markets, replace = false) {
-      let entry = pending.get(eventId);
-      if (!entry || replace) {
-        entry = { markets: new Map(), replace: replace || (entry?.replace ?? false) };
-        pending.set(eventId, entry);
+      let p = entry(eventId);
+      if (replace) {
+        // A snapshot stands for everything before it; a stream that ended and came back is no longer ended.
+        p = { markets: new Map(), replace: true, ...(p.score ? { score: p.score } : {}) };
+        pending.set(eventId, p);
       }
-      for (const m of markets) entry.markets.set(m.line_id, m);
-      if (timer === null) timer = clock.setTimeout(flush, Math.max(0, lastFlush + intervalMs - clock.now()));
+      for (const m of markets) p.markets.set(m.line_id, m);
+    },
+    score(eventId, score) {
+      entry(eventId).score = score;
+    },
+    end(eventId, reason) {
+      entry(eventId).ended = reason;
     },
     flush,
     close() {

@@ -178,12 +178,22 @@ export function createMonitor(options: MonitorOptions): Monitor {
     store,
     clock,
     batchMs: options.batchMs ?? DEFAULT_BATCH_MS,
+    // The one pacing stage: each event's markets, then its score; the batch's price alerts; then the ends (after
+    // their events' last prices and alerts, so an ended row never takes a price after it).
     onBatch: (batch) => {
-      for (const e of batch) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
+      for (const e of batch) {
+        if (e.markets.length > 0 || e.replace) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
+        if (e.score) emit({ type: 'score', eventId: e.eventId, ...e.score });
+      }
       try {
         observePrices(batch);
       } catch (e) {
         reportError({ kind: 'internal', message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}` });
+      }
+      for (const e of batch) {
+        if (e.ended === undefined) continue;
+        priceWatch.forget(e.eventId);
+        emit({ type: 'end', eventId: e.eventId, reason: e.ended });
       }
     },
     onMaxWinChange: maxWinChange,
@@ -252,16 +262,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
           } catch (e) {
             reportError({ kind: 'internal', message: `Could not record a score: ${e instanceof Error ? e.message : String(e)}` });
           }
-          emit({ type: 'score', eventId, liveStatus: score.live_status, scoreHome: score.score_home, scoreAway: score.score_away });
+          odds.onScore(eventId, { liveStatus: score.live_status, scoreHome: score.score_home, scoreAway: score.score_away });
         }),
         streams.onEnd((eventId, end) => {
           // The match left the book: nothing more will move its limits. Its settlement is discovered through
           // /api/settled, soon.
           odds.forget(eventId);
           maxWinAlerts.forget(eventId);
-          priceWatch.forget(eventId);
           closingLines.forget(eventId);
-          emit({ type: 'end', eventId, reason: end.reason });
+          // Its price rules go when the end is handed on, after the prices still in the batch (onBatch above).
+          odds.onEnd(eventId, end.reason);
           if (end.reason === 'settled') later(() => void settlements.sync(), 2000);
         }),
         streams.onProblem((_eventId, problem) => reportProblems([problem])),

@@ -7,7 +7,7 @@ import type { EventOdds, Market } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock';
 import type { Store, TickBatch } from '../store';
-import { createCoalescer, type CoalescedEvent } from './coalescer';
+import { createCoalescer, type CoalescedEvent, type CoalescedScore } from './coalescer';
 import type { MaxWinChange } from './events';
 
 /** How often stream ticks are written to the store. */
@@ -25,6 +25,10 @@ export interface OddsPipelineOptions {
 export interface OddsPipeline {
   onSnapshot(eventId: number, odds: EventOdds): void;
   onMarkets(eventId: number, markets: Market[]): void;
+  /** A score to hand on with the event's next batch (the latest one wins). */
+  onScore(eventId: number, score: CoalescedScore): void;
+  /** The event's stream ended: handed on after the rest of its batch. */
+  onEnd(eventId: number, reason: string): void;
   /** The event is no longer followed: its max_win baseline goes. */
   forget(eventId: number): void;
   /** Events whose baseline is held (for the memory bound test). */
@@ -127,6 +131,8 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
       maxWinMoves(eventId, markets);
       coalescer.add(eventId, markets);
     },
+    onScore: (eventId, score) => coalescer.score(eventId, score),
+    onEnd: (eventId, reason) => coalescer.end(eventId, reason),
     forget: (eventId) => void lastMaxWin.delete(eventId),
     followed: () => lastMaxWin.size,
     close() {
