@@ -1,17 +1,23 @@
 // What a batch of live alerts sounds like in the window: one tune per kind, the settlement's on by default and the
 // others off; none under do-not-disturb, none for a muted event or one snoozed until later (a snooze that has ended
-// sounds again).
-import { beforeAll, describe, expect, it } from 'vitest';
+// sounds again). And how alerts flash their rows: from the first alert until the event has been quiet a while,
+// without a store change per alert.
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AlertRecord } from '../../../shared/domain';
 import type { OddsdeskApi } from '../../../shared/ipc/contract';
 import type { alertSound as AlertSoundFn } from './alerts';
+import type { useStore as UseStore } from './index';
 
 let alertSound: typeof AlertSoundFn;
+let useStore: typeof UseStore;
+let ALERT_FLASH_MS: number;
 beforeAll(async () => {
   const api: OddsdeskApi = { invoke: async () => ({ ok: true, value: null }) as never, on: () => () => undefined };
   (globalThis as unknown as { window: { oddsdesk: OddsdeskApi } }).window = { oddsdesk: api };
-  ({ alertSound } = await import('./alerts'));
+  ({ alertSound, ALERT_FLASH_MS } = await import('./alerts'));
+  ({ useStore } = await import('./index'));
 });
+afterEach(() => void vi.useRealTimers());
 
 const alert = (kind: string, eventId: number | null = 7): AlertRecord => ({ id: 1, at: 0, kind, eventId, specialId: null, contestantId: null, message: '', data: null });
 const NOW = 1_000_000;
@@ -37,5 +43,37 @@ describe('alert sounds', () => {
     // Another event is not snoozed with it.
     expect(alertSound([alert('settled', 7), alert('settled', 8)], snoozed, NOW)).toBe('settlement');
     expect(alertSound([alert('settled', 7)], snoozed, NOW + 60_000)).toBe('settlement');
+  });
+});
+
+describe('alert flashes', () => {
+  it('a row flashes while its alerts keep coming, without a new value per alert, and stops a flash after the last', () => {
+    vi.useFakeTimers();
+    const s = () => useStore.getState();
+    let id = 100;
+    const drop = (eventId: number): AlertRecord => ({ ...alert('drop', eventId), id: ++id, at: Date.now() });
+    s().addAlerts([drop(7)]);
+    const first = s().alertFlash[7];
+    expect(first).toBeGreaterThan(0);
+    // A burst lasting longer than a flash: the row's value holds still (the row is not rendered again for each).
+    for (let i = 0; i < 40; i++) {
+      vi.advanceTimersByTime(50);
+      s().addAlerts([drop(7), drop(8)]);
+    }
+    expect(s().alertFlash[7]).toBe(first);
+    expect(s().alertFlash[8]).toBeGreaterThan(0);
+    expect(s().unseenAlerts).toBeGreaterThanOrEqual(81); // every alert is still counted and listed
+    // Quiet from here: the flash ends within a period or two of the last alert, never sooner than one.
+    vi.advanceTimersByTime(ALERT_FLASH_MS - 1);
+    expect(s().alertFlash[7]).toBe(first);
+    vi.advanceTimersByTime(ALERT_FLASH_MS + 1);
+    expect(s().alertFlash).toEqual({});
+    // The next alert flashes the row anew.
+    s().addAlerts([drop(7)]);
+    expect(s().alertFlash[7]).toBeGreaterThan(first!);
+    // A muted event's alerts do not flash.
+    useStore.setState({ settings: { ...(s().settings ?? ({} as never)), mutedEvents: [9], snoozedEvents: [] } });
+    s().addAlerts([drop(9)]);
+    expect(s().alertFlash[9]).toBeUndefined();
   });
 });

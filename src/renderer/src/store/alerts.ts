@@ -59,94 +59,130 @@ export interface AlertsSlice {
   muteEvent(eventId: number, muted: boolean): Promise<AppError | null>;
   /** Snoozes an event's alerts until `until` (epoch ms), or ends its snooze (null). */
   snoozeEvent(eventId: number, until: number | null): Promise<AppError | null>;
-  /** Events whose rows flash now (a live alert, not snoozed), each with the flash's number. */
+  /**
+   * Events whose rows flash now (a live alert, not snoozed or muted), each with the flash's number. A row keeps its
+   * flash while alerts keep coming and drops it after ALERT_FLASH_MS without one, so the next alert flashes it anew;
+   * the value holds still meanwhile, so a busy event's further alerts do not render its row again.
+   */
   alertFlash: Record<number, number>;
 }
 
+/** A flash running: which one (the timer that ends it checks), and when it began. */
+const flashes = new Map<number, { token: number; since: number }>();
+/** When each flashing event's latest live alert came (ms): alerts during a flash keep it for another period. */
+const lastAlertAt = new Map<number, number>();
 let flashSeq = 0;
 
-export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = (set, get) => ({
-  alertsById: {},
-  alertIds: [],
-  alertsLoaded: false,
-  alertsError: null,
-  unseenAlerts: 0,
-  alertFlash: {},
-  async loadAlerts() {
-    const r = await api.invoke('alerts:list', { limit: 1000 });
-    if (!r.ok) {
-      set({ alertsError: r.error, alertsLoaded: true });
-      return;
-    }
-    const merged = { ...get().alertsById };
-    for (const a of r.value) merged[a.id] = a;
-    const alertIds = Object.values(merged)
-      .sort((a, b) => b.at - a.at || b.id - a.id)
-      .slice(0, ALERTS_KEEP)
-      .map((a) => a.id);
-    const alertsById: Record<number, AlertRecord> = {};
-    for (const id of alertIds) alertsById[id] = merged[id]!;
-    set({ alertsById, alertIds, alertsLoaded: true, alertsError: null });
-  },
-  addAlert(alert) {
-    get().addAlerts([alert]);
-  },
-  addAlerts(batch) {
-    const s = get();
-    const seen = new Set<number>();
-    const fresh = batch.filter((a) => !s.alertsById[a.id] && !seen.has(a.id) && seen.add(a.id));
-    if (!fresh.length) return;
-    // One copy of the map and the list per batch: a burst of alerts (a goal moves every line of an event) costs one
-    // update, not one copy of ALERTS_KEEP entries per alert.
-    const alertsById = { ...s.alertsById };
-    for (const a of fresh) alertsById[a.id] = a;
-    // Pushes arrive oldest first; the list is newest first.
-    const alertIds = [...fresh.map((a) => a.id).reverse(), ...s.alertIds];
-    // The oldest fall out of the list and out of the map with them.
-    for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
-    // The alerted events' rows flash briefly (not a snoozed or muted one's); each flash ends by itself.
-    const now = Date.now();
-    const flashing = [...new Set(fresh.map((a) => a.eventId))].filter(
-      (id): id is number => id !== null && !s.settings?.mutedEvents.includes(id) && !isSnoozed(s.settings?.snoozedEvents, id, now),
-    );
-    let alertFlash = s.alertFlash;
-    if (flashing.length) {
-      const n = ++flashSeq;
-      alertFlash = { ...alertFlash };
-      for (const id of flashing) alertFlash[id] = n;
-      setTimeout(() => {
-        const cur = get().alertFlash;
-        const ended = flashing.filter((id) => cur[id] === n);
-        if (!ended.length) return;
-        const next = { ...cur };
-        for (const id of ended) delete next[id];
-        set({ alertFlash: next });
-      }, ALERT_FLASH_MS);
-    }
-    set({
-      alertsById,
-      alertIds,
-      alertFlash,
-      unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + fresh.length,
-    });
-  },
-  markAlertsSeen: () => set({ unseenAlerts: 0 }),
-  async muteEvent(eventId, muted) {
-    const r = await api.invoke('alerts:mute', eventId, muted);
-    if (!r.ok) return r.error;
-    const cur = get().settings;
-    if (cur) {
-      const others = cur.mutedEvents.filter((id) => id !== eventId);
-      set({ settings: { ...cur, mutedEvents: muted ? [...others, eventId] : others } });
-    }
-    void get().loadSettings();
-    return null;
-  },
-  async snoozeEvent(eventId, until) {
-    const r = await api.invoke('alerts:snooze', eventId, until);
-    if (!r.ok) return r.error;
-    const cur = get().settings;
-    if (cur) set({ settings: { ...cur, snoozedEvents: r.value } });
-    return null;
-  },
-});
+export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = (set, get) => {
+  /** Times the flash of `ids` (their alertFlash entries are set by the caller), and ends or keeps each. */
+  function flash(ids: readonly number[], since: number): void {
+    const token = ++flashSeq;
+    for (const id of ids) flashes.set(id, { token, since });
+    setTimeout(() => {
+      const mine = ids.filter((id) => flashes.get(id)?.token === token);
+      if (!mine.length) return;
+      const s = get();
+      const now = Date.now();
+      const ended: number[] = [];
+      const kept: number[] = [];
+      for (const id of mine) {
+        flashes.delete(id);
+        const quiet = s.settings?.mutedEvents.includes(id) || isSnoozed(s.settings?.snoozedEvents, id, now);
+        if (!quiet && (lastAlertAt.get(id) ?? 0) > since) kept.push(id);
+        else ended.push(id);
+      }
+      // Still alerting: the row keeps its flash (unchanged, so not rendered again) for another period.
+      if (kept.length) flash(kept, now);
+      if (!ended.length) return;
+      const next = { ...s.alertFlash };
+      for (const id of ended) {
+        lastAlertAt.delete(id);
+        delete next[id];
+      }
+      set({ alertFlash: next });
+    }, ALERT_FLASH_MS);
+  }
+
+  return {
+    alertsById: {},
+    alertIds: [],
+    alertsLoaded: false,
+    alertsError: null,
+    unseenAlerts: 0,
+    alertFlash: {},
+    async loadAlerts() {
+      const r = await api.invoke('alerts:list', { limit: 1000 });
+      if (!r.ok) {
+        set({ alertsError: r.error, alertsLoaded: true });
+        return;
+      }
+      const merged = { ...get().alertsById };
+      for (const a of r.value) merged[a.id] = a;
+      const alertIds = Object.values(merged)
+        .sort((a, b) => b.at - a.at || b.id - a.id)
+        .slice(0, ALERTS_KEEP)
+        .map((a) => a.id);
+      const alertsById: Record<number, AlertRecord> = {};
+      for (const id of alertIds) alertsById[id] = merged[id]!;
+      set({ alertsById, alertIds, alertsLoaded: true, alertsError: null });
+    },
+    addAlert(alert) {
+      get().addAlerts([alert]);
+    },
+    addAlerts(batch) {
+      const s = get();
+      const seen = new Set<number>();
+      const fresh = batch.filter((a) => !s.alertsById[a.id] && !seen.has(a.id) && seen.add(a.id));
+      if (!fresh.length) return;
+      // One copy of the map and the list per batch: a burst of alerts (a goal moves every line of an event) costs one
+      // update, not one copy of ALERTS_KEEP entries per alert.
+      const alertsById = { ...s.alertsById };
+      for (const a of fresh) alertsById[a.id] = a;
+      // Pushes arrive oldest first; the list is newest first.
+      const alertIds = [...fresh.map((a) => a.id).reverse(), ...s.alertIds];
+      // The oldest fall out of the list and out of the map with them.
+      for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
+      // The alerted events' rows flash briefly (not a snoozed or muted one's); each flash ends by itself once its event
+      // has been quiet for ALERT_FLASH_MS. A row already flashing is left alone: under a burst (hundreds of alerts a
+      // second) rendering every alerted row again each frame was the page's largest cost.
+      const now = Date.now();
+      const alerted = [...new Set(fresh.map((a) => a.eventId))].filter(
+        (id): id is number => id !== null && !s.settings?.mutedEvents.includes(id) && !isSnoozed(s.settings?.snoozedEvents, id, now),
+      );
+      for (const id of alerted) lastAlertAt.set(id, now);
+      const starting = alerted.filter((id) => !flashes.has(id));
+      let alertFlash = s.alertFlash;
+      if (starting.length) {
+        alertFlash = { ...alertFlash };
+        const n = ++flashSeq;
+        for (const id of starting) alertFlash[id] = n;
+        flash(starting, now);
+      }
+      set({
+        alertsById,
+        alertIds,
+        alertFlash,
+        unseenAlerts: s.view === 'alerts' ? 0 : s.unseenAlerts + fresh.length,
+      });
+    },
+    markAlertsSeen: () => set({ unseenAlerts: 0 }),
+    async muteEvent(eventId, muted) {
+      const r = await api.invoke('alerts:mute', eventId, muted);
+      if (!r.ok) return r.error;
+      const cur = get().settings;
+      if (cur) {
+        const others = cur.mutedEvents.filter((id) => id !== eventId);
+        set({ settings: { ...cur, mutedEvents: muted ? [...others, eventId] : others } });
+      }
+      void get().loadSettings();
+      return null;
+    },
+    async snoozeEvent(eventId, until) {
+      const r = await api.invoke('alerts:snooze', eventId, until);
+      if (!r.ok) return r.error;
+      const cur = get().settings;
+      if (cur) set({ settings: { ...cur, snoozedEvents: r.value } });
+      return null;
+    },
+  };
+};
