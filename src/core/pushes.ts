@@ -79,8 +79,8 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
   let notificationId = 0;
 
   // ---- odds: everything one monitor flush emits goes out as one batch ----
-  // The monitor's coalescer is the one pacing stage (odds, scores and ends alike, at most one flush per
-  // the monitor's DEFAULT_BATCH_MS): what one flush emits is gathered here and pushed in a microtask, ahead of the monitor's tick
+  // The monitor's coalescer is the one pacing stage (odds, scores and ends alike, at most one flush per its
+  // DEFAULT_BATCH_MS): what one flush emits is gathered here and pushed in a microtask, ahead of the monitor's tick
   // write, so the screen is not kept waiting for the disk.
   let oddsBatch: OddsBatch['events'] = [];
   let oddsScheduled = false;
