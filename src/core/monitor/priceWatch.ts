@@ -58,7 +58,8 @@ export function createPriceWatch(o: {
     observe(batch, at) {
       const s = o.settings();
       for (const e of batch) {
-        if (!o.isWatched(e.eventId)) continue;
+        // A score or an end alone (they share the batch) moves no price.
+        if (e.markets.length === 0 || !o.isWatched(e.eventId)) continue;
         const over = priceOverrides(o.store, e.eventId);
         const base: PriceRuleConfig = {
           thresholds: NO_THRESHOLDS,
