@@ -22,6 +22,24 @@ const UPSTREAM_HOST = 'odds-upstream.invalid';
 const KEY = 'proxy-test-enterprise-key';
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
+
+/** Reads a response's raw (lean path) body as text until `done` says it has enough, then cancels the body. */
+function readRawUntil(res: Response, done: (text: string) => boolean): Promise<string> {
+  const body = rawBodyOf(res)!;
+  return new Promise<string>((resolve, reject) => {
+    let got = '';
+    body.start({
+      data: (chunk) => {
+        got += Buffer.from(chunk).toString('utf8');
+        if (!done(got)) return;
+        body.cancel();
+        resolve(got);
+      },
+      end: () => reject(new Error(`the body ended before it had what the test waits for; it read: ${JSON.stringify(got)}`)),
+      error: reject,
+    });
+  });
+}
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
@@ -228,21 +246,7 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.body).toBeNull();
-    const body = rawBodyOf(res)!;
-    const text = await new Promise<string>((resolve, reject) => {
-      let got = '';
-      body.start({
-        data: (chunk) => {
-          got += Buffer.from(chunk).toString('utf8');
-          if (got.includes('event: snapshot')) {
-            body.cancel();
-            resolve(got);
-          }
-        },
-        end: () => reject(new Error('ended before the snapshot')),
-        error: reject,
-      });
-    });
+    const text = await readRawUntil(res, (got) => got.includes('event: snapshot'));
     expect(text).toMatch(/event: snapshot\ndata: \{/);
     // A refusal keeps fetch's web body, so the governor reads its text as before.
     const refused = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, { headers: { ...sse, 'x-api-key': 'not-a-key-of-the-sim' } });
@@ -271,19 +275,7 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
     });
     const res = await createProxyFetch({})(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/s`, { headers: { Accept: 'text/event-stream' } });
     expect(res.headers.get('content-encoding')).toBeNull();
-    const body = rawBodyOf(res)!;
-    const text = await new Promise<string>((resolve, reject) => {
-      let got = '';
-      body.start({
-        data: (c) => {
-          got += Buffer.from(c).toString('utf8');
-          if (got.endsWith('\n\n')) resolve(got);
-        },
-        end: () => reject(new Error('ended')),
-        error: reject,
-      });
-    });
-    body.cancel();
+    const text = await readRawUntil(res, (got) => got.endsWith('\n\n'));
     expect(text).toBe('id: 1\nevent: snapshot\ndata: {"a":1}\n\n');
   });
 
