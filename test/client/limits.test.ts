@@ -2,12 +2,11 @@
 // body over the cap (MAX_RESPONSE_BYTES, 32 MiB) is refused before it is read when its Content-Length says so, and cut
 // the moment it passes the cap when it says nothing; either way the caller gets one plain error, the request is not
 // retried, and the client goes on working. The upstream is a real HTTP server on 127.0.0.1 that plays each case.
-import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/core/api';
 import { createStreamClient } from '../../src/core/stream';
 import { MAX_RESPONSE_BYTES, PATHS } from '../../src/shared/api';
-import { listenLocal, type LocalServer } from '../support/localServer';
+import { listenLocal, writeEndless, type LocalServer } from '../support/localServer';
 import { until } from './helpers';
 
 type Mode = 'normal' | 'declared' | 'endless';
@@ -37,19 +36,6 @@ const requests: string[] = [];
 const played: Played[] = [];
 const clients: ApiClient[] = [];
 
-/** Writes `head`, then `piece` over and over as fast as the socket drains, until the client drops the connection. */
-function endless(res: ServerResponse, p: Played, head: string, piece: string) {
-  const chunk = piece.repeat(Math.ceil((64 * 1024) / piece.length));
-  res.on('close', () => (p.closed = true));
-  res.write(head);
-  const pump = () => {
-    while (!p.closed) {
-      p.written += chunk.length;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-  };
-  pump();
-}
 
 beforeAll(async () => {
   server = await listenLocal((req, res) => {
@@ -60,7 +46,7 @@ beforeAll(async () => {
       const p: Played = { path, written: 0, closed: false };
       played.push(p);
       res.writeHead(503, { 'Content-Type': 'application/json' });
-      return endless(res, p, '{"detail": "', 'busy ');
+      return void writeEndless(res, '{"detail": "', 'busy ', p);
     }
     if (path === PATHS.fixtures && mode !== 'normal') {
       const p: Played = { path, written: 0, closed: false };
@@ -73,7 +59,7 @@ beforeAll(async () => {
         return;
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }); // chunked: no length given
-      return endless(res, p, '[', `${JSON.stringify(FIXTURE)},`);
+      return void writeEndless(res, '[', `${JSON.stringify(FIXTURE)},`, p);
     }
     const body = path === PATHS.sports ? [{ sport_id: 1, name: 'Soccer' }] : path === PATHS.fixtures ? [FIXTURE] : null;
     if (body === null) {

@@ -25,3 +25,27 @@ export async function listenLocal(handler: http.RequestListener): Promise<LocalS
       }),
   };
 }
+
+/** How much an endless body wrote, and whether the client dropped it. */
+export interface EndlessBody {
+  written: number;
+  closed: boolean;
+}
+
+/**
+ * Writes `head`, then `piece` over and over (about 64 KiB at a time, as fast as the socket drains) until the client
+ * drops the connection: a hostile upstream that never ends its body. Counts into `out`, which it returns.
+ */
+export function writeEndless<T extends EndlessBody>(res: http.ServerResponse, head: string, piece: string, out: T): T {
+  const chunk = piece.repeat(Math.ceil((64 * 1024) / piece.length));
+  res.on('close', () => (out.closed = true));
+  res.write(head);
+  const pump = () => {
+    while (!out.closed) {
+      out.written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+  };
+  pump();
+  return out;
+}

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeEndless } from '../../../test/support/localServer';
 import { createManualClock, type ManualClock } from '../../../test/support/manualClock';
 import { createApiClient } from '../api';
 import { MAX_STREAM_MESSAGE_BYTES } from '../../shared/api';
@@ -271,21 +272,8 @@ describe.each(TRANSPORTS)('over %s', (_name, fetchImpl) => {
     });
   });
 
-  /** Writes `line` and then an endless run of `x` (64 KiB at a time, as fast as the socket drains) until the client drops it. */
-  function endlessLine(res: ServerResponse, line: string) {
-    const out = { written: 0, closed: false };
-    res.on('close', () => (out.closed = true));
-    const chunk = 'x'.repeat(64 * 1024);
-    res.write(line);
-    const pump = () => {
-      while (!out.closed) {
-        out.written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-    };
-    pump();
-    return out;
-  }
+  /** Writes `line` and then an endless run of `x` until the client drops it. */
+  const endlessLine = (res: ServerResponse, line: string) => writeEndless(res, line, 'x', { written: 0, closed: false });
 
   describe('lines and messages over the size cap', () => {
     it('cuts an endless line with its error while the server still writes it, and reconnects under the backoff', async () => {
