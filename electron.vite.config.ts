@@ -21,8 +21,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          // The store's checkpointer thread: the store starts out/main/checkpointWorker.js from beside index.js.
+          // The store's threads, its checkpointer and its writer: the store starts out/main/checkpointWorker.js and
+          // writerWorker.js from beside index.js.
           checkpointWorker: resolve(__dirname, 'src/core/store/checkpointWorker.ts'),
+          writerWorker: resolve(__dirname, 'src/core/store/writerWorker.ts'),
         },
       },
     },

@@ -11,12 +11,29 @@ describe('electron-vite build', () => {
     const started = Date.now() - 1000;
     const r = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
     expect(r.status, r.stderr).toBe(0);
-    // With the store's checkpointer thread beside main's bundle, where the store starts it from.
-    const outputs = ['out/main/index.js', 'out/main/checkpointWorker.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+    // With the store's threads (checkpointer, writer) beside main's bundle, where the store starts them from.
+    const outputs = ['out/main/index.js', 'out/main/checkpointWorker.js', 'out/main/writerWorker.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
     for (const f of outputs) {
       const file = path.join(root, f);
       expect(existsSync(file), f).toBe(true);
       expect(statSync(file).mtimeMs, `${f} is fresh`).toBeGreaterThan(started);
+    }
+    // The store's threads run as worker threads, where Electron's module cannot load: neither they nor any chunk they
+    // share with main's bundle may import it (nor anything but the store's own packages).
+    for (const thread of ['checkpointWorker.js', 'writerWorker.js']) {
+      const packages = new Set<string>();
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const m of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*import\s+(?:[^'"]*?from\s+)?["']([^"']+)["']/g)) {
+          const spec = m[1]!;
+          if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
+          else packages.add(spec);
+        }
+      };
+      visit(path.join(root, 'out/main', thread));
+      expect([...packages].filter((p) => !['better-sqlite3', 'zod'].includes(p) && !p.startsWith('node:')), thread).toEqual([]);
     }
     // The sandboxed preload must be self-contained: it may require electron and nothing else.
     const preload = readFileSync(path.join(root, 'out/preload/index.cjs'), 'utf8');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_SIZE_LIMIT, openStore, type Store } from '../../src/core/store';
 import { checkpointWorkerEntry, startCheckpointer } from '../../src/core/store/checkpointer';
-import { createTickLoad } from './ticks';
+import { createTickLoad, tickCount } from './ticks';
 
 const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-checkpointer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,15 +45,6 @@ async function writeTicks(store: Store, between: () => Promise<void>): Promise<n
   }
   return sizes;
 }
-
-const tickCount = (path: string) => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare('SELECT count(*) FROM odds_ticks').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-};
 
 describe('the store checkpointer', () => {
   it('keeps the -wal file bounded under 10,000 tick writes, where the same writes without checkpoints grow it past the limit', async () => {

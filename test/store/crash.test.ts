@@ -3,6 +3,8 @@
 // stored, no settlement is stored twice and every stored settlement has all its lines.
 // And the store's checkpointer (issue 26): a child committing ticks while its checkpointer thread folds the log into
 // the database is SIGKILLed at random moments, mid-checkpoint too; every commit it reported is still there.
+// And the store's writer thread: a child handing tick messages to it is SIGKILLed at random moments; every message
+// the writer reported committed is there, each whole, in the order handed over, with no gap.
 import Database from 'better-sqlite3';
 import { buildSync } from 'esbuild';
 import { spawn } from 'node:child_process';
@@ -23,17 +25,31 @@ let dir = '';
 let cleanup = () => undefined as void;
 let checkpointDir = '';
 let checkpointCleanup = () => undefined as void;
+let writerChild: string;
+let writerDir = '';
+let writerCleanup = () => undefined as void;
 beforeAll(() => {
   ({ file: child, dir, cleanup } = bundleChild(join(__dirname, 'crash-child.ts'), 'crash'));
   // The checkpointer's thread goes beside the child, as scripts/build-cli.mjs puts it beside the CLI bundle.
   ({ file: checkpointChild, dir: checkpointDir, cleanup: checkpointCleanup } = bundleChild(join(__dirname, 'checkpoint-child.ts'), 'checkpoint-crash'));
-  const worker = join(__dirname, '../../src/core/store/checkpointWorker.ts');
-  buildSync({ entryPoints: [worker], bundle: true, platform: 'node', format: 'esm', outfile: join(checkpointDir, 'checkpointWorker.js'), external: ['better-sqlite3'], logLevel: 'silent' });
+  bundleThreads(checkpointDir);
+  // The writer's child, with the store's threads beside it.
+  ({ file: writerChild, dir: writerDir, cleanup: writerCleanup } = bundleChild(join(__dirname, 'writer-child.ts'), 'writer-crash'));
+  bundleThreads(writerDir);
 });
+
+/** The store's threads (checkpointer, writer) beside a bundled child, as scripts/build-cli.mjs puts them beside the CLI. */
+function bundleThreads(dir: string): void {
+  for (const thread of ['checkpointWorker', 'writerWorker']) {
+    const entry = join(__dirname, `../../src/core/store/${thread}.ts`);
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, `${thread}.js`), external: ['better-sqlite3'], logLevel: 'silent' });
+  }
+}
 
 afterAll(() => {
   cleanup();
   checkpointCleanup();
+  writerCleanup();
 });
 
 async function runAndKill(db: string, delayMs: number): Promise<void> {
@@ -90,12 +106,13 @@ describe('crash safety', () => {
 });
 
 /**
- * Runs the checkpoint child on `db` and SIGKILLs it `killAfterMs` after it is ready; resolves with where its store
- * checkpointed and the last commit it reported.
+ * Runs a reporting child (the checkpoint child, the writer child) on `db` and SIGKILLs it `killAfterMs` after it is
+ * ready; resolves with what it said it runs on (where its store checkpoints, where its writes go), the ticks per
+ * commit, and the last commit it reported.
  */
-function runCheckpointChild(db: string, killAfterMs: number): Promise<{ where: string; perTx: number; committed: number }> {
+function runReportingChild(file: string, db: string, killAfterMs: number): Promise<{ where: string; perTx: number; committed: number }> {
   return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [checkpointChild, db], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [file, db], { stdio: ['ignore', 'pipe', 'pipe'] });
     let partial = '';
     let err = '';
     let where = '';
@@ -118,7 +135,7 @@ function runCheckpointChild(db: string, killAfterMs: number): Promise<{ where: s
     });
     // 'close', not 'exit': every line the child wrote before the kill has been read by then.
     p.on('close', (code, signal) => {
-      if (signal !== 'SIGKILL') return fail(new Error(`checkpoint child exited ${code ?? signal}: ${err}`));
+      if (signal !== 'SIGKILL') return fail(new Error(`child exited ${code ?? signal}: ${err}`));
       done({ where, perTx, committed });
     });
   });
@@ -132,7 +149,7 @@ describe('crash safety with the checkpointer', () => {
     let grew = 0;
     let fileBytes = 0;
     for (let k = 0; k < KILLS; k++) {
-      const run = await runCheckpointChild(path, prng.int(20, 400));
+      const run = await runReportingChild(checkpointChild, path, prng.int(20, 400));
       expect(run.where).toBe('thread');
       // The database file itself (not the log) grew: the checkpointer copied pages into it while the child ran.
       const bytes = statSync(path).size;
@@ -154,5 +171,37 @@ describe('crash safety with the checkpointer', () => {
       }
     }
     expect(grew).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('crash safety with the writer thread', () => {
+  it(`keeps every message the writer reported committed, whole, in order, over ${KILLS} SIGKILLs`, async () => {
+    const { prng } = seededTest('writer crash', soakLine(`${KILLS} SIGKILLs (full: 50)`));
+    let reported = 0;
+    for (let k = 0; k < KILLS; k++) {
+      // A file per run: each open of the store numbers its messages from 1.
+      const path = join(writerDir, `history-${k}.db`);
+      const run = await runReportingChild(writerChild, path, prng.int(20, 400));
+      expect(run.where).toBe('thread');
+      const db = new Database(path, { readonly: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        // Message k's ticks are stamped k: what is stored is messages 1..n, each whole, with no gap.
+        const perMessage = db.prepare('SELECT at, count(*) AS n FROM odds_ticks GROUP BY at ORDER BY at').raw().all() as Array<[number, number]>;
+        expect(perMessage.map(([at]) => at)).toEqual(perMessage.map((_, i) => i + 1));
+        expect(perMessage.every(([, n]) => n === run.perTx)).toBe(true);
+        // Everything it was told was committed is there (and at most the backlog more).
+        expect(perMessage.length).toBeGreaterThanOrEqual(run.committed);
+        expect(perMessage.length).toBeLessThanOrEqual(run.committed + 8 + 4);
+        // Stored in the order handed over.
+        const ats = db.prepare('SELECT at FROM odds_ticks ORDER BY rowid').pluck().all() as number[];
+        expect(ats.every((at, i) => i === 0 || at >= ats[i - 1]!)).toBe(true);
+        reported += run.committed;
+      } finally {
+        db.close();
+      }
+    }
+    // The kills landed amid real writes.
+    expect(reported).toBeGreaterThan(0);
   }, 120_000);
 });

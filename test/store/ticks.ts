@@ -1,6 +1,7 @@
 // Generated odds load for the compaction test and bench: many lines, each a random walk of three-decimal odds with
 // an occasional max_win change or offline moment, ticking at a steady rate on simulated time. Deterministic
 // (seeded), so a run can be checked tick by tick.
+import Database from 'better-sqlite3';
 import type { Market } from '../../src/shared/api';
 import type { TickBatch } from '../../src/core/store';
 
@@ -83,4 +84,14 @@ export function createTickLoad(load: TickLoad) {
       return out;
     },
   };
+}
+
+/** The odds ticks a store's file holds, read from a connection of its own. */
+export function tickCount(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM odds_ticks').pluck().get() as number;
+  } finally {
+    db.close();
+  }
 }

@@ -239,7 +239,7 @@ export function createBetLog(db: Database.Database): BetLog {
           } else if (op.type === 'kickoff') kickoff.run({ eventId: op.eventId, at: op.at, reason: op.reason, confirmed: op.confirmed ? 1 : 0 });
           else gone.run({ eventId: op.eventId, at: op.at, present: JSON.stringify(op.lineIds) });
         }
-      })(),
+      }).immediate(),
     lineCloses: (eventId) =>
       (closesOf.all(eventId) as CloseRow[]).map((r) => ({
         eventId: r.event_id, lineId: r.line_id, period: r.period, market: r.market, line: r.line,

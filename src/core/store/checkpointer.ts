@@ -5,16 +5,10 @@
 // file. A second connection on the same thread would not do: a checkpoint copies pages and syncs, and that work
 // would block the event loop just the same (measured: bench/checkpoint.ts).
 //
-// Where the thread's entry is: beside the running module. From the sources (tsx, vitest) that is
-// checkpointWorker.ts, which Node cannot load by itself in a worker, so it is loaded through tsx's loader (a
-// development dependency, present wherever the sources run); the CLI bundle (out/cli, scripts/build-cli.mjs) and
-// Electron's main bundle (out/main, electron.vite.config.ts) each carry checkpointWorker.js beside index.js.
+// Where the thread's entry is, and how it starts: ./threads.ts.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { CheckpointWorkerData } from './checkpointWorker';
+import { startThread, threadEntry } from './threads';
 
 export interface CheckpointerOptions {
   path: string;
@@ -45,24 +39,9 @@ const STOP = 1;
 /** How long close() waits for a checkpoint under way (a large one on a slow disk) before leaving the thread behind. */
 const CLOSE_WAIT_MS = 10_000;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The thread's entry beside this module: the bundled .js, else the source .ts. */
-export function checkpointWorkerEntry(dir = here): string {
-  const js = path.join(dir, 'checkpointWorker.js');
-  if (existsSync(js)) return js;
-  const ts = path.join(dir, 'checkpointWorker.ts');
-  if (existsSync(ts)) return ts;
-  throw new Error(`the store's checkpointer (checkpointWorker.js) is missing from ${dir}`);
-}
-
-function startWorker(entry: string, workerData: CheckpointWorkerData): Worker {
-  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData });
-  // Node 20 gives a worker none of the parent's module hooks: tsx registers its own in the thread first, through its
-  // ES module API (package exports: ./esm/api is index.mjs to `import`, index.cjs to `require`).
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
-  return new Worker(boot, { eval: true, workerData });
+/** The thread's entry beside this module (or in `dir`): the bundled .js, else the source .ts. */
+export function checkpointWorkerEntry(dir?: string): string {
+  return threadEntry('checkpointWorker', "the store's checkpointer", dir);
 }
 
 export function startCheckpointer(o: CheckpointerOptions): Checkpointer {
@@ -84,7 +63,7 @@ export function startCheckpointer(o: CheckpointerOptions): Checkpointer {
   const entry = o.entry ?? checkpointWorkerEntry();
   // Said now rather than by the thread's failing to load: the store then falls back before its first commit.
   if (!existsSync(entry)) throw new Error(`the store's checkpointer (${entry}) is missing`);
-  const worker = startWorker(entry, workerData);
+  const worker = startThread(entry, workerData);
   // Never what keeps a process alive: a CLI run that ends without closing its store simply ends.
   worker.unref();
   worker.on('message', (m: { error?: string }) => fail(new Error(`the store's checkpointer failed: ${m.error ?? 'unknown error'}`)));

@@ -2,6 +2,7 @@
 // All SQL of the app lives in this folder; callers see domain types only. Opened by the Electron host, the CLI
 // and tests alike: the host passes the path, the clock and (under Electron) the native binding.
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUsage } from '../../shared/domain';
 import { HOUR_MS } from './bars';
 import { createBetLog, type BetLog } from './bets';
@@ -14,8 +15,11 @@ import { createReads, type Reads } from './reads';
 import { createScoreboardReads, type ScoreboardReads } from './scoreboard';
 import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
 import { measureUsage } from './usage';
+import { createApplier, forgetRuns } from './writeCommands';
+import { createWriter, type StoreWriter, type WriterMode } from './writer';
 
 export type { TickBatch } from './ingest';
+export type { StoreWriter, WriterMode, WriterProblem } from './writer';
 export type { HistoryRange } from './reads';
 export type { CompactOptions } from './compaction';
 export type { LineCloseOp } from './bets';
@@ -40,6 +44,12 @@ export interface StoreOptions {
   checkpoints?: Exclude<WalCheckpoints, 'none'>;
   /** Tests: ms between the checkpointer's looks at the file (default 2,000) and its thread's entry (default beside it). */
   checkpointer?: { everyMs?: number; entry?: string };
+  /**
+   * Where the stream's writes (ticks, snapshots, closing lines) go: 'thread' (the hosts: off the event loop, see
+   * ./writer.ts) or 'inline' (the default: tests, `cli export`; always in memory). Tests may also bound the backlog,
+   * name the thread's entry and slow its disk.
+   */
+  writer?: WriterMode | { mode: WriterMode; maxBacklog?: number; entry?: string; slowMs?: number };
 }
 
 /**
@@ -60,6 +70,11 @@ export interface HistorySettings {
 
 export interface Store extends Ingest, Reads, LineHistory, BetLog, ScoreboardReads {
   readonly path: string;
+  /**
+   * The stream's writes, in order, off the event loop when the store was opened with writer 'thread' (./writer.ts).
+   * A reader of what they write that must see everything handed over so far awaits `writer.settled()` first.
+   */
+  readonly writer: StoreWriter;
   schemaVersion(): number;
   /** Where the WAL's checkpoints run now: 'thread' unless asked otherwise, 'sqlite' after a checkpointer failed. */
   walCheckpoints(): WalCheckpoints;
@@ -153,11 +168,24 @@ export function openStore(options: StoreOptions): Store {
   }
   const checkpoints = startCheckpoints(db, options);
 
-  const ingest = createIngest(db, clock);
+  const { learning, ...ingest } = createIngest(db, clock);
   const reads = createReads(db);
   const lineHistory = createLineHistory(db);
   const betLog = createBetLog(db);
   const scoreboardReads = createScoreboardReads(db);
+  const run = randomUUID();
+  // Rows of runs that crashed long ago: the progress of a run is only read while it writes.
+  forgetRuns(db, run, clock() - DAY_MS);
+  const writerOptions = typeof options.writer === 'string' ? { mode: options.writer } : (options.writer ?? { mode: 'inline' as const });
+  const writer = createWriter({
+    ...writerOptions,
+    mode: db.memory ? 'inline' : writerOptions.mode,
+    path: options.path,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    run,
+    inline: createApplier(db, run, clock, { ingest: { learning }, bets: betLog }),
+    autocheckpoint: () => (checkpoints.where === 'sqlite' ? AUTOCHECKPOINT_PAGES : 0),
+  });
   const compactStep = createCompaction(db, clock, () => ({
     rawTickMs: history.rawTickHours * HOUR_MS,
     retentionMs: history.retentionDays * DAY_MS,
@@ -226,6 +254,7 @@ export function openStore(options: StoreOptions): Store {
     ...betLog,
     ...scoreboardReads,
     path: options.path,
+    writer,
     schemaVersion: () => schemaVersion(db),
     walCheckpoints: () => checkpoints.where,
 
@@ -280,7 +309,8 @@ export function openStore(options: StoreOptions): Store {
       return out;
     },
 
-    transaction: (fn) => db.transaction(fn)(),
+    // IMMEDIATE, as every write transaction of the store (see ingest.ts): the writer thread shares the file.
+    transaction: (fn) => db.transaction(fn).immediate(),
 
     oweResults: (eventId, settledAt, watched) => void oweResults.run(eventId, settledAt, watched ? 1 : 0, watched ? 0 : Number.MAX_SAFE_INTEGER),
     resultsDue(now, opts) {
@@ -291,7 +321,7 @@ export function openStore(options: StoreOptions): Store {
       db.transaction(() => {
         resultsRetry.run(nextAt, eventId);
         resultsGiveUp.run(eventId, maxAttempts);
-      })(),
+      }).immediate(),
     resultsSettled: (eventId) => void resultsSettled.run(eventId),
     resultsOwedCount: () => resultsOwedCount.get() as number,
     isResultOwed: (eventId) => isResultOwed.get(eventId) !== undefined,
@@ -304,7 +334,7 @@ export function openStore(options: StoreOptions): Store {
           (first.get(cutoff) as number | undefined) ?? ((maxRowid.get() as number | null) ?? 0) + 1;
         let total = 0;
         for (;;) {
-          const n = db.transaction(() => del.run(keepFrom, RETENTION_SLICE).changes)();
+          const n = db.transaction(() => del.run(keepFrom, RETENTION_SLICE).changes).immediate();
           total += n;
           if (n < RETENTION_SLICE) break;
         }
@@ -322,7 +352,7 @@ export function openStore(options: StoreOptions): Store {
       const cutoffHour = Math.floor(cutoff / HOUR_MS);
       let bars = 0;
       for (;;) {
-        const n = db.transaction(() => deleteOldBars.run(cutoffHour, RETENTION_SLICE).changes)();
+        const n = db.transaction(() => deleteOldBars.run(cutoffHour, RETENTION_SLICE).changes).immediate();
         bars += n;
         if (n < RETENTION_SLICE) break;
       }
@@ -354,6 +384,9 @@ export function openStore(options: StoreOptions): Store {
 
     close() {
       if (!db.open) return;
+      // Everything handed to the writer is committed first (its thread's connection closes with it).
+      writer.close();
+      forgetRuns(db, run, clock() - DAY_MS);
       // The checkpointer's connection closes first: the store's is then the last, and its close folds the log into the
       // database and removes the -wal file.
       checkpoints.checkpointer?.close();

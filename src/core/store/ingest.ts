@@ -48,7 +48,21 @@ export interface Ingest {
 const msOf = (text: string | null | undefined, fallback: number): number =>
   (text ? parseServiceTime(text) : null) ?? fallback;
 
-export function createIngest(db: Database.Database, clock: () => number): Ingest {
+/** eventId -> lineId -> the line's max_win as of a write's last tick of it. */
+export type KeptMaxWins = Map<number, Map<number, { maxWin: number | null; at: number }>>;
+
+/**
+ * The tick writes for a caller that commits them inside a transaction of its own (the writer's messages,
+ * ./writeCommands.ts): each returns what the write learnt of the lines' max_win, which the caller hands to keep() once
+ * its transaction has committed (a write that may yet be rolled back teaches nothing).
+ */
+export interface IngestLearning {
+  ticks(batches: readonly TickBatch[]): KeptMaxWins;
+  snapshot(snapshot: EventOdds, at: number): KeptMaxWins;
+  keep(limits: KeptMaxWins): void;
+}
+
+export function createIngest(db: Database.Database, clock: () => number): Ingest & { learning: IngestLearning } {
   const upsertSport = db.prepare(
     `INSERT INTO sports (sport_id, name) VALUES (?, ?) ON CONFLICT(sport_id) DO UPDATE SET name = excluded.name`,
   );
@@ -260,7 +274,6 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     );
   }
 
-  type KeptMaxWins = Map<number, Map<number, { maxWin: number | null; at: number }>>;
   function writeTicks(batches: readonly TickBatch[]): KeptMaxWins {
     // The latest state of a line is written once per transaction, not once per tick: the stream repeats hot lines.
     const latest = new Map<number, Map<number, { m: Market; at: number }>>();
@@ -348,7 +361,13 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     };
   }
 
-  const tx = <A extends unknown[], R>(fn: (...args: A) => R) => db.transaction(fn);
+  // IMMEDIATE: the write lock first. The store's writer thread writes the same file from its own connection, and a
+  // deferred transaction that read before it wrote could not take the lock once the thread had committed meanwhile
+  // (SQLITE_BUSY at once, no waiting); an immediate one waits its turn (busy_timeout).
+  const tx = <A extends unknown[], R>(fn: (...args: A) => R) => {
+    const t = db.transaction(fn);
+    return (...args: A): R => t.immediate(...args);
+  };
 
   const writeTickBatches = tx((batches: readonly TickBatch[]) => writeTicks(batches));
   const recordTickBatches = (batches: readonly TickBatch[]) => keepMaxWins(writeTickBatches(batches));
@@ -538,7 +557,14 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     for (const [sport, count] of Object.entries(coverage.standard)) insertCoverage.run(at, sport, count);
   });
 
+  const learning: IngestLearning = {
+    ticks: (batches) => writeTickBatches(batches),
+    snapshot: (s, at) => recordSnapshot(s, at),
+    keep: (limits) => keepMaxWins(limits),
+  };
+
   return {
+    learning,
     recordSports: (s) => recordSports(s),
     recordFixtures: (f, at = clock()) => recordFixtures(f, at),
     recordSnapshot: (s, at = clock()) => keepMaxWins(recordSnapshot(s, at)),

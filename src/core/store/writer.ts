@@ -1,0 +1,290 @@
+// The store's writer: the stream's writes (ticks, snapshots, closing lines; ./writeCommands.ts), off the event loop.
+// At 2,000 market moves a second those are about a quarter of the host's work, in transactions of several ms each, on
+// the thread that also reads the streams and serves the page (in Electron, the main process). The writer hands them
+// to a worker thread (./writerWorker.ts) with its own connection to the file; the store's own connection stays for
+// everything else (reads, settlements, alerts, bets, settings), and SQLite's lock keeps the two writers apart.
+//
+// What it promises:
+//   - Order: messages are applied in the order they were handed over, each in one transaction.
+//   - Read-your-writes where a caller needs it: settled() resolves once everything handed over before it is
+//     committed (the handlers that read ticks, closes or bets await it).
+//   - Back-pressure: at most `maxBacklog` messages are in flight. A writer that falls behind (a slow disk) makes the
+//     next hand-over wait, on the spot, until the thread has caught up, as a synchronous write would have: memory
+//     stays bounded and nothing is dropped.
+//   - A crash of the thread loses nothing that was handed over: every message is kept until the thread says it is
+//     done, and a new thread is given the rest again; a message it had committed before it died is skipped, never
+//     applied twice (its number commits with it: migration 008). After three crashes in a minute, or a thread that
+//     cannot start or makes no progress for 10 s, the writes go on inline, on the store's connection, the same way.
+//   - A crash of the whole process (SIGKILL) loses at most the messages not yet committed: a message is all of it or
+//     none of it, and SQLite's log keeps the file whole.
+//   - close() waits until every message is committed.
+// In memory (tests, throwaway stores) and where the store is opened without it (`cli export`), the same messages are
+// applied inline at once.
+import { performance } from 'node:perf_hooks';
+import type { Worker } from 'node:worker_threads';
+import type { EventOdds } from '../../shared/api';
+import type { LineCloseOp } from './bets';
+import type { TickBatch } from './ingest';
+import { startThread, threadEntry } from './threads';
+import { COMMAND_WORDS, type ApplyMessage, type WriteCommand, type WriteFailure } from './writeCommands';
+import { ACKED, CLOSED, CONTROL_SLOTS, DEAD, type WriterMessage, type WriterReply, type WriterWorkerData } from './writerProtocol';
+
+export type WriterMode = 'thread' | 'inline';
+
+export interface WriterProblem {
+  /** 'write': a command failed (its savepoint rolled back, the rest of its message committed); 'thread': the thread stopped. */
+  kind: 'write' | 'thread';
+  message: string;
+}
+
+export interface WriterStats {
+  /** Messages handed over. */
+  messages: number;
+  /** Hand-overs that waited for room (back-pressure), and how long they waited in all (ms). */
+  waits: number;
+  waitedMs: number;
+  /** Threads started again after one stopped, and the messages handed to them again (the stopped one's backlog). */
+  restarts: number;
+  resent: number;
+}
+
+export interface StoreWriter {
+  /** Where the writes go now: 'thread', or 'inline' (in memory, asked for, or after the thread failed). */
+  where(): WriterMode;
+  recordTickBatches(batches: readonly TickBatch[]): void;
+  recordSnapshot(odds: EventOdds, at: number): void;
+  applyLineCloseOps(ops: readonly LineCloseOp[]): void;
+  /** Resolves once every write handed over before the call is committed (or has failed and been reported). */
+  settled(): Promise<void>;
+  /** Messages handed over and not yet done. */
+  backlog(): number;
+  /** A failed write or a stopped thread, as it happens. Returns the unsubscribe. */
+  onProblem(listener: (p: WriterProblem) => void): () => void;
+  stats(): WriterStats;
+  /** Ends the thread abruptly, as a crash would (tests, and a bench of the crash path); inline: nothing. */
+  kill(): void;
+  /** Waits until every message is committed, then stops the thread. */
+  close(): void;
+}
+
+export interface WriterOptions {
+  mode: WriterMode;
+  path: string;
+  nativeBinding?: string;
+  /** The store's open of the file. */
+  run: string;
+  /** The applier on the store's own connection: inline writes, and the fallback. */
+  inline: ApplyMessage;
+  /** PRAGMA wal_autocheckpoint for the thread's connection (0 while the store's checkpointer runs). */
+  autocheckpoint(): number;
+  /** Messages in flight before a hand-over waits (default 64: 16 s of tick flushes). */
+  maxBacklog?: number;
+  /** Tests: the thread's entry, and a slow disk (ms the thread waits before each message). */
+  entry?: string;
+  slowMs?: number;
+}
+
+/** The thread's entry beside this module (or in `dir`). */
+export function writerWorkerEntry(dir?: string): string {
+  return threadEntry('writerWorker', "the store's writer", dir);
+}
+
+const DEFAULT_MAX_BACKLOG = 64;
+/** A thread that makes no progress this long while a hand-over waits is given up for inline writes. */
+const STUCK_MS = 10_000;
+/** Crashes within CRASH_WINDOW_MS after which the thread is not started again. */
+const MAX_RESTARTS = 3;
+const CRASH_WINDOW_MS = 60_000;
+/** How long close() waits for the thread to commit what it holds before finishing it inline. */
+const CLOSE_WAIT_MS = 30_000;
+
+export function createWriter(o: WriterOptions): StoreWriter {
+  const listeners = new Set<(p: WriterProblem) => void>();
+  const problem = (p: WriterProblem) => {
+    for (const l of listeners) l(p);
+  };
+  const reportFailures = (failures: readonly WriteFailure[]) => {
+    for (const f of failures) problem({ kind: 'write', message: `Could not record ${COMMAND_WORDS[f.type]}: ${f.message}` });
+  };
+  const stats: WriterStats = { messages: 0, waits: 0, waitedMs: 0, restarts: 0, resent: 0 };
+  let seq = 0;
+  /** Handed to the thread and not yet done, oldest first. */
+  const unacked: Array<{ seq: number; commands: readonly WriteCommand[] }> = [];
+  const waiters: Array<{ seq: number; resolve: () => void }> = [];
+  let mode: WriterMode = o.mode;
+  let closed = false;
+
+  const applyInline = (n: number, commands: readonly WriteCommand[]) => {
+    try {
+      reportFailures(o.inline(n, commands).failures);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      reportFailures(commands.map((c) => ({ type: c.type, message })));
+    }
+  };
+
+  const settle = (upTo: number) => {
+    while (waiters.length && waiters[0]!.seq <= upTo) waiters.shift()!.resolve();
+  };
+
+  // The thread, while there is one.
+  let thread: { worker: Worker; control: Int32Array; alive: boolean } | null = null;
+  const crashes: number[] = [];
+
+  /** Drops what the thread is done with (as the control block says: also readable while the event loop waits). */
+  const prune = (acked: number) => {
+    while (unacked.length && unacked[0]!.seq <= acked) unacked.shift();
+    if (!unacked.length) thread?.worker.unref();
+    settle(acked);
+  };
+
+  /** The writes go on inline from here: what the thread did not finish is applied here (what it did is skipped). */
+  const fallBack = (why: string) => {
+    if (mode === 'inline') return;
+    mode = 'inline';
+    const t = thread;
+    thread = null;
+    if (t) {
+      t.alive = false;
+      void t.worker.terminate();
+    }
+    problem({ kind: 'thread', message: `The store's writer thread ${why}: writes go on inline` });
+    for (const m of unacked.splice(0)) applyInline(m.seq, m.commands);
+    settle(seq);
+  };
+
+  const start = () => {
+    const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
+    const workerData: WriterWorkerData = {
+      path: o.path,
+      ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
+      run: o.run,
+      control: control.buffer as SharedArrayBuffer,
+      autocheckpoint: o.autocheckpoint(),
+      ...(o.slowMs ? { slowMs: o.slowMs } : {}),
+    };
+    const worker = startThread(o.entry ?? writerWorkerEntry(), workerData);
+    const t = { worker, control, alive: true };
+    thread = t;
+    worker.on('message', (m: WriterReply) => {
+      if (m.type !== 'acked') return;
+      reportFailures(m.failures);
+      prune(m.seq);
+    });
+    let ended = false;
+    const stopped = (why: string) => {
+      if (ended) return;
+      ended = true;
+      t.alive = false;
+      if (thread !== t || closed) return;
+      // Whatever it acknowledged before it went is done.
+      prune(Atomics.load(control, ACKED));
+      const now = performance.now();
+      crashes.push(now);
+      while (crashes.length && crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
+      if (crashes.length > MAX_RESTARTS || Atomics.load(control, DEAD) === 1) {
+        fallBack(`stopped (${why})`);
+        return;
+      }
+      problem({ kind: 'thread', message: `The store's writer thread stopped (${why}): started again, nothing is lost` });
+      stats.restarts++;
+      start();
+      // The new thread gets everything not yet done, in order; what the old one committed it skips.
+      for (const m of unacked) thread!.worker.postMessage({ type: 'write', seq: m.seq, commands: m.commands } satisfies WriterMessage);
+      stats.resent += unacked.length;
+      if (unacked.length) thread!.worker.ref();
+      else thread!.worker.unref();
+    };
+    worker.on('error', (e) => stopped(e.message));
+    worker.on('exit', (code) => stopped(`exit code ${code}`));
+    worker.unref();
+  };
+
+  /** Back-pressure: waits, on the spot, until the thread has room for one more message. */
+  const room = (max: number) => {
+    const t = thread;
+    if (!t) return;
+    prune(Atomics.load(t.control, ACKED));
+    if (unacked.length < max) return;
+    stats.waits++;
+    const from = performance.now();
+    let progress = from;
+    while (mode === 'thread' && unacked.length >= max) {
+      if (Atomics.load(t.control, DEAD) === 1) return fallBack('could not open the store');
+      const seen = Atomics.load(t.control, ACKED);
+      Atomics.wait(t.control, ACKED, seen, 100);
+      const now = Atomics.load(t.control, ACKED);
+      if (now !== seen) {
+        prune(now);
+        progress = performance.now();
+      } else if (performance.now() - progress > STUCK_MS) {
+        fallBack(`made no progress for ${STUCK_MS / 1000} s`);
+      }
+    }
+    stats.waitedMs += performance.now() - from;
+  };
+
+  const hand = (commands: readonly WriteCommand[]) => {
+    if (closed) throw new Error('the store is closed');
+    stats.messages++;
+    if (mode === 'thread') room(o.maxBacklog ?? DEFAULT_MAX_BACKLOG);
+    const n = ++seq;
+    if (mode === 'inline' || !thread) {
+      applyInline(n, commands);
+      settle(n);
+      return;
+    }
+    unacked.push({ seq: n, commands });
+    // Kept alive while it holds writes: a process that ends without closing its store still commits them.
+    thread.worker.ref();
+    thread.worker.postMessage({ type: 'write', seq: n, commands } satisfies WriterMessage);
+  };
+
+  if (mode === 'thread') {
+    try {
+      start();
+    } catch (e) {
+      mode = 'inline';
+      // Said once the caller has had a chance to listen.
+      queueMicrotask(() => problem({ kind: 'thread', message: `The store's writer thread could not start (${e instanceof Error ? e.message : String(e)}): writes go on inline` }));
+    }
+  }
+
+  return {
+    where: () => mode,
+    recordTickBatches: (batches) => hand([{ type: 'ticks', batches }]),
+    recordSnapshot: (odds, at) => hand([{ type: 'snapshot', odds, at }]),
+    applyLineCloseOps: (ops) => hand([{ type: 'closeOps', ops }]),
+    settled() {
+      if (mode === 'inline' || !unacked.length) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ seq, resolve }));
+    },
+    backlog: () => unacked.length,
+    onProblem(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    stats: () => ({ ...stats }),
+    kill() {
+      if (thread) void thread.worker.terminate();
+    },
+    close() {
+      if (closed) return;
+      const t = thread;
+      if (t?.alive) {
+        t.worker.postMessage({ type: 'close' } satisfies WriterMessage);
+        const until = performance.now() + CLOSE_WAIT_MS;
+        while (Atomics.load(t.control, CLOSED) === 0 && Atomics.load(t.control, DEAD) === 0 && performance.now() < until) {
+          Atomics.wait(t.control, CLOSED, 0, 100);
+        }
+        prune(Atomics.load(t.control, ACKED));
+      }
+      // Anything the thread did not get to (it died, or took too long) is finished here.
+      if (unacked.length) fallBack('did not finish before the store closed');
+      closed = true;
+      thread = null;
+      if (t) void t.worker.terminate();
+      settle(seq);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The store's writer thread (started by ./writer.ts): its own connection to the store's file, on which it applies the
+// messages the store hands it (./writeCommands.ts), one transaction each, in the order they came. After each commit
+// it says how far it got twice: in the control block the store shares with it (which the store can read while it
+// waits for room, without its event loop) and in a message (which settles the store's promises).
+//
+// Bundled as its own entry (scripts/build-cli.mjs, electron.vite.config.ts), beside the module that opens the store.
+// Only the store's own files and better-sqlite3 go in: nothing that knows Electron, the network or the key.
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { registerSqlFunctions } from './sqlFunctions';
+import { createApplier, type WriteCommand } from './writeCommands';
+import { ACKED, CLOSED, DEAD, type WriterMessage, type WriterReply, type WriterWorkerData } from './writerProtocol';
+
+const data = workerData as WriterWorkerData;
+const control = new Int32Array(data.control);
+const port = parentPort;
+if (!port) throw new Error('the store writer runs as a worker thread');
+
+const say = (m: WriterReply) => port.postMessage(m);
+const slow = data.slowMs ? new Int32Array(new SharedArrayBuffer(4)) : null;
+
+let db: Database.Database | null = null;
+try {
+  db = new Database(data.path, { fileMustExist: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) });
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // The store's own connection may hold the write lock for a moment (a settlement page, compaction): wait for it.
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`wal_autocheckpoint = ${data.autocheckpoint}`);
+  registerSqlFunctions(db);
+} catch (e) {
+  Atomics.store(control, DEAD, 1);
+  db?.close();
+  throw e;
+}
+const open = db;
+const apply = createApplier(open, data.run, Date.now);
+
+port.on('message', (m: WriterMessage) => {
+  if (m.type === 'close') {
+    open.close();
+    Atomics.store(control, CLOSED, 1);
+    Atomics.notify(control, CLOSED);
+    port.close();
+    return;
+  }
+  if (slow) Atomics.wait(slow, 0, 0, data.slowMs);
+  let reply: WriterReply;
+  try {
+    const r = apply(m.seq, m.commands as readonly WriteCommand[]);
+    reply = { type: 'acked', seq: m.seq, applied: r.applied, failures: r.failures };
+  } catch (e) {
+    // The message's transaction did not commit (the disk is full, the file is locked for longer than the wait): said
+    // as a failure of each of its commands, and not tried again (a message that cannot commit now would stall all
+    // later ones behind it).
+    const message = e instanceof Error ? e.message : String(e);
+    reply = { type: 'acked', seq: m.seq, applied: false, failures: m.commands.map((c) => ({ type: c.type, message })) };
+  }
+  Atomics.store(control, ACKED, m.seq);
+  Atomics.notify(control, ACKED);
+  say(reply);
+});
+say({ type: 'ready' });
