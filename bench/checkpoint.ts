@@ -5,7 +5,9 @@
 //   sqlite  SQLite's automatic checkpoint on the committing connection (the store before issue 26);
 //   inline  automatic checkpoints off and a second connection on the same thread, PASSIVE every 2 s and TRUNCATE
 //           when idle: the checkpointer's design without its thread;
-//   thread  the store's checkpointer (src/core/store/checkpointer.ts): the same on a worker thread.
+//   thread  the store's checkpointer (src/core/store/checkpointer.ts): the same on a worker thread;
+//   writer  the checkpointer's thread and the store's writer thread (src/core/store/writer.ts), as the hosts run it:
+//           the ticks are handed over (the "commit" timed is the hand-over) and committed on the writer's thread.
 // Only this process runs the load (no simulator, no Chromium), so the figures move with the disk and the machine's
 // load far less than the tick-to-screen bench's. BENCH_CHECKPOINT_S=N sets the seconds per way (default 30).
 import Database from 'better-sqlite3';
@@ -21,7 +23,7 @@ const RATE = 2_000;
 const WRITE_MS = 250;
 const INLINE_EVERY_MS = 2_000;
 
-type Way = 'sqlite' | 'inline' | 'thread';
+type Way = 'sqlite' | 'inline' | 'thread' | 'writer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -62,7 +64,7 @@ function inlineCheckpointer(path: string): { stop(): void; checkpointMs: number[
 
 async function measure(way: Way, dir: string, log: (line: string) => void): Promise<Record<string, number>> {
   const path = join(dir, `${way}.db`);
-  const store: Store = openStore({ path, checkpoints: way === 'thread' ? 'thread' : way === 'sqlite' ? 'sqlite' : 'off' });
+  const store: Store = openStore({ path, checkpoints: way === 'thread' || way === 'writer' ? 'thread' : way === 'sqlite' ? 'sqlite' : 'off', writer: way === 'writer' ? 'thread' : 'inline' });
   const inline = way === 'inline' ? inlineCheckpointer(path) : null;
   const load = createTickLoad({ events: 200, linesPerEvent: 40, updatesPerSecond: RATE });
   const walBytes = () => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
@@ -76,7 +78,7 @@ async function measure(way: Way, dir: string, log: (line: string) => void): Prom
     await sleep(Math.max(0, next - Date.now()));
     const batches = load.next(next, WRITE_MS);
     const t = performance.now();
-    store.recordTickBatches(batches);
+    store.writer.recordTickBatches(batches);
     commits.push(performance.now() - t);
     walMax = Math.max(walMax, walBytes());
   }
@@ -110,7 +112,7 @@ export async function runCheckpointBench(log: (line: string) => void = console.l
   try {
     log(`${RATE} ticks/s through the store for ${SECONDS} s per way of checkpointing, a transaction every ${WRITE_MS} ms`);
     const figures: Record<string, number> = {};
-    for (const way of ['sqlite', 'inline', 'thread'] as const) Object.assign(figures, await measure(way, dir, log));
+    for (const way of ['sqlite', 'inline', 'thread', 'writer'] as const) Object.assign(figures, await measure(way, dir, log));
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -94,7 +94,7 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
 
   // --db names the real service's history: the one profile policy (a demo file or another service's history is
   // refused, as everywhere).
-  const opened = openProfileStore({ kind: 'service', baseUrl: options.baseUrl }, [options.db], (file) => openStore({ path: file, clock: () => clock.now() }));
+  const opened = openProfileStore({ kind: 'service', baseUrl: options.baseUrl }, [options.db], (file) => openStore({ path: file, clock: () => clock.now(), writer: 'thread' }));
   if (!opened.ok) {
     err(`record: ${opened.problems.join('; ')}\n`);
     return 2;

@@ -84,14 +84,21 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...(envService ? { envService } : {}),
     ...(deps.startDemo ? { startDemo: deps.startDemo } : {}),
     targetBaseUrl: () => targetBaseUrl({ settings, ...(envService ? { envService } : {}) }),
-    openStore: (path) =>
-      openStore({
+    openStore: (path) => {
+      const store = openStore({
         path,
         ...(deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
         clock: () => clock.now(),
+        // The stream's writes off the event loop (the store's writer thread): the same in every host.
+        writer: 'thread',
         retentionDays: settings.get().retentionDays,
         rawTickHours: settings.get().rawTickHours,
-      }),
+      });
+      // Where the store's work runs, in the log: a packaged app whose threads could not start says so here.
+      if (path !== ':memory:') deps.logger('info', `History store open: WAL checkpoints on ${store.walCheckpoints()}, stream writes on ${store.writer.where()}`);
+      store.writer.onProblem((p) => deps.logger(p.kind === 'thread' ? 'warn' : 'error', p.message));
+      return store;
+    },
     createEngine: ({ baseUrl, key, store }) =>
       createEngine({
         baseUrl,

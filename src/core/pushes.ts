@@ -3,13 +3,14 @@
 // 250 ms. It follows whichever connection the session says is current, and nothing from a replaced one.
 import type { Market, SettledEvent } from '../shared/api';
 import { parseServiceTime } from '../shared/api';
-import type { MarketView, SettlementRow } from '../shared/domain';
+import type { EventView, MarketView, SettlementRow } from '../shared/domain';
 import type { AppError } from '../shared/errors';
 import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract';
 import type { Clock, TimerHandle } from './clock';
-import type { MonitorEvent } from './monitor';
+import type { MonitorEvent, SnapshotHeader } from './monitor';
 import type { UserNotification } from './notifier';
 import type { Connection } from './session';
+import type { Store } from './store';
 import { quotaView } from './status';
 
 export function marketView(m: Market, seenAt: number): MarketView {
@@ -64,6 +65,28 @@ export interface Pushes {
   close(): void;
 }
 
+/**
+ * A replaced row's header: the snapshot's teams, league, start, state and score over what the store held of the event
+ * (its sport's name, which a snapshot does not carry). Without a snapshot (a bare replace), the store's view.
+ */
+export function snapshotView(store: Pick<Store, 'eventView' | 'sportNames'>, eventId: number, s: SnapshotHeader | undefined): EventView | null {
+  const stored = store.eventView(eventId);
+  if (!s) return stored;
+  return {
+    eventId,
+    sportId: s.sport_id,
+    sportName: stored?.sportId === s.sport_id && stored.sportName ? stored.sportName : (store.sportNames().get(s.sport_id) ?? null),
+    leagueId: s.league_id,
+    leagueName: s.league_name,
+    runnerHome: s.runner_home,
+    runnerAway: s.runner_away,
+    starts: parseServiceTime(s.starts) ?? stored?.starts ?? null,
+    liveStatus: s.live_status,
+    scoreHome: s.score_home,
+    scoreAway: s.score_away,
+  };
+}
+
 export function createPushes(clock: Clock, current: () => Connection): Pushes {
   const listeners = new Set<PushListener>();
   const monitorListeners = new Set<(e: MonitorEvent) => void>();
@@ -113,9 +136,10 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       case 'score':
         if (e.type === 'odds') {
           const at = clock.now();
-          // A snapshot's header (teams, league, start, score) is in the store by now: it goes with the snapshot, so
-          // an event watched by its id alone gets its names without a reload.
-          const header = e.replace ? connection.store.eventView(e.eventId) : null;
+          // A snapshot's header (teams, league, start, score) goes with the snapshot, so an event watched by its id
+          // alone gets its names without a reload. The snapshot's own word, over what the store held before it (the
+          // store's writer may not have written the snapshot yet).
+          const header = e.replace ? snapshotView(connection.store, e.eventId, e.snapshot) : null;
           queueOdds({
             eventId: e.eventId,
             markets: e.markets.map((m) => marketView(m, at)),

@@ -178,6 +178,9 @@ describe('Electron app', () => {
       db.close();
     }
     const logText = readFileSync(path.join(dir, 'logs', 'main.log'), 'utf8');
+    // The store's threads started from main's bundle, with Electron's build of the native binding: its checkpoints and
+    // the stream's writes ran off the main process's event loop.
+    expect(logText).toContain('History store open: WAL checkpoints on thread, stream writes on thread');
     expect(logText).toContain('Shutting down: quit');
     expect(logText).toContain('Ticks flushed and the database closed');
     rmSync(dir, { recursive: true, force: true });

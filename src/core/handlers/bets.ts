@@ -10,7 +10,7 @@ import type { CoreHandlers, LineCloseRow } from '../../shared/ipc/contract';
 import { BET_CSV_HEADER, betCsvRows } from '../export/csv';
 import { priceAlertKey, priceOverrides } from '../monitor/priceWatch';
 import type { Store } from '../store';
-import { store, type CoreContext } from './context';
+import { settledStore, store, type CoreContext } from './context';
 
 const MINUTE = 60_000;
 const WINDOWS = [5, 15, 60] as const;
@@ -66,8 +66,8 @@ export function betsHandlers(ctx: CoreContext): Pick<
 > {
   const model = (): DevigModel => ctx.settings.get().devigModel;
   return {
-    'bets:add': (bet) => {
-      const s = store(ctx);
+    'bets:add': async (bet) => {
+      const s = await settledStore(ctx);
       const line = s.latestMarkets(bet.eventId).find((m) => m.lineId === bet.lineId);
       if (!line) throw new AppErrorException({ kind: 'validation', message: `Line ${bet.lineId} of event ${bet.eventId} is not known here.` });
       const sides = pricedSides(line.prices);
@@ -84,8 +84,8 @@ export function betsHandlers(ctx: CoreContext): Pick<
       if (!store(ctx).removeBet(id)) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return null;
     },
-    'bets:list': (q) => {
-      const bets = store(ctx).listBets(q);
+    'bets:list': async (q) => {
+      const bets = (await settledStore(ctx)).listBets(q);
       return { bets, totals: betTotals(bets, model()), model: model() };
     },
     'bets:settle': (id, result) => {
@@ -93,24 +93,24 @@ export function betsHandlers(ctx: CoreContext): Pick<
       if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return bet;
     },
-    'bets:exportCsv': (q) => {
+    'bets:exportCsv': async (q) => {
       let out = csvRow(BET_CSV_HEADER);
-      for (const row of betCsvRows(store(ctx).listBets(q), ctx.settings.get().oddsFormat)) out += csvRow(row);
+      for (const row of betCsvRows((await settledStore(ctx)).listBets(q), ctx.settings.get().oddsFormat)) out += csvRow(row);
       return out;
     },
     // The Report tab: every bet placed in the range, aggregated here (one read, one pass) so the page gets figures,
     // not ten thousand bets. A sport the event's header never named is named from the service's list.
-    'bets:report': (q) => {
+    'bets:report': async (q) => {
+      const s = await settledStore(ctx);
       const started = performance.now();
-      const s = store(ctx);
       const names = s.sportNames();
       const bets = s.ledgerBets({ ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) });
       for (const b of bets) if (b.sport === null && b.sportId !== null) b.sport = names.get(b.sportId) ?? null;
       return ledgerReport(bets, model(), { from: q.from ?? null, to: q.to ?? null, computedMs: Math.round(performance.now() - started) });
     },
-    'movers:list': () => topMovers(store(ctx), model(), ctx.clock.now()),
-    'lines:closing': (eventId) =>
-      store(ctx).lineCloses(eventId).map((c): LineCloseRow => {
+    'movers:list': async () => topMovers(await settledStore(ctx), model(), ctx.clock.now()),
+    'lines:closing': async (eventId) =>
+      (await settledStore(ctx)).lineCloses(eventId).map((c): LineCloseRow => {
         const open = fairPrices(c.opening, model());
         const close = c.closing ? fairPrices(c.closing, model()) : null;
         const clv: LineCloseRow['clv'] = {};

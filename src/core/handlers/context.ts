@@ -30,6 +30,16 @@ export interface CoreContext {
 export const conn = (ctx: CoreContext): Connection => ctx.session.current();
 export const store = (ctx: CoreContext): Store => ctx.session.current().store;
 
+/**
+ * The store once every stream write handed to its writer so far is committed: for a reader of ticks, latest lines or
+ * closes that must see what the screen already showed (a bet on a line that just appeared, its chart, its close).
+ */
+export async function settledStore(ctx: CoreContext): Promise<Store> {
+  const s = store(ctx);
+  await s.writer.settled();
+  return s;
+}
+
 export function requireEngine(ctx: CoreContext): Engine {
   const c = conn(ctx);
   if (c.engine) return c.engine;

@@ -4,7 +4,7 @@
 import type { AppError } from '../../shared/errors';
 import type { CoreHandlers } from '../../shared/ipc/contract';
 import type { Connection } from '../session';
-import { conn, noteOutcome, notFound, store, type CoreContext } from './context';
+import { conn, noteOutcome, notFound, settledStore, store, type CoreContext } from './context';
 
 /** "Riverbridge Sox v Frosthaven Anchors (event 1600123)", or "event 1600123" when nothing is known of it. */
 function named(c: Connection, eventId: number): string {
@@ -76,8 +76,8 @@ export function watchlistHandlers(ctx: CoreContext): Pick<CoreHandlers, 'watch:l
       ctx.pushes.scheduleStatus();
       return null;
     },
-    'event:detail': (eventId) => {
-      const s = store(ctx);
+    'event:detail': async (eventId) => {
+      const s = await settledStore(ctx);
       const event = s.eventView(eventId);
       if (!event) throw notFound(`Nothing is recorded for event ${eventId} yet`);
       const settlement = s.settlement(eventId);
@@ -91,6 +91,6 @@ export function watchlistHandlers(ctx: CoreContext): Pick<CoreHandlers, 'watch:l
         settlement,
       };
     },
-    'event:lineHistory': (eventId, lineId) => store(ctx).oddsHistory(eventId, lineId),
+    'event:lineHistory': async (eventId, lineId) => (await settledStore(ctx)).oddsHistory(eventId, lineId),
   };
 }

@@ -61,7 +61,7 @@ export function createClosingLines(o: {
     const batch = ops;
     ops = [];
     try {
-      o.store.applyLineCloseOps(batch);
+      o.store.writer.applyLineCloseOps(batch);
     } catch (e) {
       o.reportError({ kind: 'internal', message: `Could not record closing lines: ${e instanceof Error ? e.message : String(e)}` });
     }

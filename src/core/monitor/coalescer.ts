@@ -4,7 +4,7 @@
 // line does not wait: an update that finds the last batch `intervalMs` or more ago goes with the turn's batch at once
 // (a timer of 0: what arrived in the same read of the sockets goes together); a busy one is handed on every
 // `intervalMs`. Within an event the order is kept as the page needs it: markets, then the score, then the end.
-import type { Market } from '../../shared/api';
+import type { EventOdds, Market } from '../../shared/api';
 import type { Clock, TimerHandle } from '../clock';
 
 export interface CoalescedScore {
@@ -13,11 +13,16 @@ export interface CoalescedScore {
   scoreAway: number | null;
 }
 
+/** A snapshot's word on its event (teams, league, start, state, score): the header of a replaced row. */
+export type SnapshotHeader = Omit<EventOdds, 'markets'>;
+
 export interface CoalescedEvent {
   eventId: number;
   markets: Market[];
   /** A snapshot replaced the event's state since the last batch. */
   replace: boolean;
+  /** With `replace`: the latest snapshot's header (the store may not have written it yet). */
+  snapshot?: SnapshotHeader;
   /** The event's latest score since the last batch, if one came. */
   score?: CoalescedScore;
   /** The event's stream ended since the last batch (why): after everything else of the event. */
@@ -25,7 +30,7 @@ export interface CoalescedEvent {
 }
 
 export interface Coalescer {
-  add(eventId: number, markets: readonly Market[], replace?: boolean): void;
+  add(eventId: number, markets: readonly Market[], replace?: boolean, snapshot?: SnapshotHeader): void;
   score(eventId: number, score: CoalescedScore): void;
   end(eventId: number, reason: string): void;
   /** Hands on whatever is pending now. */
@@ -36,6 +41,7 @@ export interface Coalescer {
 interface Pending {
   markets: Map<number, Market>;
   replace: boolean;
+  snapshot?: SnapshotHeader;
   score?: CoalescedScore;
   ended?: string;
 }
@@ -52,6 +58,7 @@ export function createCoalescer(clock: Clock, intervalMs: number, sink: (batch: 
     lastFlush = clock.now();
     const batch = [...pending].map(([eventId, p]): CoalescedEvent => {
       const e: CoalescedEvent = { eventId, markets: [...p.markets.values()], replace: p.replace };
+      if (p.snapshot) e.snapshot = p.snapshot;
       if (p.score) e.score = p.score;
       if (p.ended !== undefined) e.ended = p.ended;
       return e;
@@ -68,11 +75,11 @@ export function createCoalescer(clock: Clock, intervalMs: number, sink: (batch: 
   };
 
   return {
-    add(eventId, markets, replace = false) {
+    add(eventId, markets, replace = false, snapshot) {
       let p = entry(eventId);
       if (replace) {
         // A snapshot stands for everything before it; a stream that ended and came back is no longer ended.
-        p = { markets: new Map(), replace: true, ...(p.score ? { score: p.score } : {}) };
+        p = { markets: new Map(), replace: true, ...(snapshot ? { snapshot } : {}), ...(p.score ? { score: p.score } : {}) };
         pending.set(eventId, p);
       }
       for (const m of markets) p.markets.set(m.line_id, m);

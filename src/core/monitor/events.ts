@@ -3,6 +3,7 @@
 import type { Market, SettledEvent } from '../../shared/api';
 import type { AlertRecord } from '../../shared/domain';
 import type { AppError } from '../../shared/errors';
+import type { SnapshotHeader } from './coalescer';
 
 /** One max_win change: of a market line (lineId) or of a special contestant (specialId, contestantId). */
 export interface MaxWinChange {
@@ -19,7 +20,8 @@ export interface MaxWinChange {
 export type MonitorEvent =
   | { type: 'settlement'; settlement: SettledEvent; watched: boolean }
   | ({ type: 'max_win'; watched: boolean } & MaxWinChange)
-  | { type: 'odds'; eventId: number; markets: Market[]; replace: boolean }
+  /** `snapshot`: with `replace`, the snapshot's header (teams, league, start, score). */
+  | { type: 'odds'; eventId: number; markets: Market[]; replace: boolean; snapshot?: SnapshotHeader }
   | { type: 'score'; eventId: number; liveStatus: number; scoreHome: number | null; scoreAway: number | null }
   /** The stream's `end`: the event left the book (reason as the service gave it, e.g. 'settled', 'removed'). */
   | { type: 'end'; eventId: number; reason: string }

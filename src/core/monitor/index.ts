@@ -22,6 +22,7 @@ import { createSettlementFollower, type LookupOutcome } from './settlementFollow
 import { createSpecialsRefresher } from './specialsRefresher';
 
 export type { MonitorEvent, MonitorListener } from './events';
+export type { SnapshotHeader } from './coalescer';
 export type { LookupOutcome } from './settlementFollower';
 export { formatPct } from './alertRules';
 
@@ -107,6 +108,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     badRecords += problems.length;
     for (const p of problems) reportError(p);
   };
+  // What failed of the stream's writes, as the store's writer says it (from its thread, after the hand-over).
+  const unsubscribeWriter = store.writer.onProblem((p) => reportError({ kind: 'internal', message: p.message }));
 
   // The watchlist as this monitor keeps it (every change goes through watch/unwatch below): the odds path asks
   // "is this watched" per message, which must not be a database read each time.
@@ -182,7 +185,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     // their events' last prices and alerts, so an ended row never takes a price after it).
     onBatch: (batch) => {
       for (const e of batch) {
-        if (e.markets.length > 0 || e.replace) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace });
+        if (e.markets.length > 0 || e.replace) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace, ...(e.snapshot ? { snapshot: e.snapshot } : {}) });
         if (e.score) emit({ type: 'score', eventId: e.eventId, ...e.score });
       }
       try {
@@ -327,6 +330,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       await specials.idle();
       odds.close();
       closingLines.close();
+      unsubscribeWriter();
       stopped = true;
     },
 

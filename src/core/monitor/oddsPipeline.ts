@@ -62,14 +62,15 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
     const batch = pendingTicks;
     pendingTicks = [];
     try {
-      store.recordTickBatches(batch);
+      store.writer.recordTickBatches(batch);
     } catch (e) {
       o.reportError(failure('odds', e));
     }
   };
 
-  // The screen before the disk: ticks are written in their own transactions every TICK_WRITE_MS, not with every
-  // coalesced batch. A crash loses at most this much tick history, never a settlement.
+  // The screen before the disk: ticks are handed to the store's writer every TICK_WRITE_MS, not with every coalesced
+  // batch (the writer commits them off the event loop, in order). A crash loses at most this much tick history and
+  // what the writer had not committed yet, never a settlement.
   const scheduleTickWrite = () => {
     if (tickTimer !== null) return;
     tickTimer = clock.setTimeout(() => {
@@ -118,12 +119,13 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
       flushTicks();
       baseline(eventId);
       try {
-        store.recordSnapshot(odds, clock.now());
+        store.writer.recordSnapshot(odds, clock.now());
       } catch (e) {
         o.reportError(failure('a snapshot', e));
       }
       maxWinMoves(eventId, odds.markets);
-      coalescer.add(eventId, odds.markets, true);
+      const { markets, ...header } = odds;
+      coalescer.add(eventId, markets, true, header);
     },
     onMarkets(eventId, markets) {
       pendingTicks.push({ eventId, markets, at: clock.now() });
