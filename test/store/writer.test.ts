@@ -27,7 +27,10 @@ const TICKS_PER_MESSAGE = 10;
 const ticksOf = (k: number): TickBatch[] =>
   Array.from({ length: TICKS_PER_MESSAGE }, (_, j) => ({ eventId: 1 + (j % EVENTS), markets: [market(10 * (j % EVENTS) + ((k + j) % 8), k)], at: 1_000 * k }));
 
-/** A stream's worth of mixed writes: ticks every time, a snapshot every 7th, closing-line prices every 3rd, event 1's kick-off at 40. */
+/**
+ * A stream's worth of mixed writes: ticks every time, a snapshot every 7th, closing-line prices every 3rd, event 1's
+ * kick-off at 40, a drop alert every 5th.
+ */
 function handAll(store: Store, from: number, to: number): void {
   for (let k = from; k < to; k++) {
     store.writer.recordTickBatches(ticksOf(k));
@@ -39,12 +42,14 @@ function handAll(store: Store, from: number, to: number): void {
       store.writer.applyLineCloseOps([{ type: 'price', eventId: 1 + (k % EVENTS), market: market(10 * (k % EVENTS) + (k % 8), k), at: 1_000 * k }]);
     }
     if (k === 40) store.writer.applyLineCloseOps([{ type: 'kickoff', eventId: 1, at: 1_000 * k, reason: 'kickoff', confirmed: true }]);
+    if (k % 5 === 0) store.writer.appendAlerts([{ kind: 'drop', eventId: 1 + (k % EVENTS), message: `drop ${k}`, data: { k }, at: 1_000 * k }]);
   }
 }
 
 /** Runs `fn` on a store on a fresh file whose writer runs on its thread (slowed by `slowMs`), with the problems it reports. */
 async function withThreadStore(slowMs: number, fn: (store: Store, problems: WriterProblem[]) => Promise<void>): Promise<void> {
-  const store = openStore({ path: freshPath(), writer: { mode: 'thread', slowMs } });
+  // Each hand-over its own message (no group commit): the tests below are about messages in flight.
+  const store = openStore({ path: freshPath(), writer: { mode: 'thread', slowMs, groupMs: 0 } });
   const problems: WriterProblem[] = [];
   store.writer.onProblem((p) => problems.push(p));
   try {
@@ -72,6 +77,7 @@ function dump(path: string): Record<string, unknown[]> {
       line_closes: db.prepare('SELECT event_id, line_id, open_home, last_home, last_at, closed_at, close_reason FROM line_closes ORDER BY event_id, line_id').raw().all(),
       max_win_points: db.prepare('SELECT * FROM line_max_win_points ORDER BY event_id, line_id, at').raw().all(),
       live_states: db.prepare('SELECT event_id, at, live_status FROM live_states ORDER BY event_id, at').raw().all(),
+      alert_log: db.prepare('SELECT id, at, kind, event_id, message, data FROM alert_log ORDER BY id').raw().all(),
     };
   } finally {
     db.close();
@@ -86,7 +92,10 @@ describe('the store writer', () => {
     try {
       expect(threaded.writer.where()).toBe('thread');
       expect(inline.writer.where()).toBe('inline');
-      handAll(threaded, 0, 60);
+      // Two messages (a group commit each): the second's writes find the first's max_win changes.
+      handAll(threaded, 0, 30);
+      await threaded.writer.settled();
+      handAll(threaded, 30, 60);
       handAll(inline, 0, 60);
       // Handed over, not yet committed: the event loop did not wait for the disk.
       expect(threaded.writer.backlog()).toBeGreaterThan(0);
@@ -113,6 +122,26 @@ describe('the store writer', () => {
     }
   });
 
+  it('gathers what is handed over within 100 ms into one message, one transaction on its thread', async () => {
+    const store = openStore({ path: freshPath(), writer: 'thread' });
+    try {
+      handAll(store, 0, 30);
+      expect(store.writer.stats().messages).toBe(0);
+      await sleep(300);
+      expect(store.writer.stats().messages).toBe(1);
+      await store.writer.settled();
+      expect(store.writer.stats().messages).toBe(1);
+      expect(tickCount(store.path)).toBe(30 * TICKS_PER_MESSAGE + 5 * 2);
+      // settled() does not wait for the window: it sends what is gathered at once.
+      handAll(store, 30, 40);
+      await store.writer.settled();
+      expect(store.writer.stats().messages).toBe(2);
+      expect(tickCount(store.path)).toBe(40 * TICKS_PER_MESSAGE + 6 * 2);
+    } finally {
+      store.close();
+    }
+  });
+
   it('commits everything handed over before the store closes', () => {
     const path = freshPath();
     const store = openStore({ path, writer: { mode: 'thread', slowMs: 5 } });
@@ -123,7 +152,7 @@ describe('the store writer', () => {
   });
 
   it('makes a hand-over wait while a slow disk has the backlog full, and drops nothing', async () => {
-    const store = openStore({ path: freshPath(), writer: { mode: 'thread', maxBacklog: 3, slowMs: 15 } });
+    const store = openStore({ path: freshPath(), writer: { mode: 'thread', maxBacklog: 3, slowMs: 15, groupMs: 0 } });
     try {
       let most = 0;
       for (let k = 0; k < 30; k++) {
@@ -222,6 +251,29 @@ describe('the store writer', () => {
       store.close();
     }
   });
+
+  it('numbers alerts as they fire and stores them under those numbers, beside the alerts the store writes itself', () =>
+    withThreadStore(2, async (store, problems) => {
+      const fired = store.writer.appendAlerts([{ kind: 'drop', eventId: 1, message: 'first' }, { kind: 'price', eventId: 2, message: 'second' }]);
+      // A settlement's alert, on the store's own connection (in its settlement's transaction), meanwhile.
+      const settled = store.transaction(() => store.appendAlert({ kind: 'settled', eventId: 3, message: 'third' }));
+      const later = store.writer.appendAlerts([{ kind: 'drop', eventId: 4, message: 'fourth' }]);
+      expect([...fired, settled, ...later].map((a) => a.id)).toEqual([1, 2, 3, 4]);
+      await store.writer.settled();
+      expect(store.listAlerts().map((a) => [a.id, a.message])).toEqual([[4, 'fourth'], [3, 'third'], [2, 'second'], [1, 'first']]);
+
+      // Another program writing the same file takes the next number: the alert is stored under a fresh one, and said.
+      const other = new Database(store.path);
+      other.prepare(`INSERT INTO alert_log (id, at, kind, message) VALUES (5, 0, 'other', 'from elsewhere')`).run();
+      other.close();
+      const [clashing] = store.writer.appendAlerts([{ kind: 'drop', eventId: 5, message: 'fifth' }]);
+      expect(clashing!.id).toBe(5);
+      await store.writer.settled();
+      expect(problems.map((p) => p.message)).toEqual(['Could not record alerts: alert 5 was stored as 6: another program writes this history file']);
+      expect(store.listAlerts({ limit: 2 }).map((a) => [a.id, a.message])).toEqual([[6, 'fifth'], [5, 'from elsewhere']]);
+      // Nothing lost, and the next alert takes the next free number.
+      expect(store.writer.appendAlerts([{ kind: 'drop', eventId: 6, message: 'sixth' }])[0]!.id).toBe(7);
+    }));
 
   it('writes inline in memory, whatever is asked', () => {
     const store = openStore({ path: ':memory:', writer: 'thread' });

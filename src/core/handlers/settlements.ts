@@ -7,7 +7,7 @@ import { AppErrorException } from '../../shared/errors';
 import type { SettlementQuery } from '../../shared/domain';
 import type { CoreHandlers, SnoozedEvent } from '../../shared/ipc/contract';
 import { exportSettlementsCsvToFile, SETTLEMENT_CSV_HEADER, settlementCsvRows } from '../export/csv';
-import { conn, noteOutcome, requireEngine, store, type CoreContext } from './context';
+import { conn, noteOutcome, requireEngine, settledStore, store, type CoreContext } from './context';
 
 export function settlementsHandlers(
   ctx: CoreContext,
@@ -51,7 +51,8 @@ export function settlementsHandlers(
       const file = await ctx.chooseSavePath(`oddsdesk-settlements-${new Date(ctx.clock.now()).toISOString().slice(0, 10)}.csv`);
       return file === null ? null : exportSettlementsCsvToFile(store(ctx), q, file);
     },
-    'alerts:list': (q) => store(ctx).listAlerts(q),
+    // Price, drop and max_win alerts are written by the store's writer: the list waits for what already fired.
+    'alerts:list': async (q) => (await settledStore(ctx)).listAlerts(q),
     'alerts:mute': (eventId, muted) => {
       const s = store(ctx);
       const set = new Set(mutedEvents(s));

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUsage } from '../../shared/domain';
+import { alertCounter, createAlertLog } from './alertLog';
 import { HOUR_MS } from './bars';
 import { createBetLog, type BetLog } from './bets';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
@@ -49,7 +50,7 @@ export interface StoreOptions {
    * ./writer.ts) or 'inline' (the default: tests, `cli export`; always in memory). Tests may also bound the backlog,
    * name the thread's entry and slow its disk.
    */
-  writer?: WriterMode | { mode: WriterMode; maxBacklog?: number; entry?: string; slowMs?: number };
+  writer?: WriterMode | { mode: WriterMode; maxBacklog?: number; groupMs?: number; entry?: string; slowMs?: number };
 }
 
 /**
@@ -173,6 +174,7 @@ export function openStore(options: StoreOptions): Store {
   const lineHistory = createLineHistory(db);
   const betLog = createBetLog(db);
   const scoreboardReads = createScoreboardReads(db);
+  const alertLog = createAlertLog(db, clock, alertCounter(db));
   const run = randomUUID();
   // Rows of runs that crashed long ago: the progress of a run is only read while it writes.
   forgetRuns(db, run, clock() - DAY_MS);
@@ -183,7 +185,9 @@ export function openStore(options: StoreOptions): Store {
     path: options.path,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     run,
-    inline: createApplier(db, run, clock, { ingest: { learning }, bets: betLog }),
+    inline: createApplier(db, run, clock, { ingest: { learning }, bets: betLog, alerts: alertLog }),
+    alertRecord: (a) => alertLog.record(a),
+    alertsFrom: (next) => alertLog.skipTo(next),
     autocheckpoint: () => (checkpoints.where === 'sqlite' ? AUTOCHECKPOINT_PAGES : 0),
   });
   const compactStep = createCompaction(db, clock, () => ({
@@ -194,8 +198,6 @@ export function openStore(options: StoreOptions): Store {
   const addWatch = db.prepare(`INSERT OR IGNORE INTO watchlist (event_id, added_at) VALUES (?, ?)`);
   const removeWatch = db.prepare(`DELETE FROM watchlist WHERE event_id = ?`);
   const watchIds = db.prepare(`SELECT event_id FROM watchlist ORDER BY added_at, event_id`).pluck();
-  const insertAlert = db.prepare(`
-    INSERT INTO alert_log (at, kind, event_id, special_id, contestant_id, message, data) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const listAlerts = db.prepare(`SELECT * FROM alert_log WHERE id < ? ORDER BY id DESC LIMIT ?`);
   const getSetting = db.prepare(`SELECT value FROM settings WHERE name = ?`).pluck();
   const setSetting = db.prepare(`
@@ -263,21 +265,9 @@ export function openStore(options: StoreOptions): Store {
     watchIds: () => watchIds.all() as number[],
 
     appendAlert(a) {
-      const at = a.at ?? clock();
-      const data = a.data === undefined ? null : JSON.stringify(a.data);
-      const info = insertAlert.run(
-        at, a.kind, a.eventId ?? null, a.specialId ?? null, a.contestantId ?? null, a.message, data,
-      );
-      return {
-        id: Number(info.lastInsertRowid),
-        at,
-        kind: a.kind,
-        eventId: a.eventId ?? null,
-        specialId: a.specialId ?? null,
-        contestantId: a.contestantId ?? null,
-        message: a.message,
-        data: a.data ?? null,
-      };
+      const r = alertLog.record(a);
+      const { clashedTo } = alertLog.write(r);
+      return clashedTo === null ? r : { ...r, id: clashedTo };
     },
     listAlerts(opts = {}) {
       const rows = listAlerts.all(opts.beforeId ?? Number.MAX_SAFE_INTEGER, opts.limit ?? 100);

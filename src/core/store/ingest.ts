@@ -52,14 +52,17 @@ const msOf = (text: string | null | undefined, fallback: number): number =>
 export type KeptMaxWins = Map<number, Map<number, { maxWin: number | null; at: number }>>;
 
 /**
- * The tick writes for a caller that commits them inside a transaction of its own (the writer's messages,
- * ./writeCommands.ts): each returns what the write learnt of the lines' max_win, which the caller hands to keep() once
- * its transaction has committed (a write that may yet be rolled back teaches nothing).
+ * The tick writes for a caller that runs them inside a transaction of its own, a savepoint each (the writer's
+ * messages, ./writeCommands.ts): each returns what the write learnt of the lines' max_win, which the caller keeps as
+ * soon as the write's savepoint is released (the next write of the same message reads it: a change point is found
+ * against the limit just written). If the transaction then fails as a whole, the caller forgets everything kept (the
+ * next writes read the limits back from the file).
  */
 export interface IngestLearning {
   ticks(batches: readonly TickBatch[]): KeptMaxWins;
   snapshot(snapshot: EventOdds, at: number): KeptMaxWins;
   keep(limits: KeptMaxWins): void;
+  forget(): void;
 }
 
 export function createIngest(db: Database.Database, clock: () => number): Ingest & { learning: IngestLearning } {
@@ -238,8 +241,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   let maxWinKeptLines = 0;
   const MAX_WIN_KEPT = 50_000;
   /** Keeps what a tick write learnt, once it is committed: inside an outer transaction it may still be rolled back. */
-  function keepMaxWins(limits: ReadonlyMap<number, ReadonlyMap<number, { maxWin: number | null; at: number }>>): void {
-    if (db.inTransaction) return;
+  function keepMaxWins(limits: ReadonlyMap<number, ReadonlyMap<number, { maxWin: number | null; at: number }>>, inside = false): void {
+    if (db.inTransaction && !inside) return;
     for (const [eventId, lines] of limits) {
       let kept = maxWinKept.get(eventId);
       if (!kept) maxWinKept.set(eventId, (kept = new Map()));
@@ -560,7 +563,11 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const learning: IngestLearning = {
     ticks: (batches) => writeTickBatches(batches),
     snapshot: (s, at) => recordSnapshot(s, at),
-    keep: (limits) => keepMaxWins(limits),
+    keep: (limits) => keepMaxWins(limits, true),
+    forget: () => {
+      maxWinKept.clear();
+      maxWinKeptLines = 0;
+    },
   };
 
   return {

@@ -9,6 +9,8 @@
 // still commits.
 import type Database from 'better-sqlite3';
 import type { EventOdds } from '../../shared/api';
+import type { AlertRecord } from '../../shared/domain';
+import { alertCounter, createAlertLog, type AlertLog } from './alertLog';
 import { createBetLog, type BetLog, type LineCloseOp } from './bets';
 import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from './ingest';
 
@@ -18,10 +20,12 @@ export type WriteCommand =
   /** An event's full odds, as a stream's snapshot gave them. */
   | { type: 'snapshot'; odds: EventOdds; at: number }
   /** The closing-line follower's ops, in stream order. */
-  | { type: 'closeOps'; ops: readonly LineCloseOp[] };
+  | { type: 'closeOps'; ops: readonly LineCloseOp[] }
+  /** Price, drop and max_win alerts, numbered when they fired (./alertLog.ts). */
+  | { type: 'alerts'; alerts: readonly AlertRecord[] };
 
 /** What each command records, in the words of an error. */
-export const COMMAND_WORDS: Record<WriteCommand['type'], string> = { ticks: 'odds', snapshot: 'a snapshot', closeOps: 'closing lines' };
+export const COMMAND_WORDS: Record<WriteCommand['type'], string> = { ticks: 'odds', snapshot: 'a snapshot', closeOps: 'closing lines', alerts: 'alerts' };
 
 export interface WriteFailure {
   type: WriteCommand['type'];
@@ -32,6 +36,8 @@ export interface AppliedMessage {
   /** False: the message was committed before (by a thread that died before saying so), and was skipped. */
   applied: boolean;
   failures: WriteFailure[];
+  /** After an alert's number was found taken (another program writes the file): the first number free after it. */
+  alertsFrom?: number;
 }
 
 export type ApplyMessage = (seq: number, commands: readonly WriteCommand[]) => AppliedMessage;
@@ -40,6 +46,7 @@ export type ApplyMessage = (seq: number, commands: readonly WriteCommand[]) => A
 export interface ApplierParts {
   ingest: Pick<Ingest, never> & { learning: IngestLearning };
   bets: Pick<BetLog, 'applyLineCloseOps'>;
+  alerts: Pick<AlertLog, 'write'>;
 }
 
 /**
@@ -50,39 +57,58 @@ export interface ApplierParts {
 export function createApplier(db: Database.Database, run: string, clock: () => number, parts?: ApplierParts): ApplyMessage {
   const ingest = parts?.ingest ?? createIngest(db, clock);
   const bets = parts?.bets ?? createBetLog(db);
+  // The thread's own counter only numbers an alert whose number another program took (see ./alertLog.ts).
+  const alerts = parts?.alerts ?? createAlertLog(db, clock, alertCounter(db));
   const done = db.prepare(`SELECT seq FROM writer_progress WHERE run = ?`).pluck();
   const progress = db.prepare(`
     INSERT INTO writer_progress (run, seq, at) VALUES (?, ?, ?)
     ON CONFLICT(run) DO UPDATE SET seq = max(seq, excluded.seq), at = excluded.at`);
-  const one = db.transaction((c: WriteCommand): KeptMaxWins | null => {
-    if (c.type === 'ticks') return ingest.learning.ticks(c.batches);
-    if (c.type === 'snapshot') return ingest.learning.snapshot(c.odds, c.at);
-    bets.applyLineCloseOps(c.ops);
-    return null;
+  const one = db.transaction((c: WriteCommand): { limits: KeptMaxWins | null; clashes: string[] } => {
+    if (c.type === 'ticks') return { limits: ingest.learning.ticks(c.batches), clashes: [] };
+    if (c.type === 'snapshot') return { limits: ingest.learning.snapshot(c.odds, c.at), clashes: [] };
+    if (c.type === 'closeOps') bets.applyLineCloseOps(c.ops);
+    const clashes: string[] = [];
+    if (c.type === 'alerts') {
+      for (const a of c.alerts) {
+        const { clashedTo } = alerts.write(a);
+        if (clashedTo === null) continue;
+        clashes.push(`alert ${a.id} was stored as ${clashedTo}: another program writes this history file`);
+        alertsFrom = Math.max(alertsFrom ?? 0, clashedTo + 1);
+      }
+    }
+    return { limits: null, clashes };
   });
+  let alertsFrom: number | undefined;
   const message = db.transaction((seq: number, commands: readonly WriteCommand[]) => {
+    alertsFrom = undefined;
     const committed = (done.get(run) as number | undefined) ?? 0;
-    if (seq <= committed) return { applied: false, failures: [], learnt: [] };
+    if (seq <= committed) return { applied: false, failures: [] };
     const failures: WriteFailure[] = [];
-    const learnt: KeptMaxWins[] = [];
     for (const c of commands) {
       try {
-        const limits = one(c);
-        if (limits) learnt.push(limits);
+        const r = one(c);
+        // Kept at once: the message's next tick write of the same line finds its change point against this one.
+        if (r.limits) ingest.learning.keep(r.limits);
+        for (const message of r.clashes) failures.push({ type: c.type, message });
       } catch (e) {
         failures.push({ type: c.type, message: e instanceof Error ? e.message : String(e) });
       }
     }
     progress.run(run, seq, clock());
-    return { applied: true, failures, learnt };
+    return { applied: true, failures };
   });
   return (seq, commands) => {
     // IMMEDIATE: the write lock is taken before the progress is read, so two connections of one run (a thread that
     // is stopping, and the store taking over inline) can never both find a message new.
-    const r = message.immediate(seq, commands);
-    // Committed: what the ticks taught of the lines' limits is now true.
-    for (const limits of r.learnt) ingest.learning.keep(limits);
-    return { applied: r.applied, failures: r.failures };
+    let r: { applied: boolean; failures: WriteFailure[] };
+    try {
+      r = message.immediate(seq, commands);
+    } catch (e) {
+      // Rolled back as a whole: what its writes taught is not true after all.
+      ingest.learning.forget();
+      throw e;
+    }
+    return { applied: r.applied, failures: r.failures, ...(alertsFrom !== undefined ? { alertsFrom } : {}) };
   };
 }
 

@@ -5,7 +5,8 @@
 // everything else (reads, settlements, alerts, bets, settings), and SQLite's lock keeps the two writers apart.
 //
 // What it promises:
-//   - Order: messages are applied in the order they were handed over, each in one transaction.
+//   - Order: writes are applied in the order they were handed over. What is handed over within 100 ms goes as one
+//     message (group commit), and each message commits in one transaction.
 //   - Read-your-writes where a caller needs it: settled() resolves once everything handed over before it is
 //     committed (the handlers that read ticks, closes or bets await it).
 //   - Back-pressure: at most `maxBacklog` messages are in flight. A writer that falls behind (a slow disk) makes the
@@ -23,6 +24,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { EventOdds } from '../../shared/api';
+import type { AlertRecord, NewAlert } from '../../shared/domain';
 import type { LineCloseOp } from './bets';
 import type { TickBatch } from './ingest';
 import { startThread, threadEntry } from './threads';
@@ -54,6 +56,11 @@ export interface StoreWriter {
   recordTickBatches(batches: readonly TickBatch[]): void;
   recordSnapshot(odds: EventOdds, at: number): void;
   applyLineCloseOps(ops: readonly LineCloseOp[]): void;
+  /**
+   * Alerts that fired now: numbered at once (what is returned is what the screen gets) and written in order with the
+   * rest. A settlement's alert is not one of these: it commits with its settlement on the store's connection.
+   */
+  appendAlerts(alerts: readonly NewAlert[]): AlertRecord[];
   /** Resolves once every write handed over before the call is committed (or has failed and been reported). */
   settled(): Promise<void>;
   /** Messages handed over and not yet done. */
@@ -75,10 +82,15 @@ export interface WriterOptions {
   run: string;
   /** The applier on the store's own connection: inline writes, and the fallback. */
   inline: ApplyMessage;
+  /** An alert's record, numbered from the store's counter; and the counter moved past numbers another program took. */
+  alertRecord(a: NewAlert): AlertRecord;
+  alertsFrom(next: number): void;
   /** PRAGMA wal_autocheckpoint for the thread's connection (0 while the store's checkpointer runs). */
   autocheckpoint(): number;
-  /** Messages in flight before a hand-over waits (default 64: 16 s of tick flushes). */
+  /** Messages in flight before a hand-over waits (default 64: several seconds of writes). */
   maxBacklog?: number;
+  /** What is handed over within this many ms goes to the thread as one message (default 100; 0: each at once). */
+  groupMs?: number;
   /** Tests: the thread's entry, and a slow disk (ms the thread waits before each message). */
   entry?: string;
   slowMs?: number;
@@ -90,6 +102,7 @@ export function writerWorkerEntry(dir?: string): string {
 }
 
 const DEFAULT_MAX_BACKLOG = 64;
+const DEFAULT_GROUP_MS = 100;
 /** A thread that makes no progress this long while a hand-over waits is given up for inline writes. */
 const STUCK_MS = 10_000;
 /** Crashes within CRASH_WINDOW_MS after which the thread is not started again. */
@@ -168,6 +181,7 @@ export function createWriter(o: WriterOptions): StoreWriter {
     thread = t;
     worker.on('message', (m: WriterReply) => {
       if (m.type !== 'acked') return;
+      if (m.alertsFrom) o.alertsFrom(m.alertsFrom);
       reportFailures(m.failures);
       prune(m.seq);
     });
@@ -224,8 +238,8 @@ export function createWriter(o: WriterOptions): StoreWriter {
     stats.waitedMs += performance.now() - from;
   };
 
-  const hand = (commands: readonly WriteCommand[]) => {
-    if (closed) throw new Error('the store is closed');
+  /** One message of commands, in order: to the thread, or applied here. */
+  const post = (commands: readonly WriteCommand[]) => {
     stats.messages++;
     if (mode === 'thread') room(o.maxBacklog ?? DEFAULT_MAX_BACKLOG);
     const n = ++seq;
@@ -238,6 +252,32 @@ export function createWriter(o: WriterOptions): StoreWriter {
     // Kept alive while it holds writes: a process that ends without closing its store still commits them.
     thread.worker.ref();
     thread.worker.postMessage({ type: 'write', seq: n, commands } satisfies WriterMessage);
+  };
+
+  // Group commit: what is handed over within groupMs goes as one message, one transaction on the thread. The price
+  // alerts of a storm come every coalescer flush (125 a second); a transaction each cost the thread a commit, and a
+  // page of progress, each time.
+  const groupMs = o.groupMs ?? DEFAULT_GROUP_MS;
+  let gathering: WriteCommand[] = [];
+  let gatherTimer: ReturnType<typeof setTimeout> | null = null;
+  const postGathered = () => {
+    if (gatherTimer !== null) clearTimeout(gatherTimer);
+    gatherTimer = null;
+    if (!gathering.length) return;
+    const commands = gathering;
+    gathering = [];
+    post(commands);
+  };
+
+  const hand = (commands: readonly WriteCommand[]) => {
+    if (closed) throw new Error('the store is closed');
+    if (mode === 'inline' || !thread || groupMs <= 0) {
+      postGathered();
+      post(commands);
+      return;
+    }
+    gathering.push(...commands);
+    gatherTimer ??= setTimeout(postGathered, groupMs);
   };
 
   if (mode === 'thread') {
@@ -255,11 +295,17 @@ export function createWriter(o: WriterOptions): StoreWriter {
     recordTickBatches: (batches) => hand([{ type: 'ticks', batches }]),
     recordSnapshot: (odds, at) => hand([{ type: 'snapshot', odds, at }]),
     applyLineCloseOps: (ops) => hand([{ type: 'closeOps', ops }]),
+    appendAlerts(alerts) {
+      const records = alerts.map((a) => o.alertRecord(a));
+      if (records.length) hand([{ type: 'alerts', alerts: records }]);
+      return records;
+    },
     settled() {
+      postGathered();
       if (mode === 'inline' || !unacked.length) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ seq, resolve }));
     },
-    backlog: () => unacked.length,
+    backlog: () => unacked.length + (gathering.length ? 1 : 0),
     onProblem(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -270,6 +316,7 @@ export function createWriter(o: WriterOptions): StoreWriter {
     },
     close() {
       if (closed) return;
+      postGathered();
       const t = thread;
       if (t?.alive) {
         t.worker.postMessage({ type: 'close' } satisfies WriterMessage);

@@ -27,4 +27,4 @@ export type WriterMessage = { type: 'write'; seq: number; commands: readonly Wri
 
 export type WriterReply =
   | { type: 'ready' }
-  | { type: 'acked'; seq: number; applied: boolean; failures: WriteFailure[] };
+  | { type: 'acked'; seq: number; applied: boolean; failures: WriteFailure[]; alertsFrom?: number };

@@ -48,7 +48,7 @@ port.on('message', (m: WriterMessage) => {
   let reply: WriterReply;
   try {
     const r = apply(m.seq, m.commands as readonly WriteCommand[]);
-    reply = { type: 'acked', seq: m.seq, applied: r.applied, failures: r.failures };
+    reply = { type: 'acked', seq: m.seq, applied: r.applied, failures: r.failures, ...(r.alertsFrom ? { alertsFrom: r.alertsFrom } : {}) };
   } catch (e) {
     // The message's transaction did not commit (the disk is full, the file is locked for longer than the wait): said
     // as a failure of each of its commands, and not tried again (a message that cannot commit now would stall all

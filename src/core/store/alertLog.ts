@@ -1,0 +1,58 @@
+// The alert log's writes. An alert's number is given when it fires, not when it is committed: the price and drop
+// alerts of a busy minute are written by the store's writer thread (./writer.ts) after they went to the screen with
+// their numbers, while other alerts (a settlement's, in the transaction that stores the settlement) are written on
+// the store's own connection. One counter per open store hands the numbers out to both, so they never clash within
+// the process. A file written by two programs at once (another recorder on the same file) can still clash: such an
+// alert is stored under a fresh number and the clash is said, never an alert lost.
+import type Database from 'better-sqlite3';
+import type { AlertRecord, NewAlert } from '../../shared/domain';
+
+export interface AlertLog {
+  /** The record of an alert firing now (or at `a.at`): its number taken from the counter. */
+  record(a: NewAlert): AlertRecord;
+  /** Writes a record; returns the number it was stored under if another program had taken its own. */
+  write(r: AlertRecord): { clashedTo: number | null };
+  /** Numbers from here on are free (after a clash moved past the other program's). */
+  skipTo(next: number): void;
+}
+
+/** The next free number of the file's alert log (AUTOINCREMENT: never one a deleted alert had). */
+function nextFree(db: Database.Database): number {
+  const seq = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_log'`).pluck().get() as number | undefined;
+  const max = db.prepare(`SELECT max(id) FROM alert_log`).pluck().get() as number | null;
+  return Math.max(seq ?? 0, max ?? 0) + 1;
+}
+
+/** The store's alert log: `counter` is the open store's (shared by its connection and its writer thread's). */
+export function createAlertLog(db: Database.Database, clock: () => number, counter: { next: number }): AlertLog {
+  const insert = db.prepare(`
+    INSERT INTO alert_log (id, at, kind, event_id, special_id, contestant_id, message, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO NOTHING`);
+  return {
+    record(a) {
+      return {
+        id: counter.next++,
+        at: a.at ?? clock(),
+        kind: a.kind,
+        eventId: a.eventId ?? null,
+        specialId: a.specialId ?? null,
+        contestantId: a.contestantId ?? null,
+        message: a.message,
+        data: a.data ?? null,
+      };
+    },
+    write(r) {
+      const args = [r.at, r.kind, r.eventId, r.specialId, r.contestantId, r.message, r.data === null || r.data === undefined ? null : JSON.stringify(r.data)];
+      if (insert.run(r.id, ...args).changes === 1) return { clashedTo: null };
+      const id = Number(insert.run(null, ...args).lastInsertRowid);
+      counter.next = Math.max(counter.next, id + 1);
+      return { clashedTo: id };
+    },
+    skipTo(next) {
+      counter.next = Math.max(counter.next, next);
+    },
+  };
+}
+
+/** A counter for a store just opened. */
+export const alertCounter = (db: Database.Database): { next: number } => ({ next: nextFree(db) });
