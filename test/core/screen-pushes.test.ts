@@ -1,7 +1,8 @@
 // What the screen needs from the core, against an upstream scripted from assumptions.md (not our simulator): an
 // event watched by its id alone gets its teams, league and score from the stream's snapshot header without a reload;
 // the stream's `end` reaches the renderer with its reason (in the odds batches and the stream's status); and the
-// status says since when the service has been unreachable. The core runs on the manual clock.
+// status says since when the service has been unreachable; a line's history asked for right after a tick reached the
+// screen has that tick. The core runs on the manual clock.
 import type http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,30 @@ async function until<T>(clock: ManualClock, probe: () => T | undefined | null | 
   }
 }
 
+/** The core as browser mode composes it, on the manual clock, for the scripted service: its pushes and its handlers. */
+async function startCore(up: Upstream, clock: ManualClock) {
+  core = await createCore({
+    host: 'browser',
+    version: 'test',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-')),
+    secrets: createMemorySecretStore(),
+    logger: () => undefined,
+    notifier: { notify: () => undefined },
+    envService: { baseUrl: up.url, key: KEY },
+    clock,
+  });
+  await core.ready;
+  const odds: OddsBatch[] = [];
+  const statuses: StatusView[] = [];
+  core.subscribe((event, payload) => {
+    if (event === 'onOdds') odds.push(payload as OddsBatch);
+    if (event === 'onStatus') statuses.push(payload as StatusView);
+  });
+  const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
+    (core!.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
+  return { odds, statuses, call };
+}
+
 async function settleOn<T>(clock: ManualClock, p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let done: { ok: true; value: T } | { ok: false; error: unknown } | null = null;
   p.then((value) => (done = { ok: true, value }), (error: unknown) => (done = { ok: false, error }));
@@ -95,25 +120,7 @@ describe('pushes the screen relies on', () => {
   it('an event watched by id gets its header from the snapshot; `end` arrives with its reason; offline says since when', async () => {
     upstream = await scriptedUpstream();
     const clock = createManualClock(T0);
-    core = await createCore({
-      host: 'browser',
-      version: 'test',
-      dataDir: mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-')),
-      secrets: createMemorySecretStore(),
-      logger: () => undefined,
-      notifier: { notify: () => undefined },
-      envService: { baseUrl: upstream.url, key: KEY },
-      clock,
-    });
-    await core.ready;
-    const odds: OddsBatch[] = [];
-    const statuses: StatusView[] = [];
-    core.subscribe((event, payload) => {
-      if (event === 'onOdds') odds.push(payload as OddsBatch);
-      if (event === 'onStatus') statuses.push(payload as StatusView);
-    });
-    const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
-      (core!.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
+    const { odds, statuses, call } = await startCore(upstream, clock);
 
     // Typed in by id: nothing is known of it yet.
     const added = await call('watch:add', EVENT);
@@ -174,5 +181,28 @@ describe('pushes the screen relies on', () => {
     await clock.advance(60_000);
     await settleOn(clock, call('fixtures:list', {}));
     expect((await call('status:get')).connectionSince).toBe(since);
+  });
+
+  it("a line's history, asked for right after a tick reached the screen, has that tick", async () => {
+    // The stream's writes go through the store's writer (a thread in every host) every 250 ms; a chart opened in
+    // between used to lack the tick the grid already showed, and a history is fetched once per line.
+    upstream = await scriptedUpstream();
+    const clock = createManualClock(T0);
+    const { odds, call } = await startCore(upstream, clock);
+    await call('watch:add', EVENT);
+    const live = () => odds.flatMap((b) => b.events).filter((e) => e.eventId === EVENT);
+    await until(clock, () => live().find((e) => e.replace), 'the snapshot');
+    await until(clock, () => upstream!.stream, 'the stream');
+    // Time stands still from here: the tick's 250 ms write is not due when the history is asked for.
+    const ts = '2026-11-22T12:00:30';
+    upstream.stream!.write(`id: 2\nevent: odds\ndata: ${JSON.stringify({ event_id: EVENT, ts, markets: [{ ...snapshot.markets[0]!, prices: { home: 1.3, away: 3.5 }, updated_at: ts }] })}\n\n`);
+    const sent = Date.now() + 15_000;
+    while (!live().some((e) => e.markets[0]?.prices?.home === 1.3)) {
+      if (Date.now() > sent) throw new Error('the tick never reached the screen');
+      await clock.advance(1);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const history = await call('event:lineHistory', EVENT, 1);
+    expect(history.map((p) => p.prices?.home)).toEqual([1.4, 1.3]);
   });
 });

@@ -53,6 +53,9 @@ test('a drop notifies and its click opens the line; with "notify price alerts" o
     await page.getByTestId('add-watch-input').fill(String(eventId));
     await page.getByTestId('add-watch-button').click();
     await expect(page.getByTestId(`watch-row-${eventId}`)).toBeVisible();
+    // Its stream is open (its snapshot, at the open's prices, went first): the move below is a move from the open. On
+    // a busy machine the row showed well before the stream opened, and the move then was the open itself.
+    await expect.poll(() => sim.openStreams(), { timeout: 20_000 }).toBe(1);
 
     // The default drop rule (5%): fair home 2.0526 -> 1.9231 (-6.3%) alerts, and with the setting on it notifies.
     sim.script.setMarket(eventId, lineId, { home: 1.8, away: 1.95 });

@@ -31,13 +31,15 @@ export const conn = (ctx: CoreContext): Connection => ctx.session.current();
 export const store = (ctx: CoreContext): Store => ctx.session.current().store;
 
 /**
- * The store once every stream write handed to its writer so far is committed: for a reader of ticks, latest lines or
- * closes that must see what the screen already showed (a bet on a line that just appeared, its chart, its close).
+ * The store once every stream write so far is committed: for a reader of ticks, latest lines, closes or alerts that
+ * must see what the screen already showed (a bet on a line that just appeared, its chart, its close).
  */
 export async function settledStore(ctx: CoreContext): Promise<Store> {
-  const s = store(ctx);
-  await s.writer.settled();
-  return s;
+  const c = conn(ctx);
+  // Ticks and closes the monitor holds for its next write go first: a tick the screen shows is then in the store too.
+  c.engine?.monitor.flushWrites();
+  await c.store.writer.settled();
+  return c.store;
 }
 
 export function requireEngine(ctx: CoreContext): Engine {

@@ -62,6 +62,11 @@ export interface Monitor {
   start(): Promise<void>;
   /** Stops every timer, stream and walk, then flushes pending writes; nothing of this monitor runs afterwards. */
   stop(): Promise<void>;
+  /**
+   * Hands what waits for its next write (ticks, closing lines) to the store's writer now: a reader that then awaits
+   * `store.writer.settled()` sees every price the screen was sent.
+   */
+  flushWrites(): void;
   watch(eventId: number): Promise<void>;
   unwatch(eventId: number): void;
   syncSettled(): Promise<{ added: number; error: AppError | null }>;
@@ -142,8 +147,8 @@ export function createMonitor(options: MonitorOptions): Monitor {
     emit({ type: 'max_win', ...change, watched: eventWatched });
     const decision = maxWinAlerts.decide(c, eventWatched, options.settings());
     if (!decision.alert || stopped) return;
-    const alert = store.appendAlert(decision.alert);
-    emit({ type: 'alert', alert });
+    const [alert] = store.writer.appendAlerts([decision.alert]);
+    emit({ type: 'alert', alert: alert! });
     if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId: c.eventId, lineId: c.lineId });
   }
 
@@ -156,7 +161,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
     isWatched,
     onAlert: (alert, notify) => void priceAlerts.push({ alert, notify }),
   });
-  /** The price and drop alerts of one batch: written in one transaction, then pushed (a goal moves every line at once). */
+  /**
+   * The price and drop alerts of one batch: numbered and handed to the store's writer together (one transaction on its
+   * thread), and pushed at once (a goal moves every line at once).
+   */
   let priceAlerts: Array<{ alert: NewAlert; notify: { title: string; body: string } | null }> = [];
   function observePrices(batch: Parameters<typeof priceWatch.observe>[0]): void {
     try {
@@ -165,7 +173,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       const fired = priceAlerts;
       priceAlerts = [];
       if (fired.length && !stopped) {
-        const stored = store.transaction(() => fired.map((f) => store.appendAlert(f.alert)));
+        const stored = store.writer.appendAlerts(fired.map((f) => f.alert));
         fired.forEach((f, i) => {
           const alert = stored[i]!;
           emit({ type: 'alert', alert });
@@ -332,6 +340,12 @@ export function createMonitor(options: MonitorOptions): Monitor {
       closingLines.close();
       unsubscribeWriter();
       stopped = true;
+    },
+
+    flushWrites() {
+      if (stopped) return;
+      odds.flushTicks();
+      closingLines.flush();
     },
 
     async watch(eventId) {

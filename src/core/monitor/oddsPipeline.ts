@@ -33,6 +33,8 @@ export interface OddsPipeline {
   forget(eventId: number): void;
   /** Events whose baseline is held (for the memory bound test). */
   followed(): number;
+  /** Hands the ticks waiting for their next write to the store's writer now (a reader must see what the screen has). */
+  flushTicks(): void;
   /** Hands on pending odds and writes pending ticks now, then stops. */
   close(): void;
 }
@@ -135,6 +137,11 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
     },
     onScore: (eventId, score) => coalescer.score(eventId, score),
     onEnd: (eventId, reason) => coalescer.end(eventId, reason),
+    flushTicks: () => {
+      if (tickTimer !== null) clock.clearTimeout(tickTimer);
+      tickTimer = null;
+      flushTicks();
+    },
     forget: (eventId) => void lastMaxWin.delete(eventId),
     followed: () => lastMaxWin.size,
     close() {
