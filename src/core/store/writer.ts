@@ -200,9 +200,15 @@ export function createWriter(o: WriterOptions): StoreWriter {
         fallBack(`stopped (${why})`);
         return;
       }
+      try {
+        start();
+      } catch (e) {
+        // Its entry is gone (an update replaced the files under a running app): the writes go on here.
+        fallBack(`stopped (${why}) and could not start again (${e instanceof Error ? e.message : String(e)})`);
+        return;
+      }
       problem({ kind: 'thread', message: `The store's writer thread stopped (${why}): started again, nothing is lost` });
       stats.restarts++;
-      start();
       // The new thread gets everything not yet done, in order; what the old one committed it skips.
       for (const m of unacked) thread!.worker.postMessage({ type: 'write', seq: m.seq, commands: m.commands } satisfies WriterMessage);
       stats.resent += unacked.length;
