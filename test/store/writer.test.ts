@@ -5,7 +5,8 @@
 // applies nothing twice; one that keeps crashing hands the writes to the store's own connection. (The SIGKILL case is
 // in crash.test.ts, with the other crash tests.)
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { buildSync } from 'esbuild';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -212,6 +213,35 @@ describe('the store writer', () => {
       await store.writer.settled();
       expectSameAsInline(store.path, 100);
     }));
+
+  it('whose thread cannot be started again (its entry gone under a running app) writes inline, losing nothing', async () => {
+    // The thread's bundle in a folder of its own inside the repository (it loads better-sqlite3 from node_modules), as
+    // out/cli carries it beside the CLI.
+    mkdirSync(join(__dirname, '../../.tmp'), { recursive: true });
+    const bundleDir = mkdtempSync(join(__dirname, '../../.tmp', 'writer-entry-'));
+    const entry = join(bundleDir, 'writerWorker.js');
+    buildSync({ entryPoints: [join(__dirname, '../../src/core/store/writerWorker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: entry, external: ['better-sqlite3'], logLevel: 'silent' });
+    const store = openStore({ path: freshPath(), writer: { mode: 'thread', entry, groupMs: 0, slowMs: 2 } });
+    const problems: WriterProblem[] = [];
+    store.writer.onProblem((p) => problems.push(p));
+    try {
+      handAll(store, 0, 10);
+      await store.writer.settled();
+      expect(store.writer.where()).toBe('thread');
+      expect(problems).toEqual([]);
+      handAll(store, 10, 30);
+      rmSync(bundleDir, { recursive: true, force: true });
+      store.writer.kill();
+      while (store.writer.where() === 'thread') await sleep(5);
+      expect(problems.at(-1)?.message).toMatch(/writer thread stopped .*writes go on inline/);
+      handAll(store, 30, 40);
+      await store.writer.settled();
+      expectSameAsInline(store.path, 40);
+    } finally {
+      store.close();
+      rmSync(bundleDir, { recursive: true, force: true });
+    }
+  });
 
   it('reports a write that fails, rolls back that write alone, and commits the rest of its message', () =>
     withThreadStore(0, async (store, problems) => {
