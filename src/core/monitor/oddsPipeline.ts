@@ -59,7 +59,10 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
   let pendingTicks: TickBatch[] = [];
   let tickTimer: TimerHandle | null = null;
 
+  /** Hands the pending ticks over now (their timer, if one runs, has nothing left to do). */
   const flushTicks = () => {
+    if (tickTimer !== null) clock.clearTimeout(tickTimer);
+    tickTimer = null;
     if (pendingTicks.length === 0) return;
     const batch = pendingTicks;
     pendingTicks = [];
@@ -76,7 +79,6 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
   const scheduleTickWrite = () => {
     if (tickTimer !== null) return;
     tickTimer = clock.setTimeout(() => {
-      tickTimer = null;
       flushTicks();
     }, TICK_WRITE_MS);
   };
@@ -137,16 +139,10 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
     },
     onScore: (eventId, score) => coalescer.score(eventId, score),
     onEnd: (eventId, reason) => coalescer.end(eventId, reason),
-    flushTicks: () => {
-      if (tickTimer !== null) clock.clearTimeout(tickTimer);
-      tickTimer = null;
-      flushTicks();
-    },
+    flushTicks,
     forget: (eventId) => void lastMaxWin.delete(eventId),
     followed: () => lastMaxWin.size,
     close() {
-      if (tickTimer !== null) clock.clearTimeout(tickTimer);
-      tickTimer = null;
       coalescer.flush();
       flushTicks();
       coalescer.close();

@@ -233,7 +233,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   /**
    * Each line's max_win as of its latest tick written (and that tick's time), kept across transactions: the stream
    * repeats the same lines, and reading the last change point back was two queries per line per tick transaction.
-   * Filled only once a transaction commits (a rolled-back one leaves it as it was); a tick older than the one kept
+   * Filled once a transaction commits (a rolled-back one leaves it as it was), or, for the writer's messages, as each
+   * write's savepoint is released and emptied if the message rolls back (IngestLearning); a tick older than the one kept
    * reads the database instead. Change points are never deleted, so what is kept stays true. Bounded: past
    * MAX_WIN_KEPT lines it starts again empty.
    */
@@ -241,7 +242,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   let maxWinKeptLines = 0;
   const MAX_WIN_KEPT = 50_000;
   /** Keeps what a tick write learnt, once it is committed: inside an outer transaction it may still be rolled back. */
-  function keepMaxWins(limits: ReadonlyMap<number, ReadonlyMap<number, { maxWin: number | null; at: number }>>, inside = false): void {
+  function keepMaxWins(limits: KeptMaxWins, inside = false): void {
     if (db.inTransaction && !inside) return;
     for (const [eventId, lines] of limits) {
       let kept = maxWinKept.get(eventId);
@@ -252,10 +253,11 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
         if (!cur || cur.at <= v.at) kept.set(lineId, v);
       }
     }
-    if (maxWinKeptLines > MAX_WIN_KEPT) {
-      maxWinKept.clear();
-      maxWinKeptLines = 0;
-    }
+    if (maxWinKeptLines > MAX_WIN_KEPT) forgetMaxWins();
+  }
+  function forgetMaxWins(): void {
+    maxWinKept.clear();
+    maxWinKeptLines = 0;
   }
 
   /** The max_win a line had before this tick: kept, else its last change point, else its latest state; undefined: new line. */
@@ -564,10 +566,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     ticks: (batches) => writeTickBatches(batches),
     snapshot: (s, at) => recordSnapshot(s, at),
     keep: (limits) => keepMaxWins(limits, true),
-    forget: () => {
-      maxWinKept.clear();
-      maxWinKeptLines = 0;
-    },
+    forget: forgetMaxWins,
   };
 
   return {

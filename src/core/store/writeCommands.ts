@@ -40,6 +40,7 @@ export interface AppliedMessage {
   alertsFrom?: number;
 }
 
+/** Applies a message; never throws (a message that cannot commit comes back with every command failed). */
 export type ApplyMessage = (seq: number, commands: readonly WriteCommand[]) => AppliedMessage;
 
 /** The writes an applier makes: the connection's own ingest and bet log (one of each per connection: see below). */
@@ -63,52 +64,55 @@ export function createApplier(db: Database.Database, run: string, clock: () => n
   const progress = db.prepare(`
     INSERT INTO writer_progress (run, seq, at) VALUES (?, ?, ?)
     ON CONFLICT(run) DO UPDATE SET seq = max(seq, excluded.seq), at = excluded.at`);
-  const one = db.transaction((c: WriteCommand): { limits: KeptMaxWins | null; clashes: string[] } => {
+  /** One command in its own savepoint: what its ticks learnt of max_win, and the alerts whose number was taken. */
+  const one = db.transaction((c: WriteCommand): { limits: KeptMaxWins | null; clashes: Array<{ id: number; to: number }> } => {
     if (c.type === 'ticks') return { limits: ingest.learning.ticks(c.batches), clashes: [] };
     if (c.type === 'snapshot') return { limits: ingest.learning.snapshot(c.odds, c.at), clashes: [] };
-    if (c.type === 'closeOps') bets.applyLineCloseOps(c.ops);
-    const clashes: string[] = [];
-    if (c.type === 'alerts') {
-      for (const a of c.alerts) {
-        const { clashedTo } = alerts.write(a);
-        if (clashedTo === null) continue;
-        clashes.push(`alert ${a.id} was stored as ${clashedTo}: another program writes this history file`);
-        alertsFrom = Math.max(alertsFrom ?? 0, clashedTo + 1);
-      }
+    if (c.type === 'closeOps') {
+      bets.applyLineCloseOps(c.ops);
+      return { limits: null, clashes: [] };
+    }
+    const clashes: Array<{ id: number; to: number }> = [];
+    for (const a of c.alerts) {
+      const { clashedTo } = alerts.write(a);
+      if (clashedTo !== null) clashes.push({ id: a.id, to: clashedTo });
     }
     return { limits: null, clashes };
   });
-  let alertsFrom: number | undefined;
-  const message = db.transaction((seq: number, commands: readonly WriteCommand[]) => {
-    alertsFrom = undefined;
+  const message = db.transaction((seq: number, commands: readonly WriteCommand[]): AppliedMessage => {
     const committed = (done.get(run) as number | undefined) ?? 0;
     if (seq <= committed) return { applied: false, failures: [] };
     const failures: WriteFailure[] = [];
+    let alertsFrom: number | undefined;
     for (const c of commands) {
       try {
         const r = one(c);
         // Kept at once: the message's next tick write of the same line finds its change point against this one.
         if (r.limits) ingest.learning.keep(r.limits);
-        for (const message of r.clashes) failures.push({ type: c.type, message });
+        for (const { id, to } of r.clashes) {
+          failures.push({ type: c.type, message: `alert ${id} was stored as ${to}: another program writes this history file` });
+          alertsFrom = Math.max(alertsFrom ?? 0, to + 1);
+        }
       } catch (e) {
         failures.push({ type: c.type, message: e instanceof Error ? e.message : String(e) });
       }
     }
     progress.run(run, seq, clock());
-    return { applied: true, failures };
+    return { applied: true, failures, ...(alertsFrom !== undefined ? { alertsFrom } : {}) };
   });
   return (seq, commands) => {
-    // IMMEDIATE: the write lock is taken before the progress is read, so two connections of one run (a thread that
-    // is stopping, and the store taking over inline) can never both find a message new.
-    let r: { applied: boolean; failures: WriteFailure[] };
     try {
-      r = message.immediate(seq, commands);
+      // IMMEDIATE: the write lock is taken before the progress is read, so two connections of one run (a thread that
+      // is stopping, and the store taking over inline) can never both find a message new.
+      return message.immediate(seq, commands);
     } catch (e) {
-      // Rolled back as a whole: what its writes taught is not true after all.
+      // Rolled back as a whole (the disk is full, the file stayed locked past the wait): what its writes taught is
+      // not true after all. Said as a failure of each of its commands, and not tried again: a message that cannot
+      // commit now would stall every later one behind it.
       ingest.learning.forget();
-      throw e;
+      const why = e instanceof Error ? e.message : String(e);
+      return { applied: false, failures: commands.map((c) => ({ type: c.type, message: why })) };
     }
-    return { applied: r.applied, failures: r.failures, ...(alertsFrom !== undefined ? { alertsFrom } : {}) };
   };
 }
 

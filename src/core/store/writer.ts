@@ -127,14 +127,7 @@ export function createWriter(o: WriterOptions): StoreWriter {
   let mode: WriterMode = o.mode;
   let closed = false;
 
-  const applyInline = (n: number, commands: readonly WriteCommand[]) => {
-    try {
-      reportFailures(o.inline(n, commands).failures);
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      reportFailures(commands.map((c) => ({ type: c.type, message })));
-    }
-  };
+  const applyInline = (n: number, commands: readonly WriteCommand[]) => reportFailures(o.inline(n, commands).failures);
 
   const settle = (upTo: number) => {
     while (waiters.length && waiters[0]!.seq <= upTo) waiters.shift()!.resolve();
@@ -180,7 +173,6 @@ export function createWriter(o: WriterOptions): StoreWriter {
     const t = { worker, control, alive: true };
     thread = t;
     worker.on('message', (m: WriterReply) => {
-      if (m.type !== 'acked') return;
       if (m.alertsFrom) o.alertsFrom(m.alertsFrom);
       reportFailures(m.failures);
       prune(m.seq);

@@ -1,6 +1,6 @@
 // What the store (./writer.ts) and its writer thread (./writerWorker.ts) say to each other, and the layout of the
 // control block they share.
-import type { WriteCommand, WriteFailure } from './writeCommands';
+import type { AppliedMessage, WriteCommand } from './writeCommands';
 
 /** Int32 slots of the control block. */
 /** The number of the last message the thread is done with (committed, skipped as done before, or failed). */
@@ -25,6 +25,4 @@ export interface WriterWorkerData {
 
 export type WriterMessage = { type: 'write'; seq: number; commands: readonly WriteCommand[] } | { type: 'close' };
 
-export type WriterReply =
-  | { type: 'ready' }
-  | { type: 'acked'; seq: number; applied: boolean; failures: WriteFailure[]; alertsFrom?: number };
+export type WriterReply = { type: 'acked'; seq: number } & AppliedMessage;

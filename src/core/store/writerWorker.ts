@@ -16,7 +16,6 @@ const control = new Int32Array(data.control);
 const port = parentPort;
 if (!port) throw new Error('the store writer runs as a worker thread');
 
-const say = (m: WriterReply) => port.postMessage(m);
 const slow = data.slowMs ? new Int32Array(new SharedArrayBuffer(4)) : null;
 
 let db: Database.Database | null = null;
@@ -45,19 +44,8 @@ port.on('message', (m: WriterMessage) => {
     return;
   }
   if (slow) Atomics.wait(slow, 0, 0, data.slowMs);
-  let reply: WriterReply;
-  try {
-    const r = apply(m.seq, m.commands as readonly WriteCommand[]);
-    reply = { type: 'acked', seq: m.seq, applied: r.applied, failures: r.failures, ...(r.alertsFrom ? { alertsFrom: r.alertsFrom } : {}) };
-  } catch (e) {
-    // The message's transaction did not commit (the disk is full, the file is locked for longer than the wait): said
-    // as a failure of each of its commands, and not tried again (a message that cannot commit now would stall all
-    // later ones behind it).
-    const message = e instanceof Error ? e.message : String(e);
-    reply = { type: 'acked', seq: m.seq, applied: false, failures: m.commands.map((c) => ({ type: c.type, message })) };
-  }
+  const reply: WriterReply = { type: 'acked', seq: m.seq, ...apply(m.seq, m.commands as readonly WriteCommand[]) };
   Atomics.store(control, ACKED, m.seq);
   Atomics.notify(control, ACKED);
-  say(reply);
+  port.postMessage(reply);
 });
-say({ type: 'ready' });
