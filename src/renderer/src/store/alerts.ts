@@ -25,6 +25,11 @@ export function isSnoozed(snoozes: readonly SnoozedEvent[] | undefined, eventId:
   return eventId !== null && !!snoozes?.some((x) => x.eventId === eventId && x.until > now);
 }
 
+/** An event whose alerts say nothing now: muted, or snoozed at `now`. */
+function quiet(settings: Pick<SettingsView, 'mutedEvents' | 'snoozedEvents'> | null | undefined, eventId: number, now: number): boolean {
+  return Boolean(settings?.mutedEvents.includes(eventId)) || isSnoozed(settings?.snoozedEvents, eventId, now);
+}
+
 /**
  * The sound live alerts ask for (at most one per batch: the first kind that is switched on), or null: silent under
  * do-not-disturb, and for a muted or snoozed event (the core already keeps muted events from alerting at all).
@@ -37,7 +42,7 @@ export function alertSound(
   if (!settings || settings.doNotDisturb) return null;
   const on: Record<AlertSound, boolean> = { settlement: settings.settlementSound, max_win: settings.maxWinSound, price: settings.priceSound };
   for (const a of alerts) {
-    if (a.eventId !== null && (settings.mutedEvents.includes(a.eventId) || isSnoozed(settings.snoozedEvents, a.eventId, now))) continue;
+    if (a.eventId !== null && quiet(settings, a.eventId, now)) continue;
     const sound = alertSoundOf(a.kind);
     if (on[sound]) return sound;
   }
@@ -67,13 +72,13 @@ export interface AlertsSlice {
   alertFlash: Record<number, number>;
 }
 
-/** A flash running: which one (the timer that ends it checks), and when it began. */
-const flashes = new Map<number, { token: number; since: number }>();
-/** When each flashing event's latest live alert came (ms): alerts during a flash keep it for another period. */
-const lastAlertAt = new Map<number, number>();
-let flashSeq = 0;
-
 export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = (set, get) => {
+  /** A flash running: which one (the timer that ends it checks), and when it began. */
+  const flashes = new Map<number, { token: number; since: number }>();
+  /** When each flashing event's latest live alert came (ms): alerts during a flash keep it for another period. */
+  const lastAlertAt = new Map<number, number>();
+  let flashSeq = 0;
+
   /** Times the flash of `ids` (their alertFlash entries are set by the caller), and ends or keeps each. */
   function flash(ids: readonly number[], since: number): void {
     const token = ++flashSeq;
@@ -87,8 +92,7 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       const kept: number[] = [];
       for (const id of mine) {
         flashes.delete(id);
-        const quiet = s.settings?.mutedEvents.includes(id) || isSnoozed(s.settings?.snoozedEvents, id, now);
-        if (!quiet && (lastAlertAt.get(id) ?? 0) > since) kept.push(id);
+        if (!quiet(s.settings, id, now) && (lastAlertAt.get(id) ?? 0) > since) kept.push(id);
         else ended.push(id);
       }
       // Still alerting: the row keeps its flash (unchanged, so not rendered again) for another period.
@@ -146,9 +150,7 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       // has been quiet for ALERT_FLASH_MS. A row already flashing is left alone: under a burst (hundreds of alerts a
       // second) rendering every alerted row again each frame was the page's largest cost.
       const now = Date.now();
-      const alerted = [...new Set(fresh.map((a) => a.eventId))].filter(
-        (id): id is number => id !== null && !s.settings?.mutedEvents.includes(id) && !isSnoozed(s.settings?.snoozedEvents, id, now),
-      );
+      const alerted = [...new Set(fresh.map((a) => a.eventId))].filter((id): id is number => id !== null && !quiet(s.settings, id, now));
       for (const id of alerted) lastAlertAt.set(id, now);
       const starting = alerted.filter((id) => !flashes.has(id));
       let alertFlash = s.alertFlash;
