@@ -231,6 +231,11 @@ export interface AlertRecord {
   contestantId: number | null;
   message: string;
   data: unknown;
+  /**
+   * Set on a push that updates an alert already fired (a drop episode that grew: same id, new words and data): the
+   * page replaces the row in its place, and nothing rings or counts as new again.
+   */
+  updatedAt?: number;
 }
 
 export interface CoverageSample {

@@ -306,6 +306,31 @@ describe('the store writer', () => {
       expect(store.writer.appendAlerts([{ kind: 'drop', eventId: 6, message: 'sixth' }])[0]!.id).toBe(7);
     }));
 
+  it('updates a fired alert in place by its number (a drop episode that grew), on the thread and inline alike', async () => {
+    await withThreadStore(2, async (store, problems) => {
+      const [episode] = store.writer.appendAlerts([{ kind: 'drop', eventId: 1, message: 'one line', data: { count: 1 }, at: 5 }]);
+      const [other] = store.writer.appendAlerts([{ kind: 'price', eventId: 2, message: 'crossed' }]);
+      // Handed over right after its alert (the same group message): the order holds.
+      store.writer.updateAlerts([{ id: episode!.id, message: 'two lines', data: { count: 2 } }]);
+      await store.writer.settled();
+      store.writer.updateAlerts([{ id: episode!.id, message: 'three lines', data: { count: 3 } }]);
+      await store.writer.settled();
+      expect(problems).toEqual([]);
+      expect(store.listAlerts().map((a) => [a.id, a.at, a.kind, a.message, a.data])).toEqual([
+        [other!.id, other!.at, 'price', 'crossed', null],
+        [episode!.id, 5, 'drop', 'three lines', { count: 3 }],
+      ]);
+    });
+    const inline = openStore({ path: ':memory:' });
+    try {
+      const [a] = inline.writer.appendAlerts([{ kind: 'drop', eventId: 1, message: 'one line' }]);
+      inline.writer.updateAlerts([{ id: a!.id, message: 'two lines', data: { count: 2 } }]);
+      expect(inline.listAlerts().map((r) => [r.id, r.message, r.data])).toEqual([[a!.id, 'two lines', { count: 2 }]]);
+    } finally {
+      inline.close();
+    }
+  });
+
   it('writes inline in memory, whatever is asked', () => {
     const store = openStore({ path: ':memory:', writer: 'thread' });
     try {

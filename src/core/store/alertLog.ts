@@ -12,8 +12,20 @@ export interface AlertLog {
   record(a: NewAlert): AlertRecord;
   /** Writes a record; returns the number it was stored under if another program had taken its own. */
   write(r: AlertRecord): { clashedTo: number | null };
+  /**
+   * A fired alert's words and data again (a drop episode that grew): the row keeps its number, time and kind. An
+   * alert stored under another number (a clash) is updated there. False: no row has that number (not written yet).
+   */
+  update(u: AlertUpdate): boolean;
   /** Numbers from here on are free (after a clash moved past the other program's). */
   skipTo(next: number): void;
+}
+
+/** What an update of a fired alert changes: its words and its data, by its number. */
+export interface AlertUpdate {
+  id: number;
+  message: string;
+  data: unknown;
 }
 
 /** The next free number of the file's alert log (AUTOINCREMENT: never one a deleted alert had). */
@@ -28,6 +40,9 @@ export function createAlertLog(db: Database.Database, clock: () => number, count
   const insert = db.prepare(`
     INSERT INTO alert_log (id, at, kind, event_id, special_id, contestant_id, message, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(id) DO NOTHING`);
+  const update = db.prepare(`UPDATE alert_log SET message = ?, data = ? WHERE id = ?`);
+  /** Alerts this connection stored under another number (a clash): their updates follow them. Few, and rare. */
+  const moved = new Map<number, number>();
   return {
     record(a) {
       return {
@@ -46,7 +61,12 @@ export function createAlertLog(db: Database.Database, clock: () => number, count
       if (insert.run(r.id, ...args).changes === 1) return { clashedTo: null };
       const id = Number(insert.run(null, ...args).lastInsertRowid);
       counter.next = Math.max(counter.next, id + 1);
+      moved.set(r.id, id);
       return { clashedTo: id };
+    },
+    update(u) {
+      const data = u.data === null || u.data === undefined ? null : JSON.stringify(u.data);
+      return update.run(u.message, data, moved.get(u.id) ?? u.id).changes === 1;
     },
     skipTo(next) {
       counter.next = Math.max(counter.next, next);

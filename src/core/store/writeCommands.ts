@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { EventOdds } from '../../shared/api';
 import type { AlertRecord } from '../../shared/domain';
-import { alertCounter, createAlertLog, type AlertLog } from './alertLog';
+import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from './alertLog';
 import { createBetLog, type BetLog, type LineCloseOp } from './bets';
 import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from './ingest';
 
@@ -22,10 +22,18 @@ export type WriteCommand =
   /** The closing-line follower's ops, in stream order. */
   | { type: 'closeOps'; ops: readonly LineCloseOp[] }
   /** Price, drop and max_win alerts, numbered when they fired (./alertLog.ts). */
-  | { type: 'alerts'; alerts: readonly AlertRecord[] };
+  | { type: 'alerts'; alerts: readonly AlertRecord[] }
+  /** Fired alerts' new words and data, by number (a drop episode that grew; ./alertLog.ts update). */
+  | { type: 'alertUpdates'; updates: readonly AlertUpdate[] };
 
 /** What each command records, in the words of an error. */
-export const COMMAND_WORDS: Record<WriteCommand['type'], string> = { ticks: 'odds', snapshot: 'a snapshot', closeOps: 'closing lines', alerts: 'alerts' };
+export const COMMAND_WORDS: Record<WriteCommand['type'], string> = {
+  ticks: 'odds',
+  snapshot: 'a snapshot',
+  closeOps: 'closing lines',
+  alerts: 'alerts',
+  alertUpdates: 'alert updates',
+};
 
 export interface WriteFailure {
   type: WriteCommand['type'];
@@ -47,7 +55,7 @@ export type ApplyMessage = (seq: number, commands: readonly WriteCommand[]) => A
 export interface ApplierParts {
   ingest: Pick<Ingest, never> & { learning: IngestLearning };
   bets: Pick<BetLog, 'applyLineCloseOps'>;
-  alerts: Pick<AlertLog, 'write'>;
+  alerts: Pick<AlertLog, 'write' | 'update'>;
 }
 
 /**
@@ -70,6 +78,12 @@ export function createApplier(db: Database.Database, run: string, clock: () => n
     if (c.type === 'snapshot') return { limits: ingest.learning.snapshot(c.odds, c.at), clashes: [] };
     if (c.type === 'closeOps') {
       bets.applyLineCloseOps(c.ops);
+      return { limits: null, clashes: [] };
+    }
+    if (c.type === 'alertUpdates') {
+      // An update always follows its alert in the writer's order, so its row is there; one that is not (the alert's
+      // own write failed, and was said) has nothing to update.
+      for (const u of c.updates) alerts.update(u);
       return { limits: null, clashes: [] };
     }
     const clashes: Array<{ id: number; to: number }> = [];

@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { EventOdds } from '../../shared/api';
 import type { AlertRecord, NewAlert } from '../../shared/domain';
+import type { AlertUpdate } from './alertLog';
 import type { LineCloseOp } from './bets';
 import type { TickBatch } from './ingest';
 import { startThread, threadEntry } from './threads';
@@ -61,6 +62,11 @@ export interface StoreWriter {
    * rest. A settlement's alert is not one of these: it commits with its settlement on the store's connection.
    */
   appendAlerts(alerts: readonly NewAlert[]): AlertRecord[];
+  /**
+   * Alerts handed over before, with new words and data (a drop episode that grew): written in order with the rest,
+   * under the numbers they were given.
+   */
+  updateAlerts(updates: readonly AlertUpdate[]): void;
   /** Resolves once every write handed over before the call is committed (or has failed and been reported). */
   settled(): Promise<void>;
   /** Messages handed over and not yet done. */
@@ -297,6 +303,9 @@ export function createWriter(o: WriterOptions): StoreWriter {
       const records = alerts.map((a) => o.alertRecord(a));
       if (records.length) hand([{ type: 'alerts', alerts: records }]);
       return records;
+    },
+    updateAlerts(updates) {
+      if (updates.length) hand([{ type: 'alertUpdates', updates: updates.map((u) => ({ id: u.id, message: u.message, data: u.data })) }]);
     },
     settled() {
       postGathered();
