@@ -1,4 +1,5 @@
-// The status bar: each stream's state, plan, quota, last settlement sync, DEMO and OFFLINE badges. The quota's
+// The status bar: each stream's state, plan, quota, last settlement sync, DEMO and OFFLINE badges, and a warning
+// with the figure while the screen is over a second behind the newest prices the app has. The quota's
 // tooltip (hover or keyboard focus) says where this hour's requests went, by purpose, and where the limit comes from.
 import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -12,6 +13,7 @@ const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'faili
 
 export function StatusBar() {
   const status = useStore((s) => s.status);
+  const behindMs = useStore((s) => s.screenBehindMs);
   const { demo, hostConnected, theme } = useStore(useShallow((s) => ({ demo: s.info?.demo ?? s.status?.demo ?? false, hostConnected: s.hostConnected, theme: s.theme })));
   const offline = !hostConnected || status?.connection === 'offline';
   const streams = status?.streams ?? [];
@@ -37,6 +39,11 @@ export function StatusBar() {
         plan {status?.plan ?? '—'}
       </span>
       <QuotaSegment q={q} paused={paused} />
+      {behindMs !== null && (
+        <span className="seg status-warn" data-testid="status-behind" title="This screen shows prices older than the newest the app has received: it is catching up. Ages are measured from when the app received each price.">
+          screen {(behindMs / 1000).toFixed(1)} s behind
+        </span>
+      )}
       {skew && (
         <span className="seg status-warn" data-testid="status-skew" title={`${skew}. Ages and reset times are shown on this machine's clock.`}>
           service clock {fmtSkew(status!.quota.clockSkewMs!)}

@@ -1,5 +1,6 @@
-// Odds folded into the renderer store within a per-frame budget: a backlog far larger than one frame can paint is
-// spread over frames, oldest first, and ends exactly where applying it all at once would have ended.
+// Odds folded into the renderer store: a backlog is folded to the latest value per market and shown within a
+// per-frame budget, so a page that fell behind catches up in as many frames as one batch takes, and ends exactly
+// where applying every batch in order would have ended. The store also says when the screen is behind.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarketView, WatchedEventView } from '../../../shared/domain';
 import type { OddsBatch, OddsdeskApi } from '../../../shared/ipc/contract';
@@ -41,50 +42,68 @@ beforeAll(async () => {
 });
 
 const frame = () => new Promise((r) => setTimeout(r, 20));
-const homes = () => {
-  const m = useStore.getState().markets;
-  return Object.keys(m).sort().map((k) => m[k]!.prices?.home);
-};
 
-describe('odds applied within a frame budget', () => {
-  it('spreads a backlog over frames in arrival order and ends where applying it at once ends', async () => {
+describe('odds folded to the latest value, applied within a frame budget', () => {
+  it('a page a thousand batches behind shows the latest prices after one frame: the backlog folded, not replayed', () => {
     const s = () => useStore.getState();
     s().setWatchlist(Array.from({ length: EVENTS }, (_, i) => watched(i + 1)));
     const real = { ...oddsFrame };
     try {
-      // The reference: no budget, everything in one go.
-      oddsFrame.budgetMs = Infinity;
-      s().applyOdds(backlog(30));
-      const whole = homes();
-      const wholeScore = s().watchEvents[1]!.scoreHome;
-
-      // Again from the start, on a clock that moves 1 ms per read: each frame folds about budget x 16 events.
-      s().setWatchlist(Array.from({ length: EVENTS }, (_, i) => watched(i + 1)));
-      let t = 0;
-      oddsFrame.now = () => t++;
-      oddsFrame.budgetMs = 6;
-      s().applyOdds(backlog(30));
-      // One frame did a bounded share: the first events of the first batch moved, nothing of the last batch.
-      const first = s().markets;
-      expect(first['1:0']!.seenAt).toBe(1);
-      expect(first[`${EVENTS}:0`]!.seenAt).toBe(0);
-      expect(s().watchEvents[1]!.scoreHome).toBe(0);
-
-      let frames = 1;
-      while (s().markets[`${EVENTS}:${LINES - 1}`]!.seenAt < 30 && frames < 1_000) {
-        await frame();
-        frames++;
+      // The reference: the last batch alone is what the screen must show (every batch moves every line).
+      const batches = backlog(1_000);
+      const last = batches[batches.length - 1]!;
+      // A frozen clock: the frame's budget never runs out, so one frame applies whatever the fold holds.
+      oddsFrame.now = () => 0;
+      for (const b of batches) s().queueOdds(b);
+      s().applyOdds([]); // one frame
+      const m = s().markets;
+      for (const e of last.events) {
+        for (const want of e.markets) expect(m[`${e.eventId}:${want.lineId}`]!.prices?.home).toBe(want.prices?.home);
       }
-      expect(frames).toBeGreaterThan(30); // 6,000 event updates at ~110 a frame
-      await frame(); // nothing left over after the end
-      expect(homes()).toEqual(whole);
-      expect(s().watchEvents[1]!.scoreHome).toBe(wholeScore);
+      expect(s().watchEvents[1]!.scoreHome).toBe(3);
+      // Nothing of the backlog is left to replay: a second frame changes nothing.
+      const before = s().markets;
+      s().applyOdds([]);
+      expect(s().markets).toBe(before);
     } finally {
       Object.assign(oddsFrame, real);
     }
   });
 
-  it('keeps newer pushes behind the carried backlog', async () => {
+  it('catching up takes as many frames for a thousand batches behind as for one', async () => {
+    const s = () => useStore.getState();
+    const real = { ...oddsFrame };
+    /** Frames until the last line of the last event shows the backlog's final price, on a clock of 1 ms per read. */
+    const framesToCatchUp = async (depth: number): Promise<number> => {
+      s().setWatchlist(Array.from({ length: EVENTS }, (_, i) => watched(i + 1)));
+      let t = 0;
+      oddsFrame.now = () => t++;
+      oddsFrame.budgetMs = 6;
+      const batches = backlog(depth);
+      for (const b of batches) s().queueOdds(b);
+      s().applyOdds([]);
+      let frames = 1;
+      while (s().markets[`${EVENTS}:${LINES - 1}`]!.seenAt < depth && frames < 10_000) {
+        await frame();
+        frames++;
+      }
+      return frames;
+    };
+    try {
+      const one = await framesToCatchUp(1);
+      const thousand = await framesToCatchUp(1_000);
+      // The budget still spreads a large change over frames (about 110 events a frame here) ...
+      expect(one).toBeGreaterThan(1);
+      // ... but what the page missed costs nothing more: the frames depend on what changed, not on how far behind.
+      expect(thousand).toBe(one);
+      await frame(); // nothing left over after the end
+      expect(s().markets[`${EVENTS}:0`]!.seenAt).toBe(1_000);
+    } finally {
+      Object.assign(oddsFrame, real);
+    }
+  });
+
+  it('a newer push for an event still waiting replaces its older prices there: no older price lands after it', async () => {
     const s = () => useStore.getState();
     s().setWatchlist(Array.from({ length: EVENTS }, (_, i) => watched(i + 1)));
     const real = { ...oddsFrame };
@@ -93,12 +112,40 @@ describe('odds applied within a frame budget', () => {
       oddsFrame.now = () => t++;
       s().applyOdds(backlog(5));
       // A newer price for event 200 arrives while the backlog still holds older ones for it.
-      s().applyOdds([{ at: 99, events: [{ eventId: EVENTS, markets: [market(EVENTS, 0, 9.99, 99)] }] }]);
+      s().queueOdds({ at: 99, events: [{ eventId: EVENTS, markets: [market(EVENTS, 0, 9.99, 99)] }] });
       for (let i = 0; i < 200 && s().markets[`${EVENTS}:0`]!.seenAt !== 99; i++) await frame();
       expect(s().markets[`${EVENTS}:0`]!.prices?.home).toBe(9.99);
+      // The event's other lines still got the backlog's last prices.
+      expect(s().markets[`${EVENTS}:1`]!.seenAt).toBe(5);
       await frame();
       await frame();
-      expect(s().markets[`${EVENTS}:0`]!.prices?.home).toBe(9.99); // no older price lands after it
+      expect(s().markets[`${EVENTS}:0`]!.prices?.home).toBe(9.99);
+    } finally {
+      Object.assign(oddsFrame, real);
+    }
+  });
+});
+
+describe('an honest age', () => {
+  it('the store says the screen is behind, with the figure, while what it shows is over a second old, and stops once caught up', () => {
+    const s = () => useStore.getState();
+    s().setWatchlist(Array.from({ length: 2 }, (_, i) => watched(i + 1)));
+    const real = { ...oddsFrame };
+    try {
+      oddsFrame.now = () => 0;
+      expect(s().screenBehindMs).toBeNull();
+      // A price the host sent 2.5 s ago reaches the screen only now.
+      s().applyOdds([{ at: Date.now() - 2_500, events: [{ eventId: 1, markets: [market(1, 0, 2.5, 1)] }] }]);
+      const behind = s().screenBehindMs;
+      expect(behind).not.toBeNull();
+      expect(behind!).toBeGreaterThanOrEqual(2_500);
+      expect(behind!).toBeLessThan(10_000);
+      // A fresh one: caught up.
+      s().applyOdds([{ at: Date.now(), events: [{ eventId: 1, markets: [market(1, 0, 2.6, 2)] }] }]);
+      expect(s().screenBehindMs).toBeNull();
+      // Under a second is no lag worth a word.
+      s().applyOdds([{ at: Date.now() - 400, events: [{ eventId: 2, markets: [market(2, 0, 2.7, 3)] }] }]);
+      expect(s().screenBehindMs).toBeNull();
     } finally {
       Object.assign(oddsFrame, real);
     }

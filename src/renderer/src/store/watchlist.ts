@@ -1,6 +1,7 @@
 // Watchlist slice: watched events normalised by eventId, their market lines by `${eventId}:${lineId}`, and the
-// ordered ids. Odds batches arrive queued and are applied here once per animation frame (see wiring.ts), within a
-// per-frame budget: what does not fit in one frame's budget is carried, in order, to the next frame. Also the grid's
+// ordered ids. Pushed odds are folded as they arrive (latest value per market: src/shared/ipc/oddsFold.ts) and shown
+// once per animation frame (see wiring.ts), within a per-frame budget: what does not fit waits folded, so a page that
+// fell behind shows the latest prices at once instead of replaying what it missed. Also the grid's
 // shape as the trader sets it (columns, order, sort: kept per profile by the core with the settings) and the Move
 // column's data.
 import type { StateCreator } from 'zustand';
@@ -9,6 +10,7 @@ import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../..
 import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
 import { marketKind } from '../../../shared/trading';
 import type { OddsBatch } from '../../../shared/ipc/contract';
+import { createOddsFold } from '../../../shared/ipc/oddsFold';
 import { api } from '../api';
 import type { StoreState } from './index';
 import { extendLineSeries } from './lineHistory';
@@ -37,7 +39,15 @@ export interface WatchlistSlice {
   watchError: AppError | null;
   loadWatchlist(): Promise<void>;
   setWatchlist(list: WatchedEventView[]): void;
+  /** Folds a pushed batch into what waits for the next frame (latest value per market); applyOdds shows it. */
+  queueOdds(batch: OddsBatch): void;
+  /** Folds these batches in and shows what waits, within the frame's budget. */
   applyOdds(batches: OddsBatch[]): void;
+  /**
+   * How far the screen is behind the host's newest price (ms) when that is over a second; null when it keeps up.
+   * The status bar says so, with the figure, until it has caught up.
+   */
+  screenBehindMs: number | null;
   addWatch(eventId: number): Promise<AppError | null>;
   removeWatch(eventId: number): Promise<AppError | null>;
   /** The Move column's data: each watched event's moneyline movers (movers:list), by event; asked for while shown. */
@@ -56,8 +66,10 @@ export interface WatchlistSlice {
  * one long task. Mutable for tests, which give it a clock of their own.
  */
 export const oddsFrame = { budgetMs: 6, now: (): number => performance.now() };
-/** Events folded between two reads of the clock. */
+/** Events applied between two reads of the clock. */
 const CHECK_EVERY = 16;
+/** The screen is said to be behind when what it shows is more than this much older than the host's newest price. */
+export const SCREEN_BEHIND_MS = 1_000;
 
 const nextFrame = (cb: () => void): void => {
   if (typeof requestAnimationFrame === 'function' && !(typeof document !== 'undefined' && document.hidden)) requestAnimationFrame(cb);
@@ -109,9 +121,27 @@ function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
 }
 
 export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => {
-  /** Odds that did not fit in the last frame's budget, oldest first: they go before anything newer. */
-  let carried: OddsBatch[] = [];
+  /** Odds waiting for a frame, folded to the latest value per market (src/shared/ipc/oddsFold.ts). */
+  const fold = createOddsFold();
   let carryScheduled = false;
+  /** When the behind figure was last shown, so a lagging screen updates it a few times a second, not every frame. */
+  let lagShownAt = 0;
+  /**
+   * The screen's lag behind the host's newest price, as the status bar shows it: the figure (ms) while it is over
+   * SCREEN_BEHIND_MS, null once caught up; undefined when nothing needs to change. `at` is the host's time of the
+   * oldest price still waiting, or of the newest one just shown. The host stamps batches with its wall clock, and
+   * the page reads the same machine's.
+   */
+  const screenLag = (at: number | null): number | null | undefined => {
+    const shown = get().screenBehindMs;
+    const now = Date.now();
+    const lag = at === null ? 0 : now - at;
+    // A host on a virtual clock (tests) or another machine's skew is no measure of this screen.
+    if (!(lag >= 0 && lag < 3_600_000) || lag <= SCREEN_BEHIND_MS) return shown === null ? undefined : null;
+    if (shown !== null && now - lagShownAt < 250) return undefined;
+    lagShownAt = now;
+    return lag;
+  };
   const layout = (): GridLayout => get().settings?.gridLayout ?? DEFAULT_GRID_LAYOUT;
   // Shown at once (the settings slice applies a patch locally first); the core keeps it with the profile.
   const saveLayout = (gridLayout: GridLayout) => get().updateSettings({ gridLayout });
@@ -124,6 +154,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
     watchLoaded: false,
     watchError: null,
     gridMoves: {},
+    screenBehindMs: null,
 
     async loadGridMoves() {
       const r = await api.invoke('movers:list');
@@ -167,9 +198,13 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       set({ watchEvents, watchIds: list.map((w) => w.eventId), markets, lineIdsByEvent, watchLoaded: true, watchError: null });
     },
 
+    queueOdds(batch) {
+      fold.add(batch);
+    },
+
     applyOdds(incoming) {
-      const batches = carried.length ? [...carried, ...incoming] : incoming;
-      carried = [];
+      for (const b of incoming) fold.add(b);
+      if (fold.size === 0) return;
       const s = get();
       let markets: Record<string, MarketView> | null = null;
       let events: Record<number, WatchEvent> | null = null;
@@ -182,17 +217,13 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       }
       const appliedMarkets: Array<[string, MarketView]> = [];
       const started = oddsFrame.now();
-      let folded = 0;
-      fold: for (let bi = 0; bi < batches.length; bi++) {
-        const batch = batches[bi]!;
-        for (let ei = 0; ei < batch.events.length; ei++) {
-          if (++folded % CHECK_EVERY === 0 && oddsFrame.now() - started > oddsFrame.budgetMs) {
-            carried = [{ ...batch, events: batch.events.slice(ei) }, ...batches.slice(bi + 1)];
-            break fold;
-          }
-          const e = batch.events[ei]!;
-          let ev = (events ?? s.watchEvents)[e.eventId];
-          if (!ev) continue; // not (or no longer) watched
+      // The screen's honest age: how far what it shows now is behind the host's newest price (see screenLag).
+      const newestAt = fold.newestAt;
+      let applied = 0;
+      for (let e = fold.shift(); e; e = fold.size ? fold.shift() : undefined) {
+        applied++;
+        let ev = (events ?? s.watchEvents)[e.eventId];
+        if (ev) {
           if (e.event || (e.ended && ev.ended !== e.ended)) {
             events ??= { ...s.watchEvents };
             if (e.event) ev = withHeader(ev, e.event);
@@ -222,18 +253,27 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
             events[e.eventId] = { ...ev, ...e.score };
           }
         }
+        // The budget bounds a frame by what changed, never by how far behind the page is: whatever is left waits
+        // folded (latest value per market) and goes first in the next frame, with whatever arrives meanwhile.
+        if (applied % CHECK_EVERY === 0 && fold.size && oddsFrame.now() - started > oddsFrame.budgetMs) break;
       }
-      if (carried.length && !carryScheduled) {
+      if (fold.size && !carryScheduled) {
         carryScheduled = true;
         nextFrame(() => {
           carryScheduled = false;
           get().applyOdds([]);
         });
       }
-      if (!markets) return;
+      const lag = screenLag(fold.size ? fold.oldestAt : newestAt);
+      const patch: Partial<StoreState> = lag === undefined ? {} : { screenBehindMs: lag };
+      if (!markets) {
+        if (lag !== undefined) set(patch);
+        return;
+      }
       // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
       const lineSeries = chartsOpen ? extendLineSeries(s.lineSeries, appliedMarkets) : null;
       set({
+        ...patch,
         markets,
         ...(events ? { watchEvents: events } : {}),
         ...(lineIds ? { lineIdsByEvent: lineIds } : {}),

@@ -10,16 +10,18 @@ import { playsAlertSounds } from '../route';
 import { focusEvent, focusSettlement, useStore } from './index';
 
 // ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
-let oddsQueue: OddsBatch[] = [];
+// Odds are folded into the store's waiting set as they arrive (latest value per market), never queued as batches.
+let oddsWaiting = false;
 let alertQueue: AlertRecord[] = [];
 let frameScheduled = false;
 function flushFrame() {
   frameScheduled = false;
-  const batches = oddsQueue;
   const alerts = alertQueue;
-  oddsQueue = [];
   alertQueue = [];
-  if (batches.length) useStore.getState().applyOdds(batches);
+  if (oddsWaiting) {
+    oddsWaiting = false;
+    useStore.getState().applyOdds([]);
+  }
   if (alerts.length) {
     const s = useStore.getState();
     s.addAlerts(alerts);
@@ -37,7 +39,8 @@ function scheduleFrame() {
   else requestAnimationFrame(flushFrame);
 }
 function queueOdds(batch: OddsBatch) {
-  oddsQueue.push(batch);
+  useStore.getState().queueOdds(batch);
+  oddsWaiting = true;
   scheduleFrame();
 }
 function queueAlert(alert: AlertRecord) {
