@@ -5,6 +5,20 @@ import { PUSH_CHANNEL, isChannel, isDesktopChannel } from '../shared/ipc/channel
 import { unpackPushes } from '../shared/ipc/pushFrames';
 import type { OddsdeskApi } from '../shared/ipc/contract';
 
+/**
+ * The page's push listeners by event name, behind one IPC listener: each message (one push, or the pushes of one turn
+ * of the main process, src/shared/ipc/pushFrames.ts) is unpacked once and each push goes to its own listeners, in
+ * order, instead of every listener unpacking every message.
+ */
+const listeners = new Map<string, Set<(payload: never) => void>>();
+let listening = false;
+const dispatch = (_e: IpcRendererEvent, message: unknown) => {
+  for (const p of unpackPushes(message)) {
+    const set = listeners.get(p.event);
+    if (set) for (const l of [...set]) l(p.payload as never);
+  }
+};
+
 const api: OddsdeskApi = {
   invoke(channel, ...args) {
     if (!isChannel(channel)) {
@@ -13,12 +27,17 @@ const api: OddsdeskApi = {
     return ipcRenderer.invoke(channel, args);
   },
   on(event, listener) {
-    // One push, or the pushes of one turn of the main process (src/shared/ipc/pushFrames.ts), in their order.
-    const handler = (_e: IpcRendererEvent, message: unknown) => {
-      for (const p of unpackPushes(message)) if (p.event === event) listener(p.payload as never);
-    };
-    ipcRenderer.on(PUSH_CHANNEL, handler);
-    return () => ipcRenderer.removeListener(PUSH_CHANNEL, handler);
+    if (!listening) {
+      listening = true;
+      ipcRenderer.on(PUSH_CHANNEL, dispatch);
+    }
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
+    // A copy of the function per registration, so the same listener registered twice is called twice and each
+    // unsubscribe removes its own (as ipcRenderer.on did).
+    const own = (payload: never) => listener(payload);
+    set.add(own);
+    return () => void set.delete(own);
   },
   desktop: {
     invoke(channel, ...args) {

@@ -17,3 +17,8 @@ export const BRIDGE_MAX_PAYLOAD = 64 * 1024;
 export const BRIDGE_MAX_IN_FLIGHT = 64;
 /** Bytes queued for a page that does not read them before the host drops the connection. */
 export const BRIDGE_MAX_BUFFERED = 16 * 1024 * 1024;
+/**
+ * Bytes a page's socket may hold unsent before its odds wait, folded to the latest value per market, until it has
+ * drained (src/shared/ipc/pushFrames.ts): about a second of a stress load's odds.
+ */
+export const BRIDGE_FOLD_BUFFERED = 512 * 1024;

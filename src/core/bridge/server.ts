@@ -18,6 +18,7 @@ import type { BridgeClientMessage, BridgeHandshakeClientMessage, BridgeHandshake
 import {
   BRIDGE_CLOSE_HANDSHAKE_TIMEOUT,
   BRIDGE_CLOSE_UNAUTHORIZED,
+  BRIDGE_FOLD_BUFFERED,
   BRIDGE_MAX_BUFFERED,
   BRIDGE_MAX_IN_FLIGHT,
   BRIDGE_MAX_PAYLOAD,
@@ -327,6 +328,9 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
           return items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`;
         }),
       (flush) => setImmediate(flush),
+      // A page that reads slower than the odds come (a stalled tab, a slow machine) gets the latest prices once it has
+      // caught up, not a backlog: the odds wait folded while the socket holds more than BRIDGE_FOLD_BUFFERED.
+      { congested: () => ws.bufferedAmount > BRIDGE_FOLD_BUFFERED, retry: (flush) => void setTimeout(flush, 50).unref() },
     );
     const queuePush = (event: string, payload: unknown) => {
       if (ws.readyState === ws.OPEN) pushes.push(event, payload);

@@ -28,7 +28,10 @@ export interface OddsFold {
   add(batch: OddsBatch): void;
   /** The oldest waiting event's entry (taken out), or undefined when nothing waits. */
   shift(): OddsEntry | undefined;
-  /** Everything waiting, as one batch stamped with the newest batch's time (null when nothing waits). */
+  /**
+   * Everything waiting, as one batch stamped with the newest batch's time (null when nothing waits); a lone batch that
+   * nothing was folded into is handed on as it came.
+   */
   takeAll(): OddsBatch | null;
   /** Events waiting. */
   readonly size: number;
@@ -54,17 +57,20 @@ export function createOddsFold(): OddsFold {
   let newestAt: number | null = null;
   let oldestAt: number | null = null;
   let batches = 0;
+  /** The one batch folded in since the fold was empty, while there is only one: takeAll hands it on as it came. */
+  let only: OddsBatch | null = null;
 
   const reset = () => {
     newestAt = null;
     oldestAt = null;
     batches = 0;
+    only = null;
   };
 
   return {
     add(batch) {
       if (batch.events.length === 0) return;
-      batches++;
+      only = ++batches === 1 && waiting.size === 0 ? batch : null;
       newestAt = newestAt === null ? batch.at : Math.max(newestAt, batch.at);
       oldestAt = oldestAt === null ? batch.at : Math.min(oldestAt, batch.at);
       for (const e of batch.events) {
@@ -87,12 +93,14 @@ export function createOddsFold(): OddsFold {
       const first = waiting.values().next();
       if (first.done) return undefined;
       waiting.delete(first.value.eventId);
+      only = null;
       if (waiting.size === 0) reset();
       return toEntry(first.value);
     },
     takeAll() {
       if (waiting.size === 0) return null;
-      const batch: OddsBatch = { events: [...waiting.values()].map(toEntry), at: newestAt ?? 0 };
+      // Nothing was folded: the batch itself (the bridge serialises a push once for every page by its identity).
+      const batch: OddsBatch = only ?? { events: [...waiting.values()].map(toEntry), at: newestAt ?? 0 };
       waiting.clear();
       reset();
       return batch;

@@ -25,3 +25,52 @@ describe('desktop push frames', () => {
     expect(unpackPushes({ pushes: [null, { event: 'onOdds', payload: 1 }, { event: 2 }] })).toEqual([{ event: 'onOdds', payload: 1 }]);
   });
 });
+
+describe('odds in push frames: latest value wins', () => {
+  const batch = (at: number, eventId: number, lineId: number, home: number) => ({
+    at,
+    events: [{ eventId, markets: [{ lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home, away: 2 }, maxWin: 100, updatedAt: null, seenAt: at }] }],
+  });
+  const homes = (m: PushMessage | undefined) =>
+    unpackPushes(m)
+      .filter((p) => p.event === 'onOdds')
+      .flatMap((p) => (p.payload as ReturnType<typeof batch>).events.flatMap((e) => e.markets.map((x) => `${e.eventId}:${x.lineId}=${x.prices.home}`)));
+
+  it('the odds batches of one turn go as one batch in the place of the first, with the latest price per line', () => {
+    const sent: PushMessage[] = [];
+    const turns: Array<() => void> = [];
+    const b = createPushBatcher((m) => sent.push(m), (f) => turns.push(f));
+    b.push('onStatus', 's');
+    b.push('onOdds', batch(1, 7, 1, 2.0));
+    b.push('onAlert', { id: 1 });
+    b.push('onOdds', batch(2, 7, 1, 2.1));
+    b.push('onOdds', batch(3, 8, 1, 3.0));
+    turns.shift()!();
+    expect(unpackPushes(sent[0]).map((p) => p.event)).toEqual(['onStatus', 'onOdds', 'onAlert']);
+    expect(homes(sent[0])).toEqual(['7:1=2.1', '8:1=3']);
+  });
+
+  it('a congested receiver gets no odds until it has caught up, then one batch of the newest prices, ahead of newer pushes', () => {
+    const sent: PushMessage[] = [];
+    const turns: Array<() => void> = [];
+    const retries: Array<() => void> = [];
+    let congested = true;
+    const b = createPushBatcher((m) => sent.push(m), (f) => turns.push(f), { congested: () => congested, retry: (f) => retries.push(f) });
+    // A thousand turns of odds while the page is not reading, with an alert among them.
+    for (let i = 1; i <= 1_000; i++) {
+      b.push('onOdds', batch(i, 7, i % 3, 2 + i / 1000));
+      if (i === 500) b.push('onAlert', { id: 9 });
+      turns.shift()!();
+    }
+    // The alert went; no odds did, and only one retry is pending however many turns passed.
+    expect(sent.flatMap((m) => unpackPushes(m).map((p) => p.event))).toEqual(['onAlert']);
+    expect(retries).toHaveLength(1);
+    congested = false;
+    b.push('onStatus', 'later');
+    retries.shift()!();
+    const last = sent[sent.length - 1];
+    expect(unpackPushes(last).map((p) => p.event)).toEqual(['onOdds', 'onStatus']);
+    // The newest price of each of the three lines, once: 998, 999 and 1000 were the last moves of lines 2, 0 and 1.
+    expect(homes(last).sort()).toEqual(['7:0=2.999', '7:1=3', '7:2=2.998']);
+  });
+});

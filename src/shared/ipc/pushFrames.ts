@@ -4,6 +4,8 @@
 // lone push goes as before, `{ event, payload }`. Every IPC message is a task in the page and a structured clone,
 // and a busy minute fires hundreds of alerts a second: one message each kept the page's queue full.
 // Shared by the main side (the batcher) and the preload (unpackPushes), which is why it is plain TypeScript.
+import type { OddsBatch } from './contract';
+import { createOddsFold } from './oddsFold';
 
 export interface PushItem {
   event: string;
@@ -21,23 +23,70 @@ export function unpackPushes(message: unknown): PushItem[] {
   return typeof m.event === 'string' ? [{ event: m.event, payload: m.payload }] : [];
 }
 
+const isOddsBatch = (p: unknown): p is OddsBatch => typeof p === 'object' && p !== null && Array.isArray((p as OddsBatch).events) && typeof (p as OddsBatch).at === 'number';
+
+export interface PushBatcherOptions {
+  /**
+   * Whether the receiver is behind (a socket whose page is not reading fast enough). While it is, odds are not sent
+   * but folded to the latest value per market (src/shared/ipc/oddsFold.ts) and sent as one batch once it has caught
+   * up, so a slow page costs the host a bounded amount of memory and gets the newest prices, never a replay.
+   */
+  congested?: () => boolean;
+  /** Runs `flush` again a little later (setTimeout), to look again at a congested receiver. */
+  retry?: (flush: () => void) => void;
+}
+
 /**
  * Collects pushes and hands them to `send` once per turn (`schedule` runs the flush at the turn's end: setImmediate
- * in the main process). `flush()` sends what is queued now.
+ * in the main process). `flush()` sends what is queued now. The odds batches of a turn go as one batch, folded to
+ * the latest value per market, in the place of the turn's first one; while the receiver is congested they wait,
+ * folded, and go first once it is not.
  */
-export function createPushBatcher(send: (message: PushMessage) => void, schedule: (flush: () => void) => void): { push(event: string, payload: unknown): void; flush(): void } {
+export function createPushBatcher(
+  send: (message: PushMessage) => void,
+  schedule: (flush: () => void) => void,
+  options: PushBatcherOptions = {},
+): { push(event: string, payload: unknown): void; flush(): void } {
   let queued: PushItem[] = [];
   let scheduled = false;
+  let retrying = false;
+  const odds = createOddsFold();
+  /** The odds' place in the turn's pushes (the first odds push's). */
+  const ODDS_PLACE: PushItem = { event: 'onOdds', payload: null };
   const flush = () => {
     scheduled = false;
-    if (queued.length === 0) return;
-    const items = queued;
+    if (queued.length === 0 && odds.size === 0) return;
+    const held = options.congested?.() === true;
+    let items = queued;
     queued = [];
+    if (held || odds.size === 0) {
+      items = items.filter((p) => p !== ODDS_PLACE);
+    }
+    if (held) {
+      if (odds.size && !retrying && options.retry) {
+        retrying = true;
+        options.retry(() => {
+          retrying = false;
+          flush();
+        });
+      }
+    } else if (odds.size) {
+      const batch = { event: 'onOdds', payload: odds.takeAll() };
+      const at = items.indexOf(ODDS_PLACE);
+      if (at >= 0) items[at] = batch;
+      else items.unshift(batch); // held from an earlier turn: before anything newer
+    }
+    if (items.length === 0) return;
     send(items.length === 1 ? items[0]! : { pushes: items });
   };
   return {
     push(event, payload) {
-      queued.push({ event, payload });
+      if (event === 'onOdds' && isOddsBatch(payload)) {
+        if (odds.size === 0 && !queued.includes(ODDS_PLACE)) queued.push(ODDS_PLACE);
+        odds.add(payload);
+      } else {
+        queued.push({ event, payload });
+      }
       if (!scheduled) {
         scheduled = true;
         schedule(flush);
