@@ -211,6 +211,10 @@ export interface ClvQuery {
 export type SettlementAlertScope = 'watched' | 'all' | 'chosen';
 export const SETTLEMENT_ALERT_SCOPES: readonly SettlementAlertScope[] = ['watched', 'all', 'chosen'];
 
+/** When drop alerts fire: before kick-off, in play (the stream says the match is live), or both (default). */
+export type DropAlertPhase = 'both' | 'prematch' | 'inplay';
+export const DROP_ALERT_PHASES: readonly DropAlertPhase[] = ['both', 'prematch', 'inplay'];
+
 export interface NewAlert {
   at?: number;
   /** Rule that fired, e.g. 'max_win_change', 'settled', 'odds_move'. */

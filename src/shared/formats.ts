@@ -171,7 +171,15 @@ export function alertWordsIn(a: { kind: string; message: string; data?: unknown 
   const price = d['price'];
   const threshold = d['threshold'];
   if (a.kind === 'drop' && isNum(from) && isNum(to)) {
-    return a.message.replace(`fair ${from.toFixed(3)} → ${to.toFixed(3)}`, `fair ${formatOdds(from, format)} → ${formatOdds(to, format)}`);
+    // A drop episode (several lines) lists each named line's move; a single drop has its own at the top.
+    const lines = Array.isArray(d['lines']) && d['lines'].length > 1 ? (d['lines'] as Array<Record<string, unknown>>) : [{ from, to }];
+    let words = a.message;
+    for (const l of lines) {
+      const f = l['from'];
+      const t = l['to'];
+      if (isNum(f) && isNum(t)) words = words.replace(`fair ${f.toFixed(3)} → ${t.toFixed(3)}`, `fair\u00a0${formatOdds(f, format)} → ${formatOdds(t, format)}`);
+    }
+    return words.replace(/fair\u00a0/g, 'fair ');
   }
   if (a.kind === 'price' && isNum(price) && isNum(threshold)) {
     return a.message.replace(`price ${price} crossed ${threshold}`, `price ${formatOdds(price, format)} crossed ${formatOdds(threshold, format)}`);

@@ -93,7 +93,7 @@ describe('shares of the hour, held by the governor for every caller', () => {
       clock,
       devigModel: () => null,
       running: () => true,
-      onMaxWinChange: () => undefined,
+      onMaxWinStep: () => undefined,
       reportProblems: () => undefined,
       reportError: (e) => errors.push(e),
     });

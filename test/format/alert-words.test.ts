@@ -5,6 +5,7 @@ import type { Prices } from '../../src/shared/api';
 import type { NewAlert } from '../../src/shared/domain';
 import { alertWordsIn } from '../../src/shared/formats';
 import { stepLine, type LineState, type PriceRuleConfig } from '../../src/core/monitor/priceRules';
+import { createDropEpisodes, type LineDrop } from '../../src/core/monitor/dropEpisodes';
 
 function run(series: Array<[number, Prices]>, c: PriceRuleConfig, market?: { market: string; line: number }): NewAlert[] {
   let state: LineState | undefined;
@@ -38,6 +39,18 @@ describe('alert words in the trader’s odds format', () => {
     // 1.99 -> -100/0.99 = -101; 2.00 -> +100. Malay: 1.99 -> +0.990; 2.00 -> -1.000.
     expect(alertWordsIn(crossed!, 'american')).toBe('home price -101 crossed +100 ↓ on line 10');
     expect(alertWordsIn(crossed!, 'malay')).toBe('home price +0.990 crossed -1.000 ↓ on line 10');
+  });
+
+  it('a drop episode: every line it names, each with its own prices', () => {
+    const eps = createDropEpisodes();
+    const line = (lineId: number, words: string, from: number, to: number): LineDrop => ({ lineId, side: 'home', words, from, to, pct: ((to - from) / from) * 100, basis: 'open', model: 'EM', message: '' });
+    eps.add(1, 'A v B', line(10, 'Home -0.5 · Match', 2.0, 1.853), 0);
+    eps.add(1, 'A v B', line(11, 'Over 2.5 · Match', 2.5, 2.0), 0);
+    const [episode] = eps.take(0).opened;
+    const alert = episode!.alert;
+    expect(alert.message).toBe('2 lines dropped on A v B (EM): Over 2.5 · Match fair 2.500 → 2.000 (-20.0%); Home -0.5 · Match fair 2.000 → 1.853 (-7.4%)');
+    expect(alertWordsIn(alert, 'decimal')).toBe(alert.message);
+    expect(alertWordsIn(alert, 'american')).toBe('2 lines dropped on A v B (EM): Over 2.5 · Match fair +150 → +100 (-20.0%); Home -0.5 · Match fair +100 → -117 (-7.4%)');
   });
 
   it('leaves other words as they are', () => {

@@ -78,6 +78,56 @@ export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boo
   };
 }
 
+/** A contestant's limit move within a special's step, as its alert's data lists it. */
+export interface ContestantStep {
+  contestantId: number | null;
+  name: string;
+  /** The value this contestant's limit last alerted at (or the first seen), and its new value. */
+  from: number;
+  to: number;
+  pct: number | null;
+  previous: number;
+}
+
+/** The contestants a special step's words name; the rest are counted, and all are in its data. */
+export const STEP_CONTESTANTS_IN_WORDS = 5;
+
+/**
+ * One step of a special's limit (the service re-prices every contestant at once) as ONE alert for the special, from
+ * the per-contestant decisions that fired (each made by maxWinDecision, whose bases move as before). A step that moved
+ * every contestant alike reads "Max stake 200 → 180 (-10.0%) on First scorer: 20 contestants (Nine, Ten, … and 15
+ * more)"; otherwise each named contestant with its own move. One fired contestant reads as its own alert.
+ */
+export function specialStepDecision(
+  special: { eventId: number | null; specialId: number | null; name: string },
+  fired: ReadonlyArray<{ decision: AlertDecision; step: ContestantStep; at: string }>,
+  s: AlertSettings,
+): AlertDecision {
+  if (fired.length === 0) return NONE;
+  if (fired.length === 1) return fired[0]!.decision;
+  const steps = fired.map((f) => f.step);
+  const first = steps[0]!;
+  const alike = steps.every((x) => x.from === first.from && x.to === first.to);
+  const named = steps.slice(0, STEP_CONTESTANTS_IN_WORDS);
+  const more = steps.length - named.length;
+  const tail = more > 0 ? ` and ${more} more` : '';
+  const message = alike
+    ? `Max stake ${money(first.from)} → ${money(first.to)} (${formatPct(first.pct ?? Infinity)}) on ${special.name}: ${steps.length} contestants (${named.map((x) => x.name).join(', ')}${tail})`
+    : `Max stake step on ${special.name}: ${named.map((x) => `${x.name} ${money(x.from)} → ${money(x.to)} (${formatPct(x.pct ?? Infinity)})`).join('; ')}${more > 0 ? `;${tail}` : ''}`;
+  const title = alike ? `Max stake ${formatPct(first.pct ?? Infinity)}: ${special.name}` : `Max stake step: ${special.name}`;
+  return {
+    alert: {
+      kind: 'max_win',
+      eventId: special.eventId,
+      specialId: special.specialId,
+      contestantId: null,
+      message,
+      data: { lineId: null, from: first.from, to: first.to, pct: first.pct, at: fired[0]!.at, previous: first.previous, contestants: steps, count: steps.length },
+    },
+    notify: fired.some((f) => f.decision.notify) && s.notifyMaxWin && !s.doNotDisturb ? { title: `${title} (${steps.length} contestants)`, body: message } : null,
+  };
+}
+
 /** What the words of a settlement need beyond the record: the sport's name and the service's period names. */
 export interface SettlementWordsContext {
   sportName?: string | null;

@@ -5,21 +5,21 @@
 // through the one engine factory (../engine.ts).
 import { ENTERPRISE_PATHS, PATHS, type DevigModel } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
-import type { NewAlert } from '../../shared/domain';
+import type { AlertRecord, NewAlert } from '../../shared/domain';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
 import type { Clock, TimerHandle } from '../clock';
 import type { Notifier } from '../notifier';
 import type { Store } from '../store';
 import type { StreamClient, StreamState } from '../stream/client';
-import type { AlertSettings } from './alertRules';
+import { specialStepDecision, type AlertDecision, type AlertSettings, type ContestantStep } from './alertRules';
 import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
 import { createMaxWinAlerts } from './maxWinAlerts';
 import { createClosingLines } from './closingLines';
 import { createOddsPipeline } from './oddsPipeline';
 import { createPriceWatch, type PriceAlertSettings } from './priceWatch';
 import { createSettlementFollower, type LookupOutcome } from './settlementFollower';
-import { createSpecialsRefresher } from './specialsRefresher';
+import { createSpecialsRefresher, type SpecialStep } from './specialsRefresher';
 
 export type { MonitorEvent, MonitorListener } from './events';
 export type { SnapshotHeader } from './coalescer';
@@ -140,16 +140,32 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   // Each limit alerts on its move since the value that last alerted: the bases live here, beside the decision.
   const maxWinAlerts = createMaxWinAlerts();
-  function maxWinChange(c: MaxWinChange & { label: string }): void {
+  /** One limit's change: said to the host, and decided on (its base moves when it alerts). */
+  function maxWinDecide(c: MaxWinChange & { label: string }): AlertDecision {
     maxWinChanges++;
     const eventWatched = isWatched(c.eventId);
     const { label: _label, ...change } = c;
     emit({ type: 'max_win', ...change, watched: eventWatched });
-    const decision = maxWinAlerts.decide(c, eventWatched, options.settings());
+    return maxWinAlerts.decide(c, eventWatched, options.settings());
+  }
+  function maxWinAlert(decision: AlertDecision, eventId: number | null, lineId: number | null): void {
     if (!decision.alert || stopped) return;
     const [alert] = store.writer.appendAlerts([decision.alert]);
     emit({ type: 'alert', alert: alert! });
-    if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId: c.eventId, lineId: c.lineId });
+    if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId, lineId });
+  }
+  function maxWinChange(c: MaxWinChange & { label: string }): void {
+    maxWinAlert(maxWinDecide(c), c.eventId, c.lineId);
+  }
+  /** A special's step: each contestant decided on its own base, and what fired said as one alert for the special. */
+  function maxWinStep(step: SpecialStep): void {
+    const fired: Array<{ decision: AlertDecision; step: ContestantStep; at: string }> = [];
+    for (const c of step.changes) {
+      const decision = maxWinDecide(c);
+      const d = decision.alert?.data as { from: number; to: number; pct: number | null } | undefined;
+      if (d) fired.push({ decision, at: c.at, step: { contestantId: c.contestantId, name: c.contestant, from: d.from, to: d.to, pct: d.pct, previous: c.from } });
+    }
+    maxWinAlert(specialStepDecision(step, fired, options.settings()), step.eventId, null);
   }
 
   const priceWatch = createPriceWatch({
@@ -162,25 +178,55 @@ export function createMonitor(options: MonitorOptions): Monitor {
     onAlert: (alert, notify) => void priceAlerts.push({ alert, notify }),
   });
   /**
-   * The price and drop alerts of one batch: numbered and handed to the store's writer together (one transaction on its
-   * thread), and pushed at once (a goal moves every line at once).
+   * The price alerts of one batch and the drop episodes it opened: numbered and handed to the store's writer together
+   * (one transaction on its thread), and pushed at once. An open episode that grew is written and pushed again under
+   * its number, at most once a second per event (./dropEpisodes.ts): a goal moves every line at once, and the trader
+   * reads one alert that grows, with one notification at its start.
    */
   let priceAlerts: Array<{ alert: NewAlert; notify: { title: string; body: string } | null }> = [];
   function observePrices(batch: Parameters<typeof priceWatch.observe>[0]): void {
+    const now = clock.now();
     try {
-      priceWatch.observe(batch, clock.now());
+      priceWatch.observe(batch, now);
     } finally {
       const fired = priceAlerts;
       priceAlerts = [];
-      if (fired.length && !stopped) {
-        const stored = store.writer.appendAlerts(fired.map((f) => f.alert));
-        fired.forEach((f, i) => {
+      const episodes = priceWatch.takeEpisodes(now);
+      const opened: Array<{ alert: NewAlert; notify: { title: string; body: string } | null; bind?(record: AlertRecord): void }> = [...fired, ...episodes.opened];
+      if (opened.length && !stopped) {
+        const stored = store.writer.appendAlerts(opened.map((f) => f.alert));
+        opened.forEach((f, i) => {
           const alert = stored[i]!;
+          f.bind?.(alert);
           emit({ type: 'alert', alert });
           if (f.notify) notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId, lineId: alertLineId(alert.data) });
         });
       }
+      if (episodes.updated.length && !stopped) {
+        store.writer.updateAlerts(episodes.updated);
+        for (const alert of episodes.updated) emit({ type: 'alert', alert });
+      }
+      armEpisodes(now);
     }
+  }
+  /** An open episode's owed update, or its end, is written on time even when no further batch comes for its event. */
+  let episodeTimer: { handle: TimerHandle; at: number } | null = null;
+  function armEpisodes(now: number): void {
+    const next = priceWatch.nextEpisodeAt();
+    if (next === null || !running) return;
+    const at = Math.max(next, now);
+    if (episodeTimer && episodeTimer.at <= at) return;
+    if (episodeTimer) {
+      clock.clearTimeout(episodeTimer.handle);
+      timers.delete(episodeTimer.handle);
+    }
+    const handle = clock.setTimeout(() => {
+      timers.delete(handle);
+      if (episodeTimer?.handle === handle) episodeTimer = null;
+      if (running) observePrices([]);
+    }, at - now);
+    timers.add(handle);
+    episodeTimer = { handle, at };
   }
 
   const closingLines = createClosingLines({ store, clock, isWatched, isFollowing: (id) => streams.state(id)?.status === 'live', serviceNow: () => (client.clockSkewMs() === null ? null : client.serviceNow()), reportError });
@@ -229,7 +275,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     clock,
     devigModel: () => options.settings().devigModel,
     running: () => running,
-    onMaxWinChange: maxWinChange,
+    onMaxWinStep: maxWinStep,
     reportProblems,
     reportError,
   });

@@ -12,6 +12,15 @@ import type { Clock } from '../clock';
 import type { Store } from '../store';
 import type { MaxWinChange } from './events';
 
+/** The contestants' limit changes of one special at one time (the service re-prices a special's contestants at once). */
+export interface SpecialStep {
+  eventId: number | null;
+  specialId: number;
+  /** The special in words ("First scorer"). */
+  name: string;
+  changes: Array<MaxWinChange & { label: string; contestant: string }>;
+}
+
 /** A round costs about two requests plus one per special for each event. */
 const REQUESTS_PER_EVENT = 5;
 
@@ -21,7 +30,8 @@ export interface SpecialsRefresherOptions {
   clock: Clock;
   devigModel(): DevigModel | null;
   running(): boolean;
-  onMaxWinChange(change: MaxWinChange & { label: string }): void;
+  /** One step of a special's limits: every contestant it moved at one time, for one alert of the special. */
+  onMaxWinStep(step: SpecialStep): void;
   reportProblems(problems: readonly BadRecord[]): void;
   reportError(error: AppError): void;
 }
@@ -52,9 +62,17 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
   }
 
   function announce(points: readonly MaxWinPoint[], known: ReadonlySet<string>): void {
+    // Grouped by special and time, in the order the points came: one step of a special is one alert, not one per
+    // contestant (twenty rows for one step of a first-goalscorer market).
+    const steps = new Map<string, SpecialStep>();
     for (const p of points) {
       if (p.previousMaxWin === null || !known.has(`${p.specialId}:${p.contestantId}`)) continue;
-      o.onMaxWinChange({
+      const key = `${p.eventId}:${p.specialId}:${p.at}`;
+      let step = steps.get(key);
+      const name = p.specialName ?? `special ${p.specialId}`;
+      if (!step) steps.set(key, (step = { eventId: p.eventId, specialId: p.specialId, name, changes: [] }));
+      const contestant = p.contestantName ?? `contestant ${p.contestantId}`;
+      step.changes.push({
         eventId: p.eventId,
         specialId: p.specialId,
         contestantId: p.contestantId,
@@ -62,9 +80,11 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
         from: p.previousMaxWin,
         to: p.maxWin,
         at: formatServiceTime(p.at),
-        label: `${p.specialName ?? `special ${p.specialId}`}: ${p.contestantName ?? `contestant ${p.contestantId}`}`,
+        label: `${name}: ${contestant}`,
+        contestant,
       });
     }
+    for (const step of steps.values()) o.onMaxWinStep(step);
   }
 
   /** 'stop' when the quota said no (the specials' share, or the service's 429): the round ends there. */

@@ -1,0 +1,209 @@
+// Drop episodes: what a trader reads of a burst of drops on one event. The per-line drop rule (./priceRules.ts) is
+// the detector; this groups its drops per event into one alert that names the lines and their moves, and grows in
+// place (same alert, same number) while the burst lasts. An episode opens on the event's first drop, stays open while
+// further drops on the event come within the quiet gap, and ends after the gap or at its maximum length; a drop after
+// that opens a new one. Its updates are given out at most once per `updateMs` per event, the latest state each time.
+// No I/O and no clock: the caller passes the time in and writes what take() gives out (docs/trading.md, "Drop
+// episodes").
+import type { AlertRecord, NewAlert, PriceSide } from '../../shared/domain';
+import { formatPct } from './alertRules';
+
+export interface EpisodeRules {
+  /** An episode ends once its event has had no drop for this long. */
+  quietMs: number;
+  /** ... or once it has lasted this long, however busy (a new one opens on the next drop). */
+  maxMs: number;
+  /** An open episode's alert is written and pushed again at most this often (the latest state each time). */
+  updateMs: number;
+}
+
+/**
+ * 10 s quiet: a goal moves every line of a match within a few seconds, and a second goal 10 s later is rare; 5 min at
+ * most, so that under a constant storm an event's record still starts anew and stays readable; one update a second.
+ */
+export const EPISODE_RULES: EpisodeRules = { quietMs: 10_000, maxMs: 300_000, updateMs: 1_000 };
+
+/** The lines an episode's words name; the rest are counted ("and 12 more"), and all are in its data. */
+export const EPISODE_LINES_IN_WORDS = 5;
+
+/** One line's drop, as the per-line rule saw it. */
+export interface LineDrop {
+  lineId: number;
+  /** The side that fell most. */
+  side: PriceSide;
+  /** The line and side in words, with its period: "Over 2.5 · Full match". */
+  words: string;
+  from: number;
+  to: number;
+  /** The fair price's change in percent (negative: it shortened). */
+  pct: number;
+  basis: 'open' | 'window' | 'alert';
+  model: string;
+  /** The per-line alert's own words: an episode of one line reads exactly as that alert. */
+  message: string;
+}
+
+/** A line of an episode, as its data lists it. */
+export interface EpisodeLine {
+  lineId: number;
+  side: PriceSide;
+  from: number;
+  to: number;
+  pct: number;
+  basis: LineDrop['basis'];
+}
+
+/** An episode's alert data: the largest move's line at the top (as a single drop alert's), every line in `lines`. */
+export interface EpisodeData extends EpisodeLine {
+  model: string;
+  /** When the episode began (its first drop). */
+  at: number;
+  /** Its latest drop. */
+  until: number;
+  /** Lines in the episode, largest fall first. */
+  lines: EpisodeLine[];
+  count: number;
+}
+
+export interface OpenedEpisode {
+  eventId: number;
+  /** The event in words ("A v B"), for a notification's title. */
+  name: string;
+  alert: NewAlert;
+  /** The alert as numbered and stored: its later updates keep its number. */
+  bind(record: AlertRecord): void;
+}
+
+export interface DropEpisodes {
+  /** A line's drop: it joins its event's open episode, or opens one. */
+  add(eventId: number, name: string, drop: LineDrop, now: number): void;
+  /**
+   * What to write now: the episodes opened since the last call (to be numbered, once each), and the updates due (an
+   * open episode that grew, at most once per updateMs; an ended one's last state). Ended episodes are let go.
+   */
+  take(now: number): { opened: OpenedEpisode[]; updated: AlertRecord[] };
+  /** When take() will have something due, if anything waits (the caller's timer; a time past means now); else null. */
+  nextAt(): number | null;
+  forget(eventId: number): void;
+  /** Episodes held now (bounded by the events with drops in the last quiet gap or the last episode's length). */
+  held(): number;
+}
+
+interface Episode {
+  eventId: number;
+  name: string;
+  startedAt: number;
+  lastAt: number;
+  lines: Map<number, LineDrop>;
+  /** 'new': not given out yet; 'clean': its alert holds its state; 'dirty': it grew since it was last given out. */
+  state: 'new' | 'clean' | 'dirty';
+  givenAt: number;
+  record: AlertRecord | null;
+}
+
+const fall = (from: number, to: number) => ((to - from) / from) * 100;
+
+/** An episode's lines, largest fall first (ties by line id, so the order is stable). */
+function ordered(lines: ReadonlyMap<number, LineDrop>): LineDrop[] {
+  return [...lines.values()].sort((a, b) => a.pct - b.pct || a.lineId - b.lineId);
+}
+
+/** The episode's words and data: one line reads as its own drop alert; more list the largest moves first. */
+export function episodeWords(ep: { name: string; startedAt: number; lastAt: number; lines: ReadonlyMap<number, LineDrop> }): { message: string; data: EpisodeData } {
+  const lines = ordered(ep.lines);
+  const top = lines[0]!;
+  const listed: EpisodeLine[] = lines.map((l) => ({ lineId: l.lineId, side: l.side, from: l.from, to: l.to, pct: l.pct, basis: l.basis }));
+  const data: EpisodeData = { ...listed[0]!, model: top.model, at: ep.startedAt, until: ep.lastAt, lines: listed, count: lines.length };
+  if (lines.length === 1) return { message: top.message, data };
+  const shown = lines.slice(0, EPISODE_LINES_IN_WORDS).map((l) => `${l.words} fair ${l.from.toFixed(3)} → ${l.to.toFixed(3)} (${formatPct(l.pct)})`);
+  const more = lines.length - shown.length;
+  const message = `${lines.length} lines dropped on ${ep.name} (${top.model}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+  return { message, data };
+}
+
+export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpisodes {
+  const open = new Map<number, Episode>();
+  /** Episodes that ended before take() gave out their last state. */
+  let ended: Episode[] = [];
+
+  const isOver = (ep: Episode, now: number) => now - ep.lastAt >= rules.quietMs || now - ep.startedAt >= rules.maxMs;
+
+  const updateOf = (ep: Episode, now: number): AlertRecord => {
+    const { message, data } = episodeWords(ep);
+    return { ...ep.record!, message, data, updatedAt: now };
+  };
+
+  const opening = (ep: Episode): OpenedEpisode => {
+    const { message, data } = episodeWords(ep);
+    return {
+      eventId: ep.eventId,
+      name: ep.name,
+      alert: { kind: 'drop', eventId: ep.eventId, at: ep.startedAt, message, data },
+      bind: (record) => void (ep.record = record),
+    };
+  };
+
+  /** An episode's output as it leaves (it ended): its opening if never given out, else its last state if it grew. */
+  const last = (ep: Episode, now: number, out: { opened: OpenedEpisode[]; updated: AlertRecord[] }) => {
+    if (ep.state === 'new') out.opened.push(opening(ep));
+    else if (ep.state === 'dirty' && ep.record) out.updated.push(updateOf(ep, now));
+  };
+
+  return {
+    add(eventId, name, drop, now) {
+      let ep = open.get(eventId);
+      if (ep && isOver(ep, now)) {
+        open.delete(eventId);
+        if (ep.state !== 'clean') ended.push(ep);
+        ep = undefined;
+      }
+      if (!ep) {
+        ep = { eventId, name, startedAt: now, lastAt: now, lines: new Map(), state: 'new', givenAt: now, record: null };
+        open.set(eventId, ep);
+      } else if (ep.state === 'clean') ep.state = 'dirty';
+      ep.lastAt = now;
+      ep.name = name;
+      // A line that drops again within the episode shows its whole move since the episode's first drop of that side.
+      const had = ep.lines.get(drop.lineId);
+      const from = had && had.side === drop.side ? had.from : drop.from;
+      const basis = had && had.side === drop.side ? had.basis : drop.basis;
+      ep.lines.set(drop.lineId, { ...drop, from, basis, pct: from === drop.from ? drop.pct : fall(from, drop.to) });
+    },
+
+    take(now) {
+      const out: { opened: OpenedEpisode[]; updated: AlertRecord[] } = { opened: [], updated: [] };
+      for (const ep of ended) last(ep, now, out);
+      ended = [];
+      for (const ep of [...open.values()]) {
+        if (isOver(ep, now)) {
+          open.delete(ep.eventId);
+          last(ep, now, out);
+          continue;
+        }
+        if (ep.state === 'new') out.opened.push(opening(ep));
+        else if (ep.state === 'dirty' && ep.record && now - ep.givenAt >= rules.updateMs) out.updated.push(updateOf(ep, now));
+        else continue;
+        ep.state = 'clean';
+        ep.givenAt = now;
+      }
+      return out;
+    },
+
+    nextAt() {
+      if (ended.length) return 0;
+      let next: number | null = null;
+      for (const ep of open.values()) {
+        const due = ep.state === 'new' ? ep.givenAt : ep.state === 'dirty' ? ep.givenAt + rules.updateMs : null;
+        if (due !== null && (next === null || due < next)) next = due;
+      }
+      return next;
+    },
+
+    forget(eventId) {
+      open.delete(eventId);
+      ended = ended.filter((ep) => ep.eventId !== eventId);
+    },
+
+    held: () => open.size + ended.length,
+  };
+}
