@@ -70,6 +70,11 @@ export interface ProbeResult {
   alerts: number;
   /** The same by the alert's kind. */
   alertKinds: Record<string, number>;
+  /**
+   * Drop alerts first seen in the window (a drop episode's first push; its updates keep its number), by event id:
+   * the episodes that opened in the window.
+   */
+  dropEpisodes: number[];
 }
 
 /** Where the page's wire tap keeps bridge messages (set up by installWireTap, switched on by startProbe). */
@@ -79,6 +84,10 @@ interface WireState {
   pushes: Array<[number, string]>;
   alerts: number;
   alertKinds: Record<string, number>;
+  /** Every alert number seen since the page loaded (also outside a window), so an episode's update is not new. */
+  seenIds: Set<number>;
+  /** The event of each drop alert first seen while on. */
+  dropEpisodes: number[];
 }
 
 /**
@@ -87,14 +96,23 @@ interface WireState {
  * constructor, it runs before the app's own `onmessage`, so the time is when the app's handler starts.
  */
 export function installWireTap(): void {
-  const wire: WireState = { on: false, pushes: [], alerts: 0, alertKinds: {} };
+  const wire: WireState = { on: false, pushes: [], alerts: 0, alertKinds: {}, seenIds: new Set(), dropEpisodes: [] };
+  /** Notes an alert push's number: a drop alert never seen before, while on, is an episode that opened. */
+  const noteAlert = (id: number, kind: string, eventId: number) => {
+    if (wire.seenIds.has(id)) return;
+    wire.seenIds.add(id);
+    if (wire.on && kind === 'drop') wire.dropEpisodes.push(eventId);
+  };
+  const ALERT_HEAD = /"event":"onAlert","payload":\{"id":(\d+),"at":\d+,"kind":"([^"]*)","eventId":(null|\d+)/g;
   (globalThis as unknown as { __wire: WireState }).__wire = wire;
   const Native = window.WebSocket;
   window.WebSocket = class extends (Native as unknown as new (url: string) => PageSocket) {
     constructor(url: string) {
       super(url);
       this.addEventListener('message', (e) => {
-        if (!wire.on || typeof e.data !== 'string') return;
+        if (typeof e.data !== 'string') return;
+        if (e.data.includes('"event":"onAlert"')) for (const m of e.data.matchAll(ALERT_HEAD)) noteAlert(Number(m[1]), m[2]!, Number(m[3]));
+        if (!wire.on) return;
         const at = performance.timeOrigin + performance.now();
         if (e.data.startsWith('{"type":"push","event":"onOdds"')) wire.pushes.push([at, e.data]);
         else if (e.data.startsWith('{"type":"push","event":"onAlert"')) {
@@ -213,11 +231,13 @@ export function stopProbe(): ProbeResult {
   const pushes = wire?.pushes ?? [];
   const alerts = wire?.alerts ?? 0;
   const alertKinds = wire?.alertKinds ?? {};
+  const dropEpisodes = wire?.dropEpisodes ?? [];
   // Handed back, then let go: what the probe kept must not count as the app's heap in the memory soak.
   if (wire) {
     wire.pushes = [];
     wire.alerts = 0;
     wire.alertKinds = {};
+    wire.dropEpisodes = [];
   }
   delete (window as unknown as { __probe?: ProbeState }).__probe;
   return {
@@ -230,5 +250,6 @@ export function stopProbe(): ProbeResult {
     pushes,
     alerts,
     alertKinds,
+    dropEpisodes,
   };
 }
