@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
 import { checkBaseUrl } from '../shared/baseUrl';
-import { SETTLEMENT_ALERT_SCOPES, type SettlementAlertScope } from '../shared/domain';
+import { DROP_ALERT_PHASES, SETTLEMENT_ALERT_SCOPES, type DropAlertPhase, type SettlementAlertScope } from '../shared/domain';
 import { AppErrorException } from '../shared/errors';
 import { canonicalTimeZone, DEFAULT_ODDS_FORMAT, isOddsFormat, systemTimeZone } from '../shared/formats';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
@@ -37,6 +37,9 @@ export const DEFAULT_SETTINGS: AppSettings = {
   theme: 'dark',
   dropAlertPct: 5,
   dropWindowMinutes: 15,
+  // Drops alert before kick-off and in play, in every sport: the scope narrows it, never by default.
+  dropAlertPhase: 'both',
+  dropAlertSports: [],
   priceAlertHysteresisPct: 1,
   notifyPriceAlerts: true,
   moneyUnit: '',
@@ -84,10 +87,11 @@ function load(file: string | null): Partial<AppSettings> {
       if (v === null ? k === 'baseUrl' : typeof v === typeof d || (d === null && typeof v === 'string')) out[k] = v;
     }
     // Lists and choices are checked by content, not just by type.
-    for (const k of ['settlementSports', 'settlementLeagues'] as const) {
+    for (const k of ['settlementSports', 'settlementLeagues', 'dropAlertSports'] as const) {
       if (k in out && !(Array.isArray(out[k]) && (out[k] as unknown[]).every((n) => Number.isSafeInteger(n) && (n as number) > 0))) delete out[k];
     }
     if ('settlementAlerts' in out && !SETTLEMENT_ALERT_SCOPES.includes(out['settlementAlerts'] as SettlementAlertScope)) delete out['settlementAlerts'];
+    if ('dropAlertPhase' in out && !DROP_ALERT_PHASES.includes(out['dropAlertPhase'] as DropAlertPhase)) delete out['dropAlertPhase'];
     if ('oddsFormat' in out && !isOddsFormat(out['oddsFormat'])) delete out['oddsFormat'];
     if ('timeZone' in out) {
       const zone = canonicalTimeZone(String(out['timeZone']));
@@ -169,6 +173,8 @@ export function monitorSettingsFrom(settings: AppSettings, mutedEvents: Readonly
       dropWindowMinutes: settings.dropWindowMinutes,
       hysteresisPct: settings.priceAlertHysteresisPct,
       notify: settings.notifyPriceAlerts,
+      phase: settings.dropAlertPhase,
+      sports: settings.dropAlertSports,
     },
   };
 }

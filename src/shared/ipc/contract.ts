@@ -21,6 +21,7 @@ import type {
   PriceAlertOverrides,
   PriceSide,
   ClvRow,
+  DropAlertPhase,
   EventView,
   LineHistoryPoint,
   LineMaxWinChange,
@@ -35,7 +36,7 @@ import type {
   StoreUsage,
   WatchedEventView,
 } from '../domain';
-import { SETTLEMENT_ALERT_SCOPES } from '../domain';
+import { DROP_ALERT_PHASES, SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { ModelScoreboard, ScoreProgress } from '../scoreboard';
 import type { LedgerReport } from '../ledger';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
@@ -125,6 +126,10 @@ const settingsPatch = z
     theme: z.enum(['dark', 'light']).optional(),
     dropAlertPct: z.number().min(0).max(100).optional(),
     dropWindowMinutes: z.number().int().min(1).max(240).optional(),
+    /** When drop alerts fire: before kick-off, in play, or both. */
+    dropAlertPhase: z.enum(DROP_ALERT_PHASES as readonly DropAlertPhase[] as [DropAlertPhase, ...DropAlertPhase[]]).optional(),
+    /** The sports whose drops alert; empty: every sport. */
+    dropAlertSports: z.array(id).max(500).optional(),
     priceAlertHysteresisPct: z.number().min(0).max(50).optional(),
     notifyPriceAlerts: z.boolean().optional(),
     /** The unit stakes and P/L are shown in (EUR, USD, u, ...): printable, at most 8 characters, blank for none. */
@@ -384,6 +389,10 @@ export interface SettingsView {
   /** A side's fair price moving this many percent (since the open or within the window) alerts; 0 = off. */
   dropAlertPct: number;
   dropWindowMinutes: number;
+  /** When drop alerts fire: before kick-off, in play (the stream says the match is live), or both (default). */
+  dropAlertPhase: DropAlertPhase;
+  /** The sports whose events' drops alert; empty (default): every sport. Price thresholds are not limited. */
+  dropAlertSports: number[];
   /** How far (percent) a price must cross back before a threshold or drop alert can fire again. */
   priceAlertHysteresisPct: number;
   notifyPriceAlerts: boolean;

@@ -26,6 +26,8 @@ const FIELD_WORDS: Record<string, string> = {
   theme: 'Theme',
   dropAlertPct: 'Drop alert',
   dropWindowMinutes: 'Drop window (minutes)',
+  dropAlertPhase: 'Drop alerts when',
+  dropAlertSports: 'Drop alert sports',
   priceAlertHysteresisPct: 'Price alert hysteresis',
   notifyPriceAlerts: 'Notify price alerts',
   moneyUnit: 'Money unit',

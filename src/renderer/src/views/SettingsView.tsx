@@ -7,7 +7,7 @@ import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { StorageKind } from '../../../shared/domain';
 import type { DesktopApi, DesktopView, SettingsPatch, SettingsView as SettingsValues } from '../../../shared/ipc/contract';
 import type { AppError } from '../../../shared/errors';
-import type { SettlementAlertScope } from '../../../shared/domain';
+import type { DropAlertPhase, SettlementAlertScope } from '../../../shared/domain';
 import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../shared/requests';
 import { formatClock, formatOdds, ODDS_FORMAT_NAMES, ODDS_FORMATS, systemTimeZone, timeZoneNames, zoneLabel, type OddsFormat } from '../../../shared/formats';
 import { api } from '../api';
@@ -280,6 +280,36 @@ function StorageUsage() {
   );
 }
 
+/** When and where drop alerts speak: before kick-off, in play or both, and in which sports (none chosen: all). */
+function DropScopeSetting({ settings, update }: { settings: SettingsValues | null; update: (p: SettingsPatch) => Promise<AppError | null> }) {
+  const sports = useSports();
+  const chosen = settings?.dropAlertSports ?? [];
+  const toggle = (id: number, on: boolean) => (on ? [...new Set([...chosen, id])] : chosen.filter((x) => x !== id));
+  return (
+    <Row label="Drop alerts when" hint="In play means the stream says the match is live. Choose sports to limit drop alerts to them; none chosen means every sport. Price thresholds are not limited.">
+      <select
+        value={settings?.dropAlertPhase ?? 'both'}
+        disabled={!settings}
+        aria-label="Drop alerts when"
+        data-testid="drop-alert-phase"
+        onChange={(e) => void update({ dropAlertPhase: e.target.value as DropAlertPhase })}
+      >
+        <option value="both">before kick-off and in play</option>
+        <option value="prematch">before kick-off only</option>
+        <option value="inplay">in play only</option>
+      </select>
+      <div className="chosen-scope" data-testid="drop-alert-sports">
+        {sports.map((s) => (
+          <label key={s.sport_id} className="check">
+            <input type="checkbox" checked={chosen.includes(s.sport_id)} disabled={!settings} onChange={(e) => void update({ dropAlertSports: toggle(s.sport_id, e.target.checked) })} /> {s.name}
+          </label>
+        ))}
+        {chosen.length === 0 && <span className="muted"> every sport</span>}
+      </div>
+    </Row>
+  );
+}
+
 /** Which settlements alert and notify: watched matches (default), all, or chosen sports and leagues (their sound is under Sounds). */
 function SettlementAlertsSetting({ settings, update }: { settings: SettingsValues | null; update: (p: SettingsPatch) => Promise<AppError | null> }) {
   const sports = useSports();
@@ -472,6 +502,7 @@ export function SettingsView() {
         <NumberSetting value={settings?.dropAlertPct ?? 5} min={0} max={100} suffix="%" testId="drop-pct-default" onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')} />{' '}
         <NumberSetting value={settings?.dropWindowMinutes ?? 15} min={1} max={240} suffix="minutes" testId="drop-window-default" onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')} />
       </Row>
+      <DropScopeSetting settings={settings} update={update} />
       <Row label="Money unit" hint="The currency or unit of your stakes and P/L (EUR, USD, u). Every stake and P/L is shown with two decimals in it.">
         <input
           key={settings?.moneyUnit ?? ''}
