@@ -77,3 +77,23 @@ describe('alert flashes', () => {
     expect(s().alertFlash[9]).toBeUndefined();
   });
 });
+
+describe('alerts updated in place (a drop episode that grew)', () => {
+  it('an update replaces its row where it stands, counts as nothing new and rings nothing', () => {
+    const s = () => useStore.getState();
+    useStore.setState({ alertsById: {}, alertIds: [], unseenAlerts: 0, view: 'watchlist' });
+    const episode: AlertRecord = { ...alert('drop', 7), id: 501, at: 1, message: '2 lines dropped', data: { count: 2 } };
+    const other: AlertRecord = { ...alert('price', 8), id: 502, at: 2, message: 'crossed' };
+    s().addAlerts([episode, other]);
+    expect(s().alertIds.slice(0, 2)).toEqual([502, 501]);
+    expect(s().unseenAlerts).toBe(2);
+    // Two pushes of the same episode in one frame: the latest wins.
+    const grown = (n: number): AlertRecord => ({ ...episode, message: `${n} lines dropped`, data: { count: n }, updatedAt: 1_000 + n });
+    s().addAlerts([grown(5), grown(9)]);
+    expect(s().alertIds.slice(0, 2)).toEqual([502, 501]);
+    expect(s().alertsById[501]).toMatchObject({ message: '9 lines dropped', data: { count: 9 } });
+    expect(s().unseenAlerts).toBe(2);
+    expect(alertSound([grown(9)], { ...defaults, priceSound: true }, NOW)).toBeNull();
+    expect(alertSound([episode], { ...defaults, priceSound: true }, NOW)).toBe('price');
+  });
+});

@@ -1,7 +1,9 @@
 // Alerts slice: the alert history normalised by id (newest first), muting and snoozing per event, the unread count,
 // and what a live alert does in the window: a brief flash on its event's row and a sound per kind (settlements on by
-// default; none under do-not-disturb or for a snoozed event). Bounded: the newest ALERTS_KEEP alerts are held (the
-// core keeps them all; alerts:list pages back), older ones leave the map too.
+// default; none under do-not-disturb or for a snoozed event). A push of an alert already held (a drop episode that
+// grew: same id, `updatedAt` set) replaces it in its place: it is not new, so it neither counts as unread nor sounds.
+// Bounded: the newest ALERTS_KEEP alerts are held (the core keeps them all; alerts:list pages back), older ones leave
+// the map too.
 import type { StateCreator } from 'zustand';
 import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
@@ -42,6 +44,8 @@ export function alertSound(
   if (!settings || settings.doNotDisturb) return null;
   const on: Record<AlertSound, boolean> = { settlement: settings.settlementSound, max_win: settings.maxWinSound, price: settings.priceSound };
   for (const a of alerts) {
+    // An update of an alert already fired (a drop episode that grew) rang when it fired.
+    if (a.updatedAt !== undefined) continue;
     if (a.eventId !== null && quiet(settings, a.eventId, now)) continue;
     const sound = alertSoundOf(a.kind);
     if (on[sound]) return sound;
@@ -58,7 +62,10 @@ export interface AlertsSlice {
   unseenAlerts: number;
   loadAlerts(): Promise<void>;
   addAlert(alert: AlertRecord): void;
-  /** Several alerts in one store update (the pushes of one frame), oldest first. */
+  /**
+   * Several alerts in one store update (the pushes of one frame), oldest first. An alert already held is replaced in
+   * its place (the latest push of it wins); only the others are new.
+   */
   addAlerts(alerts: readonly AlertRecord[]): void;
   markAlertsSeen(): void;
   muteEvent(eventId: number, muted: boolean): Promise<AppError | null>;
@@ -121,7 +128,8 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
         return;
       }
       const merged = { ...get().alertsById };
-      for (const a of r.value) merged[a.id] = a;
+      // What was pushed is never older than what the list read (an episode is pushed before its update is written).
+      for (const a of r.value) merged[a.id] ??= a;
       const alertIds = Object.values(merged)
         .sort((a, b) => b.at - a.at || b.id - a.id)
         .slice(0, ALERTS_KEEP)
@@ -134,23 +142,27 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       get().addAlerts([alert]);
     },
     addAlerts(batch) {
+      if (!batch.length) return;
       const s = get();
-      const seen = new Set<number>();
-      const fresh = batch.filter((a) => !s.alertsById[a.id] && !seen.has(a.id) && seen.add(a.id));
-      if (!fresh.length) return;
+      // The latest push of each id wins (an episode may be pushed again within one frame).
+      const latest = new Map<number, AlertRecord>();
+      for (const a of batch) latest.set(a.id, a);
+      const fresh: AlertRecord[] = [];
+      const updated: AlertRecord[] = [];
+      for (const a of latest.values()) (s.alertsById[a.id] ? updated : fresh).push(a);
       // One copy of the map and the list per batch: a burst of alerts (a goal moves every line of an event) costs one
       // update, not one copy of ALERTS_KEEP entries per alert.
       const alertsById = { ...s.alertsById };
-      for (const a of fresh) alertsById[a.id] = a;
-      // Pushes arrive oldest first; the list is newest first.
-      const alertIds = [...fresh.map((a) => a.id).reverse(), ...s.alertIds];
+      for (const a of latest.values()) alertsById[a.id] = a;
+      // Pushes arrive oldest first; the list is newest first. An updated alert keeps its place.
+      const alertIds = fresh.length ? [...fresh.map((a) => a.id).reverse(), ...s.alertIds] : s.alertIds;
       // The oldest fall out of the list and out of the map with them.
-      for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
+      if (fresh.length) for (const dropped of alertIds.splice(ALERTS_KEEP)) delete alertsById[dropped];
       // The alerted events' rows flash briefly (not a snoozed or muted one's); each flash ends by itself once its event
       // has been quiet for ALERT_FLASH_MS. A row already flashing is left alone: under a burst (hundreds of alerts a
       // second) rendering every alerted row again each frame was the page's largest cost.
       const now = Date.now();
-      const alerted = [...new Set(fresh.map((a) => a.eventId))].filter((id): id is number => id !== null && !quiet(s.settings, id, now));
+      const alerted = [...new Set([...fresh, ...updated].map((a) => a.eventId))].filter((id): id is number => id !== null && !quiet(s.settings, id, now));
       for (const id of alerted) lastAlertAt.set(id, now);
       const starting = alerted.filter((id) => !flashes.has(id));
       let alertFlash = s.alertFlash;

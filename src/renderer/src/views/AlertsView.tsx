@@ -1,6 +1,8 @@
 // Alerts: the alert history (alerts:list, then onAlert as they fire), filterable, with muting and snoozing per event.
 // Keys: arrows (PgUp/PgDn, Home/End) move, Enter opens the alert's event at its line (a settlement explained); a
-// double-click does the same.
+// double-click does the same. While the pointer is over the list or a row has focus, new alerts are held above it
+// ("N new alerts", a click shows them): rows never move under the pointer, so a row's Mute acts on that row's match.
+// A row updated in place (a drop episode that grew) keeps its place meanwhile.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -100,15 +102,31 @@ export function AlertsView() {
     markSeen();
   }, [markSeen, allIds.length]);
 
+  // The list as it stood when the pointer came over it (or a row took focus): what is shown until it leaves.
+  const [held, setHeld] = useState<number[] | null>(null);
+  const pointerIn = useRef(false);
+  const focusIn = useRef(false);
+  const hold = useCallback(() => setHeld((h) => h ?? useStore.getState().alertIds), []);
+  const release = useCallback(() => {
+    if (!pointerIn.current && !focusIn.current) setHeld(null);
+  }, []);
+  const showNew = useCallback(() => setHeld(useStore.getState().alertIds), []);
+  const shownIds = useMemo(() => (held ? held.filter((id) => byId[id]) : allIds), [held, allIds, byId]);
+  const waiting = useMemo(() => {
+    if (!held) return 0;
+    const seen = new Set(held);
+    return allIds.reduce((n, id) => (seen.has(id) ? n : n + 1), 0);
+  }, [held, allIds]);
+
   const kinds = useMemo(() => [...new Set(allIds.map((id) => byId[id]?.kind ?? ''))].filter(Boolean).sort(), [allIds, byId]);
   const ids = useMemo(() => {
     const q = text.trim().toLowerCase();
-    if (!kind && !q) return allIds;
-    return allIds.filter((id) => {
+    if (!kind && !q) return shownIds;
+    return shownIds.filter((id) => {
       const a = byId[id];
       return !!a && (!kind || a.kind === kind) && (!q || `${a.message} ${a.eventId ?? ''}`.toLowerCase().includes(q));
     });
-  }, [allIds, byId, kind, text]);
+  }, [shownIds, byId, kind, text]);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 12 });
   const cursor = useStore((s) => s.listCursor.alerts);
   const setCursor = useStore((s) => s.setListCursor);
@@ -159,19 +177,47 @@ export function AlertsView() {
           No alert yet. Max stake changes and settlements of watched events show up here.
         </p>
       )}
-      <div className="agrid" role="grid">
-        <div className="abody" ref={scroller}>
-          <div className="ahead" role="row">
-            <span className="th">Time</span>
-            <span className="th">Kind</span>
-            <span className="th">Event</span>
-            <span className="th">What happened</span>
-            <span className="th" />
-          </div>
-          <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((it) => (
-              <AlertRow key={ids[it.index]} id={ids[it.index]!} top={it.start} cursor={it.index === cursorIndex} onSelect={selectAlert} />
-            ))}
+      <div
+        className="alist"
+        data-testid="alert-list"
+        data-held={held ? 'true' : undefined}
+        onPointerEnter={() => {
+          pointerIn.current = true;
+          hold();
+        }}
+        onPointerLeave={() => {
+          pointerIn.current = false;
+          release();
+        }}
+        onFocus={() => {
+          focusIn.current = true;
+          hold();
+        }}
+        onBlur={(e) => {
+          if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+          focusIn.current = false;
+          release();
+        }}
+      >
+        {waiting > 0 && (
+          <button className="small new-alerts" data-testid="new-alerts" onClick={showNew}>
+            {waiting.toLocaleString('en-US')} new {waiting === 1 ? 'alert' : 'alerts'} ↑
+          </button>
+        )}
+        <div className="agrid" role="grid">
+          <div className="abody" ref={scroller}>
+            <div className="ahead" role="row">
+              <span className="th">Time</span>
+              <span className="th">Kind</span>
+              <span className="th">Event</span>
+              <span className="th">What happened</span>
+              <span className="th" />
+            </div>
+            <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((it) => (
+                <AlertRow key={ids[it.index]} id={ids[it.index]!} top={it.start} cursor={it.index === cursorIndex} onSelect={selectAlert} />
+              ))}
+            </div>
           </div>
         </div>
       </div>
