@@ -1,13 +1,15 @@
-// One live price. React renders the cell once; after that a store subscription of its own writes the price, the
-// arrow and the flash straight into the DOM. At 2,000 updates/s a React render per change (two, with the flash's
-// end) and a timer per flash were most of the grid's cost; here a tick costs one identity check per cell and a few
-// DOM writes for the cells that moved. The arrow stays after the 600 ms flash: colour is never the only signal. The
-// price reads in the trader's odds format; a change of format rewrites the cells (no flash: the price did not move).
+// One live price. React renders the cell once; after that a listener on its own market (store/marketBus.ts) writes
+// the price, the arrow and the flash straight into the DOM. At 2,000 updates/s a React render per change (two, with
+// the flash's end) and a timer per flash were most of the grid's cost, and a store subscription per cell still ran
+// every cell on every update; here a tick costs a few DOM writes for the cells whose market moved. The arrow stays
+// after the 600 ms flash: colour is never the only signal. The price reads in the trader's odds format; a change of
+// format rewrites the cells (no flash: the price did not move).
 import { memo, useLayoutEffect, useRef, type AnimationEvent } from 'react';
 import type { MarketView } from '../../../shared/domain';
 import { formatOdds, type OddsFormat } from '../../../shared/formats';
 import { useOddsFormat } from '../format';
 import { useStore } from '../store';
+import { marketBus } from '../store/marketBus';
 import { marketKey } from '../store/watchlist';
 
 export type PriceSide = 'home' | 'draw' | 'away' | 'over' | 'under';
@@ -63,7 +65,7 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { e
       price = next;
     };
     show(useStore.getState().markets[key]);
-    return useStore.subscribe((s) => show(s.markets[key]));
+    return marketBus.onMarket(key, () => show(useStore.getState().markets[key]));
   }, [eventId, lineId, side, format]);
   return (
     <span ref={cell} className="cell num price" data-testid={`price-${eventId}-${lineId}-${side}`} onAnimationEnd={endFlash}>
@@ -74,7 +76,11 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { e
 });
 
 export const PriceCell = memo(function PriceCell({ eventId, lineId, side }: { eventId: number; lineId: number | null; side: PriceSide }) {
-  const format = useOddsFormat();
+  return <FormattedPriceCell eventId={eventId} lineId={lineId} side={side} format={useOddsFormat()} />;
+});
+
+/** A PriceCell given the odds format by its caller: the grid reads the format once, not once per cell. */
+export const FormattedPriceCell = memo(function FormattedPriceCell({ eventId, lineId, side, format }: { eventId: number; lineId: number | null; side: PriceSide; format: OddsFormat }) {
   if (lineId === null) return <span className="cell num price empty">—</span>;
   // Keyed by line: another line in this place is another price, with no arrow from the last one.
   return <LivePrice key={lineId} eventId={eventId} lineId={lineId} side={side} format={format} />;

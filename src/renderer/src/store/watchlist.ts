@@ -14,6 +14,7 @@ import { createOddsFold } from '../../../shared/ipc/oddsFold';
 import { api } from '../api';
 import type { StoreState } from './index';
 import { extendLineSeries } from './lineHistory';
+import { marketBus } from './marketBus';
 import { marketKey } from './marketKey';
 
 // Views and selectors read the key from here, beside the slice that stores lines by it.
@@ -196,6 +197,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         }
       }
       set({ watchEvents, watchIds: list.map((w) => w.eventId), markets, lineIdsByEvent, watchLoaded: true, watchError: null });
+      marketBus.emitAll();
     },
 
     queueOdds(batch) {
@@ -216,6 +218,9 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         break;
       }
       const appliedMarkets: Array<[string, MarketView]> = [];
+      // What this frame changed, told to the grid's cells by key after the set() (marketBus.ts).
+      const changedKeys: string[] = [];
+      const changedEvents = new Set<number>();
       const started = oddsFrame.now();
       // The screen's honest age: how far what it shows now is behind the host's newest price (see screenLag).
       const newestAt = fold.newestAt;
@@ -224,6 +229,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         applied++;
         let ev = (events ?? s.watchEvents)[e.eventId];
         if (ev) {
+          changedEvents.add(e.eventId);
           if (e.event || (e.ended && ev.ended !== e.ended)) {
             events ??= { ...s.watchEvents };
             if (e.event) ev = withHeader(ev, e.event);
@@ -233,7 +239,11 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
           markets ??= { ...s.markets };
           if (e.replace) {
             lineIds ??= { ...s.lineIdsByEvent };
-            for (const id of lineIds[e.eventId] ?? []) delete markets[marketKey(e.eventId, id)];
+            for (const id of lineIds[e.eventId] ?? []) {
+              const k = marketKey(e.eventId, id);
+              delete markets[k];
+              changedKeys.push(k);
+            }
             lineIds[e.eventId] = e.markets.map((m) => m.lineId);
           } else {
             const known = (lineIds ?? s.lineIdsByEvent)[e.eventId] ?? [];
@@ -246,6 +256,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
           for (const m of e.markets) {
             const k = marketKey(e.eventId, m.lineId);
             markets[k] = m;
+            changedKeys.push(k);
             if (chartsOpen) appliedMarkets.push([k, m]);
           }
           if (e.score) {
@@ -279,6 +290,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         ...(lineIds ? { lineIdsByEvent: lineIds } : {}),
         ...(lineSeries ? { lineSeries } : {}),
       });
+      marketBus.emit(changedKeys, changedEvents);
     },
 
     async addWatch(eventId) {
@@ -295,6 +307,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
           lineIdsByEvent: { ...s.lineIdsByEvent, [w.eventId]: w.markets.map((m) => m.lineId) },
           markets,
         });
+        marketBus.emitAll();
       }
       return null;
     },
@@ -310,6 +323,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       const lineIdsByEvent = { ...s.lineIdsByEvent };
       delete lineIdsByEvent[eventId];
       set({ watchEvents, watchIds: s.watchIds.filter((id) => id !== eventId), markets, lineIdsByEvent });
+      marketBus.emitAll();
       return null;
     },
   };
