@@ -82,8 +82,13 @@ export function latestPriceTime(s: StoreState, eventId: number, lines: MainLines
  * (the Top movers measure, from movers:list), or null when none has a 15-minute move yet.
  */
 export function eventMove(s: StoreState, eventId: number, period: number): MoverRow | null {
+  return moveOf(s.gridMoves[eventId], period);
+}
+
+/** eventMove of one event's movers (the grid's Move cell holds them and asks again only when they change). */
+export function moveOf(rows: readonly MoverRow[] | undefined, period: number): MoverRow | null {
   let best: MoverRow | null = null;
-  for (const r of s.gridMoves[eventId] ?? []) {
+  for (const r of rows ?? []) {
     if (r.period !== period || r.move15 === null || marketKind(r.market) !== 'moneyline') continue;
     if (best === null || Math.abs(r.move15) > Math.abs(best.move15!)) best = r;
   }
@@ -221,14 +226,29 @@ export type NoPriceReason =
   | 'suspended';
 
 export function noPriceReason(s: StoreState, eventId: number, period: number): NoPriceReason | null {
+  const lines = mainLines(s, eventId, period);
+  return noPriceReasonOf(s, eventId, lines, hasMainPrice(s, eventId, lines));
+}
+
+/** Whether any of these main lines shows a price (a market held, and not offline). */
+export function hasMainPrice(s: StoreState, eventId: number, lines: MainLines): boolean {
+  for (const id of [lines.ml, lines.spread, lines.total]) if (id !== null && s.markets[marketKey(eventId, id)]?.prices) return true;
+  return false;
+}
+
+/**
+ * noPriceReason with the price-dependent parts (the main lines, and whether one shows a price) worked out by the
+ * caller: the grid's row keeps those from the market changes of its own event, and asks this on every store update,
+ * where it reads only the event, the connection and the stream.
+ */
+export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines, priced: boolean): NoPriceReason | null {
   const ev = s.watchEvents[eventId];
   if (!ev) return null;
   const ended = endedOf(s, eventId);
   if (ev.settled || ended === 'settled') return 'settled';
   if (ended === 'removed') return 'removed';
   if (ended !== null) return 'ended';
-  const lines = mainLines(s, eventId, period);
-  for (const id of [lines.ml, lines.spread, lines.total]) if (id !== null && s.markets[marketKey(eventId, id)]?.prices) return null;
+  if (priced) return null;
   if (!s.hostConnected) return 'host';
   if (s.status?.connection === 'offline') return 'offline';
   const stream = streamOf(s, eventId)?.state;

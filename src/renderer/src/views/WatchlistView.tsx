@@ -1,34 +1,37 @@
-// Watchlist: the live grid of watched events (virtualised; each row subscribes to its own event id and each price
-// cell to its own line), its toolbar (search, live filter, period, add by id) and the fixtures picker. The trader
-// shapes the grid: which columns, in which order, sorted by which (the column menu and the headers; kept per profile
-// by the core); without a choice of columns, the default set that fits the grid's width. The event column stays put
-// when the grid scrolls sideways.
+// Watchlist: the live grid of watched events (virtualised; React renders a row's structure: its lines, header,
+// columns, selection and state; its prices, ages, scores and max stakes are written by cells that listen to their
+// own market or event: gridCells.tsx, components/PriceCell.tsx), its toolbar (search, live filter, period, add by
+// id) and the fixtures picker. The trader shapes the grid: which columns, in which order, sorted by which (the column
+// menu and the headers; kept per profile by the core); without a choice of columns, the default set that fits the
+// grid's width. The event column stays put when the grid scrolls sideways.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, memo, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type RefObject } from 'react';
+import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatOdds, formatOddsWithDecimal, formatPercent, toneOf } from '../../../shared/formats';
+import type { DevigModel } from '../../../shared/api';
+import { formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
 import type { GridColumn, GridSortKey } from '../../../shared/gridLayout';
 import { labelPeriod } from '../../../shared/periods';
-import { fairPrices, lineNumber, sideName } from '../../../shared/trading';
+import { sideName } from '../../../shared/trading';
 import { usePeriodNames } from '../hooks';
-import { EventBadge } from '../components/EventBadge';
-import { PriceCell } from '../components/PriceCell';
+import { FormattedPriceCell } from '../components/PriceCell';
 import { useSnoozedUntil } from '../components/Snooze';
 import { Time } from '../components/Time';
-import { eventName, fmtLine, fmtMoney, fmtScore, useOddsFormat } from '../format';
+import { eventName, useOddsFormat } from '../format';
 import { useStore } from '../store';
+import { marketBus } from '../store/marketBus';
 import {
-  eventMove,
   gridLayoutOf,
-  latestPriceTime,
+  hasMainPrice,
   mainLines,
+  moveOf,
   NO_PRICE_WORDS,
-  noPriceReason,
+  noPriceReasonOf,
   selectVisibleWatchIds,
   type MainLines,
   type NoPriceReason,
 } from '../store/selectors';
 import { endedOf, marketKey, streamOf } from '../store/watchlist';
+import { AgeCell, FairCell, fmtAge, LineCell, MaxWinCell, ScoreCell } from './gridCells';
 import { FixturePicker } from './FixturePicker';
 import { autoColumns, COLUMN_CELLS, COLUMN_NAMES, gridTemplate, menuOrder, moveColumn, priceRuns, toggleColumn } from './gridColumns';
 
@@ -36,59 +39,39 @@ const ROW_HEIGHT = 30;
 const NONE: GridColumn[] = [];
 const NO_LINES: MainLines = { ml: null, spread: null, total: null };
 
-// ---- one shared one-second ticker for the price ages (one interval, however many rows are on screen) ----
-let nowMs = Date.now();
-const tickListeners = new Set<() => void>();
-let ticker: ReturnType<typeof setInterval> | null = null;
-function subscribeNow(listener: () => void): () => void {
-  tickListeners.add(listener);
-  ticker ??= setInterval(() => {
-    nowMs = Date.now();
-    for (const l of tickListeners) l();
-  }, 1000);
-  return () => {
-    tickListeners.delete(listener);
-    if (tickListeners.size === 0 && ticker !== null) {
-      clearInterval(ticker);
-      ticker = null;
-    }
-  };
-}
-const useNow = () => useSyncExternalStore(subscribeNow, () => nowMs);
-
-/** "now", "12s", "4m", "3h": how long ago a price was last set. */
-export function fmtAge(ms: number): string {
-  if (ms < 1500) return 'now';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  return `${Math.floor(s / 3600)}h`;
-}
-
-/** When the row's freshest main price was set, on this machine's clock (selectors.ts). */
-function usePriceTime(eventId: number, lines: MainLines): number | null {
-  return useStore((s) => latestPriceTime(s, eventId, lines));
-}
+export { fmtAge };
 
 /**
- * The price's age. Its own component: the time of a row's freshest price changes with nearly every tick, and when
- * the row read it, the whole row rendered again on every tick.
+ * Test-only: a page that sets `window.__rowRenders = {}` before it loads has each row's renders counted there, by
+ * event id (test/e2e/grid-renders.spec.ts). Read once; nothing is counted otherwise.
  */
-function AgeCell({ eventId, lines, stale }: { eventId: number; lines: MainLines; stale: boolean }) {
-  const at = usePriceTime(eventId, lines);
-  const now = useNow();
-  const age = at === null ? null : Math.max(0, now - at);
-  return (
-    <span
-      className={`cell num age${stale ? ' stale' : ''}`}
-      data-testid={`age-${eventId}`}
-      title={at === null ? 'No price' : `Price set ${fmtAge(age!)} ago${stale ? '; the feed is not live, so it may be out of date' : ''}`}
-    >
-      {age === null ? '—' : fmtAge(age)}
-    </span>
-  );
-}
+const rowRenders = (globalThis as { __rowRenders?: Record<number, number> }).__rowRenders;
 
+/** What of a row's main lines the price ticks decide: which lines are main (the most balanced), and whether any is priced. */
+interface RowLines extends MainLines {
+  /** A main line is held. */
+  held: boolean;
+  /** A main line shows a price (held and not offline). */
+  priced: boolean;
+}
+const sameRowLines = (a: RowLines, b: RowLines) => a.ml === b.ml && a.spread === b.spread && a.total === b.total && a.held === b.held && a.priced === b.priced;
+
+/**
+ * The row's main lines, read again only when its own event's markets change (marketBus), not on every store update:
+ * the row renders when the answer differs (another line became the most balanced, the last price went offline).
+ */
+function useRowLines(eventId: number, period: number): RowLines {
+  const last = useRef<RowLines | null>(null);
+  const subscribe = useCallback((listener: () => void) => marketBus.onEvent(eventId, listener), [eventId]);
+  return useSyncExternalStore(subscribe, () => {
+    const s = useStore.getState();
+    const lines = mainLines(s, eventId, period);
+    const held = [lines.ml, lines.spread, lines.total].some((id) => id !== null && s.markets[marketKey(eventId, id)] !== undefined);
+    const next: RowLines = { ...lines, held, priced: held && hasMainPrice(s, eventId, lines) };
+    if (last.current && sameRowLines(last.current, next)) return last.current;
+    return (last.current = next);
+  });
+}
 
 /** A header cell: click (or Enter) sorts by it, again reverses; the choice is kept for the profile. */
 function SortHeader({ k, label, title, className }: { k: GridSortKey; label: string; title?: string; className?: string }) {
@@ -111,35 +94,14 @@ function SortHeader({ k, label, title, className }: { k: GridSortKey; label: str
   );
 }
 
-/** A spread's home handicap is signed ("+0.5", "-1.25"); a total never is ("2.5"), as everywhere else. */
-function LineCell({ eventId, lineId, signed }: { eventId: number; lineId: number | null; signed: boolean }) {
-  const line = useStore((s) => (lineId === null ? null : (s.markets[marketKey(eventId, lineId)]?.line ?? null)));
-  return <span className="cell num line">{signed ? fmtLine(line) : line === null ? '' : lineNumber(line)}</span>;
-}
-
-/** The moneyline's fair (no-vig) price of one side, under the trader's model, in their odds format. */
-function FairCell({ eventId, lineId, side }: { eventId: number; lineId: number | null; side: 'home' | 'draw' | 'away' }) {
-  const format = useOddsFormat();
-  const fair = useStore((s) => {
-    const m = lineId === null ? undefined : s.markets[marketKey(eventId, lineId)];
-    return m ? (fairPrices(m.prices, s.devigModel)?.[side] ?? null) : null;
-  });
-  const model = useStore((s) => s.devigModel);
-  return (
-    <span className="cell num fair-cell" data-testid={`fair-${eventId}-${side}`} title={fair === null ? undefined : `Fair ${sideName(side).toLowerCase()} under ${model}: ${formatOddsWithDecimal(fair, format)}`}>
-      {fair === null ? '—' : formatOdds(fair, format)}
-    </span>
-  );
-}
-
 /** The moneyline side whose fair price moved most in 15 minutes: "1 ▼ 4.2%" (▼ shortened, ▲ drifted). */
-function MoveCell({ eventId }: { eventId: number }) {
-  const period = useStore((s) => s.watchPeriod);
-  const move = useStore(useShallow((s) => {
-    const r = eventMove(s, eventId, period);
+const MoveCell = memo(function MoveCell({ eventId, period, format }: { eventId: number; period: number; format: OddsFormat }) {
+  // The event's movers are replaced every 15 s (loadGridMoves): the cell renders then, not on a price tick.
+  const rows = useStore((s) => s.gridMoves[eventId]);
+  const move = useMemo(() => {
+    const r = moveOf(rows, period);
     return r ? { side: r.side, pct: r.move15!, fair: r.fair } : null;
-  }));
-  const format = useOddsFormat();
+  }, [rows, period]);
   if (!move) return <span className="cell num move muted" data-testid={`move-${eventId}`} title="No 15-minute move of the moneyline yet">—</span>;
   const label = move.side === 'home' ? '1' : move.side === 'draw' ? 'X' : '2';
   const from = move.fair / (1 + move.pct / 100);
@@ -162,16 +124,7 @@ function MoveCell({ eventId }: { eventId: number }) {
       {formatPercent(Math.abs(move.pct))}
     </span>
   );
-}
-
-function MaxWinCell({ eventId, lineId }: { eventId: number; lineId: number | null }) {
-  const maxWin = useStore((s) => (lineId === null ? null : (s.markets[marketKey(eventId, lineId)]?.maxWin ?? null)));
-  return (
-    <span className="cell num maxwin" data-testid={`maxwin-${eventId}`}>
-      {fmtMoney(maxWin)}
-    </span>
-  );
-}
+});
 
 /** In place of the price columns of a row that has none to show: why, in a few words, with the detail on hover. */
 function NoPriceCell({ eventId, reason, span }: { eventId: number; reason: NoPriceReason; span: number }) {
@@ -183,55 +136,83 @@ function NoPriceCell({ eventId, reason, span }: { eventId: number; reason: NoPri
   );
 }
 
-const WatchRow = memo(function WatchRow({ eventId, top, columns }: { eventId: number; top: number; columns: readonly GridColumn[] }) {
+interface RowProps {
+  eventId: number;
+  top: number;
+  columns: readonly GridColumn[];
+  period: number;
+  format: OddsFormat;
+  model: DevigModel;
+}
+
+/**
+ * A row's structure. It renders when what it shows changes shape (lines added or replaced or another main line, the
+ * header, the columns, the selection, mute, the stream's state, an end); a price tick renders nothing here: its
+ * cells write themselves. Every store update asks the row's one selector below, so it reads only a few fields.
+ */
+const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format, model }: RowProps) {
+  if (rowRenders) rowRenders[eventId] = (rowRenders[eventId] ?? 0) + 1;
+  const rowLines = useRowLines(eventId, period);
   const e = useStore(
     useShallow((s) => {
       const ev = s.watchEvents[eventId];
+      const stream = streamOf(s, eventId)?.state;
       return {
         home: ev?.runnerHome,
         away: ev?.runnerAway,
         league: ev?.leagueName,
         starts: ev?.starts,
         live: ev?.liveStatus === 1,
-        scoreHome: ev?.scoreHome,
-        scoreAway: ev?.scoreAway,
         settled: ev?.settled ?? false,
+        // The stream's end: pushed with the odds, or (after a reload) as the stream's state.
+        ended: endedOf(s, eventId),
+        // Live prices only while the feed is: a row whose stream is not live (or whose service or host is
+        // unreachable) is dimmed as stale.
+        feedLive: s.hostConnected && s.status?.connection !== 'offline' && stream === 'live',
+        // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
+        streamFailing: stream === 'failing',
+        // A row without a price says why (ended, offline, the stream, or what the stream says of the markets).
+        reason: noPriceReasonOf(s, eventId, rowLines, rowLines.priced),
+        selected: s.selectedEventId === eventId,
+        muted: s.settings?.mutedEvents.includes(eventId) ?? false,
       };
     }),
   );
-  // The stream's end: pushed with the odds, or (after a reload) as the stream's state.
-  const ended = useStore((s) => endedOf(s, eventId));
-  // Live prices only while the feed is: an event that left the book shows none, and a row whose stream is not live
-  // (or whose service or host is unreachable) is dimmed as stale.
-  const feedLive = useStore((s) => s.hostConnected && s.status?.connection !== 'offline' && streamOf(s, eventId)?.state === 'live');
-  const period = useStore((s) => s.watchPeriod);
+  const { ended, reason, selected, muted, streamFailing } = e;
   const gone = e.settled || ended !== null;
-  const shown = useStore(useShallow((s) => mainLines(s, eventId, period)));
-  const lines = gone ? NO_LINES : shown;
-  const priced = useStore((s) => [lines.ml, lines.spread, lines.total].some((id) => id !== null && s.markets[marketKey(eventId, id)] !== undefined));
-  const stale = !gone && priced && !feedLive;
-  // A row without a price says why (ended, offline, the stream, or what the stream says of the markets).
-  const reason = useStore((s) => noPriceReason(s, eventId, period));
-  const selected = useStore((s) => s.selectedEventId === eventId);
-  const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
-  // A stream over its hourly cap rests and retries by itself: said quietly on the row, not as an alarm.
-  const streamFailing = useStore((s) => streamOf(s, eventId)?.state === 'failing');
-  const select = useStore((s) => s.selectEvent);
-  // A live alert on the event flashes its row for a moment (not while it is snoozed: the store decides).
-  const flash = useStore((s) => s.alertFlash[eventId] ?? 0);
+  const lines = gone ? NO_LINES : rowLines;
+  const stale = !gone && rowLines.held && !e.feedLive;
   const snoozed = useSnoozedUntil(eventId) !== null;
   const runs = useMemo(() => priceRuns(columns), [columns]);
+  // A live alert on the event flashes its row for a moment (not while it is snoozed: the store decides). Written to
+  // the row by a listener, as the prices are: alerts come many a second in a burst, and the row's shape stays.
+  const rowEl = useRef<HTMLDivElement>(null);
+  const flashAtRender = useStore.getState().alertFlash[eventId] ?? 0;
+  useLayoutEffect(() => {
+    const el = rowEl.current!;
+    let shown = -1;
+    const show = (flash: number) => {
+      if (flash === shown) return;
+      shown = flash;
+      el.classList.toggle('alert-flash', flash > 0);
+      if (flash) el.dataset['alertFlash'] = String(flash);
+      else delete el.dataset['alertFlash'];
+    };
+    show(useStore.getState().alertFlash[eventId] ?? 0);
+    return useStore.subscribe((s) => show(s.alertFlash[eventId] ?? 0));
+  });
   return (
     <div
+      ref={rowEl}
       role="row"
       aria-selected={selected}
-      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}${ended !== null ? ' ended' : ''}${stale ? ' stale' : ''}${flash ? ' alert-flash' : ''}`}
-      data-alert-flash={flash || undefined}
+      className={`wrow${selected ? ' selected' : ''}${e.settled ? ' settled' : ''}${ended !== null ? ' ended' : ''}${stale ? ' stale' : ''}${flashAtRender ? ' alert-flash' : ''}`}
+      data-alert-flash={flashAtRender || undefined}
       data-ended={ended ?? undefined}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`watch-row-${eventId}`}
-      onClick={() => select(eventId)}
-      onDoubleClick={() => select(eventId, true)}
+      onClick={() => useStore.getState().selectEvent(eventId)}
+      onDoubleClick={() => useStore.getState().selectEvent(eventId, true)}
     >
       <span className="cell ev" title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}>
         {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
@@ -279,46 +260,44 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns }: { eventId: nu
             );
           case 'score':
             return (
-              <span key={c} className="cell score" data-testid={`score-${eventId}`} title={fmtScore(e.scoreHome, e.scoreAway) || undefined}>
-                <EventBadge eventId={eventId} settled={e.settled} live={e.live} testId={`badge-${eventId}`} /> {fmtScore(e.scoreHome, e.scoreAway)}
-              </span>
+              <ScoreCell key={c} eventId={eventId} settled={e.settled} ended={ended} live={e.live} />
             );
           case 'moneyline':
             return (
               <Fragment key={c}>
-                <PriceCell eventId={eventId} lineId={lines.ml} side="home" />
-                <PriceCell eventId={eventId} lineId={lines.ml} side="draw" />
-                <PriceCell eventId={eventId} lineId={lines.ml} side="away" />
+                <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="home" format={format} />
+                <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="draw" format={format} />
+                <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="away" format={format} />
               </Fragment>
             );
           case 'fair':
             return (
               <Fragment key={c}>
-                <FairCell eventId={eventId} lineId={lines.ml} side="home" />
-                <FairCell eventId={eventId} lineId={lines.ml} side="draw" />
-                <FairCell eventId={eventId} lineId={lines.ml} side="away" />
+                <FairCell eventId={eventId} lineId={lines.ml} side="home" format={format} model={model} />
+                <FairCell eventId={eventId} lineId={lines.ml} side="draw" format={format} model={model} />
+                <FairCell eventId={eventId} lineId={lines.ml} side="away" format={format} model={model} />
               </Fragment>
             );
           case 'spread':
             return (
               <Fragment key={c}>
                 <LineCell eventId={eventId} lineId={lines.spread} signed />
-                <PriceCell eventId={eventId} lineId={lines.spread} side="home" />
-                <PriceCell eventId={eventId} lineId={lines.spread} side="away" />
+                <FormattedPriceCell eventId={eventId} lineId={lines.spread} side="home" format={format} />
+                <FormattedPriceCell eventId={eventId} lineId={lines.spread} side="away" format={format} />
               </Fragment>
             );
           case 'total':
             return (
               <Fragment key={c}>
                 <LineCell eventId={eventId} lineId={lines.total} signed={false} />
-                <PriceCell eventId={eventId} lineId={lines.total} side="over" />
-                <PriceCell eventId={eventId} lineId={lines.total} side="under" />
+                <FormattedPriceCell eventId={eventId} lineId={lines.total} side="over" format={format} />
+                <FormattedPriceCell eventId={eventId} lineId={lines.total} side="under" format={format} />
               </Fragment>
             );
           case 'move':
-            return <MoveCell key={c} eventId={eventId} />;
+            return <MoveCell key={c} eventId={eventId} period={period} format={format} />;
           case 'age':
-            return <AgeCell key={c} eventId={eventId} lines={lines} stale={stale} />;
+            return <AgeCell key={c} eventId={eventId} ml={lines.ml} spread={lines.spread} total={lines.total} stale={stale} />;
           case 'maxWin':
             return <MaxWinCell key={c} eventId={eventId} lineId={lines.ml} />;
         }
@@ -508,6 +487,8 @@ export function WatchlistView() {
   );
   const sportOfSelected = useStore((s) => (s.selectedEventId !== null ? (s.watchEvents[s.selectedEventId]?.sportName ?? null) : null));
   const periods = usePeriods();
+  const format = useOddsFormat();
+  const model = useStore((s) => s.devigModel);
   const picker = useStore((s) => s.fixturesOpen);
   const setPicker = useStore((s) => s.setFixturesOpen);
   const scroller = useRef<HTMLDivElement>(null);
@@ -628,7 +609,7 @@ export function WatchlistView() {
             {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => (
-                <WatchRow key={ids[item.index]} eventId={ids[item.index]!} top={item.start} columns={columns} />
+                <WatchRow key={ids[item.index]} eventId={ids[item.index]!} top={item.start} columns={columns} period={period} format={format} model={model} />
               ))}
             </div>
           </div>
