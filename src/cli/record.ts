@@ -24,8 +24,20 @@ export interface RecordOptions {
   apiKeyFile?: string;
 }
 
-/** The stdout line of a domain event, in the shape the monitor issue documents. */
-export function recordLine(e: MonitorEvent): Record<string, unknown> | null {
+/**
+ * The stdout lines of a domain event, in the shape the monitor issue documents: a coalesced batch is one `odds` line
+ * per event whose markets it moved (or replaced), as before.
+ */
+export function recordLines(e: MonitorEvent): Array<Record<string, unknown>> {
+  if (e.type === 'batch') {
+    return e.events.filter((x) => x.markets.length > 0 || x.replace).map((x) => ({ type: 'odds', event_id: x.eventId, markets: x.markets }));
+  }
+  const line = recordLine(e);
+  return line ? [line] : [];
+}
+
+/** The stdout line of any other domain event. */
+function recordLine(e: Exclude<MonitorEvent, { type: 'batch' }>): Record<string, unknown> | null {
   switch (e.type) {
     case 'settlement':
       return {
@@ -46,8 +58,6 @@ export function recordLine(e: MonitorEvent): Record<string, unknown> | null {
         to: e.to,
         at: e.at,
       };
-    case 'odds':
-      return { type: 'odds', event_id: e.eventId, markets: e.markets };
     case 'error':
       return { type: 'error', kind: e.error.kind, message: e.error.message };
     default:
@@ -124,8 +134,7 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   const requests = () => client.governor.state().requests.session.total;
 
   monitor.on((event) => {
-    const line = recordLine(event);
-    if (line) out(JSON.stringify(line) + '\n');
+    for (const line of recordLines(event)) out(JSON.stringify(line) + '\n');
   });
 
   // The duration counts from launch, and a signal during start-up still stops cleanly.

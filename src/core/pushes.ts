@@ -8,6 +8,7 @@ import type { AppError } from '../shared/errors';
 import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract';
 import type { Clock, TimerHandle } from './clock';
 import type { MonitorEvent, SnapshotHeader } from './monitor';
+import type { CoalescedEvent } from './monitor/coalescer';
 import type { UserNotification } from './notifier';
 import type { Connection } from './session';
 import type { Store } from './store';
@@ -101,23 +102,28 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
   };
   let notificationId = 0;
 
-  // ---- odds: everything one monitor flush emits goes out as one batch ----
-  // The monitor's coalescer is the one pacing stage (odds, scores and ends alike, at most one flush per its
-  // DEFAULT_BATCH_MS): what one flush emits is gathered here and pushed in a microtask, ahead of the monitor's tick
-  // write, so the screen is not kept waiting for the disk.
-  let oddsBatch: OddsBatch['events'] = [];
-  let oddsScheduled = false;
-
-  function queueOdds(entry: OddsBatch['events'][number]): void {
-    oddsBatch.push(entry);
-    if (oddsScheduled) return;
-    oddsScheduled = true;
-    queueMicrotask(() => {
-      oddsScheduled = false;
-      const events = oddsBatch;
-      oddsBatch = [];
-      if (events.length) push('onOdds', { events, at: clock.now() });
-    });
+  /**
+   * The monitor's coalesced batch in the screen's shape, as one push: the monitor's coalescer is the one pacing
+   * stage (odds, scores and ends alike, at most one flush per its DEFAULT_BATCH_MS), so nothing is gathered here.
+   * A snapshot's header (teams, league, start, score) goes with the snapshot, so an event watched by its id alone gets
+   * its names without a reload: the snapshot's own word, over what the store held before it (the store's writer may
+   * not have written the snapshot yet).
+   */
+  function oddsBatch(connection: Connection, batch: readonly CoalescedEvent[]): OddsBatch {
+    const at = clock.now();
+    const events: OddsBatch['events'] = [];
+    for (const e of batch) {
+      const entry: OddsBatch['events'][number] = { eventId: e.eventId, markets: e.markets.map((m) => marketView(m, at)) };
+      if (e.replace) {
+        entry.replace = true;
+        const header = snapshotView(connection.store, e.eventId, e.snapshot);
+        if (header) entry.event = header;
+      }
+      if (e.score) entry.score = { liveStatus: e.score.liveStatus, scoreHome: e.score.scoreHome, scoreAway: e.score.scoreAway };
+      if (e.ended !== undefined) entry.ended = e.ended;
+      events.push(entry);
+    }
+    return { events, at };
   }
 
   /** The one place the online/offline state changes, so "offline since" is the moment it went. */
@@ -132,28 +138,9 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     if (current() !== connection) return; // a replaced engine's last words go nowhere
     for (const l of [...monitorListeners]) l(e);
     switch (e.type) {
-      case 'odds':
-      case 'score':
-        if (e.type === 'odds') {
-          const at = clock.now();
-          // A snapshot's header (teams, league, start, score) goes with the snapshot, so an event watched by its id
-          // alone gets its names without a reload. The snapshot's own word, over what the store held before it (the
-          // store's writer may not have written the snapshot yet).
-          const header = e.replace ? snapshotView(connection.store, e.eventId, e.snapshot) : null;
-          queueOdds({
-            eventId: e.eventId,
-            markets: e.markets.map((m) => marketView(m, at)),
-            ...(e.replace ? { replace: true } : {}),
-            ...(header ? { event: header } : {}),
-          });
-        } else {
-          queueOdds({ eventId: e.eventId, markets: [], score: { liveStatus: e.liveStatus, scoreHome: e.scoreHome, scoreAway: e.scoreAway } });
-        }
-        if (setConnection('online')) scheduleStatus();
-        break;
-      case 'end':
-        // In the same queue as the odds, so it cannot overtake prices sent before it.
-        queueOdds({ eventId: e.eventId, markets: [], ended: e.reason });
+      case 'batch':
+        if (e.events.length) push('onOdds', oddsBatch(connection, e.events));
+        if (e.events.some((x) => x.markets.length > 0 || x.replace || x.score) && setConnection('online')) scheduleStatus();
         break;
       case 'settlement':
         push('onSettlement', settlementRow(e.settlement));

@@ -47,7 +47,7 @@ it('a snoozed event alerts into the list but notifies nobody, and notifies again
   // What the alert rules have seen: the monitor's coalesced batches (each goes to the price rules as it is emitted).
   const seen = new Map<number, number | undefined>();
   core.onMonitorEvent((e) => {
-    if (e.type === 'odds') for (const m of e.markets) seen.set(m.line_id, m.prices?.home);
+    if (e.type === 'batch') for (const x of e.events) for (const m of x.markets) seen.set(m.line_id, m.prices?.home);
   });
   const handlers: CoreHandlers = core.handlers;
   const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>

@@ -235,23 +235,17 @@ export function createMonitor(options: MonitorOptions): Monitor {
     store,
     clock,
     batchMs: options.batchMs ?? DEFAULT_BATCH_MS,
-    // The one pacing stage: each event's markets, then its score; the batch's price alerts; then the ends (after
-    // their events' last prices and alerts, so an ended row never takes a price after it).
+    // The one pacing stage: the coalesced batch goes to the host as it is, one monitor event (each event's markets,
+    // then its score, then its end); then the batch's price alerts. An ended event's rule state goes after its last
+    // prices were judged.
     onBatch: (batch) => {
-      for (const e of batch) {
-        if (e.markets.length > 0 || e.replace) emit({ type: 'odds', eventId: e.eventId, markets: e.markets, replace: e.replace, ...(e.snapshot ? { snapshot: e.snapshot } : {}) });
-        if (e.score) emit({ type: 'score', eventId: e.eventId, ...e.score });
-      }
+      emit({ type: 'batch', events: batch });
       try {
         observePrices(batch);
       } catch (e) {
         reportError({ kind: 'internal', message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}` });
       }
-      for (const e of batch) {
-        if (e.ended === undefined) continue;
-        priceWatch.forget(e.eventId);
-        emit({ type: 'end', eventId: e.eventId, reason: e.ended });
-      }
+      for (const e of batch) if (e.ended !== undefined) priceWatch.forget(e.eventId);
     },
     onMaxWinChange: maxWinChange,
     reportError,
