@@ -6,14 +6,14 @@
 // in crash.test.ts, with the other crash tests.)
 import Database from 'better-sqlite3';
 import { buildSync } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, type Store, type TickBatch, type WriterProblem } from '../../src/core/store';
+import { JOURNAL_SIZE_LIMIT, openStore, type Store, type TickBatch, type WriterProblem } from '../../src/core/store';
 import type { EventOdds } from '../../src/shared/api';
 import { market, settledAtSeconds, settledEvent } from './gen';
-import { tickCount } from './ticks';
+import { createTickLoad, tickCount } from './ticks';
 
 const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -330,6 +330,35 @@ describe('the store writer', () => {
       inline.close();
     }
   });
+
+  it('cuts the -wal file back to the limit when its own commit starts the log over, as under a steady load', async () => {
+    // Under a steady stream the store is never quiet, so the checkpointer's TRUNCATE never runs: the log starts over
+    // on the commit of whoever writes next after a checkpoint caught up, which is this thread, and SQLite cuts the
+    // file back only on a connection that has the limit. Checkpoints off here, so the test makes the log large, then
+    // folds it in from another connection, as the checkpointer would.
+    const path = freshPath();
+    const walBytes = () => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+    const store = openStore({ path, writer: { mode: 'thread', groupMs: 0 }, checkpoints: 'off' });
+    try {
+      expect(store.writer.where()).toBe('thread');
+      const load = createTickLoad({ events: 200, linesPerEvent: 40, updatesPerSecond: 4_000 });
+      for (let tx = 0, at = Date.UTC(2026, 0, 1); walBytes() <= 2 * JOURNAL_SIZE_LIMIT; tx++, at += 25) {
+        expect(tx).toBeLessThan(2_000);
+        store.writer.recordTickBatches(load.next(at, 25));
+        await store.writer.settled();
+      }
+      const other = new Database(path);
+      const [folded] = other.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+      other.close();
+      expect(folded!.log).toBe(folded!.checkpointed);
+      store.writer.recordTickBatches(ticksOf(1));
+      await store.writer.settled();
+      expect(store.writer.where()).toBe('thread');
+      expect(walBytes()).toBeLessThanOrEqual(JOURNAL_SIZE_LIMIT);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
 
   it('writes inline in memory, whatever is asked', () => {
     const store = openStore({ path: ':memory:', writer: 'thread' });

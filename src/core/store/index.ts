@@ -189,6 +189,7 @@ export function openStore(options: StoreOptions): Store {
     alertRecord: (a) => alertLog.record(a),
     alertsFrom: (next) => alertLog.skipTo(next),
     autocheckpoint: () => (checkpoints.where === 'sqlite' ? AUTOCHECKPOINT_PAGES : 0),
+    journalSizeLimit: JOURNAL_SIZE_LIMIT,
   });
   const compactStep = createCompaction(db, clock, () => ({
     rawTickMs: history.rawTickHours * HOUR_MS,

@@ -93,6 +93,8 @@ export interface WriterOptions {
   alertsFrom(next: number): void;
   /** PRAGMA wal_autocheckpoint for the thread's connection (0 while the store's checkpointer runs). */
   autocheckpoint(): number;
+  /** PRAGMA journal_size_limit for the thread's connection (the store's own: JOURNAL_SIZE_LIMIT). */
+  journalSizeLimit: number;
   /** Messages in flight before a hand-over waits (default 64: several seconds of writes). */
   maxBacklog?: number;
   /** What is handed over within this many ms goes to the thread as one message (default 100; 0: each at once). */
@@ -173,6 +175,7 @@ export function createWriter(o: WriterOptions): StoreWriter {
       run: o.run,
       control: control.buffer as SharedArrayBuffer,
       autocheckpoint: o.autocheckpoint(),
+      journalSizeLimit: o.journalSizeLimit,
       ...(o.slowMs ? { slowMs: o.slowMs } : {}),
     };
     const worker = startThread(o.entry ?? writerWorkerEntry(), workerData);

@@ -19,6 +19,12 @@ export interface WriterWorkerData {
   control: SharedArrayBuffer;
   /** PRAGMA wal_autocheckpoint for the thread's connection: 0 while the store's checkpointer runs. */
   autocheckpoint: number;
+  /**
+   * PRAGMA journal_size_limit for the thread's connection (bytes). Under a steady load this is the connection whose
+   * commit starts the log over, and SQLite cuts the -wal file back to the limit only there: without it the file stays
+   * as large as the longest stretch the checkpointer was behind (hundreds of MB in a 2,000 moves/s soak).
+   */
+  journalSizeLimit: number;
   /** Tests: ms the thread waits before each message (a slow disk). */
   slowMs?: number;
 }

@@ -26,6 +26,7 @@ try {
   // The store's own connection may hold the write lock for a moment (a settlement page, compaction): wait for it.
   db.pragma('busy_timeout = 5000');
   db.pragma(`wal_autocheckpoint = ${data.autocheckpoint}`);
+  db.pragma(`journal_size_limit = ${data.journalSizeLimit}`);
   registerSqlFunctions(db);
 } catch (e) {
   Atomics.store(control, DEAD, 1);
