@@ -78,6 +78,9 @@ beforeAll(async () => {
   mkdirSync(bindingDir, { recursive: true });
   symlinkSync(path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), path.join(bindingDir, 'better_sqlite3.node'));
   process.env['ODDSDESK_USER_DATA'] = userData;
+  // Each steam of the notifications test is a drop episode of its own: this host runs on the real clock and cannot
+  // wait out the 10 s quiet gap (docs/trading.md, "Drop episodes"; src/core/monitor/dropEpisodes.test.ts has the gap).
+  process.env['ODDSDESK_TEST_DROP_EPISODE_QUIET_MS'] = '1';
   delete process.env['ELECTRON_RENDERER_URL'];
   delete process.env['ODDSDESK_API_KEY'];
   // The same logger index.ts gets: its file stays complete; its console copy only says what went wrong.
@@ -104,6 +107,7 @@ afterAll(async () => {
   }
   process.umask(umask);
   delete process.env['ODDSDESK_USER_DATA'];
+  delete process.env['ODDSDESK_TEST_DROP_EPISODE_QUIET_MS'];
   rmSync(standIn.base, { recursive: true, force: true });
 });
 

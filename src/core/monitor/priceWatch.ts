@@ -11,7 +11,7 @@ import { sideWords } from '../../shared/trading';
 import type { Store } from '../store';
 import type { AlertSettings } from './alertRules';
 import type { CoalescedEvent } from './coalescer';
-import { createDropEpisodes, type EpisodeRules, type LineDrop } from './dropEpisodes';
+import { createDropEpisodes, EPISODE_RULES, type EpisodeRules, type LineDrop } from './dropEpisodes';
 import { lineLabel } from './oddsPipeline';
 import { stepLine, type LineState, type PriceRuleConfig } from './priceRules';
 
@@ -70,6 +70,19 @@ export interface PriceWatch {
   followed(): number;
 }
 
+/**
+ * Test-only: `ODDSDESK_TEST_DROP_EPISODE_QUIET_MS` shortens the episodes' quiet gap of a host that runs on the real
+ * clock (the e2e and desktop-wiring tests), where a test cannot wait ten seconds for an episode to end; like the
+ * simulator's ODDSDESK_TEST_DEMO_PACE. Unset (always, outside tests): the rules of docs/trading.md.
+ */
+export function episodeRulesFrom(env: Record<string, string | undefined>): EpisodeRules {
+  const quiet = env['ODDSDESK_TEST_DROP_EPISODE_QUIET_MS'];
+  if (quiet === undefined || quiet === '') return EPISODE_RULES;
+  const ms = Number(quiet);
+  if (!Number.isInteger(ms) || ms < 0 || ms > EPISODE_RULES.quietMs) throw new Error(`ODDSDESK_TEST_DROP_EPISODE_QUIET_MS must be a whole number of ms from 0 to ${EPISODE_RULES.quietMs}, not ${quiet}`);
+  return { ...EPISODE_RULES, quietMs: ms };
+}
+
 interface Known extends EventFacts {
   /** "A v B", or null while the store has no names for it. */
   teams: string | null;
@@ -83,7 +96,7 @@ export function createPriceWatch(o: {
   episodes?: EpisodeRules;
 }): PriceWatch {
   const lines = new Map<number, Map<number, LineState>>();
-  const episodes = createDropEpisodes(o.episodes);
+  const episodes = createDropEpisodes(o.episodes ?? episodeRulesFrom(process.env));
   /**
    * What each event's alerts need to know of it (teams, sport, in play), read from the store once per event and kept
    * current from the batches (a snapshot's header, a score's live state): a busy minute fires hundreds of drops a
