@@ -155,7 +155,13 @@ describe('cli record', () => {
       expect(due.length).toBeGreaterThan(0);
       const key = (s: number, c: number, from: number | null, to: number) => `${s}/${c}/${from}->${to}`;
       const pointKeys = new Set(points.map((p) => key(p.specialId, p.contestantId, p.previousMaxWin, p.maxWin)));
-      const alertKeys = new Set(alerts.map((a) => key(a.specialId!, a.contestantId!, (a.data as { from: number }).from, (a.data as { to: number }).to)));
+      // A special's step is one alert naming its contestants (issue 33): each contestant's change is in its data.
+      type StepData = { from: number; to: number; at: string; contestants?: Array<{ contestantId: number; from: number; to: number }> };
+      const alerted = alerts.flatMap((a) => {
+        const d = a.data as StepData;
+        return d.contestants ? d.contestants.map((c) => key(a.specialId!, c.contestantId, c.from, c.to)) : [key(a.specialId!, a.contestantId!, d.from, d.to)];
+      });
+      const alertKeys = new Set(alerted);
       const lineKeys = new Set(lines.map((l) => key(l['special_id'] as number, l['contestant_id'] as number, l['from'] as number, l['to'] as number)));
       for (const c of stored) {
         const k = key(c.special_id, c.contestant_id, c.from, c.to);
@@ -166,8 +172,11 @@ describe('cli record', () => {
         expect(alertKeys.has(k), `alert for ${k}`).toBe(true);
         expect(lineKeys.has(k), `stdout line for ${k}`).toBe(true);
       }
-      // Once per change: no change point or alert twice.
-      expect(alerts.length).toBe(alertKeys.size);
+      // Once per change: no change point or alert twice; and one alert per step of a special, never one per contestant.
+      expect(alerted.length).toBe(alertKeys.size);
+      const steps = alerts.map((a) => `${a.specialId}@${(a.data as StepData).at}`);
+      expect(steps.length).toBe(new Set(steps).size);
+      expect(alerts.some((a) => ((a.data as StepData).contestants?.length ?? 0) > 1)).toBe(true);
     } finally {
       store.close();
     }
