@@ -2,7 +2,8 @@
 // the detector; this groups its drops per event into one alert that names the lines and their moves, and grows in
 // place (same alert, same number) while the burst lasts. An episode opens on the event's first drop, stays open while
 // further drops on the event come within the quiet gap, and ends after the gap or at its maximum length; a drop after
-// that opens a new one. Its updates are given out at most once per `updateMs` per event, the latest state each time.
+// that opens a new one. Its updates are given out at most once per `updateMs` per event at first, less often as it
+// lasts (updateGap), the latest state each time.
 // No I/O and no clock: the caller passes the time in and writes what take() gives out (docs/trading.md, "Drop
 // episodes").
 import type { AlertRecord, NewAlert, PriceSide } from '../../shared/domain';
@@ -13,15 +14,27 @@ export interface EpisodeRules {
   quietMs: number;
   /** ... or once it has lasted this long, however busy (a new one opens on the next drop). */
   maxMs: number;
-  /** An open episode's alert is written and pushed again at most this often (the latest state each time). */
+  /** An open episode's alert is written and pushed again at most this often (the latest state each time) ... */
   updateMs: number;
+  /**
+   * ... and, as it lasts, at most once per this share of its age, up to maxUpdateMs: a goal's burst reads line by
+   * line as it happens, while a storm that goes on for minutes (every event of a busy afternoon at once) costs the
+   * host, the bridge and the page a few rewrites a minute per event, not one a second.
+   */
+  updateAgeShare: number;
+  maxUpdateMs: number;
 }
 
 /**
  * 10 s quiet: a goal moves every line of a match within a few seconds, and a second goal 10 s later is rare; 5 min at
  * most, so that under a constant storm an event's record still starts anew and stays readable; one update a second.
  */
-export const EPISODE_RULES: EpisodeRules = { quietMs: 10_000, maxMs: 300_000, updateMs: 1_000 };
+export const EPISODE_RULES: EpisodeRules = { quietMs: 10_000, maxMs: 300_000, updateMs: 1_000, updateAgeShare: 1 / 6, maxUpdateMs: 10_000 };
+
+/** How long an open episode's next update waits after its last one: a second at first, a sixth of its age later, 10 s at most. */
+export function updateGap(rules: EpisodeRules, startedAt: number, givenAt: number): number {
+  return Math.min(rules.maxUpdateMs, Math.max(rules.updateMs, (givenAt - startedAt) * rules.updateAgeShare));
+}
 
 /** The lines an episode's words name; the rest are counted ("and 12 more"), and all are in its data. */
 export const EPISODE_LINES_IN_WORDS = 5;
@@ -181,7 +194,7 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
           continue;
         }
         if (ep.state === 'new') out.opened.push(opening(ep));
-        else if (ep.state === 'dirty' && ep.record && now - ep.givenAt >= rules.updateMs) out.updated.push(updateOf(ep, now));
+        else if (ep.state === 'dirty' && ep.record && now - ep.givenAt >= updateGap(rules, ep.startedAt, ep.givenAt)) out.updated.push(updateOf(ep, now));
         else continue;
         ep.state = 'clean';
         ep.givenAt = now;
@@ -193,7 +206,7 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
       if (ended.length) return 0;
       let next: number | null = null;
       for (const ep of open.values()) {
-        const due = ep.state === 'new' ? ep.givenAt : ep.state === 'dirty' ? ep.givenAt + rules.updateMs : null;
+        const due = ep.state === 'new' ? ep.givenAt : ep.state === 'dirty' ? ep.givenAt + updateGap(rules, ep.startedAt, ep.givenAt) : null;
         if (due !== null && (next === null || due < next)) next = due;
       }
       return next;
