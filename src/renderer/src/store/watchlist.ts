@@ -42,8 +42,11 @@ export interface WatchlistSlice {
   setWatchlist(list: WatchedEventView[]): void;
   /** Folds a pushed batch into what waits for the next frame (latest value per market); applyOdds shows it. */
   queueOdds(batch: OddsBatch): void;
-  /** Folds these batches in and shows what waits, within the frame's budget. */
-  applyOdds(batches: OddsBatch[]): void;
+  /**
+   * Folds these batches in and shows what waits, within the frame's budget; true when some still waits for the next
+   * frame (the page's one pacer, wiring.ts, schedules it).
+   */
+  applyOdds(batches: OddsBatch[]): boolean;
   /**
    * How far the screen is behind the host's newest price (ms) when that is over a second; null when it keeps up.
    * The status bar says so, with the figure, until it has caught up.
@@ -71,11 +74,6 @@ export const oddsFrame = { budgetMs: 6, now: (): number => performance.now() };
 const CHECK_EVERY = 16;
 /** The screen is said to be behind when what it shows is more than this much older than the host's newest price. */
 export const SCREEN_BEHIND_MS = 1_000;
-
-const nextFrame = (cb: () => void): void => {
-  if (typeof requestAnimationFrame === 'function' && !(typeof document !== 'undefined' && document.hidden)) requestAnimationFrame(cb);
-  else setTimeout(cb, 16);
-};
 
 /** Why an event's stream ended, if it did: as pushed with the odds, else (after a reload) the stream's state. */
 type StreamRow = NonNullable<StoreState['status']>['streams'][number];
@@ -124,7 +122,6 @@ function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
 export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => {
   /** Odds waiting for a frame, folded to the latest value per market (src/shared/ipc/oddsFold.ts). */
   const fold = createOddsFold();
-  let carryScheduled = false;
   /** When the behind figure was last shown, so a lagging screen updates it a few times a second, not every frame. */
   let lagShownAt = 0;
   /**
@@ -206,7 +203,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
 
     applyOdds(incoming) {
       for (const b of incoming) fold.add(b);
-      if (fold.size === 0) return;
+      if (fold.size === 0) return false;
       const s = get();
       let markets: Record<string, MarketView> | null = null;
       let events: Record<number, WatchEvent> | null = null;
@@ -268,18 +265,11 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         // folded (latest value per market) and goes first in the next frame, with whatever arrives meanwhile.
         if (applied % CHECK_EVERY === 0 && fold.size && oddsFrame.now() - started > oddsFrame.budgetMs) break;
       }
-      if (fold.size && !carryScheduled) {
-        carryScheduled = true;
-        nextFrame(() => {
-          carryScheduled = false;
-          get().applyOdds([]);
-        });
-      }
       const lag = screenLag(fold.size ? fold.oldestAt : newestAt);
       const patch: Partial<StoreState> = lag === undefined ? {} : { screenBehindMs: lag };
       if (!markets) {
         if (lag !== undefined) set(patch);
-        return;
+        return fold.size > 0;
       }
       // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
       const lineSeries = chartsOpen ? extendLineSeries(s.lineSeries, appliedMarkets) : null;
@@ -291,6 +281,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         ...(lineSeries ? { lineSeries } : {}),
       });
       marketBus.emit(changedKeys, changedEvents);
+      return fold.size > 0;
     },
 
     async addWatch(eventId) {

@@ -11,16 +11,18 @@ import { focusEvent, focusSettlement, useStore } from './index';
 
 // ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
 // Odds are folded into the store's waiting set as they arrive (latest value per market), never queued as batches.
+// Alerts too: an episode's updates keep its number, so the latest push of a number is the one shown.
+// This is the page's one pacer: a frame applies what waits, and asks for another if the budget left some.
 let oddsWaiting = false;
-let alertQueue: AlertRecord[] = [];
+let alertQueue = new Map<number, AlertRecord>();
 let frameScheduled = false;
 function flushFrame() {
   frameScheduled = false;
-  const alerts = alertQueue;
-  alertQueue = [];
+  const alerts = [...alertQueue.values()];
+  alertQueue = new Map();
   if (oddsWaiting) {
-    oddsWaiting = false;
-    useStore.getState().applyOdds([]);
+    oddsWaiting = useStore.getState().applyOdds([]);
+    if (oddsWaiting) scheduleFrame();
   }
   if (alerts.length) {
     const s = useStore.getState();
@@ -44,7 +46,7 @@ function queueOdds(batch: OddsBatch) {
   scheduleFrame();
 }
 function queueAlert(alert: AlertRecord) {
-  alertQueue.push(alert);
+  alertQueue.set(alert.id, alert);
   scheduleFrame();
 }
 
