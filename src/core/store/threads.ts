@@ -22,11 +22,20 @@ export function threadEntry(name: string, what: string, dir = here): string {
   throw new Error(`${what} (${name}.js) is missing from ${dir}`);
 }
 
+/**
+ * A store thread's young generation (MB). A worker otherwise gets V8's default for a main thread (48 MB on 64-bit):
+ * the writer's garbage is one message at a time, dead once its transaction commits, and the checkpointer makes
+ * almost none. Measured in a 240 s soak at 2,000 moves a second: the writer's heap sat at 49 MB with 13-29 MB in use,
+ * a fixed slice of the host's memory that bought nothing.
+ */
+export const THREAD_YOUNG_GENERATION_MB = 8;
+
 export function startThread(entry: string, workerData: unknown): Worker {
-  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData });
+  const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
+  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData, resourceLimits });
   // Node 20 gives a worker none of the parent's module hooks: tsx registers its own in the thread first, through its
   // ES module API (package exports: ./esm/api is index.mjs to `import`, index.cjs to `require`).
   const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits });
 }
