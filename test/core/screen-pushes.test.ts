@@ -140,8 +140,9 @@ describe('pushes the screen relies on', () => {
     });
     expect(withHeader.markets.map((m) => m.prices)).toEqual([{ home: 1.4, away: 3.1 }]);
 
-    // A last price, a score and the end in one read of the socket: one pacing stage hands them on together, in the
-    // order the row needs (the price, then the score, then the end: nothing overtakes what came before it).
+    // A last price, a score and the end in one read of the socket: one pacing stage hands them on together, as one
+    // entry for the event that the page applies in the order the row needs (the price, then the score, then the end:
+    // nothing overtakes what came before it).
     const ts = '2026-11-22T12:00:00';
     const lastPrice = { ...snapshot.markets[0]!, prices: { home: 1.25, away: 3.9 }, updated_at: ts };
     upstream.stream!.end(
@@ -152,7 +153,9 @@ describe('pushes the screen relies on', () => {
     );
     const endBatch = await until(clock, () => odds.find((b) => b.events.some((e) => e.eventId === EVENT && e.ended)), 'the end');
     const inBatch = endBatch.events.filter((e) => e.eventId === EVENT);
-    expect(inBatch.map((e) => (e.ended ? `end ${e.ended}` : e.score ? `score ${e.score.scoreHome}-${e.score.scoreAway}` : `price ${e.markets[0]?.prices?.home}`))).toEqual([
+    expect(inBatch).toHaveLength(1);
+    const [last] = inBatch;
+    expect([`price ${last!.markets[0]?.prices?.home}`, `score ${last!.score?.scoreHome}-${last!.score?.scoreAway}`, `end ${last!.ended}`]).toEqual([
       'price 1.25',
       'score 104-99',
       'end removed',
