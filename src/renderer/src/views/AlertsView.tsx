@@ -189,7 +189,10 @@ export function AlertsView() {
           pointerIn.current = false;
           release();
         }}
-        onFocus={() => {
+        onFocus={(e) => {
+          // A row reached by the keyboard holds the list; a button clicked with the pointer takes focus too, but the
+          // pointer's own hold covers it, and the list must not stay held once the pointer has moved on.
+          if (!(e.target as HTMLElement).matches?.(':focus-visible')) return;
           focusIn.current = true;
           hold();
         }}
