@@ -2,9 +2,9 @@
 // the price, the arrow and the flash straight into the DOM. At 2,000 updates/s a React render per change (two, with
 // the flash's end) and a timer per flash were most of the grid's cost, and a store subscription per cell still ran
 // every cell on every update; here a tick costs a few DOM writes for the cells whose market moved. The arrow stays
-// after the 600 ms flash: colour is never the only signal. The price reads in the trader's odds format; a change of
+// after the 600 ms flash (one clock for every cell's flash, no CSS animation): colour is never the only signal. The price reads in the trader's odds format; a change of
 // format rewrites the cells (no flash: the price did not move).
-import { memo, useLayoutEffect, useRef, type AnimationEvent } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import type { MarketView } from '../../../shared/domain';
 import { formatOdds, type OddsFormat } from '../../../shared/formats';
 import { useOddsFormat } from '../format';
@@ -14,18 +14,44 @@ import { marketKey } from '../store/watchlist';
 
 export type PriceSide = 'home' | 'draw' | 'away' | 'over' | 'under';
 
+/** How long a price's colour flash lasts (ms); the arrow stays after it. */
+export const PRICE_FLASH_MS = 600;
+/** How often the one flash clock ends the flashes that are due: a flash lasts 600-700 ms. */
+const FLASH_TICK_MS = 100;
+
 /**
- * Starts (or restarts) the cell's flash. Its length is the CSS animation's (600 ms, styles.css), and `animationend`
- * ends it: no timer per flash. A change during a flash switches the animation's name (the `again` class), which
- * restarts it without forcing a style and layout flush.
+ * The flashing cells and when each flash ends, kept by one clock for every cell. A CSS animation per flash (its
+ * `animationend` ending it) cost two DOM events per flash, each dispatched through React's root listeners: under a
+ * stress load that was about a second of a 20-second window's main thread in event dispatch alone, and the class
+ * toggles that restarted it a style recalculation each. Here a flash is one class on, its end a time in this map, and
+ * a move during a flash only pushes its end back.
  */
-function flash(el: HTMLElement): void {
-  if (el.classList.contains('flash')) el.classList.toggle('again');
-  else el.classList.add('flash');
+const flashing = new Map<HTMLElement, number>();
+let flashClock: ReturnType<typeof setInterval> | null = null;
+
+function endDueFlashes(): void {
+  const now = performance.now();
+  for (const [el, until] of flashing) {
+    if (until > now) continue;
+    flashing.delete(el);
+    el.classList.remove('flash');
+  }
+  if (flashing.size === 0 && flashClock !== null) {
+    clearInterval(flashClock);
+    flashClock = null;
+  }
 }
 
-function endFlash(ev: AnimationEvent<HTMLSpanElement>): void {
-  ev.currentTarget.classList.remove('flash', 'again');
+/** Starts the cell's flash, or keeps it on for another PRICE_FLASH_MS if it is flashing. */
+function flash(el: HTMLElement): void {
+  if (!flashing.has(el)) el.classList.add('flash');
+  flashing.set(el, performance.now() + PRICE_FLASH_MS);
+  flashClock ??= setInterval(endDueFlashes, FLASH_TICK_MS);
+}
+
+/** A cell that leaves the screen leaves the clock. */
+function forgetFlash(el: HTMLElement): void {
+  flashing.delete(el);
 }
 
 const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { eventId: number; lineId: number; side: PriceSide; format: OddsFormat }) {
@@ -65,10 +91,14 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { e
       price = next;
     };
     show(useStore.getState().markets[key]);
-    return marketBus.onMarket(key, () => show(useStore.getState().markets[key]));
+    const off = marketBus.onMarket(key, () => show(useStore.getState().markets[key]));
+    return () => {
+      off();
+      forgetFlash(el);
+    };
   }, [eventId, lineId, side, format]);
   return (
-    <span ref={cell} className="cell num price" data-testid={`price-${eventId}-${lineId}-${side}`} onAnimationEnd={endFlash}>
+    <span ref={cell} className="cell num price" data-testid={`price-${eventId}-${lineId}-${side}`}>
       <span ref={arrow} className="arrow" />
       <span ref={value} />
     </span>
