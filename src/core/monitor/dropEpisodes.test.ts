@@ -115,7 +115,7 @@ describe('drop episodes (docs/trading.md: one alert per burst of drops on an eve
     }
     expect(h.opened.filter((r) => r.eventId === 7).map((r) => r.at)).toEqual([0, EPISODE_RULES.maxMs, 2 * EPISODE_RULES.maxMs]);
     expect(h.opened.filter((r) => r.eventId === 8).map((r) => r.at)).toEqual([0, EPISODE_RULES.maxMs, 2 * EPISODE_RULES.maxMs]);
-    // At most one update a second per event, and fewer as the episode lasts: a second apart at first, a sixth of the
+    // At most one update a second per event, and fewer as the episode lasts: a second apart at first, a third of the
     // episode's age later, 10 s apart at most; so a 5-minute storm is rewritten about 35 times, not 300.
     const seven = h.updates.filter((r) => r.eventId === 7 && r.updatedAt! < EPISODE_RULES.maxMs).map((r) => r.updatedAt!);
     const gaps = seven.slice(1).map((at, i) => at - seven[i]!);

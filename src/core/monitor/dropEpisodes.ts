@@ -29,9 +29,9 @@ export interface EpisodeRules {
  * 10 s quiet: a goal moves every line of a match within a few seconds, and a second goal 10 s later is rare; 5 min at
  * most, so that under a constant storm an event's record still starts anew and stays readable; one update a second.
  */
-export const EPISODE_RULES: EpisodeRules = { quietMs: 10_000, maxMs: 300_000, updateMs: 1_000, updateAgeShare: 1 / 6, maxUpdateMs: 10_000 };
+export const EPISODE_RULES: EpisodeRules = { quietMs: 10_000, maxMs: 300_000, updateMs: 1_000, updateAgeShare: 1 / 3, maxUpdateMs: 10_000 };
 
-/** How long an open episode's next update waits after its last one: a second at first, a sixth of its age later, 10 s at most. */
+/** How long an open episode's next update waits after its last one: a second at first, a third of its age later, 10 s at most. */
 export function updateGap(rules: EpisodeRules, startedAt: number, givenAt: number): number {
   return Math.min(rules.maxUpdateMs, Math.max(rules.updateMs, (givenAt - startedAt) * rules.updateAgeShare));
 }
