@@ -1,6 +1,8 @@
 // CSV exports with hostile names from the upstream: team, league, special and contestant names that a spreadsheet
 // would run as formulas arrive as text cells with a leading apostrophe; numbers (negative ones too) stay numbers.
 // Both the app's settlements export (streamed to a file) and `cli export --format csv` go through the one writer.
+// Spreadsheets of other locales split lines at `;` or tab, not at our commas: no cell of any of those readings may
+// start as a formula either (issue 36, "Why" 2).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +15,7 @@ import type { SettledEvent, SpecialTick } from '../src/shared/api';
 import { csvField, csvRow } from '../src/shared/csv';
 import { runCli } from './monitor/cliHarness';
 import { settledEvent } from './store/gen';
-import { parseCsv } from './support/csv';
+import { parseCsv, readCsvAs } from './support/csv';
 
 /** What a spreadsheet would evaluate: a cell starting with a formula character that is not a plain number. */
 const startsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell);
@@ -25,7 +27,27 @@ const HOSTILE = [
   '\t=1+1',
   '\r=1+1',
   '=1,2\r\n"x"',
+  "x;=cmd|' /C calc'!A0",
+  'a\t=1+1',
+  'b;"=1+1";',
+  'c\n@SUM(1)\r-1;',
 ];
+const READINGS = [',', ';', '\t'] as const;
+
+/** The cells of every locale's reading of `text` that a spreadsheet would evaluate. */
+function formulaCells(text: string): { reading: string; cell: string }[] {
+  return READINGS.flatMap((sep) => readCsvAs(text, sep).flat().filter(startsAsFormula).map((cell) => ({ reading: JSON.stringify(sep), cell })));
+}
+
+/** `read` is `sent` with the writer's apostrophes only: at the start, or after a separator or line break. */
+function readsAsSent(read: string, sent: string): boolean {
+  let j = 0;
+  for (let i = 0; i < read.length; i++) {
+    if (j < sent.length && read[i] === sent[j]) j++;
+    else if (read[i] !== "'" || (i > 0 && !/[,;\t\r\n]/.test(read[i - 1]!))) return false;
+  }
+  return j === sent.length;
+}
 
 function hostileSettlement(i: number, lineCount = 10): SettledEvent {
   const e = settledEvent(i, lineCount);
@@ -46,9 +68,13 @@ describe('csv cells', () => {
     expect(csvField('+44 20')).toBe("'+44 20");
     expect(csvField('-x')).toBe("'-x");
     expect(csvField('@A1')).toBe("'@A1");
-    expect(csvField('\tx')).toBe("'\tx");
-    expect(csvField('\r=x')).toBe(`"'\r=x"`);
-    expect(csvField('=a,"b"')).toBe(`"'=a,""b"""`);
+    expect(csvField('\tx')).toBe(`"'\tx"`);
+    expect(csvField('\r=x')).toBe(`"'\r'=x"`);
+    expect(csvField('=a,"b"')).toBe(`"'=a,'""b"""`);
+    expect(csvField("x;=cmd|' /C calc'!A0")).toBe(`"x;'=cmd|' /C calc'!A0"`);
+    expect(csvField('a\t=1+1')).toBe(`"a\t'=1+1"`);
+    expect(csvField('a;b')).toBe('"a;b"');
+    expect(csvField('x;')).toBe(`"x;'"`);
     expect(csvField('Malmö FF')).toBe('Malmö FF');
     expect(csvField(-1.5)).toBe('-1.5');
     expect(csvField(0)).toBe('0');
@@ -57,20 +83,29 @@ describe('csv cells', () => {
     expect(csvRow(['=x', -2, 'a,b'])).toBe(`'=x,-2,"a,b"\r\n`);
   });
 
-  it('any text reads back as itself (or itself after the apostrophe), never as a formula, and rows stay rows', () => {
+  it('any text reads back as itself with apostrophes only where a cell could start, never as a formula, and rows stay rows', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 30 }), { minLength: 1, maxLength: 6 }), (cells) => {
         const parsed = parseCsv(csvRow(cells));
         return (
           parsed.length === 1 &&
           parsed[0]!.length === cells.length &&
-          parsed[0]!.every((read, k) => {
-            const sent = cells[k]!;
-            return !/^[=+\-@\t\r]/.test(read) && read === (/^[=+\-@\t\r]/.test(sent) ? `'${sent}` : sent);
-          })
+          parsed[0]!.every((read, k) => !/^[=+\-@\t\r]/.test(read) && readsAsSent(read, cells[k]!))
         );
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('no cell of a `,`, `;` or tab reading starts as a formula, whatever the text', () => {
+    const piece = fc.constantFrom(',', ';', '\t', '\r', '\n', '\r\n', '"', "'", '=', '+', '-', '@', 'x', '1', ' ');
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(text, fc.string({ unit: 'binary', maxLength: 20 })), { minLength: 1, maxLength: 5 }), (cells) => {
+        const out = csvRow([7, ...cells]) + csvRow([8, ...[...cells].reverse()]);
+        expect(formulaCells(out)).toEqual([]);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
@@ -94,11 +129,23 @@ describe('settlements export of the app (streamed to a file)', () => {
     const byId = new Map(events.map((e) => [String(e.event_id), e]));
     for (const row of body) {
       const e = byId.get(row[0]!)!;
-      expect(row.slice(2, 5)).toEqual([`'${e.league_name}`, `'${e.runner_home}`, `'${e.runner_away}`]);
+      expect(readsAsSent(row[2]!, e.league_name) && readsAsSent(row[3]!, e.runner_home) && readsAsSent(row[4]!, e.runner_away), row.slice(2, 5).join(' | ')).toBe(true);
       expect(row.every((cell) => !startsAsFormula(cell))).toBe(true);
       expect([row[7], row[8]]).toEqual([String(e.score_home), String(e.score_away)]);
     }
     expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+
+  it('opened in a `;` (or tab) locale, the export of hostile names has no cell that starts as a formula', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-csv-'));
+    const store = openStore({ path: path.join(dir, 'db.sqlite') });
+    store.recordSettledPage(Array.from({ length: 60 }, (_, i) => hostileSettlement(i, 1)), 0);
+    const target = path.join(dir, 'settlements.csv');
+    await exportSettlementsCsvToFile(store, {}, target);
+    store.close();
+    const text = readFileSync(target, 'utf8');
+    expect(readCsvAs(text, ';').flat().some((cell) => cell.includes('=cmd|'))).toBe(true); // the hostile name is there
+    expect(formulaCells(text)).toEqual([]);
   });
 
   it('waits for a slow destination instead of queueing the whole export in memory', async () => {
@@ -181,8 +228,10 @@ describe('cli export --format csv', () => {
     for (const row of body) {
       expect(row.every((cell) => !startsAsFormula(cell))).toBe(true);
       const e = events.find((x) => String(x.event_id) === row[col('event_id')])!;
-      expect([row[col('league_name')], row[col('runner_home')], row[col('runner_away')]]).toEqual([`'${e.league_name}`, `'${e.runner_home}`, `'${e.runner_away}`]);
+      const names = [row[col('league_name')]!, row[col('runner_home')]!, row[col('runner_away')]!];
+      expect(readsAsSent(names[0]!, e.league_name) && readsAsSent(names[1]!, e.runner_home) && readsAsSent(names[2]!, e.runner_away), names.join(' | ')).toBe(true);
     }
+    expect(formulaCells(run.stdout())).toEqual([]);
     // Spread lines of -2.5 and -1.5 are numbers, written as such.
     const lines = body.map((r) => r[col('line')]!);
     expect(lines).toContain('-2.5');
