@@ -74,7 +74,8 @@ export interface Core {
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? realClock;
   const settings = createSettingsService({ dataDir: deps.dataDir, ...(deps.initialSettings ? { initial: deps.initialSettings } : {}) });
-  const profiles = createProfileLocator({ dataDir: deps.dataDir, ...(deps.serviceDb ? { serviceDb: deps.serviceDb } : {}) });
+  const warn = (message: string) => deps.logger('warn', message);
+  const profiles = createProfileLocator({ dataDir: deps.dataDir, ...(deps.serviceDb ? { serviceDb: deps.serviceDb } : {}), warn });
   const envService = deps.envService ? { ...deps.envService, baseUrl: normaliseBaseUrl(deps.envService.baseUrl) } : undefined;
 
   const session = createSession({
@@ -91,6 +92,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         clock: () => clock.now(),
         // The stream's writes off the event loop (the store's writer thread): the same in every host.
         writer: 'thread',
+        warn,
         retentionDays: settings.get().retentionDays,
         rawTickHours: settings.get().rawTickHours,
       });

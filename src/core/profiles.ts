@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from './store';
-import { PRIVATE_DIR_MODE } from './fileModes';
+import { makePrivate, PRIVATE_DIR_MODE } from './fileModes';
 
 export type Profile = { kind: 'demo' } | { kind: 'service'; baseUrl: string };
 
@@ -22,6 +22,8 @@ export interface ProfileLocatorOptions {
   dataDir: string | null;
   /** A file the trader named for the real service's history (`--db FILE`); demo never writes into it. */
   serviceDb?: string;
+  /** Where a warning goes when an existing data or profiles folder could be read by others (it is made private). */
+  warn?: (message: string) => void;
 }
 
 export interface ProfileLocator {
@@ -49,9 +51,13 @@ export function serviceFileName(baseUrl: string): string {
 
 export function createProfileLocator(options: ProfileLocatorOptions): ProfileLocator {
   const dir = options.dataDir === null ? null : path.join(options.dataDir, 'profiles');
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
   const inDir = (name: string) => {
-    if (dir === null) return ':memory:';
+    if (dir === null || options.dataDir === null) return ':memory:';
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // mkdirSync's mode is only for folders it creates: ones that existed (an older version's) keep theirs.
+    makePrivate(options.dataDir, warn);
+    makePrivate(dir, warn);
     return path.join(dir, name);
   };
   return {

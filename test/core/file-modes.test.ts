@@ -1,11 +1,15 @@
 // Owner-only files (security issue): the browser-mode host, run in demo with a data folder of its own, leaves
 // nothing under it that another user of the computer could read: every file 0600 (settings, the demo profile's
-// SQLite database and its -wal/-shm files), every folder 0700, whatever umask it was started with.
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// SQLite database and its -wal/-shm files), every folder 0700, whatever umask it was started with. Files and folders
+// that existed before with wider modes (a `--db` file another tool made, an older data folder) are brought to
+// 0600/0700 when opened, journals included, with a warning (issue 36, "Why" 5).
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, startWebHost, type WebHost } from '../e2e/helpers';
+import { runCli } from '../monitor/cliHarness';
 
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -44,6 +48,8 @@ function snapshot(parent: string): Record<string, string> {
   }
   return out;
 }
+
+const mode = (file: string) => (statSync(file).mode & 0o777).toString(8).padStart(4, '0');
 
 const expectedFor = (modes: Record<string, string>) =>
   Object.fromEntries(Object.keys(modes).map((name) => [name, name.endsWith('/') ? '0700' : '0600']));
@@ -84,5 +90,68 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     const left = snapshot(parent);
     expect(Object.keys(left)).toContain(path.join('data', 'profiles', 'demo.db'));
     expect(left).toEqual(expectedFor(left));
+  });
+
+  it('an existing 0755 data folder and a 0644 demo database with its journals end 0700/0600, with a warning', async () => {
+    const parent = mkdtempSync(path.join(tmpdir(), 'oddsdesk-modes-'));
+    dataDir = parent;
+    const data = path.join(parent, 'data');
+    const profiles = path.join(data, 'profiles');
+    const db = path.join(profiles, 'demo.db');
+    const previous = process.umask(0o022);
+    let holder: Database.Database | null = null;
+    try {
+      mkdirSync(profiles, { recursive: true, mode: 0o755 });
+      // A database another process still holds open: SQLite gave its -wal and -shm the database's 0644.
+      holder = new Database(db);
+      holder.pragma('journal_mode = WAL');
+      holder.exec('CREATE TABLE other_tool (x)');
+      expect(mode(db)).toBe('0644');
+      expect(mode(`${db}-wal`)).toBe('0644');
+      expect(mode(`${db}-shm`)).toBe('0644');
+      holder.close();
+      holder = null;
+      chmodSync(data, 0o755);
+      chmodSync(profiles, 0o755);
+      host = await startWebHost(cli('web', '--port', '0'), { ODDSDESK_DATA_DIR: data, ODDSDESK_API_KEY: '' });
+    } finally {
+      holder?.close();
+      process.umask(previous);
+    }
+    await until(() => existsSync(`${db}-wal`), 20_000);
+    expect({ data: mode(data), profiles: mode(profiles), db: mode(db), wal: mode(`${db}-wal`), shm: mode(`${db}-shm`) })
+      .toEqual({ data: '0700', profiles: '0700', db: '0600', wal: '0600', shm: '0600' });
+    const said = host.output();
+    for (const [what, was] of [[data, '0755'], [profiles, '0755'], [db, '0644']] as const) {
+      expect(said).toContain(`${what} could be read by other accounts on this computer (mode ${was})`);
+    }
+  });
+
+  it('`--db` naming an existing 0644 database whose journals are 0644 (it is open elsewhere): all three end 0600, with a warning', async () => {
+    const parent = mkdtempSync(path.join(tmpdir(), 'oddsdesk-modes-'));
+    dataDir = parent;
+    const db = path.join(parent, 'recorded.db');
+    const previous = process.umask(0o022);
+    let holder: Database.Database | null = null;
+    try {
+      holder = new Database(db);
+      holder.pragma('journal_mode = WAL');
+      holder.exec('CREATE TABLE other_tool (x)');
+    } finally {
+      process.umask(previous);
+    }
+    try {
+      expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual(['0644', '0644', '0644']);
+      const run = runCli(['export', 'settlements', '--db', db]);
+      expect(await run.exited, run.stderr()).toBe(0);
+      expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual(['0600', '0600', '0600']);
+      for (const file of [db, `${db}-wal`, `${db}-shm`]) expect(run.stderr()).toContain(`${file} could be read by other accounts on this computer (mode 0644); it is now 0600`);
+    } finally {
+      holder.close();
+    }
+    // Made private once: opening it again says nothing.
+    const again = runCli(['export', 'settlements', '--db', db]);
+    expect(await again.exited, again.stderr()).toBe(0);
+    expect(again.stderr()).not.toContain('could be read by other accounts');
   });
 });

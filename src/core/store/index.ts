@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUsage } from '../../shared/domain';
+import { makeDatabasePrivate } from '../fileModes';
 import { alertCounter, createAlertLog } from './alertLog';
 import { HOUR_MS } from './bars';
 import { createBetLog, type BetLog } from './bets';
@@ -51,6 +52,11 @@ export interface StoreOptions {
    * name the thread's entry and slow its disk.
    */
   writer?: WriterMode | { mode: WriterMode; maxBacklog?: number; groupMs?: number; entry?: string; slowMs?: number };
+  /**
+   * Where a warning about the file goes (an existing database or journal others could read, made private on open):
+   * the host's logger; stderr when not given (the CLI's export and report).
+   */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -149,6 +155,8 @@ export function openStore(options: StoreOptions): Store {
     retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
     rawTickHours: options.rawTickHours ?? DEFAULT_RAW_TICK_HOURS,
   };
+  // Before SQLite opens it: the journals it creates take the database's mode.
+  makeDatabasePrivate(options.path, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
   const db = new Database(options.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     // WAL: readers never block the writer, and a commit is one append to the log. synchronous=NORMAL in WAL keeps
