@@ -1,8 +1,11 @@
 // The browser-mode host transport: serves the built renderer and carries the IPC contract over a WebSocket, so
-// the same renderer that runs in Electron runs in a browser. It listens on 127.0.0.1 only; a WebSocket must come
-// from the page's own origin, because any web page the user visits could otherwise reach a localhost port, and must
-// prove it holds the per-launch token before anything crosses it; the host proves it holds the token too, so a page
-// never trusts whatever binds the port after this host has gone (the handshake: src/shared/ipc/bridgeSession.ts).
+// the same renderer that runs in Electron runs in a browser. It listens on 127.0.0.1 only, and answers only to that
+// one origin: `localhost` may resolve to [::1], where another account of the computer can listen on the same port,
+// so a page at http://localhost:P is not taken for ours (nor is its Host). A WebSocket must come from the page's own
+// origin, because any web page the user visits could otherwise reach a localhost port, and must prove it holds the
+// per-launch token before anything crosses it; the host proves it holds the token too, so a page never trusts
+// whatever binds the port after this host has gone (the handshake: src/shared/ipc/bridgeSession.ts). Sockets that
+// have not proven the token have a small cap of their own and give way first, so they cannot crowd the page out.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -20,6 +23,7 @@ import {
   BRIDGE_CLOSE_UNAUTHORIZED,
   BRIDGE_FOLD_BUFFERED,
   BRIDGE_MAX_BUFFERED,
+  BRIDGE_ODDS_IN_FLIGHT,
   BRIDGE_MAX_IN_FLIGHT,
   BRIDGE_MAX_PAYLOAD,
   BRIDGE_PATH,
@@ -45,6 +49,8 @@ export interface BridgeOptions {
   maxConnections?: number;
   /** How long a new WebSocket may take to prove it holds the token (ms) before it is closed. Default 10 s. */
   handshakeTimeout?: number;
+  /** WebSockets that have not proven the token yet, at most; a new one takes the place of the oldest. Default 16. */
+  maxUnproven?: number;
 }
 
 export const BRIDGE_HEADERS_TIMEOUT = 10_000;
@@ -52,29 +58,43 @@ export const BRIDGE_REQUEST_TIMEOUT = 30_000;
 export const BRIDGE_KEEP_ALIVE_TIMEOUT = 5_000;
 export const BRIDGE_MAX_CONNECTIONS = 256;
 export const BRIDGE_HANDSHAKE_TIMEOUT = 10_000;
+/** A page proves the token within a round trip; a few at once are a reload or a second tab, more are a flood. */
+export const BRIDGE_MAX_UNPROVEN = 16;
+/** The one address the host listens on, prints and answers to. */
+const LOOPBACK = '127.0.0.1';
 
 /**
- * At most `max` open sockets, without letting idle ones lock the door: a socket is busy while a request on it is
- * being answered, or once it is a WebSocket; otherwise it is idle (connected and silent, half-way through its
- * headers, or kept alive between requests). A new socket over the cap takes the place of the oldest idle one; only
- * when every socket is busy is the new one refused. Idle sockets are cut anyway by the headers and keep-alive timeouts.
+ * At most `max` open sockets, without letting idle or unproven ones lock the door: a socket is busy while a request
+ * on it is being answered, or once it is a WebSocket; otherwise it is idle (connected and silent, half-way through
+ * its headers, or kept alive between requests). A WebSocket is unproven until it has proven the token. A new socket
+ * over the cap takes the place of the oldest idle one, else of the oldest unproven WebSocket; only when every socket
+ * is busy with a request or a proven page is the new one refused. Idle sockets are cut anyway by the headers and
+ * keep-alive timeouts, unproven ones by the handshake timeout.
  */
-function limitConnections(server: http.Server, max: number): { busy(socket: Socket): () => void } {
-  const sockets = new Map<Socket, { busy: number }>(); // in the order they connected
+function limitConnections(server: http.Server, max: number): { busy(socket: Socket): () => void; unproven(socket: Socket): () => void } {
+  const sockets = new Map<Socket, { busy: number; unproven: boolean }>(); // in the order they connected
   server.on('connection', (socket: Socket) => {
     if (sockets.size >= max) {
-      const idle = [...sockets].find(([, state]) => state.busy === 0)?.[0];
-      if (!idle) {
+      const entries = [...sockets];
+      const giveWay = (entries.find(([, state]) => state.busy === 0) ?? entries.find(([, state]) => state.unproven))?.[0];
+      if (!giveWay) {
         socket.destroy();
         return;
       }
-      sockets.delete(idle);
-      idle.destroy();
+      sockets.delete(giveWay);
+      giveWay.destroy();
     }
-    sockets.set(socket, { busy: 0 });
+    sockets.set(socket, { busy: 0, unproven: false });
     socket.once('close', () => sockets.delete(socket));
   });
   return {
+    unproven(socket) {
+      const state = sockets.get(socket);
+      if (state) state.unproven = true;
+      return () => {
+        if (state) state.unproven = false;
+      };
+    },
     busy(socket) {
       const state = sockets.get(socket);
       if (!state) return () => undefined;
@@ -110,7 +130,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+  "connect-src 'self' ws://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /** HMAC-SHA256(token, the role's proof text) as hex: the same proof the page computes with WebCrypto. */
 function proof(token: string, role: BridgeRole, challenge: string, nonce: string): string {
@@ -173,7 +193,8 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
   const token = options.token ?? randomBytes(24).toString('hex');
   const root = path.resolve(options.staticDir);
   let port = 0;
-  const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  // One origin: the address it listens on (see the top of this file for why not `localhost` too).
+  const allowedHosts = () => [`${LOOPBACK}:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
 
   async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -249,6 +270,10 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
   const handshakeTimeout = options.handshakeTimeout ?? BRIDGE_HANDSHAKE_TIMEOUT;
   const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_PAYLOAD });
   wss.on('error', () => undefined);
+  // WebSockets that have not proven the token, oldest first: a forged-Origin flood (any local process can send an
+  // Origin header) holds at most this many places, and the page's socket takes the place of the oldest.
+  const maxUnproven = Math.max(1, options.maxUnproven ?? BRIDGE_MAX_UNPROVEN);
+  const unprovenSockets = new Set<WebSocket>();
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -286,10 +311,19 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     return `"event":${JSON.stringify(event)},"payload":${body}`;
   };
 
-  wss.on('connection', (ws: WebSocket) => {
+  wss.on('connection', (ws: WebSocket, req: http.IncomingMessage) => {
     // ws reports an oversized frame, invalid UTF-8 or a protocol violation as an 'error' and closes the socket with
     // 1009/1007/1002 itself; without this listener the error would be thrown and end the host process.
     ws.on('error', () => undefined);
+    if (unprovenSockets.size >= maxUnproven) {
+      const oldest = unprovenSockets.values().next().value;
+      if (oldest) {
+        unprovenSockets.delete(oldest);
+        oldest.terminate();
+      }
+    }
+    unprovenSockets.add(ws);
+    const proven = connections.unproven(req.socket);
     let inFlight = 0;
     const sendText = (serialise: () => string | undefined) => {
       if (ws.readyState !== ws.OPEN) return;
@@ -320,17 +354,30 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         return null;
       }
     };
+    // Odds frames sent, and those the page said it has taken in ({type:'ack'}, sent by a page once it has dispatched
+    // an odds frame). A page that acknowledges gets at most BRIDGE_ODDS_IN_FLIGHT odds frames it has not taken in:
+    // a page whose main thread is busy would otherwise gather seconds of frames in its task queue, where nothing can
+    // fold them, and show each of them late. Until a page's first ack, only the socket's own backlog counts.
+    let oddsSent = 0;
+    let oddsTaken = 0;
+    let acks = false;
     const pushes = createPushBatcher(
       (m) =>
         sendText(() => {
-          const items = ('pushes' in m ? m.pushes : [m]).map(fieldsOf).filter((f): f is string => f !== null);
+          const list = 'pushes' in m ? m.pushes : [m];
+          const items = list.map(fieldsOf).filter((f): f is string => f !== null);
           if (items.length === 0) return undefined;
+          if (list.some((p) => p.event === 'onOdds')) oddsSent++;
           return items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`;
         }),
       (flush) => setImmediate(flush),
       // A page that reads slower than the odds come (a stalled tab, a slow machine) gets the latest prices once it has
-      // caught up, not a backlog: the odds wait folded while the socket holds more than BRIDGE_FOLD_BUFFERED.
-      { congested: () => ws.bufferedAmount > BRIDGE_FOLD_BUFFERED, retry: (flush) => void setTimeout(flush, 50).unref() },
+      // caught up, not a backlog: the odds wait folded while the socket holds more than BRIDGE_FOLD_BUFFERED, or while
+      // the page has not taken in the odds frames already sent.
+      {
+        congested: () => ws.bufferedAmount > BRIDGE_FOLD_BUFFERED || (acks && oddsSent - oddsTaken >= BRIDGE_ODDS_IN_FLIGHT),
+        retry: (flush) => void setTimeout(flush, 50).unref(),
+      },
     );
     const queuePush = (event: string, payload: unknown) => {
       if (ws.readyState === ws.OPEN) pushes.push(event, payload);
@@ -353,6 +400,8 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         ws.close(BRIDGE_CLOSE_UNAUTHORIZED, 'Unauthorized');
         return;
       }
+      unprovenSockets.delete(ws);
+      proven();
       send({ type: 'welcome', proof: proof(token, 'host', challenge, hello.nonce) });
       unsubscribe = options.subscribe(queuePush);
     };
@@ -373,6 +422,13 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         return refuse('Not a JSON message');
       }
       const m = message as Partial<BridgeClientMessage> | null;
+      if (typeof m === 'object' && m !== null && m.type === 'ack') {
+        // The page took in an odds frame: what waits folded goes now.
+        acks = true;
+        oddsTaken = Math.min(oddsSent, oddsTaken + 1);
+        pushes.flush();
+        return;
+      }
       if (typeof m !== 'object' || m === null || Array.isArray(m) || m.type !== 'invoke') return refuse('Not an invoke message');
       const id = m.id;
       if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return refuse('An invoke needs a whole-number id');
@@ -393,18 +449,19 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     });
     ws.on('close', () => {
       clearTimeout(handshakeTimer);
+      unprovenSockets.delete(ws);
       unsubscribe?.();
     });
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, LOOPBACK, () => resolve());
   });
   // After listening, a failed accept (too many open files) must not end the host either.
   server.on('error', () => undefined);
   port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}/`;
+  const url = `http://${LOOPBACK}:${port}/`;
   return {
     url,
     openUrl: `${url}#token=${token}`,

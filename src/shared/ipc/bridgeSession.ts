@@ -18,7 +18,13 @@ import type { PushEventName } from './channels';
 
 export type BridgeHandshakeServerMessage = { type: 'challenge'; nonce: string } | { type: 'welcome'; proof: string };
 export type BridgeHandshakeClientMessage = { type: 'hello'; nonce: string; proof: string };
-export type BridgeClientMessage = { type: 'invoke'; id: number; channel: string; args: unknown[] };
+export type BridgeClientMessage =
+  | { type: 'invoke'; id: number; channel: string; args: unknown[] }
+  /**
+   * The page has taken in a frame with odds (dispatched it to its store, which folds it): the host keeps at most a
+   * couple of odds frames on their way and folds the rest, so a busy page's task queue never holds seconds of them.
+   */
+  | { type: 'ack' };
 export type BridgeServerMessage =
   | { type: 'result'; id: number; result: Result<unknown> }
   | { type: 'push'; event: string; payload: unknown }
@@ -172,6 +178,15 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
   const emitLocal = (event: string, payload: unknown) => {
     for (const l of listeners.get(event) ?? []) l(payload);
   };
+  /** Tells the host this page has taken in a frame of odds (see BridgeClientMessage's `ack`). */
+  const ack = (attempt: Attempt) => {
+    if (attempt.done || !attempt.socket) return;
+    try {
+      attempt.socket.send('{"type":"ack"}');
+    } catch {
+      // The socket is closing: its close ends the attempt.
+    }
+  };
 
   const failPending = (message: string) => {
     for (const [, settle] of pending) settle({ ok: false, error: { kind: 'network', message } });
@@ -232,11 +247,15 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
           pending.delete(msg.id);
         } else if (msg.type === 'push' && typeof msg.event === 'string') {
           emitLocal(msg.event, msg.payload);
+          if (msg.event === 'onOdds') ack(attempt);
         } else if (msg.type === 'pushes' && Array.isArray(msg.pushes)) {
           // One frame, several pushes, in the order the host made them; the page applies them in this one task.
+          let odds = false;
           for (const p of msg.pushes as Array<{ event?: unknown; payload?: unknown } | null>) {
             if (p && typeof p.event === 'string') emitLocal(p.event, p.payload);
+            if (p?.event === 'onOdds') odds = true;
           }
+          if (odds) ack(attempt);
         }
         // {type:'error'} answers a frame the host could not read; a page built from the contract never sends one.
         return;
