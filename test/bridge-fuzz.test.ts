@@ -102,7 +102,8 @@ function raw(bytes: Uint8Array): Promise<string> {
 
 /** What the host must answer, derived from the request as the spec of the bridge says (not from its code). */
 function expectedStatus(method: string, target: string, headers: Record<string, string>): number | 'file' {
-  if (headers['host'] !== ownHost() && headers['host'] !== `localhost:${port}`) return 421;
+  // One origin: 127.0.0.1, where it listens; `localhost` may be [::1], another account's (issue 36).
+  if (headers['host'] !== ownHost()) return 421;
   const site = headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return 403;
   if (method !== 'GET' && method !== 'HEAD') return 405;

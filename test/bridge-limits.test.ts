@@ -1,5 +1,6 @@
-// The bridge's HTTP server under connection floods: idle sockets cannot lock out the page, and a client that
-// trickles its headers is cut when the (here shortened) headers timeout runs out.
+// The bridge's HTTP server under connection floods: idle sockets cannot lock out the page, WebSockets that never
+// prove the token (any local process can forge a loopback Origin) hold a small cap of their own and give way first,
+// and a client that trickles its headers is cut when the (here shortened) headers timeout runs out.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBridge, type BridgeOptions, type BridgeServer } from '../src/core/bridge/server';
+import { BRIDGE_MAX_UNPROVEN, startBridge, type BridgeOptions, type BridgeServer } from '../src/core/bridge/server';
 import type { CoreHandlers } from '../src/shared/ipc/contract';
 import { openBridgeSocket } from './support/bridgeSocket';
 
@@ -17,6 +18,7 @@ const opened: net.Socket[] = [];
 let bridge: BridgeServer | null = null;
 afterEach(async () => {
   for (const s of opened.splice(0)) s.destroy();
+  for (const ws of flooding.splice(0)) ws.terminate();
   await bridge?.close();
   bridge = null;
 });
@@ -50,6 +52,34 @@ function getPage(port: number): Promise<{ status: number; body: string }> {
   });
 }
 
+/** A WebSocket of a local process that forges the page's Origin and never proves the token; resolved once open. */
+function unprovenSocket(port: number): Promise<WebSocket> {
+  return new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, { origin: `http://127.0.0.1:${port}` });
+    ws.on('open', () => resolve(ws));
+    ws.on('error', reject);
+    ws.on('close', () => reject(new Error('closed before it opened')));
+    flooding.push(ws);
+  });
+}
+const flooding: WebSocket[] = [];
+
+/** The page asks a channel and waits for its answer (pushes in between are skipped). */
+function invoke(ws: WebSocket, id: number, channel: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (d: WebSocket.RawData) => {
+      const m = JSON.parse(d.toString()) as { type?: string; id?: number };
+      if (m.type === 'result' && m.id === id) {
+        ws.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    ws.on('message', onMessage);
+    ws.once('close', (code) => reject(new Error(`the page's socket closed (${code})`)));
+    ws.send(JSON.stringify({ type: 'invoke', id, channel, args: [] }));
+  });
+}
+
 const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 describe('bridge connection limits', () => {
@@ -78,24 +108,40 @@ describe('bridge connection limits', () => {
 
   it('gives back the places of WebSockets that never prove the token, at the (here 300 ms) handshake timeout', async () => {
     const b = await start({ maxConnections: 2, handshakeTimeout: 300 });
-    const origin = `http://127.0.0.1:${b.port}`;
-    const unproven = await Promise.all(
-      [0, 1].map(
-        () =>
-          new Promise<WebSocket>((resolve, reject) => {
-            const ws = new WebSocket(`ws://127.0.0.1:${b.port}/bridge`, { origin });
-            ws.on('open', () => resolve(ws));
-            ws.on('error', reject);
-          }),
-      ),
-    );
-    // Both places are busy: a third socket is turned away...
-    await closed(await rawSocket(b.port));
-    // ...until the two have had their time to prove themselves.
+    const unproven = await Promise.all([0, 1].map(() => unprovenSocket(b.port)));
     const codes = await Promise.all(unproven.map((ws) => new Promise<number>((r) => ws.once('close', r))));
     expect(codes).toEqual([4408, 4408]);
     expect((await getPage(b.port)).status).toBe(200);
   });
+
+  it('a new socket takes the place of the oldest unproven WebSocket when every place is taken', async () => {
+    const b = await start({ maxConnections: 2 });
+    const [older, newer] = [await unprovenSocket(b.port), await unprovenSocket(b.port)];
+    const olderGone = new Promise<void>((r) => older.once('close', () => r()));
+    const page = await openBridgeSocket(b.port, b.token);
+    await olderGone;
+    expect(newer.readyState).toBe(WebSocket.OPEN);
+    expect(await invoke(page, 1, 'app:info')).toMatchObject({ type: 'result', id: 1, result: { ok: true, value: { version: 't' } } });
+    page.close();
+    newer.terminate();
+  });
+
+  it('300 WebSockets with a forged loopback Origin that never send the hello do not lock the page out: it connects and works', async () => {
+    const b = await start();
+    const flood = await Promise.all(Array.from({ length: 300 }, () => unprovenSocket(b.port).catch(() => null)));
+    for (let round = 0; round < 3; round++) {
+      const page = await openBridgeSocket(b.port, b.token);
+      expect(await invoke(page, round, 'app:info')).toMatchObject({ type: 'result', id: round, result: { ok: true, value: { version: 't' } } });
+      page.close();
+    }
+    // What stays open of them is the small cap of their own, not the 256 places.
+    expect(flood.filter((ws) => ws?.readyState === WebSocket.OPEN).length).toBeLessThanOrEqual(BRIDGE_MAX_UNPROVEN);
+    // A refill (as the issue's probe did every 10 s) does not keep it out either.
+    await Promise.all(Array.from({ length: 300 }, () => unprovenSocket(b.port).catch(() => null)));
+    const page = await openBridgeSocket(b.port, b.token);
+    expect(await invoke(page, 9, 'app:info')).toMatchObject({ type: 'result', id: 9, result: { ok: true } });
+    page.close();
+  }, 30_000);
 
   it('cuts a client that sends part of a request line and nothing more, once the headers timeout runs out', async () => {
     const { port } = await start({ headersTimeout: 300 });

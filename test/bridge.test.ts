@@ -151,6 +151,39 @@ describe('browser bridge', () => {
     });
     expect(status).toBe(421);
   });
+
+  it('refuses `localhost` as Host and as Origin: it listens on 127.0.0.1 only, and [::1]:P may be another account', async () => {
+    const http = await import('node:http');
+    const get = (host: string) =>
+      new Promise<number>((resolve) => {
+        http.get({ host: '127.0.0.1', port: bridge.port, path: '/', agent: false, headers: { host, 'sec-fetch-site': 'none' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+      });
+    expect(await get(`127.0.0.1:${bridge.port}`)).toBe(200);
+    expect(await get(`localhost:${bridge.port}`)).toBe(421);
+    // The page at http://localhost:P (whoever served it) may not open the bridge...
+    expect((await connect(`http://localhost:${bridge.port}`)).status).toBe(403);
+    // ...nor may a socket that names localhost as its Host, whatever Origin it claims.
+    const viaLocalhost = (origin: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, { origin, headers: { host: `localhost:${bridge.port}` } });
+        ws.on('open', () => {
+          ws.terminate();
+          resolve(101);
+        });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('error', () => undefined);
+      });
+    expect(await viaLocalhost(`http://localhost:${bridge.port}`)).toBe(421);
+    expect(await viaLocalhost(ownOrigin())).toBe(421);
+    // The one origin it prints is still the page's.
+    const ok = await connect(ownOrigin());
+    expect(ok.status).toBe(101);
+    ok.ws!.terminate();
+    expect(new URL(bridge.url).hostname).toBe('127.0.0.1');
+  });
 });
 
 describe('browser bridge pushes', () => {

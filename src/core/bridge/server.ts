@@ -16,14 +16,13 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { CoreHandlers, PushListener } from '../../shared/ipc/contract';
 import { dispatch } from '../../shared/ipc/contract';
 import { BRIDGE_NONCE, BRIDGE_PROOF, bridgeProofText, type BridgeRole } from '../../shared/ipc/bridgeSession';
-import { createPushBatcher } from '../../shared/ipc/pushFrames';
+import { createOddsFlow, createPushBatcher } from '../../shared/ipc/pushFrames';
 import type { BridgeClientMessage, BridgeHandshakeClientMessage, BridgeHandshakeServerMessage, BridgeServerMessage } from './protocol';
 import {
   BRIDGE_CLOSE_HANDSHAKE_TIMEOUT,
   BRIDGE_CLOSE_UNAUTHORIZED,
   BRIDGE_FOLD_BUFFERED,
   BRIDGE_MAX_BUFFERED,
-  BRIDGE_ODDS_IN_FLIGHT,
   BRIDGE_MAX_IN_FLIGHT,
   BRIDGE_MAX_PAYLOAD,
   BRIDGE_PATH,
@@ -354,20 +353,15 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         return null;
       }
     };
-    // Odds frames sent, and those the page said it has taken in ({type:'ack'}, sent by a page once it has dispatched
-    // an odds frame). A page that acknowledges gets at most BRIDGE_ODDS_IN_FLIGHT odds frames it has not taken in:
-    // a page whose main thread is busy would otherwise gather seconds of frames in its task queue, where nothing can
-    // fold them, and show each of them late. Until a page's first ack, only the socket's own backlog counts.
-    let oddsSent = 0;
-    let oddsTaken = 0;
-    let acks = false;
+    // The odds frames on their way to this page and those it said it has taken in ({type:'ack'}): a page whose main
+    // thread is busy would otherwise gather seconds of frames in its task queue (src/shared/ipc/pushFrames.ts).
+    const oddsFlow = createOddsFlow();
     const pushes = createPushBatcher(
       (m) =>
         sendText(() => {
-          const list = 'pushes' in m ? m.pushes : [m];
-          const items = list.map(fieldsOf).filter((f): f is string => f !== null);
+          const items = ('pushes' in m ? m.pushes : [m]).map(fieldsOf).filter((f): f is string => f !== null);
           if (items.length === 0) return undefined;
-          if (list.some((p) => p.event === 'onOdds')) oddsSent++;
+          oddsFlow.sent(m);
           return items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`;
         }),
       (flush) => setImmediate(flush),
@@ -375,7 +369,7 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
       // caught up, not a backlog: the odds wait folded while the socket holds more than BRIDGE_FOLD_BUFFERED, or while
       // the page has not taken in the odds frames already sent.
       {
-        congested: () => ws.bufferedAmount > BRIDGE_FOLD_BUFFERED || (acks && oddsSent - oddsTaken >= BRIDGE_ODDS_IN_FLIGHT),
+        congested: () => ws.bufferedAmount > BRIDGE_FOLD_BUFFERED || oddsFlow.held(),
         retry: (flush) => void setTimeout(flush, 50).unref(),
       },
     );
@@ -424,8 +418,7 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
       const m = message as Partial<BridgeClientMessage> | null;
       if (typeof m === 'object' && m !== null && m.type === 'ack') {
         // The page took in an odds frame: what waits folded goes now.
-        acks = true;
-        oddsTaken = Math.min(oddsSent, oddsTaken + 1);
+        oddsFlow.ack();
         pushes.flush();
         return;
       }
