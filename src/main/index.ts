@@ -40,11 +40,12 @@ import { createScrubber } from '../core/log/scrub';
 import { createKeytarSecretStore } from '../core/secrets/keytar';
 import { AppErrorException, toAppError } from '../shared/errors';
 import { sameWindowTarget, windowHash, windowTitle, type WindowTarget } from '../shared/ipc/windowRoute';
-import { createPushBatcher } from '../shared/ipc/pushFrames';
+import { createOddsFlow, createPushBatcher } from '../shared/ipc/pushFrames';
 import {
   DESKTOP_CHANNELS,
   dispatch,
   dispatchDesktop,
+  ODDS_ACK_CHANNEL,
   PUSH_CHANNEL,
   REQUEST_CHANNELS,
   type DesktopHandlers,
@@ -148,15 +149,37 @@ function sendTo<E extends PushEventName>(win: BrowserWindow, event: E, payload: 
 /**
  * Every window gets every push, so a second monitor stays in step with the first; the pushes of one turn of the
  * event loop go as one message (src/shared/ipc/pushFrames.ts): one IPC task per window per turn, not one per alert.
+ * Each window has its own batcher and odds flow: a window that has not taken in the odds already on their way to it
+ * (a busy or hidden one) gets the next ones folded to the newest prices once it has, and holds no other back.
  */
-const pushBatcher = createPushBatcher(
-  (message) => {
-    for (const win of ourWindows()) win.webContents.send(PUSH_CHANNEL, message);
-  },
-  (flush) => setImmediate(flush),
-);
+const windowPushes = new Map<number, { batcher: ReturnType<typeof createPushBatcher>; flow: ReturnType<typeof createOddsFlow> }>();
+function pushesOf(win: BrowserWindow) {
+  const id = win.webContents.id;
+  let p = windowPushes.get(id);
+  if (!p) {
+    const flow = createOddsFlow();
+    const batcher = createPushBatcher(
+      (message) => {
+        if (win.isDestroyed()) return;
+        flow.sent(message);
+        win.webContents.send(PUSH_CHANNEL, message);
+      },
+      (flush) => setImmediate(flush),
+      { congested: () => flow.held(), retry: (flush) => void setTimeout(flush, 250).unref() },
+    );
+    windowPushes.set(id, (p = { batcher, flow }));
+    win.once('closed', () => windowPushes.delete(id));
+  }
+  return p;
+}
+ipcMain.on(ODDS_ACK_CHANNEL, (event) => {
+  const p = windowPushes.get(event.sender.id);
+  if (!p) return;
+  p.flow.ack();
+  p.batcher.flush();
+});
 function send<E extends PushEventName>(event: E, payload: PushPayloads[E]): void {
-  pushBatcher.push(event, payload);
+  for (const win of ourWindows()) pushesOf(win).batcher.push(event, payload);
 }
 
 /** The app's page: the packaged app:// entry or the dev server, with the view a window of its own shows. */

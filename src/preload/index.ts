@@ -1,7 +1,7 @@
 // The renderer's only door to the app: the OddsdeskApi of the IPC contract, built from its channel lists.
 // ipcRenderer itself is never exposed, and only contract channels pass.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { PUSH_CHANNEL, isChannel, isDesktopChannel } from '../shared/ipc/channels';
+import { ODDS_ACK_CHANNEL, PUSH_CHANNEL, isChannel, isDesktopChannel } from '../shared/ipc/channels';
 import { unpackPushes } from '../shared/ipc/pushFrames';
 import type { OddsdeskApi } from '../shared/ipc/contract';
 
@@ -13,10 +13,14 @@ import type { OddsdeskApi } from '../shared/ipc/contract';
 const listeners = new Map<string, Set<(payload: never) => void>>();
 let listening = false;
 const dispatch = (_e: IpcRendererEvent, message: unknown) => {
+  let odds = false;
   for (const p of unpackPushes(message)) {
     const set = listeners.get(p.event);
     if (set) for (const l of [...set]) l(p.payload as never);
+    if (p.event === 'onOdds') odds = true;
   }
+  // Taken in (the store folds it): the main process may send this window the next odds.
+  if (odds) ipcRenderer.send(ODDS_ACK_CHANNEL);
 };
 
 const api: OddsdeskApi = {

@@ -22,5 +22,5 @@ export const BRIDGE_MAX_BUFFERED = 16 * 1024 * 1024;
  * drained (src/shared/ipc/pushFrames.ts): about a second of a stress load's odds.
  */
 export const BRIDGE_FOLD_BUFFERED = 512 * 1024;
-/** Odds frames a page that acknowledges may have on their way and not yet taken in; the next wait, folded. */
-export const BRIDGE_ODDS_IN_FLIGHT = 2;
+/** Odds frames a page that acknowledges may have on their way and not yet taken in (src/shared/ipc/pushFrames.ts). */
+export { ODDS_IN_FLIGHT as BRIDGE_ODDS_IN_FLIGHT } from '../../shared/ipc/pushFrames';

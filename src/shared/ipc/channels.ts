@@ -52,6 +52,11 @@ export type PushEventName = (typeof PUSH_EVENTS)[number];
 
 /** Electron IPC channel that carries every pushed event: `{ event, payload }`. */
 export const PUSH_CHANNEL = 'oddsdesk:push';
+/**
+ * Electron IPC channel (renderer to main, no payload) on which a window says it has taken in a PUSH_CHANNEL message
+ * with odds: the main process keeps at most a couple of such messages on their way to it (src/shared/ipc/pushFrames.ts).
+ */
+export const ODDS_ACK_CHANNEL = 'oddsdesk:odds-taken';
 
 export function isChannel(value: unknown): value is Channel {
   return typeof value === 'string' && (REQUEST_CHANNELS as readonly string[]).includes(value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPushBatcher, unpackPushes, type PushMessage } from './pushFrames';
+import { createOddsFlow, createPushBatcher, hasOdds, ODDS_IN_FLIGHT, unpackPushes, type PushMessage } from './pushFrames';
 
 describe('desktop push frames', () => {
   it('sends the pushes of one turn as one message in their order, a lone push as itself', () => {
@@ -72,5 +72,45 @@ describe('odds in push frames: latest value wins', () => {
     expect(unpackPushes(last).map((p) => p.event)).toEqual(['onOdds', 'onStatus']);
     // The newest price of each of the three lines, once: 998, 999 and 1000 were the last moves of lines 2, 0 and 1.
     expect(homes(last).sort()).toEqual(['7:0=2.999', '7:1=3', '7:2=2.998']);
+  });
+});
+
+describe('odds flow: a page that acknowledges has at most ODDS_IN_FLIGHT odds frames on their way', () => {
+  it('holds odds, folded, while the page has not taken in the frames already sent; other pushes go', () => {
+    const sent: PushMessage[] = [];
+    const turns: Array<() => void> = [];
+    const flow = createOddsFlow();
+    const b = createPushBatcher(
+      (m) => {
+        flow.sent(m);
+        sent.push(m);
+      },
+      (f) => turns.push(f),
+      { congested: () => flow.held() },
+    );
+    const odds = (n: number) => ({ at: n, events: [{ eventId: 1, markets: [{ lineId: 1, period: 0, market: 'moneyline', side: null, line: null, prices: { home: n, away: 2 }, maxWin: 1, updatedAt: null, seenAt: n }] }] });
+    const oddsSent = () => sent.filter(hasOdds).length;
+    // A page that never acknowledged is not held back.
+    for (let n = 1; n <= 5; n++) {
+      b.push('onOdds', odds(n));
+      turns.shift()!();
+    }
+    expect(oddsSent()).toBe(5);
+    // Its first ack: from now on at most ODDS_IN_FLIGHT unacknowledged (five sent, one taken: held at once).
+    flow.ack();
+    for (let n = 6; n <= 50; n++) {
+      b.push('onOdds', odds(n));
+      if (n === 20) b.push('onStatus', 's');
+      turns.shift()!();
+    }
+    expect(oddsSent()).toBe(5);
+    expect(sent.some((m) => unpackPushes(m).some((p) => p.event === 'onStatus'))).toBe(true);
+    // The page takes in frames until fewer than ODDS_IN_FLIGHT are on their way: the held odds go as one frame, the newest.
+    while (flow.held()) flow.ack();
+    b.flush();
+    expect(oddsSent()).toBe(6);
+    const last = unpackPushes(sent[sent.length - 1]).find((p) => p.event === 'onOdds')!.payload as ReturnType<typeof odds>;
+    expect(last.events[0]!.markets[0]!.prices.home).toBe(50);
+    expect(ODDS_IN_FLIGHT).toBe(2);
   });
 });

@@ -95,3 +95,34 @@ export function createPushBatcher(
     flush,
   };
 }
+
+/** Whether a PUSH_CHANNEL message carries odds. */
+export function hasOdds(message: PushMessage): boolean {
+  return 'pushes' in message ? message.pushes.some((p) => p.event === 'onOdds') : message.event === 'onOdds';
+}
+
+/** Odds frames a page that acknowledges may have on their way and not yet taken in; the next wait, folded. */
+export const ODDS_IN_FLIGHT = 2;
+
+/**
+ * The odds frames on their way to one page. A page acknowledges each frame with odds once it has dispatched it to its
+ * store (which folds it): until then a page whose main thread is busy gathers frames in its task queue, where nothing
+ * can fold them, and shows each of them late. A page that acknowledges has at most ODDS_IN_FLIGHT frames of odds it
+ * has not taken in (its batcher's `congested` says so, and the odds wait there, folded); a page that never
+ * acknowledged (an older one) is not held back.
+ */
+export function createOddsFlow(): { sent(message: PushMessage): void; ack(): void; held(): boolean } {
+  let sent = 0;
+  let taken = 0;
+  let acks = false;
+  return {
+    sent(message) {
+      if (hasOdds(message)) sent++;
+    },
+    ack() {
+      acks = true;
+      taken = Math.min(sent, taken + 1);
+    },
+    held: () => acks && sent - taken >= ODDS_IN_FLIGHT,
+  };
+}
