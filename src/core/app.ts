@@ -73,8 +73,8 @@ export interface Core {
 
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? realClock;
-  const settings = createSettingsService({ dataDir: deps.dataDir, ...(deps.initialSettings ? { initial: deps.initialSettings } : {}) });
   const warn = (message: string) => deps.logger('warn', message);
+  const settings = createSettingsService({ dataDir: deps.dataDir, ...(deps.initialSettings ? { initial: deps.initialSettings } : {}), warn });
   const profiles = createProfileLocator({ dataDir: deps.dataDir, ...(deps.serviceDb ? { serviceDb: deps.serviceDb } : {}), warn });
   const envService = deps.envService ? { ...deps.envService, baseUrl: normaliseBaseUrl(deps.envService.baseUrl) } : undefined;
 

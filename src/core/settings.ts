@@ -11,7 +11,7 @@ import { canonicalTimeZone, DEFAULT_ODDS_FORMAT, isOddsFormat, systemTimeZone } 
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import type { MonitorSettings } from './monitor';
 import { DEFAULT_RAW_TICK_HOURS } from './store';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
+import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
 
 /** The app's settings (settings.json): what the view shows less the keychain, the mode and what each profile keeps. */
 export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents' | 'gridLayout'>;
@@ -62,6 +62,8 @@ export interface SettingsServiceOptions {
   dataDir: string | null;
   /** Settings to start from when nothing is saved yet (a host's flags). */
   initial?: Partial<AppSettings>;
+  /** Where a warning goes when an existing settings.json could be read by others (it is made private). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -111,6 +113,8 @@ function load(file: string | null): Partial<AppSettings> {
 
 export function createSettingsService(options: SettingsServiceOptions): SettingsService {
   const file = options.dataDir === null ? null : path.join(options.dataDir, 'settings.json');
+  // A save writes a fresh 0600 file, but one that existed (an older version's) keeps its mode until then.
+  if (file) makePrivate(file, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
   const initial = options.initial?.baseUrl ? { ...options.initial, baseUrl: normaliseBaseUrl(options.initial.baseUrl) } : options.initial;
   let settings: AppSettings = { ...DEFAULT_SETTINGS, ...initial, ...load(file) };
   const listeners = new Set<(next: AppSettings, previous: AppSettings) => void>();

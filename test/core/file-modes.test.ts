@@ -4,7 +4,7 @@
 // that existed before with wider modes (a `--db` file another tool made, an older data folder) are brought to
 // 0600/0700 when opened, journals included, with a warning (issue 36, "Why" 5).
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     expect(left).toEqual(expectedFor(left));
   });
 
-  it('an existing 0755 data folder and a 0644 demo database with its journals end 0700/0600, with a warning', async () => {
+  it('an existing 0755 data folder, 0644 settings and a 0644 demo database with its journals end 0700/0600, with a warning', async () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'oddsdesk-modes-'));
     dataDir = parent;
     const data = path.join(parent, 'data');
@@ -102,6 +102,8 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     let holder: Database.Database | null = null;
     try {
       mkdirSync(profiles, { recursive: true, mode: 0o755 });
+      const settings = path.join(data, 'settings.json');
+      writeFileSync(settings, '{}', { mode: 0o644 });
       // A database another process still holds open: SQLite gave its -wal and -shm the database's 0644.
       holder = new Database(db);
       holder.pragma('journal_mode = WAL');
@@ -119,10 +121,11 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
       process.umask(previous);
     }
     await until(() => existsSync(`${db}-wal`), 20_000);
-    expect({ data: mode(data), profiles: mode(profiles), db: mode(db), wal: mode(`${db}-wal`), shm: mode(`${db}-shm`) })
-      .toEqual({ data: '0700', profiles: '0700', db: '0600', wal: '0600', shm: '0600' });
+    const settings = path.join(data, 'settings.json');
+    expect({ data: mode(data), profiles: mode(profiles), settings: mode(settings), db: mode(db), wal: mode(`${db}-wal`), shm: mode(`${db}-shm`) })
+      .toEqual({ data: '0700', profiles: '0700', settings: '0600', db: '0600', wal: '0600', shm: '0600' });
     const said = host.output();
-    for (const [what, was] of [[data, '0755'], [profiles, '0755'], [db, '0644']] as const) {
+    for (const [what, was] of [[data, '0755'], [profiles, '0755'], [settings, '0644'], [db, '0644']] as const) {
       expect(said).toContain(`${what} could be read by other accounts on this computer (mode ${was})`);
     }
   });
