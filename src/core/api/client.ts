@@ -22,6 +22,7 @@ import {
   PATHS,
   PeriodResultSchema,
   PeriodSchema,
+  RESPONSE_LIMITS,
   SETTLED_LIMIT,
   parseSettledEvent,
   SpecialFixtureSchema,
@@ -52,6 +53,7 @@ import { checkBaseUrl } from '../../shared/baseUrl';
 import { AppErrorException, type AppError } from '../../shared/errors';
 import { realClock, type Clock } from '../clock';
 import { pathLabel, responseTooLarge } from './errors';
+import { parsePagedJson } from './jsonPages';
 import { backoffDelay, createGovernor, type Governor, type GovernorOptions, type GovernedResult } from './governor';
 import type { ApiResult, BadRecord, KeyProvider, Logger, Priority, Purpose, RequestOptions } from './types';
 import type { TimerHandle } from '../clock';
@@ -161,8 +163,9 @@ function badRecord(path: ApiPath, p: RecordProblem): BadRecord {
     path: p.path,
     ...(p.eventId === undefined ? {} : { eventId: p.eventId }),
     ...(p.scope ? { scope: p.scope } : {}),
+    ...(p.count === undefined ? {} : { count: p.count }),
     message:
-      p.scope === 'line'
+      p.scope === 'line' || p.count !== undefined
         ? `${pathLabel(path)}: ${p.message}`
         : `${pathLabel(path)}: dropped one record at ${p.path || '(root)'} that does not match the contract: ${p.message}`,
   };
@@ -179,6 +182,9 @@ function badPayload(path: ApiPath, detail: string, at?: string): AppError {
 function validation(message: string): AppError {
   return { kind: 'validation', message };
 }
+
+/** A body longer than this gives the event loop turns while it is parsed and before it is validated. */
+const YIELD_AFTER_BYTES = 256 * 1024;
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** Same-origin hops one request may take; a service that needs more is misconfigured or looping. */
@@ -231,10 +237,16 @@ async function readBodyCapped(path: ApiPath, res: Response, maxBytes: number): P
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
+  let nextTurn = YIELD_AFTER_BYTES;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
+    // Chunks already buffered resolve without a turn of the event loop: a large body gives it one now and then.
+    if (bytes > nextTurn) {
+      nextTurn = bytes + YIELD_AFTER_BYTES;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     if (bytes > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw new AppErrorException(responseTooLarge(path, maxBytes));
@@ -351,13 +363,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
 
+  /** The text of each 2xx answer getJson read, by the Response the governor hands back. */
+  const okBodies = new WeakMap<Response, string>();
+
   /** One GET through the governor, the body read inside the attempt so the timeout covers it. */
   async function getJson(
     path: ApiPath,
     query: Query,
     o: RequestOptions | undefined,
     priority: Priority,
-    extra: { maxAttempts?: number; timing?: { sentAt: number; receivedAt: number } } = {},
+    extra: { maxAttempts?: number; timing?: { sentAt: number; receivedAt: number }; paged?: { member: string; max: number } } = {},
   ) {
     const r = await governor.run({
       path,
@@ -375,16 +390,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           extra.timing.receivedAt = clock.now();
         }
         const text = await readBodyCapped(path, res, maxBodyBytes);
-        return new Response(text || null, { status: res.status, statusText: res.statusText, headers: res.headers });
+        if (!res.ok) return new Response(text || null, { status: res.status, statusText: res.statusText, headers: res.headers });
+        // A 2xx body is handed past the governor as the text it is, not encoded into a Response and decoded again
+        // (two more long steps of the event loop for a large page).
+        const answer = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+        okBodies.set(answer, text);
+        return answer;
       },
     });
     if (!r.ok) return { ok: false as const, error: r.error };
-    const text = await r.response.text();
+    const text = okBodies.get(r.response) ?? (await r.response.text());
+    let body: unknown;
+    let total: number | null = null;
     try {
-      return { ok: true as const, body: JSON.parse(text) as unknown };
+      // A large page's records are read one by one, at most `extra.paged.max`, in slices with turns of the event
+      // loop between them (./jsonPages.ts): JSON.parse of 2 MB is one step of 30 to 140 ms, of 32 MiB many times that.
+      if (extra.paged && text.length > YIELD_AFTER_BYTES) ({ body, total } = await parsePagedJson(text, extra.paged.member, extra.paged.max));
+      else body = JSON.parse(text);
     } catch {
       return { ok: false as const, error: badPayload(path, 'the body is not valid JSON') };
     }
+    // Parsing a large body is one long step of the event loop; its validation is another, not the same one, so the
+    // host's loop (status, the page's pushes, the window) gets a turn in between.
+    if (text.length > YIELD_AFTER_BYTES) await new Promise<void>((resolve) => setImmediate(resolve));
+    return { ok: true as const, body, total };
   }
 
   /** Wraps a method so nothing it does can throw, and no message carries the key. */
@@ -509,9 +538,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           { [p.since]: q.since, [p.sportId]: q.sportId, [p.leagueId]: q.leagueId, [p.limit]: q.limit },
           o,
           'high',
+          { paged: { member: 'events', max: RESPONSE_LIMITS.settledPageRecords } },
         );
         if (!r.ok) return r;
-        const parsed = parseSettledPage(r.body);
+        const parsed = parseSettledPage(r.body, r.total);
         if (!parsed.page) return { ok: false, error: badPayload(PATHS.settled, parsed.envelope?.message ?? 'bad page', '') };
         return { ok: true, value: parsed.page, problems: parsed.problems.map((pr) => badRecord(PATHS.settled, pr)) };
       }),

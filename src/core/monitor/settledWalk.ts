@@ -10,8 +10,12 @@
 //   cursor stays before what is unread, and the next walk starts there again;
 // - a line the schema does not know spoils that line only (the parser drops it and reports it);
 // - the cursor moves in the same transaction as the settlements it covers, and whatever the caller writes for the
-//   new ones (alerts, results owed) joins that transaction (`commitPage`).
-import { SETTLED_LIMIT, type SettledEvent, type SettledPage } from '../../shared/api';
+//   new ones (alerts, results owed) joins that transaction (`commitPage`);
+// - what one page or one walk may cost is capped (RESPONSE_LIMITS, src/shared/api/limits.ts): a page's problems come
+//   already bounded from the parser (a hostile page of a million bad records is refused after a few hundred, with one
+//   summary problem), at most that many bad records of a page are asked for again, and the walk keeps its problems
+//   within the same budget, so it goes on after such a page at the cost of a page, never of its contents.
+import { problemBudget, problemCount, SETTLED_LIMIT, type SettledEvent, type SettledPage } from '../../shared/api';
 import type { AppError } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
@@ -78,7 +82,10 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
   const retries = options.badPageRetries ?? 2;
   const maxPages = options.maxPages ?? 100_000;
   const added: SettledEvent[] = [];
-  const problems: BadRecord[] = [];
+  // The walk's problems within the caps: the first ones whole, the rest counted into one summary at the end.
+  const budget = problemBudget('events');
+  const problems = (): BadRecord[] =>
+    budget.done().map((p) => ('kind' in p ? (p as BadRecord) : { ...p, kind: 'bad_payload' as const, message: `Settled matches, this walk: ${p.message}` }));
   const seen = new Set<number>();
   let pages = 0;
 
@@ -92,7 +99,7 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
       );
       if (!r.ok) return { ok: false, error: r.error };
       // Every bad record is reported, even one that a fetch again repaired: a trader should know the feed is ill.
-      problems.push(...r.problems);
+      for (const p of r.problems) budget.add(p);
       last = { ok: true, page: r.value, problems: recordLevel(r.problems) };
       if (last.problems.length === 0) return last;
     }
@@ -131,7 +138,7 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
           },
         };
       }
-      events.push(...inSecond);
+      for (const e of inSecond) events.push(e);
     }
     return { ok: true, events };
   }
@@ -145,22 +152,29 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     const repaired: SettledEvent[] = [];
     for (const b of bad) {
       if (b.eventId === undefined) {
-        problems.push({ ...b, message: `${b.message}; the record carries no readable event_id, so it cannot be fetched again and is missing from the history.` });
+        const why =
+          b.count === undefined
+            ? 'the record carries no readable event_id, so it cannot be fetched again and is missing from the history.'
+            : 'those records are not asked for again one by one, so they are missing from the history.';
+        const gone: BadRecord = { ...b, message: `${b.message}; ${why}` };
+        budget.add(gone);
         continue;
       }
       if (have.some((e) => e.event_id === b.eventId)) continue;
       const r = await client.settlement(b.eventId, { priority: 'high', purpose: 'repair' });
       if (!r.ok && isTransient(r.error)) return { ok: false, error: r.error };
       if (r.ok) {
-        problems.push(...r.problems);
+        for (const p of r.problems) budget.add(p);
         repaired.push(r.value);
-      } else
-        problems.push({
+      } else {
+        const gone: BadRecord = {
           kind: 'bad_payload',
           path: b.path,
           eventId: b.eventId,
           message: `The settlement of event ${b.eventId} arrived malformed and could not be fetched again (${r.error.message}); it is missing from the history.`,
-        });
+        };
+        budget.add(gone);
+      }
     }
     return { ok: true, events: repaired };
   }
@@ -169,12 +183,13 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
   let limit = baseLimit;
   while (pages < maxPages) {
     const r = await fetchPage(since, limit);
-    if (!r.ok) return { added, pages, cursor: store.settledCursor(), problems, error: r.error };
+    if (!r.ok) return { added, pages, cursor: store.settledCursor(), problems: problems(), error: r.error };
     const { page } = r;
-    const received = page.events.length + r.problems.length;
+    // Records the page carried: the good ones and every bad one, a summary problem standing for many.
+    const received = page.events.length + r.problems.reduce((n, p) => n + problemCount(p), 0);
     if (r.problems.length) {
       const fixed = await repair(r.problems, page.events);
-      if (!fixed.ok) return { added, pages, cursor: store.settledCursor(), problems, error: fixed.error };
+      if (!fixed.ok) return { added, pages, cursor: store.settledCursor(), problems: problems(), error: fixed.error };
       page.events = [...page.events, ...fixed.events].sort((a, b) => a.settled_at.localeCompare(b.settled_at));
     }
     if (since !== null && page.last < since) {
@@ -182,7 +197,7 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
         added,
         pages,
         cursor: store.settledCursor(),
-        problems,
+        problems: problems(),
         error: { kind: 'bad_payload', message: `The service moved the settled cursor backwards (${since} -> ${page.last}); the walk stopped and will try again.` },
       };
     }
@@ -194,7 +209,7 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
         continue;
       }
       const split = await readSecondBySport(since);
-      if (!split.ok) return { added, pages, cursor: store.settledCursor(), problems, error: split.error };
+      if (!split.ok) return { added, pages, cursor: store.settledCursor(), problems: problems(), error: split.error };
       keep([...page.events, ...split.events], since + 1);
       since = since + 1;
       limit = baseLimit;
@@ -205,5 +220,5 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     since = page.last;
     limit = baseLimit;
   }
-  return { added, pages, cursor: store.settledCursor(), problems, error: null };
+  return { added, pages, cursor: store.settledCursor(), problems: problems(), error: null };
 }

@@ -283,7 +283,7 @@ export function createWriter(o: WriterOptions): StoreWriter {
       post(commands);
       return;
     }
-    gathering.push(...commands);
+    for (const c of commands) gathering.push(c); // no spread: a batch may be longer than a call's arguments
     gatherTimer ??= setTimeout(postGathered, groupMs);
   };
 
