@@ -20,7 +20,7 @@ export interface ElectronNotifierDeps {
   focusEvent: (eventId: number, kind?: 'event' | 'settlement', lineId?: number | null) => void;
   /** The app icon: Linux notification daemons show none otherwise. */
   icon?: NotificationConstructorOptions['icon'];
-  /** process.platform by default: on Linux the body is escaped, since several notification daemons render markup. */
+  /** process.platform by default: on Linux the title and body are escaped, since several notification daemons render markup. */
   platform?: NodeJS.Platform;
 }
 
@@ -33,7 +33,7 @@ const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 /**
  * The text a notification shows. Upstream names go into it raw, and on Linux several daemons (those following the
  * Desktop Notifications spec's body-markup capability) read the body as markup: a team called "<b>X</b>" or
- * "<a href=…>" must show as typed, so &, < and > are escaped there. Control characters other than newline go;
+ * "<a href=…>" must show as typed, so &, < and > are escaped there, in the title as in the body. Control characters other than newline go;
  * both parts are capped.
  */
 export function notificationText(n: { title: string; body: string }, platform: NodeJS.Platform): { title: string; body: string } {
@@ -43,7 +43,8 @@ export function notificationText(n: { title: string; body: string }, platform: N
   const body = cap(clean(n.body), NOTIFICATION_BODY_MAX);
   if (platform !== 'linux') return { title, body };
   const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return { title, body: escape(body) };
+  // The title too: some daemons render markup in the summary as well, and the title carries upstream names.
+  return { title: escape(title), body: escape(body) };
 }
 
 /** Notifications kept referenced until clicked or closed; bounded because Linux daemons may never report a close. */

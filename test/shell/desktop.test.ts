@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { appIconPng, trayIconPng } from '../../src/main/icons';
 import { menuTemplate } from '../../src/main/menu';
 import { electronSqliteBindingPath, findElectronSqliteBinding, missingBindingMessage, packagedSqliteBindingPath } from '../../src/main/native';
-import { createElectronNotifier, NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX, type NotificationLike } from '../../src/main/notifier';
+import { createElectronNotifier, NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX, notificationText, type NotificationLike } from '../../src/main/notifier';
 import { trayView } from '../../src/main/tray';
 import { fitToDisplays, loadWindowState, parseWindowState, saveWindowState, WINDOW_STATE_FILE } from '../../src/main/windowState';
 import type { StatusView } from '../../src/shared/ipc/contract';
@@ -178,17 +178,20 @@ describe('notifications', () => {
     expect(calls).toEqual(['event 42']);
   });
 
-  it('escapes markup in the body on Linux (upstream names go in raw), drops control characters and caps both parts', () => {
+  it('escapes markup in the title and the body on Linux (upstream names go in raw), drops control characters and caps both parts', () => {
     const deps = { create: (o: NotificationConstructorOptions) => new FakeNotification(o), isSupported: () => true, focusWindow: () => undefined, focusEvent: () => undefined };
     const hostile = { title: 'Settled: <b>FC</b> v A&B\u0007 1–0', body: 'Away +0.5: won\n<a href="https://evil">click</a> & <img src=x>', kind: 'settlement' as const };
     createElectronNotifier({ ...deps, platform: 'linux' }).notify(hostile);
     expect(FakeNotification.made.at(-1)!.options).toMatchObject({
-      title: 'Settled: <b>FC</b> v A&B 1–0',
+      title: 'Settled: &lt;b&gt;FC&lt;/b&gt; v A&amp;B 1–0',
       body: 'Away +0.5: won\n&lt;a href="https://evil"&gt;click&lt;/a&gt; &amp; &lt;img src=x&gt;',
     });
     // Windows and macOS show text as text: only the control character goes.
     createElectronNotifier({ ...deps, platform: 'win32' }).notify(hostile);
-    expect(FakeNotification.made.at(-1)!.options).toMatchObject({ body: hostile.body });
+    expect(FakeNotification.made.at(-1)!.options).toMatchObject({ title: 'Settled: <b>FC</b> v A&B 1–0', body: hostile.body });
+    // The pure rule (issue 36): the title is escaped as the body is.
+    expect(notificationText({ title: '<i>A</i> & <b>B</b>', body: '<u>x</u>' }, 'linux')).toEqual({ title: '&lt;i&gt;A&lt;/i&gt; &amp; &lt;b&gt;B&lt;/b&gt;', body: '&lt;u&gt;x&lt;/u&gt;' });
+    expect(notificationText({ title: '<i>A</i>', body: '<u>x</u>' }, 'darwin')).toEqual({ title: '<i>A</i>', body: '<u>x</u>' });
     createElectronNotifier({ ...deps, platform: 'linux' }).notify({ title: 'x'.repeat(500), body: 'y'.repeat(5000), kind: 'max_win' });
     const long = FakeNotification.made.at(-1)!.options as { title: string; body: string };
     expect([long.title.length, long.body.length, long.body.endsWith('…')]).toEqual([NOTIFICATION_TITLE_MAX, NOTIFICATION_BODY_MAX, true]);
