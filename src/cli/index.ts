@@ -83,7 +83,7 @@ program
       settledEveryS: opts.settledEvery,
       quotaPerHour: opts.quota,
       ...(opts.apiKeyFile === undefined ? {} : { apiKeyFile: opts.apiKeyFile }),
-    });
+    }, { catchCrashes: true });
   });
 
 program

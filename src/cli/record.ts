@@ -77,6 +77,8 @@ export interface RecordHost {
   key?: string;
   /** Standard input's text, for `--api-key-file -` (tests). */
   readStdin?: () => string;
+  /** The CLI's own process: uncaught exceptions and unhandled rejections are logged scrubbed, then it exits 1. */
+  catchCrashes?: boolean;
   /** The service's ping interval (tests whose clock runs far faster than the service's real-time pings). */
   pingIntervalMs?: number;
 }
@@ -86,6 +88,8 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   const err = host.stderr ?? ((t: string) => void process.stderr.write(t));
   const clock = host.clock ?? realClock;
   const kit = createHostKit({ sink: stderrSink(err, () => clock.now()), level: logLevelFrom(process.env) });
+  // The CLI's process (a test's in-process recorder leaves the process alone): a crash goes through the scrubber.
+  if (host.catchCrashes) kit.catchCrashes();
   const log = (text: string) => kit.log('info', text);
   const intake = kit.takeKey({
     env: host.key === undefined ? process.env : { ODDSDESK_API_KEY: host.key },

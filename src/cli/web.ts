@@ -39,6 +39,8 @@ export async function runWeb(options: WebOptions): Promise<void> {
   if (process.env['ODDSDESK_BENCH_LOOP_DELAY'] === '1') reportLoopDelayOnRequest();
   const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
   const kit = createHostKit({ sink: stderrSink(), level: logLevelFrom(process.env) });
+  // A crash is logged through the scrubber before the process goes (the key may be in an error's message).
+  kit.catchCrashes();
   const intake = kit.takeKey({ env: process.env, ...(options.apiKeyFile === undefined ? {} : { file: options.apiKeyFile }) });
   if (!intake.ok) {
     process.stderr.write(`web: ${intake.message}\n`);

@@ -30,11 +30,15 @@ export function pathLabel(path: ApiPath): string {
   return LABELS[path] ?? path;
 }
 
-/** Replaces every known key inside `text`. Keys shorter than 4 characters would redact ordinary words. */
+/**
+ * Replaces every known key inside `text`, whatever its case: a host name, a header dump or an upper-cased message may
+ * carry the key in another case than the trader typed. Keys shorter than 4 characters would redact ordinary words.
+ */
 export function scrub(text: string, keys: Iterable<string>): string {
   let out = text;
   for (const key of keys) {
-    if (key.length >= 4 && out.includes(key)) out = out.split(key).join('[redacted key]');
+    if (key.length < 4) continue;
+    out = out.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '[redacted key]');
   }
   return out;
 }

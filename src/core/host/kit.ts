@@ -57,6 +57,12 @@ export interface HostKit {
   onShutdown(name: string, close: () => Promise<void> | void): void;
   /** Closes every registered part once, within the one deadline; later calls get the same outcome. */
   shutdown(reason: string): Promise<ShutdownOutcome>;
+  /**
+   * The last resort of a process of its own (the CLI's `record` and `web`; Electron main has electron-log's): an
+   * uncaught exception or unhandled rejection is logged through the scrubber (Node would print it raw, a key in its
+   * message and all, to stderr), then the host shuts down within its deadline and exits with 1.
+   */
+  catchCrashes(target?: Pick<NodeJS.Process, 'on' | 'exit'>): void;
 }
 
 /** Resolves with how `close` ended, or 'timeout' once `timeoutMs` has passed without it ending. */
@@ -95,8 +101,9 @@ export function createHostKit(options: HostKitOptions): HostKit {
 
   const parts: Array<{ name: string; close: () => Promise<void> | void }> = [];
   let done: Promise<ShutdownOutcome> | null = null;
+  let catching = false;
 
-  return {
+  const kit: HostKit = {
     scrubber,
     log,
     secrets(store) {
@@ -177,7 +184,19 @@ export function createHostKit(options: HostKitOptions): HostKit {
       })();
       return done;
     },
+    catchCrashes(target = process) {
+      if (catching) return;
+      catching = true;
+      const crash = (what: string) => (e: unknown) => {
+        const text = scrubber.value(e);
+        log('error', `${what}: ${typeof text === 'string' ? text : JSON.stringify(text)}`);
+        void kit.shutdown(what.toLowerCase()).finally(() => target.exit(1));
+      };
+      target.on('uncaughtException', crash('Uncaught exception'));
+      target.on('unhandledRejection', crash('Unhandled promise rejection'));
+    },
   };
+  return kit;
 }
 
 /** A host's log level from ODDSDESK_LOG_LEVEL (debug, info, warn, error); info otherwise. */

@@ -44,8 +44,9 @@ export function scrubText(text: string, secrets: Iterable<string> = []): string 
   let out = text;
   for (const s of secrets) {
     if (s.length < MIN_SECRET_LENGTH) continue;
-    // The value as is, and as it appears in a URL or form.
-    for (const form of new Set([s, encodeURIComponent(s)])) out = out.replace(new RegExp(escapeRegExp(form), 'g'), REDACTED);
+    // The value as is, and as it appears in a URL or form, in any case (a host name or an upper-cased message may
+    // carry it in another case than the trader typed).
+    for (const form of new Set([s, encodeURIComponent(s)])) out = out.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
   }
   for (const [re, replacement] of PATTERNS) out = out.replace(re, replacement);
   return out;
