@@ -4,7 +4,8 @@
 // before anything is packed; the packaged app refuses such a feed again at runtime (src/main/updates.ts).
 // With a feed, a Windows build must also name the code-signing certificate's publisher (electron-updater then installs
 // only an update signed by it), and a Linux release key, when one is added, must be an Ed25519 public key (never the
-// private half). The release owner's steps: docs/releasing.md.
+// private half). A release page (package.json's releasePage, where a refused update sends the trader) must be https.
+// The release owner's steps: docs/releasing.md.
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -93,6 +94,27 @@ export function updateKeyProblems(pem) {
   return type === 'ed25519' ? [] : [`${UPDATE_KEY_SOURCE} is a ${type} key, not Ed25519`];
 }
 
+/**
+ * What is wrong with the release page setting (package.json's `releasePage`, or electron-builder's
+ * extraMetadata.releasePage), as sentences; empty when it is unset or an https URL without credentials. The app
+ * ignores any other value (src/main/updates.ts), so a build with one is refused rather than shipped without its page.
+ * @param {unknown} value
+ * @returns {string[]}
+ */
+export function releasePageProblems(value) {
+  if (value === undefined || value === null || value === '') return [];
+  let url = null;
+  try {
+    url = typeof value === 'string' ? new URL(value) : null;
+  } catch {
+    url = null;
+  }
+  if (url === null) return [`releasePage ${JSON.stringify(value)} is not a URL`];
+  if (url.protocol !== 'https:') return [`releasePage ${JSON.stringify(value)} is not https`];
+  if (url.username !== '' || url.password !== '') return [`releasePage ${JSON.stringify(value)} carries credentials`];
+  return [];
+}
+
 const readOrNull = (file) => {
   try {
     return readFileSync(file, 'utf8');
@@ -110,6 +132,9 @@ export default async function beforePack(context, read = readOrNull, warn = (lin
   const own = packager.platformSpecificBuildOptions;
   const problems = [...publishProblems(packager.config?.publish), ...publishProblems(own?.publish)];
   if (problems.length > 0) throw new Error(`Refusing to build with an insecure update feed: ${problems.join('; ')}`);
+  // The app's package.json as packed (extraMetadata merged in).
+  const pageProblems = releasePageProblems(packager.info?.metadata?.releasePage ?? packager.config?.extraMetadata?.releasePage);
+  if (pageProblems.length > 0) throw new Error(`Refusing to build: ${pageProblems.join('; ')} (docs/releasing.md, "The release page")`);
   const feed = hasFeed(packager.config?.publish) || hasFeed(own?.publish);
   const platform = context.electronPlatformName;
   if (platform === 'win32') {

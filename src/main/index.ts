@@ -471,8 +471,9 @@ async function startUpdates(): Promise<void> {
     const autoUpdater = mod.autoUpdater ?? mod.default?.autoUpdater;
     if (!autoUpdater) return;
     autoUpdater.logger = log;
-    // Linux: install only a download whose signature verifies against the pinned release key.
-    updates = createUpdates(app.getVersion(), autoUpdater, (t) => scrubber.text(t), linuxSignatureCheck(process.platform, process.resourcesPath));
+    // Linux: install only a download whose signature (of the file and its version) verifies against the pinned release
+    // key; a refused one points to the release page's origin only (package.json's releasePage, else the feed's).
+    updates = createUpdates(app.getVersion(), autoUpdater, (t) => scrubber.text(t), linuxSignatureCheck(process.platform, process.resourcesPath, undefined, app.getAppPath()));
   } catch (e) {
     console.warn(`Updates unavailable: ${toAppError(e).message}`);
   }

@@ -3,10 +3,12 @@
 // ever touches the network for them. With one, Settings checks and offers; nothing downloads or installs unasked.
 // On Linux electron-updater checks a download only against a sha512 served by the same feed, so there an update is
 // installed only when its Ed25519 signature (in the feed's latest-linux.yml, made with the release key) verifies
-// against the public key pinned in the app; without that key, or with a missing or bad signature, Settings only says
-// a new version exists and where to get it. macOS and Windows keep their own code-signing checks.
+// against the public key pinned in the app. What is signed is the version together with the file (signedMessage), so
+// an older signed build offered under a higher version is refused too. Without that key, or with a missing or bad
+// signature, Settings only says a new version exists and where to get it: only ever on the release page's own origin
+// (releasePage), never a link the feed chose elsewhere. macOS and Windows keep their own code-signing checks.
 // Written against the slice of electron-updater's AppUpdater used here, so the state rules run without Electron.
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -127,10 +129,24 @@ export function signatureFor(info: Pick<UpdateInfoLike, 'files'> | null, downloa
 }
 
 /**
- * Why `data` must not be installed, or null when `signature` (base64, as in latest-linux.yml) is a valid Ed25519
- * signature of exactly these bytes by the key `publicKeyPem`. Each reason finishes "…, and <reason>" in Settings.
+ * What the release key signs for one Linux update (scripts/sign-update.mjs builds the same bytes): three lines, UTF-8,
+ * no final line break, the sha512 in lowercase hex (what `sha512sum` prints):
+ *   oddsdesk-update
+ *   version <the version the feed offers it as>
+ *   sha512 <sha512 of the file's bytes>
+ * The version is part of it, so a signature made for 1.0.0 does not verify when the feed offers that file as 9.9.9.
  */
-export function signatureProblem(data: Uint8Array, signature: unknown, publicKeyPem: string | null): string | null {
+export function signedMessage(version: string, data: Uint8Array): Buffer {
+  const sha512 = createHash('sha512').update(data).digest('hex');
+  return Buffer.from(`oddsdesk-update\nversion ${version}\nsha512 ${sha512}`, 'utf8');
+}
+
+/**
+ * Why `data` must not be installed as `version`, or null when `signature` (base64, as in latest-linux.yml) is a valid
+ * Ed25519 signature by the key `publicKeyPem` of signedMessage(version, data): these bytes, offered as this version.
+ * Each reason finishes "…, and <reason>" in Settings.
+ */
+export function signatureProblem(data: Uint8Array, version: string, signature: unknown, publicKeyPem: string | null): string | null {
   if (publicKeyPem === null) return 'this build has no release key to check it with';
   let key;
   try {
@@ -143,7 +159,17 @@ export function signatureProblem(data: Uint8Array, signature: unknown, publicKey
   if (typeof signature !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature.trim())) return 'its signature is not base64';
   const bytes = Buffer.from(signature.trim(), 'base64');
   if (bytes.length !== 64) return 'its signature is not an Ed25519 signature';
-  return verify(null, data, key, bytes) ? null : 'its signature does not match the release key';
+  return verify(null, signedMessage(version, data), key, bytes) ? null : 'its signature does not match the release key';
+}
+
+/**
+ * Where a trader is sent to get a version by hand. `url` is always https and on the release page's origin: the file's
+ * own address when the feed names it there, else the release page itself, with `offSite` saying the feed's link was
+ * left out because it points elsewhere.
+ */
+export interface DownloadPlace {
+  url: string;
+  offSite: boolean;
 }
 
 /** Linux's extra check on a downloaded update; everything it needs is injectable, so it runs under plain Node. */
@@ -151,45 +177,94 @@ export interface LinuxSignatureCheck {
   /** The pinned release key (Ed25519, PEM), or null when this build has none: updates are then only announced. */
   publicKey: string | null;
   readFile(file: string): Promise<Uint8Array>;
-  /** Where a trader can download the offered version by hand (https), or null when the feed does not say. */
-  downloadPlace(info: UpdateInfoLike): string | null;
+  /** Where a trader can download the offered version by hand, or null when this build knows no release page. */
+  downloadPlace(info: UpdateInfoLike): DownloadPlace | null;
+}
+
+/** `value` as an https URL without credentials, or null. */
+function httpsUrl(value: string | undefined | null, base?: string): URL | null {
+  if (!value) return null;
+  try {
+    const url = base === undefined ? new URL(value) : new URL(value, base);
+    return url.protocol === 'https:' && url.username === '' && url.password === '' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Where the feed of this app-update.yml offers a version for download by hand: the file's own address on a generic
- * feed, the releases page on GitHub; null for other providers. Only an https address is ever given.
+ * The release page this build names, from the app's own package.json (never from the feed's answer): its
+ * `releasePage` field, set by the release owner (electron-builder: `-c.extraMetadata.releasePage=https://…`;
+ * docs/releasing.md). Only an https URL counts; anything else is null, with one log line when something was set.
  */
-export function downloadPlaceFrom(appUpdateYml: string | null): (info: UpdateInfoLike) => string | null {
+export function releasePageSetting(packageJson: string | null, log: (line: string) => void = (line) => console.warn(line)): string | null {
+  if (packageJson === null) return null;
+  let value: unknown;
+  try {
+    value = (JSON.parse(packageJson) as { releasePage?: unknown } | null)?.releasePage;
+  } catch {
+    return null;
+  }
+  if (value === undefined || value === null || value === '') return null;
+  const url = typeof value === 'string' ? httpsUrl(value) : null;
+  if (!url) log('Ignoring package.json releasePage: it is not an https URL.');
+  return url?.href ?? null;
+}
+
+/**
+ * The release page of this build: the `releasePage` setting when there is one; otherwise what its feed
+ * (app-update.yml, written into the app at build time) implies: the releases page on GitHub, the feed's own address
+ * on a generic feed; null for other providers.
+ */
+export function releasePageFrom(appUpdateYml: string | null, setting: string | null = null): string | null {
+  const configured = httpsUrl(setting);
+  if (configured) return configured.href;
   const fields = feedFields(appUpdateYml ?? '');
+  const provider = fields.get('provider');
+  if (provider === 'github' && fields.get('owner') && fields.get('repo')) {
+    return httpsUrl(`https://${fields.get('host') ?? 'github.com'}/${fields.get('owner')}/${fields.get('repo')}/releases/latest`)?.href ?? null;
+  }
+  if (provider === 'generic') return httpsUrl(fields.get('url'))?.href ?? null;
+  return null;
+}
+
+/**
+ * Where a trader gets an offered version by hand, given this build's feed (app-update.yml) and release page setting.
+ * Only the release page's own origin is ever named: on a generic feed the file's address (resolved against the feed
+ * as electron-updater does) when it is https on that origin; otherwise the release page itself, saying the feed's
+ * link was left out. Null when the build knows no release page ("where you got Oddsdesk").
+ */
+export function downloadPlaceFrom(appUpdateYml: string | null, releasePage: string | null = null): (info: UpdateInfoLike) => DownloadPlace | null {
+  const fields = feedFields(appUpdateYml ?? '');
+  const page = releasePageFrom(appUpdateYml, releasePage);
+  const feedUrl = fields.get('provider') === 'generic' ? fields.get('url') : undefined;
   return (info) => {
-    let place: string | null = null;
-    try {
-      const provider = fields.get('provider');
-      const file = info.files?.[0]?.url;
-      if (provider === 'generic' && fields.get('url') && file) {
-        const base = fields.get('url')!;
-        place = new URL(file, base.endsWith('/') ? base : `${base}/`).href;
-      } else if (provider === 'github' && fields.get('owner') && fields.get('repo')) {
-        place = new URL(`https://${fields.get('host') ?? 'github.com'}/${fields.get('owner')}/${fields.get('repo')}/releases/latest`).href;
-      }
-    } catch {
-      place = null;
-    }
-    return place?.startsWith('https://') ? place : null;
+    if (page === null) return null;
+    const file = info.files?.[0]?.url;
+    if (!feedUrl || typeof file !== 'string' || file === '') return { url: page, offSite: false };
+    const url = httpsUrl(file, feedUrl.endsWith('/') ? feedUrl : `${feedUrl}/`);
+    return url !== null && url.origin === new URL(page).origin ? { url: url.href, offSite: false } : { url: page, offSite: true };
   };
 }
 
-/** The signature check for this platform: Linux only (macOS and Windows check the OS code signature themselves). */
+/**
+ * The signature check for this platform: Linux only (macOS and Windows check the OS code signature themselves).
+ * `appPath` is where the app's package.json is (Electron: app.getAppPath()), for its releasePage setting.
+ */
 export function linuxSignatureCheck(
   platform: NodeJS.Platform,
   resourcesPath: string | undefined,
   read: (f: string) => string | null = readOrNull,
+  appPath?: string,
 ): LinuxSignatureCheck | null {
   if (platform !== 'linux') return null;
   return {
     publicKey: resourcesPath ? read(path.join(resourcesPath, UPDATE_KEY_FILE)) : null,
     readFile: (f) => readFile(f),
-    downloadPlace: downloadPlaceFrom(resourcesPath ? read(path.join(resourcesPath, 'app-update.yml')) : null),
+    downloadPlace: downloadPlaceFrom(
+      resourcesPath ? read(path.join(resourcesPath, 'app-update.yml')) : null,
+      appPath ? releasePageSetting(read(path.join(appPath, 'package.json'))) : null,
+    ),
   };
 }
 
@@ -222,13 +297,17 @@ export function createUpdates(
   /** Only by hand from here: says where to get the version, and why this build will not install it itself. */
   const manual = (info: UpdateInfoLike, reason: string) => {
     const place = signatureCheck?.downloadPlace(info) ?? null;
+    const where =
+      place === null
+        ? 'where you got Oddsdesk and install it yourself'
+        : place.offSite
+          ? `the release page, ${place.url}, and install it yourself (the feed's own download link is on another site, so it is not shown)`
+          : `${place.url} and install it yourself`;
     set({
       state: 'manual',
       version: info.version,
       percent: null,
-      message: clean(
-        `Download it from ${place ?? 'where you got Oddsdesk'} and install it yourself: this build installs an update only when its signature checks against the release key, and ${reason}.`,
-      ),
+      message: clean(`Download it from ${where}: this build installs an update only when its signature checks against the release key, and ${reason}.`),
     });
   };
 
@@ -273,7 +352,8 @@ export function createUpdates(
       if (file === null) problem = 'the downloaded file cannot be found';
       else {
         const data = await signatureCheck.readFile(file).catch(() => null);
-        problem = data === null ? 'the downloaded file cannot be read' : signatureProblem(data, signatureFor(info, file), signatureCheck.publicKey);
+        // Checked as the version the feed offers: a build signed for an older version does not pass as this one.
+        problem = data === null ? 'the downloaded file cannot be read' : signatureProblem(data, String(info.version), signatureFor(info, file), signatureCheck.publicKey);
       }
       if (problem) {
         manual(info, problem);

@@ -129,3 +129,24 @@ describe('the Linux release key', () => {
     await expect(linux('not a key')).rejects.toThrow(/not a public key in PEM/);
   });
 });
+
+describe('the release page (issue 36)', () => {
+  const withPage = (releasePage: unknown, where: 'metadata' | 'extraMetadata' = 'metadata') => {
+    const context = contextFor('linux', FEED, config.linux) as { packager: Record<string, unknown> };
+    if (where === 'metadata') context.packager.info = { metadata: { name: 'oddsdesk', releasePage } };
+    else context.packager.config = { ...(context.packager.config as object), extraMetadata: { releasePage } };
+    return hook(context, noKey, () => undefined);
+  };
+
+  it('is optional, and accepted as an https URL from package.json or extraMetadata', async () => {
+    await expect(withPage(undefined)).resolves.toBeUndefined();
+    await expect(withPage('https://oddsdesk.example/download')).resolves.toBeUndefined();
+    await expect(withPage('https://oddsdesk.example/download', 'extraMetadata')).resolves.toBeUndefined();
+  });
+
+  it('refuses one the app would ignore: not https, not a URL, or with credentials', async () => {
+    await expect(withPage('http://oddsdesk.example/download')).rejects.toThrow(/releasePage "http:\/\/oddsdesk\.example\/download" is not https/);
+    await expect(withPage('oddsdesk.example', 'extraMetadata')).rejects.toThrow(/is not a URL/);
+    await expect(withPage('https://u:p@oddsdesk.example/')).rejects.toThrow(/carries credentials/);
+  });
+});
