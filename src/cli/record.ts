@@ -40,6 +40,20 @@ export function recordLines(e: MonitorEvent): Array<Record<string, unknown>> {
 function recordLine(e: Exclude<MonitorEvent, { type: 'batch' }>): Record<string, unknown> | null {
   switch (e.type) {
     case 'settlement':
+      // A re-settlement has a line type of its own: a `settlement` line stays "stored for the first time".
+      if (e.resettled) {
+        return {
+          type: 'resettlement',
+          event_id: e.settlement.event_id,
+          settled_at: e.settlement.settled_at,
+          score_home: e.settlement.score_home,
+          score_away: e.settlement.score_away,
+          status: e.settlement.status,
+          from_score_home: e.resettled.scoreHome,
+          from_score_away: e.resettled.scoreAway,
+          from_status: e.resettled.status,
+        };
+      }
       return {
         type: 'settlement',
         event_id: e.settlement.event_id,

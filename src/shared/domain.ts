@@ -420,6 +420,20 @@ export interface BetView extends NewBet {
   settleByHand: string | null;
   /** Profit or loss in stake units (currency) once settled. */
   pnl: number | null;
+  /**
+   * The match was settled again with another result (a re-settlement): the bet's result and the score under the
+   * result it replaced, the latest such change. Null when never re-settled, or when the trader settled it by hand.
+   */
+  resettled?: BetResettlement | null;
+}
+
+export interface BetResettlement {
+  /** The bet's result under the replaced settlement (null: that settlement could not settle it). */
+  fromResult: BetResult | null;
+  fromScore: { home: number; away: number } | null;
+  toScore: { home: number; away: number } | null;
+  /** When the new result arrived (ms). */
+  at: number;
 }
 
 export interface BetQuery {

@@ -270,6 +270,7 @@ describe('the bets CSV, row by row', () => {
       'clv_LOG_pct', 'clv_EM_pct', 'clv_MPTO_pct', 'clv_SHIN_pct', 'clv_OR_pct', 'result', 'pnl',
       'selection', 'close_stale', 'close_note', 'result_by', 'settle_by_hand',
       'odds_format', 'price_in_format', 'closing_price_in_format',
+      'resettled_at_utc', 'resettled_from_result', 'resettled_from_score_home', 'resettled_from_score_away',
     ]);
   });
 
@@ -285,6 +286,7 @@ describe('the bets CSV, row by row', () => {
       clv_LOG_pct: 2.7027, clv_EM_pct: 1.2346, clv_MPTO_pct: null, clv_SHIN_pct: -0, clv_OR_pct: 3.3334,
       result: 'half_loss', pnl: -50, selection: 'Home -0.25', close_stale: false, close_note: null, result_by: 'score', settle_by_hand: null,
       odds_format: 'decimal', price_in_format: 1.9, closing_price_in_format: 1.85,
+      resettled_at_utc: null, resettled_from_result: null, resettled_from_score_home: null, resettled_from_score_away: null,
     });
     expect(byColumn[1]).toMatchObject({
       id: 2, placed_at_utc: '2026-11-22T12:31:15', closing_price: null,
@@ -307,14 +309,14 @@ describe('the bets CSV, row by row', () => {
     const lines = text.split('\r\n');
     expect(lines.at(-1)).toBe(''); // the last line ends with CRLF too
     expect(lines.slice(0, -1)).toEqual([
-      'id,placed_at_utc,event_id,bet,line_id,market,period,line,side,price,stake,closing_price,clv_LOG_pct,clv_EM_pct,clv_MPTO_pct,clv_SHIN_pct,clv_OR_pct,result,pnl,selection,close_stale,close_note,result_by,settle_by_hand,odds_format,price_in_format,closing_price_in_format',
+      'id,placed_at_utc,event_id,bet,line_id,market,period,line,side,price,stake,closing_price,clv_LOG_pct,clv_EM_pct,clv_MPTO_pct,clv_SHIN_pct,clv_OR_pct,result,pnl,selection,close_stale,close_note,result_by,settle_by_hand,odds_format,price_in_format,closing_price_in_format,resettled_at_utc,resettled_from_result,resettled_from_score_home,resettled_from_score_away',
       // The half loss: -50 is a number (no apostrophe); the SHIN CLV that rounds to zero is written 0.
-      '1,2026-11-22T12:30:15,1001,Arsenal v Chelsea,5001,spread,0,-0.25,home,1.9,100,1.85,2.7027,1.2346,,0,3.3334,half_loss,-50,Home -0.25,false,,score,,decimal,1.9,1.85',
+      '1,2026-11-22T12:30:15,1001,Arsenal v Chelsea,5001,spread,0,-0.25,home,1.9,100,1.85,2.7027,1.2346,,0,3.3334,half_loss,-50,Home -0.25,false,,score,,decimal,1.9,1.85,,,,',
       // The open bet: the name starting with @ gets an apostrophe and, holding a comma, quotes; empty close, CLV,
       // result and P/L; the quotes of the reason doubled.
-      `2,2026-11-22T12:31:15,1002,"'@Home, FC v -Away",5002,totals,1,2.5,over,2.05,12.5,,,,,,,,,Over 2.5,true,the line vanished from a snapshot,,"the service said ""void""",decimal,2.05,`,
+      `2,2026-11-22T12:31:15,1002,"'@Home, FC v -Away",5002,totals,1,2.5,over,2.05,12.5,,,,,,,,,Over 2.5,true,the line vanished from a snapshot,,"the service said ""void""",decimal,2.05,,,,,`,
       // The draw won at 3.40 for 20: P/L 48.
-      '3,2026-11-22T12:30:15,1003,Ajax v PSV,5003,moneyline,0,,draw,3.4,20,3.1,5.5,5.25,5,6,-0.5,win,48,Draw,false,,service,,decimal,3.4,3.1',
+      '3,2026-11-22T12:30:15,1003,Ajax v PSV,5003,moneyline,0,,draw,3.4,20,3.1,5.5,5.25,5,6,-0.5,win,48,Draw,false,,service,,decimal,3.4,3.1,,,,',
     ]);
   });
 

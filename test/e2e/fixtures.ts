@@ -19,17 +19,21 @@ export function simulatorAndHost(o: {
   sim?: Omit<SimulatorOptions, 'keys'>;
   env?: Record<string, string>;
   beforeGoto?: (page: Page) => Promise<unknown>;
+  /** Another upstream in front of the simulator (a rewriting proxy): the host is pointed at it instead. */
+  upstream?: (sim: Simulator) => Promise<{ url: string; close(): Promise<void> }>;
 }) {
   return async ({ page }: { page: Page }, use: (sim: Simulator) => Promise<void>) => {
     const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', ...o.sim, keys: [{ key: o.key, plan: 'enterprise' }] });
+    const upstream = o.upstream ? await o.upstream(sim) : null;
     const dir = mkdtempSync(path.join(tmpdir(), `oddsdesk-${o.name}-e2e-`));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, `${o.name}.db`)], { ODDSDESK_API_KEY: o.key, ...o.env });
+    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', upstream?.url ?? sim.url, '--db', path.join(dir, `${o.name}.db`)], { ODDSDESK_API_KEY: o.key, ...o.env });
     await o.beforeGoto?.(page);
     await page.setViewportSize(o.viewport);
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();
     await use(sim);
     await host.stop();
+    await upstream?.close();
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   };

@@ -14,14 +14,15 @@ export interface RewritingProxy {
 
 const HOP_BY_HOP = new Set(['connection', 'content-length', 'content-encoding', 'transfer-encoding', 'keep-alive']);
 
-export async function startRewritingProxy(upstream: string, rewrites: Record<string, () => unknown>): Promise<RewritingProxy> {
+/** A rewrite answers its path with the JSON it returns; it may read the request's URL (its query). */
+export async function startRewritingProxy(upstream: string, rewrites: Record<string, (url: URL) => unknown>): Promise<RewritingProxy> {
   const rewritten = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', upstream);
     const rewrite = rewrites[url.pathname];
     if (rewrite) {
       rewritten.set(url.pathname, (rewritten.get(url.pathname) ?? 0) + 1);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rewrite()));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rewrite(url)));
       return;
     }
     const abort = new AbortController();

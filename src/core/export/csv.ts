@@ -129,6 +129,9 @@ export const BET_CSV_HEADER = [
   // Added with the odds formats (issue 25): price and closing_price stay decimal; these say them in the trader's
   // format (docs/trading.md, "Numbers on screen"), as the Bets view shows them.
   'odds_format', 'price_in_format', 'closing_price_in_format',
+  // Added with re-settlements (issue 36): `result` and `pnl` are the bet under the match's current settlement; when
+  // the service re-settled the match, these say when, and the bet's result and the final score before (empty otherwise).
+  'resettled_at_utc', 'resettled_from_result', 'resettled_from_score_home', 'resettled_from_score_away',
 ] as const;
 
 const pct4 = (n: number | null | undefined) => (n === null || n === undefined ? null : Math.round(n * 10_000) / 10_000);
@@ -140,11 +143,13 @@ const pct4 = (n: number | null | undefined) => (n === null || n === undefined ? 
 export function* betCsvRows(bets: Iterable<BetView>, format: OddsFormat = DEFAULT_ODDS_FORMAT): Generator<unknown[]> {
   for (const b of bets) {
     const c = b.clvByModel;
+    const r = b.resettled ?? null;
     yield [
       b.id, formatServiceTime(b.placedAt), b.eventId, b.label, b.lineId, b.market, b.period, b.line, b.side, b.price, b.stake, b.closingPrice,
       pct4(c?.LOG), pct4(c?.EM), pct4(c?.MPTO), pct4(c?.SHIN), pct4(c?.OR), b.result, b.pnl,
       b.sideWords, b.closeStale, b.closeNote, b.resultBy, b.settleByHand,
       format, oddsCell(b.price, format), oddsCell(b.closingPrice, format),
+      r ? formatServiceTime(r.at) : null, r?.fromResult ?? null, r?.fromScore?.home ?? null, r?.fromScore?.away ?? null,
     ];
   }
 }

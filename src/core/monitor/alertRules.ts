@@ -1,6 +1,7 @@
 // The alert rules as pure functions: whether a max_win change or a settlement alerts and notifies, and what its
 // words are. No I/O here; the monitor's parts call these and do the writing.
 import type { SettledEvent } from '../../shared/api';
+import type { Resettlement } from '../store';
 import type { NewAlert, SettlementAlertScope } from '../../shared/domain';
 import { NO_PERIOD_NAMES, type PeriodNames } from '../../shared/periods';
 import { settledLineText, settlementStatusNote } from '../../shared/trading';
@@ -182,6 +183,48 @@ export function settlementDecision(
       eventId: s.event_id,
       message: body ? `${title}\n${body}` : title,
       data: { score_home: s.score_home, score_away: s.score_away, watched, sport_id: s.sport_id, league_id: s.league_id },
+    },
+    notify: settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
+  };
+}
+
+/** A score as the settlement's title writes it, with the status when the match did not simply end: "2–3", "0–0 (abandoned)". */
+function resultWordsOf(score: { home: number; away: number }, status: string): string {
+  const note = settlementStatusNote(status);
+  return `${score.home}–${score.away}${note ? ` (${note.toLowerCase()})` : ''}`;
+}
+
+/** "Re-settled: A v B: 2–3 → 99–99": the match, the result the service replaced and the one it sent now. */
+export function resettlementTitle(r: Resettlement): string {
+  const from = resultWordsOf({ home: r.from.scoreHome, away: r.from.scoreAway }, r.from.status);
+  const to = resultWordsOf({ home: r.to.score_home, away: r.to.score_away }, r.to.status);
+  return `Re-settled: ${r.runnerHome} v ${r.runnerAway}: ${from} → ${to}`;
+}
+
+/**
+ * A settlement the service sent again with another result alerts (kind `resettled`) and notifies exactly as a
+ * settlement of that match would (the same scope, muting and silencing): the trader was told the first result, so
+ * a change of it is news of the same weight. Its words list the lines as now settled.
+ */
+export function resettlementDecision(r: Resettlement, watched: boolean, settings: AlertSettings, ctx: SettlementWordsContext = {}): AlertDecision {
+  if (!settlementInScope(r.to, watched, settings) || isMuted(settings, r.eventId)) return NONE;
+  const title = resettlementTitle(r);
+  const body = settlementBody(r.to, ctx);
+  return {
+    alert: {
+      kind: 'resettled',
+      eventId: r.eventId,
+      message: body ? `${title}\n${body}` : title,
+      data: {
+        revision: r.revision,
+        from: { score_home: r.from.scoreHome, score_away: r.from.scoreAway, status: r.from.status },
+        score_home: r.to.score_home,
+        score_away: r.to.score_away,
+        status: r.to.status,
+        watched,
+        sport_id: r.to.sport_id,
+        league_id: r.to.league_id,
+      },
     },
     notify: settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
   };

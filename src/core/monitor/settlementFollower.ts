@@ -10,10 +10,10 @@ import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
 import type { Clock } from '../clock';
 import type { Notifier } from '../notifier';
-import type { Store } from '../store';
+import type { Resettlement, Store } from '../store';
 import { periodNames } from '../../shared/periods';
 import { marketKind } from '../../shared/trading';
-import { settlementDecision, type AlertSettings } from './alertRules';
+import { resettlementDecision, settlementDecision, type AlertSettings } from './alertRules';
 import type { MonitorEvent } from './events';
 import { walkSettled } from './settledWalk';
 
@@ -90,25 +90,34 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     const words = { periodNames: periodNames(store.periods()) };
     const committed = store.transaction(() => {
       const known = store.knownSettlements(events.map((e) => e.event_id));
-      store.recordSettledPage(events, cursor);
-      const fresh: Array<{ settlement: SettledEvent; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string; sound?: boolean } | null }> = [];
+      // A known match sent again with another result is a re-settlement (its earlier result kept in its history);
+      // sent again unchanged, it is nothing.
+      const resettled = store.recordSettledPage(events, cursor);
+      const told: Array<{ settlement: SettledEvent; fresh: boolean; resettled?: Resettlement['from']; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string; sound?: boolean } | null }> = [];
       for (const s of events) {
         if (known.has(s.event_id)) continue;
         const watched = o.isWatched(s.event_id);
         const decision = settlementDecision(s, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null, teams: teamTotalTeams(store, s) });
         const alert = decision.alert ? store.appendAlert(decision.alert) : null;
         if (publishesResults(s.sport_id)) store.oweResults(s.event_id, now, watched);
-        fresh.push({ settlement: s, watched, alert, notify: decision.notify });
+        told.push({ settlement: s, fresh: true, watched, alert, notify: decision.notify });
       }
-      return fresh;
+      for (const r of resettled) {
+        const s = r.to;
+        const watched = o.isWatched(s.event_id);
+        const decision = resettlementDecision(r, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null, teams: teamTotalTeams(store, s) });
+        const alert = decision.alert ? store.appendAlert(decision.alert) : null;
+        told.push({ settlement: s, fresh: false, resettled: r.from, watched, alert, notify: decision.notify });
+      }
+      return told;
     });
     // Told only once the page is safely stored: a crash before this point leaves it to be read again, unalerted.
     for (const f of committed) {
-      o.emit({ type: 'settlement', settlement: f.settlement, watched: f.watched });
+      o.emit({ type: 'settlement', settlement: f.settlement, watched: f.watched, ...(f.resettled ? { resettled: f.resettled } : {}) });
       if (f.alert) o.emit({ type: 'alert', alert: f.alert });
       if (f.notify) o.notifier.notify({ kind: 'settlement', ...f.notify, eventId: f.settlement.event_id });
     }
-    return committed.map((f) => f.settlement);
+    return committed.filter((f) => f.fresh).map((f) => f.settlement);
   }
 
   /** 'stop' when the quota or the key said no (a share refused, a 429, a rejected key): the results stay owed. */

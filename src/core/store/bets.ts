@@ -4,7 +4,7 @@
 // renderer agree.
 import type Database from 'better-sqlite3';
 import type { Market, Prices } from '../../shared/api';
-import type { BetQuery, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import type { BetQuery, BetResettlement, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
@@ -107,6 +107,8 @@ type BetRow = Partial<Cols<'last'>> & {
   settled_line_id: number | null; settled_line: number | null; settled_period: number | null; settled_market: string | null;
   outcome_home: string | null; outcome_draw: string | null; outcome_away: string | null;
   settlement_status: string | null; score_home: number | null; score_away: number | null;
+  /** The result the match's latest re-settlement replaced (settlement_revisions), if any. */
+  was_score_home: number | null; was_score_away: number | null; was_lines: string | null; resettled_at: number | null;
 };
 
 const teamOf = (side: string | null | undefined): 'home' | 'away' | null => (side === 'home' || side === 'away' ? side : null);
@@ -150,13 +152,16 @@ export function createBetLog(db: Database.Database): BetLog {
       e.runner_home, e.runner_away, e.sport_name, ml.side AS team,
       s.line_id AS settled_line_id, s.line AS settled_line, s.period AS settled_period, s.market AS settled_market,
       s.outcome_home, s.outcome_draw, s.outcome_away,
-      st.status AS settlement_status, st.score_home, st.score_away
+      st.status AS settlement_status, st.score_home, st.score_away,
+      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.lines AS was_lines, rv.replaced_at AS resettled_at
     FROM bets b
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     LEFT JOIN events e ON e.event_id = b.event_id
     LEFT JOIN market_lines ml ON ml.event_id = b.event_id AND ml.line_id = b.line_id
     LEFT JOIN settlements st ON st.event_id = b.event_id
     LEFT JOIN settlement_lines s ON s.event_id = b.event_id AND s.line_id = b.line_id
+    LEFT JOIN settlement_revisions rv ON rv.event_id = b.event_id
+      AND rv.revision = (SELECT max(x.revision) FROM settlement_revisions x WHERE x.event_id = b.event_id)
     WHERE (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)
       AND (@id IS NULL OR b.id = @id)
@@ -208,6 +213,20 @@ export function createBetLog(db: Database.Database): BetLog {
     return { result: null, resultBy: null, settleByHand: s.reason };
   }
 
+  /**
+   * The bet under the result its match's latest re-settlement replaced, read by the same rules as the current one
+   * (settlementOf). A result set by hand stands whatever the service re-sends, so it shows no re-settlement.
+   */
+  function resettlementOf(r: BetRow, now: Pick<BetView, 'resultBy'>): BetResettlement | null {
+    if (r.was_lines === null || r.resettled_at === null || now.resultBy === 'hand') return null;
+    const lines = JSON.parse(r.was_lines) as Array<{ line_id: number; period: number; market: string; line: number | null; outcome_home: string; outcome_draw: string; outcome_away: string }>;
+    const was = lines.find((l) => l.line_id === r.line_id);
+    const fromScore = r.was_score_home !== null && r.was_score_away !== null ? { home: r.was_score_home, away: r.was_score_away } : null;
+    const toScore = r.score_home !== null && r.score_away !== null ? { home: r.score_home, away: r.score_away } : null;
+    const before = was ? settleBet({ market: r.market, line: r.line, side: r.side }, was, fromScore, teamOf(r.team)) : null;
+    return { fromResult: before?.kind === 'settled' ? before.result : null, fromScore, toScore, at: r.resettled_at };
+  }
+
   function toView(r: BetRow, label: (r: BetRow) => string): BetView {
     const settled = settlementOf(r);
     return {
@@ -217,6 +236,7 @@ export function createBetLog(db: Database.Database): BetLog {
       ...closeOf(r),
       ...settled,
       pnl: settled.result === null ? null : betPnl(settled.result, r.price, r.stake),
+      resettled: resettlementOf(r, settled),
     };
   }
 

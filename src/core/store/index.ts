@@ -20,7 +20,7 @@ import { measureUsage } from './usage';
 import { createApplier, forgetRuns } from './writeCommands';
 import { createWriter, type StoreWriter, type WriterMode } from './writer';
 
-export type { TickBatch } from './ingest';
+export type { Resettlement, TickBatch } from './ingest';
 export type { StoreWriter, WriterMode, WriterProblem } from './writer';
 export type { HistoryRange } from './reads';
 export type { CompactOptions } from './compaction';

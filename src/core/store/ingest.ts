@@ -14,6 +14,7 @@ import {
   type PeriodResult,
   type ScoreMessage,
   type SettledEvent,
+  type SettlementLine,
   type SpecialFixture,
   type SpecialTick,
   type Sport,
@@ -35,7 +36,12 @@ export interface Ingest {
   recordTicks(eventId: number, markets: readonly Market[], at?: number): void;
   recordTickBatches(batches: readonly TickBatch[]): void;
   recordScore(message: ScoreMessage, at?: number): void;
-  recordSettledPage(events: readonly SettledEvent[], newCursor: number): void;
+  /**
+   * Stores a page's settlements and moves the cursor, in one transaction. Returns the re-settlements: the matches
+   * already stored whose result (score, status or a line's words) this page changed; the result each replaced is
+   * kept in their history. A settlement sent again unchanged is not one.
+   */
+  recordSettledPage(events: readonly SettledEvent[], newCursor: number): Resettlement[];
   settledCursor(): number | null;
   recordPeriodResults(results: readonly PeriodResult[]): void;
   recordPeriods(periods: readonly Period[]): void;
@@ -43,6 +49,32 @@ export interface Ingest {
   recordSpecialTicks(ticks: readonly SpecialTick[], at?: number): MaxWinPoint[];
   recordOutrights(markets: readonly OutrightMarket[], at?: number): void;
   recordCoverage(coverage: Coverage, at?: number): void;
+}
+
+/** A stored settlement the service sent again with another result: what it was and what it is now. */
+export interface Resettlement {
+  eventId: number;
+  /** The match's number of replaced results, this one included (1 for the first re-settlement). */
+  revision: number;
+  runnerHome: string;
+  runnerAway: string;
+  from: { scoreHome: number; scoreAway: number; status: string };
+  /** The settlement as now stored (the service's record). */
+  to: SettledEvent;
+}
+
+type StoredLine = Pick<SettlementLine, 'line_id' | 'period' | 'market' | 'line' | 'outcome_home' | 'outcome_draw' | 'outcome_away'>;
+
+/** A settlement's lines in one order, as the store keeps them: one per line id, the last sent winning. */
+function linesByIdOf(lines: readonly StoredLine[]): StoredLine[] {
+  const byId = new Map<number, StoredLine>();
+  for (const l of lines) {
+    byId.set(l.line_id, {
+      line_id: l.line_id, period: l.period, market: l.market, line: l.line,
+      outcome_home: l.outcome_home, outcome_draw: l.outcome_draw, outcome_away: l.outcome_away,
+    });
+  }
+  return [...byId.values()].sort((a, b) => a.line_id - b.line_id);
 }
 
 const msOf = (text: string | null | undefined, fallback: number): number =>
@@ -133,6 +165,14 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     INSERT OR REPLACE INTO settlement_lines (event_id, line_id, period, market, line, outcome_home, outcome_draw,
                                              outcome_away)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const storedSettlement = db.prepare(`SELECT score_home, score_away, status, settled_at, stored_at FROM settlements WHERE event_id = ?`);
+  const storedLines = db.prepare(`
+    SELECT line_id, period, market, line, outcome_home, outcome_draw, outcome_away FROM settlement_lines
+    WHERE event_id = ? ORDER BY line_id`);
+  const nextRevision = db.prepare(`SELECT coalesce(max(revision), 0) + 1 FROM settlement_revisions WHERE event_id = ?`).pluck();
+  const insertRevision = db.prepare(`
+    INSERT INTO settlement_revisions (event_id, revision, score_home, score_away, status, settled_at, stored_at, replaced_at, lines)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // max(): the cursor never moves backwards, whatever order pages are replayed in.
   const advanceCursor = db.prepare(`
     INSERT INTO settled_cursor (id, cursor, updated_at) VALUES (1, ?, ?)
@@ -391,12 +431,41 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     writeLiveState(m.event_id, at, m.live_status, m.score_home, m.score_away);
   });
 
-  const recordSettledPage = tx((events: readonly SettledEvent[], newCursor: number) => {
+  type StoredSettlement = { score_home: number; score_away: number; status: string; settled_at: number; stored_at: number };
+
+  /**
+   * Whether `e` changes the stored result of its match (score, status, or any line's words, line or presence); if so
+   * the stored one is kept as the match's next revision before it is replaced. Names and times are not a result.
+   */
+  function keepReplacedResult(e: SettledEvent, now: number): Resettlement | null {
+    const was = storedSettlement.get(e.event_id) as StoredSettlement | undefined;
+    if (!was) return null;
+    const wasLines = storedLines.all(e.event_id) as StoredLine[];
+    const sameResult =
+      was.score_home === e.score_home && was.score_away === e.score_away && was.status === e.status &&
+      JSON.stringify(wasLines) === JSON.stringify(linesByIdOf(e.settlement));
+    if (sameResult) return null;
+    const revision = nextRevision.get(e.event_id) as number;
+    insertRevision.run(e.event_id, revision, was.score_home, was.score_away, was.status, was.settled_at, was.stored_at, now, JSON.stringify(wasLines));
+    return {
+      eventId: e.event_id,
+      revision,
+      runnerHome: e.runner_home,
+      runnerAway: e.runner_away,
+      from: { scoreHome: was.score_home, scoreAway: was.score_away, status: was.status },
+      to: e,
+    };
+  }
+
+  const recordSettledPage = tx((events: readonly SettledEvent[], newCursor: number): Resettlement[] => {
     const now = clock();
+    const resettled: Resettlement[] = [];
     for (const e of events) {
       const settledAt = parseServiceTime(e.settled_at);
       const starts = parseServiceTime(e.starts);
       if (settledAt === null || starts === null) throw new Error(`settlement ${e.event_id}: bad date-time`);
+      const changed = keepReplacedResult(e, now);
+      if (changed) resettled.push(changed);
       upsertEvent.run(eventParams({ ...e, live_status: null }, 'settlement', now));
       const ml = e.settlement.find((l) => l.market === 'moneyline' && l.period === 0);
       const lineIds = new Set(e.settlement.map((l) => l.line_id));
@@ -422,7 +491,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       });
       deleteTeams.run(e.event_id);
       insertTeams.run(e.event_id, teams);
-      // Replace, not merge: a re-sent settlement (inclusive cursor, or a correction) is stored exactly as last sent.
+      // Replace, not merge: a re-sent settlement (inclusive cursor, or a correction) is stored exactly as last sent;
+      // a correction's earlier result is kept in settlement_revisions above.
       deleteSettlementLines.run(e.event_id);
       for (const l of e.settlement) {
         insertSettlementLine.run(
@@ -431,6 +501,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       }
     }
     advanceCursor.run(newCursor, now);
+    return resettled;
   });
 
   const recordPeriodResults = tx((results: readonly PeriodResult[]) => {
@@ -579,7 +650,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     recordScore: (m, at = clock()) => recordScore(m, at),
     recordSettledPage: (events, newCursor) => {
       if (!Number.isSafeInteger(newCursor)) throw new Error(`settled cursor must be an integer, got ${newCursor}`);
-      recordSettledPage(events, newCursor);
+      return recordSettledPage(events, newCursor);
     },
     settledCursor: () => (readCursor.get() as number | undefined) ?? null,
     recordPeriodResults: (r) => recordPeriodResults(r),

@@ -180,6 +180,54 @@ describe('migrations', () => {
     store.close();
   });
 
+  it("009 keeps a version-8 file's settlements and bets; a settlement sent again with other scores keeps the one it replaces and re-settles the bet, sent again unchanged it changes nothing", () => {
+    const path = join(dir, 'v8.db');
+    const db = rawAt(8, path);
+    // A match settled 2-3 (away won) before this version, and a bet on the draw (lost).
+    db.exec(`
+      INSERT INTO events (event_id, runner_home, runner_away, source, first_seen, last_seen) VALUES (9, 'E', 'F', 'stream', 1, 1);
+      INSERT INTO market_lines (event_id, line_id, period, market, price_home, price_draw, price_away, seen_at) VALUES (9, 90, 0, 'moneyline', 2.1, 3.4, 3.0, 1);
+      INSERT INTO settlements (event_id, sport_id, league_id, league_name, runner_home, runner_away, starts, score_home, score_away, status, settled_at, line_count, stored_at, teams, ml_home, ml_draw, ml_away)
+        VALUES (9, 1, 2, 'L', 'E', 'F', 1000, 2, 3, 'ended', 5000000, 1, 5000001, 'e
+f', 'loss', 'loss', 'win');
+      INSERT INTO settlement_teams (rowid, teams) VALUES (9, 'e
+f');
+      INSERT INTO settlement_lines VALUES (9, 90, 0, 'moneyline', NULL, 'loss', 'loss', 'win');
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1, 9, 90, 'draw', 3.4, 10, 0, 'moneyline');`);
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.listBets()[0]).toMatchObject({ result: 'loss', pnl: -10, resettled: null });
+    const sent = (scoreHome: number, scoreAway: number, words: [string, string, string], settledAt: number) => ({
+      event_id: 9, sport_id: 1, league_id: 2, league_name: 'L', runner_home: 'E', runner_away: 'F', starts: formatServiceTime(1000),
+      score_home: scoreHome, score_away: scoreAway, status: 'ended', settled_at: formatServiceTime(settledAt),
+      settlement: [{ line_id: 90, period: 0, market: 'moneyline', line: null, outcome_home: words[0], outcome_draw: words[1], outcome_away: words[2] }],
+    });
+    // The same result again (the inclusive cursor's replay, even with a later settled_at): no re-settlement.
+    expect(store.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 5_000_000)], 5000)).toEqual([]);
+    expect(store.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 6_000_000)], 6000)).toEqual([]);
+    expect(store.listBets()[0]).toMatchObject({ result: 'loss', resettled: null });
+    // 2-3 becomes 99-99: a re-settlement; the draw bet is now won, and says from what.
+    const changed = store.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000);
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatchObject({ eventId: 9, revision: 1, runnerHome: 'E', runnerAway: 'F', from: { scoreHome: 2, scoreAway: 3, status: 'ended' } });
+    expect(changed[0]!.to).toMatchObject({ score_home: 99, score_away: 99 });
+    expect(store.settlement(9)).toMatchObject({ score_home: 99, score_away: 99 });
+    const [bet] = store.listBets();
+    expect(bet).toMatchObject({ result: 'win', pnl: 24, resettled: { fromResult: 'loss', fromScore: { home: 2, away: 3 }, toScore: { home: 99, away: 99 } } });
+    // Sent again as now stored: nothing more.
+    expect(store.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000)).toEqual([]);
+    store.close();
+    const raw = new Database(path);
+    const kept = raw.prepare(`SELECT event_id, revision, score_home, score_away, status, settled_at, stored_at, lines FROM settlement_revisions`).all();
+    expect(kept).toEqual([{
+      event_id: 9, revision: 1, score_home: 2, score_away: 3, status: 'ended', settled_at: 6_000_000, stored_at: expect.any(Number) as number,
+      lines: JSON.stringify([{ line_id: 90, period: 0, market: 'moneyline', line: null, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' }]),
+    }]);
+    expect(() => raw.exec(`INSERT INTO settlement_revisions VALUES (9, 0, 1, 1, 'ended', 1, 1, 1, '[]')`)).toThrow(/CHECK/);
+    raw.close();
+  });
+
   it('makes the schema itself refuse secret-looking setting names', () => {
     const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
     expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);

@@ -9,10 +9,11 @@ import { migration005 } from './005_bets';
 import { migration006 } from './006_trading';
 import { migration007 } from './007_special_offered_odds';
 import { migration008 } from './008_writer_progress';
+import { migration009 } from './009_settlement_revisions';
 
 export type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {

@@ -19,7 +19,7 @@ export const ALERT_FLASH_MS = 1_600;
 export type AlertSound = 'settlement' | 'max_win' | 'price';
 
 export function alertSoundOf(kind: string): AlertSound {
-  return kind === 'settled' ? 'settlement' : kind.startsWith('max_win') ? 'max_win' : 'price';
+  return kind === 'settled' || kind === 'resettled' ? 'settlement' : kind.startsWith('max_win') ? 'max_win' : 'price';
 }
 
 /** Whether an event is snoozed at `now` (the core's list, as the settings view carries it). */

@@ -14,9 +14,11 @@ import { eventName, useOddsFormat } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
 
-const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', odds_move: 'MOVE' };
+const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', resettled: 'RE-SETTLED', odds_move: 'MOVE' };
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
-const kindClass = (k: string) => (k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') ? 'settled' : 'other');
+/** A settlement and a re-settlement (the service sent it again with another result) open the same place. */
+const isSettlementKind = (k: string) => k === 'settled' || k === 'resettled';
+const kindClass = (k: string) => (k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') || isSettlementKind(k) ? 'settled' : 'other');
 
 /** The line an alert is about: price, drop and max stake alerts carry it in their data. */
 export function alertLineId(a: Pick<AlertRecord, 'data'>): number | null {
@@ -28,7 +30,7 @@ export function alertLineId(a: Pick<AlertRecord, 'data'>): number | null {
 export function openAlert(a: AlertRecord): void {
   if (a.eventId === null) return;
   const s = useStore.getState();
-  if (a.kind === 'settled') s.openSettlement(a.eventId, 'alerts');
+  if (isSettlementKind(a.kind)) s.openSettlement(a.eventId, 'alerts');
   else s.openEvent(a.eventId, { lineId: alertLineId(a), from: 'alerts' });
 }
 
@@ -69,7 +71,7 @@ const AlertRow = memo(function AlertRow({ id, top, cursor, onSelect }: { id: num
       data-event-id={a.eventId ?? undefined}
       onClick={() => onSelect(a.id)}
       onDoubleClick={() => openAlert(a)}
-      title={a.eventId != null ? (a.kind === 'settled' ? 'Enter or double-click: the settlement explained' : 'Enter or double-click: the event, at this line') : undefined}
+      title={a.eventId != null ? (isSettlementKind(a.kind) ? 'Enter or double-click: the settlement explained' : 'Enter or double-click: the event, at this line') : undefined}
     >
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>

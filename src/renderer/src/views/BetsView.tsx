@@ -204,12 +204,38 @@ export function BetsView() {
   );
 }
 
+const scoreText = (s: { home: number; away: number } | null) => (s ? `${s.home}–${s.away}` : '?');
+
+/**
+ * A bet whose match the service settled again with another result: marked, with the change from what to what
+ * ("re-settled: lost → won, 2–3 → 99–99"); the result beside it is the current one.
+ */
+function Resettled({ bet }: { bet: BetView }) {
+  const r = bet.resettled;
+  if (!r) return null;
+  const from = r.fromResult === null ? 'open' : resultWords(r.fromResult);
+  const to = bet.result === null ? 'open' : resultWords(bet.result);
+  const change = `${from} → ${to}, ${scoreText(r.fromScore)} → ${scoreText(r.toScore)}`;
+  return (
+    <>
+      {' '}
+      <span className="badge warn" data-testid="bet-resettled" title={`The match was settled again with another result: ${change}`}>
+        re-settled
+      </span>{' '}
+      <span className="muted small-text" data-testid="bet-resettled-from">
+        {change}
+      </span>
+    </>
+  );
+}
+
 /** A bet's result in words; a bet the app cannot settle says why and offers the trader the five results. */
 function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetView['result']): void }) {
   if (bet.result !== null) {
     return (
       <span title={bet.resultBy === 'score' ? 'a quarter line, settled from the final score' : undefined}>
         {resultWords(bet.result)}
+        <Resettled bet={bet} />
         {bet.resultBy === 'hand' && (
           <>
             {' '}
@@ -222,7 +248,14 @@ function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetVi
       </span>
     );
   }
-  if (!bet.settleByHand) return <span className="muted">open</span>;
+  if (!bet.settleByHand) {
+    return (
+      <span>
+        <span className="muted">open</span>
+        <Resettled bet={bet} />
+      </span>
+    );
+  }
   return (
     <span className="settle-by-hand">
       <span className="warn-text" title={bet.settleByHand} data-testid="bet-settle-by-hand">
@@ -237,6 +270,7 @@ function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetVi
         ))}
       </select>
       <span className="muted small-text reason"> {bet.settleByHand}</span>
+      <Resettled bet={bet} />
     </span>
   );
 }
