@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim';
-import { cli, startWebHost } from './helpers';
+import { openBridgeSocket } from '../support/bridgeSocket';
+import { cli, startWebHost, type WebHost } from './helpers';
 
 /**
  * A Playwright fixture: a simulator with the trader's key (manual clock, seed 4 unless `sim` says otherwise), a
@@ -37,4 +38,43 @@ export function simulatorAndHost(o: {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * A Playwright fixture for the live-load specs (issue 33): a simulator on the wall clock whose load ticker moves the
+ * watched events' prices (`oddsRate` moves a second), and a browser-mode host in front of it on a fresh history file.
+ * The page is not opened: the spec watches events first (watchThroughBridge), then goes to `host.url`.
+ */
+export function liveLoadHost(o: { key: string; name: string; seed: number; oddsRate: number }) {
+  return async ({ page: _page }: { page: Page }, use: (app: { sim: Simulator; host: WebHost }) => Promise<void>) => {
+    const sim = await startSimulator({ port: 0, seed: o.seed, clock: 'real', speed: 0.05, events: 30, oddsRate: o.oddsRate, keys: [{ key: o.key, plan: 'enterprise' }] });
+    const dir = mkdtempSync(path.join(tmpdir(), `oddsdesk-${o.name}-e2e-`));
+    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, `${o.name}.db`)], { ODDSDESK_API_KEY: o.key });
+    await use({ sim, host });
+    await host.stop();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/** Watches `ids` through the bridge at the host's printed `url`, as the page would (one at a time). */
+export async function watchThroughBridge(url: string, ids: readonly number[]): Promise<void> {
+  const ws = await openBridgeSocket(url);
+  try {
+    for (const [i, id] of ids.entries()) {
+      await new Promise<void>((resolve, reject) => {
+        const onMessage = (d: Buffer) => {
+          const m = JSON.parse(d.toString()) as { type: string; id?: number; result?: { ok: boolean } };
+          if (m.type !== 'result' || m.id !== i) return;
+          ws.off('message', onMessage);
+          if (m.result?.ok) resolve();
+          else reject(new Error(`watch:add ${id} failed: ${JSON.stringify(m.result)}`));
+        };
+        ws.on('message', onMessage);
+        ws.send(JSON.stringify({ type: 'invoke', id: i, channel: 'watch:add', args: [id] }));
+      });
+    }
+  } finally {
+    ws.close();
+  }
 }

@@ -2,48 +2,16 @@
 // simulator's load ticker moves the watched events' prices, the price cells' text changes hundreds of times and the
 // rows themselves hardly render (only when their structure changes: another main line, a stream's state). The page
 // counts each row's renders in `window.__rowRenders` when a test sets it before the page loads (WatchlistView.tsx).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { startSimulator, type Simulator } from '../../src/sim';
-import { openBridgeSocket } from '../support/bridgeSocket';
-import { cli, startWebHost, type WebHost } from './helpers';
+import type { Simulator } from '../../src/sim';
+import { liveLoadHost, watchThroughBridge } from './fixtures';
+import type { WebHost } from './helpers';
 
 const KEY = 'e2e-grid-renders-key';
 
 const test = base.extend<{ app: { sim: Simulator; host: WebHost } }>({
-  app: async ({ page: _page }, use) => {
-    const sim = await startSimulator({ port: 0, seed: 11, clock: 'real', speed: 0.05, events: 30, oddsRate: 300, keys: [{ key: KEY, plan: 'enterprise' }] });
-    const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-grid-renders-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'grid-renders.db')], { ODDSDESK_API_KEY: KEY });
-    await use({ sim, host });
-    await host.stop();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
+  app: liveLoadHost({ key: KEY, name: 'grid-renders', seed: 11, oddsRate: 300 }),
 });
-
-async function watch(url: string, ids: readonly number[]): Promise<void> {
-  const ws = await openBridgeSocket(url);
-  try {
-    for (const [i, id] of ids.entries()) {
-      await new Promise<void>((resolve, reject) => {
-        const onMessage = (d: Buffer) => {
-          const m = JSON.parse(d.toString()) as { type: string; id?: number; result?: { ok: boolean } };
-          if (m.type !== 'result' || m.id !== i) return;
-          ws.off('message', onMessage);
-          if (m.result?.ok) resolve();
-          else reject(new Error(`watch:add ${id} failed: ${JSON.stringify(m.result)}`));
-        };
-        ws.on('message', onMessage);
-        ws.send(JSON.stringify({ type: 'invoke', id: i, channel: 'watch:add', args: [id] }));
-      });
-    }
-  } finally {
-    ws.close();
-  }
-}
 
 type Counts = { renders: number; priceWrites: number };
 
@@ -54,7 +22,7 @@ test('a price tick writes its cells and renders no row', async ({ page, app }) =
     .filter((id) => sim.truth.event(id)?.markets.some((m) => m.prices !== null))
     .slice(0, 12);
   expect(ids.length).toBeGreaterThanOrEqual(6);
-  await watch(host.url, ids);
+  await watchThroughBridge(host.url, ids);
   await page.addInitScript(() => {
     (window as unknown as { __rowRenders: Record<number, number> }).__rowRenders = {};
   });
