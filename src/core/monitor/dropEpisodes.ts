@@ -139,7 +139,15 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
   /** Episodes that ended before take() gave out their last state. */
   let ended: Episode[] = [];
 
-  const isOver = (ep: Episode, now: number) => now - ep.lastAt >= rules.quietMs || now - ep.startedAt >= rules.maxMs;
+  const overAt = (ep: Episode) => Math.min(ep.lastAt + rules.quietMs, ep.startedAt + rules.maxMs);
+  const isOver = (ep: Episode, now: number) => now >= overAt(ep);
+  /** When an episode has output due: a new one at once, a grown one at its next update or its end, a clean one never. */
+  const dueOf = (ep: Episode): number => (ep.state === 'new' ? ep.givenAt : ep.state === 'dirty' ? Math.min(ep.givenAt + updateGap(rules, ep.startedAt, ep.givenAt), overAt(ep)) : Infinity);
+  /**
+   * No episode has output due before this (kept as adds and takes change them): take() runs on every coalesced batch,
+   * and a walk over every open episode each time was work for nothing most of the time under a storm.
+   */
+  let dueAt = Infinity;
 
   const updateOf = (ep: Episode, now: number): AlertRecord => {
     const { message, data } = episodeWords(ep);
@@ -176,6 +184,7 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
       } else if (ep.state === 'clean') ep.state = 'dirty';
       ep.lastAt = now;
       ep.name = name;
+      dueAt = Math.min(dueAt, dueOf(ep));
       // A line that drops again within the episode shows its whole move since the episode's first drop of that side.
       const had = ep.lines.get(drop.lineId);
       const from = had && had.side === drop.side ? had.from : drop.from;
@@ -185,8 +194,11 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
 
     take(now) {
       const out: { opened: OpenedEpisode[]; updated: AlertRecord[] } = { opened: [], updated: [] };
+      if (ended.length === 0 && now < dueAt) return out;
       for (const ep of ended) last(ep, now, out);
       ended = [];
+      // A clean episode that is over gives nothing out: it goes in this walk (or when its event drops again).
+      dueAt = Infinity;
       for (const ep of [...open.values()]) {
         if (isOver(ep, now)) {
           open.delete(ep.eventId);
@@ -195,7 +207,10 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
         }
         if (ep.state === 'new') out.opened.push(opening(ep));
         else if (ep.state === 'dirty' && ep.record && now - ep.givenAt >= updateGap(rules, ep.startedAt, ep.givenAt)) out.updated.push(updateOf(ep, now));
-        else continue;
+        else {
+          dueAt = Math.min(dueAt, dueOf(ep));
+          continue;
+        }
         ep.state = 'clean';
         ep.givenAt = now;
       }
@@ -204,12 +219,7 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
 
     nextAt() {
       if (ended.length) return 0;
-      let next: number | null = null;
-      for (const ep of open.values()) {
-        const due = ep.state === 'new' ? ep.givenAt : ep.state === 'dirty' ? ep.givenAt + updateGap(rules, ep.startedAt, ep.givenAt) : null;
-        if (due !== null && (next === null || due < next)) next = due;
-      }
-      return next;
+      return dueAt === Infinity ? null : dueAt;
     },
 
     forget(eventId) {

@@ -222,7 +222,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       // The screen's honest age: how far what it shows now is behind the host's newest price (see screenLag).
       const newestAt = fold.newestAt;
       let applied = 0;
-      for (let e = fold.shift(); e; e = fold.size ? fold.shift() : undefined) {
+      for (let e = fold.shift(); e; e = fold.shift()) {
         applied++;
         let ev = (events ?? s.watchEvents)[e.eventId];
         if (ev) {
