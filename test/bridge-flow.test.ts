@@ -66,8 +66,10 @@ describe('bridge odds flow', () => {
     await until(() => oddsFrames(got).length === 1);
     ws.send('{"type":"ack"}');
     for (let n = 2; n <= 300; n++) await push(n);
-    // Nothing piles up: the frames on their way are capped, whatever the host made meanwhile.
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing piles up: the frames on their way are capped, whatever the host made meanwhile. A result never
+    // overtakes a push made before it, so once the answer to a request is in, so is every frame sent before it.
+    ws.send('{"type":"invoke","id":1,"channel":"app:info","args":[]}');
+    await until(() => got.some((t) => t.startsWith('{"type":"result","id":1,')));
     expect(oddsFrames(got).length).toBeLessThanOrEqual(1 + BRIDGE_ODDS_IN_FLIGHT);
     const before = oddsFrames(got).length;
     // The page takes one in: the held odds come as one frame with each line's newest price (298, 299, 300 were the
