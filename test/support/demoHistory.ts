@@ -5,7 +5,7 @@
 import type { Fixture } from '../../src/shared/api';
 import { parseServiceTime } from '../../src/shared/api';
 import { runRecord } from '../../src/cli/record';
-import { startSimulator } from '../../src/sim';
+import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock } from './manualClock';
 
 export interface DemoHistoryOptions {
@@ -22,9 +22,9 @@ export interface DemoHistoryOptions {
 /**
  * Records the history into `o.db` and closes the simulator (unless asked to keep it serving); resolves with the
  * service's address the file is stamped for (a host opens the file only for that service: src/core/profiles.ts) and
- * the key it takes.
+ * the key it takes; `sim` is the simulator itself (serving only with keepServing), for a test that moves it on.
  */
-export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUrl: string; key: string; close(): Promise<void> }> {
+export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUrl: string; key: string; sim: Simulator; close(): Promise<void> }> {
   const key = 'demo-history-key';
   let serving = false;
   const sim = await startSimulator({ port: 0, seed: o.seed ?? 27, clock: 'manual', pace: 10, events: 120, keys: [{ key, plan: 'enterprise' }] });
@@ -50,7 +50,7 @@ export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUr
     const code = await run;
     if (code !== 0) throw new Error(`cli record exited ${code}:\n${err}`);
     serving = o.keepServing === true;
-    return { baseUrl: sim.url, key, close: () => sim.close() };
+    return { baseUrl: sim.url, key, sim, close: () => sim.close() };
   } finally {
     if (!serving) await sim.close();
   }
