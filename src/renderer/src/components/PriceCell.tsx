@@ -8,6 +8,7 @@ import { memo, useLayoutEffect, useRef } from 'react';
 import type { MarketView } from '../../../shared/domain';
 import { formatOdds, type OddsFormat } from '../../../shared/formats';
 import { useOddsFormat } from '../format';
+import { noteFit } from './fitText';
 import { useStore } from '../store';
 import { marketBus } from '../store/marketBus';
 import { marketKey } from '../store/watchlist';
@@ -87,7 +88,10 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { e
         arrowEl.setAttribute('aria-label', up ? 'up' : 'down');
         flash(el);
       }
-      if (next !== price || first) text.nodeValue = offline ? 'off' : formatOdds(next, format);
+      if (next !== price || first) {
+        text.nodeValue = offline ? 'off' : formatOdds(next, format);
+        noteFit(`price:${format}:${side}`, text.nodeValue);
+      }
       price = next;
     };
     show(useStore.getState().markets[key]);

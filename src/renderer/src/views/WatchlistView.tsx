@@ -33,7 +33,8 @@ import {
 import { endedOf, marketKey, streamOf } from '../store/watchlist';
 import { AgeCell, FairCell, fmtAge, LineCell, MaxWinCell, ScoreCell } from './gridCells';
 import { FixturePicker } from './FixturePicker';
-import { autoColumns, COLUMN_CELLS, COLUMN_NAMES, gridTemplate, menuOrder, moveColumn, priceRuns, toggleColumn } from './gridColumns';
+import { autoColumns, COLUMN_CELLS, COLUMN_NAMES, gridTemplate, menuOrder, moveColumn, priceRuns, toggleColumn, type ContentWidths } from './gridColumns';
+import { GridSizer } from './GridSizer';
 
 const ROW_HEIGHT = 30;
 const NONE: GridColumn[] = [];
@@ -219,12 +220,18 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
         <span className="teams">
           {e.home || e.away ? (
             <>
-              <span className="home">{e.home ?? '?'}</span>
+              <span className="home" data-fit>
+                {e.home ?? '?'}
+              </span>
               <span className="sep"> v </span>
-              <span className="away">{e.away ?? '?'}</span>
+              <span className="away" data-fit>
+                {e.away ?? '?'}
+              </span>
             </>
           ) : (
-            <span className="home">{eventName(null, null, eventId)}</span>
+            <span className="home" data-fit>
+              {eventName(null, null, eventId)}
+            </span>
           )}
         </span>
         {(muted || snoozed || (streamFailing && reason !== 'failing')) && (
@@ -498,9 +505,12 @@ export function WatchlistView() {
   const chosen = useStore(useShallow((s) => gridLayoutOf(s).columns ?? NONE));
   const fitted = useStore((s) => gridLayoutOf(s).columns === null);
   const width = useGridWidth(scroller, total > 0);
-  const fittedKey = fitted ? autoColumns(width).join(',') : '';
+  // Each column as wide as what it shows (GridSizer measures it), the default set as many as fit beside the names.
+  const [fit, setFit] = useState<ContentWidths | undefined>(undefined);
+  const measured = useCallback((next: ContentWidths) => setFit((was) => (was && JSON.stringify(was) === JSON.stringify(next) ? was : next)), []);
+  const fittedKey = fitted ? autoColumns(width, fit).join(',') : '';
   const columns = useMemo<GridColumn[]>(() => (fitted ? (fittedKey ? (fittedKey.split(',') as GridColumn[]) : []) : chosen), [fitted, fittedKey, chosen]);
-  const { template, minWidth } = useMemo(() => gridTemplate(columns), [columns]);
+  const { template, minWidth } = useMemo(() => gridTemplate(columns, fit), [columns, fit]);
   // The event column stays put only when the grid scrolls sideways: a sticky cell is a compositor layer of its own,
   // one per row, which cost the page's frames hundreds of milliseconds with 200 rows on a tall screen.
   const sideways = width === 0 || minWidth > width;
@@ -588,6 +598,7 @@ export function WatchlistView() {
           style={{ '--wcols': template, '--wmin': `${minWidth}px` } as CSSProperties}
         >
           {menu && <ColumnMenu shown={columns} fitted={fitted} onClose={closeMenu} />}
+          <GridSizer format={format} onMeasure={measured} />
           <div className="wbody" ref={scroller} data-testid="watch-scroller">
             <div className="whead" role="row">
               <span className="th ev">

@@ -8,6 +8,7 @@ import { formatOdds, formatOddsWithDecimal, type OddsFormat } from '../../../sha
 import type { DevigModel } from '../../../shared/api';
 import { fairPrices, lineNumber, sideName } from '../../../shared/trading';
 import { eventBadge } from '../components/EventBadge';
+import { noteFit } from '../components/fitText';
 import { fmtLine, fmtMoney, fmtScore } from '../format';
 import { useStore } from '../store';
 import { marketBus } from '../store/marketBus';
@@ -49,7 +50,9 @@ export const LineCell = memo(function LineCell({ eventId, lineId, signed }: { ev
     const el = cell.current!;
     return followMarket(eventId, lineId, (key) => {
       const line = key === null ? null : (useStore.getState().markets[key]?.line ?? null);
-      setText(el, signed ? fmtLine(line) : line === null ? '' : lineNumber(line));
+      const text = signed ? fmtLine(line) : line === null ? '' : lineNumber(line);
+      setText(el, text);
+      noteFit('line', text);
     });
   }, [eventId, lineId, signed]);
   return <span ref={cell} className="cell num line" />;
@@ -75,7 +78,9 @@ export const FairCell = memo(function FairCell({
     return followMarket(eventId, lineId, (key) => {
       const m = key === null ? undefined : useStore.getState().markets[key];
       const fair = m ? (fairPrices(m.prices, model)?.[side] ?? null) : null;
-      setText(el, fair === null ? '—' : formatOdds(fair, format));
+      const text = fair === null ? '—' : formatOdds(fair, format);
+      setText(el, text);
+      noteFit(`fair:${format}`, text);
       setTitle(el, fair === null ? null : `Fair ${sideName(side).toLowerCase()} under ${model}: ${formatOddsWithDecimal(fair, format)}`);
     });
   }, [eventId, lineId, side, format, model]);
@@ -86,13 +91,20 @@ export const MaxWinCell = memo(function MaxWinCell({ eventId, lineId }: { eventI
   const cell = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
     const el = cell.current!;
-    return followMarket(eventId, lineId, (key) => setText(el, fmtMoney(key === null ? null : (useStore.getState().markets[key]?.maxWin ?? null))));
+    return followMarket(eventId, lineId, (key) => {
+      const text = fmtMoney(key === null ? null : (useStore.getState().markets[key]?.maxWin ?? null));
+      setText(el, text);
+      noteFit('maxWin', text);
+    });
   }, [eventId, lineId]);
   return <span ref={cell} className="cell num maxwin" data-testid={`maxwin-${eventId}`} />;
 });
 
 /** The badge (LIVE, FT, ENDED: the row's structure) and the score, written as the event's pushes change it. */
 export const ScoreCell = memo(function ScoreCell({ eventId, settled, ended, live }: { eventId: number; settled: boolean; ended: string | null; live: boolean }) {
+  const b = eventBadge(settled, ended, live);
+  // The score's width is kept by its badge ("score:live 000–000"): the badge is drawn smaller, in its own box.
+  const badge = b ? `${b.cls}\t${b.text}` : '';
   const cell = useRef<HTMLSpanElement>(null);
   const score = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
@@ -103,11 +115,11 @@ export const ScoreCell = memo(function ScoreCell({ eventId, settled, ended, live
       const s = fmtScore(ev?.scoreHome, ev?.scoreAway);
       setText(text, s);
       setTitle(el, s || null);
+      noteFit(`score:${badge}`, s);
     };
     write();
     return marketBus.onEvent(eventId, write);
-  }, [eventId]);
-  const b = eventBadge(settled, ended, live);
+  }, [eventId, badge]);
   return (
     <span ref={cell} className="cell score" data-testid={`score-${eventId}`}>
       {b && (

@@ -60,7 +60,30 @@ describe("the trader's choice", () => {
     expect([...menu].sort()).toEqual([...GRID_COLUMNS].sort());
   });
 
-  it("the template has the event column first, at least 150 px, then each column's cells", () => {
-    expect(gridTemplate(['age', 'total'])).toEqual({ template: 'minmax(150px, 1fr) 40px 52px 60px 60px', minWidth: 150 + 40 + 172 });
+  it("the template has the event column first, at least 150 px, then each column's cells, then the room left", () => {
+    expect(gridTemplate(['age', 'total'])).toEqual({ template: '150px 40px 52px 60px 60px minmax(0, 1fr)', minWidth: 150 + 40 + 172 });
+  });
+});
+
+describe('widths from the content (issue 34, class 5)', () => {
+  // Measured as at 1920 px: long names, the long league, a 3-digit score, a 501.000 price.
+  const fit = { event: 212.4, cells: { league: 141, start: 96, score: 97, home: 74, draw: 74, away: 74, maxWin: 62 } };
+
+  it('each column as wide as its content; the event column its longest name, never under 150 px; the room left at the right', () => {
+    const { template, minWidth } = gridTemplate(['start', 'league', 'moneyline', 'maxWin'], fit);
+    expect(template).toBe('213px 96px 141px 74px 74px 74px 62px minmax(0, 1fr)');
+    expect(minWidth).toBe(213 + 96 + 141 + 3 * 74 + 62);
+    expect(gridTemplate(['age'], { event: 90, cells: {} }).template).toBe('150px 40px minmax(0, 1fr)');
+  });
+
+  it('the default set fits the measured widths: a column that would not fit beside the names is left out', () => {
+    const all = autoColumns(2000, fit);
+    expect(all).toEqual(['start', 'score', 'league', 'moneyline', 'spread', 'total', 'age', 'maxWin']);
+    for (let w = 300; w <= 2600; w += 13) {
+      const cols = autoColumns(w, fit);
+      expect(gridTemplate(cols, fit).minWidth, `width ${w}`).toBeLessThanOrEqual(Math.max(w, 213));
+    }
+    // Wider names leave less room: at 700 px the league (141 px) no longer fits beside 400 px names.
+    expect(autoColumns(700, { ...fit, event: 400 })).not.toContain('league');
   });
 });

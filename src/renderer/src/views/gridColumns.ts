@@ -14,15 +14,21 @@ export interface HeaderCell {
   width: number;
 }
 
-/** The event column: never narrower than this (names are in full on hover); it takes whatever else is left. */
+/** The event column: never narrower than this (its header holds the sort and the Columns button). */
 export const EVENT_MIN_WIDTH = 150;
-/**
- * What the default set leaves the event column at least, so typical names fit: two lines (home over away) of about
- * 21 characters.
- */
+/** What the event column is given before the names on screen have been measured. */
 export const EVENT_FIT_WIDTH = 150;
 
-// Prices are 60 px ("▲ 12.500", "+1150", "11/2"), a line 52 px ("+0.75", "224.5"), a score 88 px ("LIVE 102–117").
+/**
+ * What the cells need, measured from what they show (GridSizer.tsx): the event column's width (its longest name) and
+ * each header cell's (its widest text, or its label's). A cell not measured yet has its width below.
+ */
+export interface ContentWidths {
+  event: number;
+  cells: Partial<Record<GridSortKey, number>>;
+}
+
+// Before they are measured: prices 60 px ("▲ 12.500", "+1150", "11/2"), a line 52 px ("+0.75", "224.5"), a score 88 px.
 const cell = (key: GridSortKey, label: string, title: string, width: number, num = true): HeaderCell => ({ key, label, title, num, width });
 export const COLUMN_CELLS: Record<GridColumn, HeaderCell[]> = {
   league: [cell('league', 'League', 'The league or competition', 120, false)],
@@ -70,7 +76,10 @@ export const COLUMN_NAMES: Record<GridColumn, string> = {
 /** The columns that show prices: a row without prices says why across them. */
 export const PRICE_COLUMNS: ReadonlySet<GridColumn> = new Set(['moneyline', 'fair', 'spread', 'total', 'move']);
 
-export const columnWidth = (c: GridColumn): number => COLUMN_CELLS[c].reduce((sum, h) => sum + h.width, 0);
+export const cellWidth = (h: HeaderCell, fit?: ContentWidths): number => fit?.cells[h.key] ?? h.width;
+export const columnWidth = (c: GridColumn, fit?: ContentWidths): number => COLUMN_CELLS[c].reduce((sum, h) => sum + cellWidth(h, fit), 0);
+/** The event column's width: its longest name, at least EVENT_MIN_WIDTH. */
+export const eventWidth = (fit?: ContentWidths): number => Math.max(EVENT_MIN_WIDTH, Math.ceil(fit?.event ?? EVENT_FIT_WIDTH));
 
 /** The default columns, in the order they are shown. */
 export const DEFAULT_ORDER: readonly GridColumn[] = ['start', 'score', 'league', 'moneyline', 'spread', 'total', 'age', 'maxWin'];
@@ -78,15 +87,15 @@ export const DEFAULT_ORDER: readonly GridColumn[] = ['start', 'score', 'league',
 const FIT_PRIORITY: readonly GridColumn[] = ['moneyline', 'score', 'maxWin', 'start', 'total', 'spread', 'age', 'league'];
 
 /**
- * The default set for a grid `width` px wide: the most wanted columns that fit beside an event column wide enough
- * for typical names, in the default order. At 1280 px with the detail open (about 680 px) that is start, score, the
- * moneyline, age and max stake; at 1600 px with the detail, every default but the league; without the detail, all.
+ * The default set for a grid `width` px wide: the most wanted columns that fit beside the event column (its names
+ * whole), in the default order. At 1280 px with the detail open (about 680 px) that is start, score, the moneyline,
+ * age and max stake; at 1600 px with the detail, every default but the league; without the detail, all.
  */
-export function autoColumns(width: number): GridColumn[] {
-  let room = width - EVENT_FIT_WIDTH;
+export function autoColumns(width: number, fit?: ContentWidths): GridColumn[] {
+  let room = width - eventWidth(fit);
   const chosen = new Set<GridColumn>();
   for (const c of FIT_PRIORITY) {
-    const w = columnWidth(c);
+    const w = columnWidth(c, fit);
     if (w <= room) {
       chosen.add(c);
       room -= w;
@@ -95,12 +104,17 @@ export function autoColumns(width: number): GridColumn[] {
   return DEFAULT_ORDER.filter((c) => chosen.has(c));
 }
 
-/** The CSS grid template of the header and every row, and the width below which the grid scrolls sideways. */
-export function gridTemplate(columns: readonly GridColumn[]): { template: string; minWidth: number } {
-  const widths = columns.flatMap((c) => COLUMN_CELLS[c].map((h) => h.width));
+/**
+ * The CSS grid template of the header and every row, and the width below which the grid scrolls sideways: every
+ * column as wide as what it shows, the event column first; what the window has beyond that is left empty at the
+ * right, so the prices sit beside the names rather than at the far edge.
+ */
+export function gridTemplate(columns: readonly GridColumn[], fit?: ContentWidths): { template: string; minWidth: number } {
+  const widths = columns.flatMap((c) => COLUMN_CELLS[c].map((h) => cellWidth(h, fit)));
+  const event = eventWidth(fit);
   return {
-    template: [`minmax(${EVENT_MIN_WIDTH}px, 1fr)`, ...widths.map((w) => `${w}px`)].join(' '),
-    minWidth: EVENT_MIN_WIDTH + widths.reduce((a, b) => a + b, 0),
+    template: [`${event}px`, ...widths.map((w) => `${w}px`), 'minmax(0, 1fr)'].join(' '),
+    minWidth: event + widths.reduce((a, b) => a + b, 0),
   };
 }
 
