@@ -13,8 +13,11 @@ import { Time } from '../components/Time';
 import { eventName, useOddsFormat } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
+import { useFitColumns } from './fitColumns';
 
 const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', resettled: 'RE-SETTLED', odds_move: 'MOVE' };
+/** The alert list's columns at their narrowest (an empty list): time, kind, event, mute and snooze, what happened. */
+const ALERT_FLOORS = [80, 60, 120, 120, 200] as const;
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
 /** A settlement and a re-settlement (the service sent it again with another result) open the same place. */
 const isSettlementKind = (k: string) => k === 'settled' || k === 'resettled';
@@ -76,15 +79,16 @@ const AlertRow = memo(function AlertRow({ id, top, cursor, onSelect }: { id: num
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>
       <span className="cell ellipsis muted">{a.eventId != null ? (ev ? eventName(ev.runnerHome, ev.runnerAway) : `#${a.eventId}`) : ''}</span>
-      <span className="cell ellipsis msg" title={a.message} data-testid="alert-text">
-        {alertWordsIn(a, format).replace(/\n/g, ' · ')}
-      </span>
+      {/* Mute and snooze before the words, which are the longest: in reach without scrolling sideways. */}
       <span className="cell actions">
         {a.eventId != null && (
           <>
             <MuteButton eventId={a.eventId} /> <SnoozeSelect eventId={a.eventId} />
           </>
         )}
+      </span>
+      <span className="cell ellipsis msg" title={a.message} data-testid="alert-text">
+        {alertWordsIn(a, format).replace(/\n/g, ' · ')}
       </span>
     </div>
   );
@@ -130,6 +134,8 @@ export function AlertsView() {
     });
   }, [shownIds, byId, kind, text]);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 12 });
+  // Time, kind, event, mute and snooze, what happened: each as wide as what it shows.
+  const fit = useFitColumns(scroller, ALERT_FLOORS);
   const cursor = useStore((s) => s.listCursor.alerts);
   const setCursor = useStore((s) => s.setListCursor);
   const cursorIndex = cursor === null ? -1 : ids.indexOf(cursor as number);
@@ -209,14 +215,14 @@ export function AlertsView() {
             {waiting.toLocaleString('en-US')} new {waiting === 1 ? 'alert' : 'alerts'} ↑
           </button>
         )}
-        <div className="agrid" role="grid">
+        <div className="agrid" role="grid" style={fit}>
           <div className="abody" ref={scroller}>
             <div className="ahead" role="row">
               <span className="th">Time</span>
               <span className="th">Kind</span>
               <span className="th">Event</span>
-              <span className="th">What happened</span>
               <span className="th" />
+              <span className="th">What happened</span>
             </div>
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((it) => (

@@ -15,6 +15,10 @@ import { useSports } from '../hooks';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
 import { EMPTY_FILTER, toQuery } from '../store/settlements';
+import { useFitColumns } from './fitColumns';
+
+/** The settlement list's columns at their narrowest (an empty list): settled, sport · league, match, score, 1 X 2, lines. */
+const SETTLEMENT_FLOORS = [80, 110, 150, 56, 72, 56] as const;
 
 const ROW = 30;
 
@@ -150,6 +154,8 @@ export function SettlementsView() {
   const zone = useTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  // Settled, sport · league, match, score, 1 X 2, lines: each as wide as what it shows.
+  const fit = useFitColumns(scroller, SETTLEMENT_FLOORS);
   const items = virtualizer.getVirtualItems();
   const cursor = useStore((s) => s.listCursor.settlements);
   const setCursor = useStore((s) => s.setListCursor);
@@ -290,7 +296,7 @@ export function SettlementsView() {
       )}
       {!loaded && !error && <p className="calm-message">Loading cached settlements…</p>}
       <div className={`split${selected !== null ? ' open' : ''}`}>
-        <div className={`sgrid${stale ? ' stale' : ''}`} role="grid" aria-rowcount={ids.length} aria-busy={stale} data-testid="settlement-grid">
+        <div className={`sgrid${stale ? ' stale' : ''}`} role="grid" aria-rowcount={ids.length} aria-busy={stale} data-testid="settlement-grid" style={fit}>
           <div className="sbody" ref={scroller} data-testid="settlement-list">
             <div className="shead" role="row">
               <span className="th">Settled</span>

@@ -74,10 +74,14 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
         </span>
         <Time ms={serviceMs(special.cutoff)} withDate className="muted" />
       </h3>
+      {/* Wider than the pane, the table scrolls sideways in its own box, the contestant kept in sight. */}
+      <div className="table-scroll">
       <table className="grid specials-grid">
         <thead>
           <tr>
-            <th rowSpan={2}>Contestant</th>
+            <th rowSpan={2} className="sticky-first">
+              Contestant
+            </th>
             <th rowSpan={2} className="num">Hcp</th>
             <th rowSpan={2} className="num">Odds</th>
             <th rowSpan={2} className="num" title={`True (no-vig) odds under ${model}, your de-vig model (Settings)`} data-testid="specials-true-head">
@@ -105,7 +109,7 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
             const byModel = c.trueOddsByModel?.[model];
             return (
               <tr key={c.contestantId} className={chosen === c.contestantId ? 'chosen' : undefined} onClick={() => onChoose(c.contestantId)} title="Click for the max stake timeline">
-                <td>{c.contestantName}</td>
+                <td className="sticky-first">{c.contestantName}</td>
                 <td className="num">{fmtLine(c.handicap)}</td>
                 <td className="num">{fmtOdds(c.odds)}</td>
                 <td
@@ -124,6 +128,7 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
           })}
         </tbody>
       </table>
+      </div>
     </section>
   );
 }
