@@ -71,6 +71,15 @@ function candidates(s: StoreState, zone: string): { out: Candidates; key: string
   return last;
 }
 
+/** Texts of one kind, each in a cell of the grid's classes. */
+function Samples(kind: string, className: string, texts: readonly string[]) {
+  return texts.map((t) => (
+    <span key={`${kind}:${t}`} className={className} data-w={kind}>
+      {t}
+    </span>
+  ));
+}
+
 /**
  * Hidden samples of what the grid shows, measured; `onMeasure` gets the widths whenever they change. Placed inside the
  * grid, so its fonts are the grid's.
@@ -106,26 +115,10 @@ export function GridSizer({ format, onMeasure }: { format: OddsFormat; onMeasure
 
   return (
     <div className="wsizer" aria-hidden="true" ref={box}>
-      {names.map((t) => (
-        <span key={`n${t}`} className="cell" data-w="name">
-          {t}
-        </span>
-      ))}
-      {flags.map((t) => (
-        <span key={`f${t}`} className="flag" data-w="flag">
-          {t}
-        </span>
-      ))}
-      {leagues.map((t) => (
-        <span key={`l${t}`} className="cell league-cell" data-w="league">
-          {t}
-        </span>
-      ))}
-      {starts.map((t) => (
-        <span key={`s${t}`} className="cell" data-w="start">
-          {t}
-        </span>
-      ))}
+      {Samples('name', 'cell', names)}
+      {Samples('flag', 'flag', flags)}
+      {Samples('league', 'cell league-cell', leagues)}
+      {Samples('start', 'cell', starts)}
       {scores.map(({ cls, badge, s }) => (
         <span key={`sc${cls}${s}`} className="cell score" data-w="score">
           {badge && <span className={`badge ${cls}`}>{badge}</span>} {s}
@@ -139,21 +132,9 @@ export function GridSizer({ format, onMeasure }: { format: OddsFormat; onMeasure
           </span>
         )),
       )}
-      {shapes(`fair:${format}`).map((t) => (
-        <span key={`fa${t}`} className="cell num fair-cell" data-w="fair">
-          {t}
-        </span>
-      ))}
-      {shapes('line').map((t) => (
-        <span key={`li${t}`} className="cell num line" data-w="line">
-          {t}
-        </span>
-      ))}
-      {shapes('maxWin').map((t) => (
-        <span key={`m${t}`} className="cell num maxwin" data-w="maxWin">
-          {t}
-        </span>
-      ))}
+      {Samples('fair', 'cell num fair-cell', shapes(`fair:${format}`))}
+      {Samples('line', 'cell num line', shapes('line'))}
+      {Samples('maxWin', 'cell num maxwin', shapes('maxWin'))}
       {Object.values(COLUMN_CELLS)
         .flat()
         .map((h) => (

@@ -21,6 +21,9 @@ function contentWidth(el: Element, range: Range): number {
  */
 export function useFitColumns(body: RefObject<HTMLElement | null>, floors: readonly number[]): CSSProperties {
   const [widths, setWidths] = useState<readonly number[]>(floors);
+  // After every render: the rows on screen change with the list's own renders (scrolled, filtered, a new row), and the
+  // widths change only when a cell is wider than any before it, so this settles after one more render at most.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const el = body.current;
     if (!el) return;
