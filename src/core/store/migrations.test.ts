@@ -228,6 +228,33 @@ f');
     raw.close();
   });
 
+  it("010 keeps a version-9 file's bets, each with its first revision (as recorded); a removed bet leaves the log and comes back; the schema refuses a revision 0 or a long note", () => {
+    const path = join(dir, 'v9.db');
+    const db = rawAt(9, path);
+    db.exec(`
+      INSERT INTO events (event_id, runner_home, runner_away, source, first_seen, last_seen) VALUES (9, 'E', 'F', 'stream', 1, 1);
+      INSERT INTO market_lines (event_id, line_id, period, market, price_home, price_draw, price_away, seen_at) VALUES (9, 90, 0, 'moneyline', 2.1, 3.4, 3.0, 1);
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1000, 9, 90, 'draw', 3.4, 10, 0, 'moneyline');
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (2000, 9, 90, 'home', 2.1, 25, 0, 'moneyline');`);
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    const [home, draw] = store.listBets();
+    expect(draw).toMatchObject({ side: 'draw', price: 3.4, stake: 10, note: '', editedAt: null });
+    expect(store.betHistory(draw!.id)).toEqual([{ revision: 1, at: 1000, change: 'recorded', price: 3.4, stake: 10, note: '' }]);
+    expect(store.betHistory(home!.id)).toEqual([{ revision: 1, at: 2000, change: 'recorded', price: 2.1, stake: 25, note: '' }]);
+    expect(store.removeBet(draw!.id, 3000)).toBe(true);
+    expect(store.listBets().map((b) => b.id)).toEqual([home!.id]);
+    expect(store.restoreBet(draw!.id, 4000)).toMatchObject({ id: draw!.id, price: 3.4 });
+    store.close();
+    const raw = new Database(path);
+    expect(raw.prepare(`SELECT id, removed_at FROM bets ORDER BY id`).all()).toEqual([{ id: draw!.id, removed_at: null }, { id: home!.id, removed_at: null }]);
+    expect(() => raw.exec(`INSERT INTO bet_revisions VALUES (1, 0, 1, 'edited', 2, 1, '')`)).toThrow(/CHECK/);
+    expect(() => raw.exec(`INSERT INTO bet_revisions VALUES (1, 9, 1, 'deleted', 2, 1, '')`)).toThrow(/CHECK/);
+    expect(() => raw.exec(`UPDATE bets SET note = '${'x'.repeat(501)}'`)).toThrow(/CHECK/);
+    raw.close();
+  });
+
   it('makes the schema itself refuse secret-looking setting names', () => {
     const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
     expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);
