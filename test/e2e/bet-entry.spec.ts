@@ -9,7 +9,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import type { OddsFormat } from '../../src/shared/formats';
 import type { Prices } from '../../src/shared/api';
 import type { Simulator } from '../../src/sim';
-import { simulatorAndHost } from './fixtures';
+import { simulatorAndHost, twoWayMatch } from './fixtures';
 import { root } from './helpers';
 
 const KEY = 'e2e-bet-entry-key';
@@ -27,10 +27,7 @@ async function chooseFormat(page: Page, format: OddsFormat) {
 
 /** Watches a match hours before its start whose moneyline is two-way, priced `prices`, and opens its detail. */
 async function openMatch(page: Page, sim: Simulator, prices: Prices): Promise<{ id: number; ml: number }> {
-  const event = sim.truth
-    .bookIds()
-    .map((id) => sim.truth.event(id)!)
-    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+  const event = twoWayMatch(sim);
   const id = event.event_id;
   const ml = id * 10;
   sim.script.setMarket(id, ml, prices);
