@@ -209,7 +209,10 @@ for (const size of SIZES) {
       await expect(page.getByText('Bet recorded: Home at 1.000 (decimal 2.000) for 10.00')).toBeVisible();
       await page.keyboard.press('Escape');
       await toBets(page);
+      const row = page.locator('[data-testid^="bet-row-"]');
+      await expect(row).toHaveCount(1);
       await page.keyboard.press('ArrowDown');
+      await expect(row).toHaveAttribute('aria-selected', 'true');
       await page.keyboard.press('e');
       const form = page.getByTestId('bet-edit');
       await expect(form).toBeVisible();

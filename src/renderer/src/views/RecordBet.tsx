@@ -6,7 +6,7 @@
 // price more than 20% from the live one (docs/trading.md, "Typing a price") asks once before it is kept. What is wrong
 // with the bet is said in the form, beside the field, and goes when the bet is recorded or the field is changed: never
 // left beside "Bet recorded".
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { formatOdds } from '../../../shared/formats';
@@ -37,6 +37,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const [lineId, setLineId] = useState<number | null>(null);
   const [side, setSide] = useState<PriceSide>('home');
   const box = usePriceBox(format);
+  const { edited, filled, fill } = box;
   /** The live price when the line and side were chosen: a later one says the market moved. */
   const [chosenAt, setChosenAt] = useState<number | null>(null);
   /** The far-from-live price the form asked about (Enter again keeps it). */
@@ -49,20 +50,19 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const line = useMemo(() => lines.find((m) => m.lineId === lineId) ?? lines[0], [lines, lineId]);
   const sides = pricedSides(line?.prices);
 
-  const choose = (m: MarketView | undefined, s?: PriceSide) => {
+  const choose = useCallback((m: MarketView | undefined, s?: PriceSide) => {
     if (!m) return;
     const next = s && pricedSides(m.prices).includes(s) ? s : pricedSides(m.prices)[0]!;
     const live = m.prices?.[next] ?? null;
     setLineId(m.lineId);
     setSide(next);
-    box.fill(live);
+    fill(live);
     setChosenAt(live);
     setAsked(null);
     setProblem(null);
-  };
+  }, [fill]);
   // The filled-in price follows the market until the trader types in the box.
   const live = line?.prices?.[side] ?? null;
-  const { edited, filled, fill } = box;
   useEffect(() => {
     if (open && !edited && live !== null && live !== filled) fill(live);
   }, [open, edited, filled, fill, live]);
@@ -92,7 +92,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const first = lines[0];
   useEffect(() => {
     if (open && lineId === null && first) choose(first);
-  }, [open, lineId, first]);
+  }, [open, lineId, first, choose]);
 
   const words = line ? sideWords(line.market, line.line, side, { team: line.side }) : sideName(side);
   const typed = box.value;
