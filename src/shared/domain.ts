@@ -425,6 +425,27 @@ export interface BetView extends NewBet {
    * result it replaced, the latest such change. Null when never re-settled, or when the trader settled it by hand.
    */
   resettled?: BetResettlement | null;
+  /** The trader's note ('' or left out when none). */
+  note?: string;
+  /** When the trader last edited the bet's price, stake or note (null or left out: as recorded). */
+  editedAt?: number | null;
+}
+
+/** What the trader may change on a recorded bet (what is left out stays). */
+export interface BetEdit {
+  price?: number;
+  stake?: number;
+  note?: string;
+}
+
+/** The bet as one change left it (bet_revisions): 1 is the bet as recorded, then every edit, removal and restore. */
+export interface BetRevision {
+  revision: number;
+  at: number;
+  change: 'recorded' | 'edited' | 'removed' | 'restored';
+  price: number;
+  stake: number;
+  note: string;
 }
 
 export interface BetResettlement {

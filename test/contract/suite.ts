@@ -349,11 +349,33 @@ export const CONTRACT_CASES: ContractCase[] = [
     },
   },
   {
+    channel: 'bets:update',
+    does: 'changes the bet’s price, stake and note',
+    async run(h, s) {
+      expect(await ok(h, 'bets:update', s.betId, { price: 2.1, stake: 20, note: 'taken late' })).toMatchObject({ id: s.betId, price: 2.1, stake: 20, note: 'taken late' });
+    },
+  },
+  {
     channel: 'bets:remove',
     does: 'removes the bet',
     async run(h, s) {
       expect(await ok(h, 'bets:remove', s.betId)).toBeNull();
       expect((await ok(h, 'bets:list', {})).bets).toEqual([]);
+    },
+  },
+  {
+    channel: 'bets:restore',
+    does: 'brings the removed bet back as it was',
+    async run(h, s) {
+      expect(await ok(h, 'bets:restore', s.betId)).toMatchObject({ id: s.betId, price: 2.1, stake: 20, note: 'taken late' });
+      expect((await ok(h, 'bets:list', {})).bets.map((b) => b.id)).toEqual([s.betId]);
+    },
+  },
+  {
+    channel: 'bets:history',
+    does: 'gives every change to the bet, oldest first',
+    async run(h, s) {
+      expect((await ok(h, 'bets:history', s.betId)).map((r) => r.change)).toEqual(['recorded', 'edited', 'removed', 'restored']);
     },
   },
   {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LEDGER_CSV_HEADER } from '../../src/shared/ledger';
 import { startSimulator } from '../../src/sim';
+import { twoWayMatch } from './fixtures';
 import { cli, root, startWebHost } from './helpers';
 import { parseCsv } from '../support/csv';
 
@@ -44,10 +45,7 @@ test('the Report tab shows the Bets view’s totals, the bets by side with their
     await page.keyboard.press('w');
 
     // A match hours before its start with a two-way moneyline.
-    const event = sim.truth
-      .bookIds()
-      .map((id) => sim.truth.event(id)!)
-      .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+    const event = twoWayMatch(sim);
     const id = event.event_id;
     const ml = id * 10;
     sim.script.setMarket(id, ml, { home: 2.0, away: 1.9 });

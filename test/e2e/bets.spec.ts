@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { BET_CSV_HEADER } from '../../src/core/export/csv';
 import type { Simulator } from '../../src/sim';
-import { simulatorAndHost } from './fixtures';
+import { simulatorAndHost, twoWayMatch } from './fixtures';
 import { root } from './helpers';
 import { parseCsv } from '../support/csv';
 
@@ -22,10 +22,7 @@ const test = base.extend<{ sim: Simulator }>({
 
 test('Top movers and Bets by keys: record a bet in the detail, see the move ranked, then the bet’s CLV once the line closes', async ({ page, sim }) => {
   // A match hours before its start with a two-way moneyline.
-  const event = sim.truth
-    .bookIds()
-    .map((id) => sim.truth.event(id)!)
-    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+  const event = twoWayMatch(sim);
   const id = event.event_id;
   const ml = id * 10;
   sim.script.setMarket(id, ml, { home: 2.0, away: 1.9 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import type { EventOdds } from '../../src/shared/api';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim';
 import { openBridgeSocket } from '../support/bridgeSocket';
 import { cli, startWebHost, type WebHost } from './helpers';
@@ -77,4 +78,14 @@ export async function watchThroughBridge(url: string, ids: readonly number[]): P
   } finally {
     ws.close();
   }
+}
+
+/** The first match of the book that starts more than two hours from now, every line priced, its moneyline two-way (no draw). */
+export function twoWayMatch(sim: Simulator): EventOdds {
+  const event = sim.truth
+    .bookIds()
+    .map((id) => sim.truth.event(id)!)
+    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined);
+  if (!event) throw new Error('no two-way match more than two hours before its start in the book');
+  return event;
 }

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { Simulator } from '../../src/sim';
-import { simulatorAndHost } from './fixtures';
+import { simulatorAndHost, twoWayMatch } from './fixtures';
 import { root } from './helpers';
 
 const KEY = 'e2e-odds-format-trader-key';
@@ -24,10 +24,7 @@ async function chooseFormat(page: Page, format: string) {
 
 test('switching the odds format in Settings changes the grid, the detail and the Bets view; the zone moves every time', async ({ page, sim }) => {
   // A match hours before its start with a two-way moneyline.
-  const event = sim.truth
-    .bookIds()
-    .map((id) => sim.truth.event(id)!)
-    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+  const event = twoWayMatch(sim);
   const id = event.event_id;
   const ml = id * 10;
   sim.script.setMarket(id, ml, { home: 2.5, away: 1.6 });

@@ -62,7 +62,7 @@ export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] 
 
 export function betsHandlers(ctx: CoreContext): Pick<
   CoreHandlers,
-  'bets:add' | 'bets:remove' | 'bets:list' | 'bets:exportCsv' | 'bets:settle' | 'bets:report' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
+  'bets:add' | 'bets:remove' | 'bets:update' | 'bets:restore' | 'bets:history' | 'bets:list' | 'bets:exportCsv' | 'bets:settle' | 'bets:report' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
 > {
   const model = (): DevigModel => ctx.settings.get().devigModel;
   return {
@@ -81,8 +81,23 @@ export function betsHandlers(ctx: CoreContext): Pick<
       }
     },
     'bets:remove': (id) => {
-      if (!store(ctx).removeBet(id)) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
+      if (!store(ctx).removeBet(id, ctx.clock.now())) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return null;
+    },
+    'bets:update': async (id, edit) => {
+      const bet = (await settledStore(ctx)).editBet(id, edit, ctx.clock.now());
+      if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id} (it may have been removed).` });
+      return bet;
+    },
+    'bets:restore': async (id) => {
+      const bet = (await settledStore(ctx)).restoreBet(id, ctx.clock.now());
+      if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No removed bet ${id} to bring back.` });
+      return bet;
+    },
+    'bets:history': (id) => {
+      const revisions = store(ctx).betHistory(id);
+      if (revisions.length === 0) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
+      return revisions;
     },
     'bets:list': async (q) => {
       const bets = (await settledStore(ctx)).listBets(q);

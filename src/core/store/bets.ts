@@ -4,7 +4,7 @@
 // renderer agree.
 import type Database from 'better-sqlite3';
 import type { Market, Prices } from '../../shared/api';
-import type { BetQuery, BetResettlement, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import type { BetEdit, BetQuery, BetResettlement, BetResult, BetRevision, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
@@ -29,7 +29,14 @@ export interface BetLog {
   lineCloses(eventId: number): LineCloseView[];
   /** Records a bet on a known line; the line's market, period and handicap come from what the store holds. */
   addBet(bet: NewBet, placedAt: number): BetView;
-  removeBet(id: number): boolean;
+  /** Changes a bet's price, stake or note, kept as a revision; null when there is no such bet (or it was removed). */
+  editBet(id: number, edit: BetEdit, at: number): BetView | null;
+  /** Takes a bet out of the log (kept in the file, as a revision, for Undo); false when there is none to remove. */
+  removeBet(id: number, at: number): boolean;
+  /** Brings a removed bet back as it was, under its id; null when there is no removed bet of that id. */
+  restoreBet(id: number, at: number): BetView | null;
+  /** Every change to a bet, oldest first (removed bets too); [] when there is no such bet. */
+  betHistory(id: number): BetRevision[];
   /** The trader's own result for a bet (null takes it back); the app's own settlement, once it has one, is kept beside it. */
   settleBetByHand(id: number, result: BetResult | null): BetView | null;
   /** Newest first. */
@@ -107,6 +114,7 @@ type BetRow = Partial<Cols<'last'>> & {
   settled_line_id: number | null; settled_line: number | null; settled_period: number | null; settled_market: string | null;
   outcome_home: string | null; outcome_draw: string | null; outcome_away: string | null;
   settlement_status: string | null; score_home: number | null; score_away: number | null;
+  note: string; edited_at: number | null;
   /** The result the match's latest re-settlement replaced (settlement_revisions), if any. */
   was_score_home: number | null; was_score_away: number | null; was_lines: string | null; resettled_at: number | null;
 };
@@ -143,8 +151,16 @@ export function createBetLog(db: Database.Database): BetLog {
   const closesOf = db.prepare(`SELECT * FROM line_closes WHERE event_id = ? ORDER BY line_id`);
   const lineOf = db.prepare(`SELECT period, market, line, price_home, price_draw, price_away, price_over, price_under FROM market_lines WHERE event_id = ? AND line_id = ?`);
   const insertBet = db.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const deleteBet = db.prepare(`DELETE FROM bets WHERE id = ?`);
-  const setManual = db.prepare(`UPDATE bets SET manual_result = ? WHERE id = ?`);
+  // A removed bet stays in the file (removed_at set) so Undo restores it whole; every change adds a revision holding
+  // the bet as it left it.
+  const betRow = db.prepare(`SELECT price, stake, note, removed_at FROM bets WHERE id = ?`);
+  const updateBet = db.prepare(`UPDATE bets SET price = @price, stake = @stake, note = @note WHERE id = @id AND removed_at IS NULL`);
+  const setRemoved = db.prepare(`UPDATE bets SET removed_at = @at WHERE id = @id AND (removed_at IS NULL) = @live`);
+  const addRevision = db.prepare(`
+    INSERT INTO bet_revisions (bet_id, revision, at, change, price, stake, note)
+    SELECT id, coalesce((SELECT max(revision) FROM bet_revisions WHERE bet_id = @id), 0) + 1, @at, @change, price, stake, note FROM bets WHERE id = @id`);
+  const revisionsOf = db.prepare(`SELECT revision, at, change, price, stake, note FROM bet_revisions WHERE bet_id = ? ORDER BY revision`);
+  const setManual = db.prepare(`UPDATE bets SET manual_result = ? WHERE id = ? AND removed_at IS NULL`);
   const periodList = db.prepare(`SELECT period, description FROM periods ORDER BY period`);
   const listBets = db.prepare(`
     SELECT b.*, c.line AS close_line, c.last_at, c.closed_at, c.close_reason,
@@ -153,7 +169,8 @@ export function createBetLog(db: Database.Database): BetLog {
       s.line_id AS settled_line_id, s.line AS settled_line, s.period AS settled_period, s.market AS settled_market,
       s.outcome_home, s.outcome_draw, s.outcome_away,
       st.status AS settlement_status, st.score_home, st.score_away,
-      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.lines AS was_lines, rv.replaced_at AS resettled_at
+      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.lines AS was_lines, rv.replaced_at AS resettled_at,
+      (SELECT max(r.at) FROM bet_revisions r WHERE r.bet_id = b.id AND r.change = 'edited') AS edited_at
     FROM bets b
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     LEFT JOIN events e ON e.event_id = b.event_id
@@ -162,7 +179,7 @@ export function createBetLog(db: Database.Database): BetLog {
     LEFT JOIN settlement_lines s ON s.event_id = b.event_id AND s.line_id = b.line_id
     LEFT JOIN settlement_revisions rv ON rv.event_id = b.event_id
       AND rv.revision = (SELECT max(x.revision) FROM settlement_revisions x WHERE x.event_id = b.event_id)
-    WHERE (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
+    WHERE b.removed_at IS NULL AND (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)
       AND (@id IS NULL OR b.id = @id)
     ORDER BY b.placed_at DESC, b.id DESC`);
@@ -174,7 +191,7 @@ export function createBetLog(db: Database.Database): BetLog {
     LEFT JOIN events e ON e.event_id = b.event_id
     LEFT JOIN settlements st ON st.event_id = b.event_id
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
-    WHERE (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
+    WHERE b.removed_at IS NULL AND (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)`);
   type LedgerRow = { id: number; sport_id: number | null; sport_name: string | null; league_id: number | null; league_name: string | null; closed_at: number | null; close_line: number | null };
 
@@ -237,6 +254,7 @@ export function createBetLog(db: Database.Database): BetLog {
       ...settled,
       pnl: settled.result === null ? null : betPnl(settled.result, r.price, r.stake),
       resettled: resettlementOf(r, settled),
+      note: r.note, editedAt: r.edited_at,
     };
   }
 
@@ -271,10 +289,41 @@ export function createBetLog(db: Database.Database): BetLog {
       const line = lineOf.get(bet.eventId, bet.lineId) as ({ period: number; market: string; line: number | null } & Record<string, number | null>) | undefined;
       if (!line) throw new Error(`Line ${bet.lineId} of event ${bet.eventId} is not known here: open the event first.`);
       if (isOverUnder(line.market) !== (bet.side === 'over' || bet.side === 'under')) throw new Error(`A ${line.market} line has no ${bet.side} side.`);
-      const id = Number(insertBet.run(placedAt, bet.eventId, bet.lineId, bet.side, bet.price, bet.stake, line.period, line.market, line.line).lastInsertRowid);
+      const id = db.transaction(() => {
+        const id = Number(insertBet.run(placedAt, bet.eventId, bet.lineId, bet.side, bet.price, bet.stake, line.period, line.market, line.line).lastInsertRowid);
+        addRevision.run({ id, at: placedAt, change: 'recorded' });
+        return id;
+      }).immediate();
       return query({ id })[0]!;
     },
-    removeBet: (id) => deleteBet.run(id).changes > 0,
+    editBet(id, edit, at) {
+      const changed = db.transaction(() => {
+        const was = betRow.get(id) as { price: number; stake: number; note: string; removed_at: number | null } | undefined;
+        if (!was || was.removed_at !== null) return null;
+        const next = { price: edit.price ?? was.price, stake: edit.stake ?? was.stake, note: edit.note ?? was.note };
+        // The same values again change nothing and add no revision.
+        if (next.price === was.price && next.stake === was.stake && next.note === was.note) return true;
+        updateBet.run({ id, ...next });
+        addRevision.run({ id, at, change: 'edited' });
+        return true;
+      }).immediate();
+      return changed ? (query({ id })[0] ?? null) : null;
+    },
+    removeBet: (id, at) =>
+      db.transaction(() => {
+        if (setRemoved.run({ id, at, live: 1 }).changes === 0) return false;
+        addRevision.run({ id, at, change: 'removed' });
+        return true;
+      }).immediate(),
+    restoreBet(id, at) {
+      const restored = db.transaction(() => {
+        if (setRemoved.run({ id, at: null, live: 0 }).changes === 0) return false;
+        addRevision.run({ id, at, change: 'restored' });
+        return true;
+      }).immediate();
+      return restored ? (query({ id })[0] ?? null) : null;
+    },
+    betHistory: (id) => revisionsOf.all(id) as BetRevision[],
     settleBetByHand(id, result) {
       if (setManual.run(result, id).changes === 0) return null;
       return query({ id })[0] ?? null;

@@ -19,6 +19,11 @@ function rawAt(version: number, path: string): Database.Database {
   return db;
 }
 
+/** A match (event 9) with its moneyline (line 90, 2.1 / 3.4 / 3.0), as the stream leaves it in the file. */
+const MATCH_9 = `
+  INSERT INTO events (event_id, runner_home, runner_away, source, first_seen, last_seen) VALUES (9, 'E', 'F', 'stream', 1, 1);
+  INSERT INTO market_lines (event_id, line_id, period, market, price_home, price_draw, price_away, seen_at) VALUES (9, 90, 0, 'moneyline', 2.1, 3.4, 3.0, 1);`;
+
 describe('migrations', () => {
   it('are numbered 1..N without gaps', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
@@ -184,9 +189,8 @@ describe('migrations', () => {
     const path = join(dir, 'v8.db');
     const db = rawAt(8, path);
     // A match settled 2-3 (away won) before this version, and a bet on the draw (lost).
+    db.exec(MATCH_9);
     db.exec(`
-      INSERT INTO events (event_id, runner_home, runner_away, source, first_seen, last_seen) VALUES (9, 'E', 'F', 'stream', 1, 1);
-      INSERT INTO market_lines (event_id, line_id, period, market, price_home, price_draw, price_away, seen_at) VALUES (9, 90, 0, 'moneyline', 2.1, 3.4, 3.0, 1);
       INSERT INTO settlements (event_id, sport_id, league_id, league_name, runner_home, runner_away, starts, score_home, score_away, status, settled_at, line_count, stored_at, teams, ml_home, ml_draw, ml_away)
         VALUES (9, 1, 2, 'L', 'E', 'F', 1000, 2, 3, 'ended', 5000000, 1, 5000001, 'e
 f', 'loss', 'loss', 'win');
@@ -225,6 +229,32 @@ f');
       lines: JSON.stringify([{ line_id: 90, period: 0, market: 'moneyline', line: null, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' }]),
     }]);
     expect(() => raw.exec(`INSERT INTO settlement_revisions VALUES (9, 0, 1, 1, 'ended', 1, 1, 1, '[]')`)).toThrow(/CHECK/);
+    raw.close();
+  });
+
+  it("010 keeps a version-9 file's bets, each with its first revision (as recorded); a removed bet leaves the log and comes back; the schema refuses a revision 0 or a long note", () => {
+    const path = join(dir, 'v9.db');
+    const db = rawAt(9, path);
+    db.exec(MATCH_9);
+    db.exec(`
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1000, 9, 90, 'draw', 3.4, 10, 0, 'moneyline');
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (2000, 9, 90, 'home', 2.1, 25, 0, 'moneyline');`);
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    const [home, draw] = store.listBets();
+    expect(draw).toMatchObject({ side: 'draw', price: 3.4, stake: 10, note: '', editedAt: null });
+    expect(store.betHistory(draw!.id)).toEqual([{ revision: 1, at: 1000, change: 'recorded', price: 3.4, stake: 10, note: '' }]);
+    expect(store.betHistory(home!.id)).toEqual([{ revision: 1, at: 2000, change: 'recorded', price: 2.1, stake: 25, note: '' }]);
+    expect(store.removeBet(draw!.id, 3000)).toBe(true);
+    expect(store.listBets().map((b) => b.id)).toEqual([home!.id]);
+    expect(store.restoreBet(draw!.id, 4000)).toMatchObject({ id: draw!.id, price: 3.4 });
+    store.close();
+    const raw = new Database(path);
+    expect(raw.prepare(`SELECT id, removed_at FROM bets ORDER BY id`).all()).toEqual([{ id: draw!.id, removed_at: null }, { id: home!.id, removed_at: null }]);
+    expect(() => raw.exec(`INSERT INTO bet_revisions VALUES (1, 0, 1, 'edited', 2, 1, '')`)).toThrow(/CHECK/);
+    expect(() => raw.exec(`INSERT INTO bet_revisions VALUES (1, 9, 1, 'deleted', 2, 1, '')`)).toThrow(/CHECK/);
+    expect(() => raw.exec(`UPDATE bets SET note = '${'x'.repeat(501)}'`)).toThrow(/CHECK/);
     raw.close();
   });
 

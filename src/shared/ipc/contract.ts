@@ -14,6 +14,7 @@ import { canonicalTimeZone, ODDS_FORMATS, type OddsFormat } from '../formats';
 import { GRID_COLUMNS, GRID_SORT_KEYS, type GridLayout } from '../gridLayout';
 import type {
   AlertRecord,
+  BetRevision,
   BetTotals,
   BetView,
   LineCloseView,
@@ -163,7 +164,9 @@ const betQuery = z
     to: z.number().optional(),
   })
   .strict();
-const newBet = z.object({ eventId: id, lineId: id, side: priceSide, price: decimalPrice, stake: z.number().finite().positive().max(1e9) }).strict();
+const stake = z.number().finite().positive().max(1e9);
+const newBet = z.object({ eventId: id, lineId: id, side: priceSide, price: decimalPrice, stake }).strict();
+const betEdit = z.object({ price: decimalPrice.optional(), stake: stake.optional(), note: z.string().max(500).optional() }).strict();
 const priceAlertOverrides = z
   .object({
     dropPct: z.number().min(0).max(100).optional(),
@@ -209,7 +212,12 @@ export const requestSchemas = {
   'store:usage': z.tuple([]),
   'store:compact': z.tuple([]),
   'bets:add': z.tuple([newBet]),
+  /** Takes the bet out of the log; kept in the file so bets:restore (Undo) brings it back. */
   'bets:remove': z.tuple([id]),
+  /** A bet's price, stake or note changed by the trader (each change kept in its history). */
+  'bets:update': z.tuple([id, betEdit]),
+  'bets:restore': z.tuple([id]),
+  'bets:history': z.tuple([id]),
   'bets:list': z.tuple([betQuery]),
   'bets:exportCsv': z.tuple([betQuery]),
   /** The trader's own result for a bet the app cannot settle (null takes it back). */
@@ -472,6 +480,10 @@ export interface ResponseMap {
   'store:compact': CompactNowResult;
   'bets:add': BetView;
   'bets:remove': null;
+  'bets:update': BetView;
+  'bets:restore': BetView;
+  /** Oldest first: the bet as recorded, then as each edit, removal and restore left it. */
+  'bets:history': BetRevision[];
   /** Newest first, with the totals of exactly these bets under the chosen model. */
   'bets:list': { bets: BetView[]; totals: BetTotals; model: DevigModel };
   'bets:exportCsv': string;

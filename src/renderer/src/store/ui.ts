@@ -72,6 +72,11 @@ export interface UiSlice {
   removeWatchWithUndo(eventId: number): Promise<void>;
   /** Takes back the removal on offer, if any. */
   runUndo(): Promise<void>;
+  /**
+   * Offers to take back a removal for UNDO_MS: a toast saying `text` with Undo, and Z / Ctrl+Z; `label` names it in
+   * the command palette. `restore` runs at most once, and only while this is the undo on offer.
+   */
+  offerUndo(text: string, label: string, restore: () => Promise<void>): void;
 }
 
 const stored = <T extends string>(key: string, allowed: readonly T[], fallback: T): T => {
@@ -155,10 +160,7 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
     // The core's watch:remove keeps what belongs to the event rather than to the watch (its price alerts and drop
     // rule, its mute and snooze: settings of the profile keyed by event), so watching it again restores all of it.
     // Its stream, limit baselines and drop windows start afresh, as for any new watch.
-    const run = async () => {
-      if (get().undo?.toastId !== toastIdOfUndo) return;
-      set({ undo: null });
-      get().dismissToast(toastIdOfUndo);
+    get().offerUndo(`Removed ${name}`, `Undo: watch ${name} again`, async () => {
       const again = await get().addWatch(eventId);
       if (again) {
         get().toast(`Could not watch ${name} again: ${again.message}`, 'error');
@@ -166,10 +168,18 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
       }
       get().selectEvent(eventId);
       get().toast(`Watching ${name} again`);
+    });
+  },
+  offerUndo(text, label, restore) {
+    const run = async () => {
+      if (get().undo?.toastId !== toastIdOfUndo) return;
+      set({ undo: null });
+      get().dismissToast(toastIdOfUndo);
+      await restore();
     };
     const toastIdOfUndo = toastId; // the id the next toast gets
-    get().toast(`Removed ${name}`, 'info', { action: { label: 'Undo (Z / Ctrl+Z)', run: () => void run() }, ms: UNDO_MS });
-    set({ undo: { toastId: toastIdOfUndo, label: `Undo: watch ${name} again`, run } });
+    get().toast(text, 'info', { action: { label: 'Undo (Z / Ctrl+Z)', run: () => void run() }, ms: UNDO_MS });
+    set({ undo: { toastId: toastIdOfUndo, label, run } });
     setTimeout(() => {
       if (get().undo?.toastId === toastIdOfUndo) set({ undo: null });
     }, UNDO_MS);

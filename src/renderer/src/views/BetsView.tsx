@@ -3,15 +3,19 @@
 // lines; a bet the app cannot settle says why and the trader settles it here) and P/L in the trader's unit; filters
 // and totals (count, average CLV, stake, P/L, ROI) over what is shown; CSV through the core's one writer. Keys: 1/2/3
 // all/open/settled, arrows (PgUp/PgDn, Home/End) move, Enter opens the bet's event at its line (Esc comes back), X
-// exports, Del removes the selected bet. The Report tab (4; ./BetsReport.tsx) is the ledger in pictures.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// exports, E edits the selected bet's price (in the trader's odds format), stake and note, with its history of changes;
+// Del removes it at once and offers Undo (Z), as the watchlist does. The Report tab (4; ./BetsReport.tsx) is the ledger
+// in pictures.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
-import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
+import type { BetQuery, BetRevision, BetTotals, BetView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
-import { EDGE_PCT_DECIMALS, formatPercent, toneOf } from '../../../shared/formats';
-import { fmtDateTime, useOdds, useTimeZone } from '../format';
+import { EDGE_PCT_DECIMALS, formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
+import { priceInWords } from '../../../shared/oddsInput';
+import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
+import { fmtDateTime, useOdds, useOddsFormat, useTimeZone } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
 import { BetsReport } from './BetsReport';
@@ -37,6 +41,7 @@ export function BetsView() {
   const toast = useStore((s) => s.toast);
   const unit = useStore((s) => s.settings?.moneyUnit ?? '');
   const fmtOdds = useOdds();
+  const format = useOddsFormat();
   const zone = useTimeZone();
   const money = (n: number | null, sign = false) => (n === null ? '—' : formatMoney(n, unit, { sign }));
   const [tab, setTab] = useState<'log' | 'report'>('log');
@@ -47,6 +52,8 @@ export function BetsView() {
   const cursor = useStore((s) => s.listCursor.bets);
   const setCursor = useStore((s) => s.setListCursor);
   const table = useRef<HTMLTableElement>(null);
+  /** The bet whose edit form is open. */
+  const [editing, setEditing] = useState<number | null>(null);
   const query = useCallback((): BetQuery => ({ ...(status === 'all' ? {} : { status }), ...(market ? { market } : {}) }), [status, market]);
 
   const load = useCallback(async () => {
@@ -68,6 +75,24 @@ export function BetsView() {
 
   const bets = data?.bets ?? [];
   const selected = cursor === null ? -1 : bets.findIndex((b) => b.id === cursor);
+
+  // Removed at once, no question: the toast offers Undo (Z / Ctrl+Z) for a few seconds, which brings it back whole.
+  const removeWithUndo = async (b: BetView) => {
+    const r = await api.invoke('bets:remove', b.id);
+    if (!r.ok) return toast(r.error.message, 'error');
+    const i = bets.findIndex((x) => x.id === b.id);
+    setCursor('bets', (bets[i + 1] ?? bets[i - 1])?.id ?? null);
+    if (editing === b.id) setEditing(null);
+    await load();
+    const what = `${b.sideWords} at ${fmtOdds(b.price)}, ${b.label.replace(/ · .*$/, '')}`;
+    useStore.getState().offerUndo(`Removed the bet: ${what}`, `Undo: bring back the bet ${what}`, async () => {
+      const back = await api.invoke('bets:restore', b.id);
+      if (!back.ok) return toast(`Could not bring the bet back: ${back.error.message}`, 'error');
+      setCursor('bets', b.id);
+      await load();
+      toast(`Bet back: ${what}`);
+    });
+  };
   useListKeys('bets', {
     count: tab === 'log' ? bets.length : 0,
     index: selected,
@@ -87,11 +112,8 @@ export function BetsView() {
       }
       if (tab !== 'log') return false;
       if (k === 'x') return void exportCsv(), true;
-      if ((k === 'delete' || k === 'backspace') && bets[selected]) {
-        const id = bets[selected].id;
-        void api.invoke('bets:remove', id).then((r) => (r.ok ? load() : toast(r.error.message, 'error')));
-        return true;
-      }
+      if (k === 'e' && bets[selected]) return setEditing(bets[selected].id), true;
+      if ((k === 'delete' || k === 'backspace') && bets[selected]) return void removeWithUndo(bets[selected]), true;
       return false;
     },
   });
@@ -126,13 +148,19 @@ export function BetsView() {
             <button onClick={() => void exportCsv()} data-testid="bets-export">
               Export CSV <kbd className="key" title="key X">X</kbd>
             </button>
+            <button onClick={() => bets[selected] && setEditing(bets[selected].id)} disabled={!bets[selected]} data-testid="bets-edit" title="Edit the selected bet's price, stake or note">
+              Edit <kbd className="key" title="key E">E</kbd>
+            </button>
+            <button onClick={() => bets[selected] && void removeWithUndo(bets[selected])} disabled={!bets[selected]} data-testid="bets-remove" title="Remove the selected bet (Undo brings it back)">
+              Remove <kbd className="key" title="key Del">Del</kbd>
+            </button>
           </>
         )}
       </header>
       {tab === 'report' && <BetsReport />}
       {tab === 'log' && (
         <>
-          <p className="muted small-text">Keys: <kbd className="key">1</kbd> all, <kbd className="key">2</kbd> open, <kbd className="key">3</kbd> settled, ↑↓ move, Enter opens the bet's line, <kbd className="key">X</kbd> exports, Del removes. Recorded from the event detail (R). Kept in this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).</p>
+          <p className="muted small-text">Keys: <kbd className="key">1</kbd> all, <kbd className="key">2</kbd> open, <kbd className="key">3</kbd> settled, ↑↓ move, Enter opens the bet's line, <kbd className="key">E</kbd> edits, <kbd className="key">X</kbd> exports, Del removes (Z undoes). Recorded from the event detail (R). Kept in this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).</p>
           {error && (
             <p className="calm-message" role="alert">
               {error.message}
@@ -146,6 +174,21 @@ export function BetsView() {
               <div><dt>P/L</dt><dd className={tone(t.pnl)} data-testid="bets-pnl">{money(t.pnl, true)}</dd></div>
               <div><dt>ROI</dt><dd className={tone(t.roi)} data-testid="bets-roi">{fmtClv(t.roi)}</dd></div>
             </dl>
+          )}
+          {editing !== null && bets.some((b) => b.id === editing) && (
+            <BetEditForm
+              key={editing}
+              bet={bets.find((b) => b.id === editing)!}
+              format={format}
+              unit={unit}
+              onDone={(saved) => {
+                setEditing(null);
+                if (saved) {
+                  toast(`Bet changed: ${priceInWords(saved.sideWords, saved.price, format)} for ${formatMoney(saved.stake, unit)}`);
+                  void load();
+                }
+              }}
+            />
           )}
           {data && data.bets.length === 0 && <p className="calm-message">No bets here yet. Open an event (Enter on the watchlist) and press R to record one.</p>}
           {data && data.bets.length > 0 && (
@@ -175,11 +218,15 @@ export function BetsView() {
                   >
                     <td>{fmtDateTime(b.placedAt, zone)}</td>
                     <td>{b.label.replace(/ · .*$/, '')}</td>
-                    <td data-testid="bet-side" title={b.label}>
+                    <td data-testid="bet-side" title={b.note ? `${b.label}\nNote: ${b.note}` : b.label}>
                       {b.sideWords}
                       {b.market !== 'moneyline' && b.market !== 'spread' && b.market !== 'totals' && b.market !== 'team_total' ? ` (${marketName(b.market)})` : ''}
+                      {b.note && <span className="muted small-text bet-note" data-testid="bet-note">{b.note}</span>}
                     </td>
-                    <td className="num" data-testid="bet-price">{fmtOdds(b.price)}</td>
+                    <td className="num" data-testid="bet-price" title={b.editedAt ? `edited ${fmtDateTime(b.editedAt, zone)}` : undefined}>
+                      {fmtOdds(b.price)}
+                      {b.editedAt ? <span className="muted" data-testid="bet-edited"> ✎</span> : null}
+                    </td>
                     <td className="num">{money(b.stake)}</td>
                     <td className={`num${b.closeStale ? ' stale' : ''}`} title={b.closeNote ?? undefined} data-testid="bet-close">
                       {fmtOdds(b.closingPrice)}
@@ -275,3 +322,89 @@ function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetVi
   );
 }
 
+
+const CHANGE_WORDS: Record<BetRevision['change'], string> = { recorded: 'Recorded', edited: 'Edited', removed: 'Removed', restored: 'Brought back' };
+
+/** What a revision changed from the one before it, in words: "price 2.000 → 2.100, stake 50.00 → 20.00". */
+function changeWords(r: BetRevision, before: BetRevision | undefined, format: OddsFormat, unit: string): string {
+  if (!before) return `${formatOdds(r.price, format)} for ${formatMoney(r.stake, unit)}${r.note ? `, note "${r.note}"` : ''}`;
+  const parts: string[] = [];
+  if (r.price !== before.price) parts.push(`price ${formatOdds(before.price, format)} → ${formatOdds(r.price, format)}`);
+  if (r.stake !== before.stake) parts.push(`stake ${formatMoney(before.stake, unit)} → ${formatMoney(r.stake, unit)}`);
+  if (r.note !== before.note) parts.push(r.note ? `note "${r.note}"` : 'note cleared');
+  return parts.join(', ');
+}
+
+/**
+ * A bet's price (in the trader's odds format, read back in words), stake and note, changed in place: Enter saves,
+ * Esc leaves it as it was. Under it, every change the bet has had (bets:history), oldest first.
+ */
+function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: OddsFormat; unit: string; onDone(saved: BetView | null): void }) {
+  const zone = useTimeZone();
+  const box = usePriceBox(format);
+  const [stake, setStake] = useState(String(bet.stake));
+  const [note, setNote] = useState(bet.note ?? '');
+  const [problem, setProblem] = useState<{ field: 'price' | 'stake' | null; text: string } | null>(null);
+  const [history, setHistory] = useState<BetRevision[]>([]);
+  const priceInput = useRef<HTMLInputElement>(null);
+  const { fill } = box;
+  useLayoutEffect(() => {
+    fill(bet.price);
+    priceInput.current?.focus();
+  }, [fill, bet.price]);
+  useEffect(() => {
+    void api.invoke('bets:history', bet.id).then((r) => r.ok && setHistory(r.value));
+  }, [bet.id, bet.editedAt]);
+  const typed = box.value;
+  const save = async () => {
+    if (!typed.ok) return setProblem({ field: 'price', text: typed.message });
+    const st = Number(stake);
+    if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
+    const r = await api.invoke('bets:update', bet.id, { price: typed.decimal, stake: st, note: note.trim() });
+    if (!r.ok) return setProblem({ field: null, text: `The bet was not changed: ${r.error.message}` });
+    onDone(r.value);
+  };
+  return (
+    <form
+      className="bet-edit"
+      data-testid="bet-edit"
+      aria-label={`Edit the bet ${bet.sideWords}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        onDone(null);
+      }}
+    >
+      <strong>{bet.label}</strong>
+      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="bet-edit-price" inputRef={priceInput} onType={() => setProblem(null)} />
+      <input aria-label="Stake" inputMode="decimal" size={7} value={stake} onChange={(e) => (setStake(e.target.value), setProblem(null))} aria-invalid={problem?.field === 'stake' || undefined} data-testid="bet-edit-stake" />
+      <input aria-label="Note" placeholder="note" maxLength={500} size={24} value={note} onChange={(e) => setNote(e.target.value)} data-testid="bet-edit-note" />
+      <button type="submit" data-testid="bet-edit-save">
+        Save (Enter)
+      </button>
+      <button type="button" onClick={() => onDone(null)} data-testid="bet-edit-cancel">
+        Cancel (Esc)
+      </button>
+      <PriceReadBack what={bet.sideWords} box={box} format={format} testId="bet-edit-readback" />
+      {problem && (
+        <span className="form-error" role="alert" data-testid="bet-edit-error">
+          {problem.text}
+        </span>
+      )}
+      {history.length > 0 && (
+        <ol className="bet-history muted small-text" data-testid="bet-history">
+          {history.map((r, i) => (
+            <li key={r.revision}>
+              {CHANGE_WORDS[r.change]} {fmtDateTime(r.at, zone)}
+              {r.change === 'recorded' || r.change === 'edited' ? `: ${changeWords(r, history[i - 1], format, unit)}` : ''}
+            </li>
+          ))}
+        </ol>
+      )}
+    </form>
+  );
+}

@@ -1,17 +1,21 @@
 // "Record a bet" from the event detail, in a few keys: R opens the form on the event's first priced line with the
 // current price filled in; type the stake (the last one is remembered), Enter records, Esc cancels. The bet goes to
-// this profile's history through bets:add and nowhere else. The price is typed in decimal (what the service quotes);
-// beside it, and in the confirmation, it also reads in the trader's odds format. What is wrong with the bet is said in
-// the form, beside the field, and goes when the bet is recorded or the field is changed: never left beside
-// "Bet recorded".
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+// this profile's history through bets:add and nowhere else. The price is shown and typed in the trader's odds format
+// only (../components/PriceBox.tsx) and read back in words under the box ("Draw at +300 (decimal 4.000)") before it is
+// kept. The filled-in price follows the market until the trader types in the box, and says when it moved; a typed
+// price more than 20% from the live one (docs/trading.md, "Typing a price") asks once before it is kept. What is wrong
+// with the bet is said in the form, beside the field, and goes when the bet is recorded or the field is changed: never
+// left beside "Bet recorded".
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
-import { formatOdds, formatOddsWithDecimal } from '../../../shared/formats';
+import { formatOdds } from '../../../shared/formats';
+import { farFromLive, priceInWords } from '../../../shared/oddsInput';
 import { formatMoney, lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import { labelPeriod } from '../../../shared/periods';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
+import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
 import { useOddsFormat } from '../format';
 import { usePeriodNames } from '../hooks';
 import { RECORD_BET_EVENT } from '../keys';
@@ -32,22 +36,36 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const [open, setOpen] = useState(false);
   const [lineId, setLineId] = useState<number | null>(null);
   const [side, setSide] = useState<PriceSide>('home');
-  const [price, setPrice] = useState('');
+  const box = usePriceBox(format);
+  const { edited, filled, fill } = box;
+  /** The live price when the line and side were chosen: a later one says the market moved. */
+  const [chosenAt, setChosenAt] = useState<number | null>(null);
+  /** The far-from-live price the form asked about (Enter again keeps it). */
+  const [asked, setAsked] = useState<number | null>(null);
   const [stake, setStake] = useState(() => localStorage.getItem(STAKE_KEY) ?? '');
   /** What stops the bet, said in the form (which field, and why); cleared by a change or a recorded bet. */
   const [problem, setProblem] = useState<{ field: 'price' | 'stake' | 'line' | null; text: string } | null>(null);
   const stakeInput = useRef<HTMLInputElement>(null);
+  const priceInput = useRef<HTMLInputElement>(null);
   const line = useMemo(() => lines.find((m) => m.lineId === lineId) ?? lines[0], [lines, lineId]);
   const sides = pricedSides(line?.prices);
 
-  const choose = (m: MarketView | undefined, s?: PriceSide) => {
+  const choose = useCallback((m: MarketView | undefined, s?: PriceSide) => {
     if (!m) return;
     const next = s && pricedSides(m.prices).includes(s) ? s : pricedSides(m.prices)[0]!;
+    const live = m.prices?.[next] ?? null;
     setLineId(m.lineId);
     setSide(next);
-    setPrice(String(m.prices?.[next] ?? ''));
+    fill(live);
+    setChosenAt(live);
+    setAsked(null);
     setProblem(null);
-  };
+  }, [fill]);
+  // The filled-in price follows the market until the trader types in the box.
+  const live = line?.prices?.[side] ?? null;
+  useEffect(() => {
+    if (open && !edited && live !== null && live !== filled) fill(live);
+  }, [open, edited, filled, fill, live]);
 
   useEffect(() => {
     const onRecord = (e: Event) => {
@@ -74,14 +92,18 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const first = lines[0];
   useEffect(() => {
     if (open && lineId === null && first) choose(first);
-  }, [open, lineId, first]);
+  }, [open, lineId, first, choose]);
 
+  const words = line ? sideWords(line.market, line.line, side, { team: line.side }) : sideName(side);
+  const typed = box.value;
   const submit = async () => {
-    const p = Number(price);
     const st = Number(stake);
     if (!line) return setProblem({ field: 'line', text: 'Choose a line to bet on.' });
-    if (price.trim() === '' || !(p > 1)) return setProblem({ field: 'price', text: 'The price must be a decimal price above 1 (2.5 for +150).' });
+    if (!typed.ok) return setProblem({ field: 'price', text: typed.message });
     if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
+    const p = typed.decimal;
+    // A typed price far from the live one is asked about once; Enter again (or Keep) keeps it.
+    if (box.edited && farFromLive(p, live) && asked !== p) return setAsked(p);
     const r = await api.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
     if (!r.ok) {
       setProblem({ field: null, text: `The bet was not recorded: ${r.error.message}` });
@@ -89,11 +111,12 @@ export function RecordBet({ eventId }: { eventId: number }) {
     }
     localStorage.setItem(STAKE_KEY, stake);
     setProblem(null);
+    setAsked(null);
     setOpen(false);
-    toast(`Bet recorded: ${sideWords(line.market, line.line, side, { team: line.side })} at ${formatOddsWithDecimal(p, format)} for ${formatMoney(st, unit)}`, 'info');
+    toast(`Bet recorded: ${priceInWords(words, p, format, typed.shown)} for ${formatMoney(st, unit)}`, 'info');
   };
-  const priceNumber = Number(price);
-  const priceInFormat = format !== 'decimal' && priceNumber > 1 ? formatOdds(priceNumber, format) : null;
+  const moved = live !== null && chosenAt !== null && live !== chosenAt;
+  const asking = asked !== null && typed.ok && typed.decimal === asked && live !== null;
 
   if (!open) {
     return (
@@ -111,11 +134,17 @@ export function RecordBet({ eventId }: { eventId: number }) {
         void submit();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          setProblem(null);
-          setOpen(false);
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        // Esc on the question goes back to the price; otherwise it closes the form.
+        if (asking) {
+          setAsked(null);
+          priceInput.current?.focus();
+          priceInput.current?.select();
+          return;
         }
+        setProblem(null);
+        setOpen(false);
       }}
     >
       <select aria-label="Line" value={line?.lineId ?? ''} onChange={(e) => choose(lines.find((m) => m.lineId === Number(e.target.value)), side)} data-testid="record-bet-line">
@@ -132,23 +161,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
           </option>
         ))}
       </select>
-      <span className="field">
-        <input
-          aria-label="Price (decimal)"
-          title="The price in decimal, as the service quotes it"
-          inputMode="decimal"
-          size={6}
-          value={price}
-          onChange={(e) => (setPrice(e.target.value), setProblem(null))}
-          aria-invalid={problem?.field === 'price' || undefined}
-          data-testid="record-bet-price"
-        />
-        {priceInFormat && (
-          <span className="muted in-format" title={`The price in your odds format`} data-testid="record-bet-price-format">
-            = {priceInFormat}
-          </span>
-        )}
-      </span>
+      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="record-bet-price" inputRef={priceInput} onType={() => (setProblem(null), setAsked(null))} />
       <input
         aria-label="Stake"
         inputMode="decimal"
@@ -166,6 +179,32 @@ export function RecordBet({ eventId }: { eventId: number }) {
       <button type="button" onClick={() => (setProblem(null), setOpen(false))} data-testid="record-bet-cancel">
         Cancel (Esc)
       </button>
+      <PriceReadBack what={words} box={box} format={format} testId="record-bet-readback">
+        {moved && (
+          <span className="muted" data-testid="record-bet-moved">
+            {' '}
+            · live price moved to {formatOdds(live, format)}
+            {box.edited ? ' (yours is kept)' : ''}
+          </span>
+        )}
+        {live === null && chosenAt !== null && (
+          <span className="muted" data-testid="record-bet-moved">
+            {' '}
+            · no live price now
+          </span>
+        )}
+      </PriceReadBack>
+      {asking && (
+        <span className="form-confirm" role="alert" data-testid="record-bet-confirm">
+          The live price is {formatOdds(live, format)}; keep {typed.shown}?{' '}
+          <button type="submit" data-testid="record-bet-keep">
+            Keep {typed.shown} (Enter)
+          </button>{' '}
+          <button type="button" onClick={() => (setAsked(null), priceInput.current?.focus())} data-testid="record-bet-change">
+            Change (Esc)
+          </button>
+        </span>
+      )}
       {problem && (
         <span className="form-error" role="alert" data-testid="record-bet-error">
           {problem.text}

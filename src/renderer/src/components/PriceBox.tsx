@@ -1,0 +1,71 @@
+// The price box of the record-bet form and of a bet's edit form: the price in the trader's odds format only, read
+// with the shared parser (src/shared/oddsInput.ts) into the decimal price kept. Filled by the app (the live price, a
+// bet's price), the box keeps that exact decimal until the trader types: a fill written in a rounding format (-105,
+// 10/11) is not read back from its words. Under the box, the price read back in words ("Draw at +300 (decimal
+// 4.000)"), or what is wrong with what was typed. A fill followed while untouched is written again when the format changes.
+import { useCallback, useEffect, useState, type ReactNode, type Ref } from 'react';
+import { formatOdds, ODDS_FORMAT_NAMES, type OddsFormat } from '../../../shared/formats';
+import { parseOddsInput, priceBoxText, priceInWords, TYPED_EXAMPLE, type ParsedPrice } from '../../../shared/oddsInput';
+
+export interface PriceBoxState {
+  text: string;
+  /** The trader typed in the box since it was last filled. */
+  edited: boolean;
+  /** The decimal price the app last filled the box with. */
+  filled: number | null;
+  /** What the box holds: the filled decimal while untouched, else the typed text read in the format. */
+  value: ParsedPrice;
+  /** Fills the box with a decimal price (null empties it); what the trader typed is dropped. */
+  fill(decimal: number | null): void;
+  /** The trader's typing. */
+  type(text: string): void;
+}
+
+export function usePriceBox(format: OddsFormat): PriceBoxState {
+  const [s, set] = useState<{ text: string; edited: boolean; filled: number | null }>({ text: '', edited: false, filled: null });
+  const fill = useCallback((d: number | null) => set({ text: d === null ? '' : priceBoxText(d, format), edited: false, filled: d }), [format]);
+  const type = useCallback((text: string) => set((p) => ({ ...p, text, edited: true })), []);
+  useEffect(() => set((p) => (p.edited || p.filled === null ? p : { ...p, text: priceBoxText(p.filled, format) })), [format]);
+  const value: ParsedPrice = !s.edited && s.filled !== null ? { ok: true, decimal: s.filled, shown: formatOdds(s.filled, format) } : parseOddsInput(s.text, format);
+  return { ...s, value, fill, type };
+}
+
+/** The format's name without its example: "American", "Hong Kong". */
+const formatName = (format: OddsFormat) => ODDS_FORMAT_NAMES[format].replace(/ \(.*\)$/, '');
+
+export function PriceBox(p: { box: PriceBoxState; format: OddsFormat; invalid: boolean; testId: string; inputRef?: Ref<HTMLInputElement>; onType?: () => void }) {
+  const { box, format } = p;
+  return (
+    <input
+      aria-label={`Price (${formatName(format)})`}
+      title={`The price in your odds format, ${formatName(format)}: ${TYPED_EXAMPLE[format]} (Settings changes the format)`}
+      size={7}
+      autoComplete="off"
+      spellCheck={false}
+      value={box.text}
+      onChange={(e) => (box.type(e.target.value), p.onType?.())}
+      aria-invalid={p.invalid || undefined}
+      ref={p.inputRef}
+      data-testid={p.testId}
+    />
+  );
+}
+
+/** The box's price in words, `what` at it ("Draw at +300 (decimal 4.000)"), or why what was typed is not a price. */
+export function PriceReadBack({ what, box, format, testId, children }: { what: string; box: PriceBoxState; format: OddsFormat; testId: string; children?: ReactNode }) {
+  const v = box.value;
+  return (
+    <span className="price-readback" aria-live="polite">
+      {v.ok ? (
+        <span data-testid={testId}>{priceInWords(what, v.decimal, format, v.shown)}</span>
+      ) : (
+        box.edited && (
+          <span className="warn-text" data-testid={`${testId}-problem`}>
+            {v.message}
+          </span>
+        )
+      )}
+      {children}
+    </span>
+  );
+}
