@@ -9,7 +9,7 @@ import type { AppError } from '../../../shared/errors';
 import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../../shared/domain';
 import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
 import { marketKind } from '../../../shared/trading';
-import type { OddsBatch } from '../../../shared/ipc/contract';
+import { STREAM_GONE, type OddsBatch } from '../../../shared/ipc/contract';
 import { createOddsFold } from '../../../shared/ipc/oddsFold';
 import { api } from '../api';
 import type { StoreState } from './index';
@@ -94,6 +94,7 @@ export function endedOf(s: StoreState, eventId: number): string | null {
   const ev = s.watchEvents[eventId];
   if (ev?.ended) return ev.ended;
   const st = streamOf(s, eventId);
+  if (st?.state === 'failed' && st.endReason === STREAM_GONE) return STREAM_GONE;
   return st?.state === 'ended' ? (st.endReason ?? 'ended') : null;
 }
 
