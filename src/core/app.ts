@@ -19,7 +19,7 @@ import type { Notifier } from './notifier';
 import { createProfileLocator } from './profiles';
 import { createPushes } from './pushes';
 import type { SecretStore } from './secrets/types';
-import { createSession, type DemoService, type SessionDeps } from './session';
+import { createSession, type SessionDeps } from './session';
 import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settings';
 import { openStore } from './store';
 

@@ -212,6 +212,7 @@ function visibleWatchIds(s: StoreState): number[] {
  * host, the host's to the service), then the event's stream, then what the stream says of the markets.
  */
 export type NoPriceReason =
+  | 'other_match'
   | 'settled'
   | 'removed'
   | 'gone'
@@ -256,6 +257,7 @@ export function hasMainPrice(s: StoreState, eventId: number, lines: MainLines): 
 export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines, priced: boolean): NoPriceReason | null {
   const ev = s.watchEvents[eventId];
   if (!ev) return null;
+  if (ev.otherMatch) return 'other_match';
   const ended = endedOf(s, eventId);
   if (ev.settled || ended === 'settled') return 'settled';
   if (ended === 'removed') return 'removed';
@@ -276,6 +278,10 @@ export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines
 /** A reason in a trader's words: a short text for the row and the detail for its tooltip. */
 export const NO_PRICE_WORDS: Record<NoPriceReason, { text: string; detail: string }> = {
   settled: { text: 'Ended · settled', detail: 'The match has ended and left the book: no more prices. Its result is in Settlements.' },
+  other_match: {
+    text: 'Id now names another match',
+    detail: "The service now uses this event's id for another match (the row's flag names it). This row keeps the match you watched, its settlement and snooze; nothing of the other match is shown here. Remove the watch when you are done with it.",
+  },
   gone: {
     text: 'Gone from the service',
     detail: 'The service no longer knows this event (its book was restarted, or the event was withdrawn): no more prices, and no result unless its settlement comes. Remove the watch when you are done with it.',

@@ -8,6 +8,7 @@ import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../../shared/domain';
 import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
+import { describesAnotherMatch } from '../../../shared/eventIdentity';
 import { marketKind } from '../../../shared/trading';
 import { STREAM_GONE, type OddsBatch } from '../../../shared/ipc/contract';
 import { createOddsFold } from '../../../shared/ipc/oddsFold';
@@ -28,6 +29,11 @@ export interface WatchEvent extends EventView {
    * live. Sticky for as long as the row is watched (no later push of the list or of odds takes it back).
    */
   ended: string | null;
+  /**
+   * Set when the service describes this id as another match than the watched one (../../../shared/eventIdentity.ts):
+   * that match's name, for the row's flag. Nothing of it is merged into the row (header, score, prices).
+   */
+  otherMatch?: string;
 }
 
 export interface WatchlistSlice {
@@ -105,6 +111,7 @@ function splitEvent(w: WatchedEventView, ended: string | null = null): WatchEven
 
 /** What a snapshot's header says of an event; the watch's own facts (added, settled, ended) stay. */
 function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
+  if (describesAnotherMatch(ev, h)) return { ...ev, otherMatch: `${h.runnerHome ?? '?'} v ${h.runnerAway ?? '?'}${h.sportName ? ` (${h.sportName})` : ''}` };
   return {
     ...ev,
     sportId: h.sportId ?? ev.sportId,
@@ -257,7 +264,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
             changedKeys.push(k);
             if (chartsOpen) appliedMarkets.push([k, m]);
           }
-          if (e.score) {
+          if (e.score && !ev.otherMatch) {
             events ??= { ...s.watchEvents };
             events[e.eventId] = { ...ev, ...e.score };
           }
