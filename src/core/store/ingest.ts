@@ -438,7 +438,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const recordTickBatches = (batches: readonly TickBatch[]) => keepMaxWins(writeTickBatches(batches));
 
   const recordSnapshot = tx((s: EventOdds, at: number) => {
-    describeEvent(eventParams(s, 'stream', at));
+    // Another match's snapshot under a stored match's id: none of its prices or score become the stored match's.
+    if (describeEvent(eventParams(s, 'stream', at))) return new Map() as KeptMaxWins;
     // A snapshot replaces what we held: lines it does not carry are offline until they come back.
     markEventLinesOffline.run(s.event_id);
     const limits = writeTicks([{ eventId: s.event_id, markets: s.markets, at }]);

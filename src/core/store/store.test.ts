@@ -255,6 +255,12 @@ describe('one id, one match (issue 34)', () => {
     const other = { ...settledEvent(0), event_id: 1_000_000, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' };
     store.recordSettledPage([other], settledAtSeconds(0));
     expect([...store.exportSettlements()]).toEqual([]);
+    // Nor do its snapshot's prices and score.
+    store.recordSnapshot({
+      event_id: 1_000_000, sport_id: 3, league_id: 9, league_name: 'B', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls',
+      starts: '2026-03-01T10:00:00', live_status: 1, score_home: 7, score_away: 2, markets: [market(1, 0)],
+    }, 5000);
+    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', scoreHome: null, markets: [] });
     // The same match described again (a start moved by a day) is an update.
     store.recordFixtures([{ ...fixture, starts: '2026-01-02T10:00:00' }]);
     expect(store.watchedEvents()[0]?.starts).toBe(Date.UTC(2026, 0, 2, 10));
