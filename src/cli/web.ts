@@ -59,7 +59,7 @@ export async function runWeb(options: WebOptions): Promise<void> {
     // No notifier: the core pushes each notification it decides on, and the page shows it as a Web Notification.
     // HTTPS_PROXY / NO_PROXY, as a desk behind a corporate proxy needs.
     fetch: createProxyFetch(process.env),
-    startDemo: () => startDemo(),
+    startDemo: (o) => startDemo(o),
     ...(options.baseUrl && envKey ? { envService: { baseUrl: options.baseUrl, key: envKey } } : {}),
     ...(options.baseUrl && !envKey ? { initialSettings: { baseUrl: options.baseUrl } } : {}),
   });

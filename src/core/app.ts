@@ -19,7 +19,7 @@ import type { Notifier } from './notifier';
 import { createProfileLocator } from './profiles';
 import { createPushes } from './pushes';
 import type { SecretStore } from './secrets/types';
-import { createSession, type DemoService } from './session';
+import { createSession, type SessionDeps } from './session';
 import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settings';
 import { openStore } from './store';
 
@@ -49,7 +49,7 @@ export interface CoreDeps {
   /** The host kit's scrubbed logger, given to every engine. */
   logger: Logger;
   /** Starts the built-in simulator for demo mode; without it, no key means no connection. */
-  startDemo?: () => Promise<DemoService>;
+  startDemo?: SessionDeps['startDemo'];
   /** A service and key given by the environment (headless browser mode, tests); the key stays in memory only. */
   envService?: { baseUrl: string; key: string };
   fetch?: typeof fetch;

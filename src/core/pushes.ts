@@ -5,7 +5,7 @@ import type { Market, SettledEvent } from '../shared/api';
 import { parseServiceTime } from '../shared/api';
 import type { EventView, MarketView, SettlementRow } from '../shared/domain';
 import type { AppError } from '../shared/errors';
-import type { OddsBatch, PushListener, StatusView } from '../shared/ipc/contract';
+import { STREAM_GONE, type OddsBatch, type PushListener, type StatusView } from '../shared/ipc/contract';
 import type { Clock, TimerHandle } from './clock';
 import type { MonitorEvent, SnapshotHeader } from './monitor';
 import type { CoalescedEvent } from './monitor/coalescer';
@@ -175,7 +175,9 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         eventId: s.eventId,
         state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,
         lastMessageAt: s.lastEventAt,
-        endReason: s.status === 'ended' ? (s.endReason ?? null) : null,
+        // A stream refused because the service does not know the event (a restarted book, an event withdrawn long
+        // ago): said as its end, 'unknown', so the row tells the trader the match is gone instead of "stream stopped".
+        endReason: s.status === 'ended' ? (s.endReason ?? null) : s.status === 'failed' && s.error?.kind === 'not_found' ? STREAM_GONE : null,
       })),
       lastSettledSync: c.engine?.monitor.lastSettledSync() ?? null,
       lastError: c.problem ?? lastError,

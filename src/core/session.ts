@@ -36,7 +36,8 @@ export interface SessionDeps {
   targetBaseUrl(): string | null;
   /** A service and key given by the environment; the key stays in memory only. */
   envService?: { baseUrl: string; key: string };
-  startDemo?: () => Promise<DemoService>;
+  /** `idsAbove`: the highest event id the demo profile remembers; the demo world numbers its events above it. */
+  startDemo?: (options: { idsAbove: number }) => Promise<DemoService>;
   createEngine(args: { baseUrl: string; key: string; store: Store }): Engine;
   /** Told after every switch, before the new engine starts. */
   onConnection(connection: Connection): void;
@@ -141,9 +142,17 @@ export function createSession(deps: SessionDeps): Session {
         return { profile: target.profile, store, engine: null, demo: false, problem: problem ?? { kind: 'keychain', message: target.message } };
       }
       case 'demo': {
-        const demo = await deps.startDemo!();
-        demoService = demo;
+        // The profile first: its store remembers every id it has seen (watches, snoozes, bets), and a restarted demo
+        // world numbers its events above them, so no remembered id ever names another match (issue 34).
         const { store, problem } = openProfile(DEMO_PROFILE);
+        let demo: DemoService;
+        try {
+          demo = await deps.startDemo!({ idsAbove: problem ? 0 : store.maxEventId() });
+        } catch (e) {
+          store.close();
+          throw e;
+        }
+        demoService = demo;
         const engine = deps.createEngine({ baseUrl: demo.baseUrl, key: demo.key, store });
         // A new demo profile watches a few matches, so the first screen moves. Through the monitor's watch, like
         // every watch, and before the host follows the engine: its first watchlist push and the engine's first

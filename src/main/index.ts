@@ -530,7 +530,7 @@ async function start(): Promise<void> {
       focusEvent,
       ...(appIcon ? { icon: appIcon } : {}),
     }),
-    startDemo: () => startDemo(),
+    startDemo: (o) => startDemo(o),
     fetch: netFetch,
     // "Export CSV" streams to the file the trader picks here.
     chooseSavePath: async (suggestedName) => {

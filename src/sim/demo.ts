@@ -51,7 +51,19 @@ export function testDemoOptions(env: Readonly<Record<string, string | undefined>
   return out;
 }
 
-export async function startDemo(options: { port?: number; seed?: number } = {}, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Demo> {
+/** The demo world's first event id: past every id its profile remembers, and never below the simulator's own base. */
+export function demoFirstEventId(idsAbove = 0): number {
+  // A whole thousand past the highest id remembered, so the ids read as a new block after every restart.
+  return Math.max(1_600_001, (Math.floor(idsAbove / 1000) + 1) * 1000 + 1);
+}
+
+/**
+ * `idsAbove`: the highest event id the demo profile's store remembers (watches, snoozes, bets, settlements). A
+ * restarted demo is a new world with other matches; its events are numbered above that, so an id the trader's
+ * profile remembers never names another match (issue 34). The store is what remembers the ids, so the mark is read
+ * from it (not kept beside it, where a new data dir would lose it while the store lives on).
+ */
+export async function startDemo(options: { port?: number; seed?: number; idsAbove?: number } = {}, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Demo> {
   const forTest = testDemoOptions(env);
   const sim = await startSimulator({
     port: options.port ?? 0,
@@ -64,6 +76,9 @@ export async function startDemo(options: { port?: number; seed?: number } = {}, 
     pace: forTest.pace ?? DEMO_PACE,
     keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
     controlRoutes: false,
+    firstEventId: demoFirstEventId(options.idsAbove),
+    // The matches a first run picks as live are priced: every match under way when the demo opens is offered in play.
+    openingMatchesLive: true,
   });
   return { baseUrl: sim.url, key: DEMO_KEY, scenarios: () => sim.truth.scenarios(), close: () => sim.close() };
 }

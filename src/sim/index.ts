@@ -55,6 +55,10 @@ export interface SimulatorOptions {
   oddsRate?: number;
   /** The busy day (see CONTROL.md); `true` takes every default. */
   busy?: boolean | BusyOptions;
+  /** The first event id of the book (default 1,600,001); demo mode numbers past what its profile remembers. */
+  firstEventId?: number;
+  /** Every match under way when the world opens is offered in play (demo mode); default false. */
+  openingMatchesLive?: boolean;
   /**
    * Serve the HTTP control routes under /__sim/ (CONTROL.md); default true, for tests and `npm run sim`. Demo mode
    * turns them off: they then answer 404, and only this process's handle can steer the simulator.
@@ -154,6 +158,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     events: options.events ?? (busy ? 80 : 60),
     historyMs: (options.historyHours ?? (busy ? 1 : 3)) * 3600_000,
     ...(options.pace ? { pace: options.pace } : {}),
+    ...(options.firstEventId ? { firstEventId: options.firstEventId } : {}),
+    ...(options.openingMatchesLive ? { openingMatchesLive: true } : {}),
     ...(busy ? { busy: { resultsDelayMs: resultsDelayS * 1000 }, settledCap: 50_000 } : {}),
   });
   const access = new Access(seed, options.quotaPerHour ?? (busy ? 1000 : 100_000));

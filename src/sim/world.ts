@@ -21,6 +21,7 @@ import { DEVIG_MODELS, LIVE_STATUS, formatServiceTime } from '../shared/api';
 import { tennisGamePeriod } from '../shared/periods';
 import { devig } from '../shared/devig';
 import { Prng } from './prng';
+import { DECIDED, fromSides, lineChances, noDraw, normalFrom, orderLadder, poissonFrom, setsToPlay, type Rung, type ScoreDists } from './ladders';
 import {
   CITY_ENDS,
   CITY_PARTS,
@@ -64,6 +65,16 @@ export interface WorldOptions {
   settledCap?: number;
   /** The busy day: a flood of settlements beside the book, and results published late. Off by default. */
   busy?: BusyWorldOptions;
+  /**
+   * The first event id (default 1,600,001). Demo mode derives it from the wall clock (demo.ts), so a restarted demo
+   * never gives an id a trader's profile remembers to another match.
+   */
+  firstEventId?: number;
+  /**
+   * Every match already under way when the world opens (kick-off before `startMs`) is offered in play, so what a
+   * first screen picks as live is priced (demo mode). Off by default: 15% of matches are not offered live.
+   */
+  openingMatchesLive?: boolean;
 }
 
 export interface BusyWorldOptions {
@@ -143,6 +154,19 @@ export interface OutcomeWords {
   away?: string;
 }
 
+/**
+ * How the book reads a match, for every line but the moneyline (./ladders.ts): its strength (the home side's share),
+ * a lean towards one side and a tempo (more or fewer goals, points, sets than usual), each a mean-reverting walk
+ * around a base that a re-offer after a suspension moves.
+ */
+interface PriceModel {
+  strength: number;
+  lean: number;
+  leanBase: number;
+  tempo: number;
+  tempoBase: number;
+}
+
 interface MarketState {
   lineId: number;
   kind: MarketKind;
@@ -207,6 +231,7 @@ interface SimEvent {
   voidStatus: string | null;
   /** Settlement words scripted by a test, by line_id. */
   words: Map<number, OutcomeWords>;
+  model: PriceModel;
   log: { nextId: number; buffer: StreamMessage[] };
 }
 
@@ -279,7 +304,9 @@ export class World {
   private readonly pace: number;
   private readonly settleBatchMs: number;
   private nowMs: number;
-  private nextEventId = 1_600_001;
+  private nextEventId: number;
+  private readonly openingMatchesLive: boolean;
+  private readonly openMs: number;
   private nextSpecialId = 50_001;
   private nextContestantId = 700_001;
   private nextSettlementId = 1;
@@ -310,6 +337,9 @@ export class World {
     this.bulkRng = new Prng((options.seed ^ 0xb05d) >>> 0);
     this.settledCap = options.settledCap ?? SETTLED_CAP;
     this.busy = options.busy ?? null;
+    this.nextEventId = options.firstEventId ?? 1_600_001;
+    this.openingMatchesLive = options.openingMatchesLive ?? false;
+    this.openMs = options.startMs;
     this.target = Math.max(1, options.events);
     this.nowMs = Math.floor((options.startMs - options.historyMs) / STEP_MS) * STEP_MS;
     this.createLeagues();
@@ -375,7 +405,8 @@ export class World {
       home,
       away,
       startsMs,
-      offeredLive: rng.chance(0.85),
+      // The draw is always made, so the world's dice run the same with or without openingMatchesLive.
+      offeredLive: rng.chance(0.85) || (this.openingMatchesLive && startsMs < this.openMs),
       phase: 'pre',
       removeAtMs: rng.chance(0.03) ? startsMs - (rng.range(5, 60) * 60_000) / this.pace : null,
       endMs: 0,
@@ -393,6 +424,7 @@ export class World {
       scenarios: [],
       voidStatus: null,
       words: new Map(),
+      model: { strength: 0.5, lean: 0, leanBase: 0, tempo: 0, tempoBase: 0 },
       log: { nextId: 1, buffer: [] },
     };
     this.playMatch(ev, strength);
@@ -498,8 +530,14 @@ export class World {
     const spreadLine = spreadRaw + 0; // + 0 turns -0 into 0: JSON would otherwise carry "-0"
     // Sets sports: a best of 7 plays more sets than its sport's usual best-of (the ratio is 1 for every other match).
     const total = sport.meanScore * 2 * (sport.kind === 'sets' ? ev.bestOf / sport.bestOf : 1);
-    const totalsLine = Math.round(total + rng.range(-0.1, 0.1) * total) + half();
-    const teamLine = (share: number) => Math.max(0.5, Math.round(sport.meanScore * share)) + half();
+    const drawnTotal = Math.round(total + rng.range(-0.1, 0.1) * total) + half();
+    // A set sport's lines stay where the sets can fall on both sides (best of 3: 2.5 sets; a side's sets: 0.5 or 1.5).
+    const need = Math.ceil(ev.bestOf / 2);
+    const totalsLine = sport.kind === 'sets' ? Math.min(ev.bestOf - 0.5, Math.max(need + 0.5, drawnTotal)) : drawnTotal;
+    const teamLine = (share: number) => {
+      const drawn = Math.max(0.5, Math.round(sport.meanScore * share)) + half();
+      return sport.kind === 'sets' ? Math.min(need - 0.5, drawn) : drawn;
+    };
     const markets = [
       ml,
       mk(1, 'spread', null, spreadLine, ['home', 'away'], twoWay()),
@@ -527,7 +565,10 @@ export class World {
       for (const m of extras) m.extra = true;
       markets.push(...extras);
     }
-    for (const m of markets) m.prices = this.priceOf(m);
+    ev.model = { strength, lean: 0, leanBase: 0, tempo: 0, tempoBase: 0 };
+    ml.prices = this.priceOf(ml);
+    ev.markets = markets;
+    this.repriceLadders(ev, () => true);
     return markets;
   }
 
@@ -617,7 +658,8 @@ export class World {
       if (scored) {
         this.emitScore(ev, now);
         if (ev.offeredLive) {
-          ev.suspendedUntilMs = now + ev.rng.range(20, 90) * 1000;
+          // 20-90 s of a real match, shorter as matches run faster (the demo): never longer than a few score gaps.
+          ev.suspendedUntilMs = now + (ev.rng.range(20, 90) * 1000) / this.pace;
           this.takeOffline(ev, now);
         }
       }
@@ -673,6 +715,7 @@ export class World {
     return MAX_WIN_LADDER[ev.phase === 'live' ? 4 : idx] ?? 1000;
   }
 
+  /** The moneyline's prices, from its own weights (every other line is priced by repriceLadders). */
   private priceOf(m: MarketState): Prices {
     const probs = softmax(m.weights);
     const prices: Prices = {};
@@ -684,37 +727,121 @@ export class World {
 
   private tickOdds(ev: SimEvent, now: number): void {
     const { rng } = ev;
-    const changed: MarketState[] = [];
+    const changed = new Set<MarketState>();
     const count = rng.int(1, 3);
     const maxWin = this.mainMaxWin(ev);
+    // The dice are drawn as they always were (so schedules, scores and settlements keep their seeded course): the
+    // moneyline walks on its weights, a line that moves steps the event's price model instead.
     for (const m of ev.markets) {
       // Held markets stand still; extra lines move below on their own dice.
       if (m.extra || m.hold) continue;
-      const moved = m.prices === null || changed.length < count && rng.chance(0.5);
+      // An offline moneyline comes back at once; other lines come back with the ladder below, so their dice never
+      // depend on whether the model left them offline (a nudged world keeps its course: load generation).
+      const moved = (m.kind === 'moneyline' && m.prices === null) || (changed.size < count && rng.chance(0.5));
       const maxWinMoved = m.maxWin !== maxWin;
       if (!moved && !maxWinMoved) continue;
-      if (moved) {
-        m.weights = m.weights.map((w, i) => w + rng.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
-        m.prices = this.priceOf(m);
-      }
+      if (moved) this.walk(ev, m, rng);
       m.maxWin = maxWin;
       m.updatedAtMs = now;
-      changed.push(m);
+      changed.add(m);
     }
     const x = ev.xrng;
     for (const m of ev.markets) {
       if (!m.extra || m.hold) continue;
-      const moved = m.prices === null || x.chance(0.3);
+      const moved = x.chance(0.3);
       if (!moved && m.maxWin === maxWin) continue;
-      if (moved) {
-        m.weights = m.weights.map((w, i) => w + x.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
-        m.prices = this.priceOf(m);
-      }
+      if (moved) this.walk(ev, m, x);
       m.maxWin = maxWin;
       m.updatedAtMs = now;
-      changed.push(m);
+      changed.add(m);
     }
-    if (changed.length) this.emitOdds(ev, changed, now);
+    // Every line is priced again from the model (it moved, or the match did): the ladders move together.
+    for (const m of this.repriceLadders(ev, () => true)) {
+      m.maxWin = maxWin;
+      m.updatedAtMs = now;
+      changed.add(m);
+    }
+    if (changed.size) this.emitOdds(ev, ev.markets.filter((m) => changed.has(m)), now);
+  }
+
+  /** One random-walk step of a market: the moneyline's weights, or (any other line) the event's price model. */
+  private walk(ev: SimEvent, m: MarketState, dice: Prng): void {
+    const noise = m.weights.map(() => dice.normal());
+    m.weights = m.weights.map((w, i) => w + (noise[i] ?? 0) * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
+    if (m.kind === 'moneyline') {
+      m.prices = this.priceOf(m);
+      return;
+    }
+    const d = ((noise[0] ?? 0) - (noise[1] ?? 0)) * 0.03;
+    const mo = ev.model;
+    if (m.kind === 'spread') mo.lean += d;
+    else if (m.kind === 'totals') mo.tempo += d;
+    else {
+      mo.tempo += d / 2;
+      mo.lean += m.side === 'away' ? -d / 2 : d / 2;
+    }
+    mo.lean -= 0.15 * (mo.lean - mo.leanBase);
+    mo.tempo -= 0.15 * (mo.tempo - mo.tempoBase);
+  }
+
+  /** The final score as the book now reads it: the score so far, and what the rest of the match should bring. */
+  private scoreDists(ev: SimEvent): ScoreDists {
+    const { sport, model } = ev;
+    const h = ev.score?.home ?? 0;
+    const a = ev.score?.away ?? 0;
+    const s = Math.min(0.95, Math.max(0.05, model.strength));
+    if (sport.kind === 'sets') {
+      const pSet = 0.5 + (s - 0.5) * 0.8;
+      // A higher tempo reads the match as closer (more sets), a lean as one side's.
+      const logit = Math.log(pSet / (1 - pSet)) * Math.exp(-model.tempo) + model.lean;
+      return setsToPlay(h, a, Math.ceil(ev.bestOf / 2), 1 / (1 + Math.exp(-logit)));
+    }
+    const span = Math.max(STEP_MS, ev.endMs - ev.startsMs);
+    const left = ev.phase === 'pre' ? 1 : ev.phase === 'live' ? Math.min(1, Math.max(0, (ev.endMs - this.nowMs) / span)) : 0;
+    const meanH = sport.meanScore * (0.8 + 0.4 * s) * Math.exp(model.tempo + model.lean) * left;
+    const meanA = sport.meanScore * (1.2 - 0.4 * s) * Math.exp(model.tempo - model.lean) * left;
+    // Goals and runs come one by one (Poisson); basketball points by the hundred (a normal, as wide as the sim's).
+    const side = (at: number, mean: number) => (sport.meanScore < 10 ? poissonFrom(at, mean) : normalFrom(at, mean, 1.4 * mean));
+    const d = fromSides(side(h, meanH), side(a, meanA));
+    return sport.draw ? d : noDraw(d, s);
+  }
+
+  /**
+   * Prices every line but the moneyline from the event's price model, each ladder (the spread lines, the totals
+   * lines, a team's total) kept in order (./ladders.ts); a line as good as decided is not offered (prices null).
+   * Lines a scenario holds stand still; an offline one comes back only if `bringBack` says so. Returns the lines
+   * whose prices changed.
+   */
+  private repriceLadders(ev: SimEvent, bringBack: (m: MarketState) => boolean): MarketState[] {
+    const lines = ev.markets.filter((m) => m.kind !== 'moneyline' && !(m.hold && m.hold.release.kind !== 'keep') && (m.prices !== null || bringBack(m)));
+    if (!lines.length) return [];
+    const dists = this.scoreDists(ev);
+    const rungOf = (m: MarketState): Rung | null => {
+      const line = m.line ?? 0;
+      const spread = m.kind === 'spread';
+      const dist = spread ? dists.diff : m.kind === 'totals' ? dists.total : m.side === 'away' ? dists.away : dists.home;
+      const at = spread ? -line : line;
+      const chances = lineChances(dist, at);
+      if (!chances || chances.up < DECIDED || chances.down < DECIDED) return null;
+      return { at, up: oddsOf(chances.up, m.margin), down: oddsOf(chances.down, m.margin) };
+    };
+    const changed: MarketState[] = [];
+    const groups = new Map<string, MarketState[]>();
+    for (const m of lines) {
+      const key = `${m.kind}:${m.side ?? ''}`;
+      groups.set(key, [...(groups.get(key) ?? []), m]);
+    }
+    for (const group of groups.values()) {
+      const rungs = orderLadder(group.map(rungOf));
+      group.forEach((m, i) => {
+        const r = rungs[i];
+        const prices: Prices | null = !r ? null : m.kind === 'spread' ? { home: r.up, away: r.down } : { over: r.up, under: r.down };
+        if (JSON.stringify(prices) === JSON.stringify(m.prices)) return;
+        m.prices = prices;
+        changed.push(m);
+      });
+    }
+    return changed;
   }
 
   /**
@@ -732,12 +859,17 @@ export class World {
     const m = rng.pick(priced);
     const before = JSON.stringify(m.prices);
     for (let attempt = 0; attempt < 4; attempt++) {
-      m.weights = m.weights.map((w, i) => w + rng.normal() * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
-      m.prices = this.priceOf(m);
+      this.walk(ev, m, rng);
+      // A line moves its whole ladder (the model moved): the message carries every line that changed, this one first.
+      const others = m.kind === 'moneyline' ? [] : this.repriceLadders(ev, (x) => x === m).filter((x) => x !== m);
       if (JSON.stringify(m.prices) !== before) {
-        m.updatedAtMs = this.nowMs;
-        this.emitOdds(ev, [m], this.nowMs);
+        for (const x of [m, ...others]) x.updatedAtMs = this.nowMs;
+        this.emitOdds(ev, [m, ...others], this.nowMs);
         return true;
+      }
+      if (others.length) {
+        for (const x of others) x.updatedAtMs = this.nowMs;
+        this.emitOdds(ev, others, this.nowMs);
       }
     }
     return false;
@@ -837,8 +969,16 @@ export class World {
       const r = hold.release;
       if (r.kind === 'keep') continue;
       if (r.kind === 'jump') {
-        this.jump(m, ev.xrng);
-        m.prices = this.priceOf(m);
+        this.jump(ev, m, ev.xrng);
+        if (m.kind === 'moneyline') m.prices = this.priceOf(m);
+        else {
+          // The model moved: the whole ladder is priced again, this line back on offer with it.
+          for (const x of this.repriceLadders(ev, (y) => y === m)) {
+            if (x === m) continue;
+            x.updatedAtMs = now;
+            released.push(x);
+          }
+        }
       } else if (r.kind === 'prices') m.prices = { ...r.prices };
       else if (m.prices) m.prices = this.withSide(m, m.prices, r.side, r.price);
       else continue;
@@ -847,7 +987,7 @@ export class World {
       m.hold = { untilMs: now + STEP_MS, release: { kind: 'keep' } };
       released.push(m);
     }
-    if (released.length) this.emitOdds(ev, released, now);
+    if (released.length) this.emitOdds(ev, [...new Set(released)], now);
     if (!ev.scenarios.length) return;
     const line = (sc: Scenario) => ev.markets.find((m) => m.lineId === sc.line_id);
 
@@ -891,8 +1031,17 @@ export class World {
   }
 
   /** A re-offer after a suspension: the price moved while the line was down (news, a team sheet). */
-  private jump(m: MarketState, x: Prng): void {
+  private jump(ev: SimEvent, m: MarketState, x: Prng): void {
     const d = (x.chance(0.5) ? 1 : -1) * x.range(0.12, 0.3);
+    if (m.kind !== 'moneyline') {
+      // Another line: the book's reading of the match moved (a side, or the goals), and every line with it.
+      const mo = ev.model;
+      if (m.kind === 'totals') mo.tempoBase += d;
+      else mo.leanBase += d;
+      if (m.kind === 'totals') mo.tempo += d;
+      else mo.lean += d;
+      return;
+    }
     const last = m.weights.length - 1;
     for (const ws of [m.base, m.weights]) {
       ws[0] = (ws[0] ?? 0) + d;
@@ -1181,6 +1330,7 @@ export class World {
       scenarios: [],
       voidStatus: null,
       words: new Map(),
+      model: { strength: 0.5, lean: 0, leanBase: 0, tempo: 0, tempoBase: 0 },
       log: { nextId: 1, buffer: [] },
     };
     this.playMatch(ev, strength);

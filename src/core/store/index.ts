@@ -89,6 +89,11 @@ export interface Store extends Ingest, Reads, LineHistory, BetLog, ScoreboardRea
   addWatch(eventId: number, at?: number): void;
   removeWatch(eventId: number): void;
   watchIds(): number[];
+  /**
+   * The highest event id this profile has ever stored (events, watches, settlements, bets), 0 when none: a built-in
+   * world (demo) numbers its events above it, so no id the profile remembers ever names another match.
+   */
+  maxEventId(): number;
 
   appendAlert(alert: NewAlert): AlertRecord;
   /** Newest first; `beforeId` pages further back. */
@@ -207,6 +212,9 @@ export function openStore(options: StoreOptions): Store {
   const addWatch = db.prepare(`INSERT OR IGNORE INTO watchlist (event_id, added_at) VALUES (?, ?)`);
   const removeWatch = db.prepare(`DELETE FROM watchlist WHERE event_id = ?`);
   const watchIds = db.prepare(`SELECT event_id FROM watchlist ORDER BY added_at, event_id`).pluck();
+  const maxEventId = db.prepare(`
+    SELECT max(coalesce((SELECT max(event_id) FROM events), 0), coalesce((SELECT max(event_id) FROM watchlist), 0),
+               coalesce((SELECT max(event_id) FROM settlements), 0), coalesce((SELECT max(event_id) FROM bets), 0))`).pluck();
   const listAlerts = db.prepare(`SELECT * FROM alert_log WHERE id < ? ORDER BY id DESC LIMIT ?`);
   const getSetting = db.prepare(`SELECT value FROM settings WHERE name = ?`).pluck();
   const setSetting = db.prepare(`
@@ -272,6 +280,7 @@ export function openStore(options: StoreOptions): Store {
     addWatch: (eventId, at = clock()) => void addWatch.run(eventId, at),
     removeWatch: (eventId) => void removeWatch.run(eventId),
     watchIds: () => watchIds.all() as number[],
+    maxEventId: () => maxEventId.get() as number,
 
     appendAlert(a) {
       const r = alertLog.record(a);

@@ -20,6 +20,7 @@ import {
   type Sport,
 } from '../../shared/api';
 import type { MaxWinPoint } from '../../shared/domain';
+import { describesAnotherMatch } from '../../shared/eventIdentity';
 import { foldText } from './sqlFunctions';
 
 /** One odds message's worth of ticks: the markets that changed on one event at one instant. */
@@ -117,6 +118,25 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       starts = coalesce(excluded.starts, starts),
       live_status = coalesce(excluded.live_status, live_status),
       last_seen = max(last_seen, excluded.last_seen)`);
+  const storedIdentity = db.prepare(`SELECT sport_id, runner_home, runner_away, starts FROM events WHERE event_id = ?`);
+  /**
+   * Whether the service now describes this id as another match than the one stored (../../shared/eventIdentity.ts):
+   * then nothing of it is merged into the stored match, neither its description nor its settlement.
+   */
+  function anotherMatch(p: { event_id: number; sport_id: number | null; runner_home: string | null; runner_away: string | null; starts: number | null }): boolean {
+    const was = storedIdentity.get(p.event_id) as { sport_id: number | null; runner_home: string | null; runner_away: string | null; starts: number | null } | undefined;
+    if (!was) return false;
+    return describesAnotherMatch(
+      { sportId: was.sport_id, runnerHome: was.runner_home, runnerAway: was.runner_away, starts: was.starts },
+      { sportId: p.sport_id, runnerHome: p.runner_home, runnerAway: p.runner_away, starts: p.starts },
+    );
+  }
+  /** Stores what the service says of an event, unless it describes another match than the stored one (true then). */
+  function describeEvent(p: ReturnType<typeof eventParams>): boolean {
+    if (anotherMatch(p)) return true;
+    upsertEvent.run(p);
+    return false;
+  }
   const touchEvent = db.prepare(`
     INSERT INTO events (event_id, source, first_seen, last_seen) VALUES (?, 'stream', ?, ?)
     ON CONFLICT(event_id) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)`);
@@ -418,7 +438,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const recordTickBatches = (batches: readonly TickBatch[]) => keepMaxWins(writeTickBatches(batches));
 
   const recordSnapshot = tx((s: EventOdds, at: number) => {
-    upsertEvent.run(eventParams(s, 'stream', at));
+    // Another match's snapshot under a stored match's id: none of its prices or score become the stored match's.
+    if (describeEvent(eventParams(s, 'stream', at))) return new Map() as KeptMaxWins;
     // A snapshot replaces what we held: lines it does not carry are offline until they come back.
     markEventLinesOffline.run(s.event_id);
     const limits = writeTicks([{ eventId: s.event_id, markets: s.markets, at }]);
@@ -464,9 +485,11 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       const settledAt = parseServiceTime(e.settled_at);
       const starts = parseServiceTime(e.starts);
       if (settledAt === null || starts === null) throw new Error(`settlement ${e.event_id}: bad date-time`);
+      // The settlement of another match under a stored match's id is not its result: the stored match keeps its own
+      // (its bets never settle on another match's score).
+      if (describeEvent(eventParams({ ...e, live_status: null }, 'settlement', now))) continue;
       const changed = keepReplacedResult(e, now);
       if (changed) resettled.push(changed);
-      upsertEvent.run(eventParams({ ...e, live_status: null }, 'settlement', now));
       const ml = e.settlement.find((l) => l.market === 'moneyline' && l.period === 0);
       const lineIds = new Set(e.settlement.map((l) => l.line_id));
       const teams = foldText(`${e.runner_home}\n${e.runner_away}`);
@@ -522,7 +545,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   });
 
   const recordFixtures = tx((fixtures: readonly Fixture[], at: number) => {
-    for (const f of fixtures) upsertEvent.run(eventParams(f, 'fixture', at));
+    for (const f of fixtures) describeEvent(eventParams(f, 'fixture', at));
   });
 
   const recordSpecialFixtures = tx((fixtures: readonly SpecialFixture[], at: number) => {
@@ -611,7 +634,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
 
   const recordOutrights = tx((markets: readonly OutrightMarket[], at: number) => {
     for (const m of markets) {
-      upsertEvent.run(
+      describeEvent(
         eventParams(
           {
             event_id: m.event_id,

@@ -241,3 +241,28 @@ describe('results, alerts, settings', () => {
     expect(store.listSettings()).toEqual({ devigModel: 'SHIN' });
   });
 });
+
+describe('one id, one match (issue 34)', () => {
+  it('a description of another match under a stored id is never merged: names, settlement and result stay the stored match\'s', () => {
+    const { store } = memStore();
+    const fixture = { event_id: 1_000_000, sport_id: 1, sport_name: 'Soccer', league_id: 1, league_name: 'L', runner_home: 'Kingston City', runner_away: 'Greenfield City', starts: '2026-01-01T10:00:00', live_status: 1 };
+    store.recordFixtures([fixture]);
+    store.addWatch(1_000_000);
+    // A restarted book gives the id to a baseball match.
+    store.recordFixtures([{ ...fixture, sport_id: 3, sport_name: 'Baseball', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' }]);
+    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', runnerAway: 'Greenfield City', sportId: 1 });
+    // Its settlement is not the stored match's result.
+    const other = { ...settledEvent(0), event_id: 1_000_000, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' };
+    store.recordSettledPage([other], settledAtSeconds(0));
+    expect([...store.exportSettlements()]).toEqual([]);
+    // Nor do its snapshot's prices and score.
+    store.recordSnapshot({
+      event_id: 1_000_000, sport_id: 3, league_id: 9, league_name: 'B', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls',
+      starts: '2026-03-01T10:00:00', live_status: 1, score_home: 7, score_away: 2, markets: [market(1, 0)],
+    }, 5000);
+    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', scoreHome: null, markets: [] });
+    // The same match described again (a start moved by a day) is an update.
+    store.recordFixtures([{ ...fixture, starts: '2026-01-02T10:00:00' }]);
+    expect(store.watchedEvents()[0]?.starts).toBe(Date.UTC(2026, 0, 2, 10));
+  });
+});

@@ -256,6 +256,8 @@ export interface CoverageView {
 
 /** 'failing': the stream kept dropping and used up its opens for the hour; it rests, then tries again by itself. */
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'failing' | 'ended' | 'failed' | 'restricted';
+/** A failed stream's endReason when the service does not know the event: its match is gone from the book. */
+export const STREAM_GONE = 'unknown';
 
 export interface QuotaView {
   used: number;
@@ -290,7 +292,10 @@ export interface StatusView {
   /** Paths refused by the plan, with what they need. */
   restricted: Array<{ path: string; requiredPlan: string; yourPlan: string }>;
   quota: QuotaView;
-  /** endReason: why an 'ended' stream ended, as the service said it ('settled', 'removed', ...). */
+  /**
+   * endReason: why an 'ended' stream ended, as the service said it ('settled', 'removed', ...); on a 'failed' stream,
+   * STREAM_GONE when the service does not know the event (any more).
+   */
   streams: Array<{ eventId: number; state: StreamState; lastMessageAt: number | null; endReason?: string | null }>;
   /** ms of the last successful /api/settled walk. */
   lastSettledSync: number | null;

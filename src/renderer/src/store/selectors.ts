@@ -2,7 +2,8 @@
 // ids in the order the grid shows them (by the trader's sort: an event's facts, or any price, line or figure the grid
 // shows), and why a row shows no price. Pure functions of the state, cheap enough to run every frame.
 import { parseServiceTime } from '../../../shared/api';
-import type { MarketView, MoverRow, PriceSide } from '../../../shared/domain';
+import type { EventView, MarketView, MoverRow, PriceSide } from '../../../shared/domain';
+import { STREAM_GONE } from '../../../shared/ipc/contract';
 import { DEFAULT_GRID_LAYOUT, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
 import { fairPrices, marketKind } from '../../../shared/trading';
 import type { StoreState } from './index';
@@ -211,9 +212,12 @@ function visibleWatchIds(s: StoreState): number[] {
  * host, the host's to the service), then the event's stream, then what the stream says of the markets.
  */
 export type NoPriceReason =
+  | 'other_match'
   | 'settled'
   | 'removed'
+  | 'gone'
   | 'ended'
+  | 'full_time'
   | 'host'
   | 'offline'
   | 'restricted'
@@ -224,6 +228,15 @@ export type NoPriceReason =
   | 'not_offered'
   | 'no_lines'
   | 'suspended';
+
+/**
+ * Whether the stream says play is over: not live (live_status 0) with a score, so the match was played (a match not
+ * yet started has no score). From that moment the row reads "Full time, settling", never "Suspended", until the
+ * settlement (or the stream's end) makes it FT. An abandoned match reads the same until its void settlement comes.
+ */
+export function isFullTime(ev: Pick<EventView, 'liveStatus' | 'scoreHome' | 'scoreAway'> | undefined): boolean {
+  return !!ev && ev.liveStatus === 0 && ev.scoreHome !== null && ev.scoreAway !== null;
+}
 
 export function noPriceReason(s: StoreState, eventId: number, period: number): NoPriceReason | null {
   const lines = mainLines(s, eventId, period);
@@ -244,10 +257,13 @@ export function hasMainPrice(s: StoreState, eventId: number, lines: MainLines): 
 export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines, priced: boolean): NoPriceReason | null {
   const ev = s.watchEvents[eventId];
   if (!ev) return null;
+  if (ev.otherMatch) return 'other_match';
   const ended = endedOf(s, eventId);
   if (ev.settled || ended === 'settled') return 'settled';
   if (ended === 'removed') return 'removed';
+  if (ended === STREAM_GONE) return 'gone';
   if (ended !== null) return 'ended';
+  if (isFullTime(ev)) return 'full_time';
   if (priced) return null;
   if (!s.hostConnected) return 'host';
   if (s.status?.connection === 'offline') return 'offline';
@@ -262,6 +278,15 @@ export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines
 /** A reason in a trader's words: a short text for the row and the detail for its tooltip. */
 export const NO_PRICE_WORDS: Record<NoPriceReason, { text: string; detail: string }> = {
   settled: { text: 'Ended · settled', detail: 'The match has ended and left the book: no more prices. Its result is in Settlements.' },
+  other_match: {
+    text: 'Id now names another match',
+    detail: "The service now uses this event's id for another match (the row's flag names it). This row keeps the match you watched, its settlement and snooze; nothing of the other match is shown here. Remove the watch when you are done with it.",
+  },
+  gone: {
+    text: 'Gone from the service',
+    detail: 'The service no longer knows this event (its book was restarted, or the event was withdrawn): no more prices, and no result unless its settlement comes. Remove the watch when you are done with it.',
+  },
+  full_time: { text: 'Full time, settling', detail: 'The stream says play is over; the result and the settlement follow within minutes.' },
   removed: { text: 'Taken off the book', detail: 'The service took this event off its book (postponed, cancelled or withdrawn): no more prices.' },
   ended: { text: 'Ended', detail: 'The stream says this event has ended: no more prices.' },
   host: { text: 'No connection to Oddsdesk', detail: 'This page has lost its connection to Oddsdesk; prices come back when it reconnects.' },

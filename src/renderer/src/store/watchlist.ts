@@ -8,8 +8,9 @@ import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../../shared/domain';
 import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
+import { describesAnotherMatch } from '../../../shared/eventIdentity';
 import { marketKind } from '../../../shared/trading';
-import type { OddsBatch } from '../../../shared/ipc/contract';
+import { STREAM_GONE, type OddsBatch } from '../../../shared/ipc/contract';
 import { createOddsFold } from '../../../shared/ipc/oddsFold';
 import { api } from '../api';
 import type { StoreState } from './index';
@@ -28,6 +29,11 @@ export interface WatchEvent extends EventView {
    * live. Sticky for as long as the row is watched (no later push of the list or of odds takes it back).
    */
   ended: string | null;
+  /**
+   * Set when the service describes this id as another match than the watched one (../../../shared/eventIdentity.ts):
+   * that match's name, for the row's flag. Nothing of it is merged into the row (header, score, prices).
+   */
+  otherMatch?: string;
 }
 
 export interface WatchlistSlice {
@@ -94,6 +100,7 @@ export function endedOf(s: StoreState, eventId: number): string | null {
   const ev = s.watchEvents[eventId];
   if (ev?.ended) return ev.ended;
   const st = streamOf(s, eventId);
+  if (st?.state === 'failed' && st.endReason === STREAM_GONE) return STREAM_GONE;
   return st?.state === 'ended' ? (st.endReason ?? 'ended') : null;
 }
 
@@ -104,6 +111,7 @@ function splitEvent(w: WatchedEventView, ended: string | null = null): WatchEven
 
 /** What a snapshot's header says of an event; the watch's own facts (added, settled, ended) stay. */
 function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
+  if (describesAnotherMatch(ev, h)) return { ...ev, otherMatch: `${h.runnerHome ?? '?'} v ${h.runnerAway ?? '?'}${h.sportName ? ` (${h.sportName})` : ''}` };
   return {
     ...ev,
     sportId: h.sportId ?? ev.sportId,
@@ -256,7 +264,7 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
             changedKeys.push(k);
             if (chartsOpen) appliedMarkets.push([k, m]);
           }
-          if (e.score) {
+          if (e.score && !ev.otherMatch) {
             events ??= { ...s.watchEvents };
             events[e.eventId] = { ...ev, ...e.score };
           }

@@ -163,8 +163,10 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
         away: ev?.runnerAway,
         league: ev?.leagueName,
         starts: ev?.starts,
-        live: ev?.liveStatus === 1,
+        live: ev?.liveStatus === 1 && !ev.otherMatch,
         settled: ev?.settled ?? false,
+        // The service now names another match with this id: flagged, and nothing of it is shown (eventIdentity.ts).
+        otherMatch: ev?.otherMatch ?? null,
         // The stream's end: pushed with the odds, or (after a reload) as the stream's state.
         ended: endedOf(s, eventId),
         // Live prices only while the feed is: a row whose stream is not live (or whose service or host is
@@ -180,7 +182,7 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
     }),
   );
   const { ended, reason, selected, muted, streamFailing } = e;
-  const gone = e.settled || ended !== null;
+  const gone = e.settled || ended !== null || e.otherMatch !== null;
   const lines = gone ? NO_LINES : rowLines;
   const stale = !gone && rowLines.held && !e.feedLive;
   const snoozed = useSnoozedUntil(eventId) !== null;
@@ -234,8 +236,13 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
             </span>
           )}
         </span>
-        {(muted || snoozed || (streamFailing && reason !== 'failing')) && (
+        {(muted || snoozed || e.otherMatch !== null || (streamFailing && reason !== 'failing')) && (
           <span className="flags">
+            {e.otherMatch !== null && (
+              <span className="other-match" data-testid={`other-match-${eventId}`} title="The service now uses this id for another match; this row keeps the one you watched">
+                id now names {e.otherMatch}
+              </span>
+            )}
             {muted && <span title="Alerts of this event are muted">muted</span>}
             {snoozed && <span title="Alerts of this event are snoozed">snoozed</span>}
             {streamFailing && reason !== 'failing' && (
