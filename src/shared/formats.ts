@@ -1,7 +1,9 @@
 // How numbers and times read, in one place (docs/trading.md, "Numbers on screen", says the rules in words): a
 // decimal price in each odds format a trader may choose, percentages and signs, the colour rule, and times in the
 // trader's zone on a 24-hour clock. The renderer, the CSV exports and the CLI read these; nothing else decides how a
-// price or a time is written. Pure, no I/O: only the language's Intl.
+// price or a time is written. Pure, no I/O: the language's Intl, and Luxon for a day's start in a zone.
+import { DateTime } from 'luxon';
+import { isUsablePrice } from './api';
 
 // ---- odds formats ----
 
@@ -44,8 +46,8 @@ export const PRICE_DECIMALS = 3;
 export const PCT_DECIMALS = 1;
 export const EDGE_PCT_DECIMALS = 2;
 
-/** A price a format can write: finite and above 1 (a side at or below 1 is unpriced, docs/trading.md). */
-const usable = (d: number | null | undefined): d is number => typeof d === 'number' && Number.isFinite(d) && d > 1;
+/** A price a format can write: finite and above 1 (a side at or below 1 is unpriced, docs/trading.md): the one rule. */
+const usable = (d: number | null | undefined): d is number => isUsablePrice(d);
 
 /** A number with an explicit sign: "+1.500", "-0.667"; zero has none. ASCII hyphen-minus, as lines and money have. */
 export function signed(x: number, decimals: number): string {
@@ -368,15 +370,27 @@ export function parseDay(text: string): [number, number, number] | null {
 }
 
 /**
- * The instant a day starts in `zone` (midnight, or the first minute after it on a day a clock change skips
- * midnight), `plusDays` later; undefined when the text is not a day. "2024-03-10" in America/New_York: 05:00 UTC.
+ * The instant a day starts in `zone`, `plusDays` later; undefined when the text is not a day. Every day filter
+ * (Settlements, the Bets report's range, "snooze until tomorrow", the Models view's "Kick-off since") starts its days
+ * here. A day starts at its midnight, or, where a clock change skips midnight (summer time starting at 00:00:
+ * America/Santiago, Havana, Asuncion, Asia/Beirut), at the first instant the day has: Santiago's 2024-09-08 starts at
+ * 01:00 local, 04:00Z. Where a clock set back repeats midnight (Havana in November), at the first midnight. Luxon
+ * does the zone arithmetic (the tz database through Intl, gaps and overlaps resolved as said), not a hand-made offset
+ * search: "2024-03-10" in America/New_York is 05:00Z.
  */
 export function dayStartIn(text: string, zone: string, plusDays = 0): number | undefined {
   const day = parseDay(text);
   if (!day) return undefined;
-  const wall = Date.UTC(day[0], day[1] - 1, day[2] + plusDays);
-  // Two passes: the offset at the first guess may differ from the one at the answer across a clock change.
-  let at = wall - utcOffsetMinutes(wall, zone) * 60_000;
-  at = wall - utcOffsetMinutes(at, zone) * 60_000;
-  return at;
+  const date = new Date(Date.UTC(day[0], day[1] - 1, day[2] + plusDays));
+  const tz = canonicalTimeZone(zone) ?? 'UTC';
+  const start = DateTime.fromObject({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }, { zone: tz }).startOf('day');
+  if (!start.isValid) return undefined;
+  // Luxon reads a wall time that comes twice (a clock set back over midnight) as its later instant; the day began at
+  // the first. The offset a few hours before says whether there was a first: the clock then was ahead of now.
+  const before = DateTime.fromMillis(start.toMillis() - 3 * 3_600_000, { zone: tz }).offset;
+  if (before > start.offset) {
+    const first = DateTime.fromMillis(start.toMillis() - (before - start.offset) * 60_000, { zone: tz });
+    if (first.hasSame(start, 'day') && first.hour === 0 && first.minute === 0) return first.toMillis();
+  }
+  return start.toMillis();
 }
