@@ -22,6 +22,9 @@ export const settlement = (e: EventOdds, lines: SettledEvent['settlement'], scor
 });
 export const settled = (line_id: number, line: number | null, h: string, d: string, a: string, m = 'moneyline') => ({ line_id, period: 0, market: m, line, outcome_home: h, outcome_draw: d, outcome_away: a });
 
+/** The service's words for home -0.5, -0.75 and -1 at 2-1: won, won (the score makes it half), pushed. */
+const spreadWords = (line: number): [string, string, string] => (line <= -1 ? ['push', 'loss', 'push'] : ['win', 'loss', 'loss']);
+
 export function writeLedgerBets(store: Store, o: { matches: number; bets: number }): void {
   const MATCHES = o.matches;
   store.recordSports([{ sport_id: 29, name: 'Soccer' }]);
@@ -50,7 +53,7 @@ export function writeLedgerBets(store: Store, o: { matches: number; bets: number
     ]);
   }
   store.recordSettledPage(
-    events.map((ev) => settlement(ev, [settled(ev.event_id * 10, null, 'win', 'loss', 'loss'), settled(ev.event_id * 10 + 1, ev.markets[1]!.line, 'loss', 'loss', 'win', 'spread'), settled(ev.event_id * 10 + 2, 2.5, 'win', 'loss', 'loss', 'totals')], [2, 1], T0 + 10_200 * MIN)),
+    events.map((ev) => settlement(ev, [settled(ev.event_id * 10, null, 'win', 'loss', 'loss'), settled(ev.event_id * 10 + 1, ev.markets[1]!.line, ...spreadWords(ev.markets[1]!.line!), 'spread'), settled(ev.event_id * 10 + 2, 2.5, 'win', 'loss', 'loss', 'totals')], [2, 1], T0 + 10_200 * MIN)),
     Math.floor((T0 + 10_200 * MIN) / 1000),
   );
 }

@@ -4,11 +4,11 @@
 // renderer agree.
 import type Database from 'better-sqlite3';
 import type { Market, Prices } from '../../shared/api';
-import type { BetQuery, BetResettlement, BetResult, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import type { BetQuery, BetResettlement, BetResult, BetView, HandResult, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
-  betPnl, clvByModel, isOverUnder, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
+  betPnl, clvByModel, isOverUnder, isPrice, pricedOnly, pushesOnDraw, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
   type CloseReason,
 } from '../../shared/trading';
 
@@ -31,7 +31,7 @@ export interface BetLog {
   addBet(bet: NewBet, placedAt: number): BetView;
   removeBet(id: number): boolean;
   /** The trader's own result for a bet (null takes it back); the app's own settlement, once it has one, is kept beside it. */
-  settleBetByHand(id: number, result: BetResult | null): BetView | null;
+  settleBetByHand(id: number, result: HandResult | null): BetView | null;
   /** Newest first. */
   listBets(q?: BetQuery): BetView[];
   /** The bets of `listBets(q)` as the ledger report reads them: with their match's sport and league and their line's close. */
@@ -80,7 +80,7 @@ export function coalesceLineCloseOps(ops: readonly LineCloseOp[]): CoalescedClos
     const key = `${op.eventId}:${op.market.line_id}`;
     const at = runs.get(key);
     const prev = at === undefined ? undefined : (out[at] as Extract<CoalescedCloseOp, { type: 'price' }>);
-    if (prev && SIDES.every((s) => prev.market.prices![s] == null || p[s] != null)) {
+    if (prev && SIDES.every((s) => !isPrice(prev.market.prices![s]) || isPrice(p[s]))) {
       out[at!] = { ...op, open: prev.open ?? { prices: prev.market.prices!, at: prev.at } };
       continue;
     }
@@ -108,7 +108,7 @@ type BetRow = Partial<Cols<'last'>> & {
   outcome_home: string | null; outcome_draw: string | null; outcome_away: string | null;
   settlement_status: string | null; score_home: number | null; score_away: number | null;
   /** The result the match's latest re-settlement replaced (settlement_revisions), if any. */
-  was_score_home: number | null; was_score_away: number | null; was_lines: string | null; resettled_at: number | null;
+  was_score_home: number | null; was_score_away: number | null; was_status: string | null; was_lines: string | null; resettled_at: number | null;
 };
 
 const teamOf = (side: string | null | undefined): 'home' | 'away' | null => (side === 'home' || side === 'away' ? side : null);
@@ -153,7 +153,7 @@ export function createBetLog(db: Database.Database): BetLog {
       s.line_id AS settled_line_id, s.line AS settled_line, s.period AS settled_period, s.market AS settled_market,
       s.outcome_home, s.outcome_draw, s.outcome_away,
       st.status AS settlement_status, st.score_home, st.score_away,
-      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.lines AS was_lines, rv.replaced_at AS resettled_at
+      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.status AS was_status, rv.lines AS was_lines, rv.replaced_at AS resettled_at
     FROM bets b
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     LEFT JOIN events e ON e.event_id = b.event_id
@@ -176,6 +176,22 @@ export function createBetLog(db: Database.Database): BetLog {
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     WHERE (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)`);
+  // The match's closing three-way moneyline of a period: its fair draw is the push share of a line 0 (pushShare).
+  const moneylineClose = db.prepare(`
+    SELECT last_home, last_draw, last_away, last_at, closed_at, close_reason FROM line_closes
+    WHERE event_id = ? AND period = ? AND market = 'moneyline' AND closed_at IS NOT NULL ORDER BY line_id LIMIT 1`);
+  type MoneylineRow = Cols<'last'> & { last_at: number; closed_at: number; close_reason: CloseReason | null };
+  /** A real (not stale) three-way close of the match's moneyline in the bet's period, where the bet's line can push on a draw. */
+  function drawCloseOf(b: BetView, memo: Map<string, Prices | null>): Prices | null {
+    if (!pushesOnDraw(b)) return null;
+    const key = `${b.eventId}:${b.period}`;
+    if (memo.has(key)) return memo.get(key)!;
+    const r = moneylineClose.get(b.eventId, b.period) as MoneylineRow | undefined;
+    const p = r && !isStaleClose({ closedAt: r.closed_at, lastAt: r.last_at, closeReason: r.close_reason }) ? prices(r, 'last') : null;
+    const out = p && isPrice(p.draw) ? p : null;
+    memo.set(key, out);
+    return out;
+  }
   type LedgerRow = { id: number; sport_id: number | null; sport_name: string | null; league_id: number | null; league_name: string | null; closed_at: number | null; close_line: number | null };
 
   function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
@@ -208,6 +224,7 @@ export function createBetLog(db: Database.Database): BetLog {
       { period: r.settled_period ?? r.period, market: r.settled_market ?? r.market, line: r.settled_line, outcome_home: r.outcome_home, outcome_draw: r.outcome_draw, outcome_away: r.outcome_away },
       score,
       teamOf(r.team),
+      r.settlement_status,
     );
     if (s.kind === 'settled') return { result: s.result, resultBy: s.fromScore ? 'score' : 'service', settleByHand: null };
     return { result: null, resultBy: null, settleByHand: s.reason };
@@ -223,7 +240,7 @@ export function createBetLog(db: Database.Database): BetLog {
     const was = lines.find((l) => l.line_id === r.line_id);
     const fromScore = r.was_score_home !== null && r.was_score_away !== null ? { home: r.was_score_home, away: r.was_score_away } : null;
     const toScore = r.score_home !== null && r.score_away !== null ? { home: r.score_home, away: r.score_away } : null;
-    const before = was ? settleBet({ market: r.market, line: r.line, side: r.side }, was, fromScore, teamOf(r.team)) : null;
+    const before = was ? settleBet({ market: r.market, line: r.line, side: r.side }, was, fromScore, teamOf(r.team), r.was_status ?? 'ended') : null;
     return { fromResult: before?.kind === 'settled' ? before.result : null, fromScore, toScore, at: r.resettled_at };
   }
 
@@ -254,8 +271,12 @@ export function createBetLog(db: Database.Database): BetLog {
           if (op.type === 'price') {
             const m = op.market;
             if (!m.prices) continue;
+            // A side quoted at 1.0 is unpriced (the one rule, trading.ts): stored as no price, so the guard below keeps a
+            // three-way close three-way rather than taking {2.5, 1.0, 2.9} as its close.
+            const last = pricedOnly(m.prices);
+            if (Object.keys(last).length === 0) continue;
             const open = op.open ?? { prices: m.prices, at: op.at };
-            upsertPrice.run(op.eventId, m.line_id, m.period, m.market, m.line, open.at, ...priceArgs(open.prices), op.at, ...priceArgs(m.prices));
+            upsertPrice.run(op.eventId, m.line_id, m.period, m.market, m.line, open.at, ...priceArgs(pricedOnly(open.prices)), op.at, ...priceArgs(last));
           } else if (op.type === 'kickoff') kickoff.run({ eventId: op.eventId, at: op.at, reason: op.reason, confirmed: op.confirmed ? 1 : 0 });
           else gone.run({ eventId: op.eventId, at: op.at, present: JSON.stringify(op.lineIds) });
         }
@@ -283,6 +304,7 @@ export function createBetLog(db: Database.Database): BetLog {
     ledgerBets(q = {}) {
       const extra = new Map<number, LedgerRow>();
       for (const r of ledgerOf.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null }) as LedgerRow[]) extra.set(r.id, r);
+      const draws = new Map<string, Prices | null>();
       return query(q).map((b): LedgerBet => {
         const x = extra.get(b.id);
         return {
@@ -290,6 +312,7 @@ export function createBetLog(db: Database.Database): BetLog {
           clvByModel: b.clvByModel, closeStale: b.closeStale,
           sportId: x?.sport_id ?? null, sport: x?.sport_name ?? null, leagueId: x?.league_id ?? null, league: x?.league_name ?? null,
           closedAt: x?.closed_at ?? null, closeLine: x?.close_line ?? null,
+          drawClose: b.clvByModel ? drawCloseOf(b, draws) : null,
         };
       });
     },
