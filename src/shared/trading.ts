@@ -236,6 +236,14 @@ export function settleBet(
 
 const describeLine = (market: string, line: number | null) => (line === null ? 'none' : marketKind(market) === 'spread' ? signedLine(line) : lineNumber(line));
 
+/**
+ * A line's key where its state is kept (a drop reference, a Top movers row, a threshold's crossings): its id AND its
+ * value, so a handicap moved under the same id (-0.5 to -0.25) is another line, as the bet log joins them.
+ */
+export function lineKey(lineId: number, line: number | null): string {
+  return line === null || !Number.isFinite(line) ? `${lineId}` : `${lineId}@${Math.round(line * 100) / 100}`;
+}
+
 /** Two line values are the same line (null only equals null); a moneyline has no line value, so any two are. */
 export function sameLine(a: number | null, b: number | null, market?: string): boolean {
   if (market !== undefined && marketKind(market) === 'moneyline') return true;
