@@ -22,7 +22,12 @@ export type LineCloseOp =
    */
   | { type: 'kickoff'; eventId: number; at: number; reason: 'started' | 'kickoff'; confirmed: boolean }
   /** A fresh snapshot before kick-off listed these lines: every other open line of the event is gone. */
-  | { type: 'snapshotLines'; eventId: number; lineIds: readonly number[]; at: number };
+  | { type: 'snapshotLines'; eventId: number; lineIds: readonly number[]; at: number }
+  /**
+   * The kick-off moved (a match put back): the lines the scheduled start closed at `at` are open again, and the close
+   * is taken at the real kick-off. Lines that left the book stay closed.
+   */
+  | { type: 'reopen'; eventId: number; at: number };
 
 export interface BetLog {
   applyLineCloseOps(ops: readonly LineCloseOp[]): void;
@@ -140,6 +145,8 @@ export function createBetLog(db: Database.Database): BetLog {
   const gone = db.prepare(`
     UPDATE line_closes SET closed_at = @at, close_reason = 'gone'
     WHERE event_id = @eventId AND closed_at IS NULL AND line_id NOT IN (SELECT value FROM json_each(@present))`);
+  const reopen = db.prepare(`
+    UPDATE line_closes SET closed_at = NULL, close_reason = NULL WHERE event_id = @eventId AND closed_at = @at AND close_reason = 'kickoff'`);
   const closesOf = db.prepare(`SELECT * FROM line_closes WHERE event_id = ? ORDER BY line_id`);
   const lineOf = db.prepare(`SELECT period, market, line, price_home, price_draw, price_away, price_over, price_under FROM market_lines WHERE event_id = ? AND line_id = ?`);
   const insertBet = db.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -278,6 +285,7 @@ export function createBetLog(db: Database.Database): BetLog {
             const open = op.open ?? { prices: m.prices, at: op.at };
             upsertPrice.run(op.eventId, m.line_id, m.period, m.market, m.line, open.at, ...priceArgs(pricedOnly(open.prices)), op.at, ...priceArgs(last));
           } else if (op.type === 'kickoff') kickoff.run({ eventId: op.eventId, at: op.at, reason: op.reason, confirmed: op.confirmed ? 1 : 0 });
+          else if (op.type === 'reopen') reopen.run({ eventId: op.eventId, at: op.at });
           else gone.run({ eventId: op.eventId, at: op.at, present: JSON.stringify(op.lineIds) });
         }
       }).immediate(),
