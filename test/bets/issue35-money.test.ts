@@ -3,10 +3,8 @@
 // reaches the close, and the report's expected value on a draw-no-bet line from the match's own moneyline close.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerReport } from '../../src/shared/ledger';
-import { betsHandlers } from '../../src/core/handlers/bets';
-import type { CoreContext } from '../../src/core/handlers/context';
 import { openStore, type Store } from '../../src/core/store';
-import { market, settled, settlement, snapshot, T0 } from '../support/ledgerBets';
+import { ledgerHandlers, market, settled, settlement, snapshot, T0 } from '../support/ledgerBets';
 
 const MIN = 60_000;
 let store: Store | null = null;
@@ -14,7 +12,7 @@ afterEach(() => {
   store?.close();
   store = null;
 });
-const handlers = (s: Store, model = 'EM') => betsHandlers({ clock: { now: () => T0 }, session: { current: () => ({ store: s }) }, settings: { get: () => ({ devigModel: model, oddsFormat: 'decimal' }) } } as unknown as CoreContext);
+const handlers = (s: Store) => ledgerHandlers(s, 'EM');
 
 describe('issue 35 on the bet log', () => {
   it('a quarter line of an abandoned 0-0 the service pushes: void, P/L 0 (not "half lost, -50"); a cancelled Under 2.75: void, not "won, +90"', async () => {

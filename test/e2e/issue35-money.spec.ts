@@ -12,7 +12,8 @@ import { clvByModel, isQuarterLine } from '../../src/shared/trading';
 import type { Simulator } from '../../src/sim';
 import { startRewritingProxy } from '../support/rewritingProxy';
 import { simulatorAndHost } from './fixtures';
-import { openBets, untilBetsShow } from './settleFlow';
+import { recordedNotes as notes, recordNotifications } from './recordNotifications';
+import { openBets, scriptedSettled, untilBetsShow } from './settleFlow';
 
 const KEY = 'e2e-issue35-money-key';
 
@@ -20,7 +21,6 @@ const KEY = 'e2e-issue35-money-key';
 let settlement: SettledEvent | null = null;
 /** Line values the scripted stream gives, by line id (the simulator's own elsewhere). */
 const lineValues = new Map<number, number>();
-const seconds = (iso: string) => Math.floor(Date.parse(`${iso}Z`) / 1000);
 
 /** Every market in a stream message (a snapshot's or an odds message's) with the test's line value where it set one. */
 function withLineValues(data: unknown): unknown {
@@ -44,36 +44,13 @@ const test = base.extend<{ sim: Simulator }>({
       return startRewritingProxy(
         sim.url,
         {
-          '/api/settled': (url) => {
-            const sinceText = url.searchParams.get('since');
-            const since = sinceText === null ? null : Number(sinceText);
-            const events = settlement && (since === null || seconds(settlement.settled_at) >= since) ? [settlement] : [];
-            const last = events.length ? seconds(events[0]!.settled_at) : (since ?? 0);
-            return { last, since: since ?? 0, count: events.length, events };
-          },
+          '/api/settled': scriptedSettled(() => settlement),
         },
         { streamData: withLineValues },
       );
     },
   }),
 });
-
-/** Records Web Notifications instead of showing them, with permission granted. */
-function recordNotifications() {
-  const notes: Array<{ title: string; body: string }> = [];
-  Object.assign(window, { __notes: notes });
-  class RecordingNotification {
-    static permission = 'granted';
-    static requestPermission = async () => 'granted';
-    onclick: (() => void) | null = null;
-    constructor(title: string, options?: { body?: string }) {
-      notes.push({ title, body: options?.body ?? '' });
-    }
-    close() {}
-  }
-  (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
-}
-const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string }> }).__notes);
 
 /** A soccer match well before its start whose lines satisfy `has`. */
 function matchWith(sim: Simulator, has: (e: EventOdds) => boolean): EventOdds {

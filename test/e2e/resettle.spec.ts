@@ -8,13 +8,12 @@ import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 import type { Simulator } from '../../src/sim';
 import { startRewritingProxy } from '../support/rewritingProxy';
 import { simulatorAndHost } from './fixtures';
-import { checkSettlementsNow, openBets, untilBetsShow } from './settleFlow';
+import { checkSettlementsNow, openBets, scriptedSettled, untilBetsShow } from './settleFlow';
 
 const KEY = 'e2e-resettle-trader-key';
 
 /** What the scripted /api/settled answers: nothing, then the match as the test settles it. */
 let settlement: SettledEvent | null = null;
-const seconds = (iso: string) => Math.floor(Date.parse(`${iso}Z`) / 1000);
 
 const test = base.extend<{ sim: Simulator }>({
   sim: simulatorAndHost({
@@ -23,13 +22,7 @@ const test = base.extend<{ sim: Simulator }>({
     viewport: { width: 1400, height: 800 },
     upstream: (sim) =>
       startRewritingProxy(sim.url, {
-        '/api/settled': (url) => {
-          const sinceText = url.searchParams.get('since');
-          const since = sinceText === null ? null : Number(sinceText);
-          const events = settlement && (since === null || seconds(settlement.settled_at) >= since) ? [settlement] : [];
-          const last = events.length ? seconds(events[0]!.settled_at) : (since ?? 0);
-          return { last, since: since ?? 0, count: events.length, events };
-        },
+        '/api/settled': scriptedSettled(() => settlement),
       }),
   }),
 });

@@ -1,5 +1,24 @@
-// Page steps the specs that settle a match through a scripted /api/settled share (resettle, issue35-money).
+// Page steps the specs that settle a match through a scripted /api/settled share (resettle, issue35-money), and that
+// scripted /api/settled itself.
 import { expect, type Page } from '@playwright/test';
+import type { SettledEvent } from '../../src/shared/api';
+
+const seconds = (iso: string) => Math.floor(Date.parse(`${iso}Z`) / 1000);
+
+/**
+ * A rewrite of /api/settled (for the rewriting proxy) answering with the match `current()` gives, once it is at or
+ * after the page's `since`; nothing while it gives null.
+ */
+export function scriptedSettled(current: () => SettledEvent | null): (url: URL) => unknown {
+  return (url) => {
+    const settlement = current();
+    const sinceText = url.searchParams.get('since');
+    const since = sinceText === null ? null : Number(sinceText);
+    const events = settlement && (since === null || seconds(settlement.settled_at) >= since) ? [settlement] : [];
+    const last = events.length ? seconds(events[0]!.settled_at) : (since ?? 0);
+    return { last, since: since ?? 0, count: events.length, events };
+  };
+}
 
 /** The palette's "Check settlements now" (the host also walks on its own every minute: either may read the page). */
 export async function checkSettlementsNow(page: Page): Promise<void> {

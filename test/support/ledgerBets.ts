@@ -4,10 +4,16 @@
 // walk's ingest). Used by test/bets/ledger-report.test.ts and bench/ledger.ts.
 import { formatServiceTime, type EventOdds, type Market, type SettledEvent } from '../../src/shared/api';
 import type { Store } from '../../src/core/store';
+import { betsHandlers } from '../../src/core/handlers/bets';
+import type { CoreContext } from '../../src/core/handlers/context';
 
 export const T0 = Date.UTC(2026, 2, 2, 12);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
+
+/** The bet log's handlers around a real store, with the trader's model, at T0. */
+export const ledgerHandlers = (s: Store, model = 'MPTO') =>
+  betsHandlers({ clock: { now: () => T0 }, session: { current: () => ({ store: s }) }, settings: { get: () => ({ devigModel: model, oddsFormat: 'decimal' }) } } as unknown as CoreContext);
 
 export const market = (line_id: number, m: Partial<Market>): Market => ({
   line_id, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.1, draw: 3.4, away: 3.6 }, max_win: 500, updated_at: formatServiceTime(T0), ...m,
