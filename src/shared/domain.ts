@@ -319,8 +319,13 @@ export interface StoreUsage {
 
 // ---- price alerts, closing lines, top movers and the bet log (issue 14) ----
 
-/** A bet's result: a quarter line can win or lose half its stake and push the other half (docs/trading.md). */
-export type BetResult = 'win' | 'half_win' | 'push' | 'half_loss' | 'loss';
+/**
+ * A bet's result: a quarter line can win or lose half its stake and push the other half; `void` is a side the
+ * service pushed on a match that did not end (abandoned, cancelled): the stake comes back (docs/trading.md).
+ */
+export type BetResult = 'win' | 'half_win' | 'push' | 'half_loss' | 'loss' | 'void';
+/** The results a trader picks by hand for a bet the app cannot settle (a void's money is a push's). */
+export type HandResult = Exclude<BetResult, 'void'>;
 
 /** A side of a main market line's prices: home/draw/away on moneyline and spread, over/under on totals. */
 export type PriceSide = 'home' | 'draw' | 'away' | 'over' | 'under';

@@ -18,6 +18,7 @@ import {
   timeZoneNames,
   toAmerican,
   toFractional,
+  formatOddsPair,
   toIndonesian,
   toMalay,
   toneOf,
@@ -65,16 +66,36 @@ describe('odds formats', () => {
     }
   });
 
-  it('fractional: the nearest ladder fraction in reduced form (6/4 reads 3/2), a tie to the shorter', () => {
+  it('fractional: the ladder fraction in reduced form (6/4 reads 3/2) where the price is it, else the exact fraction', () => {
     // 2.50 -> 3/2; 2.00 -> 1/1 (evens); 1.50 -> 1/2; 1.667 -> 2/3 (the book's 4/6); 4.333 -> 10/3 (100/30);
-    // 11.0 -> 10/1; 1.01 -> 1/100.
-    expect(odds('fractional', 2.5, 2, 1.5, 1.667, 4.333, 11, 1.01)).toEqual(['3/2', '1/1', '1/2', '2/3', '10/3', '10/1', '1/100']);
-    // 1.952: profit 0.952 lies between 10/11 (0.909, 0.043 away) and 1/1 (0.048 away): 10/11.
-    expect(toFractional(1.952)).toEqual([10, 11]);
-    // 3.125: profit 2.125 is exactly between 2/1 and 9/4: the shorter, 2/1.
-    expect(toFractional(3.125)).toEqual([2, 1]);
-    // Off the top of the ladder: whole numbers.
-    expect(odds('fractional', 501, 1001, 1500.4)).toEqual(['500/1', '1000/1', '1499/1']);
+    // 11.0 -> 10/1; 1.01 -> 1/100; 1.91 -> 10/11 (1.909 quoted to two decimals).
+    expect(odds('fractional', 2.5, 2, 1.5, 1.667, 4.333, 11, 1.01, 1.91)).toEqual(['3/2', '1/1', '1/2', '2/3', '10/3', '10/1', '1/100', '10/11']);
+    // Issue 35, class 6: a price more than half a cent from every ladder fraction reads exactly. 1.952 is 0.043 from
+    // 10/11: 20/21 (0.95238, the simplest fraction that reads 1.952); 1.95 is 19/20, never 10/11 beside 1.91.
+    expect(toFractional(1.952)).toEqual([20, 21]);
+    expect(odds('fractional', 1.95, 1.91)).toEqual(['19/20', '10/11']);
+    // 46.0 was 40/1 (11% off) and 41.5 too: 45/1 and 81/2.
+    expect(odds('fractional', 46, 41.5, 41)).toEqual(['45/1', '81/2', '40/1']);
+    // 3.125 (2.125) is no ladder fraction: 17/8. A tie between two ladder fractions within the tolerance: the shorter.
+    expect(toFractional(3.125)).toEqual([17, 8]);
+    // Off the top of the ladder, exact too.
+    expect(odds('fractional', 501, 1001, 1500.4)).toEqual(['500/1', '1000/1', '7497/5']);
+  });
+
+  it('Malay and Indonesian never read a price as zero: a tiny one keeps three significant digits and its sign', () => {
+    // Malay at 2001.5 is -1/2000.5 = -0.00049988: "0.000" with no sign before issue 35.
+    expect(formatOdds(2001.5, 'malay')).toBe('-0.000500');
+    expect(formatOdds(1.0004, 'indonesian')).toBe('-2500.000');
+    expect(formatOdds(1.0004, 'malay')).toBe('+0.000400');
+    expect(formatOdds(3, 'malay')).toBe('-0.500');
+  });
+
+  it('a move is never hidden: two prices the format writes alike carry their decimals', () => {
+    // 1.905 and 1.913 are both 10/11 to two decimals of a quote; the decimal shows them apart.
+    expect(formatOddsPair(1.913, 1.905, 'fractional')).toEqual(['10/11 (1.913)', '10/11 (1.905)']);
+    expect(formatOddsPair(1.95, 1.91, 'fractional')).toEqual(['19/20', '10/11']);
+    expect(formatOddsPair(2001.5, 2001.6, 'malay')).toEqual(['-0.000500 (2001.500)', '-0.000500 (2001.600)']);
+    expect(formatOddsPair(2, 2, 'fractional')).toEqual(['1/1', '1/1']);
   });
 
   it('implied probability: 1/d in percent, one decimal', () => {

@@ -1,7 +1,9 @@
 // How numbers and times read, in one place (docs/trading.md, "Numbers on screen", says the rules in words): a
 // decimal price in each odds format a trader may choose, percentages and signs, the colour rule, and times in the
 // trader's zone on a 24-hour clock. The renderer, the CSV exports and the CLI read these; nothing else decides how a
-// price or a time is written. Pure, no I/O: only the language's Intl.
+// price or a time is written. Pure, no I/O: the language's Intl, and Luxon for a day's start in a zone.
+import { DateTime } from 'luxon';
+import { isUsablePrice } from './api';
 
 // ---- odds formats ----
 
@@ -44,14 +46,36 @@ export const PRICE_DECIMALS = 3;
 export const PCT_DECIMALS = 1;
 export const EDGE_PCT_DECIMALS = 2;
 
-/** A price a format can write: finite and above 1 (a side at or below 1 is unpriced, docs/trading.md). */
-const usable = (d: number | null | undefined): d is number => typeof d === 'number' && Number.isFinite(d) && d > 1;
+/** A price a format can write: finite and above 1 (a side at or below 1 is unpriced, docs/trading.md): the one rule. */
+const usable = (d: number | null | undefined): d is number => isUsablePrice(d);
 
 /** A number with an explicit sign: "+1.500", "-0.667"; zero has none. ASCII hyphen-minus, as lines and money have. */
 export function signed(x: number, decimals: number): string {
   const text = Math.abs(x).toFixed(decimals);
   if (Number(text) === 0) return text;
   return `${x < 0 ? '-' : '+'}${text}`;
+}
+
+/**
+ * A Malay or Indonesian price: signed, three decimals; one below 0.001, which three decimals would read as 0.000 or
+ * 0.001 (Malay at 2001.5 is -0.0004999), keeps three significant digits and its sign ("-0.000500"): a price never
+ * reads as zero, and a long price's move shows.
+ */
+function signedPrice(x: number): string {
+  if (Math.abs(x) >= 0.001) return signed(x, PRICE_DECIMALS);
+  return `${x < 0 ? '-' : '+'}${Math.abs(x).toPrecision(3)}`;
+}
+
+/**
+ * Two prices that are a move (a drop's from and to, a price and the threshold it crossed) in `format`: where the
+ * format would write both alike though the decimal shows them apart, each is written with its decimal beside it
+ * ("40/1 (46.000) → 40/1 (41.500)"), so the trader's format never hides a move the decimal shows.
+ */
+export function formatOddsPair(a: number, b: number, format: OddsFormat): [string, string] {
+  const fa = formatOdds(a, format);
+  const fb = formatOdds(b, format);
+  if (fa !== fb || format === 'decimal' || formatOdds(a, 'decimal') === formatOdds(b, 'decimal')) return [fa, fb];
+  return [formatOddsWithDecimal(a, format), formatOddsWithDecimal(b, format)];
 }
 
 /**
@@ -78,9 +102,9 @@ export const toIndonesian = (d: number): number => (d >= 2 ? d - 1 : -1 / (d - 1
 export const impliedPct = (d: number): number => 100 / d;
 
 /**
- * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3): a price
- * between two of them reads as the nearer one (by the profit d - 1), a tie as the shorter. The ladder runs from 1/100
- * to 1000/1; beyond it, whole numbers.
+ * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3), from 1/100 to
+ * 1000/1. A price reads as the nearest of them (a tie: the shorter) only where it is that fraction quoted to two
+ * decimals (LADDER_TOLERANCE: 1.91 is 10/11); anywhere else as its exact fraction (toFractional).
  */
 export const FRACTION_LADDER: ReadonlyArray<readonly [number, number]> = [
   [1, 100], [1, 66], [1, 50], [1, 40], [1, 33], [1, 25], [1, 20], [1, 16], [1, 14], [1, 12], [1, 10], [1, 9], [1, 8],
@@ -92,11 +116,37 @@ export const FRACTION_LADDER: ReadonlyArray<readonly [number, number]> = [
   [100, 1], [125, 1], [150, 1], [200, 1], [250, 1], [300, 1], [400, 1], [500, 1], [750, 1], [1000, 1],
 ];
 
-/** A decimal price as the nearest ladder fraction [numerator, denominator]: 2.5 -> [3, 2], 1.952 -> [10, 11]. */
+/**
+ * How far (in decimal odds) a price may be from a ladder fraction and still read as it: half a cent, the rounding of
+ * a two-decimal quote of the fraction (10/11 is 1.909..., quoted 1.91). A price further away reads exactly, so a
+ * move the decimal shows is never hidden: 1.95 is 19/20, not 10/11; 46.0 is 45/1 and 41.5 is 81/2, not both 40/1.
+ */
+export const LADDER_TOLERANCE = 0.005;
+
+/**
+ * A decimal price as a fraction [numerator, denominator] of its profit d - 1: the nearest ladder fraction where the
+ * price is within LADDER_TOLERANCE of it (2.5 -> [3, 2], 1.91 -> [10, 11]); else the exact fraction, the simplest one
+ * that reads as the price does to three decimals (1.95 -> [19, 20], 1.952 -> [20, 21], 41.5 -> [81, 2]).
+ */
 export function toFractional(d: number): [number, number] {
-  const profit = d - 1;
-  const top = FRACTION_LADDER[FRACTION_LADDER.length - 1]!;
-  if (profit > top[0] / top[1]) return [Math.round(profit), 1];
+  const ladder = nearestLadder(d - 1);
+  if (Math.abs(ladder[0] / ladder[1] + 1 - d) <= LADDER_TOLERANCE + 1e-9) return ladder;
+  const x = Math.round((d - 1) * 1000) / 1000;
+  return simplestFraction(Math.max(1e-9, x - 0.0005 + 1e-9), x + 0.0005 - 1e-9);
+}
+
+/** The simplest fraction [p, q] (smallest denominator, then numerator) in [lo, hi], 0 <= lo <= hi (Stern-Brocot). */
+function simplestFraction(lo: number, hi: number, depth = 0): [number, number] {
+  const whole = Math.ceil(lo);
+  if (whole <= hi || depth > 40) return [Math.max(whole, 0), 1];
+  const f = Math.floor(lo);
+  // lo = f + a, hi = f + b with 0 < a < b < 1: the simplest in [a, b] is 1 over the simplest in [1/b, 1/a].
+  const [p, q] = simplestFraction(1 / (hi - f), 1 / (lo - f), depth + 1);
+  return [f * p + q, p];
+}
+
+/** The ladder fraction nearest a profit (a tie: the shorter). */
+function nearestLadder(profit: number): [number, number] {
   let best = FRACTION_LADDER[0]!;
   let gap = Math.abs(best[0] / best[1] - profit);
   for (const f of FRACTION_LADDER) {
@@ -131,9 +181,9 @@ export function formatOdds(d: number | null | undefined, format: OddsFormat = DE
     case 'hongkong':
       return toHongKong(d).toFixed(PRICE_DECIMALS);
     case 'malay':
-      return signed(toMalay(d), PRICE_DECIMALS);
+      return signedPrice(toMalay(d));
     case 'indonesian':
-      return signed(toIndonesian(d), PRICE_DECIMALS);
+      return signedPrice(toIndonesian(d));
     case 'implied':
       return `${impliedPct(d).toFixed(PCT_DECIMALS)}%`;
   }
@@ -177,12 +227,15 @@ export function alertWordsIn(a: { kind: string; message: string; data?: unknown 
     for (const l of lines) {
       const f = l['from'];
       const t = l['to'];
-      if (isNum(f) && isNum(t)) words = words.replace(`fair ${f.toFixed(3)} → ${t.toFixed(3)}`, `fair\u00a0${formatOdds(f, format)} → ${formatOdds(t, format)}`);
+      if (!isNum(f) || !isNum(t)) continue;
+      const [pf, pt] = formatOddsPair(f, t, format);
+      words = words.replace(`fair ${f.toFixed(3)} → ${t.toFixed(3)}`, `fair\u00a0${pf} → ${pt}`);
     }
     return words.replace(/fair\u00a0/g, 'fair ');
   }
   if (a.kind === 'price' && isNum(price) && isNum(threshold)) {
-    return a.message.replace(`price ${price} crossed ${threshold}`, `price ${formatOdds(price, format)} crossed ${formatOdds(threshold, format)}`);
+    const [pp, pt] = formatOddsPair(price, threshold, format);
+    return a.message.replace(`price ${price} crossed ${threshold}`, `price ${pp} crossed ${pt}`);
   }
   return a.message;
 }
@@ -368,15 +421,27 @@ export function parseDay(text: string): [number, number, number] | null {
 }
 
 /**
- * The instant a day starts in `zone` (midnight, or the first minute after it on a day a clock change skips
- * midnight), `plusDays` later; undefined when the text is not a day. "2024-03-10" in America/New_York: 05:00 UTC.
+ * The instant a day starts in `zone`, `plusDays` later; undefined when the text is not a day. Every day filter
+ * (Settlements, the Bets report's range, "snooze until tomorrow", the Models view's "Kick-off since") starts its days
+ * here. A day starts at its midnight, or, where a clock change skips midnight (summer time starting at 00:00:
+ * America/Santiago, Havana, Asuncion, Asia/Beirut), at the first instant the day has: Santiago's 2024-09-08 starts at
+ * 01:00 local, 04:00Z. Where a clock set back repeats midnight (Havana in November), at the first midnight. Luxon
+ * does the zone arithmetic (the tz database through Intl, gaps and overlaps resolved as said), not a hand-made offset
+ * search: "2024-03-10" in America/New_York is 05:00Z.
  */
 export function dayStartIn(text: string, zone: string, plusDays = 0): number | undefined {
   const day = parseDay(text);
   if (!day) return undefined;
-  const wall = Date.UTC(day[0], day[1] - 1, day[2] + plusDays);
-  // Two passes: the offset at the first guess may differ from the one at the answer across a clock change.
-  let at = wall - utcOffsetMinutes(wall, zone) * 60_000;
-  at = wall - utcOffsetMinutes(at, zone) * 60_000;
-  return at;
+  const date = new Date(Date.UTC(day[0], day[1] - 1, day[2] + plusDays));
+  const tz = canonicalTimeZone(zone) ?? 'UTC';
+  const start = DateTime.fromObject({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }, { zone: tz }).startOf('day');
+  if (!start.isValid) return undefined;
+  // Luxon reads a wall time that comes twice (a clock set back over midnight) as its later instant; the day began at
+  // the first. The offset a few hours before says whether there was a first: the clock then was ahead of now.
+  const before = DateTime.fromMillis(start.toMillis() - 3 * 3_600_000, { zone: tz }).offset;
+  if (before > start.offset) {
+    const first = DateTime.fromMillis(start.toMillis() - (before - start.offset) * 60_000, { zone: tz });
+    if (first.hasSame(start, 'day') && first.hour === 0 && first.minute === 0) return first.toMillis();
+  }
+  return start.toMillis();
 }

@@ -14,7 +14,7 @@ const clv = (mpto: number | null, em: number | null = mpto): Record<DevigModel, 
 
 const soccer = { sportId: 29, sport: 'Soccer', leagueId: 1980, league: 'England - Premier League' };
 const tennis = { sportId: 33, sport: 'Tennis', leagueId: 7000, league: 'ATP Doha' };
-const closed = { closedAt: T0 + 5 * DAY, closeLine: null };
+const closed = { closedAt: T0 + 5 * DAY, closeLine: null, drawClose: null };
 
 /**
  * The seven bets, as the bet log reads them (newest first). P/L by the trading rules: a win pays stake x (price - 1).
@@ -28,11 +28,11 @@ const closed = { closedAt: T0 + 5 * DAY, closeLine: null };
  */
 const BETS: LedgerBet[] = [
   { id: 7, placedAt: T0 + 2 * DAY + 2 * HOUR, price: 15, stake: 10, side: 'draw', market: 'moneyline', line: null, pnl: -10, clvByModel: clv(null, -3), closeStale: false, ...soccer, ...closed },
-  { id: 6, placedAt: T0 + 2 * DAY + HOUR, price: 2, stake: 40, side: 'home', market: 'spread', line: -0.5, pnl: -40, clvByModel: null, closeStale: false, ...soccer, closedAt: T0 + 5 * DAY, closeLine: -1 },
+  { id: 6, placedAt: T0 + 2 * DAY + HOUR, price: 2, stake: 40, side: 'home', market: 'spread', line: -0.5, pnl: -40, clvByModel: null, closeStale: false, ...soccer, closedAt: T0 + 5 * DAY, closeLine: -1, drawClose: null },
   { id: 5, placedAt: T0 + 2 * DAY, price: 12, stake: 10, side: 'home', market: 'moneyline', line: null, pnl: null, clvByModel: clv(20), closeStale: false, ...tennis, ...closed },
   { id: 4, placedAt: T0 + DAY + HOUR, price: 1.4, stake: 100, side: 'over', market: 'totals', line: 2.5, pnl: 0, clvByModel: clv(1.5), closeStale: false, ...soccer, ...closed },
   { id: 3, placedAt: T0 + DAY, price: 3, stake: 20, side: 'away', market: 'moneyline', line: null, pnl: -20, clvByModel: clv(10), closeStale: true, ...tennis, ...closed },
-  { id: 2, placedAt: T0 + HOUR, price: 1.9, stake: 50, side: 'away', market: 'spread', line: -0.5, pnl: -50, clvByModel: clv(-2), closeStale: false, ...soccer, closedAt: T0 + 5 * DAY, closeLine: -0.5 },
+  { id: 2, placedAt: T0 + HOUR, price: 1.9, stake: 50, side: 'away', market: 'spread', line: -0.5, pnl: -50, clvByModel: clv(-2), closeStale: false, ...soccer, closedAt: T0 + 5 * DAY, closeLine: -0.5, drawClose: null },
   { id: 1, placedAt: T0, price: 2.1, stake: 100, side: 'home', market: 'moneyline', line: null, pnl: 110, clvByModel: clv(5), closeStale: false, ...soccer, ...closed },
 ];
 
@@ -174,5 +174,42 @@ describe('the ledger report, worked by hand', () => {
     expect(r.series.betId).toEqual([]);
     expect(r.histogram.bins).toEqual([]);
     expect(r.breakdowns.find((d) => d.dimension === 'model')!.groups).toHaveLength(5);
+  });
+});
+
+describe('expected value on lines that can push (issue 35, class 3)', () => {
+  // A close without margin: every model's fair draw is 1/0.27 = 3.704, a 27% chance of a draw.
+  const drawClose = { home: 1 / 0.4, draw: 1 / 0.27, away: 1 / 0.33 };
+  const bet = (id: number, o: Partial<LedgerBet>): LedgerBet => ({
+    id, placedAt: T0 + id, price: 2.1, stake: 100, side: 'home', market: 'spread', line: 0, pnl: 110, clvByModel: clv(5), closeStale: false, ...soccer, ...closed, drawClose, ...o,
+  });
+
+  it('draw no bet at 2.10 against a fair close of 2.00 with a 27% draw: +3.65 per 100, not +5.00', () => {
+    const r = ledgerReport([bet(1, {})], 'EM');
+    expect(r.total.ev).toBe(3.65);
+    expect(r.series.ev).toEqual([3.65]);
+    expect(r.pushSources).toEqual({ none: 0, draw: 1, unknown: 0 });
+  });
+
+  it('home -0.25: half the stake is on line 0, so 13.5% of it pushes (stake x CLV is 15.6% too high)', () => {
+    const r = ledgerReport([bet(1, { line: -0.25 })], 'EM');
+    expect(r.total.ev).toBe(4.33); // 100 x (1 - 0.135) x 5% = 4.325
+    // Away +0.25 (the same line, the other side) too.
+    expect(ledgerReport([bet(1, { line: -0.25, side: 'away' })], 'EM').total.ev).toBe(4.33);
+  });
+
+  it('a line that can push with no close to give the share is left out of the expected value and counted, never stake x CLV', () => {
+    const r = ledgerReport([bet(1, { line: -1, drawClose: null }), bet(2, { line: 0, drawClose: null }), bet(3, { line: -0.5, drawClose: null })], 'EM');
+    // Only the half line's +5.00 is an expected value; the other two are counted apart.
+    expect(r.total).toMatchObject({ clvBets: 3, ev: 5, evUnknown: 2 });
+    expect(r.pushSources).toEqual({ none: 1, draw: 0, unknown: 2 });
+    expect(r.series.ev).toEqual([null, null, 5]);
+    expect(ledgerCsv(r, 'decimal')).toContain('ev_push_share,a line that can push with no close to give the push share: left out of the expected value,2');
+    // Under every model alike.
+    expect(r.breakdowns.find((d) => d.dimension === 'model')!.groups.map((g) => [g.ev, g.evUnknown])).toEqual(Array(5).fill([5, 2]));
+  });
+
+  it('a whole total can push too: Over 3 has no close that gives its share', () => {
+    expect(ledgerReport([bet(1, { market: 'totals', line: 3, side: 'over', drawClose: null })], 'EM').total).toMatchObject({ ev: 0, evUnknown: 1 });
   });
 });

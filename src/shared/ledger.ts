@@ -1,15 +1,15 @@
 // The trader's ledger in figures (the Bets view's Report tab; docs/trading.md, "The ledger report"): cumulative P/L
-// against cumulative expected value (stake x CLV), the CLV distribution, and P/L, ROI, CLV and beat-the-close rate by
+// against cumulative expected value (stake x (1 - push share) x CLV), the CLV distribution, and P/L, ROI, CLV and beat-the-close rate by
 // sport, league, market, side, odds band and de-vig model; its two CSVs. Pure: the core feeds it the bet log
 // (src/core/handlers/bets.ts, `bets:report`), the page and the tests read what it returns. Settlement, P/L, CLV and
-// rounding are the trading module's (betPnl, clvByModel, betTotals, roundMoney); the one rule added here is which
-// CLVs count: the real close of the bet's own line, and nothing else.
-import type { DevigModel } from './api';
+// rounding are the trading module's (betPnl, clvByModel, betTotals, roundMoney, pushShare, expectedValue); the one rule
+// added here is which CLVs count: the real close of the bet's own line, and nothing else.
+import type { DevigModel, Prices } from './api';
 import { DEVIG_MODELS, formatServiceTime } from './api';
 import { csvRow } from './csv';
 import type { BetView, PriceSide } from './domain';
 import { oddsCell, formatOdds, type OddsFormat } from './formats';
-import { betTotals, marketKind, marketName, roundMoney, sameLine, sideName } from './trading';
+import { betTotals, expectedValue, fairPrices, marketKind, marketName, pushShare, roundMoney, sameLine, sideName, type PushShare } from './trading';
 
 /** One bet as the report reads it: the bet log's view of it, its match's sport and league, and its line's close. */
 export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'> {
@@ -22,6 +22,26 @@ export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | '
   closedAt: number | null;
   /** The line value the line closed at (a handicap can move under the same id). */
   closeLine: number | null;
+  /**
+   * The same match's closing three-way moneyline of the bet's period (a real close: not stale), where the bet's line
+   * can push on a draw (spread 0 and the quarter lines next to it); else null. Its fair draw is the push share.
+   */
+  drawClose: Prices | null;
+}
+
+/** Where a counted bet's push share comes from (trading.ts, pushShare): no push possible, the fair draw, not known. */
+export const PUSH_SOURCES = ['none', 'draw', 'unknown'] as const;
+export type PushSource = (typeof PUSH_SOURCES)[number];
+
+/** The push share of a bet under `model`: its line's, from the fair draw of its match's closing moneyline. */
+export function pushShareOf(b: LedgerBet, model: DevigModel): PushShare {
+  const fairDraw = b.drawClose ? (fairPrices(b.drawClose, model)?.draw ?? null) : null;
+  return pushShare(b, fairDraw);
+}
+
+/** A bet's expected value under `model` given its counted CLV: stake x (1 - push share) x CLV; null when the share is not known. */
+export function evOf(b: LedgerBet, clv: number, model: DevigModel): number | null {
+  return expectedValue(b.stake, clv, pushShareOf(b, model));
 }
 
 /**
@@ -58,6 +78,13 @@ export function clvState(b: LedgerBet, model: DevigModel): ClvState {
 export function countedClv(b: LedgerBet, model: DevigModel): number | null {
   return clvState(b, model) === 'counted' ? b.clvByModel![model]! : null;
 }
+
+/** Where a push share came from, in words (the chart's note and the CSV). */
+export const PUSH_SOURCE_WORDS: Record<PushSource, string> = {
+  none: 'a line that cannot push (stake x CLV)',
+  draw: "push share from the match's closing three-way moneyline (its fair draw)",
+  unknown: 'a line that can push with no close to give the push share: left out of the expected value',
+};
 
 // ---- odds bands ----
 
@@ -114,8 +141,13 @@ export interface LedgerGroup {
   beatClose: number;
   /** beatClose over clvBets (percent); null without any. */
   beatRate: number | null;
-  /** Expected value: the sum of stake x CLV over the bets whose CLV counts, in money. */
+  /**
+   * Expected value: the sum of stake x (1 - push share) x CLV over the bets whose CLV counts and whose push share is
+   * known, in money.
+   */
   ev: number;
+  /** Bets whose CLV counts but whose line can push with no close to give the share: left out of `ev` (never stake x CLV). */
+  evUnknown: number;
   /** The odds band's decimal bounds (odds-band rows only). */
   band?: { from: number; to: number | null };
 }
@@ -135,7 +167,7 @@ export interface LedgerSeries {
   pnl: number[];
   /** The bet's counted CLV (percent), or null. */
   clv: Array<number | null>;
-  /** The bet's stake x CLV, or null. */
+  /** The bet's stake x (1 - push share) x CLV, or null (no counted CLV, or a push share not known). */
   ev: Array<number | null>;
   cumPnl: number[];
   cumEv: number[];
@@ -159,6 +191,8 @@ export interface LedgerReport {
   total: LedgerGroup;
   /** How many bets are in each CLV state under `model`: only `counted` ones carry a CLV. */
   clvStates: Record<ClvState, number>;
+  /** Of the counted bets, where each one's push share came from under `model` (the chart names it). */
+  pushSources: Record<PushSource, number>;
   breakdowns: LedgerBreakdown[];
   series: LedgerSeries;
   histogram: ClvHistogram;
@@ -176,9 +210,10 @@ class Sums {
   clvSum = 0;
   beat = 0;
   ev = 0;
+  evUnknown = 0;
   constructor(readonly label: string) {}
 
-  add(b: LedgerBet, clv: number | null): void {
+  add(b: LedgerBet, clv: number | null, ev: number | null): void {
     this.bets++;
     this.stake += b.stake;
     if (b.pnl !== null) {
@@ -190,7 +225,8 @@ class Sums {
       this.clvBets++;
       this.clvSum += clv;
       if (clv > 0) this.beat++;
-      this.ev += (b.stake * clv) / 100;
+      if (ev === null) this.evUnknown++;
+      else this.ev += ev;
     }
   }
 
@@ -201,7 +237,7 @@ class Sums {
       key, label: this.label, bets: this.bets, settled: this.settled, stake: roundMoney(this.stake), settledStake, pnl,
       roi: settledStake > 0 ? (pnl / settledStake) * 100 : null,
       model, clvBets: this.clvBets, averageClv: this.clvBets ? this.clvSum / this.clvBets : null,
-      beatClose: this.beat, beatRate: this.clvBets ? (this.beat / this.clvBets) * 100 : null, ev: roundMoney(this.ev),
+      beatClose: this.beat, beatRate: this.clvBets ? (this.beat / this.clvBets) * 100 : null, ev: roundMoney(this.ev), evUnknown: this.evUnknown,
     };
   }
 }
@@ -239,6 +275,7 @@ const byBets = (a: LedgerGroup, b: LedgerGroup) => b.bets - a.bets || a.label.lo
  */
 export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: { from?: number | null; to?: number | null; computedMs?: number } = {}): LedgerReport {
   const clvStates = Object.fromEntries(CLV_STATES.map((s) => [s, 0])) as Record<ClvState, number>;
+  const pushSources = Object.fromEntries(PUSH_SOURCES.map((s) => [s, 0])) as Record<PushSource, number>;
   const all = new Sums('All bets');
   const dims: Record<Exclude<LedgerDimension, 'model'>, Map<string, Sums>> = { sport: new Map(), league: new Map(), market: new Map(), side: new Map(), oddsBand: new Map() };
   const models = new Map(DEVIG_MODELS.map((m) => [m as string, new Sums(m)]));
@@ -248,23 +285,32 @@ export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: {
     return s;
   };
   const counted: number[] = [];
-  const settled: Array<{ b: LedgerBet; clv: number | null }> = [];
+  const settled: Array<{ b: LedgerBet; clv: number | null; ev: number | null }> = [];
   for (const b of bets) {
     const state = clvState(b, model);
     clvStates[state]++;
     const clv = state === 'counted' ? b.clvByModel![model]! : null;
-    if (clv !== null) counted.push(clv);
-    all.add(b, clv);
-    into('sport', b.sportId === null ? 'unknown' : String(b.sportId), b.sport ?? (b.sportId === null ? 'Unknown sport' : `Sport ${b.sportId}`)).add(b, clv);
+    let ev: number | null = null;
+    if (clv !== null) {
+      counted.push(clv);
+      const push = pushShareOf(b, model);
+      pushSources[push.source]++;
+      ev = expectedValue(b.stake, clv, push);
+    }
+    all.add(b, clv, ev);
+    into('sport', b.sportId === null ? 'unknown' : String(b.sportId), b.sport ?? (b.sportId === null ? 'Unknown sport' : `Sport ${b.sportId}`)).add(b, clv, ev);
     const leagueKey = b.leagueId !== null ? String(b.leagueId) : b.league ? `name:${b.league}` : 'unknown';
-    into('league', leagueKey, b.league ?? (b.leagueId === null ? 'Unknown league' : `League ${b.leagueId}`)).add(b, clv);
+    into('league', leagueKey, b.league ?? (b.leagueId === null ? 'Unknown league' : `League ${b.leagueId}`)).add(b, clv, ev);
     const kind = marketKind(b.market);
-    into('market', kind === 'other' ? `other:${b.market}` : kind, marketName(b.market)).add(b, clv);
-    into('side', b.side, sideName(b.side)).add(b, clv);
+    into('market', kind === 'other' ? `other:${b.market}` : kind, marketName(b.market)).add(b, clv, ev);
+    into('side', b.side, sideName(b.side)).add(b, clv, ev);
     const band = oddsBandOf(b.price);
-    into('oddsBand', String(band), oddsBandLabel(ODDS_BANDS[band]!, 'decimal')).add(b, clv);
-    for (const m of DEVIG_MODELS) models.get(m)!.add(b, countedClv(b, m));
-    if (b.pnl !== null) settled.push({ b, clv });
+    into('oddsBand', String(band), oddsBandLabel(ODDS_BANDS[band]!, 'decimal')).add(b, clv, ev);
+    for (const m of DEVIG_MODELS) {
+      const c = countedClv(b, m);
+      models.get(m)!.add(b, c, c === null ? null : evOf(b, c, m));
+    }
+    if (b.pnl !== null) settled.push({ b, clv, ev });
   }
 
   const groups = (dim: keyof typeof dims) => [...dims[dim]].map(([k, s]) => s.group(k, model));
@@ -287,8 +333,7 @@ export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: {
   const series: LedgerSeries = { betId: [], placedAt: [], pnl: [], clv: [], ev: [], cumPnl: [], cumEv: [] };
   let cumPnl = 0;
   let cumEv = 0;
-  for (const { b, clv } of settled) {
-    const ev = clv === null ? null : (b.stake * clv) / 100;
+  for (const { b, clv, ev } of settled) {
     cumPnl += b.pnl!;
     cumEv += ev ?? 0;
     series.betId.push(b.id);
@@ -303,7 +348,7 @@ export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: {
   // The total's stake, P/L and ROI are the Bets view's own (one rounding, one rule).
   const t = betTotals(bets, model);
   const total = { ...all.group('all', model), stake: t.stake, settledStake: t.settledStake, pnl: t.pnl, roi: t.roi };
-  return { model, from: o.from ?? null, to: o.to ?? null, total, clvStates, breakdowns, series, histogram: clvHistogram(counted), computedMs: o.computedMs ?? 0 };
+  return { model, from: o.from ?? null, to: o.to ?? null, total, clvStates, pushSources, breakdowns, series, histogram: clvHistogram(counted), computedMs: o.computedMs ?? 0 };
 }
 
 // ---- CSV ----
@@ -327,6 +372,8 @@ export function ledgerCsv(r: LedgerReport, format: OddsFormat): string {
   let out = csvRow(LEDGER_CSV_HEADER) + row('all', r.total);
   for (const d of r.breakdowns) for (const g of d.groups) out += row(d.dimension, g, d.dimension === 'oddsBand' && g.band ? oddsBandLabel(g.band, format) : g.label);
   for (const s of CLV_STATES) if (s !== 'counted' && r.clvStates[s] > 0) out += csvRow(['clv_not_counted', CLV_STATE_WORDS[s], r.clvStates[s]]);
+  // Bets on lines that can push: where their push share came from (a line that cannot push needs no row).
+  for (const s of PUSH_SOURCES) if (s !== 'none' && r.pushSources[s] > 0) out += csvRow(['ev_push_share', PUSH_SOURCE_WORDS[s], r.pushSources[s]]);
   return out;
 }
 

@@ -4,7 +4,7 @@ import type { BetResult, PriceSide } from './domain';
 import { devig } from './devig';
 import { periodNames } from './periods';
 import {
-  betPnl, betTotals, clvByModel, fairPrices, formatMoney, isDrop, isQuarterLine, isStaleClose, lineWords, roundMoney,
+  betPnl, betTotals, clvByModel, fairPrices, formatMoney, isDrop, isPartial, isPrice, isQuarterLine, isStaleClose, lineWords, pricedOnly, roundMoney,
   settleBet, settledLineText, settledLineWords, settleFromScore, settleSide, settlementStatusNote, sideLine, sideWords,
   STALE_CLOSE_MS,
 } from './trading';
@@ -209,5 +209,62 @@ describe('the close and drops', () => {
     [3.0, 2.86, false, 'a 4.7% shortening: under the rule'],
   ])('%s → %s: drop %s (%s)', (from, to, drop) => {
     expect(isDrop(from, to, { dropPct: 5, minProbPts: 1 })).toBe(drop);
+  });
+});
+
+// Issue 35: the six classes where the app misread a trader's money or time, one worked example each (at least).
+describe('void matches: the settlement status is read (issue 35, class 1)', () => {
+  it('home -0.25 at 1.90 for 100 on an abandoned 0-0 the service pushes is void, 0 (not "half lost, -50")', () => {
+    const l = settled('spread', -0.25, 'push', 'push', 'push');
+    const s = settleBet({ market: 'spread', line: -0.25, side: 'home' }, l, { home: 0, away: 0 }, null, 'abandoned');
+    expect(s).toEqual({ kind: 'settled', result: 'void', fromScore: false });
+    expect(betPnl('void', 1.9, 100)).toBe(0);
+  });
+
+  it('under 2.75 on a cancelled 0-0 is void, 0 (not "won, +90")', () => {
+    const l = settled('totals', 2.75, 'push', 'push', 'push');
+    expect(settleSide(l, 'under', { home: 0, away: 0 }, null, 'cancelled')).toMatchObject({ kind: 'settled', result: 'void' });
+    expect(settleSide(l, 'over', { home: 0, away: 0 }, null, 'Cancelled')).toMatchObject({ kind: 'settled', result: 'void' });
+  });
+
+  it('the settlement words of a void match read void, never a result from the score', () => {
+    const l = settled('spread', -0.25, 'push', 'push', 'push');
+    expect(settledLineWords(l, { score: { home: 0, away: 0 }, status: 'abandoned' })).toBe('Home -0.25 / Away +0.25: void');
+    expect(settledLineText(settled('totals', 2.75, 'push', 'push', 'push'), { score: { home: 0, away: 0 }, status: 'cancelled' })).toBe('Total 2.75: void');
+    // A whole line of an ended match that lands on its number is a push, as before.
+    expect(settledLineWords(settled('spread', -1, 'push', 'loss', 'push'), { score: { home: 2, away: 1 } })).toBe('Home -1 / Away +1: push');
+  });
+
+  it('a result already decided when the match was abandoned stands: the service says won, the bet won', () => {
+    expect(settleSide(settled('totals', 0.5, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null, 'abandoned')).toMatchObject({ kind: 'settled', result: 'win' });
+    // A quarter line decided before the abandonment: the score splits the service's word.
+    expect(settleSide(settled('totals', 0.75, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null, 'abandoned')).toMatchObject({ kind: 'settled', result: 'half_win' });
+  });
+
+  it('the score only splits the service\'s win or loss: a disagreement is settled by hand, with the reason', () => {
+    // Home -0.25 at 1-1 is half lost by the score, but the service says win.
+    expect(settleSide(settled('spread', -0.25, 'win', 'loss', 'loss'), 'home', { home: 1, away: 1 })).toEqual({
+      kind: 'by_hand', reason: 'the service says Home win, the score 1-1 says half lost',
+    });
+    // An ended match whose quarter line the service pushes: the score cannot push a quarter line.
+    expect(settleSide(settled('totals', 2.75, 'push', 'push', 'push'), 'under', { home: 0, away: 0 })).toMatchObject({ kind: 'by_hand' });
+  });
+});
+
+describe('one guard for an unpriced side (issue 35, class 2)', () => {
+  it('a close {home 2.5, draw 1.0, away 2.9} is no two-way line: no fair price, never CLV +45.0%', () => {
+    const close = { home: 2.5, draw: 1.0, away: 2.9 };
+    expect(fairPrices(close, 'EM')).toBeNull();
+    expect(clvByModel(2.7, 'home', close)).toBeNull();
+    // The three-way close (the open, 2.5/3.4/2.9) gives +3.95% under EM.
+    expect(clvByModel(2.7, 'home', { home: 2.5, draw: 3.4, away: 2.9 })!.EM).toBeCloseTo(3.95, 2);
+  });
+
+  it('a price of 1.0 or less is unpriced wherever it is judged', () => {
+    expect(isPrice(1)).toBe(false);
+    expect(isPrice(0.5)).toBe(false);
+    expect(isPrice(1.001)).toBe(true);
+    expect(pricedOnly({ home: 2.5, draw: 1, away: 2.9 })).toEqual({ home: 2.5, away: 2.9 });
+    expect(isPartial({ home: 2.5, draw: 1, away: 2.9 }, [])).toBe(true);
   });
 });

@@ -3,8 +3,8 @@
 // what a close is and when it is stale, what a drop is, when a market is too partial to price, and money rounding.
 // Views, alerts, notifications, CSV, the bet log and the CLI read these; nothing else decides them. Pure, no I/O.
 import type { DevigModel, Prices } from './api';
-import { DEVIG_MODELS } from './api';
-import type { BetResult, BetTotals, PriceSide } from './domain';
+import { DEVIG_MODELS, isUsablePrice } from './api';
+import type { BetResult, BetTotals, HandResult, PriceSide } from './domain';
 import { labelPeriod, type PeriodNames } from './periods';
 import { devig } from './devig';
 
@@ -112,10 +112,11 @@ const teamTotalName = (team: 'home' | 'away' | null | undefined) => (team === 'h
 
 // ---- results and settlement ----
 
-export type { BetResult } from './domain';
-export const BET_RESULTS: readonly BetResult[] = ['win', 'half_win', 'push', 'half_loss', 'loss'];
+export type { BetResult, HandResult } from './domain';
+/** The results a trader can pick by hand (the Bets view's list); the app's own settlement may also say `void`. */
+export const BET_RESULTS: readonly HandResult[] = ['win', 'half_win', 'push', 'half_loss', 'loss'];
 
-const RESULT_WORD: Record<BetResult, string> = { win: 'won', half_win: 'half won', push: 'push', half_loss: 'half lost', loss: 'lost' };
+const RESULT_WORD: Record<BetResult, string> = { win: 'won', half_win: 'half won', push: 'push', half_loss: 'half lost', loss: 'lost', void: 'void' };
 export const resultWords = (r: BetResult): string => RESULT_WORD[r];
 
 /** The service's three words for a side (spec: win, loss or push). */
@@ -180,22 +181,37 @@ export function settleFromScore(market: string, line: number, side: PriceSide, s
   return sum === 2 ? 'win' : sum === 1 ? 'half_win' : sum === 0 ? 'push' : sum === -1 ? 'half_loss' : 'loss';
 }
 
+/** Whether a settlement's status is the ordinary end of a match (`ended`); anything else (abandoned, cancelled) is not. */
+export const isEndedStatus = (status: string | null | undefined): boolean => (status ?? 'ended').trim().toLowerCase() === 'ended';
+
+/** Which results of the score agree with the service's word for a side: the score may only split a win or a loss in halves. */
+const AGREES: Record<'win' | 'loss' | 'push', readonly BetResult[]> = { win: ['win', 'half_win'], loss: ['loss', 'half_loss'], push: ['push'] };
+
 /**
- * How one side of a settled line settles. A full-match quarter line settles from the final score (the service's one
- * word per side cannot say "half won"); a quarter line of another period, or a word outside win/loss/push, is for the
- * trader to settle by hand, with the reason.
+ * How one side of a settled line settles (docs/trading.md, "Settling bets"). The service's word is never
+ * contradicted:
+ * - on a match that did not simply end (`status` abandoned, cancelled, ...), a side the service pushes is **void**
+ *   (stake back): bookmakers void what was not decided; a side it says won or lost was decided, and settles so;
+ * - a full-match quarter line settles from the final score (the service's one word per side cannot say "half won"),
+ *   and the score may only split the service's win or loss into whole and half: any other answer of the score is
+ *   for the trader to settle by hand, with the reason;
+ * - a quarter line of another period, or a word outside win/loss/push, is settled by hand, with the reason.
  */
-export function settleSide(l: SettledLineInput, side: PriceSide, score: FinalScore | null, team?: 'home' | 'away' | null): SideSettlement {
+export function settleSide(l: SettledLineInput, side: PriceSide, score: FinalScore | null, team?: 'home' | 'away' | null, status: string = 'ended'): SideSettlement {
+  const word = String(l[outcomeColumn(side)] ?? '');
+  const known = KNOWN_WORDS[word.trim().toLowerCase()] as 'win' | 'loss' | 'push' | undefined;
+  if (!known) return { kind: 'by_hand', reason: `the service's word for ${SIDE_WORD[side]} is "${word}", which the app does not know` };
+  if (known === 'push' && !isEndedStatus(status)) return { kind: 'settled', result: 'void', fromScore: false };
   if (isQuarterLine(l.line)) {
     if (l.period !== 0) return { kind: 'by_hand', reason: `a quarter line of a period other than the full match (${lineNumber(l.line!)}): the service's word cannot say half results` };
     if (!score) return { kind: 'by_hand', reason: 'a quarter line, and the final score is not known' };
     const r = settleFromScore(l.market, l.line!, side, score, team);
     if (r === null) return { kind: 'by_hand', reason: marketKind(l.market) === 'team_total' ? 'a team-total quarter line whose team is not known' : `a quarter line of a ${marketName(l.market)} market` };
+    if (!AGREES[known].includes(r)) {
+      return { kind: 'by_hand', reason: `the service says ${SIDE_WORD[side]} ${word.trim().toLowerCase()}, the score ${score.home}-${score.away} says ${resultWords(r)}` };
+    }
     return { kind: 'settled', result: r, fromScore: true };
   }
-  const word = String(l[outcomeColumn(side)] ?? '');
-  const known = KNOWN_WORDS[word.trim().toLowerCase()];
-  if (!known) return { kind: 'by_hand', reason: `the service's word for ${SIDE_WORD[side]} is "${word}", which the app does not know` };
   return { kind: 'settled', result: known, fromScore: false };
 }
 
@@ -210,14 +226,23 @@ export function settleBet(
   settled: SettledLineInput,
   score: FinalScore | null,
   team?: 'home' | 'away' | null,
+  status: string = 'ended',
 ): BetSettlement {
   if (!sameLine(bet.line, settled.line, bet.market)) {
     return { kind: 'mismatch', reason: `the settled line is ${describeLine(bet.market, settled.line)}, the bet's is ${describeLine(bet.market, bet.line)}` };
   }
-  return settleSide(settled, bet.side, score, team);
+  return settleSide(settled, bet.side, score, team, status);
 }
 
 const describeLine = (market: string, line: number | null) => (line === null ? 'none' : marketKind(market) === 'spread' ? signedLine(line) : lineNumber(line));
+
+/**
+ * A line's key where its state is kept (a drop reference, a Top movers row, a threshold's crossings): its id AND its
+ * value, so a handicap moved under the same id (-0.5 to -0.25) is another line, as the bet log joins them.
+ */
+export function lineKey(lineId: number, line: number | null): string {
+  return line === null || !Number.isFinite(line) ? `${lineId}` : `${lineId}@${Math.round(line * 100) / 100}`;
+}
 
 /** Two line values are the same line (null only equals null); a moneyline has no line value, so any two are. */
 export function sameLine(a: number | null, b: number | null, market?: string): boolean {
@@ -228,12 +253,13 @@ export function sameLine(a: number | null, b: number | null, market?: string): b
 
 /**
  * One settled line in words: "Away +0.5: won", "Home -0.75: half won", "Over 2.5: won", "Moneyline Draw: won",
- * "Home team total Over 1.5: won", "Total 3: push"; a period other than the full match follows in brackets.
+ * "Home team total Over 1.5: won", "Total 3: push", "Total 2.75: void" (a match not ended, every side pushed by the
+ * service); a period other than the full match follows in brackets.
  */
-export function settledLineWords(l: SettledLineInput, o: { score?: FinalScore | null; team?: 'home' | 'away' | null; period?: string } = {}): string {
+export function settledLineWords(l: SettledLineInput, o: { score?: FinalScore | null; team?: 'home' | 'away' | null; period?: string; status?: string } = {}): string {
   const tail = o.period ? ` (${o.period})` : '';
   const sides = marketSides(l.market);
-  const settled = sides.map((side) => ({ side, s: settleSide(l, side, o.score ?? null, o.team) }));
+  const settled = sides.map((side) => ({ side, s: settleSide(l, side, o.score ?? null, o.team, o.status) }));
   const words = (side: PriceSide) => {
     const w = sideWords(l.market, l.line, side, { team: o.team ?? null });
     return marketKind(l.market) === 'moneyline' ? `Moneyline ${w}` : w;
@@ -242,6 +268,7 @@ export function settledLineWords(l: SettledLineInput, o: { score?: FinalScore | 
   if (byHand && byHand.s.kind === 'by_hand') return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: settle by hand (${byHand.s.reason})`;
   const results = settled.map((x) => ({ side: x.side, r: (x.s as { result: BetResult }).result }));
   if (results.every((x) => x.r === 'push')) return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: push`;
+  if (results.every((x) => x.r === 'void')) return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: void`;
   const winners = results.filter((x) => x.r === 'win' || x.r === 'half_win');
   if (winners.length === 1) return `${words(winners[0]!.side)}${tail}: ${resultWords(winners[0]!.r)}`;
   // Anything else (two winners, a loss with a push): every side, so nothing is hidden.
@@ -265,7 +292,7 @@ export function roundMoney(n: number): number {
   return (sign * Math.round(Math.abs(n) * 100 + 1e-7)) / 100;
 }
 
-/** P/L of a settled bet: a win pays stake x (price - 1), a half win half of that, a push 0, a half loss half the stake. */
+/** P/L of a settled bet: a win pays stake x (price - 1), a half win half of that, a push or a void 0, a half loss half the stake. */
 export function betPnl(result: BetResult, price: number, stake: number): number {
   switch (result) {
     case 'win':
@@ -273,6 +300,7 @@ export function betPnl(result: BetResult, price: number, stake: number): number 
     case 'half_win':
       return roundMoney((stake / 2) * (price - 1));
     case 'push':
+    case 'void':
       return 0;
     case 'half_loss':
       return roundMoney(-stake / 2);
@@ -293,8 +321,12 @@ export function formatMoney(n: number, unit = '', o: { sign?: boolean } = {}): s
 
 const ORDER: readonly PriceSide[] = ['home', 'draw', 'away', 'over', 'under'];
 
-/** A usable decimal price: finite and above 1. A side priced at or below 1 is unpriced. */
-export const isPrice = (p: unknown): p is number => typeof p === 'number' && Number.isFinite(p) && p > 1;
+/**
+ * The one rule for an unpriced side, wherever a price is judged (the stream's parser, the close, fair prices, the
+ * scoreboard, the odds formats): a usable decimal price is finite and above 1. A side quoted at or below 1.0 (a
+ * decided side) is unpriced: it is a side the line has, without a price, never a side the line lacks.
+ */
+export const isPrice = isUsablePrice;
 
 /** The priced sides of a line, in a fixed order. */
 export function pricedSides(prices: Prices | null | undefined): PriceSide[] {
@@ -302,11 +334,25 @@ export function pricedSides(prices: Prices | null | undefined): PriceSide[] {
   return ORDER.filter((s) => isPrice(prices[s]));
 }
 
+/** The sides a line lists without a price (1.0 or less, not a number): such a market is partial. */
+export function unpricedSides(prices: Prices | null | undefined): PriceSide[] {
+  if (!prices) return [];
+  return ORDER.filter((s) => prices[s] !== undefined && prices[s] !== null && !isPrice(prices[s]));
+}
+
+/** Only the priced sides of `prices` (a side at or below 1.0 left out, as the stream's parser leaves it out). */
+export function pricedOnly(prices: Prices): Prices {
+  const out: Prices = {};
+  for (const s of ORDER) if (isPrice(prices[s])) out[s] = prices[s];
+  return out;
+}
+
 /**
  * Whether `prices` lacks a side the line has had (`seen`): a moneyline that lost its draw for a few seconds is not a
  * two-way market, and has no fair price until the side is back.
  */
 export function isPartial(prices: Prices | null | undefined, seen: Iterable<PriceSide>): boolean {
+  if (unpricedSides(prices).length) return true;
   const have = new Set(pricedSides(prices));
   for (const s of seen) if (!have.has(s)) return true;
   return false;
@@ -314,12 +360,13 @@ export function isPartial(prices: Prices | null | undefined, seen: Iterable<Pric
 
 /**
  * Fair (no-vig) prices of every priced side under `model`, or null when the market has none: fewer than two priced
- * sides, over/under mixed with home/away, a side the line has had now missing (`seen`), or a model that cannot price
- * it (MPTO gives an extreme longshot a probability at or below zero).
+ * sides, over/under mixed with home/away, a side the line has had now missing (`seen`), a side listed without a price
+ * (at or below 1.0: a three-way close {2.5, 1.0, 2.9} is not a two-way line), or a model that cannot price it (MPTO
+ * gives an extreme longshot a probability at or below zero).
  */
 export function fairPrices(prices: Prices | null | undefined, model: DevigModel, seen?: Iterable<PriceSide>): Partial<Record<PriceSide, number>> | null {
   const sides = pricedSides(prices);
-  if (seen && isPartial(prices, seen)) return null;
+  if (isPartial(prices, seen ?? [])) return null;
   const ou = sides.filter((s) => s === 'over' || s === 'under');
   const hda = sides.filter((s) => s !== 'over' && s !== 'under');
   const group = ou.length >= 2 && hda.length === 0 ? ou : hda.length >= 2 && ou.length === 0 ? hda : null;
@@ -354,6 +401,57 @@ export function clvByModel(price: number, side: PriceSide, closing: Prices): Rec
     if (fair !== undefined) any = true;
   }
   return any ? out : null;
+}
+
+// ---- pushes in the expected value ----
+
+/**
+ * The share of a side's stake a push can give back: all of it on a whole line (Home 0, Home -1, Over 3), half on a
+ * quarter line (its half on the whole line next to it: Home -0.25 is half on 0), none on a half line or a moneyline.
+ */
+export function pushPart(market: string, line: number | null, side: PriceSide): 0 | 0.5 | 1 {
+  if (marketKind(market) === 'moneyline') return 0;
+  const v = sideLine(market, line, side);
+  if (v === null) return 0;
+  if (Math.abs(v - Math.round(v)) < 1e-9) return 1;
+  return isQuarterLine(v) ? 0.5 : 0;
+}
+
+/**
+ * The share of a bet's stake that a push is expected to give back, and where it comes from:
+ * - `none`: the line cannot push (a half line, a moneyline): the share is 0;
+ * - `draw`: a spread whose pushing part is on line 0 (draw no bet, and the -0.25 / +0.25 lines next to it) pushes
+ *   exactly when the match draws: the share is that part times the fair draw probability of the same match's
+ *   closing three-way moneyline of the same period (`fairDraw`, under the model of the CLV);
+ * - `unknown`: the line can push but no close of the match gives the share (Home -1, Over 3, a quarter line next to
+ *   them, or line 0 without a three-way moneyline close): the share is null, and stake x CLV would only be an upper
+ *   bound of the expected value, never the figure.
+ */
+export type PushShare = { source: 'none' | 'draw'; share: number } | { source: 'unknown'; share: null };
+
+export function pushShare(bet: { market: string; line: number | null; side: PriceSide }, fairDraw: number | null): PushShare {
+  const part = pushPart(bet.market, bet.line, bet.side);
+  if (part === 0) return { source: 'none', share: 0 };
+  if (pushesOnDraw(bet) && fairDraw !== null && isPrice(fairDraw)) return { source: 'draw', share: part / fairDraw };
+  return { source: 'unknown', share: null };
+}
+
+/** Whether the pushing part of a bet is on spread 0 (draw no bet, -0.25, +0.25): it pushes exactly when the match draws. */
+export function pushesOnDraw(bet: { market: string; line: number | null; side: PriceSide }): boolean {
+  const part = pushPart(bet.market, bet.line, bet.side);
+  if (part === 0 || marketKind(bet.market) !== 'spread') return false;
+  const v = sideLine(bet.market, bet.line, bet.side)!;
+  // The whole line the pushing part is on: the line itself, or a quarter line's whole neighbour (0 for -0.25 and +0.25).
+  return part === 1 ? Math.abs(v) < 1e-9 : Math.abs(Math.abs(v) - 0.25) < 1e-9;
+}
+
+/**
+ * A bet's expected value in money: stake x (1 - share refunded) x CLV. Only the part of the stake that does not push
+ * earns the edge: draw no bet at 2.10 against a fair close of 2.00 with a 27% draw is +3.65 per 100, not +5.00. Null
+ * when the push share is not known (see pushShare).
+ */
+export function expectedValue(stake: number, clv: number, push: PushShare): number | null {
+  return push.share === null ? null : (stake * (1 - push.share) * clv) / 100;
 }
 
 // ---- the close ----
@@ -399,9 +497,12 @@ export const DEFAULT_DROP_MIN_PROB_PTS = 1;
 /** A settled line in words with its period named the way every screen names it. */
 export function settledLineText(
   l: SettledLineInput,
-  ctx: { sport?: string | boolean; names?: PeriodNames; score?: FinalScore | null; team?: 'home' | 'away' | null } = {},
+  ctx: { sport?: string | boolean; names?: PeriodNames; score?: FinalScore | null; team?: 'home' | 'away' | null; status?: string } = {},
 ): string {
-  return settledLineWords(l, { score: ctx.score ?? null, team: ctx.team ?? null, ...(l.period === 0 ? {} : { period: labelPeriod(ctx.sport ?? false, l.period, ctx.names) }) });
+  return settledLineWords(l, {
+    score: ctx.score ?? null, team: ctx.team ?? null, status: ctx.status ?? 'ended',
+    ...(l.period === 0 ? {} : { period: labelPeriod(ctx.sport ?? false, l.period, ctx.names) }),
+  });
 }
 
 export interface BetTotalsInput {

@@ -6,10 +6,8 @@
 // time is measured by `npm run bench -- ledger`, not asserted here).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerReport } from '../../src/shared/ledger';
-import { betsHandlers } from '../../src/core/handlers/bets';
-import type { CoreContext } from '../../src/core/handlers/context';
 import { openStore, type Store } from '../../src/core/store';
-import { market, settled, settlement, snapshot, T0, writeLedgerBets } from '../support/ledgerBets';
+import { ledgerHandlers, market, settled, settlement, snapshot, T0, writeLedgerBets } from '../support/ledgerBets';
 import { logSoak, soak } from '../support/soak';
 
 const MATCHES = soak(100, 500);
@@ -25,7 +23,7 @@ afterEach(() => {
 });
 
 /** The handlers around the real store, with the trader's model. */
-const handlers = (s: Store, model = 'MPTO') => betsHandlers({ clock: { now: () => T0 }, session: { current: () => ({ store: s }) }, settings: { get: () => ({ devigModel: model, oddsFormat: 'decimal' }) } } as unknown as CoreContext);
+const handlers = ledgerHandlers;
 
 describe('bets:report on the bet log', () => {
   it('reads the Bets view’s bets and totals; a stale close and a moved line carry no CLV and are counted apart; sports and leagues named; a date range', async () => {

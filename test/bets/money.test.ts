@@ -332,8 +332,9 @@ describe('the bets CSV, row by row', () => {
       [2.05, 'american', 105, null, null],
       [3.4, 'american', 240, 3.1, 210],
     ]);
-    // Fractional is text, the nearest ladder fraction: 0.9 -> 10/11, 1.05 -> 21/20, 2.4 -> 5/2 (0.1 away; 9/4 is 0.15).
-    expect(cells('fractional').map((c) => c[2])).toEqual(['10/11', '21/20', '5/2']);
+    // Fractional is text: a ladder fraction only where the price is it to two decimals, else exact (issue 35):
+    // 1.90 -> 9/10 (10/11 is 1.909), 2.05 -> 21/20, 3.40 -> 12/5 (5/2 is 3.50).
+    expect(cells('fractional').map((c) => c[2])).toEqual(['9/10', '21/20', '12/5']);
     // Malay: 1.90 -> +0.9; 2.05 -> -1/1.05 = -0.952; 3.40 -> -1/2.4 = -0.417.
     expect(cells('malay').map((c) => c[2])).toEqual([0.9, -0.952, -0.417]);
   });

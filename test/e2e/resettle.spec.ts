@@ -3,17 +3,17 @@
 // rewritten, everything else the simulator's) settles the match 2-3, then sends it again 99-99. The Bets view shows
 // the bet's new result, marked re-settled from the old one, and the alert list has "Re-settled: …"; sent again
 // unchanged, nothing more.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 import type { Simulator } from '../../src/sim';
 import { startRewritingProxy } from '../support/rewritingProxy';
 import { simulatorAndHost } from './fixtures';
+import { checkSettlementsNow, openBets, scriptedSettled, untilBetsShow } from './settleFlow';
 
 const KEY = 'e2e-resettle-trader-key';
 
 /** What the scripted /api/settled answers: nothing, then the match as the test settles it. */
 let settlement: SettledEvent | null = null;
-const seconds = (iso: string) => Math.floor(Date.parse(`${iso}Z`) / 1000);
 
 const test = base.extend<{ sim: Simulator }>({
   sim: simulatorAndHost({
@@ -22,43 +22,10 @@ const test = base.extend<{ sim: Simulator }>({
     viewport: { width: 1400, height: 800 },
     upstream: (sim) =>
       startRewritingProxy(sim.url, {
-        '/api/settled': (url) => {
-          const sinceText = url.searchParams.get('since');
-          const since = sinceText === null ? null : Number(sinceText);
-          const events = settlement && (since === null || seconds(settlement.settled_at) >= since) ? [settlement] : [];
-          const last = events.length ? seconds(events[0]!.settled_at) : (since ?? 0);
-          return { last, since: since ?? 0, count: events.length, events };
-        },
+        '/api/settled': scriptedSettled(() => settlement),
       }),
   }),
 });
-
-/** The palette's "Check settlements now" (the host also walks on its own every minute: either may read the page). */
-async function checkSettlementsNow(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+k');
-  await expect(page.getByTestId('palette-input')).toBeFocused();
-  await page.keyboard.type('check settlements now');
-  await page.keyboard.press('Enter');
-  await expect(page.getByTestId('toast').filter({ hasText: 'Settlements checked:' }).last()).toBeVisible();
-}
-
-/** The Bets view, loaded afresh (it reads the bet log when it opens). */
-async function openBets(page: Page): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('w');
-  await page.keyboard.press('b');
-  await expect(page.getByTestId('nav-bets')).toHaveAttribute('aria-current', 'page');
-}
-
-/** Checks settlements and opens the Bets view until `see` holds (a walk already under way may have read the page before). */
-async function untilBetsShow(page: Page, see: () => Promise<void>): Promise<void> {
-  await expect(async () => {
-    await checkSettlementsNow(page);
-    await openBets(page);
-    await see();
-  }).toPass({ timeout: 20_000 });
-}
 
 test('a match settled 2-3 and sent again 99-99: the bet shows its new result, re-settled from the old one, and the alert says so', async ({ page, sim }) => {
   settlement = null;

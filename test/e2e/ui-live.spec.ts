@@ -10,24 +10,9 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startSimulator } from '../../src/sim';
 import { cli, startWebHost, type WebHost } from './helpers';
+import { recordNotifications } from './recordNotifications';
 
 const KEY = 'e2e-ui-live-enterprise';
-
-/** Records Web Notifications instead of showing them, with permission granted. */
-function recordNotifications() {
-  const notes: Array<{ title: string; body: string }> = [];
-  (window as unknown as { __notes: typeof notes }).__notes = notes;
-  class RecordingNotification {
-    static permission = 'granted';
-    static requestPermission = async () => 'granted';
-    onclick: (() => void) | null = null;
-    constructor(title: string, options?: { body?: string }) {
-      notes.push({ title, body: options?.body ?? '' });
-    }
-    close() {}
-  }
-  (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
-}
 
 async function setNumber(page: Page, testId: string, value: number) {
   const input = page.getByTestId(testId);

@@ -359,10 +359,10 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   await expect(detail.locator('.oc.win').first()).toHaveText('W');
   // Each side as the trading rules settle it (docs/trading.md): the service's word, or for a full-match quarter line
   // the final score's half results.
-  const halves = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L' } as const;
+  const halves = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L', void: 'V' } as const;
   for (const l of one.settlement) {
     const cells = detail.getByTestId(`settled-line-${l.line_id}`).locator('.oc');
-    const want = marketSides(l.market).map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }));
+    const want = marketSides(l.market).map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }, null, one.status));
     await expect(cells).toHaveText(want.map((r) => (r.kind === 'settled' ? halves[r.result] : '?')));
     for (const [i, r] of want.entries()) if (r.kind === 'settled') await expect(cells.nth(i)).toHaveClass(new RegExp(`\\b${r.result.replace('half_', '')}\\b`));
   }

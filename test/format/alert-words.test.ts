@@ -26,9 +26,9 @@ describe('alert words in the trader’s odds format', () => {
     expect(alertWordsIn(drop!, 'decimal')).toBe(drop!.message);
     // Fair 2.000 is +100; 1.853 (1.85254...) is -100/0.85254 = -117.3 -> -117. The move stays a percentage.
     expect(alertWordsIn(drop!, 'american')).toBe('Home -0.5 fair +100 → -117 (-7.4% since the open, EM) on line 10');
-    // Hong Kong d - 1: 1.000 → 0.853; fractional: evens → 5/6 (0.853 is 0.02 from 5/6, 0.053 from 4/5).
+    // Hong Kong d - 1: 1.000 → 0.853; fractional: evens → 29/34 (0.853 is 0.02 from 5/6: no ladder fraction, exact).
     expect(alertWordsIn(drop!, 'hongkong')).toBe('Home -0.5 fair 1.000 → 0.853 (-7.4% since the open, EM) on line 10');
-    expect(alertWordsIn(drop!, 'fractional')).toBe('Home -0.5 fair 1/1 → 5/6 (-7.4% since the open, EM) on line 10');
+    expect(alertWordsIn(drop!, 'fractional')).toBe('Home -0.5 fair 1/1 → 29/34 (-7.4% since the open, EM) on line 10');
   });
 
   it('a threshold: the price and the line crossed, three decimals in decimal too, signs flipping at evens', () => {
@@ -56,5 +56,24 @@ describe('alert words in the trader’s odds format', () => {
   it('leaves other words as they are', () => {
     const maxWin = { kind: 'max_win', message: 'Max stake 1,000 → 170 (-83.0%) on line 10', data: { from: 1000, to: 170 } };
     expect(alertWordsIn(maxWin, 'american')).toBe(maxWin.message);
+  });
+});
+
+describe('a fractional ladder never hides a move (issue 35, class 6)', () => {
+  it('"price 10/11 crossed 10/11" (1.95 against 1.91) reads 19/20 crossed 10/11', () => {
+    const a = { kind: 'price', message: 'Home price 1.95 crossed 1.91 ↑ on A v B', data: { price: 1.95, threshold: 1.91 } };
+    expect(alertWordsIn(a, 'fractional')).toBe('Home price 19/20 crossed 10/11 ↑ on A v B');
+  });
+
+  it('"fair 40/1 → 40/1" for 46.0 → 41.5 reads 45/1 → 81/2', () => {
+    const a = { kind: 'drop', message: 'Away fair 46.000 → 41.500 (-9.8% since the open, EM) on A v B', data: { from: 46, to: 41.5 } };
+    expect(alertWordsIn(a, 'fractional')).toBe('Away fair 45/1 → 81/2 (-9.8% since the open, EM) on A v B');
+  });
+
+  it('two prices that read alike in the format carry their decimals', () => {
+    const a = { kind: 'drop', message: 'Away fair 2001.500 → 1901.000 (-5.0% since the open, EM) on A v B', data: { from: 2001.5, to: 1901 } };
+    expect(alertWordsIn(a, 'malay')).toBe('Away fair -0.000500 → -0.000526 (-5.0% since the open, EM) on A v B');
+    const b = { kind: 'price', message: 'Home price 1.913 crossed 1.905 ↓ on A v B', data: { price: 1.913, threshold: 1.905 } };
+    expect(alertWordsIn(b, 'fractional')).toBe('Home price 10/11 (1.913) crossed 10/11 (1.905) ↓ on A v B');
   });
 });

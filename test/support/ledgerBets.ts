@@ -4,10 +4,16 @@
 // walk's ingest). Used by test/bets/ledger-report.test.ts and bench/ledger.ts.
 import { formatServiceTime, type EventOdds, type Market, type SettledEvent } from '../../src/shared/api';
 import type { Store } from '../../src/core/store';
+import { betsHandlers } from '../../src/core/handlers/bets';
+import type { CoreContext } from '../../src/core/handlers/context';
 
 export const T0 = Date.UTC(2026, 2, 2, 12);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
+
+/** The bet log's handlers around a real store, with the trader's model, at T0. */
+export const ledgerHandlers = (s: Store, model = 'MPTO') =>
+  betsHandlers({ clock: { now: () => T0 }, session: { current: () => ({ store: s }) }, settings: { get: () => ({ devigModel: model, oddsFormat: 'decimal' }) } } as unknown as CoreContext);
 
 export const market = (line_id: number, m: Partial<Market>): Market => ({
   line_id, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.1, draw: 3.4, away: 3.6 }, max_win: 500, updated_at: formatServiceTime(T0), ...m,
@@ -21,6 +27,9 @@ export const settlement = (e: EventOdds, lines: SettledEvent['settlement'], scor
   starts: e.starts, score_home: score[0], score_away: score[1], status: 'ended', settled_at: formatServiceTime(at), settlement: lines,
 });
 export const settled = (line_id: number, line: number | null, h: string, d: string, a: string, m = 'moneyline') => ({ line_id, period: 0, market: m, line, outcome_home: h, outcome_draw: d, outcome_away: a });
+
+/** The service's words for home -0.5, -0.75 and -1 at 2-1: won, won (the score makes it half), pushed. */
+const spreadWords = (line: number): [string, string, string] => (line <= -1 ? ['push', 'loss', 'push'] : ['win', 'loss', 'loss']);
 
 export function writeLedgerBets(store: Store, o: { matches: number; bets: number }): void {
   const MATCHES = o.matches;
@@ -50,7 +59,7 @@ export function writeLedgerBets(store: Store, o: { matches: number; bets: number
     ]);
   }
   store.recordSettledPage(
-    events.map((ev) => settlement(ev, [settled(ev.event_id * 10, null, 'win', 'loss', 'loss'), settled(ev.event_id * 10 + 1, ev.markets[1]!.line, 'loss', 'loss', 'win', 'spread'), settled(ev.event_id * 10 + 2, 2.5, 'win', 'loss', 'loss', 'totals')], [2, 1], T0 + 10_200 * MIN)),
+    events.map((ev) => settlement(ev, [settled(ev.event_id * 10, null, 'win', 'loss', 'loss'), settled(ev.event_id * 10 + 1, ev.markets[1]!.line, ...spreadWords(ev.markets[1]!.line!), 'spread'), settled(ev.event_id * 10 + 2, 2.5, 'win', 'loss', 'loss', 'totals')], [2, 1], T0 + 10_200 * MIN)),
     Math.floor((T0 + 10_200 * MIN) / 1000),
   );
 }

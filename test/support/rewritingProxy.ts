@@ -1,8 +1,10 @@
 // A different upstream in front of the simulator: forwards every request (streams included) unchanged, except the
-// paths a test rewrites, so the app meets answers our simulator would never give (other period descriptions).
+// paths a test rewrites, so the app meets answers our simulator would never give (other period descriptions); with
+// `streamData`, every `data:` line of the event streams passes through the test's hands too (a handicap that moves
+// under its line id, which the simulator never does).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 export interface RewritingProxy {
@@ -14,8 +16,31 @@ export interface RewritingProxy {
 
 const HOP_BY_HOP = new Set(['connection', 'content-length', 'content-encoding', 'transfer-encoding', 'keep-alive']);
 
-/** A rewrite answers its path with the JSON it returns; it may read the request's URL (its query). */
-export async function startRewritingProxy(upstream: string, rewrites: Record<string, (url: URL) => unknown>): Promise<RewritingProxy> {
+/** Rewrites each `data:` line of a server-sent event stream (its JSON) as it passes, line by line. */
+function sseData(rewrite: (data: unknown) => unknown): Transform {
+  let rest = '';
+  const line = (l: string) => (l.startsWith('data: ') ? `data: ${JSON.stringify(rewrite(JSON.parse(l.slice(6))))}` : l);
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop()!;
+      done(null, lines.map((l) => `${line(l)}\n`).join(''));
+    },
+    flush(done) {
+      done(null, rest ? line(rest) : '');
+    },
+  });
+}
+
+/**
+ * A rewrite answers its path with the JSON it returns; it may read the request's URL (its query). `streamData`
+ * rewrites the JSON of every message of the event streams (/api/stream/event) on its way to the app.
+ */
+export async function startRewritingProxy(
+  upstream: string,
+  rewrites: Record<string, (url: URL) => unknown>,
+  o: { streamData?: (data: unknown) => unknown } = {},
+): Promise<RewritingProxy> {
   const rewritten = new Map<string, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', upstream);
@@ -37,7 +62,9 @@ export async function startRewritingProxy(upstream: string, rewrites: Record<str
         });
         res.writeHead(up.status, out);
         if (!up.body) return void res.end();
-        Readable.fromWeb(up.body as WebReadableStream).on('error', () => res.destroy()).pipe(res);
+        const body = Readable.fromWeb(up.body as WebReadableStream).on('error', () => res.destroy());
+        if (o.streamData && url.pathname === '/api/stream/event') body.pipe(sseData(o.streamData)).pipe(res);
+        else body.pipe(res);
       })
       .catch(() => res.destroy());
   });

@@ -1,7 +1,7 @@
 // The bet log, closing lines, price-alert overrides and Top movers: all read from and written to the open profile's
 // store. Bets never leave the machine: no handler here talks to the service.
 import type { DevigModel } from '../../shared/api';
-import { betTotals, clvPct, fairFallPct, fairPrices, pricedSides, sideWords } from '../../shared/trading';
+import { betTotals, clvPct, fairFallPct, fairPrices, pricedSides, sameLine, sideWords } from '../../shared/trading';
 import { csvRow } from '../../shared/csv';
 import { ledgerReport } from '../../shared/ledger';
 import type { LineHistoryPoint, MoverRow, PriceSide } from '../../shared/domain';
@@ -32,7 +32,8 @@ const move = (from: number | undefined, to: number) => (from === undefined ? nul
 /**
  * Every priced side of the watched events' lines with its fair-price move over 5, 15 and 60 minutes, ranked by the
  * 15-minute move's size. A line lacking a side it had in that history (a moneyline without its draw) has no fair
- * price and is left out, as are references that were partial.
+ * price and is left out, as are references that were partial. A row is a line id AND its value: a handicap moved
+ * under the same id is measured only against its own value's history (never -0.25 against -0.5's prices).
  */
 export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] {
   const rows: MoverRow[] = [];
@@ -40,7 +41,7 @@ export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] 
     const label = ev.runnerHome && ev.runnerAway ? `${ev.runnerHome} v ${ev.runnerAway}` : `event ${ev.eventId}`;
     for (const m of ev.markets) {
       if (!m.prices) continue;
-      const history = s.oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now });
+      const history = s.oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now }).filter((p) => sameLine(p.line, m.line, m.market));
       const seen = new Set<PriceSide>(history.flatMap((p) => pricedSides(p.prices)));
       const fair = fairPrices(m.prices, model, seen);
       if (!fair) continue;

@@ -145,12 +145,13 @@ export function settlementTitle(s: SettledEvent): string {
 
 /**
  * Each line in words, one a line: "Away +0.5: won", "Home -0.75: half won" (a full-match quarter line, from the
- * score), "Home team total Over 1.5: won" (the team from the line's market, when the stream showed it).
+ * score), "Home team total Over 1.5: won" (the team from the line's market, when the stream showed it); on a match
+ * that did not end (abandoned), a line the service pushes reads "void", never a result from the score.
  */
 export function settlementBody(s: SettledEvent, ctx: SettlementWordsContext = {}): string {
   const score = { home: s.score_home, away: s.score_away };
   return s.settlement
-    .map((l) => settledLineText(l, { sport: ctx.sportName ?? false, names: ctx.periodNames ?? NO_PERIOD_NAMES, score, team: ctx.teams?.get(l.line_id) ?? null }))
+    .map((l) => settledLineText(l, { sport: ctx.sportName ?? false, names: ctx.periodNames ?? NO_PERIOD_NAMES, score, team: ctx.teams?.get(l.line_id) ?? null, status: s.status }))
     .join('\n');
 }
 

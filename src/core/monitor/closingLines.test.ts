@@ -118,4 +118,28 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     expect(store.lineCloses(2)).toEqual([]);
     expect(store.lineCloses(3)).toEqual([]);
   });
+  it('a kick-off that moves (the match put back an hour): the close is taken at the real kick-off, not the first scheduled one (issue 35)', async () => {
+    const { clock, store, lines } = setup();
+    lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+    // The scheduled start passes: the lines close there, for now.
+    await clock.advance(KICKOFF - T0 + 1_000);
+    expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2, away: 1.9 }, 'kickoff', KICKOFF, false]]);
+    // A fresh snapshot: the match, not live, starts an hour later. The lines are open again, at the snapshot's prices.
+    await clock.advance(5 * 60_000);
+    lines.onSnapshot(1, { ...snapshot(1, 0, [market(10, { home: 1.8, away: 2.1 })]), starts: formatServiceTime(KICKOFF + 3_600_000) });
+    await clock.advance(1_000);
+    expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+    await clock.advance(30 * 60_000);
+    lines.onMarkets(1, [{ ...market(10, { home: 1.7, away: 2.25 }), updated_at: formatServiceTime(clock.now()) }]);
+    // The real kick-off: the stream says live. The close is the last price before it.
+    await clock.advance(20 * 60_000);
+    lines.onScore(1, { live_status: 1 });
+    await clock.advance(1_000);
+    const [c] = store.lineCloses(1);
+    expect([c!.closing, c!.closeReason, c!.closedAt]).toEqual([{ home: 1.7, away: 2.25 }, 'started', clock.now() - 1_000]);
+    // A snapshot that moves nothing (the same start) after a real kick-off changes nothing.
+    lines.onSnapshot(1, { ...snapshot(1, 1, [market(10, { home: 1.2, away: 4 })]), starts: formatServiceTime(KICKOFF + 3_600_000) });
+    await clock.advance(1_000);
+    expect(store.lineCloses(1)[0]!.closing).toEqual({ home: 1.7, away: 2.25 });
+  });
 });

@@ -28,6 +28,8 @@ interface EventState {
   starts: number | null;
   /** Kick-off has happened: nothing after it is a pre-match price. */
   started: boolean;
+  /** When the scheduled start (not the stream's word) closed the lines, and at what instant: a later start reopens them. */
+  byClockAt: number | null;
   timer: TimerHandle | null;
 }
 
@@ -72,7 +74,7 @@ export function createClosingLines(o: {
   };
   const stateOf = (eventId: number): EventState => {
     let s = events.get(eventId);
-    if (!s) events.set(eventId, (s = { starts: null, started: false, timer: null }));
+    if (!s) events.set(eventId, (s = { starts: null, started: false, byClockAt: null, timer: null }));
     return s;
   };
   const clearTimer = (s: EventState) => {
@@ -82,6 +84,7 @@ export function createClosingLines(o: {
   const kickOff = (eventId: number, s: EventState, at: number, reason: 'started' | 'kickoff', confirmed: boolean) => {
     if (s.started) return;
     s.started = true;
+    s.byClockAt = reason === 'kickoff' ? at : null;
     clearTimer(s);
     push({ type: 'kickoff', eventId, at, reason, confirmed });
   };
@@ -113,9 +116,17 @@ export function createClosingLines(o: {
       if (!o.isWatched(eventId)) return;
       const s = stateOf(eventId);
       const now = o.clock.now();
+      const was = s.starts;
       s.starts = parseServiceTime(odds.starts);
-      if (s.started) return;
       const svc = serviceNow();
+      // The kick-off moved: the scheduled start closed the lines, and now the match, not live, starts later. The
+      // close is taken at the real kick-off: the lines open again and this snapshot's prices go on from there.
+      if (s.started && s.byClockAt !== null && odds.live_status !== LIVE_STATUS.liveNow && s.starts !== null && was !== null && s.starts > was && svc !== null && svc < s.starts) {
+        push({ type: 'reopen', eventId, at: s.byClockAt });
+        s.started = false;
+        s.byClockAt = null;
+      }
+      if (s.started) return;
       if (odds.live_status === LIVE_STATUS.liveNow) {
         // A snapshot (a first open or a reconnect) finds the match already live: the app was not following it at
         // kick-off, so the lines close at their last prices seen, and those are stale when seen long before.

@@ -7,6 +7,7 @@
 // No I/O and no clock: the caller passes the time in and writes what take() gives out (docs/trading.md, "Drop
 // episodes").
 import type { AlertRecord, NewAlert, PriceSide } from '../../shared/domain';
+import { lineKey } from '../../shared/trading';
 import { formatPct } from './alertRules';
 
 export interface EpisodeRules {
@@ -42,6 +43,8 @@ export const EPISODE_LINES_IN_WORDS = 5;
 /** One line's drop, as the per-line rule saw it. */
 export interface LineDrop {
   lineId: number;
+  /** The line's handicap or total: a line is its id and value (a handicap moved under its id is another line). */
+  line?: number | null;
   /** The side that fell most. */
   side: PriceSide;
   /** The line and side in words, with its period: "Over 2.5 · Full match". */
@@ -107,7 +110,8 @@ interface Episode {
   name: string;
   startedAt: number;
   lastAt: number;
-  lines: Map<number, LineDrop>;
+  /** By lineKey (line id and value). */
+  lines: Map<string, LineDrop>;
   /** 'new': not given out yet; 'clean': its alert holds its state; 'dirty': it grew since it was last given out. */
   state: 'new' | 'clean' | 'dirty';
   givenAt: number;
@@ -117,12 +121,12 @@ interface Episode {
 const fall = (from: number, to: number) => ((to - from) / from) * 100;
 
 /** An episode's lines, largest fall first (ties by line id, so the order is stable). */
-function ordered(lines: ReadonlyMap<number, LineDrop>): LineDrop[] {
+function ordered(lines: ReadonlyMap<string, LineDrop>): LineDrop[] {
   return [...lines.values()].sort((a, b) => a.pct - b.pct || a.lineId - b.lineId);
 }
 
 /** The episode's words and data: one line reads as its own drop alert; more list the largest moves first. */
-export function episodeWords(ep: { name: string; startedAt: number; lastAt: number; lines: ReadonlyMap<number, LineDrop> }): { message: string; data: EpisodeData } {
+export function episodeWords(ep: { name: string; startedAt: number; lastAt: number; lines: ReadonlyMap<string, LineDrop> }): { message: string; data: EpisodeData } {
   const lines = ordered(ep.lines);
   const top = lines[0]!;
   const listed: EpisodeLine[] = lines.map((l) => ({ lineId: l.lineId, side: l.side, from: l.from, to: l.to, pct: l.pct, basis: l.basis }));
@@ -185,11 +189,13 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
       ep.lastAt = now;
       ep.name = name;
       dueAt = Math.min(dueAt, dueOf(ep));
-      // A line that drops again within the episode shows its whole move since the episode's first drop of that side.
-      const had = ep.lines.get(drop.lineId);
+      // A line that drops again within the episode shows its whole move since the episode's first drop of that side
+      // (the same line: the same id and value).
+      const key = lineKey(drop.lineId, drop.line ?? null);
+      const had = ep.lines.get(key);
       const from = had && had.side === drop.side ? had.from : drop.from;
       const basis = had && had.side === drop.side ? had.basis : drop.basis;
-      ep.lines.set(drop.lineId, { ...drop, from, basis, pct: from === drop.from ? drop.pct : fall(from, drop.to) });
+      ep.lines.set(key, { ...drop, from, basis, pct: from === drop.from ? drop.pct : fall(from, drop.to) });
     },
 
     take(now) {

@@ -3,11 +3,13 @@
 // is one alert per burst, not one per line. Whether a drop rule speaks at all for an event (pre-match, in play, which
 // sports) is decided here, once, from the event's state as the stream gives it. The trader's per-event overrides
 // (thresholds, another drop rule) live in the profile's store; the defaults come from Settings. Memory follows the
-// watchlist: an event's state goes with it.
+// watchlist: an event's state goes with it. A line's state (its drop reference, its threshold crossings) belongs to
+// its line id AND line value (lineKey): a handicap moved under the same id is another line, never a drop from the
+// old value's price (issue 35, class 4).
 import type { Market } from '../../shared/api';
 import type { AlertRecord, DropAlertPhase, NewAlert, PriceAlertOverrides, PriceSide, PriceThreshold } from '../../shared/domain';
 import { labelPeriod } from '../../shared/periods';
-import { sideWords } from '../../shared/trading';
+import { lineKey, sideWords } from '../../shared/trading';
 import type { Store } from '../store';
 import type { AlertSettings } from './alertRules';
 import type { CoalescedEvent } from './coalescer';
@@ -95,7 +97,8 @@ export function createPriceWatch(o: {
   onAlert(alert: NewAlert, notify: { title: string; body: string } | null): void;
   episodes?: EpisodeRules;
 }): PriceWatch {
-  const lines = new Map<number, Map<number, LineState>>();
+  /** Per event, each line's rule state by lineKey (line id and line value). */
+  const lines = new Map<number, Map<string, LineState>>();
   const episodes = createDropEpisodes(o.episodes ?? episodeRulesFrom(process.env));
   /**
    * What each event's alerts need to know of it (teams, sport, in play), read from the store once per event and kept
@@ -159,8 +162,9 @@ export function createPriceWatch(o: {
           let named: string | undefined;
           const labelOf = () => (named ??= `${nameOf(e.eventId)} ${lineLabel(m)}`);
           const observation = { eventId: e.eventId, lineId: m.line_id, at, prices: m.prices, market: m.market, line: m.line, team: m.side, get label() { return labelOf(); } };
-          const r = stepLine(state.get(m.line_id), observation, thresholds.length ? { ...base, thresholds } : base);
-          state.set(m.line_id, r.state);
+          const key = lineKey(m.line_id, m.line);
+          const r = stepLine(state.get(key), observation, thresholds.length ? { ...base, thresholds } : base);
+          state.set(key, r.state);
           if (muted) continue;
           for (const alert of r.alerts) {
             if (alert.kind === 'drop') {
@@ -201,6 +205,7 @@ function lineDrop(alert: NewAlert, m: Market): LineDrop {
   const d = alert.data as { lineId: number; side: PriceSide; from: number; to: number; pct: number; basis: LineDrop['basis']; model: string };
   return {
     lineId: d.lineId,
+    line: m.line,
     side: d.side,
     words: `${sideWords(m.market, m.line, d.side, { team: m.side })} · ${labelPeriod(false, m.period)}`,
     from: d.from,

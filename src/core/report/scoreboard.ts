@@ -53,20 +53,21 @@ export type Unscored = 'push' | 'void' | 'unreadable' | 'noWinner';
  */
 export type LineVerdict = number | Unscored;
 
-const WIN_WEIGHT: Record<BetResult, number> = { win: 1, half_win: 0.5, push: 0, half_loss: 0, loss: 0 };
-const PUSH_WEIGHT: Record<BetResult, number> = { win: 0, half_win: 0.5, push: 1, half_loss: 0.5, loss: 0 };
+const WIN_WEIGHT: Record<BetResult, number> = { win: 1, half_win: 0.5, push: 0, half_loss: 0, loss: 0, void: 0 };
+const PUSH_WEIGHT: Record<BetResult, number> = { win: 0, half_win: 0.5, push: 1, half_loss: 0.5, loss: 0, void: 0 };
 
 /**
- * How a side settles on a whole or half line depends on the service's word alone (docs/trading.md, "Settling
- * bets"): the trading module's answer for each word met, asked once. Quarter lines ask it every time (their sides
- * settle from the final score).
+ * How a side settles on a whole or half line depends on the service's word and the match's status alone
+ * (docs/trading.md, "Settling bets"): the trading module's answer for each pair met, asked once. Quarter lines ask it
+ * every time (their sides settle from the final score).
  */
 const byWord = new Map<string, SideSettlement>();
-function settleWord(word: string): SideSettlement {
-  let s = byWord.get(word);
+function settleWord(word: string, status: string): SideSettlement {
+  const key = `${status}\u0000${word}`;
+  let s = byWord.get(key);
   if (!s) {
-    s = settleSide({ period: 0, market: 'moneyline', line: null, outcome_home: word, outcome_draw: word, outcome_away: word }, 'home', null);
-    if (byWord.size < 100) byWord.set(word, s);
+    s = settleSide({ period: 0, market: 'moneyline', line: null, outcome_home: word, outcome_draw: word, outcome_away: word }, 'home', null, null, status);
+    if (byWord.size < 100) byWord.set(key, s);
   }
   return s;
 }
@@ -81,7 +82,6 @@ const SIDE_WORD: Record<PriceSide, 'outcomeHome' | 'outcomeDraw' | 'outcomeAway'
  * Writes each side's share of the decided weight into `observed` (1 for the side that won).
  */
 export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSide[], n: number, observed: Float64Array): LineVerdict {
-  if (row.status !== 'ended' && row.status.trim().toLowerCase() !== 'ended') return 'void';
   const quarter = isQuarterLine(row.line);
   let won = 0;
   let pushes = 0;
@@ -93,9 +93,12 @@ export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSi
           side,
           row.scoreHome !== null && row.scoreAway !== null ? { home: row.scoreHome, away: row.scoreAway } : null,
           row.team === 'home' || row.team === 'away' ? row.team : null,
+          row.status,
         )
-      : settleWord(row[SIDE_WORD[side]]);
+      : settleWord(row[SIDE_WORD[side]], row.status);
     if (s.kind === 'by_hand') return quarter ? 'unreadable' : 'void';
+    // A side the service voided (pushed on a match that did not end): the line was not decided.
+    if (s.result === 'void') return 'void';
     observed[i] = WIN_WEIGHT[s.result];
     won += WIN_WEIGHT[s.result];
     pushes += PUSH_WEIGHT[s.result];
@@ -112,6 +115,8 @@ export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSi
  * written into `sides` and `odds`; returns how many, or 0 when the close has no fair price.
  */
 function closeSides(row: Readonly<SettledClose>, odds: number[], sides: PriceSide[]): number {
+  // A side listed without a price (1.0: decided) makes the close partial, as fairPrices reads it: no fair price.
+  if (listedUnpriced(row.closeHome) || listedUnpriced(row.closeDraw) || listedUnpriced(row.closeAway) || listedUnpriced(row.closeOver) || listedUnpriced(row.closeUnder)) return 0;
   let n = 0;
   if (isPrice(row.closeHome)) n = put(sides, odds, n, 'home', row.closeHome);
   if (isPrice(row.closeDraw)) n = put(sides, odds, n, 'draw', row.closeDraw);
@@ -122,6 +127,8 @@ function closeSides(row: Readonly<SettledClose>, odds: number[], sides: PriceSid
   if (isPrice(row.closeUnder)) n = put(sides, odds, n, 'under', row.closeUnder);
   return n === 2 ? n : 0;
 }
+
+const listedUnpriced = (p: number | null): boolean => p !== null && !isPrice(p);
 
 function put(sides: PriceSide[], odds: number[], n: number, side: PriceSide, price: number): number {
   sides[n] = side;

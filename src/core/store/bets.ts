@@ -4,11 +4,11 @@
 // renderer agree.
 import type Database from 'better-sqlite3';
 import type { Market, Prices } from '../../shared/api';
-import type { BetEdit, BetQuery, BetResettlement, BetResult, BetRevision, BetView, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
+import type { BetEdit, BetQuery, BetResettlement, BetResult, BetRevision, BetView, HandResult, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
-  betPnl, clvByModel, isOverUnder, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
+  betPnl, clvByModel, isOverUnder, isPrice, pricedOnly, pushesOnDraw, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
   type CloseReason,
 } from '../../shared/trading';
 
@@ -22,7 +22,12 @@ export type LineCloseOp =
    */
   | { type: 'kickoff'; eventId: number; at: number; reason: 'started' | 'kickoff'; confirmed: boolean }
   /** A fresh snapshot before kick-off listed these lines: every other open line of the event is gone. */
-  | { type: 'snapshotLines'; eventId: number; lineIds: readonly number[]; at: number };
+  | { type: 'snapshotLines'; eventId: number; lineIds: readonly number[]; at: number }
+  /**
+   * The kick-off moved (a match put back): the lines the scheduled start closed at `at` are open again, and the close
+   * is taken at the real kick-off. Lines that left the book stay closed.
+   */
+  | { type: 'reopen'; eventId: number; at: number };
 
 export interface BetLog {
   applyLineCloseOps(ops: readonly LineCloseOp[]): void;
@@ -38,7 +43,7 @@ export interface BetLog {
   /** Every change to a bet, oldest first (removed bets too); [] when there is no such bet. */
   betHistory(id: number): BetRevision[];
   /** The trader's own result for a bet (null takes it back); the app's own settlement, once it has one, is kept beside it. */
-  settleBetByHand(id: number, result: BetResult | null): BetView | null;
+  settleBetByHand(id: number, result: HandResult | null): BetView | null;
   /** Newest first. */
   listBets(q?: BetQuery): BetView[];
   /** The bets of `listBets(q)` as the ledger report reads them: with their match's sport and league and their line's close. */
@@ -87,7 +92,7 @@ export function coalesceLineCloseOps(ops: readonly LineCloseOp[]): CoalescedClos
     const key = `${op.eventId}:${op.market.line_id}`;
     const at = runs.get(key);
     const prev = at === undefined ? undefined : (out[at] as Extract<CoalescedCloseOp, { type: 'price' }>);
-    if (prev && SIDES.every((s) => prev.market.prices![s] == null || p[s] != null)) {
+    if (prev && SIDES.every((s) => !isPrice(prev.market.prices![s]) || isPrice(p[s]))) {
       out[at!] = { ...op, open: prev.open ?? { prices: prev.market.prices!, at: prev.at } };
       continue;
     }
@@ -116,7 +121,7 @@ type BetRow = Partial<Cols<'last'>> & {
   settlement_status: string | null; score_home: number | null; score_away: number | null;
   note: string; edited_at: number | null;
   /** The result the match's latest re-settlement replaced (settlement_revisions), if any. */
-  was_score_home: number | null; was_score_away: number | null; was_lines: string | null; resettled_at: number | null;
+  was_score_home: number | null; was_score_away: number | null; was_status: string | null; was_lines: string | null; resettled_at: number | null;
 };
 
 const teamOf = (side: string | null | undefined): 'home' | 'away' | null => (side === 'home' || side === 'away' ? side : null);
@@ -148,6 +153,8 @@ export function createBetLog(db: Database.Database): BetLog {
   const gone = db.prepare(`
     UPDATE line_closes SET closed_at = @at, close_reason = 'gone'
     WHERE event_id = @eventId AND closed_at IS NULL AND line_id NOT IN (SELECT value FROM json_each(@present))`);
+  const reopen = db.prepare(`
+    UPDATE line_closes SET closed_at = NULL, close_reason = NULL WHERE event_id = @eventId AND closed_at = @at AND close_reason = 'kickoff'`);
   const closesOf = db.prepare(`SELECT * FROM line_closes WHERE event_id = ? ORDER BY line_id`);
   const lineOf = db.prepare(`SELECT period, market, line, price_home, price_draw, price_away, price_over, price_under FROM market_lines WHERE event_id = ? AND line_id = ?`);
   const insertBet = db.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -169,7 +176,7 @@ export function createBetLog(db: Database.Database): BetLog {
       s.line_id AS settled_line_id, s.line AS settled_line, s.period AS settled_period, s.market AS settled_market,
       s.outcome_home, s.outcome_draw, s.outcome_away,
       st.status AS settlement_status, st.score_home, st.score_away,
-      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.lines AS was_lines, rv.replaced_at AS resettled_at,
+      rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.status AS was_status, rv.lines AS was_lines, rv.replaced_at AS resettled_at,
       (SELECT max(r.at) FROM bet_revisions r WHERE r.bet_id = b.id AND r.change = 'edited') AS edited_at
     FROM bets b
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
@@ -193,6 +200,22 @@ export function createBetLog(db: Database.Database): BetLog {
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     WHERE b.removed_at IS NULL AND (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)`);
+  // The match's closing three-way moneyline of a period: its fair draw is the push share of a line 0 (pushShare).
+  const moneylineClose = db.prepare(`
+    SELECT last_home, last_draw, last_away, last_at, closed_at, close_reason FROM line_closes
+    WHERE event_id = ? AND period = ? AND market = 'moneyline' AND closed_at IS NOT NULL ORDER BY line_id LIMIT 1`);
+  type MoneylineRow = Cols<'last'> & { last_at: number; closed_at: number; close_reason: CloseReason | null };
+  /** A real (not stale) three-way close of the match's moneyline in the bet's period, where the bet's line can push on a draw. */
+  function drawCloseOf(b: BetView, memo: Map<string, Prices | null>): Prices | null {
+    if (!pushesOnDraw(b)) return null;
+    const key = `${b.eventId}:${b.period}`;
+    if (memo.has(key)) return memo.get(key)!;
+    const r = moneylineClose.get(b.eventId, b.period) as MoneylineRow | undefined;
+    const p = r && !isStaleClose({ closedAt: r.closed_at, lastAt: r.last_at, closeReason: r.close_reason }) ? prices(r, 'last') : null;
+    const out = p && isPrice(p.draw) ? p : null;
+    memo.set(key, out);
+    return out;
+  }
   type LedgerRow = { id: number; sport_id: number | null; sport_name: string | null; league_id: number | null; league_name: string | null; closed_at: number | null; close_line: number | null };
 
   function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
@@ -225,6 +248,7 @@ export function createBetLog(db: Database.Database): BetLog {
       { period: r.settled_period ?? r.period, market: r.settled_market ?? r.market, line: r.settled_line, outcome_home: r.outcome_home, outcome_draw: r.outcome_draw, outcome_away: r.outcome_away },
       score,
       teamOf(r.team),
+      r.settlement_status,
     );
     if (s.kind === 'settled') return { result: s.result, resultBy: s.fromScore ? 'score' : 'service', settleByHand: null };
     return { result: null, resultBy: null, settleByHand: s.reason };
@@ -240,7 +264,7 @@ export function createBetLog(db: Database.Database): BetLog {
     const was = lines.find((l) => l.line_id === r.line_id);
     const fromScore = r.was_score_home !== null && r.was_score_away !== null ? { home: r.was_score_home, away: r.was_score_away } : null;
     const toScore = r.score_home !== null && r.score_away !== null ? { home: r.score_home, away: r.score_away } : null;
-    const before = was ? settleBet({ market: r.market, line: r.line, side: r.side }, was, fromScore, teamOf(r.team)) : null;
+    const before = was ? settleBet({ market: r.market, line: r.line, side: r.side }, was, fromScore, teamOf(r.team), r.was_status ?? 'ended') : null;
     return { fromResult: before?.kind === 'settled' ? before.result : null, fromScore, toScore, at: r.resettled_at };
   }
 
@@ -272,9 +296,14 @@ export function createBetLog(db: Database.Database): BetLog {
           if (op.type === 'price') {
             const m = op.market;
             if (!m.prices) continue;
+            // A side quoted at 1.0 is unpriced (the one rule, trading.ts): stored as no price, so the guard below keeps a
+            // three-way close three-way rather than taking {2.5, 1.0, 2.9} as its close.
+            const last = pricedOnly(m.prices);
+            if (Object.keys(last).length === 0) continue;
             const open = op.open ?? { prices: m.prices, at: op.at };
-            upsertPrice.run(op.eventId, m.line_id, m.period, m.market, m.line, open.at, ...priceArgs(open.prices), op.at, ...priceArgs(m.prices));
+            upsertPrice.run(op.eventId, m.line_id, m.period, m.market, m.line, open.at, ...priceArgs(pricedOnly(open.prices)), op.at, ...priceArgs(last));
           } else if (op.type === 'kickoff') kickoff.run({ eventId: op.eventId, at: op.at, reason: op.reason, confirmed: op.confirmed ? 1 : 0 });
+          else if (op.type === 'reopen') reopen.run({ eventId: op.eventId, at: op.at });
           else gone.run({ eventId: op.eventId, at: op.at, present: JSON.stringify(op.lineIds) });
         }
       }).immediate(),
@@ -332,6 +361,7 @@ export function createBetLog(db: Database.Database): BetLog {
     ledgerBets(q = {}) {
       const extra = new Map<number, LedgerRow>();
       for (const r of ledgerOf.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null }) as LedgerRow[]) extra.set(r.id, r);
+      const draws = new Map<string, Prices | null>();
       return query(q).map((b): LedgerBet => {
         const x = extra.get(b.id);
         return {
@@ -339,6 +369,7 @@ export function createBetLog(db: Database.Database): BetLog {
           clvByModel: b.clvByModel, closeStale: b.closeStale,
           sportId: x?.sport_id ?? null, sport: x?.sport_name ?? null, leagueId: x?.league_id ?? null, league: x?.league_name ?? null,
           closedAt: x?.closed_at ?? null, closeLine: x?.close_line ?? null,
+          drawClose: b.clvByModel ? drawCloseOf(b, draws) : null,
         };
       });
     },

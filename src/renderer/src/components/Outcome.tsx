@@ -1,10 +1,10 @@
-// A settled outcome: colour AND a letter (W / ½W / P / ½L / L), never colour alone. A word the app does not know is
+// A settled outcome: colour AND a letter (W / ½W / P / ½L / L / V for void), never colour alone. A word the app does not know is
 // shown as "?" with the word (or the reason it cannot settle) on hover: it is for the trader to settle by hand.
 import type { BetResult } from '../../../shared/domain';
 import { resultWords } from '../../../shared/trading';
 
-const LETTER: Record<BetResult, string> = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L' };
-const CLASS: Record<BetResult, string> = { win: 'win', half_win: 'win half', push: 'push', half_loss: 'loss half', loss: 'loss' };
+const LETTER: Record<BetResult, string> = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L', void: 'V' };
+const CLASS: Record<BetResult, string> = { win: 'win', half_win: 'win half', push: 'push', half_loss: 'loss half', loss: 'loss', void: 'push void' };
 
 export function Outcome({ value, label, testId, reason }: { value: string | null | undefined; label?: string; testId?: string; reason?: string }) {
   if (!value && !reason) return <span className="oc none">–</span>;

@@ -20,7 +20,7 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
     <div className="settled-lines">
       {status && (
         <p className="calm-message" data-testid="settlement-status">
-          Status: {status}. The lines below are settled as the service says.
+          Status: {status}. The lines below are settled as the service says: a side it pushes is void.
         </p>
       )}
       <table className="grid" data-testid="settled-lines">
@@ -41,7 +41,7 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
                 <td>
                   <span className="sides">
                     {marketSides(l.market).map((side) => {
-                      const r = settleSide(l, side, score, team);
+                      const r = settleSide(l, side, score, team, s.status);
                       const words = sideWords(l.market, l.line, side, { team });
                       return (
                         <span className="side" key={side}>
@@ -51,7 +51,7 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
                     })}
                   </span>
                   <span className="muted line-words" data-testid={`settled-words-${l.line_id}`}>
-                    {settledLineText(l, { sport, names, score, team })}
+                    {settledLineText(l, { sport, names, score, team, status: s.status })}
                   </span>
                 </td>
               </tr>

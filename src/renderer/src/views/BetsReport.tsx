@@ -1,5 +1,5 @@
 // The Bets view's Report tab: the trader's ledger in pictures (issue 27, part 1; docs/trading.md, "The ledger
-// report"). Cumulative P/L and cumulative expected value (stake x CLV) on one chart, so luck and skill separate; the
+// report"). Cumulative P/L and cumulative expected value (stake x (1 - push share) x CLV) on one chart, so luck and skill separate; the
 // CLV distribution; P/L, ROI, CLV and the beat-the-close rate by sport, league, market, side, odds band and model;
 // a range of days in the trader's zone. The core aggregates (`bets:report`, src/shared/ledger.ts); the page formats
 // in the trader's odds format, unit and zone. The table and the series export as CSV, each chart as PNG, through a
@@ -13,6 +13,7 @@ import {
   CLV_STATE_WORDS, CLV_STATES, LEDGER_DIMENSION_NAMES, ledgerCsv, ledgerSeriesCsv, oddsBandLabel,
   type LedgerGroup, type LedgerReport,
 } from '../../../shared/ledger';
+import { PushShareNote } from './BetsReportPush';
 import { formatMoney } from '../../../shared/trading';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
@@ -28,7 +29,7 @@ const css = (name: string) => getComputedStyle(document.documentElement).getProp
 // Steps: a running sum moves at each bet and holds until the next.
 const SERIES = [
   { label: 'P/L', color: '--c1', stepped: true },
-  { label: 'Expected (stake × CLV)', color: '--c2', stepped: true },
+  { label: 'Expected (stake × (1 − push share) × CLV)', color: '--c2', stepped: true },
 ];
 
 /** Hands a file to the browser's download (browser mode: the Downloads folder; the desktop: its save dialog). */
@@ -172,6 +173,7 @@ export function BetsReport() {
                       testId="report-chart"
                     />
                   </div>
+                  <PushShareNote report={report} />
                   <button className="link" onClick={() => png(chartBox.current, `Cumulative P/L and expected value (${report.model})`, SERIES, 'pnl-ev')} data-testid="report-chart-png">
                     Save chart as PNG
                   </button>
@@ -190,7 +192,8 @@ export function BetsReport() {
                 </div>
               </div>
               <p className="muted small-text" style={{ maxWidth: 1100 }} data-testid="report-reading">
-                P/L is what the settled bets made; expected value is what their prices were worth against the no-vig close (stake × CLV under {report.model}).
+                P/L is what the settled bets made; expected value is what their prices were worth against the no-vig close (stake × (1 − push share) × CLV
+                under {report.model}: on a line that can push, only the part of the stake that does not push earns the edge).
                 The P/L line wandering above or below the expected-value line is luck; the expected-value line climbing is skill.
                 CLV counts only the real close of the bet's own line:{' '}
                 {notCounted.length === 0
@@ -248,7 +251,7 @@ function Breakdowns({ report, money }: { report: LedgerReport; money: (n: number
           <th className="num" title="Bets whose CLV counts">CLV bets</th>
           <th className="num">Average CLV</th>
           <th className="num">Beat the close</th>
-          <th className="num" title="Σ stake × CLV over the bets whose CLV counts">Expected value</th>
+          <th className="num" title="Σ stake × (1 − push share) × CLV over the bets whose CLV counts and whose push share is known">Expected value</th>
         </tr>
       </thead>
       <tbody>

@@ -8,7 +8,7 @@
 // in pictures.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
-import type { BetQuery, BetRevision, BetTotals, BetView } from '../../../shared/domain';
+import type { BetQuery, BetRevision, BetTotals, BetView, HandResult } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
@@ -277,7 +277,7 @@ function Resettled({ bet }: { bet: BetView }) {
 }
 
 /** A bet's result in words; a bet the app cannot settle says why and offers the trader the five results. */
-function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetView['result']): void }) {
+function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: HandResult | null): void }) {
   if (bet.result !== null) {
     return (
       <span title={bet.resultBy === 'score' ? 'a quarter line, settled from the final score' : undefined}>
@@ -308,7 +308,7 @@ function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: BetVi
       <span className="warn-text" title={bet.settleByHand} data-testid="bet-settle-by-hand">
         settle by hand
       </span>{' '}
-      <select aria-label="Settle by hand" defaultValue="" onChange={(e) => e.target.value && onSettle(e.target.value as BetView['result'])} data-testid="bet-settle-select">
+      <select aria-label="Settle by hand" defaultValue="" onChange={(e) => e.target.value && onSettle(e.target.value as HandResult)} data-testid="bet-settle-select">
         <option value="">…</option>
         {BET_RESULTS.map((r) => (
           <option key={r} value={r}>
