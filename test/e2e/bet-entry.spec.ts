@@ -66,6 +66,21 @@ async function toBets(page: Page) {
   await expect(page.getByTestId('nav-bets')).toHaveAttribute('aria-current', 'page');
 }
 
+/** One bet recorded on Home at its live 2.00 for `stake` (the toast reads `recorded`), then Bets with it selected: its row. */
+async function oneBetSelected(page: Page, sim: Simulator, stake: string, recorded: string) {
+  await openMatch(page, sim, { home: 2.0, away: 1.9 });
+  await openForm(page, 'home', stake);
+  await page.getByTestId('record-bet-stake').press('Enter');
+  await expect(page.getByText(`Bet recorded: ${recorded}`)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await toBets(page);
+  const row = page.locator('[data-testid^="bet-row-"]');
+  await expect(row).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  return row;
+}
+
 const test = base.extend<{ sim: Simulator; size: { width: number; height: number } }>({
   size: [SIZES[0]!, { option: true }],
   sim: async ({ page, size }, use) => {
@@ -171,17 +186,8 @@ for (const size of SIZES) {
     });
 
     test('Del in Bets removes the bet at once and Undo restores it', async ({ page, sim }) => {
-      await openMatch(page, sim, { home: 2.0, away: 1.9 });
-      await openForm(page, 'home', '50');
-      await page.getByTestId('record-bet-stake').press('Enter');
-      await expect(page.getByText('Bet recorded: Home at 2.000 for 50.00')).toBeVisible();
-      await page.keyboard.press('Escape');
-      await toBets(page);
-      const row = page.locator('[data-testid^="bet-row-"]');
-      await expect(row).toHaveCount(1);
+      const row = await oneBetSelected(page, sim, '50', 'Home at 2.000 for 50.00');
       const rowId = await row.getAttribute('data-testid');
-      await page.keyboard.press('ArrowDown');
-      await expect(row).toHaveAttribute('aria-selected', 'true');
       // Del asks nothing: the bet is gone, and the toast offers Undo.
       await page.keyboard.press('Delete');
       await expect(row).toHaveCount(0);
@@ -205,16 +211,7 @@ for (const size of SIZES) {
 
     test('E edits a bet’s price (in the trader’s format), stake and note; each change is kept in its history', async ({ page, sim }) => {
       await chooseFormat(page, 'hongkong');
-      await openMatch(page, sim, { home: 2.0, away: 1.9 });
-      await openForm(page, 'home', '10');
-      await page.getByTestId('record-bet-stake').press('Enter');
-      await expect(page.getByText('Bet recorded: Home at 1.000 (decimal 2.000) for 10.00')).toBeVisible();
-      await page.keyboard.press('Escape');
-      await toBets(page);
-      const row = page.locator('[data-testid^="bet-row-"]');
-      await expect(row).toHaveCount(1);
-      await page.keyboard.press('ArrowDown');
-      await expect(row).toHaveAttribute('aria-selected', 'true');
+      await oneBetSelected(page, sim, '10', 'Home at 1.000 (decimal 2.000) for 10.00');
       await page.keyboard.press('e');
       const form = page.getByTestId('bet-edit');
       await expect(form).toBeVisible();
@@ -249,16 +246,7 @@ for (const size of SIZES) {
     });
 
     test('E: a bet’s new price 30% off the live one asks once before it is kept; a near one is kept at once', async ({ page, sim }) => {
-      await openMatch(page, sim, { home: 2.0, away: 1.9 });
-      await openForm(page, 'home', '10');
-      await page.getByTestId('record-bet-stake').press('Enter');
-      await expect(page.getByText('Bet recorded: Home at 2.000 for 10.00')).toBeVisible();
-      await page.keyboard.press('Escape');
-      await toBets(page);
-      const row = page.locator('[data-testid^="bet-row-"]');
-      await expect(row).toHaveCount(1);
-      await page.keyboard.press('ArrowDown');
-      await expect(row).toHaveAttribute('aria-selected', 'true');
+      await oneBetSelected(page, sim, '10', 'Home at 2.000 for 10.00');
       await page.keyboard.press('e');
       const form = page.getByTestId('bet-edit');
       const price = page.getByTestId('bet-edit-price');

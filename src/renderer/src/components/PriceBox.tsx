@@ -4,7 +4,7 @@
 // 10/11) is not read back from its words. Under the box, the price read back in words ("Draw at +300 (decimal
 // 4.000)"), or what is wrong with what was typed. A fill followed while untouched is written again when the format changes.
 // A typed price far from the live one is asked about once before it is kept (useFarAsk, FarAskQuestion).
-import { useCallback, useEffect, useState, type ReactNode, type Ref } from 'react';
+import { useCallback, useEffect, useState, type KeyboardEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { formatOdds, ODDS_FORMAT_NAMES, type OddsFormat } from '../../../shared/formats';
 import { farFromLive, parseOddsInput, priceBoxText, priceInWords, TYPED_EXAMPLE, type ParsedPrice } from '../../../shared/oddsInput';
 
@@ -105,9 +105,13 @@ export interface FarAsk {
   holds(price: number): boolean;
   /** The question withdrawn: the price, line or side changed, or the price was kept. */
   drop(): void;
+  /** The question withdrawn, and the price box focused with its text selected (Change). */
+  back(): void;
+  /** The form's Esc: on the question, back to the price; otherwise `close`. */
+  escape(e: KeyboardEvent, close: () => void): void;
 }
 
-export function useFarAsk(box: PriceBoxState, live: number | null): FarAsk {
+export function useFarAsk(box: PriceBoxState, live: number | null, priceInput: RefObject<HTMLInputElement | null>): FarAsk {
   /** The far-from-live price the form asked about (submitted again, it is kept). */
   const [asked, setAsked] = useState<number | null>(null);
   const drop = useCallback(() => setAsked(null), []);
@@ -118,7 +122,18 @@ export function useFarAsk(box: PriceBoxState, live: number | null): FarAsk {
     setAsked(price);
     return true;
   };
-  return { asking, holds, drop };
+  const back = () => {
+    drop();
+    priceInput.current?.focus();
+    priceInput.current?.select();
+  };
+  const escape = (e: KeyboardEvent, close: () => void) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    if (asking) back();
+    else close();
+  };
+  return { asking, holds, drop, back, escape };
 }
 
 /** The question, in the form: "The live price is +210; keep +300?" Keep submits the form (Enter), Change goes back (Esc). */

@@ -345,12 +345,12 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
   const zone = useTimeZone();
   const box = usePriceBox(format);
   const live = useStore((s) => s.markets[marketKey(bet.eventId, bet.lineId)]?.prices?.[bet.side] ?? null);
-  const ask = useFarAsk(box, live);
   const [stake, setStake] = useState(String(bet.stake));
   const [note, setNote] = useState(bet.note ?? '');
   const [problem, setProblem] = useState<{ field: 'price' | 'stake' | null; text: string } | null>(null);
   const [history, setHistory] = useState<BetRevision[]>([]);
   const priceInput = useRef<HTMLInputElement>(null);
+  const ask = useFarAsk(box, live, priceInput);
   const { fill } = box;
   useLayoutEffect(() => {
     fill(bet.price);
@@ -369,11 +369,6 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
     if (!r.ok) return setProblem({ field: null, text: `The bet was not changed: ${r.error.message}` });
     onDone(r.value);
   };
-  const backToPrice = () => {
-    ask.drop();
-    priceInput.current?.focus();
-    priceInput.current?.select();
-  };
   return (
     <form
       className="bet-edit"
@@ -383,13 +378,8 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
         e.preventDefault();
         void save();
       }}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
-        e.preventDefault();
-        // Esc on the question goes back to the price; otherwise it leaves the bet as it was.
-        if (ask.asking) return backToPrice();
-        onDone(null);
-      }}
+      // Esc on the question goes back to the price; otherwise it leaves the bet as it was.
+      onKeyDown={(e) => ask.escape(e, () => onDone(null))}
     >
       <strong>{bet.label}</strong>
       <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="bet-edit-price" inputRef={priceInput} onType={() => (setProblem(null), ask.drop())} />
@@ -402,7 +392,7 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
         Cancel (Esc)
       </button>
       <PriceReadBack what={bet.sideWords} box={box} format={format} testId="bet-edit-readback" />
-      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="bet-edit" onChange={backToPrice} />}
+      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="bet-edit" onChange={ask.back} />}
       {problem && (
         <span className="form-error" role="alert" data-testid="bet-edit-error">
           {problem.text}

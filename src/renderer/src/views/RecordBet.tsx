@@ -49,7 +49,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const sides = pricedSides(line?.prices);
   const live = line?.prices?.[side] ?? null;
   /** A typed price far from the live one is asked about once; Enter again (or Keep) keeps it. */
-  const ask = useFarAsk(box, live);
+  const ask = useFarAsk(box, live, priceInput);
   const { drop } = ask;
 
   const choose = useCallback((m: MarketView | undefined, s?: PriceSide) => {
@@ -116,11 +116,6 @@ export function RecordBet({ eventId }: { eventId: number }) {
     toast(`Bet recorded: ${priceInWords(words, p, format, typed.shown)} for ${formatMoney(st, unit)}`, 'info');
   };
   const moved = live !== null && chosenAt !== null && live !== chosenAt;
-  const backToPrice = () => {
-    drop();
-    priceInput.current?.focus();
-    priceInput.current?.select();
-  };
 
   if (!open) {
     return (
@@ -137,14 +132,8 @@ export function RecordBet({ eventId }: { eventId: number }) {
         e.preventDefault();
         void submit();
       }}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
-        e.preventDefault();
-        // Esc on the question goes back to the price; otherwise it closes the form.
-        if (ask.asking) return backToPrice();
-        setProblem(null);
-        setOpen(false);
-      }}
+      // Esc on the question goes back to the price; otherwise it closes the form.
+      onKeyDown={(e) => ask.escape(e, () => (setProblem(null), setOpen(false)))}
     >
       <select aria-label="Line" value={line?.lineId ?? ''} onChange={(e) => choose(lines.find((m) => m.lineId === Number(e.target.value)), side)} data-testid="record-bet-line">
         {lines.map((m) => (
@@ -193,7 +182,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
           </span>
         )}
       </PriceReadBack>
-      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="record-bet" onChange={backToPrice} />}
+      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />}
       {problem && (
         <span className="form-error" role="alert" data-testid="record-bet-error">
           {problem.text}
