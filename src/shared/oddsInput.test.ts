@@ -31,6 +31,7 @@ describe('parseOddsInput', () => {
     expect(refusal('+300', 'decimal')).toBe('"+300" is not a decimal price: type it as 2.5.');
     expect(refusal('abc', 'decimal')).toMatch(/not a decimal price/);
     expect(refusal('', 'decimal')).toBe('Type a decimal price: type it as 2.5.');
+    expect(refusal('', 'american')).toBe('Type an American price: type it as +150 or -150.');
   });
 
   it('American: a plus price is 1 + n/100, a minus price 1 + 100/n; evens either way; a number without a sign is a plus price', () => {
@@ -114,6 +115,8 @@ describe('the price box and the read-back', () => {
     expect(priceInWords('Over 2.5', 3.5, 'fractional', '5/2')).toBe('Over 2.5 at 5/2 (decimal 3.500)');
     expect(priceInWords('Home', 2, 'decimal')).toBe('Home at 2.000');
     expect(priceInWords('Home', 1.8, 'hongkong')).toBe('Home at 0.800 (decimal 1.800)');
+    // A price alert's threshold: "crosses" instead of "at".
+    expect(priceInWords('Home', 2.5, 'american', '+150', 'crosses')).toBe('Home crosses +150 (decimal 2.500)');
   });
 });
 

@@ -54,7 +54,7 @@ const fail = (message: string): ParsedPrice => ({ ok: false, message });
 export function parseOddsInput(text: string, format: OddsFormat): ParsedPrice {
   const t = text.trim().replace(/\s+/g, '');
   const example = `type it as ${TYPED_EXAMPLE[format]}`;
-  if (t === '') return fail(`Type a ${FORMAT_WORDS[format]} price: ${example}.`);
+  if (t === '') return fail(`Type ${/^[AEIOUaeiou]/.test(FORMAT_WORDS[format]) ? 'an' : 'a'} ${FORMAT_WORDS[format]} price: ${example}.`);
   let decimal: number;
   let shown = t.replace(',', '.');
   switch (format) {
@@ -127,11 +127,12 @@ export const priceBoxText = (decimal: number, format: OddsFormat): string => (fo
 
 /**
  * A price read back in words: "Draw at +300 (decimal 4.000)"; in decimal, "Draw at 4.000". `shown` is the price as
- * the trader typed it (the default: as the format writes `decimal`).
+ * the trader typed it (the default: as the format writes `decimal`); `link` joins the two ("Home crosses +150 ..." for
+ * a price alert's threshold).
  */
-export function priceInWords(what: string, decimal: number, format: OddsFormat, shown?: string): string {
+export function priceInWords(what: string, decimal: number, format: OddsFormat, shown?: string, link = 'at'): string {
   const price = format === 'decimal' ? formatOdds(decimal, 'decimal') : `${shown ?? formatOdds(decimal, format)} (decimal ${formatOdds(decimal, 'decimal')})`;
-  return `${what} at ${price}`;
+  return `${what} ${link} ${price}`;
 }
 
 /**

@@ -3,7 +3,9 @@
 // American mode records decimal 4.00 (and -150 records 1.6667); a fractional 5/2 records 3.50; the filled-in price
 // follows the market and says when it moved; a typed price 30% off the live one asks once before it is kept; in Bets,
 // E edits a bet's price, stake and note and keeps each change in its history; Del removes a bet at once and Undo
-// restores it under its id. Screenshots go to test-results/screenshots (bet-entry-*.png).
+// restores it under its id; a typed edit far from the live price asks once too. A price alert's threshold is typed in
+// the same box: `+150` in American mode is kept as decimal 2.50 and shown back as +150. Screenshots go to
+// test-results/screenshots (bet-entry-*.png).
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { OddsFormat } from '../../src/shared/formats';
@@ -62,6 +64,21 @@ async function toBets(page: Page) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.getByTestId('nav-bets').click();
   await expect(page.getByTestId('nav-bets')).toHaveAttribute('aria-current', 'page');
+}
+
+/** One bet recorded on Home at its live 2.00 for `stake` (the toast reads `recorded`), then Bets with it selected: its row. */
+async function oneBetSelected(page: Page, sim: Simulator, stake: string, recorded: string) {
+  await openMatch(page, sim, { home: 2.0, away: 1.9 });
+  await openForm(page, 'home', stake);
+  await page.getByTestId('record-bet-stake').press('Enter');
+  await expect(page.getByText(`Bet recorded: ${recorded}`)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await toBets(page);
+  const row = page.locator('[data-testid^="bet-row-"]');
+  await expect(row).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  return row;
 }
 
 const test = base.extend<{ sim: Simulator; size: { width: number; height: number } }>({
@@ -169,17 +186,8 @@ for (const size of SIZES) {
     });
 
     test('Del in Bets removes the bet at once and Undo restores it', async ({ page, sim }) => {
-      await openMatch(page, sim, { home: 2.0, away: 1.9 });
-      await openForm(page, 'home', '50');
-      await page.getByTestId('record-bet-stake').press('Enter');
-      await expect(page.getByText('Bet recorded: Home at 2.000 for 50.00')).toBeVisible();
-      await page.keyboard.press('Escape');
-      await toBets(page);
-      const row = page.locator('[data-testid^="bet-row-"]');
-      await expect(row).toHaveCount(1);
+      const row = await oneBetSelected(page, sim, '50', 'Home at 2.000 for 50.00');
       const rowId = await row.getAttribute('data-testid');
-      await page.keyboard.press('ArrowDown');
-      await expect(row).toHaveAttribute('aria-selected', 'true');
       // Del asks nothing: the bet is gone, and the toast offers Undo.
       await page.keyboard.press('Delete');
       await expect(row).toHaveCount(0);
@@ -203,16 +211,7 @@ for (const size of SIZES) {
 
     test('E edits a bet’s price (in the trader’s format), stake and note; each change is kept in its history', async ({ page, sim }) => {
       await chooseFormat(page, 'hongkong');
-      await openMatch(page, sim, { home: 2.0, away: 1.9 });
-      await openForm(page, 'home', '10');
-      await page.getByTestId('record-bet-stake').press('Enter');
-      await expect(page.getByText('Bet recorded: Home at 1.000 (decimal 2.000) for 10.00')).toBeVisible();
-      await page.keyboard.press('Escape');
-      await toBets(page);
-      const row = page.locator('[data-testid^="bet-row-"]');
-      await expect(row).toHaveCount(1);
-      await page.keyboard.press('ArrowDown');
-      await expect(row).toHaveAttribute('aria-selected', 'true');
+      await oneBetSelected(page, sim, '10', 'Home at 1.000 (decimal 2.000) for 10.00');
       await page.keyboard.press('e');
       const form = page.getByTestId('bet-edit');
       await expect(form).toBeVisible();
@@ -244,6 +243,83 @@ for (const size of SIZES) {
       await price.press('Escape');
       await expect(form).toHaveCount(0);
       await expect(page.getByTestId('bet-price')).toHaveText('1.100 ✎');
+    });
+
+    test('E: a bet’s new price 30% off the live one asks once before it is kept; a near one is kept at once', async ({ page, sim }) => {
+      await oneBetSelected(page, sim, '10', 'Home at 2.000 for 10.00');
+      await page.keyboard.press('e');
+      const form = page.getByTestId('bet-edit');
+      const price = page.getByTestId('bet-edit-price');
+      await expect(price).toBeFocused();
+      // 2.60 is 30% above the live 2.00: asked, the bet unchanged.
+      await price.fill('2.6');
+      await price.press('Enter');
+      const ask = page.getByTestId('bet-edit-confirm');
+      await expect(ask).toContainText('The live price is 2.000; keep 2.6?');
+      await page.screenshot({ path: shot(`bet-entry-edit-far-${size.width}.png`) });
+      await expect(form).toBeVisible();
+      await expect(page.getByTestId('bet-price')).toHaveText('2.000');
+      // Esc goes back to the price, not out of the form; Enter asks again, and Keep keeps it.
+      await page.keyboard.press('Escape');
+      await expect(ask).toHaveCount(0);
+      await expect(form).toBeVisible();
+      await expect(price).toBeFocused();
+      await price.press('Enter');
+      await expect(ask).toBeVisible();
+      await page.getByTestId('bet-edit-keep').click();
+      await expect(form).toHaveCount(0);
+      await expect(page.getByTestId('bet-price')).toHaveText('2.600 ✎');
+      // 2.10, near the live 2.00: kept at once.
+      await page.keyboard.press('e');
+      await expect(price).toBeFocused();
+      await price.fill('2.1');
+      await price.press('Enter');
+      await expect(form).toHaveCount(0);
+      await expect(page.getByTestId('bet-price')).toHaveText('2.100 ✎');
+    });
+
+    test('a price alert threshold typed as +150 in American mode is kept as decimal 2.50 and shown back as +150', async ({ page, sim }) => {
+      await chooseFormat(page, 'american');
+      const { id, ml } = await openMatch(page, sim, { home: 2.0, away: 1.9 });
+      await page.getByTestId('price-alerts').locator('summary').click();
+      await page.getByTestId('threshold-line').selectOption(String(ml));
+      await page.getByTestId('threshold-side').selectOption('home');
+      const box = page.getByTestId('threshold-price-input');
+      // One unit, the trader's: no decimal box, no second figure beside it.
+      await expect(box).toHaveAttribute('aria-label', 'Price (American)');
+      await expect(page.getByTestId('threshold-price-format')).toHaveCount(0);
+      // A decimal price in American mode is refused, saying why, and nothing is kept.
+      await box.fill('2.5');
+      await box.press('Enter');
+      await expect(page.getByTestId('threshold-error')).toHaveText('An American price is +100 or more, or -100 or less (2.5 is neither): type it as +150 or -150.');
+      await expect(page.getByTestId('thresholds').locator('li')).toHaveCount(0);
+      // +150, read back in words before it is kept.
+      await box.fill('+150');
+      await expect(page.getByTestId('threshold-error')).toHaveCount(0);
+      await expect(page.getByTestId('threshold-readback')).toHaveText('Home crosses +150 (decimal 2.500)');
+      await page.screenshot({ path: shot(`bet-entry-threshold-${size.width}.png`) });
+      await box.press('Enter');
+      const item = page.getByTestId(`threshold-${ml}-home`);
+      await expect(item).toContainText('Home crosses +150 (decimal 2.500)');
+      await expect(page.getByTestId('price-alerts').locator('summary')).toHaveText('Price alerts · 1 threshold');
+      await expect(box).toHaveValue('');
+      // Kept as decimal 2.50: Home seen below it (2.10), then at 2.60, crosses it.
+      sim.script.setMarket(id, ml, { home: 2.1, away: 1.8 });
+      await expect(page.getByTestId('event-detail').getByTestId(`price-${id}-${ml}-home`)).toHaveText(/\+110$/);
+      sim.script.setMarket(id, ml, { home: 2.6, away: 1.5 });
+      await expect(page.getByTestId('event-detail').getByTestId(`price-${id}-${ml}-home`)).toHaveText(/\+160$/);
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.getByTestId('nav-alerts').click();
+      // The alert reads in the trader's format, the decimal kept on hover.
+      const crossed = page.getByTestId('alert-text').filter({ hasText: 'Home price +160 crossed +150 ↑' });
+      await expect(crossed).toHaveCount(1, { timeout: 20_000 });
+      await expect(crossed).toHaveAttribute('title', /^Home price 2\.6 crossed 2\.5 ↑ /);
+      // In decimal, the same threshold reads 2.500.
+      await chooseFormat(page, 'decimal');
+      await page.getByTestId('nav-watchlist').click();
+      await page.getByTestId(`watch-row-${id}`).click();
+      await page.getByTestId('price-alerts').locator('summary').click();
+      await expect(item).toContainText('Home crosses 2.500');
     });
   });
 }

@@ -14,10 +14,11 @@ import { api } from '../api';
 import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
 import { EDGE_PCT_DECIMALS, formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
-import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
+import { FarAskQuestion, PriceBox, PriceReadBack, useFarAsk, usePriceBox } from '../components/PriceBox';
 import { fmtDateTime, useOdds, useOddsFormat, useTimeZone } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
+import { marketKey } from '../store/watchlist';
 import { BetsReport } from './BetsReport';
 
 type Status = 'all' | 'open' | 'settled';
@@ -337,16 +338,19 @@ function changeWords(r: BetRevision, before: BetRevision | undefined, format: Od
 
 /**
  * A bet's price (in the trader's odds format, read back in words), stake and note, changed in place: Enter saves,
- * Esc leaves it as it was. Under it, every change the bet has had (bets:history), oldest first.
+ * Esc leaves it as it was. A typed price far from the line's live one (when the event is watched and the side priced)
+ * asks once, as recording does. Under it, every change the bet has had (bets:history), oldest first.
  */
 function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: OddsFormat; unit: string; onDone(saved: BetView | null): void }) {
   const zone = useTimeZone();
   const box = usePriceBox(format);
+  const live = useStore((s) => s.markets[marketKey(bet.eventId, bet.lineId)]?.prices?.[bet.side] ?? null);
   const [stake, setStake] = useState(String(bet.stake));
   const [note, setNote] = useState(bet.note ?? '');
   const [problem, setProblem] = useState<{ field: 'price' | 'stake' | null; text: string } | null>(null);
   const [history, setHistory] = useState<BetRevision[]>([]);
   const priceInput = useRef<HTMLInputElement>(null);
+  const ask = useFarAsk(box, live, priceInput);
   const { fill } = box;
   useLayoutEffect(() => {
     fill(bet.price);
@@ -360,6 +364,7 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
     if (!typed.ok) return setProblem({ field: 'price', text: typed.message });
     const st = Number(stake);
     if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
+    if (ask.holds(typed.decimal)) return;
     const r = await api.invoke('bets:update', bet.id, { price: typed.decimal, stake: st, note: note.trim() });
     if (!r.ok) return setProblem({ field: null, text: `The bet was not changed: ${r.error.message}` });
     onDone(r.value);
@@ -373,14 +378,11 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
         e.preventDefault();
         void save();
       }}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
-        e.preventDefault();
-        onDone(null);
-      }}
+      // Esc on the question goes back to the price; otherwise it leaves the bet as it was.
+      onKeyDown={(e) => ask.escape(e, () => onDone(null))}
     >
       <strong>{bet.label}</strong>
-      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="bet-edit-price" inputRef={priceInput} onType={() => setProblem(null)} />
+      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="bet-edit-price" inputRef={priceInput} onType={() => (setProblem(null), ask.drop())} />
       <input aria-label="Stake" inputMode="decimal" size={7} value={stake} onChange={(e) => (setStake(e.target.value), setProblem(null))} aria-invalid={problem?.field === 'stake' || undefined} data-testid="bet-edit-stake" />
       <input aria-label="Note" placeholder="note" maxLength={500} size={24} value={note} onChange={(e) => setNote(e.target.value)} data-testid="bet-edit-note" />
       <button type="submit" data-testid="bet-edit-save">
@@ -390,6 +392,7 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
         Cancel (Esc)
       </button>
       <PriceReadBack what={bet.sideWords} box={box} format={format} testId="bet-edit-readback" />
+      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="bet-edit" onChange={ask.back} />}
       {problem && (
         <span className="form-error" role="alert" data-testid="bet-edit-error">
           {problem.text}

@@ -1,15 +1,17 @@
 // Per-event price alerts in the event detail: the drop rule's overrides (blank = the Settings default) and price
 // thresholds on a line's side ("alert when Home crosses 1.90"). Saved to this profile through priceAlerts:set; the
 // alerts go through the same log, gating and notifications as the others. Lines, sides and periods read in words
-// (the line's id only on hover); a threshold is typed in decimal, as the service quotes, and reads in the trader's
-// odds format beside it. What is wrong with an entry is said beside it, and goes with the next change.
+// (the line's id only on hover); a threshold is typed in the trader's odds format only, in the shared price box
+// (../components/PriceBox.tsx), read back in words under it ("Home crosses +150 (decimal 2.500)") and kept in decimal,
+// as the service quotes. What is wrong with an entry is said beside it, and goes with the next change.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatOdds, formatOddsWithDecimal } from '../../../shared/formats';
+import { priceInWords } from '../../../shared/oddsInput';
 import { labelPeriod } from '../../../shared/periods';
 import { lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import type { MarketView, PriceAlertOverrides, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
+import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
 import { useOddsFormat } from '../format';
 import { usePeriodNames } from '../hooks';
 import { useStore } from '../store';
@@ -34,7 +36,7 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
   const [minutes, setMinutes] = useState('');
   const [lineId, setLineId] = useState<number | null>(null);
   const [side, setSide] = useState<PriceSide>('home');
-  const [price, setPrice] = useState('');
+  const box = usePriceBox(format);
   /** What is wrong, said beside the entry it is about; the next change or a save clears it. */
   const [problem, setProblem] = useState<{ at: 'rule' | 'threshold'; text: string } | null>(null);
 
@@ -73,15 +75,14 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
     if (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 240)) return setProblem({ at: 'rule', text: 'The window must be a whole number of minutes from 1 to 240; blank keeps the default.' });
     void store({ thresholds, ...(p === undefined ? {} : { dropPct: p }), ...(m === undefined ? {} : { dropWindowMinutes: m }) }, 'Drop rule', 'rule');
   };
+  const typed = box.value;
   const addThreshold = async () => {
-    const p = Number(price);
     if (!line) return setProblem({ at: 'threshold', text: 'Choose a line for the threshold.' });
-    if (price.trim() === '' || !(p > 1)) return setProblem({ at: 'threshold', text: 'The threshold must be a decimal price above 1 (2.5 for +150).' });
-    if (await store({ ...saved, thresholds: [...thresholds, { lineId: line.lineId, side: chosenSide, price: p }] }, 'Threshold', 'threshold')) setPrice('');
+    if (!typed.ok) return setProblem({ at: 'threshold', text: typed.message });
+    if (await store({ ...saved, thresholds: [...thresholds, { lineId: line.lineId, side: chosenSide, price: typed.decimal }] }, 'Threshold', 'threshold')) box.fill(null);
   };
   const remove = (i: number) => void store({ ...saved, thresholds: thresholds.filter((_, j) => j !== i) }, 'Threshold removal', 'threshold');
-  const typed = Number(price);
-  const typedInFormat = format !== 'decimal' && typed > 1 ? formatOdds(typed, format) : null;
+  const sideSaid = line ? sideWords(line.market, line.line, chosenSide, { team: line.side }) : sideName(chosenSide);
 
   return (
     <details className="price-alerts" data-testid="price-alerts">
@@ -126,7 +127,13 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
         ))}
       </ul>
       {lines.length > 0 && (
-        <div className="row-form">
+        <form
+          className="row-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void addThreshold();
+          }}
+        >
           <select value={line?.lineId ?? ''} onChange={(e) => (setLineId(Number(e.target.value)), setProblem(null))} aria-label="Line" data-testid="threshold-line">
             {lines.map((m) => (
               <option key={m.lineId} value={m.lineId}>
@@ -141,39 +148,30 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
               </option>
             ))}
           </select>
-          <span className="field">
-            <input
-              size={6}
-              value={price}
-              placeholder="price"
-              title="The price in decimal, as the service quotes it"
-              aria-label="Threshold price (decimal)"
-              onChange={(e) => (setPrice(e.target.value), setProblem(null))}
-              onKeyDown={(e) => e.key === 'Enter' && void addThreshold()}
-              aria-invalid={problem?.at === 'threshold' || undefined}
-              data-testid="threshold-price-input"
-            />
-            {typedInFormat && (
-              <span className="muted in-format" title="The price in your odds format" data-testid="threshold-price-format">
-                = {typedInFormat}
-              </span>
-            )}
-          </span>
-          <button onClick={() => void addThreshold()} data-testid="threshold-add">
+          <PriceBox
+            box={box}
+            format={format}
+            placeholder="price"
+            invalid={problem?.at === 'threshold' || (box.edited && !typed.ok)}
+            testId="threshold-price-input"
+            onType={() => setProblem(null)}
+          />
+          <button type="submit" data-testid="threshold-add">
             Add threshold
           </button>
+          {box.edited && <PriceReadBack what={sideSaid} link="crosses" box={box} format={format} testId="threshold-readback" />}
           {problem?.at === 'threshold' && (
             <span className="form-error" role="alert" data-testid="threshold-error">
               {problem.text}
             </span>
           )}
-        </div>
+        </form>
       )}
     </details>
   );
 }
 
-/** One threshold in words: "Total 2.5 · Match: Over 2.5 crosses +150 (2.500)"; the line's id on hover. */
+/** One threshold in words: "Total 2.5 · Match: Over 2.5 crosses +150 (decimal 2.500)"; the line's id on hover. */
 function ThresholdItem({
   eventId,
   sport,
@@ -196,7 +194,7 @@ function ThresholdItem({
   const what = m ? `${lineLabel(m, sport, names)}: ${sideWords(m.market, m.line, threshold.side, { team: m.side })}` : `A line not offered now: ${sideName(threshold.side)}`;
   return (
     <li title={`Line id ${threshold.lineId}`} data-testid={`threshold-${threshold.lineId}-${threshold.side}`}>
-      {what} crosses {formatOddsWithDecimal(threshold.price, format)}{' '}
+      {priceInWords(what, threshold.price, format, undefined, 'crosses')}{' '}
       <button className="small" onClick={onRemove} aria-label="Remove threshold">
         ×
       </button>

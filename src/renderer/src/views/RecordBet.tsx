@@ -10,12 +10,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { flushSync } from 'react-dom';
 import { useShallow } from 'zustand/react/shallow';
 import { formatOdds } from '../../../shared/formats';
-import { farFromLive, priceInWords } from '../../../shared/oddsInput';
+import { priceInWords } from '../../../shared/oddsInput';
 import { formatMoney, lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import { labelPeriod } from '../../../shared/periods';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
-import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
+import { FarAskQuestion, PriceBox, PriceReadBack, useFarAsk, usePriceBox } from '../components/PriceBox';
 import { useOddsFormat } from '../format';
 import { usePeriodNames } from '../hooks';
 import { RECORD_BET_EVENT } from '../keys';
@@ -40,8 +40,6 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const { edited, filled, fill } = box;
   /** The live price when the line and side were chosen: a later one says the market moved. */
   const [chosenAt, setChosenAt] = useState<number | null>(null);
-  /** The far-from-live price the form asked about (Enter again keeps it). */
-  const [asked, setAsked] = useState<number | null>(null);
   const [stake, setStake] = useState(() => localStorage.getItem(STAKE_KEY) ?? '');
   /** What stops the bet, said in the form (which field, and why); cleared by a change or a recorded bet. */
   const [problem, setProblem] = useState<{ field: 'price' | 'stake' | 'line' | null; text: string } | null>(null);
@@ -49,6 +47,10 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const priceInput = useRef<HTMLInputElement>(null);
   const line = useMemo(() => lines.find((m) => m.lineId === lineId) ?? lines[0], [lines, lineId]);
   const sides = pricedSides(line?.prices);
+  const live = line?.prices?.[side] ?? null;
+  /** A typed price far from the live one is asked about once; Enter again (or Keep) keeps it. */
+  const ask = useFarAsk(box, live, priceInput);
+  const { drop } = ask;
 
   const choose = useCallback((m: MarketView | undefined, s?: PriceSide) => {
     if (!m) return;
@@ -58,11 +60,10 @@ export function RecordBet({ eventId }: { eventId: number }) {
     setSide(next);
     fill(live);
     setChosenAt(live);
-    setAsked(null);
+    drop();
     setProblem(null);
-  }, [fill]);
+  }, [fill, drop]);
   // The filled-in price follows the market until the trader types in the box.
-  const live = line?.prices?.[side] ?? null;
   useEffect(() => {
     if (open && !edited && live !== null && live !== filled) fill(live);
   }, [open, edited, filled, fill, live]);
@@ -102,8 +103,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
     if (!typed.ok) return setProblem({ field: 'price', text: typed.message });
     if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
     const p = typed.decimal;
-    // A typed price far from the live one is asked about once; Enter again (or Keep) keeps it.
-    if (box.edited && farFromLive(p, live) && asked !== p) return setAsked(p);
+    if (ask.holds(p)) return;
     const r = await api.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
     if (!r.ok) {
       setProblem({ field: null, text: `The bet was not recorded: ${r.error.message}` });
@@ -111,12 +111,11 @@ export function RecordBet({ eventId }: { eventId: number }) {
     }
     localStorage.setItem(STAKE_KEY, stake);
     setProblem(null);
-    setAsked(null);
+    drop();
     setOpen(false);
     toast(`Bet recorded: ${priceInWords(words, p, format, typed.shown)} for ${formatMoney(st, unit)}`, 'info');
   };
   const moved = live !== null && chosenAt !== null && live !== chosenAt;
-  const asking = asked !== null && typed.ok && typed.decimal === asked && live !== null;
 
   if (!open) {
     return (
@@ -133,19 +132,8 @@ export function RecordBet({ eventId }: { eventId: number }) {
         e.preventDefault();
         void submit();
       }}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
-        e.preventDefault();
-        // Esc on the question goes back to the price; otherwise it closes the form.
-        if (asking) {
-          setAsked(null);
-          priceInput.current?.focus();
-          priceInput.current?.select();
-          return;
-        }
-        setProblem(null);
-        setOpen(false);
-      }}
+      // Esc on the question goes back to the price; otherwise it closes the form.
+      onKeyDown={(e) => ask.escape(e, () => (setProblem(null), setOpen(false)))}
     >
       <select aria-label="Line" value={line?.lineId ?? ''} onChange={(e) => choose(lines.find((m) => m.lineId === Number(e.target.value)), side)} data-testid="record-bet-line">
         {lines.map((m) => (
@@ -161,7 +149,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
           </option>
         ))}
       </select>
-      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="record-bet-price" inputRef={priceInput} onType={() => (setProblem(null), setAsked(null))} />
+      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="record-bet-price" inputRef={priceInput} onType={() => (setProblem(null), drop())} />
       <input
         aria-label="Stake"
         inputMode="decimal"
@@ -194,17 +182,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
           </span>
         )}
       </PriceReadBack>
-      {asking && (
-        <span className="form-confirm" role="alert" data-testid="record-bet-confirm">
-          The live price is {formatOdds(live, format)}; keep {typed.shown}?{' '}
-          <button type="submit" data-testid="record-bet-keep">
-            Keep {typed.shown} (Enter)
-          </button>{' '}
-          <button type="button" onClick={() => (setAsked(null), priceInput.current?.focus())} data-testid="record-bet-change">
-            Change (Esc)
-          </button>
-        </span>
-      )}
+      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />}
       {problem && (
         <span className="form-error" role="alert" data-testid="record-bet-error">
           {problem.text}
