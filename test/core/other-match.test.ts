@@ -8,12 +8,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
-import { createMemorySecretStore } from '../../src/core/secrets/memory';
+import type { Core } from '../../src/core/app';
 import { LIVE_STATUS, parseServiceTime, PATHS } from '../../src/shared/api';
-import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim';
 import { createManualClock, type ManualClock } from '../support/manualClock';
+import { openTestCore, type CoreCall } from '../support/testCore';
 
 const T0 = '2026-11-20T12:00:00';
 const KEY = 'other-match-enterprise';
@@ -29,24 +28,10 @@ afterEach(async () => {
   for (const s of sims.splice(0)) await s.close();
 });
 
-type Call = <C extends Channel>(c: C, ...a: RequestArgs<C>) => Promise<ResponseMap[C]>;
-
-async function open(dataDir: string, baseUrl: string, clock: ManualClock): Promise<Call> {
-  core = await createCore({
-    host: 'browser',
-    version: 'test',
-    dataDir,
-    secrets: createMemorySecretStore(),
-    logger: () => undefined,
-    notifier: { notify: () => undefined },
-    clock,
-    // The simulator pings in real time while the manual clock runs ahead: keep the stream watchdog out of it.
-    pingIntervalMs: 3_600_000,
-    envService: { baseUrl, key: KEY },
-  });
-  await core.ready;
-  const c = core;
-  return async (channel, ...args) => (c.handlers[channel] as (...a: unknown[]) => never)(...args);
+async function open(dataDir: string, baseUrl: string, clock: ManualClock): Promise<CoreCall> {
+  const opened = await openTestCore({ dataDir, clock, service: { baseUrl, key: KEY } });
+  core = opened.core;
+  return opened.call;
 }
 
 /** Moves the simulator and the host's clock together, letting the real sockets deliver between steps. */
