@@ -569,8 +569,6 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     for (const s of sports) upsertSport.run(s.sport_id, s.name);
   });
 
-  const judgeDescription = tx((e: EventDescription, source: DescriptionSource, at: number) => namesAnotherMatch(eventParams(e, source, at)));
-
   const recordFixtures = tx((fixtures: readonly Fixture[], at: number) => {
     for (const f of fixtures) describeEvent(eventParams(f, 'fixture', at));
   });
@@ -695,7 +693,9 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     recordSports: (s) => recordSports(s),
     recordFixtures: (f, at = clock()) => recordFixtures(f, at),
     recordSnapshot: (s, at = clock()) => keepMaxWins(recordSnapshot(s, at)),
-    namesAnotherMatch: (e, source, at = clock()) => judgeDescription(e, source, at),
+    // No transaction of its own: the monitor asks for every stream's snapshot, and a judgement that finds nothing new
+    // only reads (it never waits for the writer's lock); a flag is one idempotent statement.
+    namesAnotherMatch: (e, source, at = clock()) => namesAnotherMatch(eventParams(e, source, at)),
     recordTicks: (eventId, markets, at = clock()) => recordTickBatches([{ eventId, markets, at }]),
     recordTickBatches: (b) => recordTickBatches(b),
     recordScore: (m, at = clock()) => recordScore(m, at),
