@@ -146,6 +146,11 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         push('onSettlement', settlementRow(e.settlement));
         if (e.watched) push('onWatchlist', connection.store.watchedEvents());
         break;
+      case 'other_match':
+        // The row says it at once (the store keeps the flag); the stopped stream leaves the status.
+        if (e.watched) push('onWatchlist', connection.store.watchedEvents());
+        scheduleStatus();
+        break;
       case 'alert':
         push('onAlert', e.alert);
         break;

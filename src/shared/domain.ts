@@ -37,6 +37,11 @@ export interface WatchedEventView extends EventView {
   /** A settlement for this event is stored: it has left the book. */
   settled: boolean;
   markets: MarketView[];
+  /**
+   * Set when the service now uses this id for another match (../shared/eventIdentity.ts): that match's name, for the
+   * row's flag. Kept for good by the store; nothing of that match is stored under this row, and its stream is stopped.
+   */
+  otherMatch?: string;
 }
 
 /**

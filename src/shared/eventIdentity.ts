@@ -4,7 +4,8 @@
 // other teams, or a start moved more than MAX_START_MOVE_MS. Such a description is never merged into the stored match
 // (its names, settlement, snooze and bets stay its own); the watched row is flagged and shows nothing of the other
 // match but its name in the flag. Names compare without case and spacing; a field either side leaves out (a stream's
-// bare id) is no evidence either way.
+// bare id) is no evidence either way. The core judges it once (the store's Ingest.namesAnotherMatch, which keeps the
+// flag for good; the monitor stops the id's stream); the page only shows the flag it is given.
 
 /** A kick-off moved further than this is another match (postponements of a day or two are the same match). */
 export const MAX_START_MOVE_MS = 3 * 24 * 3600_000;
@@ -28,4 +29,9 @@ export function describesAnotherMatch(stored: EventIdentity, incoming: EventIden
     differ(stored.runnerAway, incoming.runnerAway, (x, y) => fold(x) === fold(y)) ||
     differ(stored.starts, incoming.starts, (x, y) => Math.abs(x - y) <= MAX_START_MOVE_MS)
   );
+}
+
+/** The other match as the watched row's flag names it: "Oakton Pilots v Redford Owls (Baseball)". */
+export function otherMatchName(m: { runnerHome: string | null; runnerAway: string | null; sportName: string | null }): string {
+  return `${m.runnerHome ?? '?'} v ${m.runnerAway ?? '?'}${m.sportName ? ` (${m.sportName})` : ''}`;
 }

@@ -6,13 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import type { Core } from '../../src/core/app';
 import { FIRST_RUN_MIN_LEAD_MS, FIRST_RUN_WATCHES, pickFirstRunWatches } from '../../src/core/firstRun';
-import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { parseServiceTime, type Fixture } from '../../src/shared/api';
-import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock, type ManualClock } from '../support/manualClock';
+import { openTestCore, type CoreCall } from '../support/testCore';
 
 const T0 = '2026-11-20T12:00:00';
 const DEMO_KEY = 'first-run-demo-key';
@@ -73,26 +72,8 @@ describe('pickFirstRunWatches', () => {
   });
 });
 
-async function openDemoCore(
-  dataDir: string,
-  clock: ManualClock = createManualClock(parseServiceTime(T0)!),
-): Promise<{ core: Core; call: <C extends Channel>(c: C, ...a: RequestArgs<C>) => Promise<ResponseMap[C]> }> {
-  const c = await createCore({
-    host: 'browser',
-    version: 'test',
-    dataDir,
-    secrets: createMemorySecretStore(),
-    logger: () => undefined,
-    notifier: { notify: () => undefined },
-    clock,
-    // The simulator pings in real time while the manual clock runs ahead: keep the stream watchdog out of it.
-    pingIntervalMs: 3_600_000,
-    startDemo: async () => ({ baseUrl: sim!.url, key: DEMO_KEY, close: async () => undefined }),
-  });
-  await c.ready;
-  const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
-    (c.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
-  return { core: c, call };
+async function openDemoCore(dataDir: string, clock: ManualClock = createManualClock(parseServiceTime(T0)!)): Promise<{ core: Core; call: CoreCall }> {
+  return openTestCore({ dataDir, clock, demo: { baseUrl: sim!.url, key: DEMO_KEY } });
 }
 
 describe('first run of the demo profile', () => {

@@ -5,13 +5,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createCore, type Core, type CoreDeps } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/app';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { openStore } from '../../src/core/store';
 import { DEFAULT_GRID_LAYOUT, type GridLayout } from '../../src/shared/gridLayout';
-import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock } from '../support/manualClock';
+import { coreCaller, testCoreDeps } from '../support/testCore';
 
 const sims: Simulator[] = [];
 let core: Core | null = null;
@@ -27,30 +27,15 @@ async function sim(seed: number, key: string): Promise<Simulator> {
   return s;
 }
 
-const caller =
-  (c: Core) =>
-  async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> =>
-    (c.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args);
-
 it("keeps each profile's grid layout in that profile's store, across a restart, and never in settings.json", async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-grid-layout-'));
   const demo = await sim(11, 'demo-key-11');
   const real = await sim(12, 'real-key-12');
   const secrets = createMemorySecretStore();
-  const options = (): CoreDeps => ({
-    host: 'browser',
-    version: 'test',
-    dataDir,
-    secrets,
-    logger: () => undefined,
-    notifier: { notify: () => undefined },
-    clock: createManualClock(demo.now()),
-    pingIntervalMs: 3_600_000,
-    startDemo: async () => ({ baseUrl: demo.url, key: 'demo-key-11', close: async () => undefined }),
-  });
+  const options = () => testCoreDeps({ dataDir, secrets, clock: createManualClock(demo.now()), demo: { baseUrl: demo.url, key: 'demo-key-11' } });
   core = await createCore(options());
   await core.ready;
-  let call = caller(core);
+  let call = coreCaller(core);
   expect((await call('app:info')).demo).toBe(true);
   expect((await call('settings:get')).gridLayout).toEqual(DEFAULT_GRID_LAYOUT);
 
@@ -73,7 +58,7 @@ it("keeps each profile's grid layout in that profile's store, across a restart, 
   await core.close();
   core = await createCore(options());
   await core.ready;
-  call = caller(core);
+  call = coreCaller(core);
   expect((await call('app:info')).demo).toBe(false);
   expect((await call('settings:get')).gridLayout).toEqual(realGrid);
   await call('settings:clearApiKey');
@@ -98,18 +83,7 @@ it("keeps each profile's grid layout in that profile's store, across a restart, 
 it('reads back a stored layout leniently: columns it does not know are dropped, an unknown sort is the default', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-grid-layout-old-'));
   const demo = await sim(13, 'demo-key-13');
-  const start = () =>
-    createCore({
-      host: 'browser',
-      version: 'test',
-      dataDir,
-      secrets: createMemorySecretStore(),
-      logger: () => undefined,
-      notifier: { notify: () => undefined },
-      clock: createManualClock(demo.now()),
-      pingIntervalMs: 3_600_000,
-      startDemo: async () => ({ baseUrl: demo.url, key: 'demo-key-13', close: async () => undefined }),
-    });
+  const start = () => createCore(testCoreDeps({ dataDir, clock: createManualClock(demo.now()), demo: { baseUrl: demo.url, key: 'demo-key-13' } }));
   core = await start();
   await core.ready;
   await core.close();
@@ -119,5 +93,5 @@ it('reads back a stored layout leniently: columns it does not know are dropped, 
   store.close();
   core = await start();
   await core.ready;
-  expect((await caller(core)('settings:get')).gridLayout).toEqual({ columns: ['total', 'age'], sort: DEFAULT_GRID_LAYOUT.sort });
+  expect((await coreCaller(core)('settings:get')).gridLayout).toEqual({ columns: ['total', 'age'], sort: DEFAULT_GRID_LAYOUT.sort });
 }, 60_000);

@@ -6,14 +6,13 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import type { Core } from '../../src/core/app';
 import { claimProfile, DEMO_PROFILE } from '../../src/core/profiles';
-import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { openStore } from '../../src/core/store';
 import { parseServiceTime, type Fixture } from '../../src/shared/api';
-import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock } from '../support/manualClock';
+import { openTestCore, type CoreCall } from '../support/testCore';
 
 const T0 = '2026-11-20T12:00:00';
 const KEY = 'watch-by-id-enterprise';
@@ -26,28 +25,14 @@ afterEach(async () => {
   sim = null;
 });
 
-type Call = <C extends Channel>(c: C, ...a: RequestArgs<C>) => Promise<ResponseMap[C]>;
-
-async function open(dataDir: string, how: 'service' | 'demo'): Promise<Call> {
-  core = await createCore({
-    host: 'browser',
-    version: 'test',
-    dataDir,
-    secrets: createMemorySecretStore(),
-    logger: () => undefined,
-    notifier: { notify: () => undefined },
-    clock: createManualClock(parseServiceTime(T0)!),
-    pingIntervalMs: 3_600_000,
-    ...(how === 'service'
-      ? { envService: { baseUrl: sim!.url, key: KEY } }
-      : { startDemo: async () => ({ baseUrl: sim!.url, key: KEY, close: async () => undefined }) }),
-  });
-  await core.ready;
-  const c = core;
-  return async (channel, ...args) => (c.handlers[channel] as (...a: unknown[]) => never)(...args);
+async function open(dataDir: string, how: 'service' | 'demo'): Promise<CoreCall> {
+  const service = { baseUrl: sim!.url, key: KEY };
+  const opened = await openTestCore({ dataDir, clock: createManualClock(parseServiceTime(T0)!), ...(how === 'service' ? { service } : { demo: service }) });
+  core = opened.core;
+  return opened.call;
 }
 
-const lookups = async (call: Call) => (await call('status:get')).quota.byPurpose.ui;
+const lookups = async (call: CoreCall) => (await call('status:get')).quota.byPurpose.ui;
 
 /** The error a refused call answers with (the handlers throw; the contract's dispatch makes it an {ok: false}). */
 async function refusal(p: Promise<unknown>): Promise<{ kind: string; message: string }> {

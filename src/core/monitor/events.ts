@@ -27,6 +27,11 @@ export type MonitorEvent =
    * (the event left the book: `ended`, the reason as the service gave it, e.g. 'settled', 'removed'). One per flush.
    */
   | { type: 'batch'; events: readonly CoalescedEvent[] }
+  /**
+   * The service now uses this event's id for another match (./otherMatches.ts): the id is flagged for good, its stream
+   * stopped, and nothing it sends is taken any more.
+   */
+  | { type: 'other_match'; eventId: number; watched: boolean }
   | { type: 'alert'; alert: AlertRecord }
   | { type: 'error'; error: AppError };
 

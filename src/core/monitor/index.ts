@@ -17,6 +17,7 @@ import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
 import { createMaxWinAlerts } from './maxWinAlerts';
 import { createClosingLines } from './closingLines';
 import { createOddsPipeline } from './oddsPipeline';
+import { createOtherMatches } from './otherMatches';
 import { createPriceWatch, type PriceAlertSettings } from './priceWatch';
 import { createSettlementFollower, type LookupOutcome } from './settlementFollower';
 import { createSpecialsRefresher, type SpecialStep } from './specialsRefresher';
@@ -287,9 +288,31 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   const restricted = (path: string) => client.governor.state().restrictedPaths.some((r) => r.path === path);
 
+  // An id the service now uses for another match: its stream is stopped and never opened again (./otherMatches.ts).
+  const otherMatches = createOtherMatches({
+    store,
+    clock,
+    onOtherMatch(eventId) {
+      streams.unwatch(eventId);
+      forget(eventId);
+      emit({ type: 'other_match', eventId, watched: isWatched(eventId) });
+    },
+    reportError,
+  });
+
+  /** What the monitor holds of an event it no longer follows (its baselines, rule state, pending closes written). */
+  function forget(eventId: number): void {
+    odds.forget(eventId);
+    maxWinAlerts.forget(eventId);
+    priceWatch.forget(eventId);
+    closingLines.flush();
+    closingLines.forget(eventId);
+  }
+
   function openStream(eventId: number): void {
     if (restricted(PATHS.stream)) return;
     if (store.settlement(eventId)) return; // it has left the book: there is no stream to open
+    if (!otherMatches.admits(eventId)) return; // the service's stream of this id is another match's
     streams.watch(eventId);
   }
 
@@ -297,16 +320,21 @@ export function createMonitor(options: MonitorOptions): Monitor {
     async start() {
       if (running || stopped) return;
       running = true;
+      // Every message passes the one gate of an id's match first (./otherMatches.ts): nothing of another match under a
+      // stored match's id is stored, judged or handed on.
       unsubscribers.push(
         streams.onSnapshot((eventId, snapshot) => {
+          if (!otherMatches.admitsSnapshot(eventId, snapshot)) return;
           closingLines.onSnapshot(eventId, snapshot);
           odds.onSnapshot(eventId, snapshot);
         }),
         streams.onMarkets((eventId, markets) => {
+          if (!otherMatches.admits(eventId)) return;
           closingLines.onMarkets(eventId, markets);
           odds.onMarkets(eventId, markets);
         }),
         streams.onScore((eventId, score) => {
+          if (!otherMatches.admits(eventId)) return;
           closingLines.onScore(eventId, score);
           try {
             store.recordScore(score, clock.now());
@@ -316,6 +344,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           odds.onScore(eventId, { liveStatus: score.live_status, scoreHome: score.score_home, scoreAway: score.score_away });
         }),
         streams.onEnd((eventId, end) => {
+          if (!otherMatches.admits(eventId)) return;
           // The match left the book: nothing more will move its limits. Its settlement is discovered through
           // /api/settled, soon.
           odds.forget(eventId);
@@ -401,11 +430,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       store.removeWatch(eventId);
       watched.delete(eventId);
       streams.unwatch(eventId);
-      odds.forget(eventId);
-      maxWinAlerts.forget(eventId);
-      priceWatch.forget(eventId);
-      closingLines.flush();
-      closingLines.forget(eventId);
+      forget(eventId);
     },
 
     syncSettled: () => settlements.sync(),

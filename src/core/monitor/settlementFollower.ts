@@ -93,9 +93,11 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
       // A known match sent again with another result is a re-settlement (its earlier result kept in its history);
       // sent again unchanged, it is nothing.
       const resettled = store.recordSettledPage(events, cursor);
+      // A settlement the store refused (its id names another match than the stored one) is not the match's result.
+      const stored = store.knownSettlements(events.map((e) => e.event_id));
       const told: Array<{ settlement: SettledEvent; fresh: boolean; resettled?: Resettlement['from']; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string; sound?: boolean } | null }> = [];
       for (const s of events) {
-        if (known.has(s.event_id)) continue;
+        if (known.has(s.event_id) || !stored.has(s.event_id)) continue;
         const watched = o.isWatched(s.event_id);
         const decision = settlementDecision(s, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null, teams: teamTotalTeams(store, s) });
         const alert = decision.alert ? store.appendAlert(decision.alert) : null;

@@ -34,6 +34,14 @@ export interface Ingest {
   recordSports(sports: readonly Sport[]): void;
   recordFixtures(fixtures: readonly Fixture[], at?: number): void;
   recordSnapshot(snapshot: EventOdds, at?: number): void;
+  /**
+   * Whether the service's description of an event names another match than the one stored under its id
+   * (../../shared/eventIdentity.ts), or the id was found naming another match before. Then the id is flagged for good
+   * (kept in other_matches, with the other match's description as first seen) and nothing the service sends under it
+   * is the stored match's: this store's writes of descriptions, snapshots and settlements refuse it, and the monitor
+   * stops its stream. Stores nothing of the description otherwise.
+   */
+  namesAnotherMatch(e: EventDescription, source: DescriptionSource, at?: number): boolean;
   recordTicks(eventId: number, markets: readonly Market[], at?: number): void;
   recordTickBatches(batches: readonly TickBatch[]): void;
   recordScore(message: ScoreMessage, at?: number): void;
@@ -80,6 +88,21 @@ function linesByIdOf(lines: readonly StoredLine[]): StoredLine[] {
 
 const msOf = (text: string | null | undefined, fallback: number): number =>
   (text ? parseServiceTime(text) : null) ?? fallback;
+
+/** What the service says of an event where it describes one (a fixture, a snapshot's header, a settlement). */
+export interface EventDescription {
+  event_id: number;
+  sport_id?: number | null;
+  sport_name?: string | null;
+  league_id?: number | null;
+  league_name?: string | null;
+  runner_home?: string | null;
+  runner_away?: string | null;
+  starts?: string | null;
+  live_status?: number | null;
+}
+
+export type DescriptionSource = 'stream' | 'fixture' | 'settlement' | 'outright';
 
 /** eventId -> lineId -> the line's max_win as of a write's last tick of it. */
 export type KeptMaxWins = Map<number, Map<number, { maxWin: number | null; at: number }>>;
@@ -131,9 +154,25 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       { sportId: p.sport_id, runnerHome: p.runner_home, runnerAway: p.runner_away, starts: p.starts },
     );
   }
-  /** Stores what the service says of an event, unless it describes another match than the stored one (true then). */
+  const isOtherMatch = db.prepare(`SELECT 1 FROM other_matches WHERE event_id = ?`).pluck();
+  // The first description that named another match is kept: the flag never moves to a third.
+  const flagOtherMatch = db.prepare(`
+    INSERT INTO other_matches (event_id, sport_id, sport_name, runner_home, runner_away, starts, source, seen_at)
+    VALUES (@event_id, @sport_id, @sport_name, @runner_home, @runner_away, @starts, @source, @at)
+    ON CONFLICT(event_id) DO NOTHING`);
+  /**
+   * The one judgement of an id's match (Ingest.namesAnotherMatch): flagged before, or named another match now (then
+   * flagged for good).
+   */
+  function namesAnotherMatch(p: ReturnType<typeof eventParams>): boolean {
+    if (isOtherMatch.get(p.event_id) !== undefined) return true;
+    if (!anotherMatch(p)) return false;
+    flagOtherMatch.run(p);
+    return true;
+  }
+  /** Stores what the service says of an event, unless its id names another match than the stored one (true then). */
   function describeEvent(p: ReturnType<typeof eventParams>): boolean {
-    if (anotherMatch(p)) return true;
+    if (namesAnotherMatch(p)) return true;
     upsertEvent.run(p);
     return false;
   }
@@ -396,21 +435,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     insertLiveState.run(eventId, at, liveStatus, scoreHome, scoreAway);
   }
 
-  function eventParams(
-    e: {
-      event_id: number;
-      sport_id?: number | null;
-      sport_name?: string | null;
-      league_id?: number | null;
-      league_name?: string | null;
-      runner_home?: string | null;
-      runner_away?: string | null;
-      starts?: string | null;
-      live_status?: number | null;
-    },
-    source: string,
-    at: number,
-  ) {
+  function eventParams(e: EventDescription, source: DescriptionSource, at: number) {
     return {
       event_id: e.event_id,
       sport_id: e.sport_id ?? null,
@@ -668,6 +693,9 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     recordSports: (s) => recordSports(s),
     recordFixtures: (f, at = clock()) => recordFixtures(f, at),
     recordSnapshot: (s, at = clock()) => keepMaxWins(recordSnapshot(s, at)),
+    // No transaction of its own: the monitor asks for every stream's snapshot, and a judgement that finds nothing new
+    // only reads (it never waits for the writer's lock); a flag is one idempotent statement.
+    namesAnotherMatch: (e, source, at = clock()) => namesAnotherMatch(eventParams(e, source, at)),
     recordTicks: (eventId, markets, at = clock()) => recordTickBatches([{ eventId, markets, at }]),
     recordTickBatches: (b) => recordTickBatches(b),
     recordScore: (m, at = clock()) => recordScore(m, at),

@@ -258,6 +258,41 @@ f');
     raw.close();
   });
 
+  it("013 keeps a version-10 file's watched match, prices and bet unflagged; an id that then names another match is flagged in the file, the stored match's prices kept", () => {
+    const path = join(dir, 'v10.db');
+    const db = rawAt(10, path);
+    db.exec(MATCH_9);
+    db.exec(`
+      INSERT INTO watchlist (event_id, added_at) VALUES (9, 500);
+      INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1000, 9, 90, 'home', 2.1, 10, 0, 'moneyline');`);
+    db.close();
+    let store = openStore({ path, clock: () => 5000 });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.otherMatchIds()).toEqual([]);
+    const [row] = store.watchedEvents();
+    expect(row).toMatchObject({ eventId: 9, runnerHome: 'E', runnerAway: 'F' });
+    expect(row?.otherMatch).toBeUndefined();
+    expect(row?.markets.map((m) => m.prices)).toEqual([{ home: 2.1, draw: 3.4, away: 3.0 }]);
+    // The stream's snapshot of another match under id 9: flagged, and none of its prices taken.
+    const snapshot = {
+      event_id: 9, sport_id: 3, league_id: 30, league_name: 'B', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls', starts: '2026-03-01T10:00:00',
+      live_status: 1, score_home: 1, score_away: 0,
+      markets: [{ line_id: 90, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.5, away: 2.6 }, max_win: 100, updated_at: '2026-03-01T10:00:00' }],
+    };
+    expect(store.namesAnotherMatch(snapshot, 'stream')).toBe(true);
+    store.recordSnapshot(snapshot);
+    store.close();
+    store = openStore({ path });
+    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'E', otherMatch: 'Oakton Pilots v Redford Owls', markets: [{ prices: { home: 2.1, draw: 3.4, away: 3.0 } }] });
+    expect(store.listBets()).toMatchObject([{ eventId: 9, price: 2.1 }]);
+    store.close();
+    const raw = new Database(path);
+    expect(raw.prepare(`SELECT event_id, sport_id, runner_home, runner_away, source, seen_at FROM other_matches`).all()).toEqual([
+      { event_id: 9, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls', source: 'stream', seen_at: 5000 },
+    ]);
+    raw.close();
+  });
+
   it('makes the schema itself refuse secret-looking setting names', () => {
     const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
     expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);

@@ -18,6 +18,7 @@ import type {
   WatchedEventView,
 } from '../../shared/domain';
 import type { SpecialView } from '../../shared/ipc/contract';
+import { otherMatchName } from '../../shared/eventIdentity';
 import { isSetSport, labelPeriod, periodNames, type PeriodNames } from '../../shared/periods';
 import {
   marketFromRow,
@@ -37,6 +38,8 @@ export interface HistoryRange {
 
 export interface Reads {
   watchedEvents(): WatchedEventView[];
+  /** The ids the service now uses for another match than the stored one (Ingest.namesAnotherMatch), flagged for good. */
+  otherMatchIds(): number[];
   eventView(eventId: number): EventView | null;
   latestMarkets(eventId: number): MarketView[];
   /** Which of these event ids already have a stored settlement. */
@@ -102,11 +105,16 @@ export function createReads(db: Database.Database): Reads {
   const watched = db.prepare(`
     SELECT w.event_id, w.added_at, e.sport_id, coalesce(e.sport_name, sp.name) AS sport_name, e.league_id,
            e.league_name, e.runner_home, e.runner_away, e.starts, e.live_status, e.score_home, e.score_away,
-           EXISTS (SELECT 1 FROM settlements s WHERE s.event_id = w.event_id) AS settled
+           EXISTS (SELECT 1 FROM settlements s WHERE s.event_id = w.event_id) AS settled,
+           o.event_id IS NOT NULL AS other_match, o.runner_home AS other_home, o.runner_away AS other_away,
+           coalesce(o.sport_name, osp.name) AS other_sport
     FROM watchlist w
     LEFT JOIN events e ON e.event_id = w.event_id
     LEFT JOIN sports sp ON sp.sport_id = e.sport_id
+    LEFT JOIN other_matches o ON o.event_id = w.event_id
+    LEFT JOIN sports osp ON osp.sport_id = o.sport_id
     ORDER BY w.added_at, w.event_id`);
+  const otherMatchIds = db.prepare(`SELECT event_id FROM other_matches ORDER BY event_id`).pluck();
   const watchedLines = db.prepare(`
     SELECT m.* FROM watchlist w JOIN market_lines m ON m.event_id = w.event_id ORDER BY m.period, m.line_id`);
   const eventRow = db.prepare(`
@@ -259,8 +267,13 @@ export function createReads(db: Database.Database): Reads {
         addedAt: r.added_at as number,
         settled: r.settled === 1,
         markets: (byEvent.get(r.event_id as number) ?? []).map(marketFromRow),
+        ...(r.other_match === 1
+          ? { otherMatch: otherMatchName({ runnerHome: r.other_home as string | null, runnerAway: r.other_away as string | null, sportName: r.other_sport as string | null }) }
+          : {}),
       }));
     },
+
+    otherMatchIds: () => otherMatchIds.all() as number[],
 
     eventView(eventId) {
       const r = eventRow.get(eventId) as Record<string, number | string | null> | undefined;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore, SecretSettingError } from '.';
 import type { SpecialTick } from '../../shared/api';
@@ -243,14 +246,21 @@ describe('results, alerts, settings', () => {
 });
 
 describe('one id, one match (issue 34)', () => {
+  const fixture = { event_id: 1_000_000, sport_id: 1, sport_name: 'Soccer', league_id: 1, league_name: 'L', runner_home: 'Kingston City', runner_away: 'Greenfield City', starts: '2026-01-01T10:00:00', live_status: 1 };
+  const baseball = { ...fixture, sport_id: 3, sport_name: 'Baseball', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' };
+
   it('a description of another match under a stored id is never merged: names, settlement and result stay the stored match\'s', () => {
     const { store } = memStore();
-    const fixture = { event_id: 1_000_000, sport_id: 1, sport_name: 'Soccer', league_id: 1, league_name: 'L', runner_home: 'Kingston City', runner_away: 'Greenfield City', starts: '2026-01-01T10:00:00', live_status: 1 };
     store.recordFixtures([fixture]);
     store.addWatch(1_000_000);
-    // A restarted book gives the id to a baseball match.
-    store.recordFixtures([{ ...fixture, sport_id: 3, sport_name: 'Baseball', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' }]);
-    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', runnerAway: 'Greenfield City', sportId: 1 });
+    // The same match described again (a start moved by a day) is an update.
+    store.recordFixtures([{ ...fixture, starts: '2026-01-02T10:00:00' }]);
+    expect(store.watchedEvents()[0]?.starts).toBe(Date.UTC(2026, 0, 2, 10));
+    expect(store.watchedEvents()[0]?.otherMatch).toBeUndefined();
+    // A restarted book gives the id to a baseball match: flagged with its name, nothing of it merged.
+    store.recordFixtures([baseball]);
+    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', runnerAway: 'Greenfield City', sportId: 1, otherMatch: 'Oakton Pilots v Redford Owls (Baseball)' });
+    expect(store.otherMatchIds()).toEqual([1_000_000]);
     // Its settlement is not the stored match's result.
     const other = { ...settledEvent(0), event_id: 1_000_000, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' };
     store.recordSettledPage([other], settledAtSeconds(0));
@@ -261,8 +271,38 @@ describe('one id, one match (issue 34)', () => {
       starts: '2026-03-01T10:00:00', live_status: 1, score_home: 7, score_away: 2, markets: [market(1, 0)],
     }, 5000);
     expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', scoreHome: null, markets: [] });
-    // The same match described again (a start moved by a day) is an update.
-    store.recordFixtures([{ ...fixture, starts: '2026-01-02T10:00:00' }]);
-    expect(store.watchedEvents()[0]?.starts).toBe(Date.UTC(2026, 0, 2, 10));
+    // The flag holds for good: whatever comes under the id later (the stored match's own names included) is not taken,
+    // and the row keeps the name of the first other match.
+    expect(store.namesAnotherMatch({ ...fixture, starts: '2026-01-03T10:00:00' }, 'fixture')).toBe(true);
+    store.recordFixtures([{ ...fixture, starts: '2026-01-03T10:00:00' }, { ...fixture, event_id: 1_000_001 }]);
+    store.recordSettledPage([{ ...other, sport_id: 1, runner_home: 'Kingston City', runner_away: 'Greenfield City', starts: '2026-01-02T10:00:00' }], settledAtSeconds(1));
+    expect(store.watchedEvents()[0]).toMatchObject({ starts: Date.UTC(2026, 0, 2, 10), otherMatch: 'Oakton Pilots v Redford Owls (Baseball)' });
+    expect([...store.exportSettlements()]).toEqual([]);
+    // Another id is judged on its own.
+    expect(store.namesAnotherMatch({ ...fixture, event_id: 1_000_001 }, 'stream')).toBe(false);
+  });
+
+  it('the flag is kept in the file: after a restart the row says it at once, and the stored match stays its own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-other-match-'));
+    try {
+      const file = join(dir, 'profile.db');
+      let store = openStore({ path: file, clock: () => 10 * DAY });
+      store.recordFixtures([fixture]);
+      store.addWatch(1_000_000);
+      // A stream's snapshot of another match under the id (as the monitor hands it over before anything else of it).
+      expect(store.namesAnotherMatch({ ...baseball, sport_name: null }, 'stream')).toBe(true);
+      store.close();
+      store = openStore({ path: file, clock: () => 11 * DAY });
+      expect(store.otherMatchIds()).toEqual([1_000_000]);
+      // The sport named from the service's list, once known.
+      expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', otherMatch: 'Oakton Pilots v Redford Owls' });
+      store.recordSports([{ sport_id: 3, name: 'Baseball' }]);
+      expect(store.watchedEvents()[0]?.otherMatch).toBe('Oakton Pilots v Redford Owls (Baseball)');
+      store.recordSettledPage([{ ...settledEvent(0), event_id: 1_000_000, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' }], settledAtSeconds(0));
+      expect([...store.exportSettlements()]).toEqual([]);
+      store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

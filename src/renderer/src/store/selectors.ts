@@ -280,7 +280,7 @@ export const NO_PRICE_WORDS: Record<NoPriceReason, { text: string; detail: strin
   settled: { text: 'Ended · settled', detail: 'The match has ended and left the book: no more prices. Its result is in Settlements.' },
   other_match: {
     text: 'Id now names another match',
-    detail: "The service now uses this event's id for another match (the row's flag names it). This row keeps the match you watched, its settlement and snooze; nothing of the other match is shown here. Remove the watch when you are done with it.",
+    detail: "The service now uses this event's id for another match (the row's flag names it). This row keeps the match you watched, its close, bets, settlement and snooze; nothing of the other match is stored or shown here, and its stream is stopped (no quota is spent on it). Remove the watch when you are done with it.",
   },
   gone: {
     text: 'Gone from the service',

@@ -46,15 +46,18 @@ describe('watchlist pushes', () => {
     expect(s().watchEvents[9002]?.ended).toBeNull();
   });
 
-  it('a header that names another match under a watched id (a restarted book) is flagged, never merged (issue 34)', async () => {
+  it("a watched id the core flagged as another match's (a restarted book) shows the flag and nothing of that match (issue 34)", async () => {
     const { noPriceReason } = await import('./selectors');
     const s = () => useStore.getState();
-    s().setWatchlist([{ ...bare(9003), ...header, eventId: 9003, addedAt: 1, settled: false, markets: [] }]);
-    const other: EventView = { ...header, eventId: 9003, sportId: 1, sportName: 'Soccer', runnerHome: 'Kingston City', runnerAway: 'Greenfield City', scoreHome: 0, scoreAway: 0 };
-    s().applyOdds([batch([{ eventId: 9003, markets: [ml(2.2, 12)], replace: true, event: other, score: { liveStatus: 1, scoreHome: 0, scoreAway: 0 } }])]);
+    // The core decides and keeps the flag (Store.namesAnotherMatch); the list it pushes carries the other match's name.
+    s().setWatchlist([{ ...bare(9003), ...header, eventId: 9003, addedAt: 1, settled: false, markets: [], otherMatch: 'Kingston City v Greenfield City (Soccer)' }]);
     expect(s().watchEvents[9003]).toMatchObject({ runnerHome: 'Lions', runnerAway: 'Kings', sportId: 3, scoreHome: 102, otherMatch: 'Kingston City v Greenfield City (Soccer)' });
     expect(noPriceReason(s(), 9003, 0)).toBe('other_match');
-    // The same match described again (a name's case or spacing, a start moved by an hour) is an update, not a flag.
+    // A late score queued before the flag is not the watched match's.
+    s().applyOdds([batch([{ eventId: 9003, markets: [], score: { liveStatus: 1, scoreHome: 0, scoreAway: 0 } }])]);
+    expect(s().watchEvents[9003]).toMatchObject({ scoreHome: 102, scoreAway: 99 });
+    // The page never judges a header itself: the same match described again (a name's case or spacing, a start
+    // moved by an hour) is an update, not a flag.
     s().setWatchlist([{ ...bare(9004), ...header, eventId: 9004, addedAt: 1, settled: false, markets: [] }]);
     s().applyOdds([batch([{ eventId: 9004, markets: [], event: { ...header, eventId: 9004, runnerHome: ' lions ', starts: 5 + 3_600_000, scoreHome: 104 } }])]);
     expect(s().watchEvents[9004]).toMatchObject({ runnerHome: ' lions ', scoreHome: 104 });

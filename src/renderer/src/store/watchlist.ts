@@ -8,7 +8,6 @@ import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../../shared/domain';
 import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
-import { describesAnotherMatch } from '../../../shared/eventIdentity';
 import { marketKind } from '../../../shared/trading';
 import { STREAM_GONE, type OddsBatch } from '../../../shared/ipc/contract';
 import { createOddsFold } from '../../../shared/ipc/oddsFold';
@@ -30,8 +29,8 @@ export interface WatchEvent extends EventView {
    */
   ended: string | null;
   /**
-   * Set when the service describes this id as another match than the watched one (../../../shared/eventIdentity.ts):
-   * that match's name, for the row's flag. Nothing of it is merged into the row (header, score, prices).
+   * Set when the service now uses this id for another match than the watched one, as the core decided it and keeps it
+   * (WatchedEventView.otherMatch): that match's name, for the row's flag. Nothing of it reaches the row.
    */
   otherMatch?: string;
 }
@@ -111,7 +110,6 @@ function splitEvent(w: WatchedEventView, ended: string | null = null): WatchEven
 
 /** What a snapshot's header says of an event; the watch's own facts (added, settled, ended) stay. */
 function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
-  if (describesAnotherMatch(ev, h)) return { ...ev, otherMatch: `${h.runnerHome ?? '?'} v ${h.runnerAway ?? '?'}${h.sportName ? ` (${h.sportName})` : ''}` };
   return {
     ...ev,
     sportId: h.sportId ?? ev.sportId,
