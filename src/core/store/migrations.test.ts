@@ -258,7 +258,7 @@ f');
     raw.close();
   });
 
-  it("013 keeps a version-10 file's watched match, prices and bet unflagged; an id that then names another match is flagged in the file, the stored match's prices kept", () => {
+  it("011 keeps a version-10 file's watched match, prices and bet unflagged; an id that then names another match is flagged in the file, the stored match's prices kept", () => {
     const path = join(dir, 'v10.db');
     const db = rawAt(10, path);
     db.exec(MATCH_9);

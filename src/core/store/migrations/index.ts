@@ -11,11 +11,11 @@ import { migration007 } from './007_special_offered_odds';
 import { migration008 } from './008_writer_progress';
 import { migration009 } from './009_settlement_revisions';
 import { migration010 } from './010_bet_revisions';
-import { migration013 } from './013_other_matches';
+import { migration011 } from './011_other_matches';
 
 export type { Migration } from './types';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration013];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {
