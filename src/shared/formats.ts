@@ -77,6 +77,9 @@ export const toIndonesian = (d: number): number => (d >= 2 ? d - 1 : -1 / (d - 1
 /** The implied probability of a decimal price, in percent (with the margin in it: the book's, not the fair one). */
 export const impliedPct = (d: number): number => 100 / d;
 
+/** A count with its noun agreeing in number: "1 bet", "2 bets", "1,204 lines" (`plural` for an irregular one). */
+export const countOf = (n: number, noun: string, plural = `${noun}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+
 /**
  * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3): a price
  * between two of them reads as the nearer one (by the profit d - 1), a tie as the shorter. The ladder runs from 1/100

@@ -28,7 +28,7 @@ export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | '
  * Whether a bet's CLV counts, and if not why. Only `counted` CLVs go into the averages, the beat-the-close rate, the
  * expected value and the histogram; every bet, whatever its state, counts in the P/L, stake and ROI.
  */
-export const CLV_STATES = ['counted', 'stale', 'lineMoved', 'afterClose', 'notClosed', 'noClosePrice', 'unpriced'] as const;
+export const CLV_STATES = ['counted', 'stale', 'lineMoved', 'afterClose', 'notClosed', 'noCloseRecorded', 'noClosePrice', 'unpriced'] as const;
 export type ClvState = (typeof CLV_STATES)[number];
 
 /** The states in words, for the screen and the CSV ("3 bets: stale close"). */
@@ -38,6 +38,7 @@ export const CLV_STATE_WORDS: Record<ClvState, string> = {
   lineMoved: 'the line moved under its id before the close',
   afterClose: 'placed after the close',
   notClosed: 'the line has not closed yet',
+  noCloseRecorded: 'settled with no close recorded (the app was not following the line at kick-off)',
   noClosePrice: 'no closing price for the side',
   unpriced: 'the model cannot price the close',
 };
@@ -48,7 +49,8 @@ export function clvState(b: LedgerBet, model: DevigModel): ClvState {
     if (b.closeStale) return 'stale';
     return b.clvByModel[model] === null ? 'unpriced' : 'counted';
   }
-  if (b.closedAt === null) return 'notClosed';
+  // A settled bet's line has closed: with no close kept, none was recorded (not "not closed yet").
+  if (b.closedAt === null) return b.pnl === null ? 'notClosed' : 'noCloseRecorded';
   if (b.placedAt > b.closedAt) return 'afterClose';
   if (!sameLine(b.closeLine, b.line, b.market)) return 'lineMoved';
   return 'noClosePrice';

@@ -120,6 +120,9 @@ export function betLabel(r: { event_id: number; runner_home: string | null; runn
   return `${teams} · ${marketKind(r.market) === 'moneyline' ? `Moneyline ${words}` : words} · ${period}`;
 }
 
+/** Why a settled bet has no CLV when its line's close was never recorded. */
+export const NO_CLOSE_RECORDED = 'no close recorded: the app was not following the line at kick-off';
+
 const minutes = (ms: number) => Math.round(ms / 60_000);
 
 export function createBetLog(db: Database.Database): BetLog {
@@ -180,7 +183,9 @@ export function createBetLog(db: Database.Database): BetLog {
 
   function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
     const none = { closingPrice: null, clvByModel: null, closeStale: false };
-    if (r.closed_at === null) return { ...none, closeNote: null };
+    // No close, and the match is over (or the bet settled by hand): no close was recorded (the app was not following
+    // the line at kick-off), not a line still to close.
+    if (r.closed_at === null) return { ...none, closeNote: r.settlement_status !== null || r.manual_result ? NO_CLOSE_RECORDED : null };
     // A close only counts for a bet taken before it: a bet placed in play has no closing line to beat.
     if (r.placed_at > r.closed_at) return { ...none, closeNote: 'placed after the close: no close to beat' };
     if (!sameLine(r.close_line, r.line, r.market)) {

@@ -4,6 +4,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { countOf } from '../../../shared/formats';
 import { api } from '../api';
 import { DayInput } from '../components/DayInput';
 import { Outcome } from '../components/Outcome';
@@ -62,7 +63,7 @@ const SettlementRowView = memo(function SettlementRowView({
         <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
         <Outcome value={r.moneyline?.away} label="away" testId={`ml-${eventId}-away`} />
       </span>
-      <span className="cell num muted">{r.lineCount} lines</span>
+      <span className="cell num muted">{countOf(r.lineCount, 'line')}</span>
     </div>
   );
 });
@@ -202,7 +203,7 @@ export function SettlementsView() {
       const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
       setExporting(false);
       if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
-      else if (r.value) toast(`Exported ${r.value.rows.toLocaleString()} settlements to ${r.value.path}`, 'info');
+      else if (r.value) toast(`Exported ${countOf(r.value.rows, 'settlement')} to ${r.value.path}`, 'info');
       return;
     }
     const r = await api.invoke('settlements:exportCsv', toQuery(filter, zone));

@@ -8,7 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
-import { formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
+import { countOf, formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
 import type { GridColumn, GridSortKey } from '../../../shared/gridLayout';
 import { labelPeriod } from '../../../shared/periods';
 import { sideName } from '../../../shared/trading';
@@ -534,7 +534,7 @@ export function WatchlistView() {
       <header className="view-header">
         <h1 id="watchlist-title">Watchlist</h1>
         <span className="muted" data-testid="watch-count">
-          {ids.length === total ? `${total} events` : `${ids.length} of ${total} events`}
+          {ids.length === total ? countOf(total, 'event') : `${ids.length} of ${countOf(total, 'event')}`}
         </span>
         <input
           type="search"
