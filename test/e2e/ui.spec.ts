@@ -489,7 +489,7 @@ test('plan restricted: specials say which plan they need', async ({ page, open }
   await expect(page.getByTestId('specials-restricted')).toContainText('Specials need the enterprise plan; your plan: starter');
   await expect(page.getByTestId('status-plan')).toHaveText('plan starter');
   // The live stream is an enterprise feature too: the watch stays, its stream says why it is not live.
-  await expect(page.getByTestId('status-streams')).toContainText('stream 0/1 live (1 restricted)');
+  await expect(page.getByTestId('status-streams')).toContainText('stream 0/1 live (1 not in your plan)');
   expect(app.sim.openStreams()).toBe(0);
   // The banner says it once for every view, in words: the watchlist's blank prices are the plan, not a fault.
   const banner = page.getByTestId('banner-plan');

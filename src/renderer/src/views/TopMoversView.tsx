@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MoverRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
+import { KeyHint } from '../components/KeyHint';
 import { arrowOf, COLOUR_LEGEND, COLOUR_LEGEND_IMPLIED, formatPercent, movePctIn, toneOf, type OddsFormat } from '../../../shared/formats';
 import { fmtMoney, useOddsFormat, useOdds } from '../format';
 import { useListKeys } from '../keys';
@@ -81,7 +82,7 @@ export function TopMoversView() {
         <div className="segmented" role="group" aria-label="Rank by">
           {WINDOWS.map((w, i) => (
             <button key={w} aria-pressed={span === w} data-testid={`movers-window-${w}`} onClick={() => setSpan(w)}>
-              {w} min <kbd className="key" title={`key ${i + 1}`}>{i + 1}</kbd>
+              {w} min <KeyHint k={String(i + 1)} />
             </button>
           ))}
         </div>

@@ -212,8 +212,8 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
       data-ended={ended ?? undefined}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`watch-row-${eventId}`}
-      onClick={() => useStore.getState().selectEvent(eventId)}
-      onDoubleClick={() => useStore.getState().selectEvent(eventId, true)}
+      // A single click opens the detail, also once Esc has closed it (it opened only while the pane was still open).
+      onClick={() => useStore.getState().selectEvent(eventId, true)}
     >
       <span className="cell ev" title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}>
         {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
