@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { countOf } from '../../../shared/formats';
+import { sportHasDraws } from '../../../shared/periods';
 import { api } from '../api';
 import { DayInput } from '../components/DayInput';
 import { Outcome } from '../components/Outcome';
@@ -60,7 +61,12 @@ const SettlementRowView = memo(function SettlementRowView({
       </span>
       <span className="cell ml">
         <Outcome value={r.moneyline?.home} label="home" testId={`ml-${eventId}-home`} />
-        <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
+        {sportHasDraws(sportName(r.sportId)) || r.moneyline?.draw?.trim().toLowerCase() !== 'loss' ? (
+          <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
+        ) : (
+          // A sport played to a winner has no draw: its column stays, empty, so the rows line up.
+          <span className="oc none" title={`No draw in ${sportName(r.sportId).toLowerCase()}`} data-testid={`ml-${eventId}-draw`} data-outcome="none" />
+        )}
         <Outcome value={r.moneyline?.away} label="away" testId={`ml-${eventId}-away`} />
       </span>
       <span className="cell num muted">{countOf(r.lineCount, 'line')}</span>
