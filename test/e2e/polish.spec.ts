@@ -191,6 +191,18 @@ for (const size of SIZES) {
   });
 
   test(`${at}: offline, the status bar claims no live stream`, async ({ page, open }) => {
+    const { sim, host } = await open(size);
+    const { id } = twoWayMatch(sim, 2.0, 1.9);
+    await watch(page, id);
+    await expect(page.getByTestId('status-streams')).toHaveText(/stream 1\/1 live/);
+    // The page loses Oddsdesk itself: the last status it had said "1/1 live", which no longer holds.
+    await host.stop();
+    await expect(page.getByTestId('badge-offline')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('status-streams')).not.toHaveText(/[1-9]\d*\/\d+ live/);
+    await expect(page.getByTestId('status-streams')).toHaveText(/1 stream waiting \(offline\)/);
+  });
+
+  test(`${at}: the service offline, the status bar claims no live stream`, async ({ page, open }) => {
     const { sim } = await open(size);
     const { id } = twoWayMatch(sim, 2.0, 1.9);
     await watch(page, id);
