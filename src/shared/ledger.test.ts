@@ -65,8 +65,10 @@ describe('the ledger report, worked by hand', () => {
     expect(clvState(byId.get(7)!, 'EM')).toBe('counted');
     const open = { ...byId.get(1)!, clvByModel: null, closedAt: null, pnl: null };
     expect(clvState(open, 'MPTO')).toBe('notClosed');
-    // Settled (an in-play bet on a line the app was not following at kick-off): its close was never recorded, not "not closed yet".
-    expect(clvState({ ...open, pnl: 25 }, 'MPTO')).toBe('noCloseRecorded');
+    // Settled from the service's result (an in-play bet on a line the app was not following at kick-off): its close
+    // was never recorded, not "not closed yet". Settled by hand, the match may be still to play.
+    expect(clvState({ ...open, pnl: 25, resultBy: 'service' }, 'MPTO')).toBe('noCloseRecorded');
+    expect(clvState({ ...open, pnl: 25, resultBy: 'hand' }, 'MPTO')).toBe('notClosed');
     expect(clvState({ ...open, closedAt: T0 - HOUR }, 'MPTO')).toBe('afterClose');
     expect(clvState({ ...open, closedAt: T0 + HOUR }, 'MPTO')).toBe('noClosePrice');
   });

@@ -12,7 +12,7 @@ import { oddsCell, formatOdds, type OddsFormat } from './formats';
 import { betTotals, marketKind, marketName, roundMoney, sameLine, sideName } from './trading';
 
 /** One bet as the report reads it: the bet log's view of it, its match's sport and league, and its line's close. */
-export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'> {
+export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'>, Partial<Pick<BetView, 'resultBy'>> {
   sportId: number | null;
   /** The sport's name, or null when the app never learnt it. */
   sport: string | null;
@@ -49,8 +49,9 @@ export function clvState(b: LedgerBet, model: DevigModel): ClvState {
     if (b.closeStale) return 'stale';
     return b.clvByModel[model] === null ? 'unpriced' : 'counted';
   }
-  // A settled bet's line has closed: with no close kept, none was recorded (not "not closed yet").
-  if (b.closedAt === null) return b.pnl === null ? 'notClosed' : 'noCloseRecorded';
+  // Settled from the service's result, the match is over and its line closed: with no close kept, none was recorded
+  // (not "not closed yet"). One settled by hand may be of a match still to play.
+  if (b.closedAt === null) return b.resultBy === 'service' || b.resultBy === 'score' ? 'noCloseRecorded' : 'notClosed';
   if (b.placedAt > b.closedAt) return 'afterClose';
   if (!sameLine(b.closeLine, b.line, b.market)) return 'lineMoved';
   return 'noClosePrice';
