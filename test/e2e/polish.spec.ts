@@ -11,6 +11,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { formatDayMonth } from '../../src/shared/formats';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { SPORTS } from '../../src/sim/catalog';
+import { walkSettledEvery, watchById } from './fixtures';
 import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-polish-trader-key';
@@ -55,14 +56,6 @@ function twoWayMatch(sim: Simulator, home: number, away: number): { id: number; 
   return { id, ml: id * 10 };
 }
 
-async function watch(page: Page, id: number) {
-  const input = page.getByTestId('add-watch-input');
-  await input.fill(String(id));
-  await page.getByTestId('add-watch-button').click();
-  await expect(page.getByTestId(`watch-row-${id}`)).toBeVisible();
-  await input.blur();
-}
-
 async function recordBet(page: Page, side: 'home' | 'away', stake: string) {
   await page.keyboard.press('r');
   await expect(page.getByTestId('record-bet')).toBeVisible();
@@ -81,14 +74,9 @@ for (const size of SIZES) {
     test.setTimeout(240_000);
     const { sim } = await open(size);
     // Settlements walked every 10 s, so the played-out match settles the bets soon.
-    await page.keyboard.press(',');
-    const every = page.getByTestId('settled-every-input');
-    await every.fill('10');
-    await every.press('Enter');
-    await every.blur();
-    await page.keyboard.press('w');
+    await walkSettledEvery(page, 10);
     const { id } = twoWayMatch(sim, 2.0, 1.9);
-    await watch(page, id);
+    await watchById(page, id);
     await page.getByTestId(`watch-row-${id}`).click();
     await expect(page.getByTestId('event-detail')).toBeVisible();
     await recordBet(page, 'home', '50');
@@ -127,7 +115,9 @@ for (const size of SIZES) {
     await page.getByTestId('odds-format-select').selectOption('implied');
     await page.keyboard.press('w');
     const { id, ml } = twoWayMatch(sim, 2.0, 1.9);
-    await watch(page, id);
+    await watchById(page, id);
+    // The first price seen (home 2.00 = 50.0%) before the move, so that there is a move.
+    await expect(page.getByTestId(`price-${id}-${ml}-home`).first()).toHaveText(/50\.0%$/);
     // Home shortens 2.00 -> 1.80 (more likely), away drifts 1.90 -> 2.10. Fair under MPTO: home 2.054054 -> 1.852941
     // (probability 48.7% -> 54.0%, +10.9%), away 1.948718 -> 2.172414 (51.3% -> 46.0%, -10.3%).
     sim.script.setMarket(id, ml, { home: 1.8, away: 2.1 });
@@ -159,7 +149,7 @@ for (const size of SIZES) {
   test(`${at}: a single click opens the detail, also after Esc closed it`, async ({ page, open }) => {
     const { sim } = await open(size);
     const { id } = twoWayMatch(sim, 2.0, 1.9);
-    await watch(page, id);
+    await watchById(page, id);
     const row = page.getByTestId(`watch-row-${id}`);
     await row.click();
     await expect(page.getByTestId('event-detail')).toBeVisible();
@@ -193,7 +183,7 @@ for (const size of SIZES) {
   test(`${at}: offline, the status bar claims no live stream`, async ({ page, open }) => {
     const { sim, host } = await open(size);
     const { id } = twoWayMatch(sim, 2.0, 1.9);
-    await watch(page, id);
+    await watchById(page, id);
     await expect(page.getByTestId('status-streams')).toHaveText(/stream 1\/1 live/);
     // The page loses Oddsdesk itself: the last status it had said "1/1 live", which no longer holds.
     await host.stop();
@@ -205,7 +195,7 @@ for (const size of SIZES) {
   test(`${at}: the service offline, the status bar claims no live stream`, async ({ page, open }) => {
     const { sim } = await open(size);
     const { id } = twoWayMatch(sim, 2.0, 1.9);
-    await watch(page, id);
+    await watchById(page, id);
     await expect(page.getByTestId('status-streams')).toHaveText(/stream 1\/1 live/);
     await sim.close();
     // The next request finds the service gone (the trader's look at the fixtures asks at once).

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import type { DevigModel, EventOdds, Market, Plan, SettledEvent } from '../../src/shared/api';
 import { devig } from '../../src/shared/devig';
 import { periodNames, sportHasDraws } from '../../src/shared/periods';
@@ -15,6 +15,7 @@ import { lineLabel } from '../../src/core/monitor/oddsPipeline';
 import { PERIODS, SPORTS } from '../../src/sim/catalog';
 import { marketSides, settleSide } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
+import { watchById } from './fixtures';
 import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-ui-trader-key';
@@ -89,14 +90,6 @@ const test = base.extend<{ open: (options?: AppOptions) => Promise<App> }>({
   },
 });
 
-/** Adds a watch the way a trader types it: the event id into the watchlist's box. */
-async function watchById(page: Page, eventId: number) {
-  const input = page.getByTestId('add-watch-input');
-  await input.fill(String(eventId));
-  await page.getByTestId('add-watch-button').click();
-  await expect(page.getByTestId(`watch-row-${eventId}`)).toBeVisible();
-  await input.blur();
-}
 
 const truthOf = (sim: Simulator, eventId: number): EventOdds => {
   const ev = sim.truth.event(eventId);
