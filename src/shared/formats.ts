@@ -101,6 +101,9 @@ export const toIndonesian = (d: number): number => (d >= 2 ? d - 1 : -1 / (d - 1
 /** The implied probability of a decimal price, in percent (with the margin in it: the book's, not the fair one). */
 export const impliedPct = (d: number): number => 100 / d;
 
+/** A count with its noun agreeing in number: "1 bet", "2 bets", "1,204 lines" (`plural` for an irregular one). */
+export const countOf = (n: number, noun: string, plural = `${noun}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+
 /**
  * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3), from 1/100 to
  * 1000/1. A price reads as the nearest of them (a tie: the shorter) only where it is that fraction quoted to two
@@ -262,8 +265,25 @@ export function toneOf(x: number | null | undefined, decimals = PCT_DECIMALS): T
   return shown > 0 ? 'pos' : shown < 0 ? 'neg' : '';
 }
 
+/** The arrow beside a change, by the same rule as its colour: ▲ above zero, ▼ below, none at zero as shown. */
+export function arrowOf(x: number | null | undefined, decimals = PCT_DECIMALS): '▲' | '▼' | '' {
+  const t = toneOf(x, decimals);
+  return t === 'pos' ? '▲' : t === 'neg' ? '▼' : '';
+}
+
+/**
+ * A decimal price's relative move (percent) as the trader's format reads it: in implied-% mode the move of the
+ * probability, which rises as the price shortens (a price 15% shorter is a probability 17.6% higher); otherwise as is.
+ */
+export function movePctIn(format: OddsFormat, pct: number | null | undefined): number | null {
+  if (pct == null || !Number.isFinite(pct)) return null;
+  return format === 'implied' ? (100 / (100 + pct) - 1) * 100 : pct;
+}
+
 /** The legend of that rule, as the screens and docs/trading.md say it. */
 export const COLOUR_LEGEND = 'Green ▲ went up (a price drifting, a limit raised, CLV or P/L above zero); red ▼ went down (a price shortening, a limit cut).';
+/** The same legend in implied-% mode, where a shortening price is a probability going up. */
+export const COLOUR_LEGEND_IMPLIED = 'Green ▲ went up (a probability rising as its price shortens, a limit raised, CLV or P/L above zero); red ▼ went down (a probability falling as its price drifts, a limit cut).';
 
 // ---- time zones and the 24-hour clock ----
 

@@ -52,19 +52,23 @@ describe('the ledger report, worked by hand', () => {
     expect(report.total).toMatchObject({ clvBets: 4, beatClose: 3, beatRate: 75, ev: 7.5 });
     expect(report.total.averageClv).toBeCloseTo(6.125, 10);
     // The stale close (bet 3, +10%) would lift the mean to 6.9: it is left out, and counted as such.
-    expect(report.clvStates).toEqual({ counted: 4, stale: 1, lineMoved: 1, afterClose: 0, notClosed: 0, noClosePrice: 0, unpriced: 1 });
+    expect(report.clvStates).toEqual({ counted: 4, stale: 1, lineMoved: 1, afterClose: 0, notClosed: 0, noCloseRecorded: 0, noClosePrice: 0, unpriced: 1 });
     // The Bets view's average takes the stale close: (5 - 2 + 10 + 1.5 + 20) / 5.
     expect(betTotals(BETS, 'MPTO').averageClv).toBeCloseTo(6.9, 10);
   });
 
-  it('each bet’s state: stale, line moved, not closed yet, placed after the close, n/a under one model only', () => {
+  it('each bet’s state: stale, line moved, not closed yet, no close recorded, placed after the close, n/a under one model only', () => {
     const byId = new Map(BETS.map((b) => [b.id, b]));
     expect(clvState(byId.get(3)!, 'MPTO')).toBe('stale');
     expect(clvState(byId.get(6)!, 'MPTO')).toBe('lineMoved');
     expect(clvState(byId.get(7)!, 'MPTO')).toBe('unpriced');
     expect(clvState(byId.get(7)!, 'EM')).toBe('counted');
-    const open = { ...byId.get(1)!, clvByModel: null, closedAt: null };
+    const open = { ...byId.get(1)!, clvByModel: null, closedAt: null, pnl: null };
     expect(clvState(open, 'MPTO')).toBe('notClosed');
+    // Settled from the service's result (an in-play bet on a line the app was not following at kick-off): its close
+    // was never recorded, not "not closed yet". Settled by hand, the match may be still to play.
+    expect(clvState({ ...open, pnl: 25, resultBy: 'service' }, 'MPTO')).toBe('noCloseRecorded');
+    expect(clvState({ ...open, pnl: 25, resultBy: 'hand' }, 'MPTO')).toBe('notClosed');
     expect(clvState({ ...open, closedAt: T0 - HOUR }, 'MPTO')).toBe('afterClose');
     expect(clvState({ ...open, closedAt: T0 + HOUR }, 'MPTO')).toBe('noClosePrice');
   });

@@ -12,7 +12,7 @@ import { oddsCell, formatOdds, type OddsFormat } from './formats';
 import { betTotals, expectedValue, fairPrices, marketKind, marketName, pushShare, roundMoney, sameLine, sideName, type PushShare } from './trading';
 
 /** One bet as the report reads it: the bet log's view of it, its match's sport and league, and its line's close. */
-export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'> {
+export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'>, Partial<Pick<BetView, 'resultBy'>> {
   sportId: number | null;
   /** The sport's name, or null when the app never learnt it. */
   sport: string | null;
@@ -48,7 +48,7 @@ export function evOf(b: LedgerBet, clv: number, model: DevigModel): number | nul
  * Whether a bet's CLV counts, and if not why. Only `counted` CLVs go into the averages, the beat-the-close rate, the
  * expected value and the histogram; every bet, whatever its state, counts in the P/L, stake and ROI.
  */
-export const CLV_STATES = ['counted', 'stale', 'lineMoved', 'afterClose', 'notClosed', 'noClosePrice', 'unpriced'] as const;
+export const CLV_STATES = ['counted', 'stale', 'lineMoved', 'afterClose', 'notClosed', 'noCloseRecorded', 'noClosePrice', 'unpriced'] as const;
 export type ClvState = (typeof CLV_STATES)[number];
 
 /** The states in words, for the screen and the CSV ("3 bets: stale close"). */
@@ -58,6 +58,7 @@ export const CLV_STATE_WORDS: Record<ClvState, string> = {
   lineMoved: 'the line moved under its id before the close',
   afterClose: 'placed after the close',
   notClosed: 'the line has not closed yet',
+  noCloseRecorded: 'settled with no close recorded (the app was not following the line at kick-off)',
   noClosePrice: 'no closing price for the side',
   unpriced: 'the model cannot price the close',
 };
@@ -68,7 +69,9 @@ export function clvState(b: LedgerBet, model: DevigModel): ClvState {
     if (b.closeStale) return 'stale';
     return b.clvByModel[model] === null ? 'unpriced' : 'counted';
   }
-  if (b.closedAt === null) return 'notClosed';
+  // Settled from the service's result, the match is over and its line closed: with no close kept, none was recorded
+  // (not "not closed yet"). One settled by hand may be of a match still to play.
+  if (b.closedAt === null) return b.resultBy === 'service' || b.resultBy === 'score' ? 'noCloseRecorded' : 'notClosed';
   if (b.placedAt > b.closedAt) return 'afterClose';
   if (!sameLine(b.closeLine, b.line, b.market)) return 'lineMoved';
   return 'noClosePrice';

@@ -49,8 +49,9 @@ describe('labels from the service', () => {
     { period: 2, description: '   ' },
   ]);
 
-  it("uses the service's description before any guess of ours", () => {
-    expect(labelPeriod('Soccer', 0, names)).toBe('Whole Game');
+  it("uses the service's description before any guess of ours, but for the full match: one word everywhere", () => {
+    // The core's words (alerts, the bet log) have no service list at hand: "Full match" there and here alike.
+    expect(labelPeriod('Soccer', 0, names)).toBe('Full match');
     expect(labelPeriod('Basketball', 1, names)).toBe('Opening Frame');
     expect(labelPeriod('Tennis', 1, names)).toBe('Opening Frame');
     // A blank description is no description: the guess stays.

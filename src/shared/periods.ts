@@ -4,6 +4,17 @@
 /** Sports played in sets: each set and game settles as a binary result and period 0 carries the set count. */
 const SET_SPORTS = ['tennis', 'volleyball', 'beach volleyball', 'table tennis', 'badminton', 'squash', 'padel'];
 
+/** Sports whose matches are played to a winner (sets, overtime, extra innings): a moneyline with no draw. */
+const DRAWLESS_SPORTS = [...SET_SPORTS, 'basketball', 'baseball'];
+
+/**
+ * Whether a draw result means anything for a match of this sport: not for one played to a winner, where the
+ * service still sends the draw side of a moneyline's settlement (always a loss). An unknown sport may have draws.
+ */
+export function sportHasDraws(sportName: string | null | undefined): boolean {
+  return !sportName || !DRAWLESS_SPORTS.includes(sportName.trim().toLowerCase());
+}
+
 /** The first tennis game code (set 1, game 1); codes 1..5 below it are the sets themselves. */
 const TENNIS_FIRST_GAME = 6;
 /** Each set reserves 13 game codes (a tie-break is the 13th game). */
@@ -76,6 +87,8 @@ export function labelPeriod(sport: string | boolean, period: number, names: Peri
   // The game rule is tennis's (service-interface.md: "in tennis, each game has period = ..."): table tennis,
   // volleyball and the rest number their periods as the service's list says. An event whose sport we never saw but
   // which is played in sets falls back to the game rule only where the service's list has no word for the code.
+  // Period 0 is "Full match" everywhere, whatever the service calls it ("Match"): one word for one thing.
+  if (period === 0) return periodLabel(sport, 0);
   const gameRule = typeof sport === 'string' ? isTennis(sport) : sport && !names.has(period);
   if (gameRule && tennisGame(period)) return periodLabel(true, period);
   return names.get(period) ?? periodLabel(sport, period);

@@ -28,9 +28,9 @@ describe('purposeSplit', () => {
     const by = { settled: 3, repair: 0, results: 0, specials: 2, stream: 1, lookup: 0, ui: 4 };
     expect(purposeSplit(by).map((r) => r.purpose)).toEqual(['settled', 'repair', 'results', 'specials', 'stream', 'lookup', 'ui']);
     expect(purposeSplit(by, true).map((r) => [r.label, r.count])).toEqual([
-      ['settled walk', 3],
-      ['specials', 2],
-      ['stream opens', 1],
+      ['checking for settlements', 3],
+      ['specials and outrights', 2],
+      ['price streams opened', 1],
       ['on screen', 4],
     ]);
   });

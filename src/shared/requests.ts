@@ -9,13 +9,13 @@
 export const PURPOSES = ['settled', 'repair', 'results', 'specials', 'stream', 'lookup', 'ui'] as const;
 export type Purpose = (typeof PURPOSES)[number];
 
-/** Trader-facing names of the purposes, in the order they are listed. */
+/** Trader-facing names of the purposes, in the order they are listed: what the request was for, in a trader's words. */
 export const PURPOSE_LABELS: Record<Purpose, string> = {
-  settled: 'settled walk',
-  repair: 'settlement repair',
-  results: 'results',
-  specials: 'specials',
-  stream: 'stream opens',
+  settled: 'checking for settlements',
+  repair: 'damaged settlements fetched again',
+  results: 'period results',
+  specials: 'specials and outrights',
+  stream: 'price streams opened',
   lookup: 'fixtures and look-ups',
   ui: 'on screen',
 };

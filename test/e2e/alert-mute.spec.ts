@@ -69,7 +69,7 @@ test('alerts arriving while the pointer rests on a row’s Mute never make the c
   // The click lands where the pointer is, as a trader's would.
   await page.mouse.down();
   await page.mouse.up();
-  await expect(page.getByTestId('muted-events')).toHaveText(`Muted: #${a!.id}`);
+  await expect(page.getByTestId('muted-events')).toHaveText(`Muted: ${a!.ev.runner_home} v ${a!.ev.runner_away}`);
   await expect(rowOf(a!.id).getByTestId(`mute-${a!.id}`)).toHaveAttribute('aria-pressed', 'true');
   for (const other of [b!, c!, d!]) await expect(page.getByTestId(`mute-${other.id}`)).toHaveCount(other === b ? 1 : 0);
   await expect(page.getByTestId(`mute-${b!.id}`)).toHaveAttribute('aria-pressed', 'false');
@@ -82,5 +82,5 @@ test('alerts arriving while the pointer rests on a row’s Mute never make the c
   await expect(rows.first()).toHaveAttribute('data-event-id', /^(\d+)$/);
   expect([c!.id, d!.id]).toContain(Number(await rows.first().getAttribute('data-event-id')));
   await expect(page.getByTestId('new-alerts')).toHaveCount(0);
-  await expect(page.getByTestId('muted-events')).toHaveText(`Muted: #${a!.id}`);
+  await expect(page.getByTestId('muted-events')).toHaveText(`Muted: ${a!.ev.runner_home} v ${a!.ev.runner_away}`);
 });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LEDGER_CSV_HEADER } from '../../src/shared/ledger';
 import { startSimulator } from '../../src/sim';
-import { twoWayMatch } from './fixtures';
+import { twoWayMatch, walkSettledEvery } from './fixtures';
 import { cli, root, startWebHost } from './helpers';
 import { parseCsv } from '../support/csv';
 
@@ -37,12 +37,7 @@ test('the Report tab shows the Bets view’s totals, the bets by side with their
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();
     // Settlements walked every 10 s, so the played-out match settles the bets soon.
-    await page.keyboard.press(',');
-    const every = page.getByTestId('settled-every-input');
-    await every.fill('10');
-    await every.press('Enter');
-    await every.blur();
-    await page.keyboard.press('w');
+    await walkSettledEvery(page, 10);
 
     // A match hours before its start with a two-way moneyline.
     const event = twoWayMatch(sim);

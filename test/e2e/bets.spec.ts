@@ -62,9 +62,9 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await page.keyboard.press('1'); // rank by the 5-minute move
   await expect(page.getByTestId('movers-window-5')).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('mover-side-0')).toHaveText('Away');
-  await expect(page.getByTestId('mover-move-0')).toHaveText('+11.5%');
+  await expect(page.getByTestId('mover-move-0')).toHaveText('▲ +11.5%');
   await expect(page.getByTestId('mover-side-1')).toHaveText('Home');
-  await expect(page.getByTestId('mover-move-1')).toHaveText('-9.8%');
+  await expect(page.getByTestId('mover-move-1')).toHaveText('▼ -9.8%');
   await page.keyboard.press('3');
   await expect(page.getByTestId('movers-window-60')).toHaveAttribute('aria-pressed', 'true');
   await page.keyboard.press('ArrowDown');

@@ -89,3 +89,22 @@ export function twoWayMatch(sim: Simulator): EventOdds {
   if (!event) throw new Error('no two-way match more than two hours before its start in the book');
   return event;
 }
+
+/** Settings: the settled walk every `seconds` (so a played-out match settles within the test); back to the watchlist. */
+export async function walkSettledEvery(page: Page, seconds: number) {
+  await page.keyboard.press(',');
+  const every = page.getByTestId('settled-every-input');
+  await every.fill(String(seconds));
+  await every.press('Enter');
+  await every.blur();
+  await page.keyboard.press('w');
+}
+
+/** Adds a watch the way a trader types it: the event id into the watchlist's box (left without focus after). */
+export async function watchById(page: Page, eventId: number) {
+  const input = page.getByTestId('add-watch-input');
+  await input.fill(String(eventId));
+  await page.getByTestId('add-watch-button').click();
+  await expect(page.getByTestId(`watch-row-${eventId}`)).toBeVisible();
+  await input.blur();
+}

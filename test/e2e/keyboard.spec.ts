@@ -254,7 +254,7 @@ test('Del takes a watch away with an undo (Z, Ctrl+Z or the toast) that brings b
   await page.keyboard.press('Escape');
   await page.keyboard.press('z');
   await expect(row).toBeVisible();
-  await expect(page.getByTestId('watch-count')).toHaveText('1 events');
+  await expect(page.getByTestId('watch-count')).toHaveText('1 event');
 });
 
 test('a live alert sounds by kind, flashes its row and counts unread; a snoozed event is listed but silent', async ({ page, sim }) => {

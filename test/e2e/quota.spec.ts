@@ -125,8 +125,8 @@ test('the quota tooltip splits the hour by purpose as the upstream counted it, a
       return shown >= upstream ? 'at least' : `shown ${shown} < upstream ${upstream}`;
     })
     .toBe('at least');
-  await expect(tooltip).toContainText('settled walk');
-  await expect(tooltip).toContainText('stream opens');
+  await expect(tooltip).toContainText('checking for settlements');
+  await expect(tooltip).toContainText('price streams opened');
 
   // Leaving closes it; the keyboard opens it too.
   await page.mouse.move(5, 5);

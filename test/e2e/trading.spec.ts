@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startSimulator } from '../../src/sim';
 import { SPORTS } from '../../src/sim/catalog';
+import { walkSettledEvery } from './fixtures';
 import { cli, startWebHost } from './helpers';
 
 const KEY = 'e2e-trading-desk-key';
@@ -36,12 +37,7 @@ test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off
     await page.setViewportSize({ width: 1600, height: 900 });
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();
-    await page.keyboard.press(',');
-    const every = page.getByTestId('settled-every-input');
-    await every.fill('10');
-    await every.press('Enter');
-    await every.blur();
-    await page.keyboard.press('w');
+    await walkSettledEvery(page, 10);
 
     // A soccer match hours before its start, with its 1X2 moneyline and its quarter-line spread.
     const event = sim.truth

@@ -7,14 +7,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import type { DevigModel, EventOdds, Market, Plan, SettledEvent } from '../../src/shared/api';
 import { devig } from '../../src/shared/devig';
-import { periodNames } from '../../src/shared/periods';
+import { periodNames, sportHasDraws } from '../../src/shared/periods';
 import { lineLabel } from '../../src/core/monitor/oddsPipeline';
-import { PERIODS } from '../../src/sim/catalog';
+import { PERIODS, SPORTS } from '../../src/sim/catalog';
 import { marketSides, settleSide } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
+import { watchById } from './fixtures';
 import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-ui-trader-key';
@@ -89,14 +90,6 @@ const test = base.extend<{ open: (options?: AppOptions) => Promise<App> }>({
   },
 });
 
-/** Adds a watch the way a trader types it: the event id into the watchlist's box. */
-async function watchById(page: Page, eventId: number) {
-  const input = page.getByTestId('add-watch-input');
-  await input.fill(String(eventId));
-  await page.getByTestId('add-watch-button').click();
-  await expect(page.getByTestId(`watch-row-${eventId}`)).toBeVisible();
-  await input.blur();
-}
 
 const truthOf = (sim: Simulator, eventId: number): EventOdds => {
   const ev = sim.truth.event(eventId);
@@ -362,7 +355,9 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   const halves = { win: 'W', half_win: '½W', push: 'P', half_loss: '½L', loss: 'L', void: 'V' } as const;
   for (const l of one.settlement) {
     const cells = detail.getByTestId(`settled-line-${l.line_id}`).locator('.oc');
-    const want = marketSides(l.market).map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }, null, one.status));
+    // A sport played to a winner shows no draw result (the service's draw "loss" is no result).
+    const draws = sportHasDraws(SPORTS.find((x) => x.id === one.sport_id)?.name) || l.outcome_draw !== 'loss';
+    const want = marketSides(l.market).filter((side) => side !== 'draw' || draws).map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }, null, one.status));
     await expect(cells).toHaveText(want.map((r) => (r.kind === 'settled' ? halves[r.result] : '?')));
     for (const [i, r] of want.entries()) if (r.kind === 'settled') await expect(cells.nth(i)).toHaveClass(new RegExp(`\\b${r.result.replace('half_', '')}\\b`));
   }
@@ -401,6 +396,7 @@ test('a live alert lands in the alert history and muting is per event', async ({
   const soon = (await upcoming(app, 1)).filter((f) => app.hoursToStart(f) < 1.5).sort((a, b) => a.starts.localeCompare(b.starts));
   expect(soon.length).toBeGreaterThanOrEqual(2);
   const [a, b] = [soon[0]!.event_id, soon[soon.length - 1]!.event_id];
+  const mutedA = `Muted: ${soon[0]!.runner_home} v ${soon[0]!.runner_away}`;
   await watchById(page, a);
   await watchById(page, b);
   await expect(page.getByTestId('status-streams')).toContainText('stream 2/2 live');
@@ -443,7 +439,7 @@ test('a live alert lands in the alert history and muting is per event', async ({
   await expect(page.locator('[data-testid="alert-row"][data-kind="max_win"]').first()).toContainText(forA[0]!.split(' on ')[0]!);
 
   await page.locator(`[data-testid="alert-row"][data-event-id="${a}"]`).first().getByTestId(`mute-${a}`).click();
-  await expect(page.getByTestId('muted-events')).toHaveText(`Muted: #${a}`);
+  await expect(page.getByTestId('muted-events')).toHaveText(mutedA);
   // The trader's pointer moves on: while it rests over the list, new alerts wait behind "N new alerts" (issue 33).
   await page.mouse.move(0, 0);
   // On until both have moved again: the muted event alerts no more, the other one still does.
@@ -456,7 +452,7 @@ test('a live alert lands in the alert history and muting is per event', async ({
   expect(alerts.get(b)!.length, `a max_win move on ${b}`).toBeGreaterThan(bBefore);
   await expect.poll(() => messages(b)).toEqual([...alerts.get(b)!].sort());
   expect(await messages(a)).toEqual([...forA].sort());
-  await expect(page.getByTestId('muted-events')).toHaveText(`Muted: #${a}`);
+  await expect(page.getByTestId('muted-events')).toHaveText(mutedA);
   await expect(page.locator(`[data-testid="alert-row"][data-event-id="${b}"]`).first().getByTestId(`mute-${b}`)).toHaveAttribute('aria-pressed', 'false');
 });
 
@@ -489,7 +485,7 @@ test('plan restricted: specials say which plan they need', async ({ page, open }
   await expect(page.getByTestId('specials-restricted')).toContainText('Specials need the enterprise plan; your plan: starter');
   await expect(page.getByTestId('status-plan')).toHaveText('plan starter');
   // The live stream is an enterprise feature too: the watch stays, its stream says why it is not live.
-  await expect(page.getByTestId('status-streams')).toContainText('stream 0/1 live (1 restricted)');
+  await expect(page.getByTestId('status-streams')).toContainText('stream 0/1 live (1 not in your plan)');
   expect(app.sim.openStreams()).toBe(0);
   // The banner says it once for every view, in words: the watchlist's blank prices are the plan, not a fault.
   const banner = page.getByTestId('banner-plan');

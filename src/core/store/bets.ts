@@ -133,6 +133,9 @@ export function betLabel(r: { event_id: number; runner_home: string | null; runn
   return `${teams} · ${marketKind(r.market) === 'moneyline' ? `Moneyline ${words}` : words} · ${period}`;
 }
 
+/** Why a settled bet has no CLV when its line's close was never recorded. */
+export const NO_CLOSE_RECORDED = 'no close recorded: the app was not following the line at kick-off';
+
 const minutes = (ms: number) => Math.round(ms / 60_000);
 
 export function createBetLog(db: Database.Database): BetLog {
@@ -220,7 +223,9 @@ export function createBetLog(db: Database.Database): BetLog {
 
   function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
     const none = { closingPrice: null, clvByModel: null, closeStale: false };
-    if (r.closed_at === null) return { ...none, closeNote: null };
+    // No close, and the service has settled the match: no close was recorded (the app was not following the line at
+    // kick-off), not a line still to close.
+    if (r.closed_at === null) return { ...none, closeNote: r.settlement_status !== null ? NO_CLOSE_RECORDED : null };
     // A close only counts for a bet taken before it: a bet placed in play has no closing line to beat.
     if (r.placed_at > r.closed_at) return { ...none, closeNote: 'placed after the close: no close to beat' };
     if (!sameLine(r.close_line, r.line, r.market)) {
@@ -366,7 +371,7 @@ export function createBetLog(db: Database.Database): BetLog {
         const x = extra.get(b.id);
         return {
           id: b.id, placedAt: b.placedAt, price: b.price, stake: b.stake, side: b.side, market: b.market, line: b.line, pnl: b.pnl,
-          clvByModel: b.clvByModel, closeStale: b.closeStale,
+          clvByModel: b.clvByModel, closeStale: b.closeStale, resultBy: b.resultBy,
           sportId: x?.sport_id ?? null, sport: x?.sport_name ?? null, leagueId: x?.league_id ?? null, league: x?.league_name ?? null,
           closedAt: x?.closed_at ?? null, closeLine: x?.close_line ?? null,
           drawClose: b.clvByModel ? drawCloseOf(b, draws) : null,

@@ -28,6 +28,23 @@ interface Props {
   values: 'odds' | 'money';
   /** A log y scale (uPlot distr 3), for decimal odds; every value must be > 0 (a value <= 0 is left out). */
   log?: boolean;
+  /**
+   * The least time the x axis spans, in ms (default a minute): one point, or points a few ms apart, get this much
+   * room around them, so the axis reads clock times ("15:10:20"), not thousandths of a second or whole years.
+   */
+  minSpanMs?: number;
+}
+
+/**
+ * The x range: the data's, widened about its middle to at least `minSpanMs` (uPlot's own, for one point or points
+ * ms apart, spans thousandths of a second or years, labelled "17.198 / 17.199" or "1 Jan, 1 Jan").
+ */
+export function timeRange(min: number | null, max: number | null, minSpanMs: number, nowMs: number): [number, number] {
+  const span = minSpanMs / 1000;
+  if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max)) return [nowMs / 1000 - span, nowMs / 1000];
+  if (max - min >= span) return [min, max];
+  const mid = (min + max) / 2;
+  return [mid - span / 2, mid + span / 2];
 }
 
 /** Decimal prices a price axis may label: the ones a trader reads at a glance. */
@@ -79,7 +96,7 @@ function timeAxisLabels(splits: number[], incrSeconds: number, zone: string): st
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
-export function Chart({ title, data, series, height = 150, testId, values, log = false }: Props) {
+export function Chart({ title, data, series, height = 150, testId, values, log = false, minSpanMs = 60_000 }: Props) {
   const theme = useStore((s) => s.theme);
   const oddsFormat = useOddsFormat();
   const zone = useTimeZone();
@@ -100,6 +117,8 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
     if (!el) return;
     const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
     const text = valueText(values, oddsFormat);
+    // Implied probability falls as the decimal price rises: its axis runs the other way, so a rise reads as a rise.
+    const inverted = values === 'odds' && oddsFormat === 'implied';
     const opts: uPlot.Options = {
       title,
       width: Math.max(200, el.clientWidth),
@@ -108,16 +127,35 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
       cursor: { drag: { x: true, y: false } },
       // Ticks fall on the zone's whole hours and days; the labels are ours (24-hour, in the zone).
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), zone),
-      scales: { x: { time: true }, ...(log ? { y: { distr: 3 as const, range: logPriceRange } } : {}) },
+      scales: {
+        x: { time: true, range: (_u, min, max) => timeRange(min, max, minSpanMs, Date.now()) },
+        y: { ...(log ? { distr: 3 as const, range: logPriceRange } : {}), ...(inverted ? { dir: -1 as const } : {}) },
+      },
       axes: [
-        // space: room for "14:05:09.5" between ticks, so labels never run into each other.
-        { ...axis, size: 44, space: 80, values: (_u, splits, _i, _space, incr) => timeAxisLabels(splits, incr, zone) },
+        // space: room for "14:05:09.5" between ticks, so labels never run into each other. The labels drawn are
+        // kept on the element too (data-x-labels), for the tests and for a screen reader's sake.
+        {
+          ...axis,
+          size: 44,
+          space: 80,
+          values: (_u, splits, _i, _space, incr) => {
+            const labels = timeAxisLabels(splits, incr, zone);
+            el.dataset.xLabels = labels.map((l) => l.replace('\n', ' ')).join(' | ');
+            return labels;
+          },
+        },
         // A tick at or below 1 on a log scale is no price: no label rather than "—".
         {
           ...axis,
           size: 72,
           ...(log ? { splits: logPriceSplits, filter: (_u: uPlot, splits: number[]) => splits } : {}),
-          values: (_u, vals) => vals.map((v) => (v == null || (values === 'odds' && v <= 1) ? '' : text(v))),
+          values: (u, vals) => {
+            const labels = vals.map((v) => (v == null || (values === 'odds' && v <= 1) ? '' : text(v)));
+            // Top to bottom as drawn.
+            const drawn = vals.map((v, i) => ({ at: u.valToPos(v, 'y'), label: labels[i]! })).filter((l) => l.label !== '');
+            el.dataset.yLabels = drawn.sort((a, b) => a.at - b.at).map((l) => l.label).join(' | ');
+            return labels;
+          },
         },
       ],
       series: [
@@ -142,7 +180,7 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
     };
     // Rebuilt only when the shape changes; data updates go through setData below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [title, height, seriesKey, theme, log, values, oddsFormat, zone]);
+  }, [title, height, seriesKey, theme, log, values, oddsFormat, zone, minSpanMs]);
 
   useEffect(() => {
     plot.current?.setData(dataRef.current());

@@ -80,7 +80,8 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { e
         else el.removeAttribute('title');
       }
       if (!first && price != null && next != null && next !== price) {
-        const up = next > price;
+        // Up as the trader reads the figure: in implied-% mode a shorter price is a higher probability.
+        const up = format === 'implied' ? next < price : next > price;
         el.classList.toggle('up', up);
         el.classList.toggle('down', !up);
         el.dataset['dir'] = up ? 'up' : 'down';

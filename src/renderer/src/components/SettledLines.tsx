@@ -3,7 +3,7 @@
 // the spec's rule). Shared by the Settlements view and the event detail. The words are the trading module's.
 import { useMemo } from 'react';
 import type { SettlementDetail } from '../../../shared/ipc/contract';
-import { labelPeriod, periodNames } from '../../../shared/periods';
+import { labelPeriod, periodNames, sportHasDraws } from '../../../shared/periods';
 import { lineWords, marketSides, settledLineText, settlementStatusNote, settleSide, sideWords } from '../../../shared/trading';
 import { Outcome } from './Outcome';
 import { PeriodResults } from './PeriodResults';
@@ -40,7 +40,8 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
                 <td>{labelPeriod(sport, l.period, names)}</td>
                 <td>
                   <span className="sides">
-                    {marketSides(l.market).map((side) => {
+                    {/* No draw result for a sport played to a winner: its "draw loses" is no result a trader reads. */}
+                    {marketSides(l.market).filter((side) => side !== 'draw' || sportHasDraws(detail.sportName) || l.outcome_draw.trim().toLowerCase() !== 'loss').map((side) => {
                       const r = settleSide(l, side, score, team, s.status);
                       const words = sideWords(l.market, l.line, side, { team });
                       return (

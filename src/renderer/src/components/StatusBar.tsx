@@ -5,23 +5,34 @@ import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QuotaView, StreamState } from '../../../shared/ipc/contract';
 import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests';
-import { zoneLabel } from '../../../shared/formats';
-import { fmtShortDateTime, fmtTime, useTimeZone, utcTitle } from '../format';
+import { countOf, zoneLabel } from '../../../shared/formats';
+import { eventName, fmtShortDateTime, fmtTime, useTimeZone, utcTitle } from '../format';
 import { useStore } from '../store';
 
 const STATE_ORDER: StreamState[] = ['live', 'connecting', 'reconnecting', 'failing', 'restricted', 'failed', 'ended'];
+/** A stream's state in a trader's words. */
+const STATE_WORDS: Record<StreamState, string> = {
+  live: 'live',
+  connecting: 'connecting',
+  reconnecting: 'reconnecting',
+  failing: 'resting after repeated drops',
+  restricted: 'not in your plan',
+  failed: 'failed',
+  ended: 'match over, no more prices',
+};
 
 export function StatusBar() {
   const status = useStore((s) => s.status);
   const behindMs = useStore((s) => s.screenBehindMs);
   const { demo, hostConnected, theme } = useStore(useShallow((s) => ({ demo: s.info?.demo ?? s.status?.demo ?? false, hostConnected: s.hostConnected, theme: s.theme })));
+  const names = useStore(useShallow((s) => (s.status?.streams ?? []).map((st) => eventName(s.watchEvents[st.eventId]?.runnerHome, s.watchEvents[st.eventId]?.runnerAway, st.eventId))));
   const offline = !hostConnected || status?.connection === 'offline';
   const streams = status?.streams ?? [];
   const counts = new Map<StreamState, number>();
   for (const st of streams) counts.set(st.state, (counts.get(st.state) ?? 0) + 1);
   const live = counts.get('live') ?? 0;
   const open = streams.filter((s) => s.state !== 'ended').length;
-  const others = STATE_ORDER.filter((k) => k !== 'live' && counts.get(k)).map((k) => `${counts.get(k)} ${k}`);
+  const others = offline ? [] : STATE_ORDER.filter((k) => k !== 'live' && counts.get(k)).map((k) => `${counts.get(k)} ${STATE_WORDS[k]}`);
   const dotClass = offline ? 'offline' : streams.length === 0 ? 'idle' : live === open ? 'online' : 'degraded';
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;
@@ -31,8 +42,13 @@ export function StatusBar() {
 
   return (
     <footer className="status-bar" role="status" data-testid="status-bar" aria-label="Status">
-      <span className="seg" data-testid="status-streams" title={streams.map((s) => `#${s.eventId} ${s.state}`).join('\n') || 'No streams open'}>
-        <span className={`dot ${dotClass}`} aria-hidden /> {streams.length === 0 ? 'no streams' : `stream ${live}/${open} live`}
+      <span
+        className="seg"
+        data-testid="status-streams"
+        title={streams.length === 0 ? 'No streams open' : offline ? 'Offline: no prices are coming in; the streams open again once the service answers' : streams.map((s, i) => `${names[i]}: ${STATE_WORDS[s.state]}`).join('\n')}
+      >
+        {/* Offline, no stream is live whatever it last said: none is claimed. */}
+        <span className={`dot ${dotClass}`} aria-hidden /> {streams.length === 0 ? 'no streams' : offline ? `${countOf(open, 'stream')} waiting (offline)` : `stream ${live}/${open} live`}
         {others.length > 0 && <span className="muted"> ({others.join(', ')})</span>}
       </span>
       <span className="seg" data-testid="status-plan">

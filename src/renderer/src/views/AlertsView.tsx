@@ -102,6 +102,8 @@ export function AlertsView() {
   );
   const [kind, setKind] = useState('');
   const [text, setText] = useState('');
+  // The muted matches by name (the watchlist knows them), not by id.
+  const mutedNames = useStore(useShallow((s) => (mutedEvents ?? []).map((id) => (s.watchEvents[id] ? eventName(s.watchEvents[id].runnerHome, s.watchEvents[id].runnerAway, id) : `event ${id}`))));
   const scroller = useRef<HTMLDivElement>(null);
   const selectAlert = useCallback((id: number) => useStore.getState().setListCursor('alerts', id), []);
   useEffect(() => {
@@ -170,7 +172,7 @@ export function AlertsView() {
         <span className="spacer" />
         {mutedEvents && mutedEvents.length > 0 && (
           <span className="muted" data-testid="muted-events">
-            Muted: {mutedEvents.map((id) => `#${id}`).join(', ')}
+            Muted: {mutedNames.join(', ')}
           </span>
         )}
       </header>

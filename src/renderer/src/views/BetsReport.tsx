@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { AppError } from '../../../shared/errors';
-import { dayStartIn, EDGE_PCT_DECIMALS, formatPercent, toneOf, zoneLabel } from '../../../shared/formats';
+import { countOf, dayStartIn, EDGE_PCT_DECIMALS, formatPercent, toneOf, zoneLabel } from '../../../shared/formats';
 import {
   CLV_STATE_WORDS, CLV_STATES, LEDGER_DIMENSION_NAMES, ledgerCsv, ledgerSeriesCsv, oddsBandLabel,
   type LedgerGroup, type LedgerReport,
@@ -170,6 +170,7 @@ export function BetsReport() {
                       series={SERIES}
                       values="money"
                       height={240}
+                      minSpanMs={3_600_000}
                       testId="report-chart"
                     />
                   </div>
@@ -184,7 +185,7 @@ export function BetsReport() {
                   </div>
                   <button
                     className="link"
-                    onClick={() => png(histBox.current, `CLV distribution (${report.model}), ${count(t.clvBets)} bets`, [{ label: 'below zero', color: '--down' }, { label: 'zero or above', color: '--up' }], 'clv')}
+                    onClick={() => png(histBox.current, `CLV distribution (${report.model}), ${countOf(t.clvBets, 'bet')}`, [{ label: 'below zero', color: '--down' }, { label: 'zero or above', color: '--up' }], 'clv')}
                     data-testid="report-histogram-png"
                   >
                     Save chart as PNG
@@ -200,7 +201,7 @@ export function BetsReport() {
                   ? 'every bet here has one.'
                   : notCounted.map((s, i) => (
                       <span key={s} data-testid={`report-clv-state-${s}`} data-count={report.clvStates[s]}>
-                        {count(report.clvStates[s])} {report.clvStates[s] === 1 ? 'bet' : 'bets'}: {CLV_STATE_WORDS[s]}
+                        {countOf(report.clvStates[s], 'bet')}: {CLV_STATE_WORDS[s]}
                         {i < notCounted.length - 1 ? '; ' : '. '}
                       </span>
                     ))}
@@ -288,7 +289,7 @@ function ClvHistogramPlot({ report }: { report: LedgerReport }) {
     const bars = uPlot.paths.bars?.({ size: [0.92, Infinity], align: 0 });
     const height = 240;
     const opts: uPlot.Options = {
-      title: `CLV distribution (${report.model}), ${count(report.total.clvBets)} bets`,
+      title: `CLV distribution (${report.model}), ${countOf(report.total.clvBets, 'bet')}`,
       width: Math.max(200, el.clientWidth),
       height,
       legend: { show: false },
@@ -318,7 +319,7 @@ function ClvHistogramPlot({ report }: { report: LedgerReport }) {
     <>
       <div className="chart" ref={box} data-testid="report-histogram" data-bins={h.bins.length} data-theme={theme} />
       <p className="muted small-text" style={{ margin: 0 }}>
-        Bars {h.width} point{h.width === 1 ? '' : 's'} wide{tails ? `; outside the chart: ${tails}` : ''}.
+        Bars {countOf(h.width, 'point')} wide{tails ? `; outside the chart: ${tails}` : ''}.
       </p>
     </>
   );

@@ -11,6 +11,7 @@ import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { BetQuery, BetRevision, BetTotals, BetView, HandResult } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
+import { KeyHint } from '../components/KeyHint';
 import { BET_RESULTS, formatMoney, marketName, resultWords } from '../../../shared/trading';
 import { EDGE_PCT_DECIMALS, formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
@@ -130,11 +131,11 @@ export function BetsView() {
         <div className="segmented" role="group" aria-label="Status">
           {STATUSES.map((s, i) => (
             <button key={s} aria-pressed={tab === 'log' && status === s} data-testid={`bets-status-${s}`} onClick={() => (setTab('log'), setStatus(s))}>
-              {STATUS_WORD[s]} <kbd className="key" title={`key ${i + 1}`}>{i + 1}</kbd>
+              {STATUS_WORD[s]} <KeyHint k={String(i + 1)} />
             </button>
           ))}
           <button aria-pressed={tab === 'report'} data-testid="bets-tab-report" onClick={() => setTab('report')}>
-            Report <kbd className="key" title="key 4">4</kbd>
+            Report <KeyHint k="4" />
           </button>
         </div>
         {tab === 'log' && (

@@ -130,6 +130,29 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   );
 }
 
+/** "kick-off in 2 h 05 min": how long a match with no score yet has to go, or "kick-off due" once its time has come. */
+export function untilKickOff(startsMs: number, nowMs: number): string {
+  const min = Math.ceil((startsMs - nowMs) / 60_000);
+  if (min <= 0) return 'kick-off due';
+  if (min < 60) return `kick-off in ${min} min`;
+  if (min < 48 * 60) return `kick-off in ${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')} min`;
+  return `kick-off in ${Math.floor(min / 1440)} days`;
+}
+
+/** The time to kick-off in the detail's header, where a score goes once there is one: drawn again every 15 s. */
+function KickOffIn({ starts }: { starts: number }) {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span className="muted small-text" data-testid="detail-kickoff">
+      {untilKickOff(starts, now)}
+    </span>
+  );
+}
+
 /** A settled event: its lines' win/loss/push and its period results, fetched on demand and kept (settlements slice). */
 function SettledSection({ eventId }: { eventId: number }) {
   const detail = useStore((s) => s.settlementDetails[eventId]);
@@ -289,7 +312,8 @@ export function EventDetail({ eventId }: { eventId: number }) {
           </div>
         </div>
         <div className="detail-score" data-testid="detail-score">
-          <EventBadge eventId={eventId} settled={!!detail?.settled} live={event?.liveStatus === 1} testId="detail-badge" /> {fmtScore(event?.scoreHome, event?.scoreAway) || '–'}
+          <EventBadge eventId={eventId} settled={!!detail?.settled} live={event?.liveStatus === 1} testId="detail-badge" />{' '}
+          {fmtScore(event?.scoreHome, event?.scoreAway) || (event?.starts != null ? <KickOffIn starts={event.starts} /> : '–')}
         </div>
         {/* In the pane's header, which stays in view as the pane scrolls: always there to close it. */}
         <button className="detail-close" onClick={() => setDetailOpen(false)} aria-label="Close detail" data-testid="detail-close">

@@ -1,7 +1,10 @@
-// The fixtures picker: lists fixtures:list (optionally live only, per sport), filters by text, adds a watch.
+// The fixtures picker: lists fixtures:list (optionally live only, per sport), filters by text, adds a watch. From the
+// search box, ↓/↑ move the highlighted fixture (the first one to begin with) and Enter watches it, or opens it when
+// it is watched already.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { countOf } from '../../../shared/formats';
 import type { FixtureView } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import { Time } from '../components/Time';
@@ -17,6 +20,7 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
   const [adding, setAdding] = useState<Set<number>>(new Set());
   const watchEvents = useStore((s) => s.watchEvents);
   const { addWatch, toast, select } = useStore(useShallow((s) => ({ addWatch: s.addWatch, toast: s.toast, select: s.selectEvent })));
+  const [active, setActive] = useState(0);
   const scroller = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
 
@@ -33,6 +37,14 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
     return list.sort((a, b) => a.starts.localeCompare(b.starts) || a.event_id - b.event_id);
   }, [fixtures, text]);
   const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 10 });
+  // A new list (typed text, another sport): the first fixture is the highlighted one again.
+  useEffect(() => setActive(0), [shown]);
+  const highlighted = shown.length === 0 ? -1 : Math.min(active, shown.length - 1);
+  const moveTo = (i: number) => {
+    const next = Math.max(0, Math.min(i, shown.length - 1));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
 
   const add = async (f: FixtureView) => {
     setAdding((s) => new Set(s).add(f.event_id));
@@ -59,12 +71,34 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
     >
       <div className="picker-bar">
         <strong>Fixtures</strong>
-        <input ref={input} type="search" placeholder="team, league or id" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter fixtures" data-testid="fixture-filter" />
+        <input
+          ref={input}
+          type="search"
+          placeholder="team, league or id"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Filter fixtures (↓↑ choose, Enter watches)"
+          aria-controls="fixture-list"
+          aria-activedescendant={highlighted >= 0 ? `fixture-option-${shown[highlighted]!.event_id}` : undefined}
+          data-testid="fixture-filter"
+          onKeyDown={(e) => {
+            const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 10 : e.key === 'PageUp' ? -10 : 0;
+            if (step !== 0 && shown.length > 0) {
+              e.preventDefault();
+              moveTo(highlighted + step);
+            } else if (e.key === 'Enter' && highlighted >= 0) {
+              e.preventDefault();
+              const f = shown[highlighted]!;
+              if (f.watched || watchEvents[f.event_id]) select(f.event_id, true);
+              else if (!adding.has(f.event_id)) void add(f);
+            }
+          }}
+        />
         <SportSelect value={sportId} onChange={setSportId} />
         <label className="check">
           <input type="checkbox" checked={liveOnly} onChange={(e) => setLiveOnly(e.target.checked)} data-testid="fixture-live-only" /> live now only
         </label>
-        <span className="muted">{fixtures ? `${shown.length} fixtures` : ''}</span>
+        <span className="muted">{fixtures ? countOf(shown.length, 'fixture') : ''}</span>
         <span className="spacer" />
         <button onClick={onClose} aria-label="Close fixtures">
           Close (Esc)
@@ -77,13 +111,22 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
       )}
       {!error && !fixtures && <p className="calm-message">Loading fixtures…</p>}
       {fixtures && shown.length === 0 && <p className="calm-message">No fixture matches. {liveOnly ? 'Try without "live now only".' : ''}</p>}
-      <div className="picker-list" ref={scroller}>
+      <div className="picker-list" ref={scroller} id="fixture-list" role="listbox" aria-label="Fixtures">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const f = shown[item.index]!;
             const watched = f.watched || !!watchEvents[f.event_id];
             return (
-              <div key={f.event_id} className="prow" style={{ transform: `translateY(${item.start}px)` }} data-testid={`fixture-row-${f.event_id}`}>
+              <div
+                key={f.event_id}
+                id={`fixture-option-${f.event_id}`}
+                role="option"
+                aria-selected={item.index === highlighted}
+                className={`prow${item.index === highlighted ? ' selected' : ''}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+                data-testid={`fixture-row-${f.event_id}`}
+                onMouseMove={() => item.index !== highlighted && setActive(item.index)}
+              >
                 <Time ms={serviceMs(f.starts)} withDate />
                 <span className="muted">{f.sport_name}</span>
                 <span className="muted ellipsis">{f.league_name}</span>

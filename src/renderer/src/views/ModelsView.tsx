@@ -9,18 +9,20 @@ import 'uplot/dist/uPlot.min.css';
 import type { AppError } from '../../../shared/errors';
 import type { ModelReliability, ModelScoreboard, ScoreGroup, ScoreInterval, ScoreProgress } from '../../../shared/scoreboard';
 import { formatScore } from '../../../shared/scoreboard';
+import { countOf, dayStartIn, zoneLabel } from '../../../shared/formats';
 import { api } from '../api';
+import { DayInput } from '../components/DayInput';
+import { useTimeZone } from '../format';
 import { useStore } from '../store';
 
 const PROGRESS_MS = 200;
 const count = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 const interval = (i: ScoreInterval) => (i.low === null || i.high === null ? '—' : `${formatScore(i.low)} – ${formatScore(i.high)}`);
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
 interface Filter {
   sportId: number | null;
-  /** yyyy-mm-dd (UTC), or '' for all. */
+  /** YYYY-MM-DD, from midnight in the trader's zone, or '' for all. */
   since: string;
 }
 
@@ -31,6 +33,7 @@ export function ModelsView() {
   const [progress, setProgress] = useState<ScoreProgress | null>(null);
   const [sports, setSports] = useState<Array<{ id: number; label: string }>>([]);
   const asked = useRef(0);
+  const zone = useTimeZone();
 
   const score = useCallback(async (f: Filter) => {
     const ask = ++asked.current;
@@ -41,8 +44,9 @@ export function ModelsView() {
         if (r.ok && ask === asked.current && r.value.running) setProgress(r.value);
       });
     }, PROGRESS_MS);
-    const since = f.since ? Date.parse(`${f.since}T00:00:00Z`) : NaN;
-    const r = await api.invoke('models:score', { ...(f.sportId === null ? {} : { sportId: f.sportId }), ...(Number.isFinite(since) ? { since } : {}) });
+    // The day's start in the trader's zone, as every other day filter reads it.
+    const since = dayStartIn(f.since, zone);
+    const r = await api.invoke('models:score', { ...(f.sportId === null ? {} : { sportId: f.sportId }), ...(since === undefined ? {} : { since }) });
     clearInterval(poll);
     if (ask !== asked.current) return;
     setProgress(null);
@@ -54,7 +58,7 @@ export function ModelsView() {
     setBoard(r.value);
     // The sports to choose from: those of the whole history, as first seen.
     if (f.sportId === null) setSports(r.value.bySport.map((g) => ({ id: Number(g.key), label: g.label })));
-  }, []);
+  }, [zone]);
 
   useEffect(() => {
     void score(filter);
@@ -80,10 +84,9 @@ export function ModelsView() {
             ))}
           </select>
         </label>
-        <label className="check">
-          Kick-off since (UTC)
-          <input type="date" value={filter.since} onChange={(e) => setFilter({ ...filter, since: e.target.value })} data-testid="models-since" />
-        </label>
+        <span className="muted">Kick-off since</span>
+        <DayInput value={filter.since} onChange={(since) => setFilter((f) => ({ ...f, since }))} label="Kick-off since (YYYY-MM-DD)" testId="models-since" zone={zone} />
+        <span className="muted small-text" data-testid="models-zone">{zoneLabel(zone, Date.now())}</span>
         <button onClick={() => void score(filter)} disabled={working} data-testid="models-refresh">
           {working ? 'Scoring…' : 'Score again'}
         </button>
@@ -122,8 +125,8 @@ function Scoreboard({ board, stale }: { board: ModelScoreboard; stale: boolean }
             <>
               <ScoreTable group={all} />
               <p className="muted small-text" data-testid="models-lines">
-                {plural(all.lines, 'line', 'lines')} from {plural(all.matches, 'match', 'matches')}
-                {board.halfPushes > 0 ? `, ${plural(board.halfPushes, 'quarter line', 'quarter lines')} scored on the half that did not push` : ''}
+                {countOf(all.lines, 'line')} from {countOf(all.matches, 'match', 'matches')}
+                {board.halfPushes > 0 ? `, ${countOf(board.halfPushes, 'quarter line')} scored on the half that did not push` : ''}
               </p>
             </>
           )}
@@ -211,11 +214,11 @@ function Excluded({ board }: { board: ModelScoreboard }) {
       Left out:{' '}
       {parts.map(([k, one, many], i) => (
         <span key={k} data-testid={`models-excluded-${k}`} data-count={x[k]}>
-          {plural(x[k], one, many)}
+          {countOf(x[k], one, many)}
           {i < parts.length - 1 ? ', ' : '.'}
         </span>
       ))}{' '}
-      {board.awaitingSettlement > 0 && <span data-testid="models-awaiting">{plural(board.awaitingSettlement, 'closed line awaits', 'closed lines await')} its match's settlement.</span>}
+      {board.awaitingSettlement > 0 && <span data-testid="models-awaiting">{board.awaitingSettlement === 1 ? "1 closed line awaits its match's settlement." : `${countOf(board.awaitingSettlement, 'closed line')} await their matches' settlements.`}</span>}
     </p>
   );
 }
@@ -271,7 +274,7 @@ function ReliabilityCard({ reliability, leader }: { reliability: ModelReliabilit
           {reliability.model}
           {leader ? ' ★' : ''}
         </strong>
-        <span className="muted small-text">{plural(sides, 'side', 'sides')}</span>
+        <span className="muted small-text">{countOf(sides, 'side')}</span>
       </div>
       <ReliabilityPlot reliability={reliability} />
     </div>

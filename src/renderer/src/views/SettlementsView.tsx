@@ -4,6 +4,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { countOf } from '../../../shared/formats';
+import { sportHasDraws } from '../../../shared/periods';
 import { api } from '../api';
 import { DayInput } from '../components/DayInput';
 import { Outcome } from '../components/Outcome';
@@ -63,10 +65,15 @@ const SettlementRowView = memo(function SettlementRowView({
       </span>
       <span className="cell ml">
         <Outcome value={r.moneyline?.home} label="home" testId={`ml-${eventId}-home`} />
-        <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
+        {sportHasDraws(sportName(r.sportId)) || r.moneyline?.draw?.trim().toLowerCase() !== 'loss' ? (
+          <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
+        ) : (
+          // A sport played to a winner has no draw: its column stays, empty, so the rows line up.
+          <span className="oc none" title={`No draw in ${sportName(r.sportId).toLowerCase()}`} data-testid={`ml-${eventId}-draw`} data-outcome="none" />
+        )}
         <Outcome value={r.moneyline?.away} label="away" testId={`ml-${eventId}-away`} />
       </span>
-      <span className="cell num muted">{r.lineCount} lines</span>
+      <span className="cell num muted">{countOf(r.lineCount, 'line')}</span>
     </div>
   );
 });
@@ -208,7 +215,7 @@ export function SettlementsView() {
       const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
       setExporting(false);
       if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
-      else if (r.value) toast(`Exported ${r.value.rows.toLocaleString()} settlements to ${r.value.path}`, 'info');
+      else if (r.value) toast(`Exported ${countOf(r.value.rows, 'settlement')} to ${r.value.path}`, 'info');
       return;
     }
     const r = await api.invoke('settlements:exportCsv', toQuery(filter, zone));

@@ -7,8 +7,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MoverRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
-import { COLOUR_LEGEND, formatPercent, toneOf } from '../../../shared/formats';
-import { fmtMoney, useOdds } from '../format';
+import { KeyHint } from '../components/KeyHint';
+import { arrowOf, COLOUR_LEGEND, COLOUR_LEGEND_IMPLIED, formatPercent, movePctIn, toneOf, type OddsFormat } from '../../../shared/formats';
+import { fmtMoney, useOddsFormat, useOdds } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
 
@@ -16,12 +17,14 @@ const WINDOWS = [5, 15, 60] as const;
 type Window = (typeof WINDOWS)[number];
 const REFRESH_MS = 5_000;
 
-const moveOf = (r: MoverRow, w: Window) => (w === 5 ? r.move5 : w === 15 ? r.move15 : r.move60);
-const fmtMove = (x: number | null) => formatPercent(x, { sign: true });
+/** A row's move over `w` minutes as the trader reads it: the fair price's, or in implied-% mode its probability's. */
+const moveOf = (r: MoverRow, w: Window, format: OddsFormat) => movePctIn(format, w === 5 ? r.move5 : w === 15 ? r.move15 : r.move60);
+/** "▲ +11.5%": the arrow the colour legend promises, and the signed move. */
+const fmtMove = (x: number | null) => (x === null ? formatPercent(x) : `${arrowOf(x)} ${formatPercent(x, { sign: true })}`.trim());
 
 /** The biggest moves first (either way); ties by event and line, so the order is stable. */
-const rank = (rows: readonly MoverRow[], w: Window) =>
-  [...rows].sort((a, b) => Math.abs(moveOf(b, w) ?? 0) - Math.abs(moveOf(a, w) ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId);
+const rank = (rows: readonly MoverRow[], w: Window, format: OddsFormat) =>
+  [...rows].sort((a, b) => Math.abs(moveOf(b, w, format) ?? 0) - Math.abs(moveOf(a, w, format) ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId);
 /** A row's identity: its line and side. */
 const rowKey = (r: MoverRow) => `${r.lineId}:${r.side}`;
 
@@ -32,6 +35,8 @@ export function TopMoversView() {
   const cursor = useStore((s) => s.listCursor.movers);
   const setCursor = useStore((s) => s.setListCursor);
   const fmtOdds = useOdds();
+  const format = useOddsFormat();
+  const implied = format === 'implied';
   const load = useCallback(async () => {
     const r = await api.invoke('movers:list');
     if (r.ok) {
@@ -45,7 +50,7 @@ export function TopMoversView() {
     return () => clearInterval(t);
   }, [load]);
 
-  const ranked = useMemo(() => rank(rows ?? [], span), [rows, span]);
+  const ranked = useMemo(() => rank(rows ?? [], span, format), [rows, span, format]);
   const selected = cursor === null ? -1 : ranked.findIndex((r) => rowKey(r) === cursor);
   const table = useRef<HTMLTableElement>(null);
   useListKeys('movers', {
@@ -61,7 +66,7 @@ export function TopMoversView() {
       const w = WINDOWS[Number(e.key) - 1]!;
       setSpan(w);
       // The new ranking's top row.
-      const top = rank(rows ?? [], w)[0];
+      const top = rank(rows ?? [], w, format)[0];
       setCursor('movers', top ? rowKey(top) : null);
       return true;
     },
@@ -77,14 +82,14 @@ export function TopMoversView() {
         <div className="segmented" role="group" aria-label="Rank by">
           {WINDOWS.map((w, i) => (
             <button key={w} aria-pressed={span === w} data-testid={`movers-window-${w}`} onClick={() => setSpan(w)}>
-              {w} min <kbd className="key" title={`key ${i + 1}`}>{i + 1}</kbd>
+              {w} min <KeyHint k={String(i + 1)} />
             </button>
           ))}
         </div>
       </header>
-      <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted). A line missing a side it had is left out. ↑↓ move, Enter opens the event at this line (Esc comes back).</p>
+      <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: {implied ? 'the relative change of its probability (+ = more likely, a steam; − = less likely)' : 'its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted)'}. A line missing a side it had is left out. ↑↓ move, Enter opens the event at this line (Esc comes back).</p>
       <p className="muted small-text" data-testid="colour-legend">
-        {COLOUR_LEGEND}
+        {implied ? COLOUR_LEGEND_IMPLIED : COLOUR_LEGEND}
       </p>
       {error && (
         <p className="calm-message" role="alert">
@@ -127,8 +132,8 @@ export function TopMoversView() {
                 <td className="num">{fmtOdds(r.price)}</td>
                 <td className="num">{fmtOdds(r.fair)}</td>
                 {WINDOWS.map((w) => (
-                  <td key={w} className={`num ${toneOf(moveOf(r, w))}`} data-testid={w === span ? `mover-move-${i}` : undefined}>
-                    {fmtMove(moveOf(r, w))}
+                  <td key={w} className={`num ${toneOf(moveOf(r, w, format))}`} data-testid={w === span ? `mover-move-${i}` : undefined}>
+                    {fmtMove(moveOf(r, w, format))}
                   </td>
                 ))}
                 <td className="num">{fmtMoney(r.maxWin)}</td>

@@ -8,7 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
-import { formatOdds, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
+import { arrowOf, countOf, formatOdds, movePctIn, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
 import type { GridColumn, GridSortKey } from '../../../shared/gridLayout';
 import { labelPeriod } from '../../../shared/periods';
 import { sideName } from '../../../shared/trading';
@@ -95,17 +95,18 @@ function SortHeader({ k, label, title, className }: { k: GridSortKey; label: str
   );
 }
 
-/** The moneyline side whose fair price moved most in 15 minutes: "1 ▼ 4.2%" (▼ shortened, ▲ drifted). */
+/** The moneyline side whose fair price moved most in 15 minutes: "1 ▼ 4.2%" (▼ shortened, ▲ drifted; in implied-% mode the probability's move). */
 const MoveCell = memo(function MoveCell({ eventId, period, format }: { eventId: number; period: number; format: OddsFormat }) {
   // The event's movers are replaced every 15 s (loadGridMoves): the cell renders then, not on a price tick.
   const rows = useStore((s) => s.gridMoves[eventId]);
   const move = useMemo(() => {
     const r = moveOf(rows, period);
-    return r ? { side: r.side, pct: r.move15!, fair: r.fair } : null;
-  }, [rows, period]);
+    // In implied-% mode the probability's move, which rises as the price shortens.
+    return r ? { side: r.side, raw: r.move15!, pct: movePctIn(format, r.move15)!, fair: r.fair } : null;
+  }, [rows, period, format]);
   if (!move) return <span className="cell num move muted" data-testid={`move-${eventId}`} title="No 15-minute move of the moneyline yet">—</span>;
   const label = move.side === 'home' ? '1' : move.side === 'draw' ? 'X' : '2';
-  const from = move.fair / (1 + move.pct / 100);
+  const from = move.fair / (1 + move.raw / 100);
   const tone = toneOf(move.pct);
   // A move that rounds to nothing names no side.
   if (tone === '') {
@@ -119,9 +120,9 @@ const MoveCell = memo(function MoveCell({ eventId, period, format }: { eventId: 
     <span
       className={`cell num move ${tone}`}
       data-testid={`move-${eventId}`}
-      title={`${sideName(move.side)}'s fair price ${formatOdds(from, format)} → ${formatOdds(move.fair, format)} in the last 15 minutes (${formatPercent(move.pct, { sign: true })})`}
+      title={`${sideName(move.side)}'s fair price ${formatOdds(from, format)} → ${formatOdds(move.fair, format)} in the last 15 minutes (${format === 'implied' ? 'probability ' : ''}${formatPercent(move.pct, { sign: true })})`}
     >
-      {label} {move.pct < 0 ? '▼' : move.pct > 0 ? '▲' : ''}
+      {label} {arrowOf(move.pct)}
       {formatPercent(Math.abs(move.pct))}
     </span>
   );
@@ -214,8 +215,8 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
       data-ended={ended ?? undefined}
       style={{ transform: `translateY(${top}px)` }}
       data-testid={`watch-row-${eventId}`}
-      onClick={() => useStore.getState().selectEvent(eventId)}
-      onDoubleClick={() => useStore.getState().selectEvent(eventId, true)}
+      // A single click opens the detail, also once Esc has closed it (it opened only while the pane was still open).
+      onClick={() => useStore.getState().selectEvent(eventId, true)}
     >
       <span className="cell ev" title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}>
         {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
@@ -551,7 +552,7 @@ export function WatchlistView() {
       <header className="view-header">
         <h1 id="watchlist-title">Watchlist</h1>
         <span className="muted" data-testid="watch-count">
-          {ids.length === total ? `${total} events` : `${ids.length} of ${total} events`}
+          {ids.length === total ? countOf(total, 'event') : `${ids.length} of ${countOf(total, 'event')}`}
         </span>
         <input
           type="search"

@@ -176,7 +176,8 @@ export const AgeCell = memo(function AgeCell({
     const paint = (now: number) => {
       const age = at === null ? null : Math.max(0, now - at);
       setText(el, age === null ? '—' : fmtAge(age));
-      setTitle(el, age === null ? 'No price' : `Price set ${fmtAge(age)} ago${stale ? '; the feed is not live, so it may be out of date' : ''}`);
+      const when = age === null ? '' : fmtAge(age) === 'now' ? 'just now' : `${fmtAge(age)} ago`; // not "now ago"
+      setTitle(el, age === null ? 'No price' : `Price set ${when}${stale ? '; the feed is not live, so it may be out of date' : ''}`);
     };
     const read = () => {
       at = latestPriceTime(useStore.getState(), eventId, lines);
