@@ -37,17 +37,28 @@ export function poissonFrom(at: number, mean: number): IntDist {
   return { lo: at, p: p.map((x) => x / sum) };
 }
 
-/** A normal of this mean and variance on whole numbers (each k takes the mass of [k - 0.5, k + 0.5)), from `at`. */
-export function normalFrom(at: number, mean: number, variance: number): IntDist {
-  if (!(variance > 1e-6)) return point(at + Math.max(0, Math.round(mean)));
+/**
+ * A normal of this mean and variance on whole numbers (each k takes the mass of [k - 0.5, k + 0.5)), from `at`; no
+ * value below `floor` (a score is never negative; a difference may be).
+ */
+export function normalFrom(at: number, mean: number, variance: number, floor = 0): IntDist {
+  if (!(variance > 1e-6)) return point(at + Math.max(floor, Math.round(mean)));
   const sd = Math.sqrt(variance);
-  const lo = Math.max(0, Math.floor(mean - 6 * sd));
+  const lo = Math.max(floor, Math.floor(mean - 6 * sd));
   const hi = Math.ceil(mean + 6 * sd);
   const cdf = (x: number) => 0.5 * (1 + erf((x - mean) / (sd * Math.SQRT2)));
-  const p: number[] = [];
-  for (let k = lo; k <= hi; k++) p.push(cdf(k + 0.5) - (k === lo ? 0 : cdf(k - 0.5)));
-  const sum = p.reduce((a, b) => a + b, 0);
-  return { lo: at + lo, p: p.map((x) => x / sum) };
+  const p = new Array<number>(hi - lo + 1);
+  let sum = 0;
+  let below = 0; // everything under lo goes to lo
+  for (let k = lo; k <= hi; k++) {
+    const upTo = cdf(k + 0.5);
+    const x = upTo - below;
+    p[k - lo] = x;
+    sum += x;
+    below = upTo;
+  }
+  for (let k = 0; k < p.length; k++) p[k]! /= sum;
+  return { lo: at + lo, p };
 }
 
 /** Abramowitz-Stegun 7.1.26 (error below 1.5e-7): plenty for prices rounded to two decimals. */
@@ -58,23 +69,38 @@ function erf(x: number): number {
   return s * y;
 }
 
-/** The distribution of a + sign * b, for independent a and b. */
+/** The distribution of a + sign * b, for independent a and b (plain loops: the simulator prices every tick with it). */
 export function combine(a: IntDist, b: IntDist, sign: 1 | -1): IntDist {
-  const lo = sign === 1 ? a.lo + b.lo : a.lo - (b.lo + b.p.length - 1);
-  const p = new Array<number>(a.p.length + b.p.length - 1).fill(0);
-  a.p.forEach((pa, i) => {
-    if (pa < 1e-12) return;
-    b.p.forEach((pb, j) => {
-      const k = sign === 1 ? i + j : i + (b.p.length - 1 - j);
-      p[k] = (p[k] ?? 0) + pa * pb;
-    });
-  });
+  const la = a.p.length;
+  const lb = b.p.length;
+  const lo = sign === 1 ? a.lo + b.lo : a.lo - (b.lo + lb - 1);
+  const p = new Array<number>(la + lb - 1).fill(0);
+  for (let i = 0; i < la; i++) {
+    const pa = a.p[i]!;
+    if (pa < 1e-12) continue;
+    if (sign === 1) for (let j = 0; j < lb; j++) p[i + j]! += pa * b.p[j]!;
+    else for (let j = 0; j < lb; j++) p[i + lb - 1 - j]! += pa * b.p[j]!;
+  }
   return { lo, p };
 }
 
 /** Independent home and away scores. */
 export function fromSides(home: IntDist, away: IntDist): ScoreDists {
   return { home, away, total: combine(home, away, 1), diff: combine(home, away, -1) };
+}
+
+/**
+ * Independent normal scores (basketball's points): their total and difference are normals too, taken as such rather
+ * than convolved (two hundred-point supports would cost 40,000 products a tick).
+ */
+export function fromNormalSides(at: { home: number; away: number }, mean: { home: number; away: number }, variance: { home: number; away: number }): ScoreDists {
+  const v = variance.home + variance.away;
+  return {
+    home: normalFrom(at.home, mean.home, variance.home),
+    away: normalFrom(at.away, mean.away, variance.away),
+    total: normalFrom(at.home + at.away, mean.home + mean.away, v),
+    diff: normalFrom(at.home - at.away, mean.home - mean.away, v, -Infinity),
+  };
 }
 
 /**
@@ -117,12 +143,19 @@ export function noDraw(d: ScoreDists, pHome: number): ScoreDists {
   return { ...d, diff: { lo: d.diff.lo - 1, p } };
 }
 
-function mass(d: IntDist, test: (v: number) => boolean): number {
-  let s = 0;
-  d.p.forEach((x, k) => {
-    if (test(d.lo + k)) s += x;
-  });
-  return s;
+/** P(value < x), P(value = x) and P(value > x) on `d`, in one pass that stops at x. */
+function split(d: IntDist, x: number): { below: number; at: number; above: number } {
+  let below = 0;
+  let at = 0;
+  let total = 0;
+  const k0 = x - d.lo;
+  for (let k = 0; k < d.p.length; k++) {
+    const p = d.p[k]!;
+    total += p;
+    if (k < k0) below += p;
+    else if (k === k0) at += p;
+  }
+  return { below, at, above: Math.max(0, total - below - at) };
 }
 
 /**
@@ -138,9 +171,10 @@ export function lineChances(d: IntDist, line: number): { up: number; down: numbe
   let push = 0;
   let loss = 0;
   for (const x of halves) {
-    win += mass(d, (v) => v > x);
-    push += mass(d, (v) => v === x);
-    loss += mass(d, (v) => v < x);
+    const s = split(d, x);
+    win += s.above;
+    push += s.at;
+    loss += s.below;
   }
   const stake = 2 - push;
   if (!(stake > 1e-9)) return null;

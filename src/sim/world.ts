@@ -21,7 +21,7 @@ import { DEVIG_MODELS, LIVE_STATUS, formatServiceTime } from '../shared/api';
 import { tennisGamePeriod } from '../shared/periods';
 import { devig } from '../shared/devig';
 import { Prng } from './prng';
-import { DECIDED, fromSides, lineChances, noDraw, normalFrom, orderLadder, poissonFrom, setsToPlay, type Rung, type ScoreDists } from './ladders';
+import { DECIDED, fromNormalSides, fromSides, lineChances, noDraw, orderLadder, poissonFrom, setsToPlay, type Rung, type ScoreDists } from './ladders';
 import {
   CITY_ENDS,
   CITY_PARTS,
@@ -183,6 +183,11 @@ interface MarketState {
   /** Extra lines (quarter lines) move on the event's scenario dice, so the main five keep their seeded course. */
   extra: boolean;
   hold: Hold | null;
+  /**
+   * A test's script set this line's prices (setMarket): the ladder's re-pricing leaves it alone until the line's own
+   * dice move it (as a scripted price always lasted), so a scripted steam is not undone at the next tick.
+   */
+  scripted?: boolean;
 }
 
 interface ScoreStep {
@@ -530,7 +535,11 @@ export class World {
     const spreadLine = spreadRaw + 0; // + 0 turns -0 into 0: JSON would otherwise carry "-0"
     // Sets sports: a best of 7 plays more sets than its sport's usual best-of (the ratio is 1 for every other match).
     const total = sport.meanScore * 2 * (sport.kind === 'sets' ? ev.bestOf / sport.bestOf : 1);
-    const drawnTotal = Math.round(total + rng.range(-0.1, 0.1) * total) + half();
+    // The main line near the middle of the book's own distribution (./ladders.ts): within a tenth of the total for
+    // goals and runs, within a third of a standard deviation for points (a tenth of 220 points is 1.3 of them, which
+    // priced a main line at 1.20/5.28).
+    const totalSpan = sport.meanScore < 10 ? total : 3 * Math.sqrt(1.4 * total);
+    const drawnTotal = Math.round(total + rng.range(-0.1, 0.1) * totalSpan) + half();
     // A set sport's lines stay where the sets can fall on both sides (best of 3: 2.5 sets; a side's sets: 0.5 or 1.5).
     const need = Math.ceil(ev.bestOf / 2);
     const totalsLine = sport.kind === 'sets' ? Math.min(ev.bestOf - 0.5, Math.max(need + 0.5, drawnTotal)) : drawnTotal;
@@ -766,6 +775,7 @@ export class World {
 
   /** One random-walk step of a market: the moneyline's weights, or (any other line) the event's price model. */
   private walk(ev: SimEvent, m: MarketState, dice: Prng): void {
+    m.scripted = false;
     const noise = m.weights.map(() => dice.normal());
     m.weights = m.weights.map((w, i) => w + (noise[i] ?? 0) * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
     if (m.kind === 'moneyline') {
@@ -798,11 +808,16 @@ export class World {
     }
     const span = Math.max(STEP_MS, ev.endMs - ev.startsMs);
     const left = ev.phase === 'pre' ? 1 : ev.phase === 'live' ? Math.min(1, Math.max(0, (ev.endMs - this.nowMs) / span)) : 0;
-    const meanH = sport.meanScore * (0.8 + 0.4 * s) * Math.exp(model.tempo + model.lean) * left;
-    const meanA = sport.meanScore * (1.2 - 0.4 * s) * Math.exp(model.tempo - model.lean) * left;
+    // The walk's tempo and lean move a mean in proportion to its spread (a tenth of a goal's mean, but not a tenth of
+    // 110 points, which is two standard deviations): scaled by 1.5/sqrt(mean) where scores run high.
+    const k = Math.min(1, 1.5 / Math.sqrt(sport.meanScore));
+    const meanH = sport.meanScore * (0.8 + 0.4 * s) * Math.exp(k * (model.tempo + model.lean)) * left;
+    const meanA = sport.meanScore * (1.2 - 0.4 * s) * Math.exp(k * (model.tempo - model.lean)) * left;
     // Goals and runs come one by one (Poisson); basketball points by the hundred (a normal, as wide as the sim's).
-    const side = (at: number, mean: number) => (sport.meanScore < 10 ? poissonFrom(at, mean) : normalFrom(at, mean, 1.4 * mean));
-    const d = fromSides(side(h, meanH), side(a, meanA));
+    const d =
+      sport.meanScore < 10
+        ? fromSides(poissonFrom(h, meanH), poissonFrom(a, meanA))
+        : fromNormalSides({ home: h, away: a }, { home: meanH, away: meanA }, { home: 1.4 * meanH, away: 1.4 * meanA });
     return sport.draw ? d : noDraw(d, s);
   }
 
@@ -813,7 +828,7 @@ export class World {
    * whose prices changed.
    */
   private repriceLadders(ev: SimEvent, bringBack: (m: MarketState) => boolean): MarketState[] {
-    const lines = ev.markets.filter((m) => m.kind !== 'moneyline' && !(m.hold && m.hold.release.kind !== 'keep') && (m.prices !== null || bringBack(m)));
+    const lines = ev.markets.filter((m) => m.kind !== 'moneyline' && !m.scripted && !(m.hold && m.hold.release.kind !== 'keep') && (m.prices !== null || bringBack(m)));
     if (!lines.length) return [];
     const dists = this.scoreDists(ev);
     const rungOf = (m: MarketState): Rung | null => {
@@ -836,7 +851,7 @@ export class World {
       group.forEach((m, i) => {
         const r = rungs[i];
         const prices: Prices | null = !r ? null : m.kind === 'spread' ? { home: r.up, away: r.down } : { over: r.up, under: r.down };
-        if (JSON.stringify(prices) === JSON.stringify(m.prices)) return;
+        if (samePrices(prices, m.prices)) return;
         m.prices = prices;
         changed.push(m);
       });
@@ -886,6 +901,7 @@ export class World {
     if (!ev || !m) return false;
     m.prices = prices === null ? null : { ...prices };
     m.hold = null; // a script's word is the last: whatever the world held the market for is over
+    m.scripted = m.kind !== 'moneyline';
     if (maxWin !== undefined) m.maxWin = maxWin;
     m.updatedAtMs = this.nowMs;
     this.emitOdds(ev, [m], this.nowMs);
@@ -1167,7 +1183,10 @@ export class World {
 
   private takeOffline(ev: SimEvent, now: number): void {
     // Everything goes offline (a score, the start of a match not offered live, the end): nothing stays held.
-    for (const m of ev.markets) m.hold = null;
+    for (const m of ev.markets) {
+      m.hold = null;
+      m.scripted = false;
+    }
     const changed = ev.markets.filter((m) => m.prices !== null);
     for (const m of changed) {
       m.prices = null;
@@ -1456,7 +1475,7 @@ export class World {
   }
 
   private emitOdds(ev: SimEvent, markets: MarketState[], now: number): void {
-    this.emit(ev, 'odds', JSON.stringify({ event_id: ev.id, ts: formatServiceTime(now), markets: markets.map((m) => this.marketView(m)) }));
+    this.emit(ev, 'odds', JSON.stringify({ event_id: ev.id, ts: this.timeText(now), markets: markets.map((m) => this.marketView(m)) }));
   }
 
   private emitScore(ev: SimEvent, now: number): void {
@@ -1473,8 +1492,15 @@ export class World {
   }
 
   private marketView(m: MarketState): Market {
-    return { line_id: m.lineId, period: 0, market: m.kind, side: m.side, line: m.line, prices: m.prices ? { ...m.prices } : null, max_win: m.maxWin, updated_at: formatServiceTime(m.updatedAtMs) };
+    return { line_id: m.lineId, period: 0, market: m.kind, side: m.side, line: m.line, prices: m.prices ? { ...m.prices } : null, max_win: m.maxWin, updated_at: this.timeText(m.updatedAtMs) };
   }
+
+  /** The service's time text of an instant; the last one kept, since a tick writes the same instant on every line. */
+  private timeText(ms: number): string {
+    if (ms !== this.lastTime.ms) this.lastTime = { ms, text: formatServiceTime(ms) };
+    return this.lastTime.text;
+  }
+  private lastTime = { ms: Number.NaN, text: '' };
 
   eventOdds(eventId: number): EventOdds | null {
     const ev = this.book.get(eventId);
@@ -1657,4 +1683,10 @@ export class World {
   bookIds(): number[] {
     return [...this.book.keys()].sort((a, b) => a - b);
   }
+}
+
+/** Two-sided line prices alike (the ladder's own shapes: home/away or over/under, or none). */
+function samePrices(a: Prices | null, b: Prices | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.home === b.home && a.away === b.away && a.over === b.over && a.under === b.under && a.draw === b.draw;
 }
