@@ -153,7 +153,7 @@ export async function runExport(options: ExportOptions, sink: Writable = process
         contestant_name: null,
         line_id: p.lineId,
         period: p.period,
-        period_label: p.period === null ? null : labelPeriod((p.sportId === null ? undefined : sportNames.get(p.sportId)) ?? false, p.period, names),
+        period_label: p.period === null ? null : labelPeriod((p.sportId === null ? undefined : sportNames.get(p.sportId)) ?? false, p.period, names, { asTheServiceSays: true }),
         market: p.market,
         line: p.line,
         from: p.previousMaxWin,

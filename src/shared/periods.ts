@@ -83,12 +83,14 @@ export function periodNames(list: ReadonlyArray<{ period: number; description: s
  * for every sport, so its text for code 6 may be another sport's); otherwise the service's own description when it
  * gave one; otherwise our guess by sport.
  */
-export function labelPeriod(sport: string | boolean, period: number, names: PeriodNames = NO_PERIOD_NAMES): string {
+export function labelPeriod(sport: string | boolean, period: number, names: PeriodNames = NO_PERIOD_NAMES, opts: { asTheServiceSays?: boolean } = {}): string {
   // The game rule is tennis's (service-interface.md: "in tennis, each game has period = ..."): table tennis,
   // volleyball and the rest number their periods as the service's list says. An event whose sport we never saw but
   // which is played in sets falls back to the game rule only where the service's list has no word for the code.
-  // Period 0 is "Full match" everywhere, whatever the service calls it ("Match"): one word for one thing.
-  if (period === 0) return periodLabel(sport, 0);
+  // Period 0 is "Full match" on every screen, alert and report, whatever the service calls it ("Match"): one word for
+  // one thing. The CLI's export keeps the service's own description (`asTheServiceSays`): its files say what the
+  // service said, as they always have.
+  if (period === 0 && !(opts.asTheServiceSays && names.has(0))) return periodLabel(sport, 0);
   const gameRule = typeof sport === 'string' ? isTennis(sport) : sport && !names.has(period);
   if (gameRule && tennisGame(period)) return periodLabel(true, period);
   return names.get(period) ?? periodLabel(sport, period);

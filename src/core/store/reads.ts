@@ -217,11 +217,12 @@ export function createReads(db: Database.Database): Reads {
   /** The service's descriptions as last stored: the same labels online and offline. */
   const storedNames = (): PeriodNames => periodNames(periods.all() as { period: number; description: string }[]);
 
-  function resultView(r: ResultDbRow, inSets: boolean, names: PeriodNames): PeriodResultView {
+  /** `asTheServiceSays`: the export's label of period 0 is the service's own (see labelPeriod). */
+  function resultView(r: ResultDbRow, inSets: boolean, names: PeriodNames, asTheServiceSays = false): PeriodResultView {
     return {
       eventId: r.event_id,
       period: r.period,
-      periodLabel: labelPeriod(r.sport_name ?? inSets, r.period, names),
+      periodLabel: labelPeriod(r.sport_name ?? inSets, r.period, names, { asTheServiceSays }),
       status: r.status,
       scoreHome: r.score_home,
       scoreAway: r.score_away,
@@ -450,7 +451,7 @@ export function createReads(db: Database.Database): Reads {
           sport: f.sportId ?? null,
         }) as ResultDbRow[];
         if (chunk.length === 0) return;
-        yield* chunk.map((r) => resultView(r, guessSets(r), names));
+        yield* chunk.map((r) => resultView(r, guessSets(r), names, true));
         const last = chunk[chunk.length - 1] as ResultDbRow;
         id = last.event_id;
         period = last.period;
