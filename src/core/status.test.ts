@@ -65,7 +65,7 @@ describe('requestsLine', () => {
       refused: { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 },
     });
     expect(requestsSummary(gov.state())).toBe(
-      '3 requests (1 answered 429; limit 1000/h from the setting): settled walk 1, settlement repair 1, stream opens 1',
+      '3 requests (1 answered 429; limit 1000/h from the setting): checking for settlements 1, damaged settlements fetched again 1, price streams opened 1',
     );
   });
 
@@ -78,6 +78,6 @@ describe('requestsLine', () => {
     expect(quotaView(gov.state())).toMatchObject({ used: 7, byPurpose: { ui: 2, specials: 5 }, refused: { ui: 2, specials: 1, settled: 0 } });
     const line = requestsLine(gov.state());
     expect(line).toMatchObject({ total: 7, by_purpose: { ui: 2, specials: 5 }, refused: { settled: 0, repair: 0, results: 0, specials: 1, stream: 0, lookup: 0, ui: 2 } });
-    expect(requestsSummary(gov.state())).toBe('7 requests (0 answered 429; limit 10/h from the setting): specials 5, on screen 2; refused over their share: specials 1, on screen 2');
+    expect(requestsSummary(gov.state())).toBe('7 requests (0 answered 429; limit 10/h from the setting): specials and outrights 5, on screen 2; refused over their share: specials and outrights 1, on screen 2');
   });
 });

@@ -63,7 +63,7 @@ export function requestsLine(gov: GovernorState): RequestsLine {
 }
 
 /**
- * The same account for the trader on stderr: "412 requests (3 answered 429; …): settled walk 240, stream opens 12, …;
+ * The same account for the trader on stderr: "412 requests (3 answered 429; …): checking for settlements 240, price streams opened 12, …;
  * refused over their share: specials 40".
  */
 export function requestsSummary(gov: GovernorState): string {
