@@ -45,7 +45,10 @@ function upcoming(sim: Simulator, n: number): Array<{ id: number; ev: EventOdds;
   for (const id of sim.truth.bookIds()) {
     const ev = sim.truth.event(id)!;
     const ml = ev.markets.find((m) => m.market === 'moneyline' && m.period === 0);
-    const total = ev.markets.find((m) => m.market === 'totals' && m.period === 0 && m.prices);
+    // A total near evens (Over's no-vig price 1.90-2.08), so the steam's first step (1.95 each side, a fair 2.000) is
+    // less than the drop rule's 5% from the open: the steam is one drop.
+    const nearEvens = (o = 0, u = 0) => o > 1 && u > 1 && Math.abs((1 / o + 1 / u) * o - 1.99) <= 0.09;
+    const total = ev.markets.find((m) => m.market === 'totals' && m.period === 0 && m.prices && nearEvens(m.prices.over, m.prices.under));
     if (ev.live_status === 1 || Date.parse(`${ev.starts}Z`) - sim.now() < 3 * 3_600_000 || !ml?.prices || ml.prices.draw !== undefined || !total) continue;
     out.push({ id, ev, ml, total });
     if (out.length === n) break;
