@@ -24,10 +24,11 @@ function announce(): void {
 
 /** A cell of `kind` shows `text` now. */
 export function noteFit(kind: string, text: string): void {
-  const shape = text.replace(/\d/g, '0');
   const kept = widest.get(kind);
   const length = kept?.[0]?.length ?? -1;
-  if (shape.length < length) return;
+  // A shape is as long as its text: the common write (no wider than what is kept) ends here, with no string made.
+  if (text.length < length) return;
+  const shape = text.replace(/\d/g, '0');
   if (shape.length === length) {
     if (kept!.includes(shape) || kept!.length >= MAX_SHAPES) return;
     kept!.push(shape);

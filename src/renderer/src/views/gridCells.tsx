@@ -174,9 +174,9 @@ export const AgeCell = memo(function AgeCell({
     const lines = { ml, spread, total };
     let at: number | null = null;
     const paint = (now: number) => {
-      const age = at === null ? null : Math.max(0, now - at);
-      setText(el, age === null ? '—' : fmtAge(age));
-      const when = age === null ? '' : fmtAge(age) === 'now' ? 'just now' : `${fmtAge(age)} ago`; // not "now ago"
+      const age = at === null ? null : fmtAge(Math.max(0, now - at));
+      setText(el, age ?? '—');
+      const when = age === 'now' ? 'just now' : `${age} ago`; // not "now ago"
       setTitle(el, age === null ? 'No price' : `Price set ${when}${stale ? '; the feed is not live, so it may be out of date' : ''}`);
     };
     const read = () => {
