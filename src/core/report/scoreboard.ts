@@ -13,6 +13,7 @@ import type { PriceSide } from '../../shared/domain';
 import type {
   ModelComparison, ModelReliability, ModelScore, ModelScoreboard, ReliabilityBin, ScoreExclusions, ScoreGroup, ScoreInterval,
 } from '../../shared/scoreboard';
+import { countOf } from '../../shared/formats';
 import { formatScore } from '../../shared/scoreboard';
 import { isPrice, isQuarterLine, marketKind, marketName, sameLine, settleSide, type BetResult, type MarketKind, type SideSettlement } from '../../shared/trading';
 import { fairProbabilities, MAX_SIDES, MODEL_COUNT } from './devigKernel';
@@ -394,12 +395,10 @@ function compare(g: GroupSums): ModelComparison | null {
   };
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 function sentence(all: ScoreGroup, c: ModelComparison | null): string {
   if (all.lines === 0) return 'No settled line with a stored close yet: closes are taken for watched matches at kick-off, and a line is scored once its match settles.';
-  const behind = `${plural(all.lines, 'line', 'lines')} from ${plural(all.matches, 'match', 'matches')}`;
+  const behind = `${countOf(all.lines, 'line')} from ${countOf(all.matches, 'match', 'matches')}`;
   if (!c) return `Too few settled lines to compare the models: ${behind}.`;
   const score = (m: DevigModel) => formatScore(all.models.find((x) => x.model === m)!.logLoss.mean);
   const leaders = [c.best, ...c.tiedWith];

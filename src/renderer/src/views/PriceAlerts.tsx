@@ -6,6 +6,7 @@
 // as the service quotes. What is wrong with an entry is said beside it, and goes with the next change.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { countOf } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
 import { labelPeriod } from '../../../shared/periods';
 import { lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
@@ -86,7 +87,7 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
 
   return (
     <details className="price-alerts" data-testid="price-alerts">
-      <summary>Price alerts{thresholds.length ? ` · ${thresholds.length} threshold${thresholds.length === 1 ? '' : 's'}` : ''}</summary>
+      <summary>Price alerts{thresholds.length ? ` · ${countOf(thresholds.length, 'threshold')}` : ''}</summary>
       <div className="row-form">
         <label>
           Drop ≥{' '}
