@@ -70,6 +70,7 @@ export interface Monitor {
   flushWrites(): void;
   watch(eventId: number): Promise<void>;
   unwatch(eventId: number): void;
+  /** The trader asked: a walk that starts after the ask (one more follows a walk already under way). */
   syncSettled(): Promise<{ added: number; error: AppError | null }>;
   refreshSpecials(eventIds?: number[]): Promise<void>;
   /**
@@ -433,7 +434,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       forget(eventId);
     },
 
-    syncSettled: () => settlements.sync(),
+    syncSettled: () => settlements.sync({ fresh: true }),
     refreshSpecials: (eventIds) => specials.refresh(eventIds),
     resultsFor: (eventId) => settlements.resultsFor(eventId),
     on(listener) {

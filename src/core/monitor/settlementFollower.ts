@@ -47,8 +47,12 @@ export interface SettlementFollowerOptions {
 export type LookupOutcome = { asked: false } | { asked: true; error: AppError | null };
 
 export interface SettlementFollower {
-  /** One walk at a time: a second caller shares the running one. */
-  sync(): Promise<{ added: number; error: AppError | null }>;
+  /**
+   * One walk at a time: a second caller shares the running one. `fresh` (the trader asked now): a walk already under
+   * way may have read the list before what the trader is waiting for was published, so one more walk follows it,
+   * shared by every fresh ask made meanwhile (at most one waits, whatever the number of clicks).
+   */
+  sync(options?: { fresh?: boolean }): Promise<{ added: number; error: AppError | null }>;
   /** The trader opened a settlement: fetch its period results now if they are owed (one request at most). */
   resultsFor(eventId: number): Promise<LookupOutcome>;
   lastSync(): number | null;
@@ -61,6 +65,8 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
   const { client, store, clock } = o;
   let sportNames = new Map<number, string>();
   let walking: Promise<{ added: number; error: AppError | null }> | null = null;
+  /** The walk that follows the running one for a fresh ask. */
+  let following: Promise<{ added: number; error: AppError | null }> | null = null;
   let lastSync: number | null = null;
   const stats = { walks: 0, added: 0 };
 
@@ -179,9 +185,17 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
   }
 
   return {
-    sync() {
-      walking ??= walk().finally(() => (walking = null));
-      return walking;
+    sync(options) {
+      const start = () => (walking = walk().finally(() => (walking = null)));
+      if (!walking) return start();
+      if (!options?.fresh) return walking;
+      following ??= walking
+        .catch(() => undefined)
+        .then(() => {
+          following = null;
+          return walking ?? start();
+        });
+      return following;
     },
     async resultsFor(eventId) {
       if (store.results(eventId).length > 0 || !store.isResultOwed(eventId)) return { asked: false };
