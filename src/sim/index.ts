@@ -307,8 +307,10 @@ function startOddsTicker(world: World, streams: StreamHub, rate: number, seed: n
       return;
     }
     // Events with nothing priced (offline) are skipped; a few misses in a row end the tick instead of spinning.
+    // Counted in markets moved: a nudge that moves a ladder moves several (src/sim/world.ts, nudgeOdds).
     for (let misses = 0; done < due && misses < 20; ) {
-      if (world.nudgeOdds(rng.pick(ids), rng)) done++;
+      const moved = world.nudgeOdds(rng.pick(ids), rng);
+      if (moved) done += moved;
       else misses++;
     }
     done = Math.max(done, due - rate); // never owe more than a second after a stall

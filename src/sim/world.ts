@@ -862,32 +862,35 @@ export class World {
   /**
    * Load generation (benchmarks), outside the seeded world's own motion: moves one priced market of the event by one
    * random-walk step, drawn from the caller's generator so the world's own dice are never consumed, and emits it as an
-   * odds message. Retries a few times when the rounded prices did not move, so every call that returns true is a
-   * visible price change. False when the event is not in the book or has nothing priced.
+   * odds message. A line moves its whole ladder (the model moved), so a message may carry several markets. Retries a
+   * few times when the rounded prices did not move. Returns the number of markets sent (each a visible price change),
+   * 0 when the event is not in the book or has nothing priced: a load of N moves a second counts markets, not messages.
    */
-  nudgeOdds(eventId: number, rng: Prng): boolean {
+  nudgeOdds(eventId: number, rng: Prng): number {
     const ev = this.book.get(eventId);
-    if (!ev) return false;
+    if (!ev) return 0;
     // A market a scenario holds (suspended, a side missing, a decided price) stands still, as it does for the world.
     const priced = ev.markets.filter((m) => m.prices !== null && !m.hold);
-    if (!priced.length) return false;
+    if (!priced.length) return 0;
     const m = rng.pick(priced);
     const before = JSON.stringify(m.prices);
+    let sent = 0;
     for (let attempt = 0; attempt < 4; attempt++) {
       this.walk(ev, m, rng);
-      // A line moves its whole ladder (the model moved): the message carries every line that changed, this one first.
+      // The message carries every line that changed, this one first.
       const others = m.kind === 'moneyline' ? [] : this.repriceLadders(ev, (x) => x === m).filter((x) => x !== m);
       if (JSON.stringify(m.prices) !== before) {
         for (const x of [m, ...others]) x.updatedAtMs = this.nowMs;
         this.emitOdds(ev, [m, ...others], this.nowMs);
-        return true;
+        return sent + 1 + others.length;
       }
       if (others.length) {
         for (const x of others) x.updatedAtMs = this.nowMs;
         this.emitOdds(ev, others, this.nowMs);
+        sent += others.length;
       }
     }
-    return false;
+    return sent;
   }
 
   /**

@@ -10,7 +10,7 @@ import type { WebHost } from './helpers';
 const KEY = 'e2e-grid-renders-key';
 
 const test = base.extend<{ app: { sim: Simulator; host: WebHost } }>({
-  app: liveLoadHost({ key: KEY, name: 'grid-renders', seed: 11, oddsRate: 300 }),
+  app: liveLoadHost({ key: KEY, name: 'grid-renders', seed: 11, oddsRate: 1000 }),
 });
 
 type Counts = { renders: number; priceWrites: number };

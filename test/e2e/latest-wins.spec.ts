@@ -10,7 +10,7 @@ import type { WebHost } from './helpers';
 const KEY = 'e2e-latest-wins-key';
 
 const test = base.extend<{ app: { sim: Simulator; host: WebHost } }>({
-  app: liveLoadHost({ key: KEY, name: 'latest-wins', seed: 42, oddsRate: 150 }),
+  app: liveLoadHost({ key: KEY, name: 'latest-wins', seed: 42, oddsRate: 500 }),
 });
 
 test('a page held for 2.5 s says its screen is behind, with the figure, then catches up and says nothing', async ({ page, app }) => {

@@ -1,4 +1,4 @@
-// The simulator's load generation for benchmarks (`oddsRate`): each nudge is one visible price change sent as an odds
+// The simulator's load generation for benchmarks (`oddsRate`): each nudge is a visible price change (with its ladder) sent as an odds
 // message, drawn from the caller's generator, so the world's own seeded course (events, scores, settlements) is the
 // same with or without it. Counts and contents only: no timing is asserted here.
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const START = Date.UTC(2026, 10, 22, 12);
 const world = () => new World({ seed: 7, startMs: START, events: 20, historyMs: 3600_000 });
 
 describe('load generation', () => {
-  it('a nudge moves one priced market and sends it as a valid odds message', () => {
+  it('a nudge moves one priced market (and its ladder) and says how many markets it sent, each a visible change', () => {
     const w = world();
     const sent: Array<{ eventId: number; m: StreamMessage }> = [];
     w.onMessage((eventId, m) => sent.push({ eventId, m }));
@@ -19,7 +19,18 @@ describe('load generation', () => {
     const id = w.bookIds().find((e) => w.eventOdds(e)?.markets.some((m) => m.prices !== null))!;
     for (let i = 0; i < 50; i++) {
       const before = w.eventOdds(id)!;
-      expect(w.nudgeOdds(id, rng)).toBe(true);
+      const from = sent.length;
+      const moved = w.nudgeOdds(id, rng);
+      expect(moved).toBeGreaterThan(0);
+      // The count is the markets its messages carried: a load of N moves a second counts markets, not messages.
+      const carried = sent.slice(from).flatMap(({ m }) => (JSON.parse(m.data) as { markets: Array<{ line_id: number; prices: unknown }> }).markets);
+      expect(carried).toHaveLength(moved);
+      // Each a visible change from that line's price just before it was sent.
+      const shown = new Map(before.markets.map((m) => [m.line_id, m.prices as unknown]));
+      for (const c of carried) {
+        expect(c.prices).not.toEqual(shown.get(c.line_id));
+        shown.set(c.line_id, c.prices);
+      }
       const last = sent[sent.length - 1]!;
       expect(last.eventId).toBe(id);
       expect(last.m.event).toBe('odds');
@@ -29,7 +40,7 @@ describe('load generation', () => {
       const old = before.markets.find((m) => m.line_id === market!.line_id)!;
       expect(market!.prices).not.toEqual(old.prices);
     }
-    expect(w.nudgeOdds(123, rng)).toBe(false);
+    expect(w.nudgeOdds(123, rng)).toBe(0);
   });
 
   it('leaves the seeded course of the world alone', () => {
