@@ -36,3 +36,31 @@ export function runChild(file: string, args: string[], killAfterMs: number | nul
     });
   });
 }
+
+/**
+ * Runs the child with `args` and SIGKILLs it at the first line of its output `when` accepts ('killed'), unless it
+ * finished by itself first with exit code 0 ('done'). Anything else rejects with the child's stderr. `lines` gets every
+ * line it wrote, in order.
+ */
+export function runChildUntil(file: string, args: string[], when: (line: string) => boolean, lines: string[] = []): Promise<'killed' | 'done'> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [file, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    let partial = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.stdout.on('data', (d: Buffer) => {
+      const text = partial + d.toString();
+      const parts = text.split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) {
+        lines.push(line);
+        if (p.exitCode === null && p.signalCode === null && when(line)) p.kill('SIGKILL');
+      }
+    });
+    p.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') done('killed');
+      else if (code === 0) done('done');
+      else fail(new Error(`child exited ${code ?? signal}: ${err}`));
+    });
+  });
+}
