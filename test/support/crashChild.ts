@@ -2,10 +2,12 @@
 // tsx's start-up, dozens of times over), run and SIGKILLed a given time after it first writes to stdout.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 
-const root = resolve(__dirname, '../..');
+// From the module's own URL: the history bench (bench/history.ts) runs it under tsx, where there is no __dirname.
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function bundleChild(entry: string, name: string): { file: string; dir: string; cleanup(): void } {
   mkdirSync(join(root, '.tmp'), { recursive: true });
