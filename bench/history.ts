@@ -27,7 +27,7 @@ import { cli, startWebHost, type WebHost } from '../test/e2e/helpers';
 import { openBridgeSocket } from '../test/support/bridgeSocket';
 import { buildBundles } from '../test/support/bundles';
 import { bundleChild, runChildUntil } from '../test/support/crashChild';
-import { REBUILD_VERSION, REBUILT_MARK } from '../test/support/rebuildMigration';
+import { REBUILD_VERSION, rebuildShape, type RebuildShape } from '../test/support/rebuildMigration';
 import { LATEST_VERSION } from '../src/core/store';
 import { HISTORY_END, historyFile, reckoning, WATCHED_PER_DAY } from './historyFile';
 
@@ -77,38 +77,8 @@ async function bridgeClient(url: string): Promise<{ invoke(channel: string, ...a
   };
 }
 
-interface FileShape {
-  version: number;
-  rebuilt: boolean;
-  halfBuilt: boolean;
-  integrity: string;
-  rows: number;
-  ticks: number;
-}
-
-/** What the migration may change and must keep, and whether the file is sound (integrity_check: every page). */
-function fileShape(path: string): FileShape & { checkMs: number } {
-  const db = new Database(path, { readonly: true });
-  try {
-    const sql = db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'line_bars'`).pluck().get() as string;
-    const sums = db.prepare('SELECT count(*) AS rows, sum(ticks) AS ticks FROM line_bars').get() as { rows: number; ticks: number };
-    const t = performance.now();
-    const integrity = db.pragma('integrity_check', { simple: true }) as string;
-    return {
-      version: db.pragma('user_version', { simple: true }) as number,
-      rebuilt: sql.includes(REBUILT_MARK),
-      halfBuilt: db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name GLOB 'line_bars__*'`).pluck().get() !== 0,
-      integrity,
-      ...sums,
-      checkMs: performance.now() - t,
-    };
-  } finally {
-    db.close();
-  }
-}
-
-const SHAPE_KEYS = ['version', 'rebuilt', 'halfBuilt', 'integrity', 'rows', 'ticks'] as const satisfies readonly (keyof FileShape)[];
-const sameShape = (a: FileShape, b: FileShape) => SHAPE_KEYS.every((k) => a[k] === b[k]);
+const SHAPE_KEYS = ['version', 'rebuilt', 'halfBuilt', 'integrity', 'rows', 'ticks', 'bytes'] as const satisfies readonly (keyof RebuildShape)[];
+const sameShape = (a: RebuildShape, b: RebuildShape) => SHAPE_KEYS.every((k) => a[k] === b[k]);
 
 /** Each goal with its figure and whether this run met it. */
 function goalLines(f: Figures): string[] {
@@ -150,24 +120,38 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
     log(`copied the file to work on in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     await buildBundles({ web: true });
 
-    // ---- first screen: the host's spawn to the watchlist's rows painted ----
+    // ---- first screen: the host's spawn to the watchlist's rows painted; first on a one-day file, the yardstick ----
     browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-    t = performance.now();
-    host = await startWebHost(cli('web', '--port', '0', '--base-url', sim.url, '--db', path), { ODDSDESK_API_KEY: KEY });
-    const urlMs = performance.now() - t;
-    await page.goto(host.url);
-    await page.getByTestId('watch-count').filter({ hasText: `${WATCHED_PER_DAY} events` }).waitFor({ timeout: 120_000 });
-    await page.locator('[data-testid^="watch-row-"]').first().waitFor();
-    // The rows are in the DOM: the frame that paints them.
-    await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
-    const firstScreen = performance.now() - t;
-    const rows = await page.locator('[data-testid^="watch-row-"]').count();
-    figures['history_first_screen_ms'] = round(firstScreen);
-    log(`first screen: ${round(firstScreen)} ms from the host's spawn to ${rows} watchlist rows painted (the host printed its URL after ${round(urlMs)} ms)`);
+    const launched = browser;
+    const firstScreen = async (db: string): Promise<{ ms: number; urlMs: number; rows: number; host: WebHost }> => {
+      const page = await launched.newPage({ viewport: { width: 1920, height: 1080 } });
+      const started = performance.now();
+      const opened = await startWebHost(cli('web', '--port', '0', '--base-url', sim.url, '--db', db), { ODDSDESK_API_KEY: KEY });
+      host = opened;
+      const urlMs = performance.now() - started;
+      await page.goto(opened.url);
+      await page.getByTestId('watch-count').filter({ hasText: `${WATCHED_PER_DAY} events` }).waitFor({ timeout: 120_000 });
+      await page.locator('[data-testid^="watch-row-"]').first().waitFor();
+      // The rows are in the DOM: the frame that paints them.
+      await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
+      const ms = performance.now() - started;
+      const rows = await page.locator('[data-testid^="watch-row-"]').count();
+      await page.close();
+      return { ms, urlMs, rows, host: opened };
+    };
+    const day = historyFile(1 / 30.4, () => undefined);
+    const dayPath = join(dir, 'one-day.db');
+    copyFileSync(day.path, dayPath);
+    const yard = await firstScreen(dayPath);
+    await yard.host.stop();
+    host = undefined;
+    const first = await firstScreen(path);
+    figures['history_first_screen_ms'] = round(first.ms);
+    figures['history_first_screen_one_day_ms'] = round(yard.ms);
+    log(`first screen: ${round(first.ms)} ms from the host's spawn to ${first.rows} watchlist rows painted (the host printed its URL after ${round(first.urlMs)} ms); the same on a one-day file (${(day.bytes / 1e6).toFixed(0)} MB, the same watchlist): ${round(yard.ms)} ms (URL after ${round(yard.urlMs)} ms)`);
 
     // ---- the views, through a bridge client as the page makes its requests ----
-    const bridge = await bridgeClient(host.url);
+    const bridge = await bridgeClient(first.host.url);
     const mid = HISTORY_END - Math.round(h.plan.days / 2) * DAY;
     const dayFilter = { from: mid, to: mid + DAY };
     const views: Array<[string, string, unknown[], (v: unknown) => string]> = [
@@ -191,11 +175,11 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
     bridge.close();
     await browser.close();
     browser = undefined;
-    await host.stop();
+    await first.host.stop();
     host = undefined;
 
     // ---- a migration that rebuilds line_bars: killed half way, then started again ----
-    const before = fileShape(path);
+    const before = rebuildShape(path);
     log(`before the migration: version ${before.version}, ${before.rows} bar blocks, integrity_check ${before.integrity} (${round(before.checkMs)} ms)`);
     const killedLines: string[] = [];
     t = performance.now();
@@ -205,7 +189,7 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
     }, killedLines);
     const killedAt = killedLines.filter((l) => l.startsWith('progress ')).pop() ?? '';
     log(`migration started and SIGKILLed after ${round(performance.now() - t)} ms (${killed}), its last report "${killedAt}"`);
-    const afterKill = fileShape(path);
+    const afterKill = rebuildShape(path);
     const asItWas = killed === 'killed' && sameShape(afterKill, before);
     log(`after the kill: version ${afterKill.version}, rebuilt ${afterKill.rebuilt}, half-built table ${afterKill.halfBuilt}, ${afterKill.rows} bar blocks, integrity_check ${afterKill.integrity} (${round(afterKill.checkMs)} ms): ${asItWas ? 'as it was' : 'NOT as it was'}`);
 
@@ -217,11 +201,11 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
       return false;
     }, lines);
     const migrationMs = performance.now() - t;
-    const after = fileShape(path);
-    const migrated = done === 'done' && after.version === REBUILD_VERSION && after.rebuilt && !after.halfBuilt && after.integrity === 'ok' && after.rows === before.rows && after.ticks === before.ticks;
+    const after = rebuildShape(path);
+    const migrated = done === 'done' && after.version === REBUILD_VERSION && after.rebuilt && !after.halfBuilt && after.integrity === 'ok' && after.rows === before.rows && after.ticks === before.ticks && after.bytes === before.bytes;
     const gaps = stamps.slice(1).map((s, i) => s - stamps[i]!);
     const pcts = lines.filter((l) => l.startsWith('progress ')).map((l) => { const [, d, n] = l.split(' '); return Math.floor((100 * Number(d)) / Math.max(1, Number(n))); });
-    log(`started again: migrated to version ${after.version} in ${round(migrationMs)} ms (${done}); ${stamps.length} progress reports, the first at ${round(stamps[0] ?? NaN)} ms, at most ${round(Math.max(0, ...gaps))} ms apart (${pcts.join(', ')} %); rebuilt ${after.rebuilt}, ${after.rows} bar blocks, integrity_check ${after.integrity} (${round(after.checkMs)} ms): ${migrated ? 'sound and migrated' : 'NOT migrated'}`);
+    log(`started again: migrated to version ${after.version} in ${round(migrationMs)} ms (${done}); ${stamps.length} progress reports, the first at ${round(stamps[0] ?? NaN)} ms, at most ${round(Math.max(0, ...gaps))} ms apart (reports at ${[0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((d) => pcts.find((x) => x >= d)).filter((x) => x !== undefined).join(', ')} % among them); rebuilt ${after.rebuilt}, ${after.rows} bar blocks, integrity_check ${after.integrity} (${round(after.checkMs)} ms): ${migrated ? 'sound and migrated' : 'NOT migrated'}`);
     log(`(the app's own schema is version ${LATEST_VERSION}; the rebuild is the bench's version ${REBUILD_VERSION}, test/support/rebuildMigration.ts)`);
     figures['history_migration_ms'] = round(migrationMs);
     figures['history_migration_killed_sound'] = asItWas && migrated ? 1 : 0;

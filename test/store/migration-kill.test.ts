@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_VERSION, openStore } from '../../src/core/store';
 import { bundleChild, runChildUntil } from '../support/crashChild';
-import { REBUILD_VERSION, REBUILT_MARK, rebuildLineBars } from '../support/rebuildMigration';
+import { REBUILD_VERSION, rebuildLineBars, rebuildShape, shapeOf } from '../support/rebuildMigration';
 
 /** Rows in line_bars: with a few hundred bytes each, enough for the copy to run about a second on a busy machine. */
 const ROWS = 60_000;
@@ -43,32 +43,7 @@ function seed(path: string): void {
   db.close();
 }
 
-interface Shape {
-  version: number;
-  rebuilt: boolean;
-  halfBuilt: boolean;
-  integrity: string;
-  rows: number;
-  ticks: number;
-  bytes: number;
-}
-
-function shape(path: string): Shape {
-  const db = new Database(path, { readonly: true });
-  try {
-    const sql = db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'line_bars'`).pluck().get() as string;
-    const sums = db.prepare('SELECT count(*) AS rows, sum(ticks) AS ticks, sum(length(bars)) AS bytes FROM line_bars').get() as { rows: number; ticks: number; bytes: number };
-    return {
-      version: db.pragma('user_version', { simple: true }) as number,
-      rebuilt: sql.includes(REBUILT_MARK),
-      halfBuilt: db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name GLOB 'line_bars__*'`).pluck().get() !== 0,
-      integrity: db.pragma('integrity_check', { simple: true }) as string,
-      ...sums,
-    };
-  } finally {
-    db.close();
-  }
-}
+const shape = (path: string) => shapeOf(rebuildShape(path));
 
 describe('a table-rebuilding migration killed in the middle', () => {
   it('leaves the file as it was, and completes when the app starts again: sound and migrated', async () => {
