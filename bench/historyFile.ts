@@ -192,14 +192,6 @@ function dayTicks(events: readonly Watched[]): TickBatch[] {
 
 const SIDES_OF = (k: number): PriceSide[] => (k === 0 ? ['home', 'draw', 'away'] : k < 20 ? ['home', 'away'] : ['over', 'under']);
 
-let lastPhase = performance.now();
-export const phases: Record<string, number> = {};
-function phase(name: string): void {
-  const t = performance.now();
-  phases[name] = (phases[name] ?? 0) + t - lastPhase;
-  lastPhase = t;
-}
-
 /**
  * A day whose ticks did not go through ingest and compaction: its bars and max_win change points are the bars and
  * change points compaction wrote for day `from`, moved to this day's event ids, line ids and hours (a bar blob holds
@@ -220,7 +212,6 @@ function copyBars(db: Database.Database, from: number, to: number): void {
 
 /** One day of a busy desk, written as the app writes it. */
 function writeDay(store: Store, raw: Database.Database, setNow: (t: number) => void, day: number, dayStart: number, copyBarsFrom: number | null): void {
-  lastPhase = performance.now();
   const events = Array.from({ length: WATCHED_PER_DAY }, (_, k) => watchedOf(day, dayStart, k));
   // The morning: each event's snapshot and opening prices as its stream opens; the day's bets on its lines.
   setNow(dayStart + 8 * HOUR);
@@ -235,18 +226,15 @@ function writeDay(store: Store, raw: Database.Database, setNow: (t: number) => v
     store.addBet({ eventId: w.eventId, lineId: m.line_id, side, price: round3((m.prices![side] ?? 2) * 1.02), stake: 50 + (b % 10) * 25 }, w.starts - HOUR);
   }
   // The day's ticks, a few thousand messages a transaction as the writer groups them.
-  phase('morning');
   if (copyBarsFrom === null) {
     const ticks = dayTicks(events);
     for (let i = 0; i < ticks.length; i += 4_000) store.recordTickBatches(ticks.slice(i, i + 4_000));
   }
-  phase('ticks');
   // Kick-offs: the last pre-match price of every line, then the close.
   store.applyLineCloseOps(events.flatMap((w) => [
     ...w.odds.markets.map((m, k): LineCloseOp => ({ type: 'price', eventId: w.eventId, market: marketOf(w.eventId, k, 239, w.starts - MIN), at: w.starts - MIN })),
     { type: 'kickoff', eventId: w.eventId, at: w.starts, reason: 'started', confirmed: true },
   ]));
-  phase('closes');
   // Night: the day's raw ticks folded into bars, in the store's own compaction steps, on the day's clock.
   setNow(dayStart + DAY + 2 * HOUR);
   if (copyBarsFrom === null) {
@@ -254,12 +242,10 @@ function writeDay(store: Store, raw: Database.Database, setNow: (t: number) => v
   } else {
     copyBars(raw, copyBarsFrom, day);
   }
-  phase('compaction');
   // The settled feed's page for the day: every match it settled, watched or not, newest last.
   const settled = [...events.map(settledOf), ...Array.from({ length: SETTLED_PER_DAY - WATCHED_PER_DAY }, (_, j) => unwatchedSettled(day, dayStart, j))];
   settled.sort((a, b) => a.settled_at.localeCompare(b.settled_at));
   store.recordSettledPage(settled, Math.floor((dayStart + DAY) / 1000));
-  phase('settled');
 }
 
 export interface BuiltHistory {
