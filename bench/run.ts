@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheckpointBench } from './checkpoint';
 import { runCompactionBench } from './compaction';
+import { runHistoryBench } from './history';
 import { runLedgerBench } from './ledger';
 import { runScoreboardBench } from './scoreboard';
 import { runStoreBench } from './store';
@@ -21,6 +22,7 @@ const BENCHES: Bench[] = [
   { name: 'tick', run: () => runTickToScreenBench() },
   { name: 'scoreboard', run: () => runScoreboardBench() },
   { name: 'ledger', run: () => runLedgerBench() },
+  { name: 'history', run: () => runHistoryBench() },
 ];
 
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');

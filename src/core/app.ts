@@ -21,7 +21,7 @@ import { createPushes } from './pushes';
 import type { SecretStore } from './secrets/types';
 import { createSession, type SessionDeps } from './session';
 import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settings';
-import { openStore } from './store';
+import { openStore, type MigrationProgress } from './store';
 
 export type { DemoService } from './session';
 export { marketView, settlementRow } from './pushes';
@@ -71,6 +71,21 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/**
+ * The host's status while a schema upgrade rebuilds a table of a big history file (the store opens before the
+ * bridge or a window can show anything): a line in the log at the start, every tenth of the way and at the end.
+ */
+function upgradeStatus(logger: Logger): (p: MigrationProgress) => void {
+  let said = '';
+  return (p) => {
+    const pct = p.total > 0 ? Math.floor((10 * p.done) / p.total) * 10 : 100;
+    const key = `${p.version}:${pct}`;
+    if (key === said) return;
+    said = key;
+    logger('info', `Upgrading the history file (step ${p.version}, ${p.name}): ${pct} % (${p.done} of ${p.total} rows)`);
+  };
+}
+
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? realClock;
   const warn = (message: string) => deps.logger('warn', message);
@@ -95,6 +110,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         warn,
         retentionDays: settings.get().retentionDays,
         rawTickHours: settings.get().rawTickHours,
+        onMigrationProgress: upgradeStatus(deps.logger),
       });
       // Where the store's work runs, in the log: a packaged app whose threads could not start says so here.
       if (path !== ':memory:') deps.logger('info', `History store open: WAL checkpoints on ${store.walCheckpoints()}, stream writes on ${store.writer.where()}`);

@@ -12,7 +12,7 @@ import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { createCompaction, type CompactOptions } from './compaction';
 import { createLineHistory, type LineHistory } from './history';
 import { createIngest, type Ingest } from './ingest';
-import { migrate, schemaVersion } from './migrations';
+import { MIGRATIONS, migrate, schemaVersion, type Migration, type MigrationProgress } from './migrations';
 import { createReads, type Reads } from './reads';
 import { createScoreboardReads, type ScoreboardReads } from './scoreboard';
 import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
@@ -27,7 +27,7 @@ export type { CompactOptions } from './compaction';
 export type { LineCloseOp } from './bets';
 export type { LineMaxWinPoint } from './history';
 export type { ScoreboardFilter, ScoreboardRow } from './scoreboard';
-export { LATEST_VERSION } from './migrations';
+export { LATEST_VERSION, rebuildTable, type Migration, type MigrationProgress, type TableRebuild } from './migrations';
 
 export interface StoreOptions {
   /** The history file; ':memory:' for throwaway stores. */
@@ -57,6 +57,13 @@ export interface StoreOptions {
    * the host's logger; stderr when not given (the CLI's export and report).
    */
   warn?: (message: string) => void;
+  /**
+   * How far the schema upgrade on open has got (a table rebuild on a big file takes a while): the host's status.
+   * Called synchronously from inside the upgrade.
+   */
+  onMigrationProgress?: (p: MigrationProgress) => void;
+  /** Migrations after the app's own (the history bench's and the migration kill test's table rebuild); none in the app. */
+  extraMigrations?: readonly Migration[];
 }
 
 /**
@@ -175,7 +182,10 @@ export function openStore(options: StoreOptions): Store {
     db.pragma('busy_timeout = 5000');
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
     registerSqlFunctions(db);
-    migrate(db);
+    migrate(db, undefined, {
+      ...(options.onMigrationProgress ? { onProgress: options.onMigrationProgress } : {}),
+      ...(options.extraMigrations?.length ? { migrations: [...MIGRATIONS, ...options.extraMigrations] } : {}),
+    });
   } catch (e) {
     db.close();
     throw e;

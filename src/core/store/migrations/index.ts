@@ -1,6 +1,6 @@
 // The ordered list of schema migrations and the runner that applies them under PRAGMA user_version.
 import type Database from 'better-sqlite3';
-import type { Migration } from './types';
+import type { Migration, MigrationProgress } from './types';
 import { migration001 } from './001_init';
 import { migration002 } from './002_queries';
 import { migration003 } from './003_results_owed';
@@ -13,7 +13,8 @@ import { migration009 } from './009_settlement_revisions';
 import { migration010 } from './010_bet_revisions';
 import { migration011 } from './011_other_matches';
 
-export type { Migration } from './types';
+export type { Migration, MigrationProgress } from './types';
+export { rebuildTable, type TableRebuild } from './rebuild';
 
 export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -22,19 +23,31 @@ export function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+export interface MigrateOptions {
+  /** Where a migration's progress goes (a table rebuild on a big file takes a while): the host's status. */
+  onProgress?: (p: MigrationProgress) => void;
+  /** The migrations to apply (tests and the history bench add one of their own after the app's); default MIGRATIONS. */
+  migrations?: readonly Migration[];
+}
+
 /**
  * Brings the schema up to `to` (default: the latest). Each migration and its user_version bump commit together, so
- * a crash mid-migration leaves the previous version intact. A file from a newer app is refused, not downgraded.
+ * a crash mid-migration (a SIGKILL halfway through a table rebuild too) leaves the previous version intact: the file
+ * is as it was or migrated, never half. A file from a newer app is refused, not downgraded.
  */
-export function migrate(db: Database.Database, to: number = LATEST_VERSION): number {
+export function migrate(db: Database.Database, to?: number, options: MigrateOptions = {}): number {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  const target = to ?? latest;
   const from = schemaVersion(db);
-  if (from > LATEST_VERSION) {
-    throw new Error(`The history file has schema version ${from}, newer than this app knows (${LATEST_VERSION}).`);
+  if (from > latest) {
+    throw new Error(`The history file has schema version ${from}, newer than this app knows (${latest}).`);
   }
-  for (const m of MIGRATIONS) {
-    if (m.version <= from || m.version > to) continue;
+  for (const m of migrations) {
+    if (m.version <= from || m.version > target) continue;
+    const progress = (done: number, total: number) => options.onProgress?.({ version: m.version, name: m.name, done, total });
     db.transaction(() => {
-      m.up(db);
+      m.up(db, progress);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
   }
