@@ -3,22 +3,14 @@
 // the day filters (Settlements, the Bets report's range, "snooze until tomorrow": one dayStartIn) and on the charts'
 // time axis. Worked examples: the day is 25 hours long; a settlement at 01:30 the first time and one at 01:30 the
 // second time both land on that day through the store's own query; the axis never reads as going back.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/core/store';
 import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 import { dayStartIn, formatClock, formatDay } from '../../src/shared/formats';
-import { timeAxisLabels } from '../../src/renderer/src/components/timeAxis';
-import type { OddsdeskApi } from '../../src/shared/ipc/contract';
-import type * as SettlementsSlice from '../../src/renderer/src/store/settlements';
+import { timeAxisLabels } from '../../src/shared/timeAxis';
 
-// The Settlements view's own filter (the page's store module wants a bridge to exist: a stand-in that answers nothing).
-let EMPTY_FILTER: typeof SettlementsSlice.EMPTY_FILTER;
-let toQuery: typeof SettlementsSlice.toQuery;
-beforeAll(async () => {
-  const api: OddsdeskApi = { invoke: async () => ({ ok: true, value: null }) as never, on: () => () => undefined };
-  (globalThis as unknown as { window: { oddsdesk: OddsdeskApi } }).window = { oddsdesk: api };
-  ({ EMPTY_FILTER, toQuery } = await import('../../src/renderer/src/store/settlements'));
-});
+/** A day filter from one day to another, as the Settlements view and the Bets report send it (their `toQuery`). */
+const dayRange = (from: string, to: string, zone: string) => ({ from: dayStartIn(from, zone)!, to: dayStartIn(to, zone, 1)! });
 
 const HOUR = 3_600_000;
 const LONDON = 'Europe/London';
@@ -39,9 +31,7 @@ describe('the autumn day in the day filters: 25 hours, from midnight to midnight
       expect(formatDay(start, zone)).toBe(day);
       expect(formatDay(next - 1, zone)).toBe(day);
       expect(formatDay(next, zone)).not.toBe(day);
-      // The filter form's "from day to day" over that one day is the same 25 hours.
-      const q = toQuery({ ...EMPTY_FILTER, from: day, to: day }, zone);
-      expect([q.from, q.to]).toEqual([start, next]);
+      expect(dayRange(day, day, zone)).toEqual({ from: start, to: next });
     });
   }
 
@@ -65,13 +55,13 @@ describe('the autumn day in the day filters: 25 hours, from midnight to midnight
       settlement: [{ line_id: (100 + i) * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' }],
     }) as SettledEvent;
     store.recordSettledPage(Object.values(at).map((ms, i) => settled(i, ms)), Math.floor(at['00:00 on the 26th'] / 1000));
-    const page = store.querySettlements({ ...toQuery({ ...EMPTY_FILTER, from: '2026-10-25', to: '2026-10-25' }, LONDON), limit: 50 });
+    const page = store.querySettlements({ ...dayRange('2026-10-25', '2026-10-25', LONDON), limit: 50 });
     const got = page.rows.map((r) => names[r.eventId - 100]).sort();
     expect(got).toEqual(['00:00 on the 25th', '01:30 BST', '01:30 GMT', '23:59 on the 25th'].sort());
     expect(page.total).toBe(4);
     // The 24th and the 26th each have theirs.
-    expect(store.querySettlements({ ...toQuery({ ...EMPTY_FILTER, from: '2026-10-24', to: '2026-10-24' }, LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['23:59 on the 24th']);
-    expect(store.querySettlements({ ...toQuery({ ...EMPTY_FILTER, from: '2026-10-26', to: '2026-10-26' }, LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['00:00 on the 26th']);
+    expect(store.querySettlements({ ...dayRange('2026-10-24', '2026-10-24', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['23:59 on the 24th']);
+    expect(store.querySettlements({ ...dayRange('2026-10-26', '2026-10-26', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['00:00 on the 26th']);
     store.close();
   });
 

@@ -8,7 +8,7 @@ import 'uplot/dist/uPlot.min.css';
 import { formatDateTime, formatOdds, type OddsFormat } from '../../../shared/formats';
 import { fmtMoney, useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
-import { timeAxisLabels } from './timeAxis';
+import { timeAxisLabels } from '../../../shared/timeAxis';
 
 export interface ChartSeries {
   label: string;

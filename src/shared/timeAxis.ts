@@ -1,5 +1,5 @@
 // The chart's time axis labels in the trader's zone (pure, so the clock-change days are tested without a canvas).
-import { formatClock, formatDay, formatDayMonth, formatHourMinute, formatUtcOffset, utcOffsetMinutes } from '../../../shared/formats';
+import { formatClock, formatDay, formatDayMonth, formatHourMinute, formatUtcOffset, utcOffsetMinutes } from './formats';
 
 /**
  * The time axis' labels in `zone`: "14:05" (with seconds when the ticks are seconds apart, and their tenths or
