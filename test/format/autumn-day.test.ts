@@ -3,7 +3,7 @@
 // the day filters (Settlements, the Bets report's range, "snooze until tomorrow": one dayStartIn) and on the charts'
 // time axis. Worked examples: the day is 25 hours long; a settlement at 01:30 the first time and one at 01:30 the
 // second time both land on that day through the store's own query; the axis never reads as going back.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/core/store';
 import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 import { dayStartIn, formatClock, formatDay } from '../../src/shared/formats';
@@ -21,56 +21,69 @@ const AUTUMN: Array<[zone: string, day: string, startUtc: number]> = [
   ['Australia/Adelaide', '2026-04-05', Date.UTC(2026, 3, 4, 13, 30)], // midnight ACDT (UTC+10:30)
 ];
 
-describe('the autumn day in the day filters: 25 hours, from midnight to midnight in the zone', () => {
-  for (const [zone, day, startUtc] of AUTUMN) {
-    it(`${day} in ${zone} starts at its midnight and lasts 25 hours`, () => {
-      const start = dayStartIn(day, zone)!;
-      const next = dayStartIn(day, zone, 1)!;
-      expect(new Date(start).toISOString()).toBe(new Date(startUtc).toISOString());
-      expect(next - start).toBe(25 * HOUR);
-      expect(formatDay(start, zone)).toBe(day);
-      expect(formatDay(next - 1, zone)).toBe(day);
-      expect(formatDay(next, zone)).not.toBe(day);
-      expect(dayRange(day, day, zone)).toEqual({ from: start, to: next });
+// The machine's own zone must not leak into any of it: the same worked examples on a host in UTC and in Adelaide.
+for (const machineZone of ['UTC', 'Australia/Adelaide']) {
+  describe(`on a machine in ${machineZone}`, () => {
+    const was = process.env['TZ'];
+    beforeAll(() => {
+      process.env['TZ'] = machineZone;
     });
-  }
+    afterAll(() => {
+      if (was === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = was;
+    });
+    describe('the autumn day in the day filters: 25 hours, from midnight to midnight in the zone', () => {
+      for (const [zone, day, startUtc] of AUTUMN) {
+        it(`${day} in ${zone} starts at its midnight and lasts 25 hours`, () => {
+          const start = dayStartIn(day, zone)!;
+          const next = dayStartIn(day, zone, 1)!;
+          expect(new Date(start).toISOString()).toBe(new Date(startUtc).toISOString());
+          expect(next - start).toBe(25 * HOUR);
+          expect(formatDay(start, zone)).toBe(day);
+          expect(formatDay(next - 1, zone)).toBe(day);
+          expect(formatDay(next, zone)).not.toBe(day);
+          expect(dayRange(day, day, zone)).toEqual({ from: start, to: next });
+        });
+      }
 
-  it('London: the two 01:30s of 2026-10-25 (00:30Z in BST, 01:30Z in GMT) both land on the 25th through the store\'s query; 23:59 of the 24th and midnight of the 26th do not', () => {
-    const store = openStore({ path: ':memory:' });
-    const at = {
-      '23:59 on the 24th': Date.UTC(2026, 9, 24, 22, 59),
-      '00:00 on the 25th': Date.UTC(2026, 9, 24, 23),
-      '01:30 BST': Date.UTC(2026, 9, 25, 0, 30),
-      '01:30 GMT': Date.UTC(2026, 9, 25, 1, 30),
-      '23:59 on the 25th': Date.UTC(2026, 9, 25, 23, 59),
-      '00:00 on the 26th': Date.UTC(2026, 9, 26, 0),
-    };
-    const names = Object.keys(at);
-    // Both read "01:30" on the trader's clock: the day has that wall time twice.
-    expect(formatClock(at['01:30 BST'], LONDON)).toBe('01:30:00');
-    expect(formatClock(at['01:30 GMT'], LONDON)).toBe('01:30:00');
-    const settled = (i: number, ms: number): SettledEvent => ({
-      event_id: 100 + i, sport_id: 1, league_id: 2, league_name: 'L', runner_home: `Home ${i}`, runner_away: `Away ${i}`,
-      starts: formatServiceTime(ms - 2 * HOUR), score_home: 1, score_away: 0, status: 'ended', settled_at: formatServiceTime(ms),
-      settlement: [{ line_id: (100 + i) * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' }],
-    }) as SettledEvent;
-    store.recordSettledPage(Object.values(at).map((ms, i) => settled(i, ms)), Math.floor(at['00:00 on the 26th'] / 1000));
-    const page = store.querySettlements({ ...dayRange('2026-10-25', '2026-10-25', LONDON), limit: 50 });
-    const got = page.rows.map((r) => names[r.eventId - 100]).sort();
-    expect(got).toEqual(['00:00 on the 25th', '01:30 BST', '01:30 GMT', '23:59 on the 25th'].sort());
-    expect(page.total).toBe(4);
-    // The 24th and the 26th each have theirs.
-    expect(store.querySettlements({ ...dayRange('2026-10-24', '2026-10-24', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['23:59 on the 24th']);
-    expect(store.querySettlements({ ...dayRange('2026-10-26', '2026-10-26', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['00:00 on the 26th']);
-    store.close();
-  });
+      it('London: the two 01:30s of 2026-10-25 (00:30Z in BST, 01:30Z in GMT) both land on the 25th through the store\'s query; 23:59 of the 24th and midnight of the 26th do not', () => {
+        const store = openStore({ path: ':memory:' });
+        const at = {
+          '23:59 on the 24th': Date.UTC(2026, 9, 24, 22, 59),
+          '00:00 on the 25th': Date.UTC(2026, 9, 24, 23),
+          '01:30 BST': Date.UTC(2026, 9, 25, 0, 30),
+          '01:30 GMT': Date.UTC(2026, 9, 25, 1, 30),
+          '23:59 on the 25th': Date.UTC(2026, 9, 25, 23, 59),
+          '00:00 on the 26th': Date.UTC(2026, 9, 26, 0),
+        };
+        const names = Object.keys(at);
+        // Both read "01:30" on the trader's clock: the day has that wall time twice.
+        expect(formatClock(at['01:30 BST'], LONDON)).toBe('01:30:00');
+        expect(formatClock(at['01:30 GMT'], LONDON)).toBe('01:30:00');
+        const settled = (i: number, ms: number): SettledEvent => ({
+          event_id: 100 + i, sport_id: 1, league_id: 2, league_name: 'L', runner_home: `Home ${i}`, runner_away: `Away ${i}`,
+          starts: formatServiceTime(ms - 2 * HOUR), score_home: 1, score_away: 0, status: 'ended', settled_at: formatServiceTime(ms),
+          settlement: [{ line_id: (100 + i) * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' }],
+        }) as SettledEvent;
+        store.recordSettledPage(Object.values(at).map((ms, i) => settled(i, ms)), Math.floor(at['00:00 on the 26th'] / 1000));
+        const page = store.querySettlements({ ...dayRange('2026-10-25', '2026-10-25', LONDON), limit: 50 });
+        const got = page.rows.map((r) => names[r.eventId - 100]).sort();
+        expect(got).toEqual(['00:00 on the 25th', '01:30 BST', '01:30 GMT', '23:59 on the 25th'].sort());
+        expect(page.total).toBe(4);
+        // The 24th and the 26th each have theirs.
+        expect(store.querySettlements({ ...dayRange('2026-10-24', '2026-10-24', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['23:59 on the 24th']);
+        expect(store.querySettlements({ ...dayRange('2026-10-26', '2026-10-26', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['00:00 on the 26th']);
+        store.close();
+      });
 
-  it('"snooze until tomorrow" on the autumn day runs to midnight of the 26th: 23 h 30 min from the first 01:30, 22 h 30 min from the second', () => {
-    const tomorrow = (now: number) => dayStartIn(formatDay(now, LONDON), LONDON, 1)!; // as components/Snooze.tsx reckons it
-    expect(tomorrow(Date.UTC(2026, 9, 25, 0, 30)) - Date.UTC(2026, 9, 25, 0, 30)).toBe(23.5 * HOUR);
-    expect(tomorrow(Date.UTC(2026, 9, 25, 1, 30)) - Date.UTC(2026, 9, 25, 1, 30)).toBe(22.5 * HOUR);
+      it('"snooze until tomorrow" on the autumn day runs to midnight of the 26th: 23 h 30 min from the first 01:30, 22 h 30 min from the second', () => {
+        const tomorrow = (now: number) => dayStartIn(formatDay(now, LONDON), LONDON, 1)!; // as components/Snooze.tsx reckons it
+        expect(tomorrow(Date.UTC(2026, 9, 25, 0, 30)) - Date.UTC(2026, 9, 25, 0, 30)).toBe(23.5 * HOUR);
+        expect(tomorrow(Date.UTC(2026, 9, 25, 1, 30)) - Date.UTC(2026, 9, 25, 1, 30)).toBe(22.5 * HOUR);
+      });
+    });
   });
-});
+}
 
 describe('the autumn day on a chart\'s time axis', () => {
   const labels = (fromUtc: number, count: number, stepMs: number, zone = LONDON) =>
