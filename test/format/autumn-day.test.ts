@@ -89,6 +89,8 @@ describe('the autumn day on a chart\'s time axis', () => {
   const labels = (fromUtc: number, count: number, stepMs: number, zone = LONDON) =>
     timeAxisLabels(Array.from({ length: count }, (_, i) => (fromUtc + i * stepMs) / 1000), stepMs / 1000, zone);
 
+  // uPlot (with the zone's tzDate, as Chart.tsx sets it) puts hourly ticks on every real hour across the change
+  // (seen in Chromium: 22:00Z, 23:00Z, 00:00Z, 01:00Z, ...), so the repeated hour gets two ticks, both "01:00".
   it('hourly ticks across London\'s 25-hour day: 00:00 with the day, the repeated 01:00 marked with the new offset, then on', () => {
     expect(labels(Date.UTC(2026, 9, 24, 23), 5, HOUR)).toEqual(['00:00\n25 Oct', '01:00', '01:00\nUTC', '02:00', '03:00']);
     // 25 ticks an hour apart fill the day; the 26th's midnight is the next day.
