@@ -22,9 +22,12 @@ function setup(watched = new Set([1]), skewMs?: number | null) {
   const clock = createManualClock(T0);
   const store = openStore({ path: ':memory:', clock: () => clock.now() });
   const errors: string[] = [];
-  const serviceNow = skewMs === undefined ? {} : { serviceNow: () => (skewMs === null ? null : clock.now() + skewMs) };
+  const skew = { ms: skewMs };
+  const serviceNow = skewMs === undefined ? {} : { serviceNow: () => (skew.ms == null ? null : clock.now() + skew.ms) };
   const lines = createClosingLines({ store, clock, isWatched: (id) => watched.has(id), ...serviceNow, reportError: (e) => errors.push(e.message) });
-  return { clock, store, lines, errors };
+  /** The skew as measured now (the status probe answering after the stream's snapshot). */
+  const measured = (ms: number) => (skew.ms = ms);
+  return { clock, store, lines, errors, measured };
 }
 
 describe('closing lines (docs/trading.md: the close is the last price offered before kick-off)', () => {
@@ -206,6 +209,19 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       await clock.advance(1_000);
       // Not followed before kick-off: no open recorded, so nothing to close (a first snapshot in play is not a close).
       expect(store.lineCloses(1)).toEqual([]);
+    });
+
+    it('the skew measured after the snapshot (3 minutes ahead): the next prices set the start on the service\'s clock', async () => {
+      const SKEW = 3 * MIN;
+      const { clock, store, lines, measured } = setup(new Set([1]), null);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(MIN);
+      measured(SKEW);
+      await clock.advance(MIN);
+      lines.onMarkets(1, [stamped(10, { home: 2.05, away: 1.85 }, clock.now() + SKEW)]);
+      // The service's kick-off, 3 minutes before ours: closed there, at the last price, with no word from the stream.
+      await clock.advance(KICKOFF - SKEW - clock.now() + 1_000);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.05, away: 1.85 }, 'kickoff', KICKOFF - SKEW, false]]);
     });
 
     it('the skew not measured yet: only the stream tells kick-off (a price stamped after the start, or live), never our clock', async () => {
