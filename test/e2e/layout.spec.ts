@@ -45,7 +45,7 @@ const test = base.extend<{ app: App }>({
       ],
     });
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-layout-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'layout.db')], { ODDSDESK_API_KEY: KEY, TZ: 'UTC' });
+    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'layout.db')], { ODDSDESK_API_KEY: KEY });
     const candidates = sim.truth
       .bookIds()
       .map((id) => sim.truth.event(id)!)

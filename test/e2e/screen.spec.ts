@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startSimulator, type Simulator } from '../../src/sim';
+import { formatHourMinute } from '../../src/shared/formats';
+import { E2E_TIME_ZONE } from '../support/e2eZone';
 import { cli, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-screen-trader-key';
@@ -226,7 +228,7 @@ test('the service goes away: the watched row dims its prices as stale, and the b
   await expect(page.getByTestId('banner-offline')).toBeVisible({ timeout: 30_000 });
   // "since HH:MM" (today) on this machine's clock: the minute it went, give or take the one the test crossed.
   const since = (await page.getByTestId('offline-since').textContent())!;
-  const minutes = [before, Date.now()].map((t) => new Date(t)).map((d) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`);
+  const minutes = [before, Date.now()].map((t) => formatHourMinute(t, E2E_TIME_ZONE));
   expect(minutes).toContain(since);
   await expect(page.getByTestId('badge-offline')).toHaveText(`OFFLINE since ${since}`);
 });

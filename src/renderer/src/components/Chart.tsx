@@ -5,9 +5,10 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatDateTime, formatDayMonth, formatHourMinute, formatClock, formatDay, formatOdds, type OddsFormat } from '../../../shared/formats';
+import { formatDateTime, formatOdds, type OddsFormat } from '../../../shared/formats';
 import { fmtMoney, useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
+import { timeAxisLabels } from '../../../shared/timeAxis';
 
 export interface ChartSeries {
   label: string;
@@ -73,26 +74,6 @@ function logPriceSplits(u: uPlot, _axis: number, min: number, max: number): numb
 }
 
 const valueText = (values: Props['values'], format: OddsFormat) => (v: number) => (values === 'odds' ? formatOdds(v, format) : fmtMoney(v));
-
-/**
- * The time axis' labels in `zone`: "14:05" (with seconds when the ticks are seconds apart, and their tenths or
- * hundredths below a second), the day under the first label and under each one that starts a new day, "23 Nov"
- * alone when the ticks are days apart.
- */
-function timeAxisLabels(splits: number[], incrSeconds: number, zone: string): string[] {
-  let lastDay = '';
-  const fraction = incrSeconds >= 1 ? 0 : incrSeconds >= 0.1 ? 1 : incrSeconds >= 0.01 ? 2 : 3;
-  return splits.map((s) => {
-    const ms = Math.round(s * 1000); // whole milliseconds: 16.9999999 s is 17.000
-    if (incrSeconds >= 86_400) return formatDayMonth(ms, zone);
-    const sub = fraction ? `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0').slice(0, fraction)}` : '';
-    const time = incrSeconds < 60 ? `${formatClock(ms, zone)}${sub}` : formatHourMinute(ms, zone);
-    const day = formatDay(ms, zone);
-    const label = day !== lastDay ? `${time}\n${formatDayMonth(ms, zone)}` : time;
-    lastDay = day;
-    return label;
-  });
-}
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
