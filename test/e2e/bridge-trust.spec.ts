@@ -31,8 +31,8 @@ async function openPage(page: Page, url = (u: string) => u) {
     const made = { count: 0 };
     Object.assign(window, { __socketsMade: made });
     window.WebSocket = class extends Native {
-      constructor(...args: ConstructorParameters<typeof WebSocket>) {
-        super(...args);
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
         made.count++;
       }
     };
