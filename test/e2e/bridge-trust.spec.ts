@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { newBridgeNonce } from '../../src/shared/ipc/bridgeSession';
-import { cli, startWebHost, type WebHost } from './helpers';
+import { cli, seededDemo, startWebHost, type WebHost } from './helpers';
 
 const RESTART = 'Restart `npm run web` and open the new address it prints';
 
@@ -23,7 +23,7 @@ test.afterEach(async () => {
  * counted in the page as each is constructed (so a count read after the clock moved includes any attempt it fired).
  */
 async function openPage(page: Page, url = (u: string) => u) {
-  host = await startWebHost(cli('web'), { ODDSDESK_API_KEY: '', ODDSDESK_TEST_DEMO_SEED: '31', ODDSDESK_TEST_DEMO_PACE: '10' });
+  host = await startWebHost(cli('web'), seededDemo(31));
   const sockets: string[] = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
   await page.addInitScript(() => {
