@@ -18,7 +18,7 @@
 // takes ports and files of its own; the bundles are swapped in whole and are the same for the same sources.
 // ODDSDESK_SOAK=full (`npm run test:soak`) runs the soaks at their full sizes; unset, they run small.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,6 +112,44 @@ function quietStep(name, cmd, args, env = {}) {
   });
 }
 
+/**
+ * Runs `fn` holding the lock `dir` (made with mkdir, which only one process can do; it holds the owner's pid, so a
+ * lock left by a run that was killed, or older than ten minutes, is taken over), waiting for another run in this
+ * checkout to let go of it first.
+ */
+async function withLock(dir, fn) {
+  mkdirSync(path.dirname(dir), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'pid'), String(process.pid));
+      break;
+    } catch {
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+      } catch {
+        // Being made right now (no pid yet), or just let go of.
+      }
+      let alive = true;
+      try {
+        if (owner > 0) process.kill(owner, 0);
+        // Older than any type check: its owner's pid has been taken by another process since.
+        if (Date.now() - statSync(dir).mtimeMs > 10 * 60_000) alive = false;
+      } catch {
+        alive = false;
+      }
+      if (!alive) rmSync(dir, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A check counts as one test: passed, or failed under its name. */
 function count(name, ok) {
   if (ok) totals.passed++;
@@ -124,7 +162,11 @@ function count(name, ok) {
 
 // 1. Both bundles at once; the type check and lint start with them and run on beside the tests (step 2).
 const checks = Promise.all([
-  quietStep('typecheck (tsc -b: node side, web side, end-to-end tests)', bin('tsc'), ['-b']).then((ok) => count('typecheck', ok)),
+  // One `tsc -b` at a time per checkout: its build info and declarations (node_modules/.cache/tsc) are written in
+  // place, and another run's check could read one half written. The second waits, then finds little left to check.
+  withLock(path.join('node_modules', '.cache', 'tsc.lock'), () =>
+    quietStep('typecheck (tsc -b: node side, web side, end-to-end tests)', bin('tsc'), ['-b']),
+  ).then((ok) => count('typecheck', ok)),
   quietStep('lint (incl. layering rule)', bin('eslint'), ['.']).then((ok) => count('lint', ok)),
 ]);
 const [, webOk] = await Promise.all([
