@@ -19,7 +19,7 @@
 // ODDSDESK_SOAK=full (`npm run test:soak`) runs the soaks at their full sizes; unset, they run small.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,14 +57,28 @@ const soak = process.env.ODDSDESK_SOAK === 'full' ? 'full' : 'small';
 const testEnv = { ODDSDESK_BUNDLES_BUILT: '1' };
 
 /**
+ * The steps that keep the cores busy (the type check, lint, vitest) run at a lower priority (nice 10, which their
+ * children inherit), so that the end-to-end tests beside them, which mostly wait on their hosts, pages and the wall
+ * clock, get a core the moment they need one: those get the time they are owed, the busy steps the rest.
+ */
+function lowerPriority(p) {
+  try {
+    if (p.pid) setPriority(p.pid, 10);
+  } catch {
+    // Not allowed here: the step runs at the usual priority.
+  }
+}
+
+/**
  * Runs one step with its output shown live, each line tagged (`[unit] …`), so two steps can run side by side and
  * still be read; resolves to whether it exited 0.
  */
-function step(name, tag, cmd, args, env = {}) {
+function step(name, tag, cmd, args, env = {}, nice = false) {
   console.log(`\n▶ ${name} ${tag}`);
   const t0 = Date.now();
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    if (nice) lowerPriority(p);
     for (const stream of [p.stdout, p.stderr]) {
       let rest = '';
       stream.setEncoding('utf8');
@@ -90,10 +104,11 @@ function step(name, tag, cmd, args, env = {}) {
 }
 
 /** Runs one step with its output held back and printed whole once it ends, so steps can run side by side. */
-function quietStep(name, cmd, args, env = {}) {
+function quietStep(name, cmd, args, env = {}, nice = false) {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    if (nice) lowerPriority(p);
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (out += d));
@@ -165,9 +180,9 @@ const checks = Promise.all([
   // One `tsc -b` at a time per checkout: its build info and declarations (node_modules/.cache/tsc) are written in
   // place, and another run's check could read one half written. The second waits, then finds little left to check.
   withLock(path.join('node_modules', '.cache', 'tsc.lock'), () =>
-    quietStep('typecheck (tsc -b: node side, web side, end-to-end tests)', bin('tsc'), ['-b']),
+    quietStep('typecheck (tsc -b: node side, web side, end-to-end tests)', bin('tsc'), ['-b'], {}, true),
   ).then((ok) => count('typecheck', ok)),
-  quietStep('lint (incl. layering rule)', bin('eslint'), ['.']).then((ok) => count('lint', ok)),
+  quietStep('lint (incl. layering rule)', bin('eslint'), ['.'], {}, true).then((ok) => count('lint', ok)),
 ]);
 const [, webOk] = await Promise.all([
   quietStep('build the CLI and browser-mode host (out/cli)', process.execPath, ['scripts/build-cli.mjs']).then((ok) => count('build the CLI bundle (out/cli)', ok)),
@@ -188,6 +203,7 @@ async function vitest() {
     bin('vitest'),
     ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
     testEnv,
+    true,
   );
   if (existsSync(vitestJson)) {
     const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
