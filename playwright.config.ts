@@ -14,6 +14,8 @@ export default defineConfig({
   // The CLI bundle that starts each host and the renderer it serves, built once (skipped under `npm test`, which
   // builds them itself).
   globalSetup: './test/e2e/globalSetup.ts',
+  // `npm test` gives each run a folder of its own (Playwright empties it at the start: another run's must be left alone).
+  outputDir: process.env['ODDSDESK_E2E_OUTPUT'] ?? 'test-results',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   // Two at a time: a test is mostly waiting on its simulator, host and page (a run of them alone keeps about a fifth
