@@ -10,10 +10,12 @@
 //   2. Walks: `walks` times, the event detail opened until its price and max-stake charts show and closed, the
 //      command palette opened and closed, the event in a tab of its own (Shift+Enter) opened and closed, over the
 //      events at the top of the grid in turn, the load running on. The counts are read after a warm-up walk over each
-//      of those events (WARMUP_WALKS: what a first opening leaves once) and after the last: page_dom_nodes_growth is the DOM nodes'
-//      difference, page_listeners_growth the sum of what grew among the DOM event listeners and each of the app's
-//      own counts (the store's subscribers, the grid's market channel, the bridge's push listeners, the bridge-end
-//      watchers, the age clock's cells: src/renderer/src/listenerCounts.ts). Both should be 0.
+//      of those events (WARMUP_WALKS: what a first opening leaves once) and after the last. page_dom_nodes_growth is
+//      the difference in DOM nodes a heap snapshot finds (in the document and detached but held; Chromium's Nodes
+//      metric, logged too, also counts nodes not yet swept), page_listeners_growth the sum of what grew among the DOM
+//      event listeners (Performance.getMetrics) and each of the app's own counts (the store's subscribers, the
+//      grid's market channel, the bridge's push listeners, the bridge-end watchers, the age clock's cells:
+//      src/renderer/src/listenerCounts.ts). Both should be 0.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
 import { startSimulator } from '../src/sim';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
-import { appListeners, ASK_FOR_COUNTS, censusChanges, countingSession, elementCensus, grown, openAndCloseWalk, pageCounts, type PageCounts } from '../test/support/pageWalk';
+import { appListeners, ASK_FOR_COUNTS, censusChanges, countingSession, elementCensus, grown, openAndCloseWalk, pageCounts, snapshotDomNodes, type PageCounts } from '../test/support/pageWalk';
 import { theilSen } from './proc';
 import { startRealisticLoad } from './realisticLoad';
 import { bridgeInvoke, CHROMIUM_ARGS, EVENTS, pricedEvents, REALISTIC_LOAD, type Figures } from './tickToScreen';
@@ -97,6 +99,7 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     // ---- 1. the soak: the watchlist on screen under the load ----
     const samples: Array<{ at: number; counts: PageCounts }> = [];
     const soakCensus = await elementCensus(page);
+    const soakDom = await snapshotDomNodes(cdp);
     const sample = async () => samples.push({ at: (Date.now() - loadFrom) / 1000, counts: await pageCounts(page, cdp) });
     await sample();
     const soakEnd = Date.now() + soakS * 1000;
@@ -115,7 +118,8 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     log(`soak: heap trend ${(growthPerS * HOUR_S).toFixed(1)} MB an hour (Theil-Sen) -> ${heapHour.toFixed(1)} MB after an hour of the load (goal < 50); DOM nodes ${first.counts.nodes} -> ${last.counts.nodes}`);
     log(`soak: start ${describe(first.counts)}`);
     log(`soak: end   ${describe(last.counts)}`);
-    log(`soak: elements that changed in number: ${censusChanges(soakCensus, await elementCensus(page)).join('; ') || 'none'}`);
+    const soakDomEnd = await snapshotDomNodes(cdp);
+    log(`soak: DOM nodes in heap snapshots: attached ${soakDom.attached} -> ${soakDomEnd.attached}, detached ${soakDom.detached} -> ${soakDomEnd.detached}; elements that changed in number: ${censusChanges(soakCensus, await elementCensus(page)).join('; ') || 'none'}`);
 
     // ---- 2. the walks ----
     const rowIds = (await page.locator('[data-testid^="watch-row-"]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-testid')!.slice('watch-row-'.length))))).slice(0, WALK_EVENTS);
@@ -125,6 +129,7 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     for (let i = 0; i < WARMUP_WALKS; i++) await walk();
     const before = await pageCounts(page, cdp);
     const beforeCensus = await elementCensus(page);
+    const beforeDom = await snapshotDomNodes(cdp);
     log(`walks: after ${WARMUP_WALKS} warm-up walks (${((Date.now() - warmFrom) / WARMUP_WALKS).toFixed(0)} ms a walk): ${describe(before)}`);
     const walkFrom = Date.now();
     const every = Math.max(10, Math.round(walks / 10));
@@ -134,6 +139,8 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     }
     const after = await pageCounts(page, cdp);
     log(`walks: after ${walks}: ${describe(after)}`);
+    const afterDom = await snapshotDomNodes(cdp);
+    log(`walks: DOM nodes in heap snapshots: attached ${beforeDom.attached} -> ${afterDom.attached}, detached ${beforeDom.detached} -> ${afterDom.detached}`);
     const changes = grown(before, after);
     log(`walks: ${changes.length ? `changed: ${changes.join('; ')}` : 'every count back where it was'}; elements that changed in number: ${censusChanges(beforeCensus, await elementCensus(page)).join('; ') || 'none'}`);
     const listenersGrowth = Math.max(0, after.domListeners - before.domListeners) + Object.keys(after.app).reduce((n, k) => n + Math.max(0, (after.app[k] ?? 0) - (before.app[k] ?? 0)), 0);
@@ -141,10 +148,11 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
       page_heap_mb_hour: round(heapHour, 1),
       page_heap_growth_mb_hour: round(growthPerS * HOUR_S, 1),
       page_heap_soak_s: soakS,
-      page_dom_nodes: last.counts.nodes,
-      page_soak_dom_nodes_growth: last.counts.nodes - first.counts.nodes,
+      page_dom_nodes: soakDomEnd.attached + soakDomEnd.detached,
+      page_soak_dom_nodes_growth: soakDomEnd.attached + soakDomEnd.detached - (soakDom.attached + soakDom.detached),
       page_walks: walks,
-      page_dom_nodes_growth: after.nodes - before.nodes,
+      page_dom_nodes_growth: afterDom.attached + afterDom.detached - (beforeDom.attached + beforeDom.detached),
+      page_detached_dom_nodes: afterDom.detached,
       page_listeners_growth: listenersGrowth,
       page_app_listeners: appListeners(after),
       page_walk_heap_growth_mb: round(after.heapMb - before.heapMb),
