@@ -21,12 +21,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
-import { startSimulator } from '../src/sim';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
 import { appListeners, ASK_FOR_COUNTS, censusChanges, countingSession, elementCensus, grown, openAndCloseWalk, pageCounts, snapshotDomNodes, type PageCounts } from '../test/support/pageWalk';
 import { theilSen } from './proc';
 import { startRealisticLoad } from './realisticLoad';
-import { bridgeInvoke, CHROMIUM_ARGS, EVENTS, pricedEvents, REALISTIC_LOAD, type Figures } from './tickToScreen';
+import { bridgeInvoke, CHROMIUM_ARGS, EVENTS, loadSimulator, pricedEvents, REALISTIC_LOAD, type Figures } from './tickToScreen';
 
 const KEY = 'bench-page-enterprise';
 const HOUR_S = 3_600;
@@ -65,15 +64,7 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
   if (build.status !== 0) throw new Error('renderer build failed');
 
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bench-page-'));
-  const sim = await startSimulator({
-    port: 0,
-    seed: 42,
-    clock: 'real',
-    speed: REALISTIC_LOAD.speed,
-    events: EVENTS + 20,
-    keys: [{ key: KEY, plan: 'enterprise' }],
-    oddsRate: 0,
-  });
+  const sim = await loadSimulator(REALISTIC_LOAD, [KEY]);
   let host: WebHost | undefined;
   let browser: Browser | undefined;
   let stopLoad: (() => void) | undefined;

@@ -250,21 +250,26 @@ function goalLines(f: Figures): string[] {
   return lines;
 }
 
+/** The simulator a load runs on (seed 42, the real clock at the load's speed, EVENTS and some), with these keys. */
+export function loadSimulator(load: Load, keys: readonly string[]): Promise<Simulator> {
+  return startSimulator({
+    port: 0,
+    seed: 42,
+    clock: 'real',
+    speed: load.speed,
+    events: EVENTS + 20,
+    keys: keys.map((key) => ({ key, plan: 'enterprise' as const })),
+    oddsRate: load.oddsRate,
+  });
+}
+
 /** One load from a fresh simulator, host, readers and browsers to the figures (prefixed with the load's prefix). */
 async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trace: boolean }, log: (line: string) => void): Promise<Figures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bench-tick-'));
   // Real clock at speed 1 (or less): the world barely moves on its own (no events end mid-run), the ticker or the
   // load's driver supplies the load. The ticker paces over the events whose streams are open, so it starts as the
   // watches go in and is at full rate by the end of the warm-up.
-  const sim = await startSimulator({
-    port: 0,
-    seed: 42,
-    clock: 'real',
-    speed: load.speed,
-    events: EVENTS + 20,
-    keys: [KEY, BARE_KEY, PIPE_KEY].map((key) => ({ key, plan: 'enterprise' as const })),
-    oddsRate: load.oddsRate,
-  });
+  const sim = await loadSimulator(load, [KEY, BARE_KEY, PIPE_KEY]);
   const emits = new Map<string, Emit[]>();
   let recording = false;
   const raw: Array<[number, string, number]> = [];
