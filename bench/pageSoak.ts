@@ -151,7 +151,7 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     };
     log('summary (as written to bench/results.json):');
     for (const [k, v] of Object.entries(figures)) log(`  ${k} = ${v}`);
-    log(`goals (issue 37): page_heap_mb_hour ${heapHour < 50 ? 'met' : 'MISSED'} (< 50); page_dom_nodes_growth ${figures['page_dom_nodes_growth'] === 0 ? 'met' : 'MISSED'} (0); page_listeners_growth ${listenersGrowth === 0 ? 'met' : 'MISSED'} (0)`);
+    log(`goals (issue 37): page_heap_mb_hour ${heapHour < 50 ? 'met' : 'MISSED'} (< 50); page_dom_nodes_growth ${figures['page_dom_nodes_growth']! <= 0 ? 'met' : 'MISSED'} (0, or fewer: the live load may take a market off the grid meanwhile); page_listeners_growth ${listenersGrowth === 0 ? 'met' : 'MISSED'} (0)`);
     return figures;
   } finally {
     stopLoad?.();
