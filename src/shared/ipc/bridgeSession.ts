@@ -147,6 +147,8 @@ export interface BridgeSession extends OddsdeskApi {
   ended(): BridgeEnd | null;
   /** Stops the session (tests, a page being torn down): no reconnection, no end reported. */
   close(): void;
+  /** How many push listeners are registered (`on` not yet undone): tests, a page that must not gather them. */
+  listenerCount(): number;
 }
 
 type Listener = (payload: unknown) => void;
@@ -347,6 +349,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       return () => set.delete(listener as Listener);
     },
     ended: () => end,
+    listenerCount: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
     close() {
       closed = true;
       if (retryTimer) timers.clearTimeout(retryTimer);

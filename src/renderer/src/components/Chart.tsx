@@ -96,6 +96,10 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // V8 may keep a destroyed chart's uPlot for good (the hidden class of its `rect` getter holds the first
+    // instances' closures): what it was given reaches the chart's element only through `shown`, which the cleanup
+    // empties, so a chart it keeps never keeps the closed detail around it (the element's tree, its listeners).
+    const shown: { el: HTMLDivElement | null } = { el };
     const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
     const text = valueText(values, oddsFormat);
     // Implied probability falls as the decimal price rises: its axis runs the other way, so a rise reads as a rise.
@@ -121,7 +125,7 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
           space: 80,
           values: (_u, splits, _i, _space, incr) => {
             const labels = timeAxisLabels(splits, incr, zone);
-            el.dataset.xLabels = labels.map((l) => l.replace('\n', ' ')).join(' | ');
+            if (shown.el) shown.el.dataset.xLabels = labels.map((l) => l.replace('\n', ' ')).join(' | ');
             return labels;
           },
         },
@@ -134,7 +138,7 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
             const labels = vals.map((v) => (v == null || (values === 'odds' && v <= 1) ? '' : text(v)));
             // Top to bottom as drawn.
             const drawn = vals.map((v, i) => ({ at: u.valToPos(v, 'y'), label: labels[i]! })).filter((l) => l.label !== '');
-            el.dataset.yLabels = drawn.sort((a, b) => a.at - b.at).map((l) => l.label).join(' | ');
+            if (shown.el) shown.el.dataset.yLabels = drawn.sort((a, b) => a.at - b.at).map((l) => l.label).join(' | ');
             return labels;
           },
         },
@@ -150,13 +154,18 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
         })),
       ],
     };
-    const u = new uPlot(opts, dataRef.current(), el);
+    // Placed by a function, not given the element: uPlot keeps its target.
+    const u = new uPlot(opts, dataRef.current(), (self, init) => {
+      shown.el?.appendChild(self.root);
+      init();
+    });
     plot.current = u;
-    const ro = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height }));
+    const ro = new ResizeObserver(() => shown.el && u.setSize({ width: Math.max(200, shown.el.clientWidth), height }));
     ro.observe(el);
     return () => {
       ro.disconnect();
       u.destroy();
+      shown.el = null;
       plot.current = null;
     };
     // Rebuilt only when the shape changes; data updates go through setData below.
