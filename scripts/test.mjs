@@ -3,16 +3,14 @@
 // Runs inside a private D-Bus session with an unlocked gnome-keyring when one is available, so the keychain tests
 // talk to a real Secret Service; without it they are skipped with the reason printed.
 //
-// The run, on a machine with two cores (the steps are chosen so that one does not wait for another it does not need):
-//   1. both bundles at once, the CLI (out/cli) and the renderer (out/web), each a counted step: a bundle that fails to
-//      build fails the run, and nothing in the run builds it again (ODDSDESK_BUNDLES_BUILT=1 tells vitest's and
-//      Playwright's global set-ups and `npm run web` so). The type check (`tsc -b`, incremental) and lint start with
-//      them and run on beside the tests: nothing needs their answer before the counts line;
-//   2. then vitest (vitest.config.ts: in-process and I/O-bound files in parallel, process-heavy ones after, one at a
-//      time) and Playwright in Chromium at the same time: vitest keeps the cores busy while the end-to-end tests mostly
-//      wait on their hosts, pages and the wall clock (alone they keep about a fifth of two cores busy). Without
-//      Chromium (or without a renderer) the end-to-end tests count as skipped, with the reason. Their output is
-//      shown live, each line tagged [unit] or [e2e].
+// The run, on a machine with two cores:
+//   1. at once: both bundles, the CLI (out/cli) and the renderer (out/web), each a counted step (a bundle that fails to
+//      build fails the run, and nothing in the run builds it again: ODDSDESK_BUNDLES_BUILT=1 tells vitest's and
+//      Playwright's global set-ups and `npm run web` so), the type check (`tsc -b`, incremental) and lint;
+//   2. vitest (vitest.config.ts: in-process and I/O-bound files in parallel, process-heavy ones after, one at a time);
+//   3. Playwright in Chromium; without Chromium (or without a renderer) its tests count as skipped, with the reason.
+//      Not beside vitest: its hosts run on the wall clock, and vitest's CPU-bound files would starve them.
+//   Output lines are tagged [unit] or [e2e].
 // Two runs at once (in one checkout or two) share nothing they write: each run has its own temporary folder, its own
 // keyring, its own Playwright output folder (test-results/run-<pid>, removed when the run passes), and every test
 // takes ports and files of its own; the bundles are swapped in whole and are the same for the same sources.
@@ -192,7 +190,7 @@ const [, webOk] = await Promise.all([
   ),
 ]);
 
-// 2. vitest and Playwright at once.
+// 2. vitest, then 3. Playwright.
 console.log(`\n(soaks: ${soak} sizes${soak === 'full' ? '' : '; ODDSDESK_SOAK=full or `npm run test:soak` for the full ones'})`);
 
 async function vitest() {
@@ -274,7 +272,11 @@ async function playwright() {
   }
 }
 
-await Promise.all([vitest(), playwright(), checks]);
+// One after the other: on two cores, vitest's CPU-bound files beside the end-to-end tests (which run on the wall
+// clock) made both time out (measured: 6 timeouts, 896 s, where one after the other passes).
+await checks;
+await vitest();
+await playwright();
 if (totals.failed === 0) rmSync(pwOutput, { recursive: true, force: true });
 else if (existsSync(pwOutput)) console.log(`\nEnd-to-end output of this run (each failure's context): ${pwOutput}`);
 rmSync(tmp, { recursive: true, force: true });
