@@ -188,6 +188,25 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.25, away: 1.72 }, 'kickoff', KICKOFF - SKEW, false]]);
     });
 
+    it('the start read on our clock through a skew measured since falls before a pre-match price taken: the close is stamped no earlier than it', async () => {
+      // Measured 1 min ahead when the snapshot came; a later answer measures 2 min: the start now reads 11:58 ours,
+      // but at 11:58:30 ours a price the service stamped 11:59:50 (pre-match) was taken, then one stamped in play.
+      const { clock, store, lines, measured } = setup(new Set([1]), MIN);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(KICKOFF - 2 * MIN - 30_000 - T0);
+      measured(2 * MIN);
+      await clock.advance(60_000);
+      const takenAt = clock.now();
+      lines.onMarkets(1, [stamped(10, { home: 2.11, away: 1.77 }, KICKOFF - 10_000)]);
+      await clock.advance(5_000);
+      lines.onMarkets(1, [stamped(10, { home: 2.4, away: 1.6 }, KICKOFF + 5_000)]);
+      await clock.advance(1_000);
+      const [close] = store.lineCloses(1);
+      expect(close!.closing).toEqual({ home: 2.11, away: 1.77 });
+      // The last price recorded up to the close is the close (the start on our clock alone would say 11:58:00).
+      expect(close!.closedAt).toBe(takenAt);
+    });
+
     it('3 minutes behind, the stream saying live 10 s early: the close is stamped when we heard it, on our clock', async () => {
       const SKEW = -3 * MIN;
       const { clock, store, lines } = setup(new Set([1]), SKEW);

@@ -31,6 +31,8 @@ interface EventState {
   /** When the scheduled start (not the stream's word) closed the lines, and at what instant: a later start reopens them. */
   byClockAt: number | null;
   timer: TimerHandle | null;
+  /** When (our clock) the last pre-match price was taken: a close is never stamped before the price it keeps. */
+  lastPriceAt: number;
 }
 
 export function createClosingLines(o: {
@@ -74,15 +76,19 @@ export function createClosingLines(o: {
   };
   const stateOf = (eventId: number): EventState => {
     let s = events.get(eventId);
-    if (!s) events.set(eventId, (s = { starts: null, started: false, byClockAt: null, timer: null }));
+    if (!s) events.set(eventId, (s = { starts: null, started: false, byClockAt: null, timer: null, lastPriceAt: 0 }));
     return s;
   };
   const clearTimer = (s: EventState) => {
     if (s.timer !== null) o.clock.clearTimeout(s.timer);
     s.timer = null;
   };
-  const kickOff = (eventId: number, s: EventState, at: number, reason: 'started' | 'kickoff', confirmed: boolean) => {
+  const kickOff = (eventId: number, s: EventState, kickOffAt: number, reason: 'started' | 'kickoff', confirmed: boolean) => {
     if (s.started) return;
+    // The start on the service's clock, read on ours, can fall before a pre-match price we took after it (stamped
+    // before the start, delivered after, or a service clock read through a skew measured a while ago): the close is
+    // stamped no earlier than the price it keeps, so "the last price recorded up to the close" is the close.
+    const at = Math.max(kickOffAt, s.lastPriceAt);
     s.started = true;
     s.byClockAt = reason === 'kickoff' ? at : null;
     clearTimer(s);
@@ -120,9 +126,13 @@ export function createClosingLines(o: {
     }
     return latest ?? serviceNow();
   };
-  const prices = (eventId: number, markets: readonly Market[], at: number) => {
+  const prices = (eventId: number, s: EventState, markets: readonly Market[], at: number) => {
     // A market with no usable price (all sides at or below 1.0) says nothing about the close.
-    for (const market of markets) if (pricedSides(market.prices).length > 0) push({ type: 'price', eventId, market, at });
+    for (const market of markets) {
+      if (pricedSides(market.prices).length === 0) continue;
+      push({ type: 'price', eventId, market, at });
+      s.lastPriceAt = Math.max(s.lastPriceAt, at);
+    }
   };
 
   return {
@@ -147,7 +157,7 @@ export function createClosingLines(o: {
         return kickOff(eventId, s, s.starts === null ? now : local(s.starts), 'started', false);
       }
       if (s.starts !== null && svc !== null && svc >= s.starts) return kickOff(eventId, s, local(s.starts), 'kickoff', false);
-      prices(eventId, odds.markets, now);
+      prices(eventId, s, odds.markets, now);
       push({ type: 'snapshotLines', eventId, lineIds: odds.markets.map((m) => m.line_id), at: now });
       clearTimer(s);
       arm(eventId, s);
@@ -158,7 +168,7 @@ export function createClosingLines(o: {
       if (startPassed(eventId, s, stampOf(markets))) return;
       arm(eventId, s);
       // A market with null prices is suspended: it closes nothing (a line re-offered is still pre-match).
-      prices(eventId, markets, o.clock.now());
+      prices(eventId, s, markets, o.clock.now());
     },
     onScore(eventId, score) {
       if (score.live_status !== LIVE_STATUS.liveNow || !o.isWatched(eventId)) return;
