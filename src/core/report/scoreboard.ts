@@ -239,6 +239,38 @@ export const MATCH_SUMS_LENGTH = REL_AT + MODEL_COUNT * BINS * REL;
 const slotOf = (kind: MarketKind) => SLOTS_AT + (1 + MARKET_ORDER.indexOf(kind)) * SLOT;
 const EXCLUSION_AT: Record<Unscored | 'lineMoved' | 'unpriced', number> = { push: 0, void: 1, unreadable: 2, lineMoved: 3, unpriced: 4, noWinner: 5 };
 
+// Kept, a match's sums are most of them 0 (the market kinds it has no line of, the reliability bins its prices missed):
+// the bytes kept are a bitmap of the entries that are not 0, then those entries. Unpacked, they are the same numbers.
+const BITMAP_BYTES = Math.ceil(MATCH_SUMS_LENGTH / 64) * 8;
+
+/** A match's sums as the store keeps them. */
+export function packSums(m: Float64Array): Uint8Array {
+  let n = 0;
+  for (let i = 0; i < m.length; i++) if (m[i] !== 0) n++;
+  const out = new Uint8Array(BITMAP_BYTES + 8 * n);
+  const values = new Float64Array(out.buffer, BITMAP_BYTES, n);
+  let k = 0;
+  for (let i = 0; i < m.length; i++) {
+    if (m[i] === 0) continue;
+    out[i >> 3]! |= 1 << (i & 7);
+    values[k++] = m[i]!;
+  }
+  return out;
+}
+
+/** Kept bytes back to a match's sums. (A change to their shape comes with a migration that marks every match stale.) */
+export function unpackSums(bytes: Uint8Array): Float64Array {
+  const m = new Float64Array(MATCH_SUMS_LENGTH);
+  let n = 0;
+  for (let i = 0; i < MATCH_SUMS_LENGTH; i++) if (bytes[i >> 3]! & (1 << (i & 7))) n++;
+  if (bytes.byteLength !== BITMAP_BYTES + 8 * n) throw new Error(`A match's kept scoreboard sums have ${bytes.byteLength} bytes, not ${BITMAP_BYTES + 8 * n}: the file was written by another version of the app.`);
+  // A copy: a blob's bytes need not sit on an 8-byte boundary.
+  const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset + BITMAP_BYTES, bytes.byteOffset + bytes.byteLength));
+  let k = 0;
+  for (let i = 0; i < MATCH_SUMS_LENGTH; i++) if (bytes[i >> 3]! & (1 << (i & 7))) m[i] = values[k++]!;
+  return m;
+}
+
 export interface Scorer {
   /** Scores one settled line with its close. Lines must come grouped by match (ordered by event id). */
   add(row: Readonly<SettledClose>): void;
