@@ -40,9 +40,10 @@ export const migration012: Migration = {
 
       CREATE TRIGGER model_score_close_in AFTER INSERT ON line_closes WHEN new.closed_at IS NOT NULL
         BEGIN ${mark('new.event_id')} END;
+      -- (An update marks the row's match: the store never rewrites a row's event id.)
       -- An open line's price ops (most writes to the table) do not touch the scoreboard: only closed lines count.
       CREATE TRIGGER model_score_close_up AFTER UPDATE ON line_closes WHEN old.closed_at IS NOT NULL OR new.closed_at IS NOT NULL
-        BEGIN ${mark('new.event_id')} ${mark('old.event_id')} END;
+        BEGIN ${mark('new.event_id')} END;
       CREATE TRIGGER model_score_close_out AFTER DELETE ON line_closes WHEN old.closed_at IS NOT NULL
         BEGIN ${mark('old.event_id')} END;
 
@@ -56,7 +57,7 @@ export const migration012: Migration = {
       CREATE TRIGGER model_score_settled_line_in AFTER INSERT ON settlement_lines WHEN ${lineClosed('new')}
         BEGIN ${mark('new.event_id')} END;
       CREATE TRIGGER model_score_settled_line_up AFTER UPDATE ON settlement_lines WHEN ${lineClosed('new')} OR ${lineClosed('old')}
-        BEGIN ${mark('new.event_id')} ${mark('old.event_id')} END;
+        BEGIN ${mark('new.event_id')} END;
       CREATE TRIGGER model_score_settled_line_out AFTER DELETE ON settlement_lines WHEN ${lineClosed('old')}
         BEGIN ${mark('old.event_id')} END;
 
