@@ -23,7 +23,7 @@ function everyLine(s: Store, filter: ScoreboardFilter): ModelScoreboard {
   const scorer = createScorer();
   let after: { eventId: number; lineId: number } | null = null;
   for (;;) {
-    let last = after;
+    let last: { eventId: number; lineId: number } | null = after;
     const n = s.scoreboardChunk(filter, after, 97, (row) => {
       scorer.add(row);
       last = { eventId: row.eventId, lineId: row.lineId };
