@@ -120,7 +120,7 @@ export function betsHandlers(ctx: CoreContext): Pick<
       const s = await settledStore(ctx);
       const started = performance.now();
       const names = s.sportNames();
-      const bets = s.ledgerBets({ ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) }, model());
+      const bets = s.ledgerBets({ ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) });
       for (const b of bets) if (b.sport === null && b.sportId !== null) b.sport = names.get(b.sportId) ?? null;
       return ledgerReport(bets, model(), { from: q.from ?? null, to: q.to ?? null, computedMs: Math.round(performance.now() - started) });
     },

@@ -3,7 +3,7 @@
 // here; the rules are the trading module's (src/shared/trading.ts, docs/trading.md), so the app, the CLI and the
 // renderer agree.
 import type Database from 'better-sqlite3';
-import type { DevigModel, Market, Prices } from '../../shared/api';
+import { DEVIG_MODELS, type DevigModel, type Market, type Prices } from '../../shared/api';
 import type { BetEdit, BetQuery, BetResettlement, BetResult, BetRevision, BetView, HandResult, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
@@ -46,12 +46,8 @@ export interface BetLog {
   settleBetByHand(id: number, result: HandResult | null): BetView | null;
   /** Newest first. */
   listBets(q?: BetQuery): BetView[];
-  /**
-   * The bets of `listBets(q)` as the ledger report reads them: with their match's sport and league and their line's
-   * close. With `model`, the report's model, the CLV is worked out under that model (the others only when it has no
-   * figure, to tell an unpriced close from none): the report reads no other.
-   */
-  ledgerBets(q?: BetQuery, model?: DevigModel): LedgerBet[];
+  /** The bets of `listBets(q)` as the ledger report reads them: with their match's sport and league and their line's close. */
+  ledgerBets(q?: BetQuery): LedgerBet[];
 }
 
 const SIDES = ['home', 'draw', 'away', 'over', 'under'] as const;
@@ -218,14 +214,28 @@ export function createBetLog(db: Database.Database): BetLog {
     return out;
   }
 
-  /** CLV under every model, or (`model` given) under that one, the others only when it has no figure. */
-  function clvOf(r: BetRow, close: Prices, model: DevigModel | undefined): BetView['clvByModel'] {
-    const fair = model ? fairPrices(close, model)?.[r.side] : undefined;
-    if (!model || fair === undefined) return clvByModel(r.price, r.side, close);
-    return { LOG: null, EM: null, MPTO: null, SHIN: null, OR: null, [model]: clvPct(r.price, fair) };
+  /** Each model's fair prices of a close, by the close's prices. */
+  type FairMemo = Map<string, ReturnType<typeof fairPrices>[]>;
+  /**
+   * clvByModel with each close de-vigged once per read (`memo`): bets on the same line, or lines that closed at the
+   * same prices, share it. The same figures (fairPrices and clvPct, as clvByModel takes them).
+   */
+  function clvOf(r: BetRow, close: Prices, memo: FairMemo | undefined): BetView['clvByModel'] {
+    if (!memo) return clvByModel(r.price, r.side, close);
+    const key = SIDES.map((s) => close[s] ?? '').join(',');
+    let fairs = memo.get(key);
+    if (!fairs) memo.set(key, (fairs = DEVIG_MODELS.map((m) => fairPrices(close, m))));
+    const out = {} as Record<DevigModel, number | null>;
+    let any = false;
+    DEVIG_MODELS.forEach((m, i) => {
+      const fair = fairs[i]?.[r.side];
+      out[m] = fair === undefined ? null : clvPct(r.price, fair);
+      if (fair !== undefined) any = true;
+    });
+    return any ? out : null;
   }
 
-  function closeOf(r: BetRow, model?: DevigModel): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
+  function closeOf(r: BetRow, memo?: FairMemo): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
     const none = { closingPrice: null, clvByModel: null, closeStale: false };
     // No close, and the service has settled the match: no close was recorded (the app was not following the line at
     // kick-off), not a line still to close.
@@ -242,7 +252,7 @@ export function createBetLog(db: Database.Database): BetLog {
     const note = r.close_reason === 'gone'
       ? 'the line left the book before kick-off: closed at its last price'
       : stale ? `stale close: its last price was seen ${minutes(r.closed_at - (r.last_at ?? r.closed_at))} min before kick-off` : null;
-    return { closingPrice, clvByModel: close && closingPrice !== null ? clvOf(r, close, model) : null, closeStale: stale || r.close_reason === 'gone', closeNote: note };
+    return { closingPrice, clvByModel: close && closingPrice !== null ? clvOf(r, close, memo) : null, closeStale: stale || r.close_reason === 'gone', closeNote: note };
   }
 
   function settlementOf(r: BetRow): Pick<BetView, 'result' | 'resultBy' | 'settleByHand'> {
@@ -368,13 +378,14 @@ export function createBetLog(db: Database.Database): BetLog {
     },
     listBets: (q = {}) => query(q),
     // The report's own pass over the rows: what it reads of a bet (its result and P/L, its close), not the list's words.
-    ledgerBets(q = {}, model) {
+    ledgerBets(q = {}) {
       const draws = new Map<string, Prices | null>();
+      const fairs: FairMemo = new Map();
       const out: LedgerBet[] = [];
       for (const r of listBets.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null, id: null }) as BetRow[]) {
         const settled = settlementOf(r);
         if (q.status && (settled.result !== null) !== (q.status === 'settled')) continue;
-        const close = closeOf(r, model);
+        const close = closeOf(r, fairs);
         out.push({
           id: r.id, placedAt: r.placed_at, price: r.price, stake: r.stake, side: r.side, market: r.market, line: r.line,
           pnl: settled.result === null ? null : betPnl(settled.result, r.price, r.stake),
