@@ -71,6 +71,12 @@ export interface KeptMatch extends StaleMatch {
   sums: Uint8Array | null;
 }
 
+/** A row's fields in the order the line queries select them. */
+const ROW_FIELDS = [
+  'eventId', 'lineId', 'sportId', 'period', 'market', 'line', 'closeLine', 'closeHome', 'closeDraw', 'closeAway', 'closeOver', 'closeUnder',
+  'outcomeHome', 'outcomeDraw', 'outcomeAway', 'status', 'scoreHome', 'scoreAway', 'team',
+] as const satisfies readonly (keyof ScoreboardRow)[];
+
 export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   // line_closes drives the scan: it holds only watched matches' lines, while settlement_lines holds every settled
   // match of the book. Its primary key (event_id, line_id) gives the order and the keyset.
@@ -151,25 +157,8 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
     WHERE (@sport IS NULL OR coalesce(st.sport_id, e.sport_id) = @sport)
       AND (@since IS NULL OR coalesce(st.starts, e.starts) >= @since)`);
   const fill = (row: ScoreboardRow, r: unknown[]) => {
-    row.eventId = r[0] as number;
-    row.lineId = r[1] as number;
-    row.sportId = r[2] as number;
-    row.period = r[3] as number;
-    row.market = r[4] as string;
-    row.line = r[5] as number | null;
-    row.closeLine = r[6] as number | null;
-    row.closeHome = r[7] as number | null;
-    row.closeDraw = r[8] as number | null;
-    row.closeAway = r[9] as number | null;
-    row.closeOver = r[10] as number | null;
-    row.closeUnder = r[11] as number | null;
-    row.outcomeHome = r[12] as string;
-    row.outcomeDraw = r[13] as string;
-    row.outcomeAway = r[14] as string;
-    row.status = r[15] as string;
-    row.scoreHome = r[16] as number | null;
-    row.scoreAway = r[17] as number | null;
-    row.team = r[18] as string | null;
+    const into = row as unknown as Record<string, unknown>;
+    for (let i = 0; i < ROW_FIELDS.length; i++) into[ROW_FIELDS[i]!] = r[i];
     return row;
   };
 
