@@ -1,6 +1,6 @@
 // `npm run bench`: runs each bench module and merges its flat figures into bench/results.json, keeping the keys
 // other benches wrote (each bench owns its own keys). `npm run bench -- tick` runs one; `-- tick --soak-s 60` passes
-// an option on (bench/tickToScreen.ts reads its own).
+// an option on (bench/tickToScreen.ts reads its own; `-- page --walks 50 --soak-s 60`, bench/pageSoak.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { runCheckpointBench } from './checkpoint';
 import { runCompactionBench } from './compaction';
 import { runHistoryBench } from './history';
 import { runLedgerBench } from './ledger';
+import { runPageSoakBench } from './pageSoak';
 import { runScoreboardBench } from './scoreboard';
 import { runStoreBench } from './store';
 import { runTickToScreenBench } from './tickToScreen';
@@ -23,6 +24,7 @@ const BENCHES: Bench[] = [
   { name: 'scoreboard', run: () => runScoreboardBench() },
   { name: 'ledger', run: () => runLedgerBench() },
   { name: 'history', run: () => runHistoryBench() },
+  { name: 'page', run: () => runPageSoakBench() },
 ];
 
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');

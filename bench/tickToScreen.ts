@@ -42,7 +42,7 @@ const KEY = 'bench-tick-enterprise';
 const BARE_KEY = 'bench-tick-bare';
 /** The bare pipeline's. */
 const PIPE_KEY = 'bench-tick-pipe';
-const EVENTS = 200;
+export const EVENTS = 200;
 const UPDATES_PER_S = 2_000;
 const WARMUP_MS = 5_000;
 const MEASURE_MS = 20_000;
@@ -83,10 +83,10 @@ const HOST_NODE_ARGS = (process.env['BENCH_TICK_HOST_NODE_ARGS'] ?? '').split(' 
 const TRACE_CATEGORIES = TRACE_FILE
   ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute']
   : ['toplevel'];
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /** A load the bench runs: its figures' prefix, the simulator's own load ticker, and a driver of the bench's own. */
-interface Load {
+export interface Load {
   name: string;
   prefix: string;
   /** What it is, for the log. */
@@ -106,7 +106,7 @@ const STRESS: Load = {
   speed: 1,
 };
 
-const REALISTIC_LOAD: Load = {
+export const REALISTIC_LOAD: Load = {
   name: 'realistic',
   prefix: 'realistic_',
   about: `${REALISTIC.UPDATES_PER_S} market moves a second over ${EVENTS} watched events in steps of ${(REALISTIC.STEP * 100).toFixed(1)} %, a ${REALISTIC.DROP_PCT} % drop every ${REALISTIC.DROP_EVERY_S} s (bench/realisticLoad.ts)`,
@@ -149,7 +149,7 @@ function soakSeconds(argv: readonly string[]): number {
 }
 
 /** Invokes contract channels over the bridge as the page would (same token, same origin). */
-async function bridgeInvoke(openUrl: string, calls: Array<{ channel: string; args: unknown[] }>): Promise<unknown[]> {
+export async function bridgeInvoke(openUrl: string, calls: Array<{ channel: string; args: unknown[] }>): Promise<unknown[]> {
   const ws = await openBridgeSocket(openUrl);
   const pending = new Map<number, (r: unknown) => void>();
   ws.on('message', (data: Buffer) => {
@@ -170,7 +170,7 @@ async function bridgeInvoke(openUrl: string, calls: Array<{ channel: string; arg
 }
 
 /** Events worth watching: in the book with prices up, so the load has somewhere to go. */
-function pricedEvents(sim: Simulator): number[] {
+export function pricedEvents(sim: Simulator): number[] {
   return sim.truth.bookIds().filter((id) => sim.truth.event(id)?.markets.some((m) => m.prices !== null)).slice(0, EVENTS);
 }
 
@@ -250,21 +250,26 @@ function goalLines(f: Figures): string[] {
   return lines;
 }
 
+/** The simulator a load runs on (seed 42, the real clock at the load's speed, EVENTS and some), with these keys. */
+export function loadSimulator(load: Load, keys: readonly string[]): Promise<Simulator> {
+  return startSimulator({
+    port: 0,
+    seed: 42,
+    clock: 'real',
+    speed: load.speed,
+    events: EVENTS + 20,
+    keys: keys.map((key) => ({ key, plan: 'enterprise' as const })),
+    oddsRate: load.oddsRate,
+  });
+}
+
 /** One load from a fresh simulator, host, readers and browsers to the figures (prefixed with the load's prefix). */
 async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trace: boolean }, log: (line: string) => void): Promise<Figures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bench-tick-'));
   // Real clock at speed 1 (or less): the world barely moves on its own (no events end mid-run), the ticker or the
   // load's driver supplies the load. The ticker paces over the events whose streams are open, so it starts as the
   // watches go in and is at full rate by the end of the warm-up.
-  const sim = await startSimulator({
-    port: 0,
-    seed: 42,
-    clock: 'real',
-    speed: load.speed,
-    events: EVENTS + 20,
-    keys: [KEY, BARE_KEY, PIPE_KEY].map((key) => ({ key, plan: 'enterprise' as const })),
-    oddsRate: load.oddsRate,
-  });
+  const sim = await loadSimulator(load, [KEY, BARE_KEY, PIPE_KEY]);
   const emits = new Map<string, Emit[]>();
   let recording = false;
   const raw: Array<[number, string, number]> = [];

@@ -1,7 +1,8 @@
 // The page's session with its host (src/shared/ipc/bridgeSession.ts, the code the page runs), here over Node's `ws`
 // against the real bridge server: it trusts only a host that proves it holds the token, comes back by itself after a
 // drop, and stops for good, saying why, when its host is gone, refuses its token, or is replaced by an impostor.
-// Backoff and timeouts are shortened; the counts and rules are the page's.
+// Backoff and timeouts are shortened and run on a manual clock (the session's injected timers): "no more attempts"
+// is shown by moving that clock an hour on and finding no timer left and no socket more, never by a real wait.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startBridge, type BridgeServer } from '../src/core/bridge/server';
 import { BRIDGE_END_MESSAGES, createBridgeSession, newBridgeNonce, type BridgeEnd, type BridgeSession, type OpenBridgeSocket } from '../src/shared/ipc/bridgeSession';
 import type { CoreHandlers, PushListener } from '../src/shared/ipc/contract';
+import { advanceUntil, createManualClock } from './support/manualClock';
 
 const handlers = {
   'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream', historyPath: ':memory:' }),
@@ -55,6 +57,7 @@ function page(port: number, token: string, extra: { maxFailedAttempts?: number; 
   const pushes: unknown[] = [];
   const connected: boolean[] = [];
   let end: BridgeEnd | null = null;
+  const clock = createManualClock();
   const session: BridgeSession = createBridgeSession({
     url: `ws://127.0.0.1:${port}/bridge`,
     token,
@@ -64,13 +67,30 @@ function page(port: number, token: string, extra: { maxFailedAttempts?: number; 
     maxFailedAttempts: extra.maxFailedAttempts ?? 4,
     proofTimeoutMs: extra.proofTimeoutMs ?? 2000,
     onEnd: (e) => (end = e),
+    timers: clock,
   });
   session.on('onWatchlist', (p) => pushes.push(p));
   session.on('onBridge', ({ connected: c }) => connected.push(c));
   cleanup.push(() => session.close());
-  return { session, pushes, connected, attempts: () => attempts, end: () => end };
+  return {
+    session,
+    pushes,
+    connected,
+    attempts: () => attempts,
+    end: () => end,
+    /** Waits for `cond`, moving the page's clock (its backoff and proof timeout) while its sockets do their I/O. */
+    until: (what: string, cond: () => boolean) => advanceUntil(clock, cond, what),
+    /** Stopped for good: an hour on, not a timer left and not one socket more. */
+    async expectNoMoreAttempts() {
+      const made = attempts;
+      await clock.advance(3_600_000);
+      expect(clock.pendingTimers(), 'timers left after the end').toBe(0);
+      expect(attempts, 'sockets opened after the end').toBe(made);
+    },
+  };
 }
 
+/** Waits for real I/O alone (the page's clock stands still). */
 const until = async (what: string, cond: () => boolean, ms = 5000) => {
   const deadline = Date.now() + ms;
   while (!cond()) {
@@ -78,7 +98,6 @@ const until = async (what: string, cond: () => boolean, ms = 5000) => {
     await new Promise((r) => setTimeout(r, 5));
   }
 };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const push = (payload: unknown) => {
   for (const l of listeners) l('onWatchlist', payload as never);
 };
@@ -117,7 +136,7 @@ describe("the page's bridge session", () => {
     await b.close();
     await until('the drop noticed', () => p.connected.at(-1) === false);
     const again = await host(b.port, b.token);
-    await until('connected again', () => p.connected.at(-1) === true);
+    await p.until('connected again', () => p.connected.at(-1) === true);
     expect(p.end()).toBeNull();
     expect(await p.session.invoke('app:info')).toMatchObject({ ok: true });
     push(['after']);
@@ -130,13 +149,12 @@ describe("the page's bridge session", () => {
     const p = page(b.port, b.token, { maxFailedAttempts: 4 });
     await until('connected', () => p.connected.includes(true));
     await b.close();
-    await until('the end', () => p.end() !== null);
+    await p.until('the end', () => p.end() !== null);
     expect(p.end()).toEqual({ reason: 'gone', message: BRIDGE_END_MESSAGES.gone });
     expect(p.end()!.message).toContain('Restart `npm run web` and open the new address it prints');
     // One socket while connected, then the four that found nobody; no more after that.
     expect(p.attempts()).toBe(5);
-    await pause(200);
-    expect(p.attempts()).toBe(5);
+    await p.expectNoMoreAttempts();
     expect(await p.session.invoke('app:info')).toEqual({ ok: false, error: { kind: 'network', message: BRIDGE_END_MESSAGES.gone } });
     expect(p.connected.at(-1)).toBe(false);
   });
@@ -147,12 +165,10 @@ describe("the page's bridge session", () => {
     await until('connected', () => p.connected.includes(true));
     await b.close();
     await host(b.port); // a new launch: same port, new token
-    await until('the end', () => p.end() !== null);
+    await p.until('the end', () => p.end() !== null);
     expect(p.end()!.reason).toBe('refused');
     expect(p.attempts()).toBeLessThanOrEqual(1 + 3); // the refusal ends it; earlier attempts may have found no one yet
-    const attempts = p.attempts();
-    await pause(200);
-    expect(p.attempts()).toBe(attempts);
+    await p.expectNoMoreAttempts();
   });
 
   it('a page opened with a wrong token is refused on its first attempt and never retries', async () => {
@@ -161,8 +177,8 @@ describe("the page's bridge session", () => {
     await until('the end', () => p.end() !== null);
     expect(p.end()!.reason).toBe('refused');
     expect(p.end()!.message).toMatch(/does not accept this page's address.*restart `npm run web` and open the new one/);
-    await pause(200);
     expect(p.attempts()).toBe(1);
+    await p.expectNoMoreAttempts();
     expect(p.connected).not.toContain(true);
   });
 
@@ -180,11 +196,11 @@ describe("the page's bridge session", () => {
       });
     });
     const pending = p.session.invoke('app:info'); // made while the page is reconnecting
-    await until('the end', () => p.end() !== null);
+    await p.until('the end', () => p.end() !== null);
     expect(p.end()!.reason).toBe('unproven');
     expect(await pending).toMatchObject({ ok: false, error: { kind: 'network' } });
     expect(p.pushes).toEqual([]);
-    await pause(200);
+    await p.expectNoMoreAttempts();
     expect(fake.connections()).toBe(1);
     // It heard the page's hello (a proof bound to its own challenge, useless anywhere else) and nothing more.
     expect(fake.seen).toHaveLength(1);
@@ -199,10 +215,10 @@ describe("the page's bridge session", () => {
     await until('connected', () => p.connected.includes(true));
     await b.close();
     const fake = await impostor(b.port, (ws) => ws.send(JSON.stringify({ type: 'push', event: 'onWatchlist', payload: ['IMPOSTOR'] })));
-    await until('the end', () => p.end() !== null);
+    await p.until('the end', () => p.end() !== null);
     expect(p.end()!.reason).toBe('unproven');
     expect(p.pushes).toEqual([]);
-    await pause(200);
+    await p.expectNoMoreAttempts();
     expect(fake.connections()).toBe(1);
     expect(fake.seen).toEqual([]);
   });
@@ -213,9 +229,10 @@ describe("the page's bridge session", () => {
     await until('connected', () => p.connected.includes(true));
     await b.close();
     const fake = await impostor(b.port, () => undefined);
-    await until('the end', () => p.end() !== null);
+    await p.until('the end', () => p.end() !== null);
     expect(p.end()!.reason).toBe('gone');
-    await pause(200);
+    await p.expectNoMoreAttempts();
+    expect(p.attempts()).toBe(1 + 3);
     expect(fake.connections()).toBeLessThanOrEqual(3);
     expect(fake.seen).toEqual([]);
   });

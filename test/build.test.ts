@@ -1,20 +1,25 @@
 // `npm run build` produces the main, preload and renderer bundles with no Electron binary present.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const root = path.resolve(__dirname, '..');
 
 describe('electron-vite build', () => {
   it('builds all three bundles without launching Electron', () => {
     const started = Date.now() - 1000;
-    const r = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+    // Into a folder of its own (`--outDir`, as out/ is laid out: main, preload, renderer), so a second test run at the
+    // same time in this checkout cannot empty out/main under this one's reading of it.
+    const out = mkdtempSync(path.join(tmpdir(), 'oddsdesk-build-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    const r = spawnSync('npm', ['run', 'build', '--', '--outDir', out], { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
     expect(r.status, r.stderr).toBe(0);
     // With the store's threads (checkpointer, writer) beside main's bundle, where the store starts them from.
-    const outputs = ['out/main/index.js', 'out/main/checkpointWorker.js', 'out/main/writerWorker.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+    const outputs = ['main/index.js', 'main/checkpointWorker.js', 'main/writerWorker.js', 'preload/index.cjs', 'renderer/index.html'];
     for (const f of outputs) {
-      const file = path.join(root, f);
+      const file = path.join(out, f);
       expect(existsSync(file), f).toBe(true);
       expect(statSync(file).mtimeMs, `${f} is fresh`).toBeGreaterThan(started);
     }
@@ -32,11 +37,11 @@ describe('electron-vite build', () => {
           else packages.add(spec);
         }
       };
-      visit(path.join(root, 'out/main', thread));
+      visit(path.join(out, 'main', thread));
       expect([...packages].filter((p) => !['better-sqlite3', 'zod'].includes(p) && !p.startsWith('node:')), thread).toEqual([]);
     }
     // The sandboxed preload must be self-contained: it may require electron and nothing else.
-    const preload = readFileSync(path.join(root, 'out/preload/index.cjs'), 'utf8');
+    const preload = readFileSync(path.join(out, 'preload/index.cjs'), 'utf8');
     const requires = [...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(requires)).toEqual(new Set(['electron']));
   }, 120_000);

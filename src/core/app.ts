@@ -153,6 +153,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       c.store.configure({ retentionDays: next.retentionDays, rawTickHours: next.rawTickHours });
     }
     if (next.quotaPerHour !== previous.quotaPerHour) c.engine?.client.governor.setQuotaPerHour(next.quotaPerHour);
+    // "Every 10 s" set while a 60 s wait runs: the next walk is 10 s after the last, not a minute away.
+    if (next.settledEverySeconds !== previous.settledEverySeconds) c.engine?.monitor.retime();
     pushes.scheduleStatus();
   });
 

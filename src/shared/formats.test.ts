@@ -15,6 +15,7 @@ import {
   ODDS_FORMATS,
   parseDay,
   signed,
+  systemTimeZone,
   timeZoneNames,
   toAmerican,
   toFractional,
@@ -135,6 +136,20 @@ describe('signs, percentages and the colour rule', () => {
 });
 
 describe('times in the trader’s zone, 24-hour', () => {
+  it('a machine set to Asia/Kolkata is in Asia/Kolkata, not ICU\'s old "Asia/Calcutta" (issue 37: the suite in +05:30)', () => {
+    const was = process.env['TZ'];
+    try {
+      process.env['TZ'] = 'Asia/Kolkata';
+      expect(systemTimeZone()).toBe('Asia/Kolkata');
+      expect(zoneLabel(systemTimeZone(), Date.UTC(2026, 10, 1))).toBe('Asia/Kolkata (UTC+5:30)');
+      process.env['TZ'] = 'Australia/Adelaide';
+      expect(systemTimeZone()).toBe('Australia/Adelaide');
+    } finally {
+      if (was === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = was;
+    }
+  });
+
   // 2024-07-01 12:34:56 UTC: 08:34:56 in New York (EDT, UTC-4), 21:34:56 in Tokyo (UTC+9).
   const instant = Date.UTC(2024, 6, 1, 12, 34, 56);
 

@@ -287,10 +287,29 @@ export const COLOUR_LEGEND_IMPLIED = 'Green ▲ went up (a probability rising as
 
 // ---- time zones and the 24-hour clock ----
 
+/**
+ * Zones the tz database renamed that ICU still answers by their old name (a machine set to Asia/Kolkata reads
+ * "Asia/Calcutta" from Intl): the OS zone is shown by the name its trader knows. Both names work as a setting.
+ */
+const RENAMED_ZONES: Readonly<Record<string, string>> = {
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Godthab': 'America/Nuuk',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+
 /** The zone of the machine this runs on (the OS zone), as an IANA name; UTC where the runtime cannot say. */
 export function systemTimeZone(): string {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    return RENAMED_ZONES[zone] ?? zone;
   } catch {
     return 'UTC';
   }

@@ -28,6 +28,12 @@ export interface SimulatorOptions {
   clock?: 'manual' | 'real';
   speed?: number;
   startTime?: string;
+  /**
+   * The service's clock this many ms ahead of this machine's (negative: behind), real clock only: the world starts
+   * at the machine's now plus this (instead of `startTime`); at speed 1 the skew stays as it is. Its answers stamp
+   * times (status `time`, `updated_at`, `starts`, the `Date` header) on that clock.
+   */
+  skewMs?: number;
   quotaPerHour?: number;
   rateLimitHeaders?: boolean;
   keys?: SimKey[];
@@ -143,7 +149,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const seed = options.seed ?? 1;
   const speed = options.speed ?? 60;
   const manual = (options.clock ?? 'manual') === 'manual';
-  const startMs = parseServiceTime(options.startTime ?? DEFAULT_START_TIME);
+  if (options.skewMs !== undefined && (manual || options.startTime !== undefined || !Number.isFinite(options.skewMs))) {
+    throw new Error('skewMs needs the real clock and no startTime (a manual clock is as far from the host as its startTime)');
+  }
+  const startedAt = Date.now();
+  const startMs = options.skewMs !== undefined ? startedAt + options.skewMs : parseServiceTime(options.startTime ?? DEFAULT_START_TIME);
   if (startMs === null) throw new Error(`startTime is not a date-time: ${options.startTime}`);
   if (!(speed > 0)) throw new Error('speed must be > 0');
   const oddsRate = options.oddsRate ?? 0;
@@ -179,7 +189,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   // The sim clock: exact in manual mode (advance by seconds); in real mode it runs at `speed` from start.
   let simMs = startMs;
-  const realStart = Date.now();
+  // A skewed clock runs from when its start was read, so building the world's history does not eat into the skew.
+  const realStart = options.skewMs !== undefined ? startedAt : Date.now();
   const simNow = () => (manual ? simMs : startMs + (Date.now() - realStart) * speed);
   const advanceWorld = () => world.advanceTo(simNow());
   const advance = async (seconds: number): Promise<void> => {

@@ -79,7 +79,10 @@ export class SimServer {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    res.sendDate = false; // byte-identical answers: nothing of the real clock goes out
+    // The `Date` header is the simulated clock's, as a real service's is its own clock's (a client may measure a
+    // Retry-After date against it); Node's own would be the real clock, and answers would not be byte-identical.
+    res.sendDate = false;
+    res.setHeader('Date', new Date(this.deps.simNow()).toUTCString());
     const url = new URL(req.url ?? '/', 'http://sim.local');
     const entry: RequestLogEntry = {
       at: this.deps.realNow(),

@@ -55,6 +55,8 @@ export interface Service {
   /** A watchable match before its start with a two-way moneyline (line id = event id × 10), opened at 2.00 / 1.90. */
   eventId: number;
   lineId: number;
+  /** The match's handicap line, opened at 2.00 / 1.90 too: the line the suite moves (the moneyline stays put). */
+  spreadLineId: number;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,9 @@ export async function startService(): Promise<Service> {
   });
   if (eventId === undefined) throw new Error('the seeded world has no pre-match two-way moneyline');
   sim.script.setMarket(eventId, eventId * 10, { home: 2.0, away: 1.9 });
+  const spread = sim.truth.event(eventId)!.markets.find((m) => m.market === 'spread' && m.prices);
+  if (!spread) throw new Error('the seeded match has no priced handicap line');
+  sim.script.setMarket(eventId, spread.line_id, { home: 2.0, away: 1.9 });
   return {
     sim,
     front,
@@ -76,6 +81,7 @@ export async function startService(): Promise<Service> {
     key: SERVICE_KEY,
     eventId,
     lineId: eventId * 10,
+    spreadLineId: spread.line_id,
     async close() {
       await front.close();
       await other.close();

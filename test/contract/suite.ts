@@ -205,9 +205,17 @@ export const CONTRACT_CASES: ContractCase[] = [
   },
   {
     channel: 'settlements:syncNow',
-    does: 'walks the settled matches now',
+    does: "walks the settled matches now: after it every match the service has settled is stored, and a walk again adds none",
     async run(h) {
-      expect(typeof (await ok(h, 'settlements:syncNow')).added).toBe('number');
+      // The walk at connection may be under way: this one runs after it, or is it.
+      const first = await ok(h, 'settlements:syncNow');
+      const settled = h.service.sim.truth.settled().map((e) => e.event_id);
+      expect(settled.length).toBeGreaterThan(0);
+      expect(first.added).toBeLessThanOrEqual(settled.length);
+      const page = await ok(h, 'settlements:query', { limit: settled.length + 10 });
+      expect(page.total).toBe(settled.length);
+      expect(page.rows.map((r) => r.eventId).sort((a, b) => a - b)).toEqual([...settled].sort((a, b) => a - b));
+      expect(await ok(h, 'settlements:syncNow')).toEqual({ added: 0 });
     },
   },
   {
@@ -253,13 +261,6 @@ export const CONTRACT_CASES: ContractCase[] = [
       expect(v!.rows).toBe(s.csv!.trimEnd().split(/\r?\n/).length - 1);
       h.saveDialog(null);
       expect(await ok(h, 'settlements:exportCsvToFile', {})).toBeNull();
-    },
-  },
-  {
-    channel: 'alerts:list',
-    does: 'lists the alerts',
-    async run(h) {
-      expect(Array.isArray(await ok(h, 'alerts:list', { limit: 50 }))).toBe(true);
     },
   },
   {
@@ -380,9 +381,39 @@ export const CONTRACT_CASES: ContractCase[] = [
   },
   {
     channel: 'movers:list',
-    does: 'lists the top movers of the watched lines',
+    does: "lists every priced side of the watched match's lines at the service's price, with its fair-price move: the handicap moved from 2.00 / 1.90 to 1.80 / 1.95 leads",
     async run(h) {
-      expect(Array.isArray(await ok(h, 'movers:list'))).toBe(true);
+      const { sim, eventId, spreadLineId: lineId } = h.service;
+      sim.script.setMarket(eventId, lineId, { home: 1.8, away: 1.95 });
+      const rows = await until(h, (r) => r.some((x) => x.lineId === lineId && x.side === 'home' && x.price === 1.8), 'movers:list');
+      // Every side the service prices on the match (nothing else moved on its manual clock), at the service's price.
+      const offered = sim.truth.event(eventId)!.markets.flatMap((m) => Object.entries(m.prices ?? {}).filter(([, p]) => p !== undefined && p > 1).map(([side, p]) => `${m.line_id} ${side} ${p}`));
+      expect(rows.map((r) => `${r.lineId} ${r.side} ${r.price}`).sort()).toEqual(offered.sort());
+      // EM fair prices (docs/trading.md): 2.00 / 1.90 is 2.0526 / 1.9500; 1.80 / 1.95 is 1.9231 / 2.0833. The move is
+      // the drop rule's measure, and the line's is the largest (the away side's +6.84%) and then its home's (-6.31%).
+      const [top, second] = rows;
+      expect(top).toMatchObject({ eventId, lineId, side: 'away', price: 1.95 });
+      expect(second).toMatchObject({ eventId, lineId, side: 'home', price: 1.8 });
+      expect(top!.fair).toBeCloseTo(2.0833, 4);
+      expect(second!.fair).toBeCloseTo(1.9231, 4);
+      for (const r of [top!, second!]) expect([r.move5, r.move15, r.move60]).toEqual([r.move5, r.move5, r.move5]);
+      expect(top!.move5).toBeCloseTo(6.84, 2);
+      expect(second!.move5).toBeCloseTo(-6.31, 2);
+      for (const r of rows.slice(2)) expect(r.move15 === 0, `${r.lineId} ${r.side} moved ${r.move15}`).toBe(true);
+    },
+  },
+  {
+    channel: 'alerts:list',
+    does: 'lists the alerts: the drop of the handicap moved above (fair home 2.0526 to 1.9231, over the 5% rule), and no other',
+    async run(h) {
+      const { eventId, spreadLineId: lineId } = h.service;
+      const alerts = await until(h, (a) => a.some((x) => x.kind === 'drop'), 'alerts:list', { limit: 50 });
+      expect(alerts.map((a) => [a.kind, a.eventId])).toEqual([['drop', eventId]]);
+      expect(alerts[0]!.data).toMatchObject({ lineId, side: 'home', model: 'EM', count: 1 });
+      const data = alerts[0]!.data as { from: number; to: number; pct: number };
+      expect(data.from).toBeCloseTo(2.0526, 4);
+      expect(data.to).toBeCloseTo(1.9231, 4);
+      expect(data.pct).toBeCloseTo(-6.31, 2);
     },
   },
   {

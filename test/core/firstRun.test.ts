@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/core/app';
 import { FIRST_RUN_MIN_LEAD_MS, FIRST_RUN_WATCHES, pickFirstRunWatches } from '../../src/core/firstRun';
-import { parseServiceTime, type Fixture } from '../../src/shared/api';
+import { parseServiceTime, type Fixture, type Market, type Prices } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock, type ManualClock } from '../support/manualClock';
 import { openTestCore, type CoreCall } from '../support/testCore';
@@ -125,6 +125,20 @@ describe('first run of the demo profile', () => {
   it('monitors its watches like any other: a first-run match that kicks off has its close stored and alerts', async () => {
     sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 2 });
     const clock = createManualClock(sim.now());
+    // What the service last offered on each line before its match went live, as the stream said it (the book's
+    // prices at the start, then every odds message up to the score message that says live): a close must be this.
+    const offered = new Map<number, Map<number, Prices | null>>();
+    const live = new Set<number>();
+    for (const id of sim.truth.bookIds()) offered.set(id, new Map(sim.truth.event(id)!.markets.map((m) => [m.line_id, m.prices])));
+    sim.onStreamMessage((eventId, m) => {
+      if (live.has(eventId)) return;
+      const data = JSON.parse(m.data) as { live_status?: number; markets?: Market[] };
+      if (m.event === 'score' && data.live_status === 1) live.add(eventId);
+      if (m.event !== 'odds') return;
+      const lines = offered.get(eventId) ?? new Map<number, Prices | null>();
+      offered.set(eventId, lines);
+      for (const mk of data.markets ?? []) lines.set(mk.line_id, mk.prices);
+    });
     const opened = await openDemoCore(mkdtempSync(path.join(tmpdir(), 'oddsdesk-first-run-')), clock);
     core = opened.core;
     const { call } = opened;
@@ -158,7 +172,12 @@ describe('first run of the demo profile', () => {
       'close of a first-run match',
     );
     expect(closed.lines.some((l) => l.market === 'moneyline')).toBe(true);
-    for (const l of closed.lines) expect(l.closedAt!).toBeGreaterThanOrEqual(parseServiceTime(T0)!);
+    expect(live.has(closed.id)).toBe(true);
+    for (const l of closed.lines) {
+      expect(l.closedAt!).toBeGreaterThanOrEqual(parseServiceTime(T0)!);
+      expect(l.stale, `line ${l.lineId} followed to kick-off`).toBe(false);
+      expect(l.closing, `line ${l.lineId} (${l.market}) closed at the last pre-match prices offered`).toEqual(offered.get(closed.id)!.get(l.lineId));
+    }
 
     // And it alerts: the limit moves as it goes in play (the Alerts list of a first run is not empty).
     const alerts = await until(

@@ -84,7 +84,7 @@ async function oneBetSelected(page: Page, sim: Simulator, stake: string, recorde
 const test = base.extend<{ sim: Simulator; size: { width: number; height: number } }>({
   size: [SIZES[0]!, { option: true }],
   sim: async ({ page, size }, use) => {
-    await simulatorAndHost({ key: KEY, name: 'bet-entry', viewport: size, env: { TZ: 'UTC' } })({ page }, use);
+    await simulatorAndHost({ key: KEY, name: 'bet-entry', viewport: size })({ page }, use);
   },
 });
 

@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { newBridgeNonce } from '../../src/shared/ipc/bridgeSession';
-import { cli, startWebHost, type WebHost } from './helpers';
+import { cli, seededDemo, startWebHost, type WebHost } from './helpers';
 
 const RESTART = 'Restart `npm run web` and open the new address it prints';
 
@@ -17,13 +17,36 @@ test.afterEach(async () => {
   host = null;
 });
 
-/** Starts a demo host on a port of its choosing and opens its page; counts the page's WebSocket attempts. */
+/**
+ * Starts a demo host (seeded and paced: the same world each run) on a port of its choosing and opens its page; the
+ * addresses of the page's WebSocket attempts as the browser reports them, and `made()`, how many the page has made,
+ * counted in the page as each is constructed (so a count read after the clock moved includes any attempt it fired).
+ */
 async function openPage(page: Page, url = (u: string) => u) {
-  host = await startWebHost(cli('web'), { ODDSDESK_API_KEY: '' });
+  host = await startWebHost(cli('web'), seededDemo(31));
   const sockets: string[] = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.addInitScript(() => {
+    const Native = window.WebSocket;
+    const made = { count: 0 };
+    Object.assign(window, { __socketsMade: made });
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        made.count++;
+      }
+    };
+  });
   await page.goto(url(host.url));
-  return { port: Number(new URL(host.url).port), sockets };
+  const made = () => page.evaluate(() => (window as unknown as { __socketsMade: { count: number } }).__socketsMade.count);
+  return { port: Number(new URL(host.url).port), sockets, made };
+}
+
+/** Stopped for good: two minutes on the page's clock (every wait of the backoff and more), and not one socket more. */
+async function expectNoMoreAttempts(page: Page, made: () => Promise<number>) {
+  const before = await made();
+  await page.clock.runFor(120_000);
+  expect(await made()).toBe(before);
 }
 
 async function impostorOn(port: number) {
@@ -49,13 +72,16 @@ async function impostorOn(port: number) {
 
 test.describe('browser mode when its host is gone', () => {
   test('the page takes nothing from an impostor on its port, sends it no request, and stops with a plain message', async ({ page }) => {
-    const { port, sockets } = await openPage(page);
+    const { port, sockets, made } = await openPage(page);
     await expect(page.getByTestId('banner-demo')).toBeVisible();
     expect(sockets).toHaveLength(1);
+    expect(await made()).toBe(1);
     // The token left the address bar, and no socket URL ever carried it.
     expect(page.url()).not.toContain('token');
     expect(sockets.every((u) => u === `ws://127.0.0.1:${port}/bridge`)).toBe(true);
 
+    // The page's timers from here on run on a clock the test can move (and that runs on by itself meanwhile).
+    await page.clock.install();
     await host!.stop();
     const impostor = await impostorOn(port);
     const gone = page.getByTestId('banner-host-gone');
@@ -67,17 +93,15 @@ test.describe('browser mode when its host is gone', () => {
     await expect(page.getByTestId('badge-offline')).toBeVisible();
 
     // It heard one hello (a proof bound to its own challenge) and no request; and the page stopped trying.
-    const attempts = sockets.length;
-    expect(attempts).toBeLessThanOrEqual(1 + 8);
-    await page.waitForTimeout(1500); // longer than the first four waits of the backoff together
-    expect(sockets.length).toBe(attempts);
+    expect(await made()).toBeLessThanOrEqual(1 + 8);
+    await expectNoMoreAttempts(page, made);
     expect(impostor.connections()).toBe(1);
     expect(impostor.heard.map((t) => (JSON.parse(t) as { type: string }).type)).toEqual(['hello']);
     await expect(gone).toBeVisible();
   });
 
   test('with nothing on its port, the page stops after a bounded number of attempts and says the host is gone', async ({ page }) => {
-    const { sockets } = await openPage(page);
+    const { made } = await openPage(page);
     await expect(page.getByTestId('banner-demo')).toBeVisible();
     // The page's timers from here on run on a clock the test moves: the whole backoff without waiting it out.
     await page.clock.install();
@@ -90,22 +114,21 @@ test.describe('browser mode when its host is gone', () => {
     }).toPass({ timeout: 30_000 });
     await expect(gone).toHaveAttribute('data-reason', 'gone');
     await expect(gone).toContainText(RESTART);
-    const attempts = sockets.length;
+    const attempts = await made();
     expect(attempts).toBeGreaterThan(2);
     expect(attempts).toBeLessThanOrEqual(1 + 8);
-    await page.clock.runFor(120_000);
-    await page.waitForTimeout(200);
-    expect(sockets.length).toBe(attempts);
+    await expectNoMoreAttempts(page, made);
   });
 
   test('a page opened with a wrong token is refused at once and does not retry', async ({ page }) => {
-    const { sockets } = await openPage(page, (u) => u.replace(/#token=[0-9a-f]+/, `#token=${'0'.repeat(48)}`));
+    await page.clock.install();
+    const { made } = await openPage(page, (u) => u.replace(/#token=[0-9a-f]+/, `#token=${'0'.repeat(48)}`));
     const gone = page.getByTestId('banner-host-gone');
     await expect(gone).toBeVisible();
     await expect(gone).toHaveAttribute('data-reason', 'refused');
     await expect(gone).toContainText("does not accept this page's address");
-    await page.waitForTimeout(1500);
-    expect(sockets).toHaveLength(1);
+    expect(await made()).toBe(1);
+    await expectNoMoreAttempts(page, made);
     await expect(page.getByTestId('banner-demo')).toHaveCount(0);
   });
 });

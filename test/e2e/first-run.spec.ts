@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
+import type { Prices } from '../../src/shared/api';
 import { cli, startWebHost, type WebHost } from './helpers';
 
 /** Everything on screen that reads as an error or a warning. */
@@ -21,13 +22,27 @@ async function expectNoError(page: Page, where: string) {
   expect(shown, `no error shown on ${where}`).toEqual([]);
 }
 
-/** The closes stored in the demo profile's history for these events, read as the app wrote them (read-only). */
-function storedCloses(dataDir: string, eventIds: number[]): Array<{ event_id: number; line_id: number; market: string; closed_at: number }> {
+/**
+ * The moneyline closes stored in the demo profile's history for these events, each beside the last priced tick the
+ * app recorded on its line up to its close (read-only, as the app wrote them).
+ */
+function storedCloses(dataDir: string, eventIds: number[]): Array<{ event_id: number; line_id: number; closed_at: number; close: Prices; lastTick: Prices | null }> {
   const db = new Database(path.join(dataDir, 'profiles', 'demo.db'), { readonly: true, fileMustExist: true });
+  const prices = (home: number | null, draw: number | null, away: number | null): Prices => ({ ...(home === null ? {} : { home }), ...(draw === null ? {} : { draw }), ...(away === null ? {} : { away }) });
   try {
-    return db
-      .prepare(`SELECT event_id, line_id, market, closed_at FROM line_closes WHERE closed_at IS NOT NULL AND event_id IN (${eventIds.map(() => '?').join(',')})`)
-      .all(...eventIds) as Array<{ event_id: number; line_id: number; market: string; closed_at: number }>;
+    const rows = db
+      .prepare(
+        `SELECT c.event_id, c.line_id, c.closed_at, c.last_home, c.last_draw, c.last_away,
+           (SELECT json_array(t.price_home, t.price_draw, t.price_away) FROM odds_ticks t
+             WHERE t.event_id = c.event_id AND t.line_id = c.line_id AND t.at <= c.closed_at AND t.price_home > 1 AND t.price_away > 1 AND (t.price_draw IS NULL OR t.price_draw > 1)
+             ORDER BY t.at DESC LIMIT 1) AS last_tick
+         FROM line_closes c WHERE c.closed_at IS NOT NULL AND c.market = 'moneyline' AND c.event_id IN (${eventIds.map(() => '?').join(',')})`,
+      )
+      .all(...eventIds) as Array<{ event_id: number; line_id: number; closed_at: number; last_home: number | null; last_draw: number | null; last_away: number | null; last_tick: string | null }>;
+    return rows.map((r) => {
+      const tick = r.last_tick === null ? null : (JSON.parse(r.last_tick) as [number | null, number | null, number | null]);
+      return { event_id: r.event_id, line_id: r.line_id, closed_at: r.closed_at, close: prices(r.last_home, r.last_draw, r.last_away), lastTick: tick && prices(...tick) };
+    });
   } finally {
     db.close();
   }
@@ -74,10 +89,10 @@ test('a fresh first run in demo: a first-run match alerts and has its close stor
     const alert = page.locator(ids.map((id) => `[data-testid="alert-row"][data-event-id="${id}"]`).join(', ')).first();
     await expect(alert).toBeVisible({ timeout: 180_000 });
     await expect
-      .poll(() => storedCloses(dataDir, ids).filter((c) => c.market === 'moneyline').length, { timeout: 150_000, message: 'a moneyline close of a first-run match is stored' })
+      .poll(() => storedCloses(dataDir, ids).length, { timeout: 150_000, message: 'a moneyline close of a first-run match is stored' })
       .toBeGreaterThan(0);
-    const closes = storedCloses(dataDir, ids);
-    expect(closes.every((c) => ids.includes(c.event_id))).toBe(true);
+    // Each is the last pre-match price the app saw on its line: the last priced tick it recorded there up to kick-off.
+    for (const c of storedCloses(dataDir, ids)) expect(c.close, `the close of line ${c.line_id} (event ${c.event_id})`).toEqual(c.lastTick);
 
     // Back on the watchlist, the first screen still shows no error.
     await page.keyboard.press('w');

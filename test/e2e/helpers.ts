@@ -18,6 +18,14 @@ export function cli(...args: string[]): string[] {
   return [process.execPath, cliBundle, ...args];
 }
 
+/**
+ * The environment of a demo host under test: the world of `seed` at `pace` (src/sim/CONTROL.md, "Demo mode in tests"),
+ * so a run meets the same matches, kick-offs and moves each time instead of a world drawn from the clock.
+ */
+export function seededDemo(seed: number, pace = 10): Record<string, string> {
+  return { ODDSDESK_API_KEY: '', ODDSDESK_TEST_DEMO_SEED: String(seed), ODDSDESK_TEST_DEMO_PACE: String(pace) };
+}
+
 export interface WebHost {
   url: string;
   child: ChildProcess;

@@ -45,7 +45,7 @@ const test = base.extend<{ app: App }>({
       ],
     });
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-layout-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'layout.db')], { ODDSDESK_API_KEY: KEY, TZ: 'UTC' });
+    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'layout.db')], { ODDSDESK_API_KEY: KEY });
     const candidates = sim.truth
       .bookIds()
       .map((id) => sim.truth.event(id)!)
@@ -267,13 +267,16 @@ test('no internal code reaches the screen: grid, detail, top movers, bets, settl
   await page.goto(app.url);
   for (const e of app.events) await watch(page, e.event_id);
   const e = app.events[0]!;
-  const seen: string[] = [];
-  const scan = async (where: string) => {
+  /** Reads the whole screen while `view` is on it, and finds its text among what was read (the scan saw the view). */
+  const scan = async (where: string, view: Locator) => {
+    await expect(view, `${where} on screen`).toBeVisible();
+    const own = (await view.innerText()).split('\n').map((l) => l.trim()).find((l) => l !== '');
+    expect(own, `${where} shows some text`).toBeTruthy();
     const text = await page.evaluate(() => document.body.innerText);
-    seen.push(where);
+    expect(text, `the screen read with ${where} on it`).toContain(own);
     expect(text.match(RAW)?.[0] ?? null, `raw code on screen in ${where}`).toBeNull();
   };
-  await scan('the grid');
+  await scan('the grid', page.getByTestId(`watch-row-${e.event_id}`));
 
   // The detail, with a price threshold on a team total and a bet on the other team's total.
   await page.getByTestId(`watch-row-${e.event_id}`).dblclick();
@@ -301,32 +304,31 @@ test('no internal code reaches the screen: grid, detail, top movers, bets, settl
   await expect(page.getByTestId('chart-line-title')).toHaveText(/^Home team total .+ over time$/);
   await expect(page.getByTestId('chart-line-title')).toHaveAttribute('title', `Line id ${homeTotal.line_id}`);
   await expect(page.getByTestId('detail-subtitle')).toHaveAttribute('title', `Event id ${e.event_id}`);
-  await scan('the event detail');
+  await scan('the event detail', page.getByTestId('event-detail'));
 
   // The threshold crossed: an alert in the Alerts view.
   app.sim.script.setMarket(e.event_id, homeTotal.line_id, { over: Math.round((threshold + 0.2) * 100) / 100, under: 1.6 });
   await page.getByTestId('nav-alerts').click();
   await expect(page.locator('.arow').first()).toBeVisible({ timeout: 20_000 });
-  await scan('the alerts');
+  await scan('the alerts', page.locator('.arow').first());
 
   await page.getByTestId('nav-movers').click();
   await expect(page.locator('[data-testid^="mover-"]').first()).toBeVisible();
-  await scan('the top movers');
+  await scan('the top movers', page.getByTestId('movers-table'));
 
   await page.getByTestId('nav-bets').click();
   await expect(page.locator('[data-testid^="bet-row-"]')).toHaveCount(1);
   await expect(page.locator('[data-testid^="bet-row-"]')).toContainText('Away team total Under');
-  await scan('the bets');
+  await scan('the bets', page.locator('[data-testid^="bet-row-"]').first());
 
   await page.getByTestId('nav-settlements').click();
   const settled = page.locator('[data-testid^="settlement-row-"]').first();
   await expect(settled).toBeVisible({ timeout: 30_000 });
   await settled.click();
   await expect(page.getByTestId('settlement-detail')).toBeVisible();
-  await scan('the settlements');
+  await scan('the settlements', page.getByTestId('settlement-detail'));
 
   await page.getByTestId('nav-specials').click();
   await expect(page.locator('[data-testid^="special-"]').first()).toBeVisible({ timeout: 20_000 });
-  await scan('the specials');
-  expect(seen).toHaveLength(7);
+  await scan('the specials', page.locator('[data-testid^="special-"]').first());
 });

@@ -51,7 +51,7 @@ const test = base.extend<object, { world: World }>({
       const rec = await recordDemoHistory({ db, seconds: 1800, watch: 30, keepServing: true });
       const sim = rec.sim;
       seedLedgerHistory({ db, bets: 60, days: 30 });
-      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', rec.baseUrl, '--db', db], { ODDSDESK_API_KEY: rec.key, TZ: 'UTC' });
+      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', rec.baseUrl, '--db', db], { ODDSDESK_API_KEY: rec.key });
       const book = () => sim.truth.bookIds().map((id) => sim.truth.event(id)!);
 
       // A live basketball match of the long league, played on until a side has 100 points.

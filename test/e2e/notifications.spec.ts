@@ -1,6 +1,6 @@
 // Notifications are decided once, in the core: the page only shows what the core pushes (`onNotification`). With
-// "notify price alerts" on, a drop on a watched line notifies, and a click opens the event at that very line; turned
-// off, the next drop still lands in the Alerts list but no notification shows. Browser mode on a real host process against the simulator (manual clock: the
+// "notify price alerts" off, a drop on a watched line lands in the Alerts list but no notification shows; turned on,
+// the next drop notifies, and a click opens the event at that very line. Browser mode on a real host process against the simulator (manual clock: the
 // prices move only when the test scripts them).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ function recordNotifications() {
 
 const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string; tag: string }> }).__notes);
 
-test('a drop notifies and its click opens the line; with "notify price alerts" off it is alerted in the list but not notified', async ({ page }) => {
+test('with "notify price alerts" off a drop is alerted in the list but not notified; on, the next drop notifies and its click opens the line', async ({ page }) => {
   test.setTimeout(120_000);
   const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-notify-'));
@@ -62,8 +62,29 @@ test('a drop notifies and its click opens the line; with "notify price alerts" o
     // a busy machine the row showed well before the stream opened, and the move then was the open itself.
     await expect.poll(() => sim.openStreams(), { timeout: 20_000 }).toBe(1);
 
-    // The default drop rule (5%): fair home 2.0526 -> 1.9231 (-6.3%) alerts, and with the setting on it notifies.
+    // Off first: the core decides no notification and the page adds none of its own. Nothing was notified before,
+    // so the pacer (one price notification per ten seconds, the rest held) would show one at once: none may come.
+    await page.keyboard.press(',');
+    const toggle = page.getByTestId('notify-price-toggle');
+    await expect(toggle).toBeChecked();
+    await toggle.uncheck();
+    await expect(toggle).not.toBeChecked();
+    await page.keyboard.press('a');
+
+    // The default drop rule (5%): fair home 2.0526 -> 1.9231 (-6.3%) alerts, in the list only.
     sim.script.setMarket(eventId, lineId, { home: 1.8, away: 1.95 });
+    await expect(page.getByTestId('alert-row')).toHaveCount(1, { timeout: 20_000 });
+    // A notification would come in the same bridge frame as its alert (one turn of the host's loop), and the page
+    // shows it on arrival but draws alert rows a frame later: with the row drawn, any notification is made.
+    expect(await notes(page)).toHaveLength(0);
+
+    // On: a further steam of the rule's size from the alerted price (1.9231 -> 1.7273, -10%) alerts and notifies.
+    await page.keyboard.press(',');
+    await page.getByTestId('notify-price-toggle').check();
+    await expect(page.getByTestId('notify-price-toggle')).toBeChecked();
+    await page.keyboard.press('a');
+    sim.script.setMarket(eventId, lineId, { home: 1.6, away: 2.2 });
+    await expect(page.getByTestId('alert-row')).toHaveCount(2, { timeout: 20_000 });
     await expect.poll(async () => (await notes(page)).length, { timeout: 20_000 }).toBe(1);
     const [first] = await notes(page);
     expect(first!.title).toMatch(/drop/i);
@@ -72,23 +93,6 @@ test('a drop notifies and its click opens the line; with "notify price alerts" o
     await page.evaluate(() => (window as unknown as { __shown: Array<{ onclick: (() => void) | null }> }).__shown[0]!.onclick?.());
     await expect(page.getByTestId(`market-${lineId}`)).toHaveClass(/\bchosen\b/);
     await expect(page.locator('.detail tr.mrow.chosen')).toHaveCount(1);
-    await page.keyboard.press('Escape');
-
-    // Off: the core decides no notification; the page adds none of its own.
-    await page.keyboard.press(',');
-    const toggle = page.getByTestId('notify-price-toggle');
-    await expect(toggle).toBeChecked();
-    await toggle.uncheck();
-    await expect(toggle).not.toBeChecked();
-    await page.keyboard.press('a');
-    await expect(page.getByTestId('alert-row')).toHaveCount(1);
-
-    // A further steam of the rule's size from the alerted price (1.9231 -> 1.7273, -10%): a second drop alert.
-    sim.script.setMarket(eventId, lineId, { home: 1.6, away: 2.2 });
-    await expect(page.getByTestId('alert-row')).toHaveCount(2, { timeout: 20_000 });
-    // A notification would come in the same bridge frame as its alert (one turn of the host's loop), and the page
-    // shows it on arrival but draws alert rows a frame later: with the second row drawn, any notification is made.
-    expect(await notes(page)).toHaveLength(1);
   } finally {
     await host?.stop();
     await sim.close();

@@ -2,18 +2,21 @@
 // match priced 2.50 / 1.60 and a bet recorded at 2.50 read in decimal in the grid, the detail and the Bets view;
 // switching the odds format in Settings changes all three (American: +150 / -167; Malay: -0.667 / +0.600), the price
 // chart's legend follows, and the time zone setting moves every time shown (the bet's time, the status bar) to
-// Tokyo's clock. The host runs under TZ=UTC, so its OS zone, the default, is UTC.
+// Tokyo's clock. The host runs in the suite's zone (test/support/e2eZone.ts), so its OS zone, the default, is that one.
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { Simulator } from '../../src/sim';
+import { DateTime } from 'luxon';
+import { zoneLabel } from '../../src/shared/formats';
 import { simulatorAndHost, twoWayMatch } from './fixtures';
 import { root } from './helpers';
+import { E2E_TIME_ZONE } from '../support/e2eZone';
 
 const KEY = 'e2e-odds-format-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: simulatorAndHost({ key: KEY, name: 'odds-format', viewport: { width: 1600, height: 900 }, env: { TZ: 'UTC' } }),
+  sim: simulatorAndHost({ key: KEY, name: 'odds-format', viewport: { width: 1600, height: 900 } }),
 });
 
 async function chooseFormat(page: Page, format: string) {
@@ -58,9 +61,12 @@ test('switching the odds format in Settings changes the grid, the detail and the
   const betRow = page.locator('[data-testid^="bet-row-"]');
   await expect(betRow).toHaveCount(1);
   await expect(betRow.getByTestId('bet-price')).toHaveText('2.500');
-  await expect(page.getByTestId('status-zone')).toHaveText('UTC');
-  const placedUtc = await betRow.locator('td').first().textContent();
-  expect(placedUtc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+  await expect(page.getByTestId('status-zone')).toHaveText(zoneLabel(E2E_TIME_ZONE, Date.now()));
+  const placedHere = await betRow.locator('td').first().textContent();
+  expect(placedHere).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+  // It reads the zone's clock (a minute or two ago there), not UTC's (5 h 30 min off in Kolkata).
+  const placed = DateTime.fromFormat(placedHere!, 'yyyy-MM-dd HH:mm', { zone: E2E_TIME_ZONE });
+  expect(Math.abs(placed.toMillis() - Date.now())).toBeLessThan(10 * 60_000);
 
   // American: 2.50 -> +100 x 1.5 = +150; 1.60 -> -100 / 0.6 = -166.7 -> -167.
   await chooseFormat(page, 'american');
@@ -87,7 +93,7 @@ test('switching the odds format in Settings changes the grid, the detail and the
   await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
   await expect(chart.locator('.u-legend .u-series').nth(1).locator('.u-value')).toHaveText('+175');
   await expect(chart.locator('.u-legend .u-series').nth(2).locator('.u-value')).toHaveText('-200');
-  // Its time is on the 24-hour clock, in the zone (UTC here): no am/pm.
+  // Its time is on the 24-hour clock, in the zone: no am/pm.
   await expect(chart.locator('.u-legend .u-series').nth(0).locator('.u-value')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   await page.screenshot({ path: shot('odds-format-american.png') });
 
@@ -108,8 +114,7 @@ test('switching the odds format in Settings changes the grid, the detail and the
   await page.getByTestId('time-zone-select').selectOption('Asia/Tokyo');
   await expect(page.getByTestId('status-zone')).toHaveText('Asia/Tokyo (UTC+9)');
   await page.getByTestId('nav-bets').click();
-  const utc = Date.parse(`${placedUtc!.replace(' ', 'T')}:00Z`);
-  const tokyo = new Date(utc + 9 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+  const tokyo = placed.setZone('Asia/Tokyo').toFormat('yyyy-MM-dd HH:mm');
   await expect(betRow.locator('td').first()).toHaveText(tokyo);
 
   // Back to decimal: the one rule, three decimals.

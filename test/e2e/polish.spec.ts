@@ -33,7 +33,7 @@ const test = base.extend<{ open: (size: { width: number; height: number }) => Pr
       cleanup.push(() => sim.close());
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-polish-e2e-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'polish.db')], { ODDSDESK_API_KEY: KEY, TZ: 'UTC' });
+      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'polish.db')], { ODDSDESK_API_KEY: KEY });
       cleanup.push(() => host.stop());
       await page.setViewportSize(size);
       await page.goto(host.url);

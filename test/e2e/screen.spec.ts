@@ -5,13 +5,16 @@
 // - a watched match that finishes shows FT with no prices on its row, and the detail pane agrees (never LIVE);
 // - a basketball score in the Settlements view is shown whole;
 // - with the service gone, a watched row dims its prices and the banner and status bar say since when.
-// The simulator of the last four runs on the manual clock; the demo runs on the wall clock, as a trader sees it.
+// The simulator of the last four runs on the manual clock; the demo runs on the wall clock, as a trader sees it, in
+// the world of a fixed seed at twice its own pace (seededDemo): the same matches and moves each run, whatever the load.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startSimulator, type Simulator } from '../../src/sim';
-import { cli, startWebHost, type WebHost } from './helpers';
+import { formatHourMinute } from '../../src/shared/formats';
+import { E2E_TIME_ZONE } from '../support/e2eZone';
+import { cli, seededDemo, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-screen-trader-key';
 const PEEK_KEY = 'e2e-screen-peek-key';
@@ -43,9 +46,7 @@ const test = base.extend<{ open: (o?: { demo?: boolean }) => Promise<{ sim: Simu
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const service = o.demo ? [] : ['--base-url', sim.url];
-      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'screen.db')], {
-        ODDSDESK_API_KEY: o.demo ? '' : KEY,
-      });
+      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'screen.db')], o.demo ? seededDemo(25, 20) : { ODDSDESK_API_KEY: KEY });
       cleanup.push(() => host.stop());
       return {
         sim,
@@ -76,9 +77,9 @@ test('must-show 4: the first run of the demo watches live events whose prices mo
   for (const text of await liveRows.locator('.teams').allTextContents()) expect(text).toMatch(/ v /);
   await expect(page.getByTestId('watch-empty')).toHaveCount(0);
 
-  // Their prices move: a price cell of a live row changes within a minute of wall time. The demo's world is new each
-  // run, so in that minute a row may also kick off, finish or be suspended: cells are compared by event, line and
-  // side, and only a cell priced in both looks counts.
+  // Their prices move: a price cell of a live row changes within a minute of wall time. In that minute a row may also
+  // kick off, finish or be suspended: cells are compared by event, line and side, and only a cell priced in both
+  // looks counts.
   const prices = liveRows.locator('.price:not(.empty)');
   await expect.poll(() => prices.count(), { timeout: 30_000 }).toBeGreaterThan(0);
   const priceCells = () =>
@@ -226,7 +227,7 @@ test('the service goes away: the watched row dims its prices as stale, and the b
   await expect(page.getByTestId('banner-offline')).toBeVisible({ timeout: 30_000 });
   // "since HH:MM" (today) on this machine's clock: the minute it went, give or take the one the test crossed.
   const since = (await page.getByTestId('offline-since').textContent())!;
-  const minutes = [before, Date.now()].map((t) => new Date(t)).map((d) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`);
+  const minutes = [before, Date.now()].map((t) => formatHourMinute(t, E2E_TIME_ZONE));
   expect(minutes).toContain(since);
   await expect(page.getByTestId('badge-offline')).toHaveText(`OFFLINE since ${since}`);
 });

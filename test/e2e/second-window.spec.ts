@@ -13,7 +13,7 @@ const KEY = 'e2e-second-window-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: simulatorAndHost({ key: KEY, name: 'second-window', viewport: { width: 1600, height: 900 }, env: { TZ: 'UTC' } }),
+  sim: simulatorAndHost({ key: KEY, name: 'second-window', viewport: { width: 1600, height: 900 } }),
 });
 
 /** Matches hours before their start with a two-way moneyline (priced on every market). */

@@ -16,7 +16,7 @@ import { PERIODS, SPORTS } from '../../src/sim/catalog';
 import { marketSides, settleSide } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { watchById } from './fixtures';
-import { cli, startWebHost, type WebHost } from './helpers';
+import { cli, seededDemo, startWebHost, type WebHost } from './helpers';
 
 const KEY = 'e2e-ui-trader-key';
 /** A second key for the test's own look at /api/fixtures, so the app's quota and request log stay its own. */
@@ -69,9 +69,7 @@ const test = base.extend<{ open: (options?: AppOptions) => Promise<App> }>({
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const service = o.demo ? [] : ['--base-url', sim.url];
       // The CLI bundle under plain node: no TypeScript compiled again in every host.
-      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'ui.db')], {
-        ODDSDESK_API_KEY: o.demo ? '' : KEY,
-      });
+      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'ui.db')], o.demo ? seededDemo(33) : { ODDSDESK_API_KEY: KEY });
       cleanup.push(() => host.stop());
       await page.goto(host.url);
       await expect(page.getByTestId('status-bar')).toBeVisible();

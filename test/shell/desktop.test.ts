@@ -84,10 +84,25 @@ describe('application menu', () => {
     expect(roles(menuTemplate({ ...base, isMac: false, isDev: true }))).toEqual(expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']));
   });
 
-  it('binds no single-key accelerators (view keys belong to the renderer)', () => {
-    const accelerators = (t: MenuItemConstructorOptions[]): string[] =>
-      t.flatMap((i) => [...(i.accelerator ? [String(i.accelerator)] : []), ...(Array.isArray(i.submenu) ? accelerators(i.submenu) : [])]);
-    for (const a of accelerators(menuTemplate({ ...base, isMac: false, isDev: true }))) expect(a).toMatch(/\+/);
+  it('binds the standard shortcuts, each with a modifier or a function key: no single key (view keys belong to the renderer)', () => {
+    // Electron's own accelerators of the roles the menu uses, off macOS (lib/browser/api/menu-item-roles.ts): a role
+    // item binds its role's accelerator unless it names one of its own.
+    const ROLE_ACCELERATORS: Record<string, string | null> = {
+      quit: 'CommandOrControl+Q', close: 'CommandOrControl+W', minimize: 'CommandOrControl+M', undo: 'CommandOrControl+Z',
+      redo: 'Shift+CommandOrControl+Z', cut: 'CommandOrControl+X', copy: 'CommandOrControl+C', paste: 'CommandOrControl+V',
+      selectAll: 'CommandOrControl+A', reload: 'CmdOrCtrl+R', forceReload: 'Shift+CmdOrCtrl+R', toggleDevTools: 'Ctrl+Shift+I',
+      resetZoom: 'CommandOrControl+0', zoomIn: 'CommandOrControl+Plus', zoomOut: 'CommandOrControl+-', togglefullscreen: 'F11',
+      help: null,
+    };
+    const bound = (t: MenuItemConstructorOptions[]): Array<[string, string]> =>
+      t.flatMap((i) => {
+        if (i.role) expect(ROLE_ACCELERATORS, `role ${i.role}`).toHaveProperty(i.role);
+        const a = i.accelerator ?? (i.role ? ROLE_ACCELERATORS[i.role] : null);
+        return [...(a ? [[String(i.role ?? i.label), String(a)] as [string, string]] : []), ...(Array.isArray(i.submenu) ? bound(i.submenu) : [])];
+      });
+    const keys = bound(menuTemplate({ ...base, isMac: false, isDev: true }));
+    expect(Object.fromEntries(keys)).toEqual(Object.fromEntries(Object.entries(ROLE_ACCELERATORS).filter(([, a]) => a !== null)));
+    for (const [what, a] of keys) expect(a, what).toMatch(/\+|^F\d{1,2}$/);
   });
 
   it('puts About in Help (or the app menu on macOS) and calls back', () => {

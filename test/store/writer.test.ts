@@ -258,30 +258,41 @@ describe('the store writer', () => {
       expect(store.writer.where()).toBe('thread');
     }));
 
-  it("leaves the store's own transactions working while its thread writes: a settlement page that reads before it writes", async () => {
+  it("leaves the store's own transactions working while its thread writes: a settlement page that reads before it writes", () =>
     // The settled walk reads which settlements it knows, then writes the page, in one transaction. Begun deferred, it
-    // failed at once ("database is locked") whenever the writer thread committed between its read and its write.
-    const store = openStore({ path: freshPath(), writer: { mode: 'thread', slowMs: 2 } });
-    try {
-      handAll(store, 0, 200);
-      let pages = 0;
-      while (store.writer.backlog() > 0) {
-        const events = [settledEvent(pages * 2), settledEvent(pages * 2 + 1)];
-        store.transaction(() => {
-          store.knownSettlements(events.map((e) => e.event_id));
-          store.recordSettledPage(events, settledAtSeconds(pages * 2 + 1));
-        });
-        pages++;
-        await sleep(1);
+    // failed at once ("database is locked") whenever the writer thread committed between its read and its write. Here
+    // the thread's commit is made to fall in that gap every time: a write is handed over just before each page (the
+    // thread takes it up 20 ms later), and the page waits between its read and its write until a third connection
+    // sees the thread's commit, or 200 ms. Deferred, the commit lands and the write fails; IMMEDIATE, the thread
+    // waits for the page's lock (busy_timeout) and the page waits out its 200 ms.
+    withThreadStore(20, async (store, problems) => {
+      const watcher = new Database(store.path, { readonly: true });
+      const ticks = () => watcher.prepare('SELECT count(*) FROM odds_ticks').pluck().get() as number;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const PAGES = 4;
+      try {
+        // The thread up and writing first.
+        store.writer.recordTickBatches(ticksOf(PAGES));
+        await store.writer.settled();
+        for (let page = 0; page < PAGES; page++) {
+          const before = ticks();
+          store.writer.recordTickBatches(ticksOf(page));
+          const events = [settledEvent(page * 2), settledEvent(page * 2 + 1)];
+          store.transaction(() => {
+            store.knownSettlements(events.map((e) => e.event_id));
+            const until = performance.now() + 200;
+            while (ticks() === before && performance.now() < until) Atomics.wait(pause, 0, 0, 2);
+            store.recordSettledPage(events, settledAtSeconds(page * 2 + 1));
+          });
+        }
+        await store.writer.settled();
+        expect(problems).toEqual([]);
+        expect(store.knownSettlements(Array.from({ length: PAGES * 2 }, (_, i) => settledEvent(i).event_id)).size).toBe(PAGES * 2);
+        expect(ticks()).toBe((PAGES + 1) * TICKS_PER_MESSAGE);
+      } finally {
+        watcher.close();
       }
-      await store.writer.settled();
-      expect(pages).toBeGreaterThan(3);
-      expect(store.knownSettlements(Array.from({ length: pages * 2 }, (_, i) => settledEvent(i).event_id)).size).toBe(pages * 2);
-      expect(tickCount(store.path)).toBe(200 * TICKS_PER_MESSAGE + 29 * 2);
-    } finally {
-      store.close();
-    }
-  });
+    }));
 
   it('numbers alerts as they fire and stores them under those numbers, beside the alerts the store writes itself', () =>
     withThreadStore(2, async (store, problems) => {

@@ -14,12 +14,20 @@ const snapshot = (eventId: number, liveStatus: number, markets: Market[]): Event
   live_status: liveStatus, score_home: null, score_away: null, markets,
 });
 
-function setup(watched = new Set([1])) {
+/**
+ * `skewMs`: the service's clock is this far ahead of ours (negative: behind), as the API client measures it; null: not
+ * measured yet. Omitted: no service clock given (the monitor always gives one).
+ */
+function setup(watched = new Set([1]), skewMs?: number | null) {
   const clock = createManualClock(T0);
   const store = openStore({ path: ':memory:', clock: () => clock.now() });
   const errors: string[] = [];
-  const lines = createClosingLines({ store, clock, isWatched: (id) => watched.has(id), reportError: (e) => errors.push(e.message) });
-  return { clock, store, lines, errors };
+  const skew = { ms: skewMs };
+  const serviceNow = skewMs === undefined ? {} : { serviceNow: () => (skew.ms == null ? null : clock.now() + skew.ms) };
+  const lines = createClosingLines({ store, clock, isWatched: (id) => watched.has(id), ...serviceNow, reportError: (e) => errors.push(e.message) });
+  /** The skew as measured now (the status probe answering after the stream's snapshot). */
+  const measured = (ms: number) => (skew.ms = ms);
+  return { clock, store, lines, errors, measured };
 }
 
 describe('closing lines (docs/trading.md: the close is the last price offered before kick-off)', () => {
@@ -141,5 +149,92 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     lines.onSnapshot(1, { ...snapshot(1, 1, [market(10, { home: 1.2, away: 4 })]), starts: formatServiceTime(KICKOFF + 3_600_000) });
     await clock.advance(1_000);
     expect(store.lineCloses(1)[0]!.closing).toEqual({ home: 1.7, away: 2.25 });
+  });
+
+  describe("the service's clock minutes ahead of ours or behind (issue 37): kick-off is the service's start, on its clock", () => {
+    const MIN = 60_000;
+    // A price the service stamps now on its own clock.
+    const stamped = (lineId: number, prices: Market['prices'], serviceMs: number): Market => ({ ...market(lineId, prices), updated_at: formatServiceTime(serviceMs) });
+
+    it('3 minutes ahead: the start passes at 11:57 on our clock; the close is the price before it, stamped 11:57 ours', async () => {
+      const SKEW = 3 * MIN;
+      const { clock, store, lines } = setup(new Set([1]), SKEW);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      // 5 minutes before kick-off on the service's clock (8 on ours): the last pre-match price.
+      await clock.advance(KICKOFF - SKEW - 5 * MIN - T0);
+      lines.onMarkets(1, [stamped(10, { home: 2.1, away: 1.8 }, clock.now() + SKEW)]);
+      // One second past the service's kick-off, 2 min 59 s before ours: closed, with no word from the stream.
+      await clock.advance(5 * MIN + 1_000);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.1, away: 1.8 }, 'kickoff', KICKOFF - SKEW, false]]);
+      // In play (a minute after kick-off on the service's clock, still before it on ours): not a closing price.
+      await clock.advance(MIN);
+      lines.onMarkets(1, [{ ...market(10, { home: 2.9, away: 1.4 }), updated_at: null as unknown as string }]);
+      await clock.advance(1_000);
+      expect(store.lineCloses(1)[0]!.closing).toEqual({ home: 2.1, away: 1.8 });
+    });
+
+    it('3 minutes behind: at 12:01 on our clock the match has 2 minutes to go; a price then is the close', async () => {
+      const SKEW = -3 * MIN;
+      const { clock, store, lines } = setup(new Set([1]), SKEW);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(KICKOFF + MIN - T0);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+      // Our 12:01 is the service's 11:58: still pre-match (a price it stamps with its own clock, and one unstamped).
+      lines.onMarkets(1, [stamped(10, { home: 2.2, away: 1.75 }, clock.now() + SKEW)]);
+      await clock.advance(MIN);
+      lines.onMarkets(1, [{ ...market(10, { home: 2.25, away: 1.72 }), updated_at: null as unknown as string }]);
+      // The service's start passes at 12:03 ours: closed there, at the last price.
+      await clock.advance(MIN + 1_000);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.25, away: 1.72 }, 'kickoff', KICKOFF - SKEW, false]]);
+    });
+
+    it('3 minutes behind, the stream saying live 10 s early: the close is stamped when we heard it, on our clock', async () => {
+      const SKEW = -3 * MIN;
+      const { clock, store, lines } = setup(new Set([1]), SKEW);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(KICKOFF - SKEW - 30_000 - T0);
+      lines.onMarkets(1, [stamped(10, { home: 1.95, away: 1.95 }, clock.now() + SKEW)]);
+      await clock.advance(20_000);
+      lines.onScore(1, { live_status: 1 });
+      await clock.advance(1_000);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 1.95, away: 1.95 }, 'started', KICKOFF - SKEW - 10_000, false]]);
+    });
+
+    it('a first snapshot after the start on the service\'s clock (ahead: 11:58 ours is 12:01 its) records no open and no close', async () => {
+      const SKEW = 3 * MIN;
+      const { clock, store, lines } = setup(new Set([1]), SKEW);
+      // Our 11:58 is the service's 12:01: the match has started, though the stream has not said so yet.
+      await clock.advance(KICKOFF - 2 * MIN - T0);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(1_000);
+      // Not followed before kick-off: no open recorded, so nothing to close (a first snapshot in play is not a close).
+      expect(store.lineCloses(1)).toEqual([]);
+    });
+
+    it('the skew measured after the snapshot (3 minutes ahead): the next prices set the start on the service\'s clock', async () => {
+      const SKEW = 3 * MIN;
+      const { clock, store, lines, measured } = setup(new Set([1]), null);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(MIN);
+      measured(SKEW);
+      await clock.advance(MIN);
+      lines.onMarkets(1, [stamped(10, { home: 2.05, away: 1.85 }, clock.now() + SKEW)]);
+      // The service's kick-off, 3 minutes before ours: closed there, at the last price, with no word from the stream.
+      await clock.advance(KICKOFF - SKEW - clock.now() + 1_000);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.05, away: 1.85 }, 'kickoff', KICKOFF - SKEW, false]]);
+    });
+
+    it('the skew not measured yet: only the stream tells kick-off (a price stamped after the start, or live), never our clock', async () => {
+      const { clock, store, lines } = setup(new Set([1]), null);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      // Our clock passes the start: nothing closes, for the service's clock may be behind ours.
+      await clock.advance(KICKOFF + MIN - T0);
+      expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+      lines.onMarkets(1, [stamped(10, { home: 2.3, away: 1.7 }, KICKOFF - 10_000)]); // stamped before the start
+      await clock.advance(MIN);
+      lines.onMarkets(1, [stamped(10, { home: 2.6, away: 1.5 }, KICKOFF + 10_000)]); // stamped after: kick-off
+      await clock.advance(1_000);
+      expect(store.lineCloses(1).map((c) => c.closing)).toEqual([{ home: 2.3, away: 1.7 }]);
+    });
   });
 });

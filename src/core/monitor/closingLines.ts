@@ -97,6 +97,20 @@ export function createClosingLines(o: {
     kickOff(eventId, s, local(s.starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
     return true;
   };
+  /**
+   * Sets the timer for the scheduled start on the service's clock, once that clock is known: a snapshot seen before
+   * the skew was measured gets it with the event's next prices.
+   */
+  const arm = (eventId: number, s: EventState) => {
+    if (s.timer !== null || s.started || s.starts === null) return;
+    const svc = serviceNow();
+    if (svc === null) return;
+    const starts = s.starts;
+    s.timer = o.clock.setTimeout(() => {
+      s.timer = null;
+      kickOff(eventId, s, local(starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
+    }, starts - svc);
+  };
   /** The service's time of a batch of changed markets: their latest updated_at, else the service's now. */
   const stampOf = (markets: readonly Market[]): number | null => {
     let latest: number | null = null;
@@ -136,18 +150,13 @@ export function createClosingLines(o: {
       prices(eventId, odds.markets, now);
       push({ type: 'snapshotLines', eventId, lineIds: odds.markets.map((m) => m.line_id), at: now });
       clearTimer(s);
-      if (s.starts !== null && svc !== null) {
-        const starts = s.starts;
-        s.timer = o.clock.setTimeout(() => {
-          s.timer = null;
-          kickOff(eventId, s, local(starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
-        }, starts - svc);
-      }
+      arm(eventId, s);
     },
     onMarkets(eventId, markets) {
       const s = events.get(eventId);
       if (!s || s.started || !o.isWatched(eventId)) return;
       if (startPassed(eventId, s, stampOf(markets))) return;
+      arm(eventId, s);
       // A market with null prices is suspended: it closes nothing (a line re-offered is still pre-match).
       prices(eventId, markets, o.clock.now());
     },

@@ -86,6 +86,8 @@ export interface Monitor {
   streamStates(): StreamState[];
   /** Events whose max_win baseline is held in memory (bounded by the watchlist). */
   followedEvents(): number;
+  /** The settled walk's or the specials' interval changed: waits under way take the new one now. */
+  retime(): void;
 }
 
 /**
@@ -131,13 +133,36 @@ export function createMonitor(options: MonitorOptions): Monitor {
     timers.add(handle);
   }
 
+  /** The timed loops' waits, so a changed interval takes effect at once (`retime`), not after the old wait. */
+  const waits = new Set<() => void>();
   function every(seconds: () => number, task: () => Promise<unknown>): void {
-    const loop = () => {
+    let since = clock.now();
+    let handle: TimerHandle | null = null;
+    const wait = () => {
+      const ms = Math.max(0, since + Math.max(1, seconds()) * 1000 - clock.now());
+      handle = clock.setTimeout(() => {
+        if (handle !== null) timers.delete(handle);
+        handle = null;
+        if (running) run();
+      }, ms);
+      timers.add(handle);
+    };
+    const run = () => {
       void task()
         .catch((e: unknown) => reportError({ kind: 'internal', message: e instanceof Error ? e.message : String(e) }))
-        .finally(() => later(loop, Math.max(1, seconds()) * 1000));
+        .finally(() => {
+          since = clock.now();
+          if (running) wait();
+        });
     };
-    later(loop, Math.max(1, seconds()) * 1000);
+    // A wait under way is measured again from its start with the interval now set (a task under way sets its own).
+    waits.add(() => {
+      if (handle === null || !running) return;
+      clock.clearTimeout(handle);
+      timers.delete(handle);
+      wait();
+    });
+    wait();
   }
 
   // Each limit alerts on its move since the value that last alerted: the bases live here, beside the decision.
@@ -457,6 +482,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
     lastSettledSync: () => settlements.lastSync(),
     streamStates: () => streams.watched().map((id) => streams.state(id)).filter((s): s is StreamState => s !== null),
     followedEvents: () => odds.followed(),
+    retime: () => {
+      for (const w of waits) w();
+    },
   };
 }
 

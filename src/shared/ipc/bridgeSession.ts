@@ -122,7 +122,19 @@ export interface BridgeSessionOptions {
   proofTimeoutMs?: number;
   /** Called once, when the session stops for good. */
   onEnd?: (end: BridgeEnd) => void;
+  /** The backoff's and the proof's timers: the global ones, or a test's manual clock. */
+  timers?: BridgeSessionTimers;
 }
+
+export interface BridgeSessionTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const GLOBAL_TIMERS: BridgeSessionTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 export const BRIDGE_RETRY_FIRST_MS = 250;
 export const BRIDGE_RETRY_MAX_MS = 5000;
@@ -135,6 +147,8 @@ export interface BridgeSession extends OddsdeskApi {
   ended(): BridgeEnd | null;
   /** Stops the session (tests, a page being torn down): no reconnection, no end reported. */
   close(): void;
+  /** How many push listeners are registered (`on` not yet undone): tests, a page that must not gather them. */
+  listenerCount(): number;
 }
 
 type Listener = (payload: unknown) => void;
@@ -164,6 +178,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
   const retryMaxMs = options.retryMaxMs ?? BRIDGE_RETRY_MAX_MS;
   const maxFailed = options.maxFailedAttempts ?? BRIDGE_MAX_FAILED_ATTEMPTS;
   const proofTimeoutMs = options.proofTimeoutMs ?? BRIDGE_PROOF_TIMEOUT_MS;
+  const timers = options.timers ?? GLOBAL_TIMERS;
   const pending = new Map<number, Pending>();
   const listeners = new Map<string, Set<Listener>>();
   let nextId = 1;
@@ -173,7 +188,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
   let closed = false;
   /** The attempt under way or connected; null while waiting to try again, and for good once stopped. */
   let current: Attempt | null = null;
-  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let retryTimer: unknown = null;
 
   const emitLocal = (event: string, payload: unknown) => {
     for (const l of listeners.get(event) ?? []) l(payload);
@@ -206,7 +221,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
   function stop(reason: BridgeEndReason) {
     if (end || closed) return;
     end = { reason, message: BRIDGE_END_MESSAGES[reason] };
-    if (retryTimer) clearTimeout(retryTimer);
+    if (retryTimer) timers.clearTimeout(retryTimer);
     failPending(end.message);
     emitLocal('onBridge', { connected: false });
     options.onEnd?.(end);
@@ -219,7 +234,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
     current = attempt;
     const nonce = newBridgeNonce();
     let challenge: string | null = null;
-    let proofTimer: ReturnType<typeof setTimeout> | null = null;
+    let proofTimer: unknown = null;
     // Frames are handled one after another, the handshake's asynchronously: a push that arrives while the welcome is
     // being checked waits for the verdict.
     let queue: Promise<void> = Promise.resolve();
@@ -227,7 +242,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
     /** Not our host: stop talking to it, for good. */
     const distrust = () => {
       if (attempt.done) return;
-      if (proofTimer) clearTimeout(proofTimer);
+      if (proofTimer) timers.clearTimeout(proofTimer);
       finish(attempt, BRIDGE_END_MESSAGES.unproven);
       stop('unproven');
     };
@@ -274,7 +289,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       if (!(await verifyBridgeProof(options.token, 'host', challenge, nonce, msg.proof))) return distrust();
       if (attempt.done) return;
       attempt.trusted = true;
-      if (proofTimer) clearTimeout(proofTimer);
+      if (proofTimer) timers.clearTimeout(proofTimer);
       failed = 0;
       retryMs = retryFirstMs;
       emitLocal('onBridge', { connected: true });
@@ -283,7 +298,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
 
     const onClosed = (code: number) => {
       if (attempt.done) return;
-      if (proofTimer) clearTimeout(proofTimer);
+      if (proofTimer) timers.clearTimeout(proofTimer);
       const wasTrusted = attempt.trusted;
       finish(attempt, wasTrusted ? LOST : 'The Oddsdesk host is not reachable');
       emitLocal('onBridge', { connected: false });
@@ -292,7 +307,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
         if (++failed >= maxFailed) return stop('gone');
       }
       // A drop, or a host that is not answering yet: come back by ourselves, without hammering it.
-      retryTimer = setTimeout(() => {
+      retryTimer = timers.setTimeout(() => {
         retryTimer = null;
         if (!end && !closed) connect();
       }, retryMs);
@@ -300,7 +315,7 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
     };
 
     // A server that takes the socket and then says nothing proves nothing: the attempt failed.
-    proofTimer = setTimeout(() => onClosed(1006), proofTimeoutMs);
+    proofTimer = timers.setTimeout(() => onClosed(1006), proofTimeoutMs);
     attempt.socket = options.openSocket(options.url, {
       message(text) {
         queue = queue.then(() => handle(text)).catch(() => distrust());
@@ -334,9 +349,10 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       return () => set.delete(listener as Listener);
     },
     ended: () => end,
+    listenerCount: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
     close() {
       closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
+      if (retryTimer) timers.clearTimeout(retryTimer);
       if (current) finish(current, 'The bridge session was closed');
     },
   };

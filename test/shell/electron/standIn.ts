@@ -19,6 +19,9 @@
 //    given (a tray menu item can be clicked), dialog answers with what the test chooses.
 // No page runs: a window "loads" its URL (did-finish-load, ready-to-show) and the test plays the page through
 // `page(win).invoke(...)`, which does what src/preload/index.ts does: `ipcRenderer.invoke(channel, args)`.
+// The preload itself runs with its real source in one frame once `preloadIn(win)` names it: its `contextBridge`
+// exposes into `mainWorld` (values copied, functions kept callable, as Electron proxies them; a name bound twice
+// throws) and its `ipcRenderer` invokes, listens and sends as that frame (invoke and send structured-cloned).
 import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import http, { validateHeaderName, validateHeaderValue } from 'node:http';
@@ -1134,6 +1137,17 @@ export interface ElectronStandIn {
   subFrame(win: StandInBrowserWindow, url: string): StandInFrame;
   /** A web contents that is no window's (a page Electron made for something else). */
   strayWebContents(url: string): StandInWebContents;
+  /** The frame whose preload runs next: what `contextBridge` and `ipcRenderer` act for (its top frame by default). */
+  preloadIn(win: StandInBrowserWindow, frame?: StandInFrame): void;
+  /** What the preload exposed with `contextBridge.exposeInMainWorld`, by name: what the page's `window` gets. */
+  mainWorld: Record<string, unknown>;
+}
+
+/** contextBridge's copy of an exposed value: plain values cloned, functions callable, nothing else reachable. */
+function bridged(value: unknown): unknown {
+  if (typeof value === 'function') return (...args: unknown[]) => (value as (...a: unknown[]) => unknown)(...args);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bridged(v)]));
+  return structuredClone(value);
 }
 
 function packageVersion(): string {
@@ -1173,6 +1187,29 @@ export function createElectronStandIn(options: StandInOptions = {}): ElectronSta
   /** dialog.x([window,] options): Electron's optional first argument. */
   const split = (a: unknown, b: unknown): [StandInBrowserWindow | null, Record<string, unknown>] =>
     a instanceof StandInBrowserWindow ? [a, (b ?? {}) as Record<string, unknown>] : [null, (a ?? {}) as Record<string, unknown>];
+
+  // The renderer side, for the preload: the frame it runs in, and what it exposed.
+  let preloadFrame: { win: StandInBrowserWindow; frame: StandInFrame } | null = null;
+  const mainWorld: Record<string, unknown> = {};
+  const rendererFrame = () => {
+    if (!preloadFrame) throw new Error('no page for the preload: call preloadIn(win) first');
+    return preloadFrame;
+  };
+  const ipcRenderer = {
+    invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+      const { win, frame } = rendererFrame();
+      return ipcMain.invoke(win.webContents, frame, channel, ...args);
+    },
+    on(channel: string, listener: (event: unknown, ...args: unknown[]) => void) {
+      const { win } = rendererFrame();
+      win.webContents.onPageMessage(channel, (...args) => listener({ sender: ipcRenderer }, ...args));
+      return ipcRenderer;
+    },
+    send(channel: string, ...args: unknown[]): void {
+      const { win, frame } = rendererFrame();
+      ipcMain.emit(channel, { sender: win.webContents, senderFrame: frame, frameId: 1, processId: 1 }, ...structuredClone(args));
+    },
+  };
 
   const electron: Record<string, unknown> = {
     app,
@@ -1250,10 +1287,22 @@ export function createElectronStandIn(options: StandInOptions = {}): ElectronSta
       },
     },
     powerMonitor,
+    contextBridge: {
+      exposeInMainWorld(key: string, api: unknown) {
+        rendererFrame();
+        if (key in mainWorld) throw new Error('Cannot bind an API on top of an existing property on the window object');
+        mainWorld[key] = bridged(api);
+      },
+    },
+    ipcRenderer,
   };
 
   return {
     electron,
+    mainWorld,
+    preloadIn(win, frame = win.webContents.mainFrame) {
+      preloadFrame = { win, frame };
+    },
     app,
     ipcMain,
     base,

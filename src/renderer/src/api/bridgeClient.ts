@@ -3,8 +3,8 @@
 // The token comes from the URL fragment the host printed and leaves the address bar as soon as it is read; it is
 // never sent anywhere, not even to the host, which proves it knows it instead. A tab this page opens (a view of its
 // own, for a second monitor) gets it the same way, in its address's fragment, and takes it out as it loads.
-import type { OddsdeskApi } from '../../../shared/ipc/contract';
-import { createBridgeSession, type BridgeEnd, type OpenBridgeSocket } from '../../../shared/ipc/bridgeSession';
+import { createBridgeSession, type BridgeEnd, type BridgeSession, type OpenBridgeSocket } from '../../../shared/ipc/bridgeSession';
+import { countListeners } from '../listenerCounts';
 
 const TOKEN_KEY = 'oddsdesk.bridgeToken';
 
@@ -72,6 +72,7 @@ export const bridgeEnd = {
     return () => endWatchers.delete(watcher);
   },
 };
+countListeners('bridgeEnd', () => endWatchers.size);
 
 /**
  * The address of a new tab of this app showing `hash` (`view=movers`), with the token in its fragment as the host's
@@ -92,7 +93,7 @@ export function openTab(hash: string): void {
   window.open(tabUrl(window.location, hash, pageToken), '_blank', 'noopener');
 }
 
-export function createBridgeClient(location: Location): OddsdeskApi {
+export function createBridgeClient(location: Location): BridgeSession {
   const token = takeToken({ location, history: window.history, session: sessionStore() });
   pageToken = token;
   return createBridgeSession({

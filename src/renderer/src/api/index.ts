@@ -1,5 +1,8 @@
 // Picks the transport once: Electron's preload API when present, otherwise the browser bridge.
 import type { OddsdeskApi } from '../../../shared/ipc/contract';
+import { countListeners } from '../listenerCounts';
 import { createBridgeClient } from './bridgeClient';
 
-export const api: OddsdeskApi = window.oddsdesk ?? createBridgeClient(window.location);
+const bridge = window.oddsdesk ? null : createBridgeClient(window.location);
+export const api: OddsdeskApi = window.oddsdesk ?? bridge!;
+if (bridge) countListeners('api', bridge.listenerCount);

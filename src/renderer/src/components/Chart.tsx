@@ -5,9 +5,10 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatDateTime, formatDayMonth, formatHourMinute, formatClock, formatDay, formatOdds, type OddsFormat } from '../../../shared/formats';
+import { formatDateTime, formatOdds, type OddsFormat } from '../../../shared/formats';
 import { fmtMoney, useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
+import { timeAxisLabels } from '../../../shared/timeAxis';
 
 export interface ChartSeries {
   label: string;
@@ -74,26 +75,6 @@ function logPriceSplits(u: uPlot, _axis: number, min: number, max: number): numb
 
 const valueText = (values: Props['values'], format: OddsFormat) => (v: number) => (values === 'odds' ? formatOdds(v, format) : fmtMoney(v));
 
-/**
- * The time axis' labels in `zone`: "14:05" (with seconds when the ticks are seconds apart, and their tenths or
- * hundredths below a second), the day under the first label and under each one that starts a new day, "23 Nov"
- * alone when the ticks are days apart.
- */
-function timeAxisLabels(splits: number[], incrSeconds: number, zone: string): string[] {
-  let lastDay = '';
-  const fraction = incrSeconds >= 1 ? 0 : incrSeconds >= 0.1 ? 1 : incrSeconds >= 0.01 ? 2 : 3;
-  return splits.map((s) => {
-    const ms = Math.round(s * 1000); // whole milliseconds: 16.9999999 s is 17.000
-    if (incrSeconds >= 86_400) return formatDayMonth(ms, zone);
-    const sub = fraction ? `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0').slice(0, fraction)}` : '';
-    const time = incrSeconds < 60 ? `${formatClock(ms, zone)}${sub}` : formatHourMinute(ms, zone);
-    const day = formatDay(ms, zone);
-    const label = day !== lastDay ? `${time}\n${formatDayMonth(ms, zone)}` : time;
-    lastDay = day;
-    return label;
-  });
-}
-
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
 export function Chart({ title, data, series, height = 150, testId, values, log = false, minSpanMs = 60_000 }: Props) {
@@ -115,6 +96,10 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // V8 may keep a destroyed chart's uPlot for good (the hidden class of its `rect` getter holds the first
+    // instances' closures): what it was given reaches the chart's element only through `shown`, which the cleanup
+    // empties, so a chart it keeps never keeps the closed detail around it (the element's tree, its listeners).
+    const shown: { el: HTMLDivElement | null } = { el };
     const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
     const text = valueText(values, oddsFormat);
     // Implied probability falls as the decimal price rises: its axis runs the other way, so a rise reads as a rise.
@@ -140,7 +125,7 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
           space: 80,
           values: (_u, splits, _i, _space, incr) => {
             const labels = timeAxisLabels(splits, incr, zone);
-            el.dataset.xLabels = labels.map((l) => l.replace('\n', ' ')).join(' | ');
+            if (shown.el) shown.el.dataset.xLabels = labels.map((l) => l.replace('\n', ' ')).join(' | ');
             return labels;
           },
         },
@@ -153,7 +138,7 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
             const labels = vals.map((v) => (v == null || (values === 'odds' && v <= 1) ? '' : text(v)));
             // Top to bottom as drawn.
             const drawn = vals.map((v, i) => ({ at: u.valToPos(v, 'y'), label: labels[i]! })).filter((l) => l.label !== '');
-            el.dataset.yLabels = drawn.sort((a, b) => a.at - b.at).map((l) => l.label).join(' | ');
+            if (shown.el) shown.el.dataset.yLabels = drawn.sort((a, b) => a.at - b.at).map((l) => l.label).join(' | ');
             return labels;
           },
         },
@@ -169,13 +154,18 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
         })),
       ],
     };
-    const u = new uPlot(opts, dataRef.current(), el);
+    // Placed by a function, not given the element: uPlot keeps its target.
+    const u = new uPlot(opts, dataRef.current(), (self, init) => {
+      shown.el?.appendChild(self.root);
+      init();
+    });
     plot.current = u;
-    const ro = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height }));
+    const ro = new ResizeObserver(() => shown.el && u.setSize({ width: Math.max(200, shown.el.clientWidth), height }));
     ro.observe(el);
     return () => {
       ro.disconnect();
       u.destroy();
+      shown.el = null;
       plot.current = null;
     };
     // Rebuilt only when the shape changes; data updates go through setData below.

@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { AppInfo, CoverageView, StatusView } from '../../../shared/ipc/contract';
 import { api } from '../api';
+import { withCountedSubscribers } from '../listenerCounts';
 import { createAlertsSlice, type AlertsSlice } from './alerts';
 import { createLineHistorySlice, type LineHistorySlice } from './lineHistory';
 import { createSettingsSlice, type SettingsSlice } from './settings';
@@ -35,7 +36,7 @@ export type StoreState = AppSlice &
   SettlementsSlice &
   LineHistorySlice;
 
-export const useStore = create<StoreState>()((set, get, store) => ({
+export const useStore = create<StoreState>()(withCountedSubscribers('store', (set, get, store) => ({
   info: null,
   status: null,
   hostConnected: true,
@@ -53,7 +54,7 @@ export const useStore = create<StoreState>()((set, get, store) => ({
   ...createAlertsSlice(set, get, store),
   ...createSettlementsSlice(set, get, store),
   ...createLineHistorySlice(set, get, store),
-}));
+})));
 
 /** Show one event: the watchlist with that row selected and its detail open, at a line when one is named (notification clicks, palette). */
 export function focusEvent(eventId: number, lineId: number | null = null): void {

@@ -4,6 +4,8 @@
 // their listeners run. Price cells, ages, scores, max stakes and fair prices listen to their own key or event and
 // write the DOM themselves; React renders only the grid's structure.
 
+import { countListeners } from '../listenerCounts';
+
 type Listener = () => void;
 
 const byMarket = new Map<string, Set<Listener>>();
@@ -58,3 +60,4 @@ export const marketBus = {
     return n;
   },
 };
+countListeners('marketBus', () => marketBus.size());

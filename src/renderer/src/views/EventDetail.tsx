@@ -139,8 +139,13 @@ export function untilKickOff(startsMs: number, nowMs: number): string {
   return `kick-off in ${Math.floor(min / 1440)} days`;
 }
 
-/** The time to kick-off in the detail's header, where a score goes once there is one: drawn again every 15 s. */
+/**
+ * The time to kick-off in the detail's header, where a score goes once there is one: drawn again every 15 s. The start
+ * is the service's time, so it is read on the service's clock (ours moved by the measured skew): a service minutes
+ * ahead of this machine kicks off minutes before our clock reaches its start.
+ */
 function KickOffIn({ starts }: { starts: number }) {
+  const skew = useStore((s) => s.status?.quota.clockSkewMs ?? 0);
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 15_000);
@@ -148,7 +153,7 @@ function KickOffIn({ starts }: { starts: number }) {
   }, []);
   return (
     <span className="muted small-text" data-testid="detail-kickoff">
-      {untilKickOff(starts, now)}
+      {untilKickOff(starts, now + skew)}
     </span>
   );
 }

@@ -11,6 +11,7 @@ import { eventBadge } from '../components/EventBadge';
 import { noteFit } from '../components/fitText';
 import { fmtLine, fmtMoney, fmtScore } from '../format';
 import { useStore } from '../store';
+import { countListeners } from '../listenerCounts';
 import { marketBus } from '../store/marketBus';
 import { latestPriceTime } from '../store/selectors';
 import { marketKey } from '../store/watchlist';
@@ -135,6 +136,7 @@ export const ScoreCell = memo(function ScoreCell({ eventId, settled, ended, live
 // ---- one shared one-second clock for the ages on screen (one interval, however many rows are shown) ----
 type Paint = (now: number) => void;
 const agePainters = new Set<Paint>();
+countListeners('ageClock', () => agePainters.size);
 let ageClock: ReturnType<typeof setInterval> | null = null;
 function onAgeClock(paint: Paint): () => void {
   agePainters.add(paint);
