@@ -18,6 +18,7 @@ import type { MonitorEvent } from './monitor';
 import type { Notifier } from './notifier';
 import { createProfileLocator } from './profiles';
 import { createPushes } from './pushes';
+import { keepScoreSumsNow } from './report/keep';
 import type { SecretStore } from './secrets/types';
 import { createSession, type SessionDeps } from './session';
 import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settings';
@@ -111,6 +112,14 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         retentionDays: settings.get().retentionDays,
         rawTickHours: settings.get().rawTickHours,
         onMigrationProgress: upgradeStatus(deps.logger),
+      });
+      // The model scoreboard's sums of the matches closed or settled since they were last kept (every match with a
+      // close after migration 012: the upgrade's last step, its progress on screen when it is long), so the Models view reads a row per match.
+      const said = upgradeStatus(deps.logger);
+      keepScoreSumsNow(store, {
+        onProgress: (done, total) => {
+          if (total > 50_000) said({ version: 12, name: 'model scoreboard sums per match', done, total });
+        },
       });
       // Where the store's work runs, in the log: a packaged app whose threads could not start says so here.
       if (path !== ':memory:') deps.logger('info', `History store open: WAL checkpoints on ${store.walCheckpoints()}, stream writes on ${store.writer.where()}`);

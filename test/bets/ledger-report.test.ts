@@ -5,7 +5,8 @@
 // carry no CLV, sports and leagues are named, the date range is the placed time's, and a large log reads whole (its
 // time is measured by `npm run bench -- ledger`, not asserted here).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerReport } from '../../src/shared/ledger';
+import { DEVIG_MODELS } from '../../src/shared/api';
+import { ledgerReport, type LedgerReport } from '../../src/shared/ledger';
 import { openStore, type Store } from '../../src/core/store';
 import { ledgerHandlers, market, settled, settlement, snapshot, T0, writeLedgerBets } from '../support/ledgerBets';
 import { logSoak, soak } from '../support/soak';
@@ -95,6 +96,31 @@ describe('bets:report on the bet log', () => {
     // The range is the placed time's: [from, to).
     expect((await h['bets:report']({ from: T0 + 1 })).total.bets).toBe(0);
     expect((await h['bets:report']({ from: T0, to: T0 + 1 })).total).toMatchObject({ bets: 3, pnl: 137.5 });
+  });
+
+  it("reads each bet's CLV under every model with each close de-vigged once, the same figures as the Bets view's list", async () => {
+    store = openStore({ path: ':memory:', clock: () => T0 });
+    writeLedgerBets(store, { matches: 40, bets: 300 });
+    // A close MPTO cannot price (a 150 longshot beside a 7% overround), and one no model can (its away side unpriced).
+    const odd = snapshot(900, 29, 100, 'League 0', [market(9000, { prices: { home: 1.02, draw: 12, away: 150 } }), market(9001, { market: 'spread', line: -0.5, prices: { home: 1.9, away: 1 } })]);
+    store.recordSnapshot(odd, T0);
+    store.applyLineCloseOps([
+      { type: 'price', eventId: 900, market: odd.markets[0]!, at: T0 },
+      { type: 'price', eventId: 900, market: odd.markets[1]!, at: T0 },
+      { type: 'kickoff', eventId: 900, at: T0 + HOUR, reason: 'kickoff', confirmed: true },
+    ]);
+    const mptoUnpriced = store.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.05, stake: 100 }, T0).id;
+    const unpriced = store.addBet({ eventId: 900, lineId: 9001, side: 'home', price: 1.95, stake: 100 }, T0).id;
+    store.recordSettledPage([settlement(odd, [settled(9000, null, 'win', 'loss', 'loss'), settled(9001, -0.5, 'win', 'loss', 'loss', 'spread')], [1, 0], T0 + 3 * HOUR)], 1);
+    const every = store.listBets();
+    expect(every.find((b) => b.id === mptoUnpriced)?.clvByModel).toMatchObject({ MPTO: null, SHIN: expect.any(Number) });
+    expect(every.find((b) => b.id === unpriced)).toMatchObject({ clvByModel: null, closingPrice: 1.9 });
+    // Two bets on one line: the second takes the first's fair prices.
+    store.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.06, stake: 50 }, T0 + 1);
+    const list = store.listBets();
+    const ledger = store.ledgerBets();
+    expect(ledger.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale])).toEqual(list.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale]));
+    for (const model of DEVIG_MODELS) expect(ledgerReport(ledger, model).total.clvBets).toBe(list.filter((b) => b.clvByModel?.[model] != null && !b.closeStale).length);
   });
 
   it(`${BETS} bets over ${MATCHES} matches (the bench times 10,000): the report reads what the Bets view lists, every bet with its CLV`, { timeout: 120_000 }, async () => {

@@ -1,7 +1,7 @@
-// A scoring run over a real store: read and scored a chunk at a time with the event loop turning between chunks (the
-// database free for other readers meanwhile), the same figures whatever the chunk size (a match split across two
-// chunks is still one match), the filters, lines still waiting for their settlement, and the Models view's handler
-// reporting progress and joining a run already under way.
+// A scoring run over a real store: the matches whose sums are stale scored and kept a slice at a time with the event
+// loop turning between slices (the database free for other readers meanwhile), the same figures whatever the slice
+// size, the filters, lines still waiting for their settlement, and the Models view's handler reporting progress and
+// joining a run already under way.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,11 +32,12 @@ afterAll(() => store.close());
 const withoutTime = <T extends { computedMs: number }>(b: T) => ({ ...b, computedMs: 0 });
 
 describe('a scoring run', () => {
-  it('reads and scores a chunk at a time, the event loop turning (and the database free) between chunks, with its progress', async () => {
+  it('scores and keeps the stale matches a slice at a time, the event loop turning (and the database free) between slices, with its progress in lines', async () => {
     const progress: ScoreProgress[] = [];
     let turns = 0;
     const board = await scoreModels(store, {}, {
-      chunkLines: 1_000,
+      // 500 matches a slice: 1,000 lines (every match has two).
+      sliceMatches: 500,
       onProgress: (p) => progress.push(p),
       yieldTurn: async () => {
         turns++;
@@ -46,23 +47,29 @@ describe('a scoring run', () => {
       },
     });
     expect(board.all.lines + board.excluded.unpriced).toBe(2 * MATCHES);
-    expect(turns).toBe(3);
+    expect(turns).toBe(4);
+    // The unsettled match's close (match 99, the first in id order) is among the stale lines.
     expect(progress).toEqual([
-      { running: true, done: 0, total: 3_000 },
-      { running: true, done: 1_000, total: 3_000 },
-      { running: true, done: 2_000, total: 3_000 },
-      { running: true, done: 3_000, total: 3_000 },
-      { running: false, done: 3_000, total: 3_000 },
+      { running: true, done: 0, total: 0 },
+      { running: true, done: 0, total: 3_001 },
+      { running: true, done: 999, total: 3_001 },
+      { running: true, done: 1_999, total: 3_001 },
+      { running: true, done: 2_999, total: 3_001 },
+      { running: true, done: 3_001, total: 3_001 },
+      { running: false, done: 3_001, total: 3_001 },
     ]);
     expect(board.awaitingSettlement).toBe(1);
   });
 
-  it('gives the same figures whatever the chunk size: a match split across two chunks is one match', async () => {
-    const whole = await scoreModels(store, {}, { chunkLines: 1_000_000 });
-    // 999 lines a chunk: the chunks end between a match's moneyline and its spread.
-    const split = await scoreModels(store, {}, { chunkLines: 999 });
-    expect(withoutTime(split)).toEqual(withoutTime(whole));
-    expect(whole.all.matches).toBe(MATCHES);
+  it('gives the same figures whatever the slice size, and from the kept sums as when they were scored', async () => {
+    const kept = await scoreModels(store, {});
+    const again = openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-score-run-')), 'h.db') });
+    writeSyntheticHistory(again, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), { firstKickOff: FIRST, sports: { 1: 'Soccer', 2: 'Tennis' } });
+    const sliced = await scoreModels(again, {}, { sliceMatches: 7 });
+    again.close();
+    // (The other file has no match waiting for its settlement.)
+    expect(withoutTime(sliced)).toEqual({ ...withoutTime(kept), awaitingSettlement: 0 });
+    expect(kept.all.matches).toBe(MATCHES);
   });
 
   it('filters by sport and by kick-off, in the query', async () => {
@@ -84,11 +91,15 @@ describe("the Models view's handler", () => {
   it('joins a run already under way for the same question, and says how far it has got', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const h = modelsHandlers(ctx, { chunkLines: 1_000, yieldTurn: () => gate });
+    // Stale matches again (the same history written again: the triggers mark every match).
+    expect(store.scoreboardStaleCount().matches).toBe(0);
+    writeSyntheticHistory(store, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), { firstKickOff: FIRST });
+    expect(store.scoreboardStaleCount().matches).toBe(MATCHES);
+    const h = modelsHandlers(ctx, { sliceMatches: 500, yieldTurn: () => gate });
     const first = h['models:score']({});
     const second = h['models:score']({});
     expect(second).toBe(first);
-    // Held after its first chunk.
+    // Held after its first slice.
     await new Promise((r) => setImmediate(r));
     expect(h['models:progress']()).toEqual({ running: true, done: 1_000, total: 3_000 });
     // Another question starts its own run.

@@ -1,16 +1,19 @@
-// One scoring run of the model scoreboard over a store: the store's rows, a chunk at a time, through the scorer. The
-// host's event loop runs between chunks (2,000 lines, about 20 ms of CPU on a busy 2-core machine), so the odds
-// stream and every other request never wait long behind a large history, and the run reports its progress as it goes.
+// One scoring run of the model scoreboard over a store. The store keeps every match's sums (migration 012), marked
+// stale when a close or a settlement of the match arrives: the run first scores the stale matches again and keeps them
+// (./keep.ts: a slice of matches at a time, the host's event loop turning between slices, the progress reported in
+// lines), then folds the kept sums of the matches in scope, a row per match, in match order: the same figures as
+// scoring every line in match order (./scoreboard.ts), without reading every line.
 import type { ModelScoreboard, ScoreProgress } from '../../shared/scoreboard';
 import type { ScoreboardFilter, Store } from '../store';
-import { createScorer, type SettledClose } from './scoreboard';
+import { keepScoreSums, type KeptSumsStore } from './keep';
+import { createScorer, unpackSums } from './scoreboard';
 
-export type ScoreboardStore = Pick<Store, 'scoreboardCounts' | 'scoreboardChunk' | 'sportNames'>;
+export type ScoreboardStore = KeptSumsStore & Pick<Store, 'scoreboardMatches' | 'keptScoreboardCounts' | 'sportNames'>;
 
 export interface ScoreRunOptions {
-  /** Lines read and scored between two turns of the event loop (default 2,000). */
-  chunkLines?: number;
-  /** Lets the event loop run between chunks (default setImmediate). */
+  /** Stale matches scored and kept between two turns of the event loop (default 200, about 8,000 lines). */
+  sliceMatches?: number;
+  /** Lets the event loop run between slices (default setImmediate). */
   yieldTurn?: () => Promise<void>;
   onProgress?: (p: ScoreProgress) => void;
 }
@@ -19,28 +22,17 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function scoreModels(store: ScoreboardStore, filter: ScoreboardFilter, o: ScoreRunOptions = {}): Promise<ModelScoreboard> {
   const started = performance.now();
-  const chunkLines = o.chunkLines ?? 2_000;
-  const yieldTurn = o.yieldTurn ?? nextTurn;
-  const counts = store.scoreboardCounts(filter);
+  let last: ScoreProgress = { running: true, done: 0, total: 0 };
+  const report = (p: ScoreProgress) => o.onProgress?.((last = p));
+  report(last);
+  await keepScoreSums(store, {
+    ...(o.sliceMatches ? { sliceMatches: o.sliceMatches } : {}),
+    between: o.yieldTurn ?? nextTurn,
+    onProgress: (done, total) => report({ running: true, done, total }),
+  });
+  const counts = store.keptScoreboardCounts(filter);
   const scorer = createScorer();
-  let done = 0;
-  o.onProgress?.({ running: true, done, total: counts.settled });
-  let after: { eventId: number; lineId: number } | null = null;
-  let lastEvent = 0;
-  let lastLine = 0;
-  const visit = (row: Readonly<SettledClose & { lineId: number }>) => {
-    scorer.add(row);
-    lastEvent = row.eventId;
-    lastLine = row.lineId;
-  };
-  for (;;) {
-    const n = store.scoreboardChunk(filter, after, chunkLines, visit);
-    done += n;
-    if (n < chunkLines) break;
-    after = { eventId: lastEvent, lineId: lastLine };
-    o.onProgress?.({ running: true, done, total: Math.max(done, counts.settled) });
-    await yieldTurn();
-  }
+  store.scoreboardMatches(filter, (_eventId, sportId, bytes) => scorer.addMatch(sportId, unpackSums(bytes)));
   const names = store.sportNames();
   const board = scorer.finish({
     filter: { since: filter.since ?? null, sportId: filter.sportId ?? null },
@@ -48,6 +40,6 @@ export async function scoreModels(store: ScoreboardStore, filter: ScoreboardFilt
     awaitingSettlement: counts.closed - counts.settled,
     computedMs: Math.round(performance.now() - started),
   });
-  o.onProgress?.({ running: false, done, total: done });
+  report({ running: false, done: last.total, total: last.total });
   return board;
 }

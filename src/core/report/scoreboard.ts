@@ -171,42 +171,32 @@ const BINS = 10;
 /**
  * One group's sums. Per model and metric: Σw·loss (the mean), and per match the sums A = Σw·loss and B = Σw of its
  * lines, gathered as ΣB², ΣA·B and ΣA_a·A_b between every two models (the cluster-robust variance of a mean and of
- * the paired difference of two models' means).
+ * the paired difference of two models' means). A match comes in whole (its A and B, from a MatchSums slot), so the
+ * sums over lines are sums over matches' sums: the same figures whether the match was scored just now or stored.
  */
 class GroupSums {
   lines = 0;
   weight = 0;
   matches = 0;
   readonly sum = new Float64Array(CELLS);
-  // The current match's A and B.
-  readonly a = new Float64Array(CELLS);
-  b = 0;
-  touched = false;
   // Over matches: ΣB², ΣA·B, and ΣA_x·A_y for every two cells of the same metric (x ≤ y).
   bb = 0;
   readonly ab = new Float64Array(CELLS);
   readonly aa = new Float64Array(CELLS * CELLS);
 
-  add(losses: Float64Array, w: number): void {
-    this.lines++;
-    this.weight += w;
-    this.b += w;
-    for (let c = 0; c < CELLS; c++) {
-      this.sum[c]! += w * losses[c]!;
-      this.a[c]! += w * losses[c]!;
-    }
-  }
-
-  endMatch(): void {
+  /** One match's slot of a MatchSums: its lines, B, then A per cell. */
+  addMatch(m: Float64Array, at: number): void {
+    const b = m[at + 1]!;
+    this.lines += m[at]!;
+    this.weight += b;
     this.matches++;
-    this.bb += this.b * this.b;
+    this.bb += b * b;
     for (let x = 0; x < CELLS; x++) {
-      this.ab[x]! += this.a[x]! * this.b;
-      for (let y = x; y < CELLS; y += METRICS) this.aa[x * CELLS + y]! += this.a[x]! * this.a[y]!;
+      const ax = m[at + 2 + x]!;
+      this.sum[x]! += ax;
+      this.ab[x]! += ax * b;
+      for (let y = x; y < CELLS; y += METRICS) this.aa[x * CELLS + y]! += ax * m[at + 2 + y]!;
     }
-    this.a.fill(0);
-    this.b = 0;
-    this.touched = false;
   }
 
   mean(x: number): number | null {
@@ -231,97 +221,198 @@ class GroupSums {
   }
 }
 
+// ---- one match's sums ----
+//
+// What a match adds to the scoreboard, as one Float64Array (the store keeps it per match: src/core/store/scoreboard.ts,
+// so a scoring run reads a row per match instead of every line): its exclusions, its half pushes, per slot (all lines,
+// then each market kind) the lines, B = Σw and A = Σw·loss per cell, and the reliability sums per model and bin.
+
+const MARKET_ORDER: MarketKind[] = ['moneyline', 'spread', 'totals', 'team_total'];
+const EXCLUSIONS = ['push', 'void', 'unreadable', 'lineMoved', 'unpriced', 'noWinner'] as const satisfies readonly (keyof ScoreExclusions)[];
+const HALF_PUSHES = EXCLUSIONS.length;
+const SLOTS_AT = HALF_PUSHES + 1;
+const SLOT = 2 + CELLS;
+const REL = 5; // per model and bin: [sides, Σw, Σw², Σw·p, Σw·won]
+const REL_AT = SLOTS_AT + (1 + MARKET_ORDER.length) * SLOT;
+/** The length of one match's sums. */
+export const MATCH_SUMS_LENGTH = REL_AT + MODEL_COUNT * BINS * REL;
+const slotOf = (kind: MarketKind) => SLOTS_AT + (1 + MARKET_ORDER.indexOf(kind)) * SLOT;
+const EXCLUSION_AT: Record<Unscored | 'lineMoved' | 'unpriced', number> = { push: 0, void: 1, unreadable: 2, lineMoved: 3, unpriced: 4, noWinner: 5 };
+
+// Kept, a match's sums are most of them 0 (the market kinds it has no line of, the reliability bins its prices missed):
+// the bytes kept are a bitmap of the entries that are not 0, then those entries. Unpacked, they are the same numbers.
+const BITMAP_BYTES = Math.ceil(MATCH_SUMS_LENGTH / 64) * 8;
+
+/** A match's sums as the store keeps them. */
+export function packSums(m: Float64Array): Uint8Array {
+  let n = 0;
+  for (let i = 0; i < m.length; i++) if (m[i] !== 0) n++;
+  const out = new Uint8Array(BITMAP_BYTES + 8 * n);
+  const values = new Float64Array(out.buffer, BITMAP_BYTES, n);
+  let k = 0;
+  for (let i = 0; i < m.length; i++) {
+    if (m[i] === 0) continue;
+    out[i >> 3]! |= 1 << (i & 7);
+    values[k++] = m[i]!;
+  }
+  return out;
+}
+
+/** Kept bytes back to a match's sums. (A change to their shape comes with a migration that marks every match stale.) */
+export function unpackSums(bytes: Uint8Array): Float64Array {
+  const m = new Float64Array(MATCH_SUMS_LENGTH);
+  let n = 0;
+  for (let i = 0; i < MATCH_SUMS_LENGTH; i++) if (bytes[i >> 3]! & (1 << (i & 7))) n++;
+  if (bytes.byteLength !== BITMAP_BYTES + 8 * n) throw new Error(`A match's kept scoreboard sums have ${bytes.byteLength} bytes, not ${BITMAP_BYTES + 8 * n}: the file was written by another version of the app.`);
+  // A copy: a blob's bytes need not sit on an 8-byte boundary.
+  const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset + BITMAP_BYTES, bytes.byteOffset + bytes.byteLength));
+  let k = 0;
+  for (let i = 0; i < MATCH_SUMS_LENGTH; i++) if (bytes[i >> 3]! & (1 << (i & 7))) m[i] = values[k++]!;
+  return m;
+}
+
 export interface Scorer {
   /** Scores one settled line with its close. Lines must come grouped by match (ordered by event id). */
   add(row: Readonly<SettledClose>): void;
+  /** A whole match's sums (matchSums, or as stored), in event id order with the lines given to add. */
+  addMatch(sportId: number, sums: Float64Array): void;
   /** The scoreboard; `sportName` labels sport ids (unknown ones read "Sport 29"). */
   finish(o: { filter: ModelScoreboard['filter']; sportName?: (id: number) => string | null; awaitingSettlement?: number; computedMs?: number }): ModelScoreboard;
 }
 
-const MARKET_ORDER: MarketKind[] = ['moneyline', 'spread', 'totals', 'team_total'];
+/** Scores one line into a match's sums. The scratch buffers are the caller's, reused line after line. */
+function scoreLine(row: Readonly<SettledClose>, kind: MarketKind, m: Float64Array, s: Scratch): void {
+  // (A moneyline has no line value to move: sameLine's rule, with the market's kind known already.)
+  if (kind !== 'moneyline' && !sameLine(row.closeLine, row.line)) return void m[EXCLUSION_AT.lineMoved]!++;
+  const n = closeSides(row, s.odds, s.sides);
+  if (n < 2) return void m[EXCLUSION_AT.unpriced]!++;
+  const verdict = lineVerdict(row, s.sides, n, s.observed);
+  if (verdict === 'push' || verdict === 'void' || verdict === 'unreadable') return void m[EXCLUSION_AT[verdict]]!++;
+  if (!fairProbabilities(s.odds, n, s.probs)) return void m[EXCLUSION_AT.unpriced]!++;
+  if (verdict === 'noWinner') return void m[EXCLUSION_AT.noWinner]!++;
+  const w = verdict;
+  if (w < 1) m[HALF_PUSHES]!++;
+  const all = SLOTS_AT;
+  const market = slotOf(kind);
+  m[all]!++;
+  m[all + 1]! += w;
+  m[market]!++;
+  m[market + 1]! += w;
+  for (let k = 0; k < MODEL_COUNT; k++) {
+    let logLoss = 0;
+    let brier = 0;
+    for (let i = 0; i < n; i++) {
+      const p = s.probs[k * MAX_SIDES + i]!;
+      const o = s.observed[i]!;
+      if (o > 0) logLoss -= o * Math.log(Math.max(p, P_FLOOR));
+      brier += (p - o) * (p - o);
+      const bin = Math.min(BINS - 1, Math.floor(p * BINS));
+      const at = REL_AT + (k * BINS + bin) * REL;
+      m[at]!++;
+      m[at + 1]! += w;
+      m[at + 2]! += w * w;
+      m[at + 3]! += w * p;
+      m[at + 4]! += w * o;
+    }
+    for (const [c, loss] of [[cell(k, LOG_LOSS), logLoss], [cell(k, BRIER), brier]] as const) {
+      m[all + 2 + c]! += w * loss;
+      m[market + 2 + c]! += w * loss;
+    }
+  }
+}
+
+interface Scratch {
+  odds: number[];
+  sides: PriceSide[];
+  observed: Float64Array;
+  probs: Float64Array;
+}
+const scratch = (): Scratch => ({ odds: [0, 0, 0, 0, 0], sides: ['home', 'draw', 'away', 'over', 'under'], observed: new Float64Array(MAX_SIDES), probs: new Float64Array(MODEL_COUNT * MAX_SIDES) });
+
+const kinds = new Map<string, MarketKind>();
+function kindOf(market: string): MarketKind {
+  let kind = kinds.get(market);
+  if (kind === undefined) {
+    kind = marketKind(market);
+    if (kinds.size < 100) kinds.set(market, kind);
+  }
+  return kind;
+}
+
+/**
+ * One match's sums from its settled lines with their closes (every line given must be of the same match), or null
+ * when none of them is of a market the scoreboard scores.
+ */
+export function matchSums(rows: Iterable<Readonly<SettledClose>>): Float64Array | null {
+  const m = new Float64Array(MATCH_SUMS_LENGTH);
+  const s = scratch();
+  let any = false;
+  for (const row of rows) {
+    const kind = kindOf(row.market);
+    if (kind === 'other') continue;
+    any = true;
+    scoreLine(row, kind, m, s);
+  }
+  return any ? m : null;
+}
 
 export function createScorer(): Scorer {
   const all = new GroupSums();
   const bySport = new Map<number, GroupSums>();
   const byMarket = new Map<MarketKind, GroupSums>();
-  const touched: GroupSums[] = [];
-  const kinds = new Map<string, MarketKind>();
-  let currentEvent: number | null = null;
   const excluded: ScoreExclusions = { push: 0, void: 0, unreadable: 0, lineMoved: 0, unpriced: 0, noWinner: 0 };
   let halfPushes = 0;
-  // Reliability: per model and bin, [sides, Σw, Σw², Σw·p, Σw·won].
-  const REL = 5;
   const rel = new Float64Array(MODEL_COUNT * BINS * REL);
 
-  // Scratch, reused for every line.
-  const odds: number[] = [0, 0, 0, 0, 0];
-  const sides: PriceSide[] = ['home', 'draw', 'away', 'over', 'under'];
-  const observed = new Float64Array(MAX_SIDES);
-  const probs = new Float64Array(MODEL_COUNT * MAX_SIDES);
-  const losses = new Float64Array(CELLS);
+  // The match being scored line by line, and scratch reused for every line.
+  const current = new Float64Array(MATCH_SUMS_LENGTH);
+  let currentEvent: number | null = null;
+  let currentSport = 0;
+  const s = scratch();
 
-  const endMatch = () => {
-    for (const g of touched) g.endMatch();
-    touched.length = 0;
-  };
-  const touch = (g: GroupSums) => {
-    if (!g.touched) {
-      g.touched = true;
-      touched.push(g);
+  const fold = (sportId: number, m: Float64Array) => {
+    EXCLUSIONS.forEach((k, i) => (excluded[k] += m[i]!));
+    halfPushes += m[HALF_PUSHES]!;
+    if (m[SLOTS_AT]! > 0) {
+      all.addMatch(m, SLOTS_AT);
+      let sport = bySport.get(sportId);
+      if (!sport) bySport.set(sportId, (sport = new GroupSums()));
+      sport.addMatch(m, SLOTS_AT);
     }
-    return g;
+    for (const kind of MARKET_ORDER) {
+      const at = slotOf(kind);
+      if (m[at]! === 0) continue;
+      let market = byMarket.get(kind);
+      if (!market) byMarket.set(kind, (market = new GroupSums()));
+      market.addMatch(m, at);
+    }
+    for (let i = 0; i < rel.length; i++) rel[i]! += m[REL_AT + i]!;
+  };
+  const endMatch = () => {
+    if (currentEvent !== null) fold(currentSport, current);
+    current.fill(0);
+    currentEvent = null;
   };
 
   return {
     add(row) {
-      let kind = kinds.get(row.market);
-      if (kind === undefined) kinds.set(row.market, (kind = marketKind(row.market)));
+      const kind = kindOf(row.market);
       if (kind === 'other') return;
       if (row.eventId !== currentEvent) {
         endMatch();
         currentEvent = row.eventId;
       }
-      // (A moneyline has no line value to move: sameLine's rule, with the market's kind known already.)
-      if (kind !== 'moneyline' && !sameLine(row.closeLine, row.line)) return void excluded.lineMoved++;
-      const n = closeSides(row, odds, sides);
-      if (n < 2) return void excluded.unpriced++;
-      const verdict = lineVerdict(row, sides, n, observed);
-      if (verdict === 'push' || verdict === 'void' || verdict === 'unreadable') return void excluded[verdict]++;
-      if (!fairProbabilities(odds, n, probs)) return void excluded.unpriced++;
-      if (verdict === 'noWinner') return void excluded.noWinner++;
-      const w = verdict;
-      if (w < 1) halfPushes++;
-      for (let m = 0; m < MODEL_COUNT; m++) {
-        let logLoss = 0;
-        let brier = 0;
-        for (let i = 0; i < n; i++) {
-          const p = probs[m * MAX_SIDES + i]!;
-          const o = observed[i]!;
-          if (o > 0) logLoss -= o * Math.log(Math.max(p, P_FLOOR));
-          brier += (p - o) * (p - o);
-          const bin = Math.min(BINS - 1, Math.floor(p * BINS));
-          const at = (m * BINS + bin) * REL;
-          rel[at]!++;
-          rel[at + 1]! += w;
-          rel[at + 2]! += w * w;
-          rel[at + 3]! += w * p;
-          rel[at + 4]! += w * o;
-        }
-        losses[cell(m, LOG_LOSS)] = logLoss;
-        losses[cell(m, BRIER)] = brier;
-      }
-      touch(all).add(losses, w);
-      let sport = bySport.get(row.sportId);
-      if (!sport) bySport.set(row.sportId, (sport = new GroupSums()));
-      touch(sport).add(losses, w);
-      let market = byMarket.get(kind);
-      if (!market) byMarket.set(kind, (market = new GroupSums()));
-      touch(market).add(losses, w);
+      currentSport = row.sportId;
+      scoreLine(row, kind, current, s);
+    },
+
+    addMatch(sportId, sums) {
+      endMatch();
+      fold(sportId, sums);
     },
 
     finish(o) {
       endMatch();
-      currentEvent = null;
       const sportLabel = (id: number) => o.sportName?.(id) ?? `Sport ${id}`;
       const groups = {
         all: group('all', 'All lines', all),

@@ -3,12 +3,12 @@
 // here; the rules are the trading module's (src/shared/trading.ts, docs/trading.md), so the app, the CLI and the
 // renderer agree.
 import type Database from 'better-sqlite3';
-import type { Market, Prices } from '../../shared/api';
+import { DEVIG_MODELS, type DevigModel, type Market, type Prices } from '../../shared/api';
 import type { BetEdit, BetQuery, BetResettlement, BetResult, BetRevision, BetView, HandResult, LineCloseView, NewBet, PriceSide } from '../../shared/domain';
 import type { LedgerBet } from '../../shared/ledger';
 import { labelPeriod, periodNames } from '../../shared/periods';
 import {
-  betPnl, clvByModel, isOverUnder, isPrice, pricedOnly, pushesOnDraw, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
+  betPnl, clvByModel, clvPct, fairPrices, isOverUnder, isPrice, pricedOnly, pushesOnDraw, isStaleClose, lineNumber, marketKind, sameLine, settleBet, sideWords, signedLine,
   type CloseReason,
 } from '../../shared/trading';
 
@@ -120,6 +120,8 @@ type BetRow = Partial<Cols<'last'>> & {
   outcome_home: string | null; outcome_draw: string | null; outcome_away: string | null;
   settlement_status: string | null; score_home: number | null; score_away: number | null;
   note: string; edited_at: number | null;
+  /** What the ledger report adds: the match's sport and league (the event's, else the settlement's). */
+  ledger_sport_id: number | null; ledger_league_id: number | null; ledger_league_name: string | null;
   /** The result the match's latest re-settlement replaced (settlement_revisions), if any. */
   was_score_home: number | null; was_score_away: number | null; was_status: string | null; was_lines: string | null; resettled_at: number | null;
 };
@@ -180,7 +182,9 @@ export function createBetLog(db: Database.Database): BetLog {
       s.outcome_home, s.outcome_draw, s.outcome_away,
       st.status AS settlement_status, st.score_home, st.score_away,
       rv.score_home AS was_score_home, rv.score_away AS was_score_away, rv.status AS was_status, rv.lines AS was_lines, rv.replaced_at AS resettled_at,
-      (SELECT max(r.at) FROM bet_revisions r WHERE r.bet_id = b.id AND r.change = 'edited') AS edited_at
+      (SELECT max(r.at) FROM bet_revisions r WHERE r.bet_id = b.id AND r.change = 'edited') AS edited_at,
+      coalesce(e.sport_id, st.sport_id) AS ledger_sport_id, coalesce(e.league_id, st.league_id) AS ledger_league_id,
+      coalesce(e.league_name, st.league_name) AS ledger_league_name
     FROM bets b
     LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
     LEFT JOIN events e ON e.event_id = b.event_id
@@ -193,23 +197,13 @@ export function createBetLog(db: Database.Database): BetLog {
       AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)
       AND (@id IS NULL OR b.id = @id)
     ORDER BY b.placed_at DESC, b.id DESC`);
-  // What the report adds to a bet (same filters as listBets): its match's sport and league, its line's close.
-  const ledgerOf = db.prepare(`
-    SELECT b.id, coalesce(e.sport_id, st.sport_id) AS sport_id, e.sport_name, coalesce(e.league_id, st.league_id) AS league_id,
-      coalesce(e.league_name, st.league_name) AS league_name, c.closed_at, c.line AS close_line
-    FROM bets b
-    LEFT JOIN events e ON e.event_id = b.event_id
-    LEFT JOIN settlements st ON st.event_id = b.event_id
-    LEFT JOIN line_closes c ON c.event_id = b.event_id AND c.line_id = b.line_id
-    WHERE b.removed_at IS NULL AND (@eventId IS NULL OR b.event_id = @eventId) AND (@market IS NULL OR b.market = @market)
-      AND (@from IS NULL OR b.placed_at >= @from) AND (@to IS NULL OR b.placed_at < @to)`);
   // The match's closing three-way moneyline of a period: its fair draw is the push share of a line 0 (pushShare).
   const moneylineClose = db.prepare(`
     SELECT last_home, last_draw, last_away, last_at, closed_at, close_reason FROM line_closes
     WHERE event_id = ? AND period = ? AND market = 'moneyline' AND closed_at IS NOT NULL ORDER BY line_id LIMIT 1`);
   type MoneylineRow = Cols<'last'> & { last_at: number; closed_at: number; close_reason: CloseReason | null };
   /** A real (not stale) three-way close of the match's moneyline in the bet's period, where the bet's line can push on a draw. */
-  function drawCloseOf(b: BetView, memo: Map<string, Prices | null>): Prices | null {
+  function drawCloseOf(b: Pick<BetView, 'eventId' | 'period' | 'market' | 'line' | 'side'>, memo: Map<string, Prices | null>): Prices | null {
     if (!pushesOnDraw(b)) return null;
     const key = `${b.eventId}:${b.period}`;
     if (memo.has(key)) return memo.get(key)!;
@@ -219,9 +213,29 @@ export function createBetLog(db: Database.Database): BetLog {
     memo.set(key, out);
     return out;
   }
-  type LedgerRow = { id: number; sport_id: number | null; sport_name: string | null; league_id: number | null; league_name: string | null; closed_at: number | null; close_line: number | null };
 
-  function closeOf(r: BetRow): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
+  /** Each model's fair prices of a close, by the close's prices. */
+  type FairMemo = Map<string, ReturnType<typeof fairPrices>[]>;
+  /**
+   * clvByModel with each close de-vigged once per read (`memo`): bets on the same line, or lines that closed at the
+   * same prices, share it. The same figures (fairPrices and clvPct, as clvByModel takes them).
+   */
+  function clvOf(r: BetRow, close: Prices, memo: FairMemo | undefined): BetView['clvByModel'] {
+    if (!memo) return clvByModel(r.price, r.side, close);
+    const key = SIDES.map((s) => close[s] ?? '').join(',');
+    let fairs = memo.get(key);
+    if (!fairs) memo.set(key, (fairs = DEVIG_MODELS.map((m) => fairPrices(close, m))));
+    const out = {} as Record<DevigModel, number | null>;
+    let any = false;
+    DEVIG_MODELS.forEach((m, i) => {
+      const fair = fairs[i]?.[r.side];
+      out[m] = fair === undefined ? null : clvPct(r.price, fair);
+      if (fair !== undefined) any = true;
+    });
+    return any ? out : null;
+  }
+
+  function closeOf(r: BetRow, memo?: FairMemo): Pick<BetView, 'closingPrice' | 'clvByModel' | 'closeStale' | 'closeNote'> {
     const none = { closingPrice: null, clvByModel: null, closeStale: false };
     // No close, and the service has settled the match: no close was recorded (the app was not following the line at
     // kick-off), not a line still to close.
@@ -238,7 +252,7 @@ export function createBetLog(db: Database.Database): BetLog {
     const note = r.close_reason === 'gone'
       ? 'the line left the book before kick-off: closed at its last price'
       : stale ? `stale close: its last price was seen ${minutes(r.closed_at - (r.last_at ?? r.closed_at))} min before kick-off` : null;
-    return { closingPrice, clvByModel: close && closingPrice !== null ? clvByModel(r.price, r.side, close) : null, closeStale: stale || r.close_reason === 'gone', closeNote: note };
+    return { closingPrice, clvByModel: close && closingPrice !== null ? clvOf(r, close, memo) : null, closeStale: stale || r.close_reason === 'gone', closeNote: note };
   }
 
   function settlementOf(r: BetRow): Pick<BetView, 'result' | 'resultBy' | 'settleByHand'> {
@@ -363,20 +377,25 @@ export function createBetLog(db: Database.Database): BetLog {
       return query({ id })[0] ?? null;
     },
     listBets: (q = {}) => query(q),
+    // The report's own pass over the rows: what it reads of a bet (its result and P/L, its close), not the list's words.
     ledgerBets(q = {}) {
-      const extra = new Map<number, LedgerRow>();
-      for (const r of ledgerOf.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null }) as LedgerRow[]) extra.set(r.id, r);
       const draws = new Map<string, Prices | null>();
-      return query(q).map((b): LedgerBet => {
-        const x = extra.get(b.id);
-        return {
-          id: b.id, placedAt: b.placedAt, price: b.price, stake: b.stake, side: b.side, market: b.market, line: b.line, pnl: b.pnl,
-          clvByModel: b.clvByModel, closeStale: b.closeStale, resultBy: b.resultBy,
-          sportId: x?.sport_id ?? null, sport: x?.sport_name ?? null, leagueId: x?.league_id ?? null, league: x?.league_name ?? null,
-          closedAt: x?.closed_at ?? null, closeLine: x?.close_line ?? null,
-          drawClose: b.clvByModel ? drawCloseOf(b, draws) : null,
-        };
-      });
+      const fairs: FairMemo = new Map();
+      const out: LedgerBet[] = [];
+      for (const r of listBets.all({ eventId: q.eventId ?? null, market: q.market ?? null, from: q.from ?? null, to: q.to ?? null, id: null }) as BetRow[]) {
+        const settled = settlementOf(r);
+        if (q.status && (settled.result !== null) !== (q.status === 'settled')) continue;
+        const close = closeOf(r, fairs);
+        out.push({
+          id: r.id, placedAt: r.placed_at, price: r.price, stake: r.stake, side: r.side, market: r.market, line: r.line,
+          pnl: settled.result === null ? null : betPnl(settled.result, r.price, r.stake),
+          clvByModel: close.clvByModel, closeStale: close.closeStale, resultBy: settled.resultBy,
+          sportId: r.ledger_sport_id, sport: r.sport_name, leagueId: r.ledger_league_id, league: r.ledger_league_name,
+          closedAt: r.closed_at, closeLine: r.close_line,
+          drawClose: close.clvByModel ? drawCloseOf({ eventId: r.event_id, period: r.period, market: r.market, line: r.line, side: r.side }, draws) : null,
+        });
+      }
+      return out;
     },
   };
 }

@@ -26,7 +26,7 @@ export type { HistoryRange } from './reads';
 export type { CompactOptions } from './compaction';
 export type { LineCloseOp } from './bets';
 export type { LineMaxWinPoint } from './history';
-export type { ScoreboardFilter, ScoreboardRow } from './scoreboard';
+export type { KeptMatch, ScoreboardFilter, ScoreboardRow, StaleMatch } from './scoreboard';
 export { LATEST_VERSION, rebuildTable, type Migration, type MigrationProgress, type TableRebuild } from './migrations';
 
 export interface StoreOptions {

@@ -293,6 +293,35 @@ f');
     raw.close();
   });
 
+  it("012 marks every match of a version-11 file that has a closed line stale, keeps nothing yet, and the writes that change a match's score mark it again", () => {
+    const path = join(dir, 'v11.db');
+    const db = rawAt(11, path);
+    db.exec(`
+      INSERT INTO events (event_id, sport_id, sport_name, runner_home, runner_away, source, first_seen, last_seen) VALUES (8, 29, 'Soccer', 'A', 'B', 'stream', 1, 1), (9, 29, 'Soccer', 'E', 'F', 'stream', 1, 1);
+      INSERT INTO line_closes (event_id, line_id, period, market, line, opened_at, open_home, open_away, last_at, last_home, last_away, closed_at, close_reason)
+        VALUES (8, 80, 0, 'moneyline', NULL, 1, 2.0, 1.85, 2, 1.9, 1.95, 3, 'kickoff'), (8, 81, 0, 'spread', -0.5, 1, 2.0, 1.85, 2, 1.9, 1.95, 3, 'kickoff'),
+               (9, 90, 0, 'moneyline', NULL, 1, 2.0, 1.85, 2, 1.9, 1.95, NULL, NULL);`);
+    db.close();
+    const store = openStore({ path });
+    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    // Match 9's line is still open: nothing of it is scored.
+    expect(store.scoreboardStale(10)).toEqual([{ eventId: 8, n: 1 }]);
+    expect(store.scoreboardStaleCount()).toEqual({ matches: 1, lines: 2 });
+    expect(store.keptScoreboardCounts()).toEqual({ closed: 0, settled: 0 });
+    expect(store.sportNames()).toEqual(new Map([[29, 'Soccer']]));
+    // Kept (no settlement yet: counts, no sums), then match 9 closes: stale, and 8 is not.
+    store.keepScoreboardMatches([{ eventId: 8, n: 1, closed: 2, settled: 0, sums: null }]);
+    expect(store.keptScoreboardCounts()).toEqual({ closed: 2, settled: 0 });
+    store.applyLineCloseOps([{ type: 'kickoff', eventId: 9, at: 10, reason: 'kickoff', confirmed: true }]);
+    expect(store.scoreboardStale(10)).toEqual([{ eventId: 9, n: 1 }]);
+    // A mark set again after the match was read is not cleared by keeping what was read.
+    store.applyLineCloseOps([{ type: 'reopen', eventId: 9, at: 10 }]);
+    store.keepScoreboardMatches([{ eventId: 9, n: 1, closed: 1, settled: 0, sums: null }]);
+    expect(store.scoreboardStale(10)).toEqual([{ eventId: 9, n: 2 }]);
+    expect(store.keptScoreboardCounts()).toEqual({ closed: 2, settled: 0 });
+    store.close();
+  });
+
   it('makes the schema itself refuse secret-looking setting names', () => {
     const db = rawAt(LATEST_VERSION, join(dir, 'check.db'));
     expect(() => db.prepare(`INSERT INTO settings VALUES ('API_KEY', '"x"', 1)`).run()).toThrow(/CHECK/);

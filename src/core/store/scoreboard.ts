@@ -42,7 +42,40 @@ export interface ScoreboardReads {
   scoreboardChunk(f: ScoreboardFilter, after: { eventId: number; lineId: number } | null, limit: number, visit: (row: Readonly<ScoreboardRow>) => void): number;
   /** Sport names as stored (from /api/sports and the events' headers). */
   sportNames(): Map<number, string>;
+
+  // ---- the sums kept per match (migration 012): what a scoring run reads instead of every line ----
+
+  /** Matches marked stale (a close, a settlement or a settled line written since their sums were kept), in id order. */
+  scoreboardStale(limit: number): StaleMatch[];
+  /** How many matches are stale, and their closed lines (the work a refresh has before it). */
+  scoreboardStaleCount(): { matches: number; lines: number };
+  /** Visits one match's settled closed lines, in line order (the row is refilled: do not keep it); its counts. */
+  scoreboardMatchLines(eventId: number, visit: (row: Readonly<ScoreboardRow>) => void): { closed: number; settled: number };
+  /** Keeps matches' fresh sums, each clearing its stale mark unless it was marked again since it was read. */
+  keepScoreboardMatches(matches: readonly KeptMatch[]): void;
+  /** Visits the kept sums of the settled matches in scope, in match order (null: nothing of the match scored). */
+  scoreboardMatches(f: ScoreboardFilter, visit: (eventId: number, sportId: number, sums: Uint8Array) => void): void;
+  /** Closed lines in scope and of them those settled, from the kept counts. */
+  keptScoreboardCounts(f?: ScoreboardFilter): { closed: number; settled: number };
 }
+
+export interface StaleMatch {
+  eventId: number;
+  /** Its mark count when read. */
+  n: number;
+}
+
+export interface KeptMatch extends StaleMatch {
+  closed: number;
+  settled: number;
+  sums: Uint8Array | null;
+}
+
+/** A row's fields in the order the line queries select them. */
+const ROW_FIELDS = [
+  'eventId', 'lineId', 'sportId', 'period', 'market', 'line', 'closeLine', 'closeHome', 'closeDraw', 'closeAway', 'closeOver', 'closeUnder',
+  'outcomeHome', 'outcomeDraw', 'outcomeAway', 'status', 'scoreHome', 'scoreAway', 'team',
+] as const satisfies readonly (keyof ScoreboardRow)[];
 
 export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   // line_closes drives the scan: it holds only watched matches' lines, while settlement_lines holds every settled
@@ -60,7 +93,7 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   // Read as arrays (a row object per line costs as much again as the query), into one row object refilled per line.
   // Only settled lines are read, so the settlement decides sport and kick-off. The team of a team total matters only
   // for a quarter line (its sides settle from the team's score), so market_lines is looked up for those alone.
-  const chunk = db.prepare(`
+  const chunkSql = `
     SELECT c.event_id, c.line_id, st.sport_id, sl.period, sl.market, sl.line, c.line,
       c.last_home, c.last_draw, c.last_away, c.last_over, c.last_under,
       sl.outcome_home, sl.outcome_draw, sl.outcome_away, st.status, st.score_home, st.score_away,
@@ -72,11 +105,62 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
     WHERE (c.event_id, c.line_id) > (@event, @line) AND c.closed_at IS NOT NULL
       AND (@sport IS NULL OR st.sport_id = @sport) AND (@since IS NULL OR st.starts >= @since)
     ORDER BY c.event_id, c.line_id
-    LIMIT @limit`).raw();
+    LIMIT @limit`;
+  const chunk = db.prepare(chunkSql).raw();
+  // The events' own names, one per sport id, skipping along the index (migration 012) from one sport id to the next:
+  // a few lookups instead of reading every event.
   const sports = db.prepare(`
+    WITH RECURSIVE ids(id) AS (
+      SELECT min(sport_id) FROM events
+      UNION ALL
+      SELECT (SELECT min(sport_id) FROM events WHERE sport_id > ids.id) FROM ids WHERE ids.id IS NOT NULL
+    )
     SELECT sport_id AS id, name FROM sports
-    UNION ALL SELECT DISTINCT sport_id, sport_name FROM events WHERE sport_id IS NOT NULL AND sport_name IS NOT NULL`);
+    UNION ALL SELECT id, (SELECT min(sport_name) FROM events WHERE sport_id = ids.id) AS name FROM ids WHERE id IS NOT NULL AND name IS NOT NULL`);
   const params = (f: ScoreboardFilter) => ({ sport: f.sportId ?? null, since: f.since ?? null });
+
+  const stale = db.prepare(`SELECT event_id, n FROM model_score_stale ORDER BY event_id LIMIT ?`).raw();
+  const staleCount = db.prepare(`
+    SELECT (SELECT count(*) FROM model_score_stale) AS matches,
+      (SELECT count(*) FROM model_score_stale s CROSS JOIN line_closes c ON c.event_id = s.event_id WHERE c.closed_at IS NOT NULL) AS lines`);
+  const matchLines = db.prepare(chunkSql.replace('(c.event_id, c.line_id) > (@event, @line)', 'c.event_id = @event').replace('LIMIT @limit', '')).raw();
+  const matchCounts = db.prepare(`
+    SELECT count(*) AS closed, count(sl.event_id) AS settled FROM line_closes c
+    LEFT JOIN settlement_lines sl ON sl.event_id = c.event_id AND sl.line_id = c.line_id
+    WHERE c.event_id = ? AND c.closed_at IS NOT NULL`);
+  const keep = db.prepare(`
+    INSERT INTO model_score_matches (event_id, closed, settled, sums) SELECT @event, @closed, @settled, @sums
+    WHERE EXISTS (SELECT 1 FROM model_score_stale WHERE event_id = @event AND n = @n)
+    ON CONFLICT(event_id) DO UPDATE SET closed = excluded.closed, settled = excluded.settled, sums = excluded.sums`);
+  const drop = db.prepare(`
+    DELETE FROM model_score_matches WHERE event_id = @event AND EXISTS (SELECT 1 FROM model_score_stale WHERE event_id = @event AND n = @n)`);
+  const unmark = db.prepare(`DELETE FROM model_score_stale WHERE event_id = @event AND n = @n`);
+  const keepAll = db.transaction((matches: readonly KeptMatch[]) => {
+    for (const m of matches) {
+      const p = { event: m.eventId, n: m.n, closed: m.closed, settled: m.settled, sums: m.sums };
+      if (m.closed === 0) drop.run(p);
+      else keep.run(p);
+      unmark.run(p);
+    }
+  });
+  // Only settled matches have sums: the settlement decides sport and kick-off, as for the lines. (CROSS JOIN: the kept
+  // rows drive the scan, in their key's order; the planner would rather walk every settlement's index.)
+  const kept = db.prepare(`
+    SELECT m.event_id, st.sport_id, m.sums FROM model_score_matches m CROSS JOIN settlements st ON st.event_id = m.event_id
+    WHERE m.sums IS NOT NULL AND (@sport IS NULL OR st.sport_id = @sport) AND (@since IS NULL OR st.starts >= @since)
+    ORDER BY m.event_id`).raw();
+  const keptCounts = db.prepare(`
+    SELECT coalesce(sum(m.closed), 0) AS closed, coalesce(sum(m.settled), 0) AS settled
+    FROM model_score_matches m
+    LEFT JOIN settlements st ON st.event_id = m.event_id
+    LEFT JOIN events e ON e.event_id = m.event_id
+    WHERE (@sport IS NULL OR coalesce(st.sport_id, e.sport_id) = @sport)
+      AND (@since IS NULL OR coalesce(st.starts, e.starts) >= @since)`);
+  const fill = (row: ScoreboardRow, r: unknown[]) => {
+    const into = row as unknown as Record<string, unknown>;
+    for (let i = 0; i < ROW_FIELDS.length; i++) into[ROW_FIELDS[i]!] = r[i];
+    return row;
+  };
 
   return {
     scoreboardCounts: (f = {}) => counts.get(params(f)) as { closed: number; settled: number },
@@ -84,25 +168,7 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
       const rows = chunk.all({ ...params(f), event: after?.eventId ?? -Number.MAX_SAFE_INTEGER, line: after?.lineId ?? -Number.MAX_SAFE_INTEGER, limit }) as unknown[][];
       const row = {} as ScoreboardRow;
       for (const r of rows) {
-        row.eventId = r[0] as number;
-        row.lineId = r[1] as number;
-        row.sportId = r[2] as number;
-        row.period = r[3] as number;
-        row.market = r[4] as string;
-        row.line = r[5] as number | null;
-        row.closeLine = r[6] as number | null;
-        row.closeHome = r[7] as number | null;
-        row.closeDraw = r[8] as number | null;
-        row.closeAway = r[9] as number | null;
-        row.closeOver = r[10] as number | null;
-        row.closeUnder = r[11] as number | null;
-        row.outcomeHome = r[12] as string;
-        row.outcomeDraw = r[13] as string;
-        row.outcomeAway = r[14] as string;
-        row.status = r[15] as string;
-        row.scoreHome = r[16] as number | null;
-        row.scoreAway = r[17] as number | null;
-        row.team = r[18] as string | null;
+        fill(row, r);
         visit(row);
       }
       return rows.length;
@@ -113,5 +179,18 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
       for (const r of sports.all() as Array<{ id: number; name: string }>) if (!names.has(r.id)) names.set(r.id, r.name);
       return names;
     },
+
+    scoreboardStale: (limit) => (stale.all(limit) as Array<[number, number]>).map(([eventId, n]) => ({ eventId, n })),
+    scoreboardStaleCount: () => staleCount.get() as { matches: number; lines: number },
+    scoreboardMatchLines(eventId, visit) {
+      const row = {} as ScoreboardRow;
+      for (const r of matchLines.all({ event: eventId, sport: null, since: null }) as unknown[][]) visit(fill(row, r));
+      return matchCounts.get(eventId) as { closed: number; settled: number };
+    },
+    keepScoreboardMatches: (matches) => keepAll.immediate(matches),
+    scoreboardMatches(f, visit) {
+      for (const r of kept.iterate(params(f)) as IterableIterator<[number, number, Uint8Array]>) visit(r[0], r[1], r[2]);
+    },
+    keptScoreboardCounts: (f = {}) => keptCounts.get(params(f)) as { closed: number; settled: number },
   };
 }

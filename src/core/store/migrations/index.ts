@@ -12,11 +12,12 @@ import { migration008 } from './008_writer_progress';
 import { migration009 } from './009_settlement_revisions';
 import { migration010 } from './010_bet_revisions';
 import { migration011 } from './011_other_matches';
+import { migration012 } from './012_model_score_sums';
 
 export type { Migration, MigrationProgress } from './types';
 export { rebuildTable, type TableRebuild } from './rebuild';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {
