@@ -102,6 +102,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     ...(deps.startDemo ? { startDemo: deps.startDemo } : {}),
     targetBaseUrl: () => targetBaseUrl({ settings, ...(envService ? { envService } : {}) }),
     openStore: (path) => {
+      // One status line per tenth, for the schema's steps and the scoreboard sums after them alike.
+      const upgrading = upgradeStatus(deps.logger);
       const store = openStore({
         path,
         ...(deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
@@ -111,14 +113,14 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         warn,
         retentionDays: settings.get().retentionDays,
         rawTickHours: settings.get().rawTickHours,
-        onMigrationProgress: upgradeStatus(deps.logger),
+        onMigrationProgress: upgrading,
       });
       // The model scoreboard's sums of the matches closed or settled since they were last kept (every match with a
-      // close after migration 012: the upgrade's last step, its progress on screen when it is long), so the Models view reads a row per match.
-      const said = upgradeStatus(deps.logger);
+      // close after migration 012: the upgrade's last step, in the log when it is long), so the Models view reads a
+      // row per match.
       keepScoreSumsNow(store, {
         onProgress: (done, total) => {
-          if (total > 50_000) said({ version: 12, name: 'model scoreboard sums per match', done, total });
+          if (total > 50_000) upgrading({ version: 12, name: 'model scoreboard sums per match', done, total });
         },
       });
       // Where the store's work runs, in the log: a packaged app whose threads could not start says so here.
