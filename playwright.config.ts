@@ -21,7 +21,9 @@ export default defineConfig({
   // Two at a time: a test is mostly waiting on its simulator, host and page (a run of them alone keeps about a fifth
   // of two cores busy). ODDSDESK_E2E_WORKERS overrides.
   workers: Number(process.env['ODDSDESK_E2E_WORKERS'] ?? 2),
-  reporter: process.env['PW_JSON_OUTPUT'] ? [['list'], ['json', { outputFile: process.env['PW_JSON_OUTPUT'] }]] : 'list',
+  reporter: process.env['PW_JSON_OUTPUT']
+    ? [['list'], ['json', { outputFile: process.env['PW_JSON_OUTPUT'] }]]
+    : 'list',
   use: {
     browserName: 'chromium',
     timezoneId: E2E_TIME_ZONE,

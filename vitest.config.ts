@@ -36,11 +36,20 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...processHeavy, 'test/e2e/**', 'node_modules/**', 'out/**'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...processHeavy, 'test/e2e/**', 'node_modules/**', 'out/**'],
+        },
       },
       {
         extends: true,
-        test: { name: 'process', include: processHeavy, sequence: { groupOrder: 1 }, poolOptions: { forks: { singleFork: true } } },
+        test: {
+          name: 'process',
+          include: processHeavy,
+          sequence: { groupOrder: 1 },
+          poolOptions: { forks: { singleFork: true } },
+        },
       },
     ],
   },

@@ -22,7 +22,8 @@ reportLoopDelayOnRequest(process.stdout);
 
 const [base, ...ids] = process.argv.slice(2);
 const key = process.env['ODDSDESK_API_KEY'] ?? '';
-if (!base || !ids.length || !key) throw new Error('usage: barePipeline <base-url> <event-id>... (key in ODDSDESK_API_KEY)');
+if (!base || !ids.length || !key)
+  throw new Error('usage: barePipeline <base-url> <event-id>... (key in ODDSDESK_API_KEY)');
 
 // The page: a grid of cells, each written only when its three-decimal text changes (as the app's cells).
 const PAGE = `<!doctype html>

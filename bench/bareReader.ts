@@ -11,7 +11,8 @@ import { readEventStreams } from './bareSse';
 
 const [base, ...ids] = process.argv.slice(2);
 const key = process.env['ODDSDESK_API_KEY'] ?? '';
-if (!base || !ids.length || !key) throw new Error('usage: bareReader <base-url> <event-id>... (key in ODDSDESK_API_KEY)');
+if (!base || !ids.length || !key)
+  throw new Error('usage: bareReader <base-url> <event-id>... (key in ODDSDESK_API_KEY)');
 
 let messages = 0;
 let parsed = 0;

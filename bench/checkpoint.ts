@@ -26,7 +26,8 @@ const INLINE_EVERY_MS = 2_000;
 type Way = 'sqlite' | 'inline' | 'thread' | 'writer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 /** The same-thread checkpointer: the worker's loop, run from a timer on this thread. */
@@ -64,7 +65,11 @@ function inlineCheckpointer(path: string): { stop(): void; checkpointMs: number[
 
 async function measure(way: Way, dir: string, log: (line: string) => void): Promise<Record<string, number>> {
   const path = join(dir, `${way}.db`);
-  const store: Store = openStore({ path, checkpoints: way === 'thread' || way === 'writer' ? 'thread' : way === 'sqlite' ? 'sqlite' : 'off', writer: way === 'writer' ? 'thread' : 'inline' });
+  const store: Store = openStore({
+    path,
+    checkpoints: way === 'thread' || way === 'writer' ? 'thread' : way === 'sqlite' ? 'sqlite' : 'off',
+    writer: way === 'writer' ? 'thread' : 'inline',
+  });
   const inline = way === 'inline' ? inlineCheckpointer(path) : null;
   const load = createTickLoad({ events: 200, linesPerEvent: 40, updatesPerSecond: RATE });
   const walBytes = () => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
@@ -101,7 +106,9 @@ async function measure(way: Way, dir: string, log: (line: string) => void): Prom
     `${way}: event-loop delay p50 ${ms(h.percentile(50)).toFixed(1)} ms, p99 ${figures.loop_delay_p99_ms} ms, max ${figures.loop_delay_max_ms} ms; ` +
       `commit of ${RATE / (1000 / WRITE_MS)} ticks p50 ${percentile(commits, 0.5).toFixed(1)} ms, p99 ${figures.commit_p99_ms} ms, max ${figures.commit_max_ms} ms; ` +
       `-wal at most ${figures.wal_max_mb} MB, ${existsSync(`${path}-wal`) ? 'left after close' : 'gone after close'}` +
-      (inline ? `; same-thread checkpoints p50 ${percentile(checkpoints, 0.5).toFixed(1)} ms, max ${(checkpoints[checkpoints.length - 1] ?? NaN).toFixed(1)} ms` : '') +
+      (inline
+        ? `; same-thread checkpoints p50 ${percentile(checkpoints, 0.5).toFixed(1)} ms, max ${(checkpoints[checkpoints.length - 1] ?? NaN).toFixed(1)} ms`
+        : '') +
       `; load average ${loadFrom.toFixed(2)} -> ${loadTo.toFixed(2)}`,
   );
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [`checkpoint_${way}_${k}`, v]));
@@ -110,9 +117,12 @@ async function measure(way: Way, dir: string, log: (line: string) => void): Prom
 export async function runCheckpointBench(log: (line: string) => void = console.log): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-checkpoint-'));
   try {
-    log(`${RATE} ticks/s through the store for ${SECONDS} s per way of checkpointing, a transaction every ${WRITE_MS} ms`);
+    log(
+      `${RATE} ticks/s through the store for ${SECONDS} s per way of checkpointing, a transaction every ${WRITE_MS} ms`,
+    );
     const figures: Record<string, number> = {};
-    for (const way of ['sqlite', 'inline', 'thread', 'writer'] as const) Object.assign(figures, await measure(way, dir, log));
+    for (const way of ['sqlite', 'inline', 'thread', 'writer'] as const)
+      Object.assign(figures, await measure(way, dir, log));
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,8 @@ const BATCH_MS = 60_000;
 const RAW_SAMPLE_S = 150;
 
 const mb = (b: number) => b / 1e6;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 export async function runCompactionBench(log: (line: string) => void = console.log): Promise<CompactionBenchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-compact-'));
@@ -48,7 +49,9 @@ export async function runCompactionBench(log: (line: string) => void = console.l
     }
     raw.close();
     const bytesPerTick = statSync(rawPath).size / rawTicks;
-    log(`raw odds ticks: ${rawTicks} ticks, ${mb(statSync(rawPath).size).toFixed(1)} MB, ${bytesPerTick.toFixed(1)} bytes/tick (${mb(bytesPerTick * RATE * 3600).toFixed(0)} MB/h at ${RATE}/s)`);
+    log(
+      `raw odds ticks: ${rawTicks} ticks, ${mb(statSync(rawPath).size).toFixed(1)} MB, ${bytesPerTick.toFixed(1)} bytes/tick (${mb(bytesPerTick * RATE * 3600).toFixed(0)} MB/h at ${RATE}/s)`,
+    );
 
     // usage() reads every page (dbstat): its cost per GB of file.
     const probe = openStore({ path: rawPath });
@@ -60,7 +63,11 @@ export async function runCompactionBench(log: (line: string) => void = console.l
     const clock = createManualClock(t0);
     const path = join(dir, 'day.db');
     const store = openStore({ path, clock: () => clock.now(), rawTickHours: 1 });
-    const load = createTickLoad({ events: EVENTS / SCALE, linesPerEvent: LINES_PER_EVENT, updatesPerSecond: RATE / SCALE });
+    const load = createTickLoad({
+      events: EVENTS / SCALE,
+      linesPerEvent: LINES_PER_EVENT,
+      updatesPerSecond: RATE / SCALE,
+    });
     const stepMs: number[] = [];
     let compacted = 0;
     let compactMs = 0;
@@ -87,8 +94,12 @@ export async function runCompactionBench(log: (line: string) => void = console.l
     const perHour2k = perHourScaled * SCALE;
     stepMs.sort((a, b) => a - b);
     const ticksPerS = compacted / (compactMs / 1000);
-    log(`simulated day at 1/${SCALE} of the lines: file ${mb(endBytes).toFixed(1)} MB; growth ${mb(perHourScaled).toFixed(2)} MB/h from hour ${STEADY_FROM_HOUR}, x${SCALE} = ${mb(perHour2k).toFixed(1)} MB/h at ${RATE}/s over ${EVENTS} events (goal <= 28)`);
-    log(`compaction: ${stepMs.length} steps, p50 ${percentile(stepMs, 0.5).toFixed(1)} ms, p99 ${percentile(stepMs, 0.99).toFixed(1)} ms, max ${(stepMs[stepMs.length - 1] ?? 0).toFixed(1)} ms; ${Math.round(ticksPerS)} ticks/s while running (needs ${RATE}/s at full load)`);
+    log(
+      `simulated day at 1/${SCALE} of the lines: file ${mb(endBytes).toFixed(1)} MB; growth ${mb(perHourScaled).toFixed(2)} MB/h from hour ${STEADY_FROM_HOUR}, x${SCALE} = ${mb(perHour2k).toFixed(1)} MB/h at ${RATE}/s over ${EVENTS} events (goal <= 28)`,
+    );
+    log(
+      `compaction: ${stepMs.length} steps, p50 ${percentile(stepMs, 0.5).toFixed(1)} ms, p99 ${percentile(stepMs, 0.99).toFixed(1)} ms, max ${(stepMs[stepMs.length - 1] ?? 0).toFixed(1)} ms; ${Math.round(ticksPerS)} ticks/s while running (needs ${RATE}/s at full load)`,
+    );
     log(`usage(): ${usageMsPerGb.toFixed(0)} ms per GB of file`);
     return {
       disk_bytes_per_tick: Number(bytesPerTick.toFixed(1)),

@@ -41,7 +41,14 @@ const DAY = 86_400_000;
 const VIEW_RUNS = 3;
 const FIRST_SCREEN_GOAL_MS = 2_000;
 const VIEW_GOAL_MS = 300;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 const round = (x: number, digits = 0) => Number(x.toFixed(digits));
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -55,12 +62,18 @@ function monthsOf(argv: readonly string[]): number {
 }
 
 /** A bridge client as the page is one: invoke(channel, ...args) resolves with the answer and its round trip (ms). */
-async function bridgeClient(url: string): Promise<{ invoke(channel: string, ...args: unknown[]): Promise<{ ms: number; value: unknown }>; close(): void }> {
+async function bridgeClient(
+  url: string,
+): Promise<{ invoke(channel: string, ...args: unknown[]): Promise<{ ms: number; value: unknown }>; close(): void }> {
   const ws = await openBridgeSocket(url);
   let next = 0;
   const pending = new Map<number, (r: { ok: boolean; value?: unknown; error?: unknown }) => void>();
   ws.on('message', (data: Buffer) => {
-    const m = JSON.parse(data.toString()) as { type: string; id?: number; result?: { ok: boolean; value?: unknown; error?: unknown } };
+    const m = JSON.parse(data.toString()) as {
+      type: string;
+      id?: number;
+      result?: { ok: boolean; value?: unknown; error?: unknown };
+    };
     if (m.type === 'result' && m.id !== undefined) pending.get(m.id)?.(m.result!);
   });
   return {
@@ -80,7 +93,15 @@ async function bridgeClient(url: string): Promise<{ invoke(channel: string, ...a
   };
 }
 
-const SHAPE_KEYS = ['version', 'rebuilt', 'halfBuilt', 'integrity', 'rows', 'ticks', 'bytes'] as const satisfies readonly (keyof RebuildShape)[];
+const SHAPE_KEYS = [
+  'version',
+  'rebuilt',
+  'halfBuilt',
+  'integrity',
+  'rows',
+  'ticks',
+  'bytes',
+] as const satisfies readonly (keyof RebuildShape)[];
 const sameShape = (a: RebuildShape, b: RebuildShape) => SHAPE_KEYS.every((k) => a[k] === b[k]);
 
 /** Each goal with its figure and whether this run met it. */
@@ -88,11 +109,26 @@ function goalLines(f: Figures): string[] {
   const lines: string[] = [];
   const check = (name: string, ok: (v: number) => boolean, goal: string) => {
     const v = f[name];
-    lines.push(v === undefined ? `${name}: not measured in this run (${goal})` : `${ok(v) ? 'met    ' : 'MISSED '} ${name} = ${v} (${goal})`);
+    lines.push(
+      v === undefined
+        ? `${name}: not measured in this run (${goal})`
+        : `${ok(v) ? 'met    ' : 'MISSED '} ${name} = ${v} (${goal})`,
+    );
   };
   check('history_first_screen_ms', (v) => v <= FIRST_SCREEN_GOAL_MS, `goal <= ${FIRST_SCREEN_GOAL_MS}`);
-  for (const k of ['history_settlements_page_ms', 'history_day_filter_ms', 'history_report_ms', 'history_models_ms', 'history_export_ms']) check(k, (v) => v <= VIEW_GOAL_MS, `goal <= ${VIEW_GOAL_MS}`);
-  check('history_migration_killed_sound', (v) => v === 1, 'goal 1: killed half way, the file was as it was; started again, migrated; integrity_check ok both times');
+  for (const k of [
+    'history_settlements_page_ms',
+    'history_day_filter_ms',
+    'history_report_ms',
+    'history_models_ms',
+    'history_export_ms',
+  ])
+    check(k, (v) => v <= VIEW_GOAL_MS, `goal <= ${VIEW_GOAL_MS}`);
+  check(
+    'history_migration_killed_sound',
+    (v) => v === 1,
+    'goal 1: killed half way, the file was as it was; started again, migrated; integrity_check ok both times',
+  );
   return lines;
 }
 
@@ -108,17 +144,30 @@ function upgradeFile(file: string): { ms: number; from: number; kept: number } {
   return { ms: performance.now() - t, from, kept };
 }
 
-export async function runHistoryBench(log: (line: string) => void = console.log, argv: readonly string[] = process.argv.slice(2)): Promise<Figures> {
+export async function runHistoryBench(
+  log: (line: string) => void = console.log,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<Figures> {
   const months = monthsOf(argv);
-  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min) before the run`);
+  log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min) before the run`,
+  );
   log('the history (bench/historyFile.ts has the reckoning):');
   const h = historyFile(months, (line) => log(line));
   for (const line of reckoning(h.plan)) log(`  ${line}`);
-  log(h.cached ? `  cached: ${h.path} (generator version and length in the name; delete it to build again)` : `  built in ${h.buildS.toFixed(0)} s: ${h.path} (cached for the next run)`);
+  log(
+    h.cached
+      ? `  cached: ${h.path} (generator version and length in the name; delete it to build again)`
+      : `  built in ${h.buildS.toFixed(0)} s: ${h.path} (cached for the next run)`,
+  );
   {
     const db = new Database(h.path, { readonly: true });
     const count = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
-    log(`  file ${(h.bytes / 1e9).toFixed(2)} GB: ${count('line_bars')} bar blocks (line-hours), ${count('line_max_win_points')} max_win change points, ${count('settlements')} settlements, ${count('settlement_lines')} settlement lines, ${count('line_closes')} closes, ${count('bets')} bets, ${count('events')} events`);
+    log(
+      `  file ${(h.bytes / 1e9).toFixed(2)} GB: ${count('line_bars')} bar blocks (line-hours), ${count('line_max_win_points')} max_win change points, ${count('settlements')} settlements, ${count('settlement_lines')} settlement lines, ${count('line_closes')} closes, ${count('bets')} bets, ${count('events')} events`,
+    );
     db.close();
   }
 
@@ -127,7 +176,14 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
   const figures: Figures = { history_bytes: h.bytes };
   let host: WebHost | undefined;
   let browser: Browser | undefined;
-  const sim = await startSimulator({ port: 0, seed: 7, clock: 'real', speed: 1, events: 40, keys: [{ key: KEY, plan: 'enterprise' }] });
+  const sim = await startSimulator({
+    port: 0,
+    seed: 7,
+    clock: 'real',
+    speed: 1,
+    events: 40,
+    keys: [{ key: KEY, plan: 'enterprise' }],
+  });
   const child = bundleChild(join(import.meta.dirname, '../test/store/migrate-child.ts'), 'bench-migrate');
   try {
     let t = performance.now();
@@ -138,20 +194,30 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
     // the first screen below is an ordinary day's start.
     const upgraded = upgradeFile(path);
     figures['history_upgrade_ms'] = round(upgraded.ms);
-    log(`brought to schema ${LATEST_VERSION} (from ${upgraded.from}) in ${round(upgraded.ms)} ms: the model scoreboard's sums of ${upgraded.kept} matches kept`);
+    log(
+      `brought to schema ${LATEST_VERSION} (from ${upgraded.from}) in ${round(upgraded.ms)} ms: the model scoreboard's sums of ${upgraded.kept} matches kept`,
+    );
     await buildBundles({ web: true });
 
     // ---- first screen: the host's spawn to the watchlist's rows painted; first on a one-day file, the yardstick ----
-    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     const launched = browser;
     const firstScreen = async (db: string): Promise<{ ms: number; urlMs: number; rows: number; host: WebHost }> => {
       const page = await launched.newPage({ viewport: { width: 1920, height: 1080 } });
       const started = performance.now();
-      const opened = await startWebHost(cli('web', '--port', '0', '--base-url', sim.url, '--db', db), { ODDSDESK_API_KEY: KEY });
+      const opened = await startWebHost(cli('web', '--port', '0', '--base-url', sim.url, '--db', db), {
+        ODDSDESK_API_KEY: KEY,
+      });
       host = opened;
       const urlMs = performance.now() - started;
       await page.goto(opened.url);
-      await page.getByTestId('watch-count').filter({ hasText: `${WATCHED_PER_DAY} events` }).waitFor({ timeout: 120_000 });
+      await page
+        .getByTestId('watch-count')
+        .filter({ hasText: `${WATCHED_PER_DAY} events` })
+        .waitFor({ timeout: 120_000 });
       await page.locator('[data-testid^="watch-row-"]').first().waitFor();
       // The rows are in the DOM: the frame that paints them.
       await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
@@ -170,18 +236,47 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
     const first = await firstScreen(path);
     figures['history_first_screen_ms'] = round(first.ms);
     figures['history_first_screen_one_day_ms'] = round(yard.ms);
-    log(`first screen: ${round(first.ms)} ms from the host's spawn to ${first.rows} watchlist rows painted (the host printed its URL after ${round(first.urlMs)} ms); the same on a one-day file (${(day.bytes / 1e6).toFixed(0)} MB, the same watchlist): ${round(yard.ms)} ms (URL after ${round(yard.urlMs)} ms)`);
+    log(
+      `first screen: ${round(first.ms)} ms from the host's spawn to ${first.rows} watchlist rows painted (the host printed its URL after ${round(first.urlMs)} ms); the same on a one-day file (${(day.bytes / 1e6).toFixed(0)} MB, the same watchlist): ${round(yard.ms)} ms (URL after ${round(yard.urlMs)} ms)`,
+    );
 
     // ---- the views, through a bridge client as the page makes its requests ----
     const bridge = await bridgeClient(first.host.url);
     const mid = HISTORY_END - Math.round(h.plan.days / 2) * DAY;
     const dayFilter = { from: mid, to: mid + DAY };
     const views: Array<[string, string, unknown[], (v: unknown) => string]> = [
-      ['history_settlements_page_ms', 'settlements:query', [{ limit: 200 }], (v) => { const p = v as { rows: unknown[]; total: number | null }; return `${p.rows.length} rows of ${p.total}`; }],
-      ['history_day_filter_ms', 'settlements:query', [{ ...dayFilter, limit: 200 }], (v) => { const p = v as { rows: unknown[]; total: number | null }; return `${p.rows.length} rows of ${p.total} on ${new Date(mid).toISOString().slice(0, 10)}`; }],
-      ['history_report_ms', 'bets:report', [{}], (v) => `${(v as { total: { bets: number; settled: number } }).total.bets} bets, ${(v as { total: { settled: number } }).total.settled} settled`],
+      [
+        'history_settlements_page_ms',
+        'settlements:query',
+        [{ limit: 200 }],
+        (v) => {
+          const p = v as { rows: unknown[]; total: number | null };
+          return `${p.rows.length} rows of ${p.total}`;
+        },
+      ],
+      [
+        'history_day_filter_ms',
+        'settlements:query',
+        [{ ...dayFilter, limit: 200 }],
+        (v) => {
+          const p = v as { rows: unknown[]; total: number | null };
+          return `${p.rows.length} rows of ${p.total} on ${new Date(mid).toISOString().slice(0, 10)}`;
+        },
+      ],
+      [
+        'history_report_ms',
+        'bets:report',
+        [{}],
+        (v) =>
+          `${(v as { total: { bets: number; settled: number } }).total.bets} bets, ${(v as { total: { settled: number } }).total.settled} settled`,
+      ],
       ['history_models_ms', 'models:score', [{}], (v) => `${(v as { all: { lines: number } }).all.lines} lines scored`],
-      ['history_export_ms', 'settlements:exportCsv', [dayFilter], (v) => `${(v as string).split('\n').length - 2} rows, ${((v as string).length / 1024).toFixed(0)} KB`],
+      [
+        'history_export_ms',
+        'settlements:exportCsv',
+        [dayFilter],
+        (v) => `${(v as string).split('\n').length - 2} rows, ${((v as string).length / 1024).toFixed(0)} KB`,
+      ],
     ];
     for (const [key, channel, args, what] of views) {
       const times: number[] = [];
@@ -192,7 +287,9 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
         said = what(r.value);
       }
       figures[key] = round(median(times));
-      log(`${channel} ${JSON.stringify(args[0])}: ${times.map((x) => round(x)).join(', ')} ms (median ${figures[key]}); ${said}`);
+      log(
+        `${channel} ${JSON.stringify(args[0])}: ${times.map((x) => round(x)).join(', ')} ms (median ${figures[key]}); ${said}`,
+      );
     }
     bridge.close();
     await browser.close();
@@ -202,33 +299,73 @@ export async function runHistoryBench(log: (line: string) => void = console.log,
 
     // ---- a migration that rebuilds line_bars: killed half way, then started again ----
     const before = rebuildShape(path);
-    log(`before the migration: version ${before.version}, ${before.rows} bar blocks, integrity_check ${before.integrity} (${round(before.checkMs)} ms)`);
+    log(
+      `before the migration: version ${before.version}, ${before.rows} bar blocks, integrity_check ${before.integrity} (${round(before.checkMs)} ms)`,
+    );
     const killedLines: string[] = [];
     t = performance.now();
-    const killed = await runChildUntil(child.file, [path], (line) => {
-      const m = /^progress (\d+) (\d+)$/.exec(line);
-      return m !== null && Number(m[1]) >= 0.5 * Number(m[2]);
-    }, killedLines);
+    const killed = await runChildUntil(
+      child.file,
+      [path],
+      (line) => {
+        const m = /^progress (\d+) (\d+)$/.exec(line);
+        return m !== null && Number(m[1]) >= 0.5 * Number(m[2]);
+      },
+      killedLines,
+    );
     const killedAt = killedLines.filter((l) => l.startsWith('progress ')).pop() ?? '';
-    log(`migration started and SIGKILLed after ${round(performance.now() - t)} ms (${killed}), its last report "${killedAt}"`);
+    log(
+      `migration started and SIGKILLed after ${round(performance.now() - t)} ms (${killed}), its last report "${killedAt}"`,
+    );
     const afterKill = rebuildShape(path);
     const asItWas = killed === 'killed' && sameShape(afterKill, before);
-    log(`after the kill: version ${afterKill.version}, rebuilt ${afterKill.rebuilt}, half-built table ${afterKill.halfBuilt}, ${afterKill.rows} bar blocks, integrity_check ${afterKill.integrity} (${round(afterKill.checkMs)} ms): ${asItWas ? 'as it was' : 'NOT as it was'}`);
+    log(
+      `after the kill: version ${afterKill.version}, rebuilt ${afterKill.rebuilt}, half-built table ${afterKill.halfBuilt}, ${afterKill.rows} bar blocks, integrity_check ${afterKill.integrity} (${round(afterKill.checkMs)} ms): ${asItWas ? 'as it was' : 'NOT as it was'}`,
+    );
 
     const lines: string[] = [];
     const stamps: number[] = [];
     t = performance.now();
-    const done = await runChildUntil(child.file, [path], (line) => {
-      if (line.startsWith('progress ')) stamps.push(performance.now() - t);
-      return false;
-    }, lines);
+    const done = await runChildUntil(
+      child.file,
+      [path],
+      (line) => {
+        if (line.startsWith('progress ')) stamps.push(performance.now() - t);
+        return false;
+      },
+      lines,
+    );
     const migrationMs = performance.now() - t;
     const after = rebuildShape(path);
-    const migrated = done === 'done' && after.version === REBUILD_VERSION && after.rebuilt && !after.halfBuilt && after.integrity === 'ok' && after.rows === before.rows && after.ticks === before.ticks && after.bytes === before.bytes;
+    const migrated =
+      done === 'done' &&
+      after.version === REBUILD_VERSION &&
+      after.rebuilt &&
+      !after.halfBuilt &&
+      after.integrity === 'ok' &&
+      after.rows === before.rows &&
+      after.ticks === before.ticks &&
+      after.bytes === before.bytes;
     const gaps = stamps.slice(1).map((s, i) => s - stamps[i]!);
-    const pcts = lines.filter((l) => l.startsWith('progress ')).map((l) => { const [, d, n] = l.split(' '); return Math.floor((100 * Number(d)) / Math.max(1, Number(n))); });
-    log(`started again: migrated to version ${after.version} in ${round(migrationMs)} ms (${done}); ${stamps.length} progress reports, the first at ${round(stamps[0] ?? NaN)} ms, at most ${round(Math.max(0, ...gaps))} ms apart (reports at ${[0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((d) => pcts.find((x) => x >= d)).filter((x) => x !== undefined).join(', ')} % among them); rebuilt ${after.rebuilt}, ${after.rows} bar blocks, integrity_check ${after.integrity} (${round(after.checkMs)} ms): ${migrated ? 'sound and migrated' : 'NOT migrated'}`);
-    log(`(the app's own schema is version ${LATEST_VERSION}; the rebuild is the bench's version ${REBUILD_VERSION}, test/support/rebuildMigration.ts)`);
+    const pcts = lines
+      .filter((l) => l.startsWith('progress '))
+      .map((l) => {
+        const [, d, n] = l.split(' ');
+        return Math.floor((100 * Number(d)) / Math.max(1, Number(n)));
+      });
+    log(
+      `started again: migrated to version ${after.version} in ${round(migrationMs)} ms (${done}); ${stamps.length} progress reports, the first at ${round(stamps[0] ?? NaN)} ms, at most ${round(Math.max(0, ...gaps))} ms apart (reports at ${[
+        0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100,
+      ]
+        .map((d) => pcts.find((x) => x >= d))
+        .filter((x) => x !== undefined)
+        .join(
+          ', ',
+        )} % among them); rebuilt ${after.rebuilt}, ${after.rows} bar blocks, integrity_check ${after.integrity} (${round(after.checkMs)} ms): ${migrated ? 'sound and migrated' : 'NOT migrated'}`,
+    );
+    log(
+      `(the app's own schema is version ${LATEST_VERSION}; the rebuild is the bench's version ${REBUILD_VERSION}, test/support/rebuildMigration.ts)`,
+    );
     figures['history_migration_ms'] = round(migrationMs);
     figures['history_migration_killed_sound'] = asItWas && migrated ? 1 : 0;
     figures['history_migration_progress_gap_max_ms'] = round(Math.max(0, ...gaps));

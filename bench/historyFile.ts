@@ -108,7 +108,7 @@ function pricesOf(e: number, k: number, s: number): Market['prices'] {
   const drift = Math.sin((e * 7 + k * 13 + s) / 9) * 0.15;
   if (k === 0) return { home: round3(2.1 + drift), draw: 3.4, away: round3(3.5 - drift * 2) };
   const a = round3(1.9 + drift);
-  const b = round3(1 + 1 / (a - 1) * 0.93);
+  const b = round3(1 + (1 / (a - 1)) * 0.93);
   return k < 20 ? { home: a, away: b } : { over: a, under: b };
 }
 
@@ -136,9 +136,16 @@ function watchedOf(day: number, dayStart: number, k: number): Watched {
   const sport = SPORTS[k % SPORTS.length]!;
   const starts = dayStart + 10 * HOUR + k * 12 * MIN;
   const odds: EventOdds = {
-    event_id: eventId, sport_id: sport.sport_id, league_id: 500 + (k % 25), league_name: `League ${k % 25}`,
-    runner_home: teamName((day * 61 + k * 2) % 640), runner_away: teamName((day * 61 + k * 2 + 1) % 640),
-    starts: formatServiceTime(starts), live_status: 0, score_home: null, score_away: null,
+    event_id: eventId,
+    sport_id: sport.sport_id,
+    league_id: 500 + (k % 25),
+    league_name: `League ${k % 25}`,
+    runner_home: teamName((day * 61 + k * 2) % 640),
+    runner_away: teamName((day * 61 + k * 2 + 1) % 640),
+    starts: formatServiceTime(starts),
+    live_status: 0,
+    score_home: null,
+    score_away: null,
     markets: Array.from({ length: LINES }, (_, l) => marketOf(eventId, l, 0, starts - 2 * HOUR)),
   };
   return { eventId, sportId: sport.sport_id, starts, odds };
@@ -151,12 +158,25 @@ function settledOf(w: Watched): SettledEvent {
   const home = w.eventId % 4;
   const away = (w.eventId * 3) % 3;
   return {
-    event_id: o.event_id, sport_id: o.sport_id, league_id: o.league_id, league_name: o.league_name, runner_home: o.runner_home,
-    runner_away: o.runner_away, starts: o.starts, score_home: home, score_away: away, status: 'ended',
+    event_id: o.event_id,
+    sport_id: o.sport_id,
+    league_id: o.league_id,
+    league_name: o.league_name,
+    runner_home: o.runner_home,
+    runner_away: o.runner_away,
+    starts: o.starts,
+    score_home: home,
+    score_away: away,
+    status: 'ended',
     settled_at: formatServiceTime(w.starts + 2 * HOUR),
     settlement: o.markets.map((m, k) => ({
-      line_id: m.line_id, period: m.period, market: m.market, line: m.line,
-      outcome_home: OUTCOMES[(w.eventId + k) % 3]!, outcome_draw: home === away ? 'win' : 'loss', outcome_away: OUTCOMES[(w.eventId + k + 1) % 3]!,
+      line_id: m.line_id,
+      period: m.period,
+      market: m.market,
+      line: m.line,
+      outcome_home: OUTCOMES[(w.eventId + k) % 3]!,
+      outcome_draw: home === away ? 'win' : 'loss',
+      outcome_away: OUTCOMES[(w.eventId + k + 1) % 3]!,
     })),
   };
 }
@@ -167,11 +187,23 @@ function unwatchedSettled(day: number, dayStart: number, j: number): SettledEven
   const starts = dayStart + Math.floor((j * DAY) / SETTLED_PER_DAY) - 2 * HOUR;
   const sport = SPORTS[j % SPORTS.length]!;
   return {
-    event_id: eventId, sport_id: sport.sport_id, league_id: 600 + (j % 60), league_name: `League ${60 + (j % 60)}`,
-    runner_home: teamName((j * 7 + day) % 640), runner_away: teamName((j * 11 + day + 3) % 640), starts: formatServiceTime(starts),
-    score_home: j % 4, score_away: (j * 3) % 4, status: 'ended', settled_at: formatServiceTime(starts + 2 * HOUR),
+    event_id: eventId,
+    sport_id: sport.sport_id,
+    league_id: 600 + (j % 60),
+    league_name: `League ${60 + (j % 60)}`,
+    runner_home: teamName((j * 7 + day) % 640),
+    runner_away: teamName((j * 11 + day + 3) % 640),
+    starts: formatServiceTime(starts),
+    score_home: j % 4,
+    score_away: (j * 3) % 4,
+    status: 'ended',
+    settled_at: formatServiceTime(starts + 2 * HOUR),
     settlement: Array.from({ length: SETTLED_LINES }, (_, k) => ({
-      line_id: eventId * 100 + k, ...lineShape(k), outcome_home: OUTCOMES[(j + k) % 3]!, outcome_draw: 'loss', outcome_away: OUTCOMES[(j + k + 1) % 3]!,
+      line_id: eventId * 100 + k,
+      ...lineShape(k),
+      outcome_home: OUTCOMES[(j + k) % 3]!,
+      outcome_draw: 'loss',
+      outcome_away: OUTCOMES[(j + k + 1) % 3]!,
     })),
   };
 }
@@ -190,7 +222,8 @@ function dayTicks(events: readonly Watched[]): TickBatch[] {
   return batches.sort((a, b) => a.at - b.at);
 }
 
-const SIDES_OF = (k: number): PriceSide[] => (k === 0 ? ['home', 'draw', 'away'] : k < 20 ? ['home', 'away'] : ['over', 'under']);
+const SIDES_OF = (k: number): PriceSide[] =>
+  k === 0 ? ['home', 'draw', 'away'] : k < 20 ? ['home', 'away'] : ['over', 'under'];
 
 /**
  * A day whose ticks did not go through ingest and compaction: its bars and max_win change points are the bars and
@@ -211,19 +244,44 @@ function copyBars(db: Database.Database, from: number, to: number): void {
 }
 
 /** One day of a busy desk, written as the app writes it. */
-function writeDay(store: Store, raw: Database.Database, setNow: (t: number) => void, day: number, dayStart: number, copyBarsFrom: number | null): void {
+function writeDay(
+  store: Store,
+  raw: Database.Database,
+  setNow: (t: number) => void,
+  day: number,
+  dayStart: number,
+  copyBarsFrom: number | null,
+): void {
   const events = Array.from({ length: WATCHED_PER_DAY }, (_, k) => watchedOf(day, dayStart, k));
   // The morning: each event's snapshot and opening prices as its stream opens; the day's bets on its lines.
   setNow(dayStart + 8 * HOUR);
   for (const w of events) store.recordSnapshot(w.odds, w.starts - 2 * HOUR);
-  store.applyLineCloseOps(events.flatMap((w) => w.odds.markets.map((m): LineCloseOp => ({ type: 'price', eventId: w.eventId, market: m, at: w.starts - 2 * HOUR }))));
+  store.applyLineCloseOps(
+    events.flatMap((w) =>
+      w.odds.markets.map((m): LineCloseOp => ({
+        type: 'price',
+        eventId: w.eventId,
+        market: m,
+        at: w.starts - 2 * HOUR,
+      })),
+    ),
+  );
   for (let b = 0; b < BETS_PER_DAY; b++) {
     const w = events[(b * 7) % events.length]!;
     const k = (b * 11) % LINES;
     const m = w.odds.markets[k]!;
     const sides = SIDES_OF(k);
     const side = sides[b % sides.length]!;
-    store.addBet({ eventId: w.eventId, lineId: m.line_id, side, price: round3((m.prices![side] ?? 2) * 1.02), stake: 50 + (b % 10) * 25 }, w.starts - HOUR);
+    store.addBet(
+      {
+        eventId: w.eventId,
+        lineId: m.line_id,
+        side,
+        price: round3((m.prices![side] ?? 2) * 1.02),
+        stake: 50 + (b % 10) * 25,
+      },
+      w.starts - HOUR,
+    );
   }
   // The day's ticks, a few thousand messages a transaction as the writer groups them.
   if (copyBarsFrom === null) {
@@ -231,10 +289,17 @@ function writeDay(store: Store, raw: Database.Database, setNow: (t: number) => v
     for (let i = 0; i < ticks.length; i += 4_000) store.recordTickBatches(ticks.slice(i, i + 4_000));
   }
   // Kick-offs: the last pre-match price of every line, then the close.
-  store.applyLineCloseOps(events.flatMap((w) => [
-    ...w.odds.markets.map((m, k): LineCloseOp => ({ type: 'price', eventId: w.eventId, market: marketOf(w.eventId, k, 239, w.starts - MIN), at: w.starts - MIN })),
-    { type: 'kickoff', eventId: w.eventId, at: w.starts, reason: 'started', confirmed: true },
-  ]));
+  store.applyLineCloseOps(
+    events.flatMap((w) => [
+      ...w.odds.markets.map((m, k): LineCloseOp => ({
+        type: 'price',
+        eventId: w.eventId,
+        market: marketOf(w.eventId, k, 239, w.starts - MIN),
+        at: w.starts - MIN,
+      })),
+      { type: 'kickoff', eventId: w.eventId, at: w.starts, reason: 'started', confirmed: true },
+    ]),
+  );
   // Night: the day's raw ticks folded into bars, in the store's own compaction steps, on the day's clock.
   setNow(dayStart + DAY + 2 * HOUR);
   if (copyBarsFrom === null) {
@@ -243,7 +308,10 @@ function writeDay(store: Store, raw: Database.Database, setNow: (t: number) => v
     copyBars(raw, copyBarsFrom, day);
   }
   // The settled feed's page for the day: every match it settled, watched or not, newest last.
-  const settled = [...events.map(settledOf), ...Array.from({ length: SETTLED_PER_DAY - WATCHED_PER_DAY }, (_, j) => unwatchedSettled(day, dayStart, j))];
+  const settled = [
+    ...events.map(settledOf),
+    ...Array.from({ length: SETTLED_PER_DAY - WATCHED_PER_DAY }, (_, j) => unwatchedSettled(day, dayStart, j)),
+  ];
   settled.sort((a, b) => a.settled_at.localeCompare(b.settled_at));
   store.recordSettledPage(settled, Math.floor((dayStart + DAY) / 1000));
 }
@@ -269,7 +337,13 @@ export function historyFile(months: number, log: (line: string) => void): BuiltH
   const building = `${path}.building`;
   for (const f of [building, `${building}-wal`, `${building}-shm`]) rmSync(f, { force: true });
   let now = plan.from;
-  const store = openStore({ path: building, clock: () => now, retentionDays: RETENTION_DAYS, rawTickHours: 1, checkpoints: 'sqlite' });
+  const store = openStore({
+    path: building,
+    clock: () => now,
+    retentionDays: RETENTION_DAYS,
+    rawTickHours: 1,
+    checkpoints: 'sqlite',
+  });
   // A second connection for copyBars (the store keeps its SQL to itself), between the store's transactions.
   const raw = new Database(building);
   raw.pragma('busy_timeout = 5000');
@@ -277,8 +351,16 @@ export function historyFile(months: number, log: (line: string) => void): BuiltH
   try {
     store.recordSports(SPORTS);
     for (let d = 0; d < plan.days; d++) {
-      writeDay(store, raw, (t) => (now = t), d, plan.from + d * DAY, tickDay(d, plan.days) ? null : d - (d % TICK_DAY_EVERY));
-      if (d % 10 === 9 || d === plan.days - 1) log(`  built day ${d + 1} of ${plan.days} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      writeDay(
+        store,
+        raw,
+        (t) => (now = t),
+        d,
+        plan.from + d * DAY,
+        tickDay(d, plan.days) ? null : d - (d % TICK_DAY_EVERY),
+      );
+      if (d % 10 === 9 || d === plan.days - 1)
+        log(`  built day ${d + 1} of ${plan.days} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
     for (const id of watched) store.addWatch(id, HISTORY_END - 12 * HOUR);
     store.maintain();
@@ -287,5 +369,12 @@ export function historyFile(months: number, log: (line: string) => void): BuiltH
     store.close();
   }
   renameSync(building, path);
-  return { path, plan, cached: false, buildS: (performance.now() - started) / 1000, bytes: statSync(path).size, watched };
+  return {
+    path,
+    plan,
+    cached: false,
+    buildS: (performance.now() - started) / 1000,
+    bytes: statSync(path).size,
+    watched,
+  };
 }

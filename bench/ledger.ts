@@ -18,7 +18,11 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
   const store = openStore({ path: ':memory:', clock: () => T0 });
   try {
     writeLedgerBets(store, { matches: 500, bets: 10_000 });
-    const h = betsHandlers({ clock: { now: () => T0 }, session: { current: () => ({ store }) }, settings: { get: () => ({ devigModel: 'MPTO', oddsFormat: 'decimal' }) } } as unknown as CoreContext);
+    const h = betsHandlers({
+      clock: { now: () => T0 },
+      session: { current: () => ({ store }) },
+      settings: { get: () => ({ devigModel: 'MPTO', oddsFormat: 'decimal' }) },
+    } as unknown as CoreContext);
     const best = async (f: () => unknown): Promise<number> => {
       let ms = Infinity;
       for (let k = 0; k < 3; k++) {
@@ -28,8 +32,13 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
       }
       return Math.round(ms);
     };
-    const figures = { bets_list_ms_10k: await best(() => h['bets:list']({})), ledger_report_ms_10k: await best(() => h['bets:report']({})) };
-    log(`ledger_report_ms_10k ${figures.ledger_report_ms_10k} (bets_list_ms_10k ${figures.bets_list_ms_10k}; load average ${loadavg()[0]!.toFixed(2)})`);
+    const figures = {
+      bets_list_ms_10k: await best(() => h['bets:list']({})),
+      ledger_report_ms_10k: await best(() => h['bets:report']({})),
+    };
+    log(
+      `ledger_report_ms_10k ${figures.ledger_report_ms_10k} (bets_list_ms_10k ${figures.bets_list_ms_10k}; load average ${loadavg()[0]!.toFixed(2)})`,
+    );
     return figures;
   } finally {
     store.close();

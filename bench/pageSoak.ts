@@ -22,10 +22,29 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
 import { root, startWebHost, type WebHost } from '../test/e2e/helpers';
-import { appListeners, ASK_FOR_COUNTS, censusChanges, countingSession, elementCensus, grown, openAndCloseWalk, pageCounts, snapshotDomNodes, type PageCounts } from '../test/support/pageWalk';
+import {
+  appListeners,
+  ASK_FOR_COUNTS,
+  censusChanges,
+  countingSession,
+  elementCensus,
+  grown,
+  openAndCloseWalk,
+  pageCounts,
+  snapshotDomNodes,
+  type PageCounts,
+} from '../test/support/pageWalk';
 import { theilSen } from './proc';
 import { startRealisticLoad } from './realisticLoad';
-import { bridgeInvoke, CHROMIUM_ARGS, EVENTS, loadSimulator, pricedEvents, REALISTIC_LOAD, type Figures } from './tickToScreen';
+import {
+  bridgeInvoke,
+  CHROMIUM_ARGS,
+  EVENTS,
+  loadSimulator,
+  pricedEvents,
+  REALISTIC_LOAD,
+  type Figures,
+} from './tickToScreen';
 
 const KEY = 'bench-page-enterprise';
 const HOUR_S = 3_600;
@@ -56,11 +75,21 @@ const describe = (c: PageCounts) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ')}`;
 
-export async function runPageSoakBench(log: (line: string) => void = console.log, argv: readonly string[] = process.argv.slice(2)): Promise<Figures> {
+export async function runPageSoakBench(
+  log: (line: string) => void = console.log,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<Figures> {
   const soakS = numberOption(argv, '--soak-s', 300);
   const walks = numberOption(argv, '--walks', 500);
-  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min) before the run`);
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min) before the run`,
+  );
+  const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('renderer build failed');
 
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bench-page-'));
@@ -69,29 +98,53 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
   let browser: Browser | undefined;
   let stopLoad: (() => void) | undefined;
   try {
-    host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], { ODDSDESK_API_KEY: KEY });
+    host = await startWebHost(
+      [
+        'npx',
+        'tsx',
+        'src/cli/index.ts',
+        'web',
+        '--port',
+        '0',
+        '--base-url',
+        sim.url,
+        '--db',
+        path.join(dir, 'bench.db'),
+      ],
+      { ODDSDESK_API_KEY: KEY },
+    );
     const ids = pricedEvents(sim);
     if (ids.length < EVENTS) throw new Error(`only ${ids.length} priced events in the book`);
-    const added = await bridgeInvoke(host.url, ids.map((id) => ({ channel: 'watch:add', args: [id] })));
+    const added = await bridgeInvoke(
+      host.url,
+      ids.map((id) => ({ channel: 'watch:add', args: [id] })),
+    );
     if (added.some((r) => !(r as { ok: boolean }).ok)) throw new Error('watch:add failed');
     stopLoad = startRealisticLoad(sim, ids);
     const loadFrom = Date.now();
     log(`load: ${REALISTIC_LOAD.about}`);
 
-    browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     const page = await browser.newPage({ viewport: VIEWPORT });
     // tsx compiles with keepNames (__name wraps named functions); what runs in the page has no __name.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.addInitScript({ content: ASK_FOR_COUNTS });
     await page.goto(host.url);
-    await page.getByTestId('watch-count').filter({ hasText: `${EVENTS} events` }).waitFor();
+    await page
+      .getByTestId('watch-count')
+      .filter({ hasText: `${EVENTS} events` })
+      .waitFor();
     const cdp = await countingSession(page);
 
     // ---- 1. the soak: the watchlist on screen under the load ----
     const samples: Array<{ at: number; counts: PageCounts }> = [];
     const soakCensus = await elementCensus(page);
     const soakDom = await snapshotDomNodes(cdp);
-    const sample = async () => samples.push({ at: (Date.now() - loadFrom) / 1000, counts: await pageCounts(page, cdp) });
+    const sample = async () =>
+      samples.push({ at: (Date.now() - loadFrom) / 1000, counts: await pageCounts(page, cdp) });
     await sample();
     const soakEnd = Date.now() + soakS * 1000;
     while (Date.now() < soakEnd) {
@@ -104,16 +157,26 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     const growthPerS = Math.max(0, trend.slope);
     const heapHour = trend.at(last.at) + growthPerS * Math.max(0, HOUR_S - last.at);
     const shown = samples.filter((_, i) => i % 3 === 0 || i === samples.length - 1);
-    log(`soak: ${soakS} s of the load with the watchlist on screen; heap MB at ${shown.map((s) => `${s.at.toFixed(0)}s ${s.counts.heapMb.toFixed(1)}`).join(', ')}`);
+    log(
+      `soak: ${soakS} s of the load with the watchlist on screen; heap MB at ${shown.map((s) => `${s.at.toFixed(0)}s ${s.counts.heapMb.toFixed(1)}`).join(', ')}`,
+    );
     log(`soak: DOM nodes at ${shown.map((s) => `${s.at.toFixed(0)}s ${s.counts.nodes}`).join(', ')}`);
-    log(`soak: heap trend ${(growthPerS * HOUR_S).toFixed(1)} MB an hour (Theil-Sen) -> ${heapHour.toFixed(1)} MB after an hour of the load (goal < 50); DOM nodes ${first.counts.nodes} -> ${last.counts.nodes}`);
+    log(
+      `soak: heap trend ${(growthPerS * HOUR_S).toFixed(1)} MB an hour (Theil-Sen) -> ${heapHour.toFixed(1)} MB after an hour of the load (goal < 50); DOM nodes ${first.counts.nodes} -> ${last.counts.nodes}`,
+    );
     log(`soak: start ${describe(first.counts)}`);
     log(`soak: end   ${describe(last.counts)}`);
     const soakDomEnd = await snapshotDomNodes(cdp);
-    log(`soak: DOM nodes in heap snapshots: attached ${soakDom.attached} -> ${soakDomEnd.attached}, detached ${soakDom.detached} -> ${soakDomEnd.detached}; elements that changed in number: ${censusChanges(soakCensus, await elementCensus(page)).join('; ') || 'none'}`);
+    log(
+      `soak: DOM nodes in heap snapshots: attached ${soakDom.attached} -> ${soakDomEnd.attached}, detached ${soakDom.detached} -> ${soakDomEnd.detached}; elements that changed in number: ${censusChanges(soakCensus, await elementCensus(page)).join('; ') || 'none'}`,
+    );
 
     // ---- 2. the walks ----
-    const rowIds = (await page.locator('[data-testid^="watch-row-"]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-testid')!.slice('watch-row-'.length))))).slice(0, WALK_EVENTS);
+    const rowIds = (
+      await page
+        .locator('[data-testid^="watch-row-"]')
+        .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-testid')!.slice('watch-row-'.length))))
+    ).slice(0, WALK_EVENTS);
     let walked = 0;
     const walk = async () => openAndCloseWalk(page, rowIds[walked++ % rowIds.length]!);
     const warmFrom = Date.now();
@@ -121,20 +184,31 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     const before = await pageCounts(page, cdp);
     const beforeCensus = await elementCensus(page);
     const beforeDom = await snapshotDomNodes(cdp);
-    log(`walks: after ${WARMUP_WALKS} warm-up walks (${((Date.now() - warmFrom) / WARMUP_WALKS).toFixed(0)} ms a walk): ${describe(before)}`);
+    log(
+      `walks: after ${WARMUP_WALKS} warm-up walks (${((Date.now() - warmFrom) / WARMUP_WALKS).toFixed(0)} ms a walk): ${describe(before)}`,
+    );
     const walkFrom = Date.now();
     const every = Math.max(10, Math.round(walks / 10));
     for (let i = 1; i <= walks; i++) {
       await walk();
-      if (i % every === 0 && i < walks) log(`walks: after ${i}: ${describe(await pageCounts(page, cdp))} (${((Date.now() - walkFrom) / i).toFixed(0)} ms a walk)`);
+      if (i % every === 0 && i < walks)
+        log(
+          `walks: after ${i}: ${describe(await pageCounts(page, cdp))} (${((Date.now() - walkFrom) / i).toFixed(0)} ms a walk)`,
+        );
     }
     const after = await pageCounts(page, cdp);
     log(`walks: after ${walks}: ${describe(after)}`);
     const afterDom = await snapshotDomNodes(cdp);
-    log(`walks: DOM nodes in heap snapshots: attached ${beforeDom.attached} -> ${afterDom.attached}, detached ${beforeDom.detached} -> ${afterDom.detached}`);
+    log(
+      `walks: DOM nodes in heap snapshots: attached ${beforeDom.attached} -> ${afterDom.attached}, detached ${beforeDom.detached} -> ${afterDom.detached}`,
+    );
     const changes = grown(before, after);
-    log(`walks: ${changes.length ? `changed: ${changes.join('; ')}` : 'every count back where it was'}; elements that changed in number: ${censusChanges(beforeCensus, await elementCensus(page)).join('; ') || 'none'}`);
-    const listenersGrowth = Math.max(0, after.domListeners - before.domListeners) + Object.keys(after.app).reduce((n, k) => n + Math.max(0, (after.app[k] ?? 0) - (before.app[k] ?? 0)), 0);
+    log(
+      `walks: ${changes.length ? `changed: ${changes.join('; ')}` : 'every count back where it was'}; elements that changed in number: ${censusChanges(beforeCensus, await elementCensus(page)).join('; ') || 'none'}`,
+    );
+    const listenersGrowth =
+      Math.max(0, after.domListeners - before.domListeners) +
+      Object.keys(after.app).reduce((n, k) => n + Math.max(0, (after.app[k] ?? 0) - (before.app[k] ?? 0)), 0);
     const figures: Figures = {
       page_heap_mb_hour: round(heapHour, 1),
       page_heap_growth_mb_hour: round(growthPerS * HOUR_S, 1),
@@ -151,7 +225,9 @@ export async function runPageSoakBench(log: (line: string) => void = console.log
     };
     log('summary (as written to bench/results.json):');
     for (const [k, v] of Object.entries(figures)) log(`  ${k} = ${v}`);
-    log(`goals (issue 37): page_heap_mb_hour ${heapHour < 50 ? 'met' : 'MISSED'} (< 50); page_dom_nodes_growth ${figures['page_dom_nodes_growth']! <= 0 ? 'met' : 'MISSED'} (0, or fewer: the live load may take a market off the grid meanwhile); page_listeners_growth ${listenersGrowth === 0 ? 'met' : 'MISSED'} (0)`);
+    log(
+      `goals (issue 37): page_heap_mb_hour ${heapHour < 50 ? 'met' : 'MISSED'} (< 50); page_dom_nodes_growth ${figures['page_dom_nodes_growth']! <= 0 ? 'met' : 'MISSED'} (0, or fewer: the live load may take a market off the grid meanwhile); page_listeners_growth ${listenersGrowth === 0 ? 'met' : 'MISSED'} (0)`,
+    );
     return figures;
   } finally {
     stopLoad?.();

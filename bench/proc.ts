@@ -117,7 +117,10 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
  * Resident memory under a garbage collector rises and falls by tens of MB as the heap grows and is collected; a
  * least-squares fit over a short soak follows whichever swing the soak ends in, the median does not.
  */
-export function theilSen(points: ReadonlyArray<readonly [number, number]>): { slope: number; at: (x: number) => number } {
+export function theilSen(points: ReadonlyArray<readonly [number, number]>): {
+  slope: number;
+  at: (x: number) => number;
+} {
   const median = (xs: number[]) => {
     if (!xs.length) return 0;
     const s = [...xs].sort((a, b) => a - b);

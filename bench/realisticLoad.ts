@@ -40,16 +40,18 @@ export function startRealisticLoad(sim: Simulator, ids: readonly number[], seed 
   const timer = setInterval(() => {
     const elapsed = Date.now() - started;
     const due = Math.floor((elapsed * REALISTIC.UPDATES_PER_S) / 1000);
-    for (let misses = 0; done < due && misses < 20; ) {
+    for (let misses = 0; done < due && misses < 20;) {
       const eventId = rng.pick(ids);
-      const priced = sim.truth.event(eventId)?.markets.filter((m) => m.prices && Object.keys(m.prices).length > 1) ?? [];
+      const priced =
+        sim.truth.event(eventId)?.markets.filter((m) => m.prices && Object.keys(m.prices).length > 1) ?? [];
       if (!priced.length) {
         misses++;
         continue;
       }
       const m = rng.pick(priced);
       const side = rng.pick(Object.keys(m.prices!) as Array<keyof Prices>);
-      if (sim.script.setMarket(eventId, m.line_id, moved(m.prices!, side, Math.exp(rng.normal() * REALISTIC.STEP)))) done++;
+      if (sim.script.setMarket(eventId, m.line_id, moved(m.prices!, side, Math.exp(rng.normal() * REALISTIC.STEP))))
+        done++;
       else misses++;
     }
     done = Math.max(done, due - REALISTIC.UPDATES_PER_S); // never owe more than a second after a stall
@@ -58,7 +60,9 @@ export function startRealisticLoad(sim: Simulator, ids: readonly number[], seed 
       // A side priced 1.5 or longer: shortening it by DROP_PCT raises its probability by well over a point.
       for (let tries = 0; tries < 50; tries++) {
         const eventId = rng.pick(ids);
-        const ml = sim.truth.event(eventId)?.markets.find((m) => m.market === 'moneyline' && m.period === 0 && m.prices);
+        const ml = sim.truth
+          .event(eventId)
+          ?.markets.find((m) => m.market === 'moneyline' && m.period === 0 && m.prices);
         const side = ml && (Object.keys(ml.prices!) as Array<keyof Prices>).find((s) => ml.prices![s]! >= 1.5);
         if (!ml || !side) continue;
         if (sim.script.setMarket(eventId, ml.line_id, moved(ml.prices!, side, 1 - REALISTIC.DROP_PCT / 100))) break;

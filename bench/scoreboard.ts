@@ -44,13 +44,17 @@ export async function runScoreboardBench(log: (line: string) => void = console.l
       let last = performance.now();
       const started = last;
       const cpu0 = process.cpuUsage();
-      const board = await scoreModels(s, {}, {
-        yieldTurn: async () => {
-          chunkMax = Math.max(chunkMax, performance.now() - last);
-          await new Promise<void>((r) => setImmediate(r));
-          last = performance.now();
+      const board = await scoreModels(
+        s,
+        {},
+        {
+          yieldTurn: async () => {
+            chunkMax = Math.max(chunkMax, performance.now() - last);
+            await new Promise<void>((r) => setImmediate(r));
+            last = performance.now();
+          },
         },
-      });
+      );
       chunkMax = Math.max(chunkMax, performance.now() - last);
       const ms = performance.now() - started;
       const used = process.cpuUsage(cpu0);
@@ -58,10 +62,18 @@ export async function runScoreboardBench(log: (line: string) => void = console.l
       cpu.push((used.user + used.system) / 1000);
       s.close();
       if (board.all.lines !== MATCHES * 2 - board.excluded.unpriced) throw new Error(`scored ${board.all.lines} lines`);
-      log(`run ${i + 1}: ${Math.round(ms)} ms (${Math.round(cpu[i]!)} ms of CPU, load average ${loadavg()[0]!.toFixed(1)}) over ${board.all.lines} lines (${board.excluded.unpriced} closes without a fair price under every model); ${board.sentence.split('. ')[0]}`);
+      log(
+        `run ${i + 1}: ${Math.round(ms)} ms (${Math.round(cpu[i]!)} ms of CPU, load average ${loadavg()[0]!.toFixed(1)}) over ${board.all.lines} lines (${board.excluded.unpriced} closes without a fair price under every model); ${board.sentence.split('. ')[0]}`,
+      );
     }
-    const figures = { model_scoreboard_ms_100k: Math.round(median(runs)), model_scoreboard_chunk_max_ms: Math.round(chunkMax), model_scoreboard_cpu_ms_100k: Math.round(median(cpu)) };
-    log(`model_scoreboard_ms_100k ${figures.model_scoreboard_ms_100k} (median of ${RUNS}; CPU ${figures.model_scoreboard_cpu_ms_100k} ms), longest chunk ${figures.model_scoreboard_chunk_max_ms} ms`);
+    const figures = {
+      model_scoreboard_ms_100k: Math.round(median(runs)),
+      model_scoreboard_chunk_max_ms: Math.round(chunkMax),
+      model_scoreboard_cpu_ms_100k: Math.round(median(cpu)),
+    };
+    log(
+      `model_scoreboard_ms_100k ${figures.model_scoreboard_ms_100k} (median of ${RUNS}; CPU ${figures.model_scoreboard_cpu_ms_100k} ms), longest chunk ${figures.model_scoreboard_chunk_max_ms} ms`,
+    );
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

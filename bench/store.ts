@@ -37,7 +37,8 @@ function tickBatches(): TickBatch[] {
     const eventId = seq % EVENTS;
     const first = (seq * 3) % LINES_PER_EVENT;
     const markets: Market[] = [];
-    for (let k = 0; k < MARKETS_PER_MESSAGE; k++) markets.push(market(eventId * 1000 + ((first + k) % LINES_PER_EVENT), seq));
+    for (let k = 0; k < MARKETS_PER_MESSAGE; k++)
+      markets.push(market(eventId * 1000 + ((first + k) % LINES_PER_EVENT), seq));
     batches.push({ eventId, markets, at: 1_700_000_000_000 + seq });
     rows += markets.length;
   }
@@ -86,8 +87,18 @@ function measureIngest(dir: string): { store: number; bare: number } {
       for (const b of g)
         for (const m of b.markets) {
           const p = m.prices;
-          insert.run(b.eventId, m.line_id, b.at, m.line, p?.home ?? null, p?.draw ?? null, p?.away ?? null,
-            p?.over ?? null, p?.under ?? null, m.max_win);
+          insert.run(
+            b.eventId,
+            m.line_id,
+            b.at,
+            m.line,
+            p?.home ?? null,
+            p?.draw ?? null,
+            p?.away ?? null,
+            p?.over ?? null,
+            p?.under ?? null,
+            m.max_win,
+          );
         }
     });
     const t = performance.now();
@@ -111,7 +122,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
 
-function measureQueries(dir: string): { p50: number; p99: number; seedSeconds: number; lines: number; shapeP99: string[] } {
+function measureQueries(dir: string): {
+  p50: number;
+  p99: number;
+  seedSeconds: number;
+  lines: number;
+  shapeP99: string[];
+} {
   const store = openStore({ path: join(dir, 'settlements.db') });
   const events = Array.from({ length: SETTLEMENTS }, (_, i) => benchSettlement(i));
   const t = performance.now();
@@ -137,9 +154,17 @@ function measureQueries(dir: string): { p50: number; p99: number; seedSeconds: n
     () => ({ sportId: 1 + rnd(5), team: teams[rnd(teams.length)] }),
     () => {
       const from = start + rnd(span);
-      return { from, to: from + 7 * 86_400_000, outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' } };
+      return {
+        from,
+        to: from + 7 * 86_400_000,
+        outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' },
+      };
     },
-    () => ({ leagueId: 100 + rnd(40), team: teams[rnd(teams.length)], outcome: { side: 'home', result: 'loss', scope: 'moneyline' } }),
+    () => ({
+      leagueId: 100 + rnd(40),
+      team: teams[rnd(teams.length)],
+      outcome: { side: 'home', result: 'loss', scope: 'moneyline' },
+    }),
   ];
   const times: number[] = [];
   const byShape: number[][] = shapes.map(() => []);
@@ -156,7 +181,12 @@ function measureQueries(dir: string): { p50: number; p99: number; seedSeconds: n
       byShape[i % shapes.length]!.push(ms);
     }
   }
-  const shapeP99 = byShape.map((t) => percentile(t.sort((a, b) => a - b), 0.99).toFixed(1));
+  const shapeP99 = byShape.map((t) =>
+    percentile(
+      t.sort((a, b) => a - b),
+      0.99,
+    ).toFixed(1),
+  );
   store.close();
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), seedSeconds, lines, shapeP99 };
@@ -166,10 +196,14 @@ export async function runStoreBench(log: (line: string) => void = console.log): 
   const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-bench-'));
   try {
     const ingest = measureIngest(dir);
-    log(`odds-tick ingest: store ${Math.round(ingest.store)} rows/s, bare insert loop ${Math.round(ingest.bare)} rows/s, ratio ${(ingest.store / ingest.bare).toFixed(2)} (goal >= 0.5)`);
+    log(
+      `odds-tick ingest: store ${Math.round(ingest.store)} rows/s, bare insert loop ${Math.round(ingest.bare)} rows/s, ratio ${(ingest.store / ingest.bare).toFixed(2)} (goal >= 0.5)`,
+    );
     const q = measureQueries(dir);
     log(`settlements: seeded ${q.lines} lines (${SETTLEMENTS} settlements) in ${q.seedSeconds.toFixed(1)} s`);
-    log(`settlements query (filtered, paged, with total): p50 ${q.p50.toFixed(2)} ms, p99 ${q.p99.toFixed(2)} ms (goal p99 <= 20 ms); p99 per filter shape: ${q.shapeP99.join(', ')} ms`);
+    log(
+      `settlements query (filtered, paged, with total): p50 ${q.p50.toFixed(2)} ms, p99 ${q.p99.toFixed(2)} ms (goal p99 <= 20 ms); p99 per filter shape: ${q.shapeP99.join(', ')} ms`,
+    );
     return {
       ingest_rows_per_s: Math.round(ingest.store),
       ingest_bare_rows_per_s: Math.round(ingest.bare),

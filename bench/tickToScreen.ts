@@ -81,9 +81,23 @@ const HOST_PROFILE_DIR = process.env['BENCH_TICK_HOST_PROFILE'];
  */
 const HOST_NODE_ARGS = (process.env['BENCH_TICK_HOST_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const TRACE_CATEGORIES = TRACE_FILE
-  ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'v8.execute']
+  ? [
+      'toplevel',
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'disabled-by-default-devtools.timeline.frame',
+      'blink.user_timing',
+      'v8.execute',
+    ]
   : ['toplevel'];
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** A load the bench runs: its figures' prefix, the simulator's own load ticker, and a driver of the bench's own. */
 export interface Load {
@@ -149,7 +163,10 @@ function soakSeconds(argv: readonly string[]): number {
 }
 
 /** Invokes contract channels over the bridge as the page would (same token, same origin). */
-export async function bridgeInvoke(openUrl: string, calls: Array<{ channel: string; args: unknown[] }>): Promise<unknown[]> {
+export async function bridgeInvoke(
+  openUrl: string,
+  calls: Array<{ channel: string; args: unknown[] }>,
+): Promise<unknown[]> {
   const ws = await openBridgeSocket(openUrl);
   const pending = new Map<number, (r: unknown) => void>();
   ws.on('message', (data: Buffer) => {
@@ -159,10 +176,12 @@ export async function bridgeInvoke(openUrl: string, calls: Array<{ channel: stri
   const results: unknown[] = [];
   // One at a time: each watch:add opens a stream and fetches specials; a burst of 200 would only queue in the core.
   for (const [i, c] of calls.entries()) {
-    results.push(await new Promise((resolve) => {
-      pending.set(i, resolve);
-      ws.send(JSON.stringify({ type: 'invoke', id: i, channel: c.channel, args: c.args }));
-    }));
+    results.push(
+      await new Promise((resolve) => {
+        pending.set(i, resolve);
+        ws.send(JSON.stringify({ type: 'invoke', id: i, channel: c.channel, args: c.args }));
+      }),
+    );
   }
   // Closed before measuring: every bridge client gets (and costs the host) its own copy of each odds push.
   ws.close();
@@ -171,7 +190,10 @@ export async function bridgeInvoke(openUrl: string, calls: Array<{ channel: stri
 
 /** Events worth watching: in the book with prices up, so the load has somewhere to go. */
 export function pricedEvents(sim: Simulator): number[] {
-  return sim.truth.bookIds().filter((id) => sim.truth.event(id)?.markets.some((m) => m.prices !== null)).slice(0, EVENTS);
+  return sim.truth
+    .bookIds()
+    .filter((id) => sim.truth.event(id)?.markets.some((m) => m.prices !== null))
+    .slice(0, EVENTS);
 }
 
 /**
@@ -184,23 +206,39 @@ function loopDelayOf(name: string, output: () => string, pid: number): () => Pro
     const before = lines().length;
     process.kill(pid, 'SIGUSR2');
     for (let waited = 0; lines().length === before; waited += 20) {
-      if (waited > 30_000) throw new Error(`${name} (pid ${pid}) wrote no loop-delay report; its output ends:\n${output().slice(-2000)}\nprocesses: ${spawnSync('ps', ['-o', 'pid,ppid,args', '--forest', '-g', String(pid)], { encoding: 'utf8' }).stdout}`);
+      if (waited > 30_000)
+        throw new Error(
+          `${name} (pid ${pid}) wrote no loop-delay report; its output ends:\n${output().slice(-2000)}\nprocesses: ${spawnSync('ps', ['-o', 'pid,ppid,args', '--forest', '-g', String(pid)], { encoding: 'utf8' }).stdout}`,
+        );
       await sleep(20);
     }
     return JSON.parse(lines()[before]!.slice('loop-delay '.length)) as LoopDelay;
   };
 }
 
-export async function runTickToScreenBench(log: (line: string) => void = console.log, argv: readonly string[] = process.argv.slice(2)): Promise<Figures> {
+export async function runTickToScreenBench(
+  log: (line: string) => void = console.log,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<Figures> {
   const soakS = soakSeconds(argv);
   // Sim, host and Chromium share this machine's cores; anything else running skews every stage, so say how busy it was.
-  log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min) before the run`);
-  const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min) before the run`,
+  );
+  const build = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('renderer build failed');
 
   const figures: Figures = {};
   log(`## stress load: ${STRESS.about}`);
-  Object.assign(figures, await runLoad(STRESS, { soakS, allRows: VIEWPORT.height < ALL_ROWS_HEIGHT && !SKIP_CONTEXT, trace: true }, log));
+  Object.assign(
+    figures,
+    await runLoad(STRESS, { soakS, allRows: VIEWPORT.height < ALL_ROWS_HEIGHT && !SKIP_CONTEXT, trace: true }, log),
+  );
   if (!SKIP_REALISTIC) {
     log(`## realistic load: ${REALISTIC_LOAD.about}`);
     Object.assign(figures, await runLoad(REALISTIC_LOAD, { soakS: 0, allRows: false, trace: false }, log));
@@ -226,12 +264,14 @@ function goalFigures(f: Figures): Figures {
     if (app !== undefined && bare !== undefined) out[`${prefix}tick_to_frame_p99_excess_ms`] = round(app - bare);
     const loop = f[`${prefix}host_loop_delay_p99_ms`];
     const bareLoop = f[`${prefix}bare_loop_delay_p99_ms`];
-    if (loop !== undefined && bareLoop !== undefined) out[`${prefix}host_loop_delay_p99_excess_ms`] = round(loop - bareLoop);
+    if (loop !== undefined && bareLoop !== undefined)
+      out[`${prefix}host_loop_delay_p99_excess_ms`] = round(loop - bareLoop);
   }
   const first = f['host_rss_slope_first_half_kb_s'];
   const second = f['host_rss_slope_second_half_kb_s'];
   // A flat or falling first half makes any rise in the second infinite: the slopes are compared on at least 1 KB/s.
-  if (first !== undefined && second !== undefined) out['host_rss_slope_halves_ratio'] = round(Math.max(0, second) / Math.max(1, first));
+  if (first !== undefined && second !== undefined)
+    out['host_rss_slope_halves_ratio'] = round(Math.max(0, second) / Math.max(1, first));
   return out;
 }
 
@@ -239,14 +279,34 @@ function goalFigures(f: Figures): Figures {
 function goalLines(f: Figures): string[] {
   const lines: string[] = [];
   const check = (name: string, value: number | undefined, ok: (v: number) => boolean, goal: string) =>
-    lines.push(value === undefined ? `${name}: not measured in this run (${goal})` : `${ok(value) ? 'met    ' : 'MISSED '} ${name} = ${value} (${goal})`);
-  for (const prefix of ['', 'realistic_', 'all_rows_']) check(`${prefix}tick_to_frame_p99_excess_ms`, f[`${prefix}tick_to_frame_p99_excess_ms`], (v) => v <= 33, 'goal <= 33, two frames');
+    lines.push(
+      value === undefined
+        ? `${name}: not measured in this run (${goal})`
+        : `${ok(value) ? 'met    ' : 'MISSED '} ${name} = ${value} (${goal})`,
+    );
+  for (const prefix of ['', 'realistic_', 'all_rows_'])
+    check(
+      `${prefix}tick_to_frame_p99_excess_ms`,
+      f[`${prefix}tick_to_frame_p99_excess_ms`],
+      (v) => v <= 33,
+      'goal <= 33, two frames',
+    );
   check('host_cpu_ratio', f['host_cpu_ratio'], (v) => v <= 3, 'goal <= 3');
   check('realistic_host_cpu_ratio', f['realistic_host_cpu_ratio'], (v) => v <= 3, 'goal <= 3');
   check('host_loop_delay_p99_excess_ms', f['host_loop_delay_p99_excess_ms'], (v) => v <= 5, 'goal <= 5');
-  check('host_rss_mb_hour', f['host_rss_mb_hour'], (v) => v < 300, `goal < 300, from a 600 s soak; this soak ${f['host_rss_soak_s'] ?? 0} s`);
+  check(
+    'host_rss_mb_hour',
+    f['host_rss_mb_hour'],
+    (v) => v < 300,
+    `goal < 300, from a 600 s soak; this soak ${f['host_rss_soak_s'] ?? 0} s`,
+  );
   check('host_rss_slope_halves_ratio', f['host_rss_slope_halves_ratio'], (v) => v <= 1.5, 'goal <= 1.5');
-  check('drop_episodes_per_event_per_10s_max', f['drop_episodes_per_event_per_10s_max'], (v) => v <= 1, 'goal <= 1 per watched event per 10 s');
+  check(
+    'drop_episodes_per_event_per_10s_max',
+    f['drop_episodes_per_event_per_10s_max'],
+    (v) => v <= 1,
+    'goal <= 1 per watched event per 10 s',
+  );
   return lines;
 }
 
@@ -264,7 +324,11 @@ export function loadSimulator(load: Load, keys: readonly string[]): Promise<Simu
 }
 
 /** One load from a fresh simulator, host, readers and browsers to the figures (prefixed with the load's prefix). */
-async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trace: boolean }, log: (line: string) => void): Promise<Figures> {
+async function runLoad(
+  load: Load,
+  opts: { soakS: number; allRows: boolean; trace: boolean },
+  log: (line: string) => void,
+): Promise<Figures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-bench-tick-'));
   // Real clock at speed 1 (or less): the world barely moves on its own (no events end mid-run), the ticker or the
   // load's driver supplies the load. The ticker paces over the events whose streams are open, so it starts as the
@@ -289,19 +353,28 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
   let stopDriver: (() => void) | undefined;
   try {
     // Node refuses --cpu-prof in NODE_OPTIONS: a profiled host is node with tsx as a loader instead of `npx tsx`.
-    const nodeArgs = [...(HOST_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(HOST_PROFILE_DIR)}`] : []), ...HOST_NODE_ARGS];
+    const nodeArgs = [
+      ...(HOST_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(HOST_PROFILE_DIR)}`] : []),
+      ...HOST_NODE_ARGS,
+    ];
     const runner = nodeArgs.length ? ['node', ...nodeArgs, '--import', 'tsx'] : ['npx', 'tsx'];
-    host = await startWebHost([...runner, 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')], {
-      ODDSDESK_API_KEY: KEY,
-      ODDSDESK_BENCH_LOOP_DELAY: '1',
-    });
+    host = await startWebHost(
+      [...runner, 'src/cli/index.ts', 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'bench.db')],
+      {
+        ODDSDESK_API_KEY: KEY,
+        ODDSDESK_BENCH_LOOP_DELAY: '1',
+      },
+    );
     const hostPid = host.child.pid!;
     const started = host;
     const loopDelay = loopDelayOf('the host', () => started.output(), leafPid(hostPid));
     const ids = pricedEvents(sim);
     if (ids.length < EVENTS) throw new Error(`only ${ids.length} priced events in the book`);
     watchedIds = new Set(ids);
-    const added = await bridgeInvoke(host.url, ids.map((id) => ({ channel: 'watch:add', args: [id] })));
+    const added = await bridgeInvoke(
+      host.url,
+      ids.map((id) => ({ channel: 'watch:add', args: [id] })),
+    );
     const failed = added.filter((r) => !(r as { ok: boolean }).ok);
     if (failed.length) throw new Error(`watch:add failed ${failed.length} times: ${JSON.stringify(failed[0])}`);
     stopDriver = load.drive?.(sim, ids);
@@ -315,7 +388,10 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
     const pipeUrl = await barePipe.ready;
     const pipeLoopDelay = loopDelayOf('the bare pipeline', barePipe.output, leafPid(barePipe.pid));
 
-    const launched = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const launched = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     browser = launched;
     const page = await browser.newPage({ viewport: VIEWPORT });
     const pageCdp = await page.context().newCDPSession(page);
@@ -330,22 +406,35 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
     await page.goto(host.url);
     await page.getByTestId('watch-grid').waitFor();
     if (EXTRA_CSS) await page.addStyleTag({ content: EXTRA_CSS });
-    await page.getByTestId('watch-count').filter({ hasText: `${EVENTS} events` }).waitFor();
+    await page
+      .getByTestId('watch-count')
+      .filter({ hasText: `${EVENTS} events` })
+      .waitFor();
     const rows = await page.locator('[data-testid^="watch-row-"]').count();
     const cells = await page.locator('[data-testid^="price-"]').count();
     if (EXTRA_CSS) log(`extra CSS (experiment, not the shipped renderer): ${EXTRA_CSS}`);
-    log(`grid: ${EVENTS} watched events, ${rows} rows rendered (viewport ${VIEWPORT.width}x${VIEWPORT.height}), ${cells} price cells; ${sim.openStreams()} streams open (host, bare reader, bare pipeline)`);
+    log(
+      `grid: ${EVENTS} watched events, ${rows} rows rendered (viewport ${VIEWPORT.width}x${VIEWPORT.height}), ${cells} price cells; ${sim.openStreams()} streams open (host, bare reader, bare pipeline)`,
+    );
 
     // The bare pipeline's page, in a Chromium of its own: the app's trace and its page's figures stay its own.
-    bareBrowser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    bareBrowser = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     const barePage = await bareBrowser.newPage({ viewport: VIEWPORT });
     await barePage.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await barePage.goto(pipeUrl);
     await barePage.evaluate('window.socketOpen');
     /** The bare page shows the cells the app's page shows now. */
     const mirrorCells = async (): Promise<Set<string>> => {
-      const keys = await page.locator('[data-testid^="price-"]').evaluateAll((cells) => cells.map((e) => e.getAttribute('data-testid') ?? ''));
-      await barePage.evaluate((ids) => (globalThis as unknown as { setCells(ids: string[]): void }).setCells(ids), keys);
+      const keys = await page
+        .locator('[data-testid^="price-"]')
+        .evaluateAll((cells) => cells.map((e) => e.getAttribute('data-testid') ?? ''));
+      await barePage.evaluate(
+        (ids) => (globalThis as unknown as { setCells(ids: string[]): void }).setCells(ids),
+        keys,
+      );
       return new Set(keys);
     };
 
@@ -360,11 +449,21 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       await Promise.all([loopDelay(), pipeLoopDelay()]);
       const from = Date.now();
       const loadFrom = loadavg()[0]!;
-      const cpuFrom = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), pipe: treeCpuMs(barePipe.pid), messages: streamMessages };
+      const cpuFrom = {
+        host: treeCpuMs(hostPid),
+        bare: treeCpuMs(bareReader.pid),
+        pipe: treeCpuMs(barePipe.pid),
+        messages: streamMessages,
+      };
       await Promise.all([page.evaluate(startProbe), barePage.evaluate(startProbe)]);
       // 'toplevel' is the cheapest category that still has every task's duration on every thread.
       const traceFile = traceIt ? TRACE_FILE : undefined;
-      const traced = await launched.startTracing(page, { categories: TRACE_CATEGORIES, ...(traceFile ? { path: traceFile } : {}) }).then(() => true, () => false);
+      const traced = await launched
+        .startTracing(page, { categories: TRACE_CATEGORIES, ...(traceFile ? { path: traceFile } : {}) })
+        .then(
+          () => true,
+          () => false,
+        );
       const cdp = PROFILE_FILE && traceIt ? await page.context().newCDPSession(page) : null;
       if (cdp) {
         await cdp.send('Profiler.enable');
@@ -375,7 +474,12 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       // and the latency samples are the values emitted up to now, however late the pages show them (the probes stop
       // after the trace, and a page that is behind its load answers late).
       const to = Date.now();
-      const cpuTo = { host: treeCpuMs(hostPid), bare: treeCpuMs(bareReader.pid), pipe: treeCpuMs(barePipe.pid), messages: streamMessages };
+      const cpuTo = {
+        host: treeCpuMs(hostPid),
+        bare: treeCpuMs(bareReader.pid),
+        pipe: treeCpuMs(barePipe.pid),
+        messages: streamMessages,
+      };
       const loadTo = loadavg()[0]!;
       const [hostLoop, pipeLoop] = await Promise.all([loopDelay(), pipeLoopDelay()]);
       if (cdp && PROFILE_FILE) writeFileSync(PROFILE_FILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -435,32 +539,40 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       const onWire: number[] = [];
       const received = new Map<string, number>();
       const oddsOf = (text: string): OddsBatch[] => {
-        const m = JSON.parse(text) as { type: string; payload?: OddsBatch; pushes?: Array<{ event: string; payload: OddsBatch }> };
-        return m.type === 'pushes' ? (m.pushes ?? []).filter((p) => p.event === 'onOdds').map((p) => p.payload) : [m.payload!];
+        const m = JSON.parse(text) as {
+          type: string;
+          payload?: OddsBatch;
+          pushes?: Array<{ event: string; payload: OddsBatch }>;
+        };
+        return m.type === 'pushes'
+          ? (m.pushes ?? []).filter((p) => p.event === 'onOdds').map((p) => p.payload)
+          : [m.payload!];
       };
-      for (const [recvAt, text] of probe.pushes) for (const batch of oddsOf(text)) {
-        for (const e of batch.events) {
-          for (const m of e.markets) {
-            for (const [side, price] of Object.entries(m.prices ?? {})) {
-              if (price === undefined) continue;
-              const key = `price-${e.eventId}-${m.lineId}-${side}`;
-              const hit = emitOf(key, price.toFixed(3), batch.at);
-              if (!hit || hit.at < from || hit.at > to) continue;
-              const tag = `${key}@${hit.at}`;
-              if (received.has(tag)) continue;
-              received.set(tag, recvAt);
-              inCore.push(batch.at - hit.at);
-              onWire.push(recvAt - batch.at);
+      for (const [recvAt, text] of probe.pushes)
+        for (const batch of oddsOf(text)) {
+          for (const e of batch.events) {
+            for (const m of e.markets) {
+              for (const [side, price] of Object.entries(m.prices ?? {})) {
+                if (price === undefined) continue;
+                const key = `price-${e.eventId}-${m.lineId}-${side}`;
+                const hit = emitOf(key, price.toFixed(3), batch.at);
+                if (!hit || hit.at < from || hit.at > to) continue;
+                const tag = `${key}@${hit.at}`;
+                if (received.has(tag)) continue;
+                received.set(tag, recvAt);
+                inCore.push(batch.at - hit.at);
+                onWire.push(recvAt - batch.at);
+              }
             }
           }
         }
-      }
 
       const app = toScreen(probe.cells, emitOf, { from, to }, received);
       const barePipeline = toScreen(bareProbe.cells, emitOf, { from, to });
       const { dom, paint, inPage } = app;
       for (const list of [inCore, onWire]) list.sort((a, b) => a - b);
-      const spread = (list: number[]) => `p50 ${percentile(list, 0.5).toFixed(1)} ms, p99 ${percentile(list, 0.99).toFixed(1)} ms`;
+      const spread = (list: number[]) =>
+        `p50 ${percentile(list, 0.5).toFixed(1)} ms, p99 ${percentile(list, 0.99).toFixed(1)} ms`;
 
       // ---- the longest main-thread task: Chromium's trace of the renderer main thread sees tasks under 50 ms too; the
       // page's longtask and long-animation-frame entries only 50 ms and over. The larger of the two is reported. ----
@@ -470,19 +582,37 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
 
       const p99 = percentile(dom, 0.99);
       const bareP99 = percentile(barePipeline.dom, 0.99);
-      log(`load: ${marketUpdates} market updates on ${eventsHit.size} watched events in ${seconds.toFixed(1)} s = ${Math.round(marketUpdates / seconds)} updates/s; ${sideChanges} price-cell value changes emitted; load average ${loadFrom.toFixed(2)} -> ${loadTo.toFixed(2)} over the window (1 min); the pages' records came back ${collectedAfterS.toFixed(1)} s after it`);
-      log(`visible: ${dom.length} emitted values reached the DOM, ${((100 * dom.length) / Math.max(1, displayedChanges)).toFixed(1)}% of the ${displayedChanges} changes emitted to displayed cells (${displayedKeys.size} cells: moneyline, main spread and total; team totals are not in the grid); the rest were superseded within a batch or frame; ${app.unmatched} DOM changes unmatched`);
-      log(`tick-to-DOM: p50 ${percentile(dom, 0.5).toFixed(1)} ms, p90 ${percentile(dom, 0.9).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(dom[dom.length - 1] ?? NaN).toFixed(1)} ms; samples ${dom.length}`);
-      log(`bare pipeline tick-to-DOM (same cells, same window): p50 ${percentile(barePipeline.dom, 0.5).toFixed(1)} ms, p90 ${percentile(barePipeline.dom, 0.9).toFixed(1)} ms, p99 ${bareP99.toFixed(1)} ms, max ${(barePipeline.dom[barePipeline.dom.length - 1] ?? NaN).toFixed(1)} ms; samples ${barePipeline.dom.length} (${barePipeline.unmatched} unmatched); app p99 / bare p99 = ${(p99 / bareP99).toFixed(2)} (goal <= 1.5)`);
+      log(
+        `load: ${marketUpdates} market updates on ${eventsHit.size} watched events in ${seconds.toFixed(1)} s = ${Math.round(marketUpdates / seconds)} updates/s; ${sideChanges} price-cell value changes emitted; load average ${loadFrom.toFixed(2)} -> ${loadTo.toFixed(2)} over the window (1 min); the pages' records came back ${collectedAfterS.toFixed(1)} s after it`,
+      );
+      log(
+        `visible: ${dom.length} emitted values reached the DOM, ${((100 * dom.length) / Math.max(1, displayedChanges)).toFixed(1)}% of the ${displayedChanges} changes emitted to displayed cells (${displayedKeys.size} cells: moneyline, main spread and total; team totals are not in the grid); the rest were superseded within a batch or frame; ${app.unmatched} DOM changes unmatched`,
+      );
+      log(
+        `tick-to-DOM: p50 ${percentile(dom, 0.5).toFixed(1)} ms, p90 ${percentile(dom, 0.9).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(dom[dom.length - 1] ?? NaN).toFixed(1)} ms; samples ${dom.length}`,
+      );
+      log(
+        `bare pipeline tick-to-DOM (same cells, same window): p50 ${percentile(barePipeline.dom, 0.5).toFixed(1)} ms, p90 ${percentile(barePipeline.dom, 0.9).toFixed(1)} ms, p99 ${bareP99.toFixed(1)} ms, max ${(barePipeline.dom[barePipeline.dom.length - 1] ?? NaN).toFixed(1)} ms; samples ${barePipeline.dom.length} (${barePipeline.unmatched} unmatched); app p99 / bare p99 = ${(p99 / bareP99).toFixed(2)} (goal <= 1.5)`,
+      );
       // The frame a change is painted in, for both pages: the app applies what arrived once per animation frame, the
       // bare page at once, yet either change is painted in the next frame; this ratio compares what reaches the eye.
       const paintP99 = percentile(paint, 0.99);
       const barePaintP99 = percentile(barePipeline.paint, 0.99);
-      log(`tick-to-frame-committed (first task after the frame): ${spread(paint)}; bare pipeline ${spread(barePipeline.paint)}; app p99 / bare p99 = ${(paintP99 / barePaintP99).toFixed(2)}`);
-      log(`stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes of ${(probe.pushes.reduce((n, [, t]) => n + t.length, 0) / Math.max(1, probe.pushes.length) / 1024).toFixed(1)} KB on average`);
-      log(`main thread: ${tasks ? `busy ${((100 * tasks.busy) / tracedMs).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`);
-      log(`host event loop over the window: delay p50 ${hostLoop.p50.toFixed(1)} ms, p90 ${hostLoop.p90.toFixed(1)} ms, p99 ${hostLoop.p99.toFixed(1)} ms (goal <= 20), max ${hostLoop.max.toFixed(1)} ms, mean ${hostLoop.mean.toFixed(1)} ms over ${hostLoop.count} samples; the bare pipeline's loop, same window: p50 ${pipeLoop.p50.toFixed(1)} ms, p99 ${pipeLoop.p99.toFixed(1)} ms, max ${pipeLoop.max.toFixed(1)} ms`);
-      const kinds = Object.entries(probe.alertKinds).map(([k, n]) => `${n} ${k}`).join(', ');
+      log(
+        `tick-to-frame-committed (first task after the frame): ${spread(paint)}; bare pipeline ${spread(barePipeline.paint)}; app p99 / bare p99 = ${(paintP99 / barePaintP99).toFixed(2)}`,
+      );
+      log(
+        `stages: sim emit -> core pushes the batch ${spread(inCore)}; push -> page dispatches it ${spread(onWire)} (bridge, socket and the page's task queue); page dispatch -> DOM ${spread(inPage)}; over ${probe.pushes.length} pushes of ${(probe.pushes.reduce((n, [, t]) => n + t.length, 0) / Math.max(1, probe.pushes.length) / 1024).toFixed(1)} KB on average`,
+      );
+      log(
+        `main thread: ${tasks ? `busy ${((100 * tasks.busy) / tracedMs).toFixed(0)}%, ` : ''}longest task ${longestTraced === null ? 'n/a (no trace)' : `${longestTraced.toFixed(1)} ms (trace)`}; longtask entries ${probe.longTasks.length} (max ${Math.max(0, ...probe.longTasks).toFixed(1)} ms); long-animation-frame ${probe.longFrames === null ? 'unsupported' : `${probe.longFrames.length} (max ${Math.max(0, ...probe.longFrames).toFixed(1)} ms)`}; longest frame gap ${probe.longestFrameGap.toFixed(1)} ms over ${probe.frames} frames (goal: no task over 50 ms)`,
+      );
+      log(
+        `host event loop over the window: delay p50 ${hostLoop.p50.toFixed(1)} ms, p90 ${hostLoop.p90.toFixed(1)} ms, p99 ${hostLoop.p99.toFixed(1)} ms (goal <= 20), max ${hostLoop.max.toFixed(1)} ms, mean ${hostLoop.mean.toFixed(1)} ms over ${hostLoop.count} samples; the bare pipeline's loop, same window: p50 ${pipeLoop.p50.toFixed(1)} ms, p99 ${pipeLoop.p99.toFixed(1)} ms, max ${pipeLoop.max.toFixed(1)} ms`,
+      );
+      const kinds = Object.entries(probe.alertKinds)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ');
       // Drop episodes (issue 33): a drop alert's first push opens its episode, its updates keep its number. The goal is
       // at most one new episode per watched event per 10 s: per event, the most that opened in the window, over the
       // window's length in tens of seconds.
@@ -490,16 +620,24 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
       for (const eventId of probe.dropEpisodes) episodesByEvent.set(eventId, (episodesByEvent.get(eventId) ?? 0) + 1);
       const mostPerEvent = Math.max(0, ...episodesByEvent.values());
       const perEventPer10s = mostPerEvent / Math.max(1, seconds / 10);
-      log(`alerts: ${probe.alerts} pushed to the page in the window (${(probe.alerts / seconds).toFixed(2)}/s, ${((60 * probe.alerts) / seconds).toFixed(1)} a minute${kinds ? `: ${kinds}` : ''}; the default rules; an episode's updates count as pushes)`);
-      log(`drop episodes: ${probe.dropEpisodes.length} opened in the window on ${episodesByEvent.size} events = ${(probe.dropEpisodes.length / seconds).toFixed(2)}/s; the most on one event ${mostPerEvent} = ${perEventPer10s.toFixed(2)} per 10 s (goal <= 1 per watched event per 10 s)`);
-      log(`page clock skew (Date.now vs timeOrigin+now): ${probe.clockSkew.toFixed(2)} ms (bare page ${bareProbe.clockSkew.toFixed(2)} ms)`);
+      log(
+        `alerts: ${probe.alerts} pushed to the page in the window (${(probe.alerts / seconds).toFixed(2)}/s, ${((60 * probe.alerts) / seconds).toFixed(1)} a minute${kinds ? `: ${kinds}` : ''}; the default rules; an episode's updates count as pushes)`,
+      );
+      log(
+        `drop episodes: ${probe.dropEpisodes.length} opened in the window on ${episodesByEvent.size} events = ${(probe.dropEpisodes.length / seconds).toFixed(2)}/s; the most on one event ${mostPerEvent} = ${perEventPer10s.toFixed(2)} per 10 s (goal <= 1 per watched event per 10 s)`,
+      );
+      log(
+        `page clock skew (Date.now vs timeOrigin+now): ${probe.clockSkew.toFixed(2)} ms (bare page ${bareProbe.clockSkew.toFixed(2)} ms)`,
+      );
 
       // ---- the host's CPU per message against the bare reader's, over the same window and the same messages ----
       const msgs = cpuTo.messages - cpuFrom.messages;
       const hostPer1k = ((cpuTo.host - cpuFrom.host) * 1000) / Math.max(1, msgs);
       const barePer1k = ((cpuTo.bare - cpuFrom.bare) * 1000) / Math.max(1, msgs);
       const pipePer1k = ((cpuTo.pipe - cpuFrom.pipe) * 1000) / Math.max(1, msgs);
-      log(`host cost: ${msgs} stream messages in the window (${Math.round(msgs / seconds)}/s); host ${(cpuTo.host - cpuFrom.host).toFixed(0)} ms CPU = ${hostPer1k.toFixed(1)} ms per 1k messages (${((cpuTo.host - cpuFrom.host) / 10 / seconds).toFixed(0)}% of a core); bare reader ${(cpuTo.bare - cpuFrom.bare).toFixed(0)} ms CPU = ${barePer1k.toFixed(1)} ms per 1k; ratio ${(hostPer1k / barePer1k).toFixed(2)} (goal <= 3); bare pipeline (reader and WebSocket) ${pipePer1k.toFixed(1)} ms per 1k`);
+      log(
+        `host cost: ${msgs} stream messages in the window (${Math.round(msgs / seconds)}/s); host ${(cpuTo.host - cpuFrom.host).toFixed(0)} ms CPU = ${hostPer1k.toFixed(1)} ms per 1k messages (${((cpuTo.host - cpuFrom.host) / 10 / seconds).toFixed(0)}% of a core); bare reader ${(cpuTo.bare - cpuFrom.bare).toFixed(0)} ms CPU = ${barePer1k.toFixed(1)} ms per 1k; ratio ${(hostPer1k / barePer1k).toFixed(2)} (goal <= 3); bare pipeline (reader and WebSocket) ${pipePer1k.toFixed(1)} ms per 1k`,
+      );
 
       return {
         tick_to_screen_p50_ms: round(percentile(dom, 0.5)),
@@ -529,7 +667,8 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
         load_avg_1m: round(loadTo),
       };
     };
-    const prefixed = (prefix: string, f: Figures): Figures => Object.fromEntries(Object.entries(f).map(([k, v]) => [`${prefix}${k}`, v]));
+    const prefixed = (prefix: string, f: Figures): Figures =>
+      Object.fromEntries(Object.entries(f).map(([k, v]) => [`${prefix}${k}`, v]));
 
     const figures = prefixed(load.prefix, await measureWindow(WARMUP_MS, log, opts.trace));
 
@@ -548,16 +687,24 @@ async function runLoad(load: Load, opts: { soakS: number; allRows: boolean; trac
         loads.push(loadavg()[0]!);
       }
       const heapEnd = await pageHeapMb(true);
-      const memory = hourOfMemory({ soakFrom, rss: rssSamples, heap: heapSamples, heapStart, heapEnd }, (Date.now() - loadFrom) / 1000, log);
+      const memory = hourOfMemory(
+        { soakFrom, rss: rssSamples, heap: heapSamples, heapStart, heapEnd },
+        (Date.now() - loadFrom) / 1000,
+        log,
+      );
       const meanLoad = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
-      log(`load average over the soak (1 min, sampled every 2 s): mean ${meanLoad.toFixed(2)}, max ${Math.max(...loads).toFixed(2)}`);
+      log(
+        `load average over the soak (1 min, sampled every 2 s): mean ${meanLoad.toFixed(2)}, max ${Math.max(...loads).toFixed(2)}`,
+      );
       Object.assign(figures, prefixed(load.prefix, { ...memory, soak_load_avg_1m: round(meanLoad) }));
     }
     // The same load with every row in the DOM (no virtualisation to help); the bare page then shows every row's cells.
     if (opts.allRows) {
       await page.setViewportSize({ width: VIEWPORT.width, height: ALL_ROWS_HEIGHT });
       while ((await page.locator('[data-testid^="watch-row-"]').count()) < EVENTS) await sleep(100);
-      log(`all rows: all ${EVENTS} rows in the DOM (viewport ${VIEWPORT.width}x${ALL_ROWS_HEIGHT}), figures prefixed all_rows_`);
+      log(
+        `all rows: all ${EVENTS} rows in the DOM (viewport ${VIEWPORT.width}x${ALL_ROWS_HEIGHT}), figures prefixed all_rows_`,
+      );
       const all = await measureWindow(CONTEXT_WARMUP_MS, (line) => log(`  ${line}`), false);
       Object.assign(figures, prefixed(`${load.prefix}all_rows_`, all));
     }
@@ -657,7 +804,13 @@ function startReader(
  * the difference over the soak, carried on the same way. A falling trend counts as flat.
  */
 function hourOfMemory(
-  m: { soakFrom: number; rss: ReadonlyArray<[number, number]>; heap: ReadonlyArray<[number, number]>; heapStart: number; heapEnd: number },
+  m: {
+    soakFrom: number;
+    rss: ReadonlyArray<[number, number]>;
+    heap: ReadonlyArray<[number, number]>;
+    heapStart: number;
+    heapEnd: number;
+  },
   loadS: number,
   log: (line: string) => void,
 ): Figures {
@@ -675,9 +828,15 @@ function hourOfMemory(
   const rest = Math.max(0, HOUR_S - loadS);
   const hostHour = rssLast + rssRate * rest;
   const pageHour = m.heapEnd + heapRate * rest;
-  const every = (list: ReadonlyArray<[number, number]>) => list.filter((_, i) => i % 5 === 0 || i === list.length - 1).map(([t, mb]) => `${t.toFixed(0)}s ${mb.toFixed(0)}`).join(', ');
+  const every = (list: ReadonlyArray<[number, number]>) =>
+    list
+      .filter((_, i) => i % 5 === 0 || i === list.length - 1)
+      .map(([t, mb]) => `${t.toFixed(0)}s ${mb.toFixed(0)}`)
+      .join(', ');
   const kbs = (mbPerS: number) => `${(mbPerS * 1000).toFixed(0)} KB/s`;
-  log(`memory soak: ${soakS.toFixed(0)} s more of the same load, ${loadS.toFixed(0)} s of load in all; host RSS MB at: ${every(m.rss)}; page heap in use MB at: ${every(m.heap)}`);
+  log(
+    `memory soak: ${soakS.toFixed(0)} s more of the same load, ${loadS.toFixed(0)} s of load in all; host RSS MB at: ${every(m.rss)}; page heap in use MB at: ${every(m.heap)}`,
+  );
   log(
     `memory carried on to an hour: host RSS on its trend ${rssLast.toFixed(0)} MB at the end (last sample ${(m.rss[m.rss.length - 1]?.[1] ?? NaN).toFixed(0)} MB), growing ${kbs(rssRate)} over the soak (Theil-Sen; first half ${kbs(firstHalf)}, second half ${kbs(secondHalf)}; least squares over the second half ${kbs(slope(late))}) -> ${hostHour.toFixed(0)} MB (goal < 300); ` +
       `page heap after full GC ${m.heapStart.toFixed(1)} -> ${m.heapEnd.toFixed(1)} MB (${(heapRate * 1000).toFixed(1)} KB/s) -> ${pageHour.toFixed(0)} MB`,
@@ -709,11 +868,21 @@ interface TraceEvent {
  */
 function rendererTasks(buffer: Buffer): { longest: number; busy: number } | null {
   const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   let out: { longest: number; busy: number } | null = null;
   // Nested RunTask events (a task run inside another) would count twice: only those outside the last one count.
   let end = 0;
-  const runs = events.filter((e) => e.ph === 'X' && e.dur !== undefined && mains.has(`${e.pid}:${e.tid}`) && (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask'));
+  const runs = events.filter(
+    (e) =>
+      e.ph === 'X' &&
+      e.dur !== undefined &&
+      mains.has(`${e.pid}:${e.tid}`) &&
+      (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask'),
+  );
   for (const e of runs.sort((a, b) => a.ts - b.ts)) {
     if (e.dur === undefined) continue;
     out ??= { longest: 0, busy: 0 };

@@ -45,7 +45,10 @@ export function resolveRelative(fromFile, specifier) {
 const COMMENTS = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
 const KEYWORDS = /\b(import|export)\b/g;
 const typeOnlyList = (list) => {
-  const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   // `type as x` is a value named `type`, renamed; `type X`, `type X as Y` and `type as as Y` are types.
   return names.length > 0 && names.every((n) => /^type\s+[\w$]/.test(n) && !/^type\s+as\s+[\w$]+$/.test(n));
 };
@@ -59,7 +62,10 @@ export function isRuntimeClause(keyword, clauseText) {
   const clause = clauseText.replace(COMMENTS, ' ').trim();
   if (keyword === 'import' && clause.startsWith('(')) return false;
   if (clause === '') return keyword === 'import';
-  const body = clause.replace(/\bfrom$/, '').replace(/=\s*require\s*\($/, '').trim();
+  const body = clause
+    .replace(/\bfrom$/, '')
+    .replace(/=\s*require\s*\($/, '')
+    .trim();
   if (/^type\s*[{*]/.test(body) || /^type\s+[\w$]+$/.test(body)) return false;
   const list = /^\{([\s\S]*)\}$/.exec(body);
   return !(list && typeOnlyList(list[1]));

@@ -57,7 +57,10 @@ export const NODE_ONLY_PACKAGES = [
  */
 export const CORE_TIERS = [
   // Seams the host injects and pure utilities: they know no other room, so anything may use them.
-  { rooms: ['clock', 'log', 'net', 'secrets', 'notifier', 'budget', 'fileModes'], why: 'injected seams and pure utilities' },
+  {
+    rooms: ['clock', 'log', 'net', 'secrets', 'notifier', 'budget', 'fileModes'],
+    why: 'injected seams and pure utilities',
+  },
   // The two ends of the data: the store (all SQL; it never sees the network or the key) and the api (the one
   // request governor and its client; it never writes SQL). Neither imports the other.
   { rooms: ['store', 'api'], why: 'the store and the api client' },
@@ -188,7 +191,11 @@ function check(context, node, source, filename, cycleCandidates) {
     // A type-only import cannot build an engine, and cannot make modules evaluate in a loop.
     if (typeOnly(node)) return;
     checkEngineImport(context, node, filename, file, importedNames(node));
-    const runtime = node.type === 'ImportDeclaration' || node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'TSImportEqualsDeclaration';
+    const runtime =
+      node.type === 'ImportDeclaration' ||
+      node.type === 'ExportNamedDeclaration' ||
+      node.type === 'ExportAllDeclaration' ||
+      node.type === 'TSImportEqualsDeclaration';
     if (runtime && layerOf(file)) cycleCandidates.push({ node, file });
     return;
   }
@@ -201,18 +208,28 @@ function check(context, node, source, filename, cycleCandidates) {
   if (source.startsWith('node:') || builtins.has(bare)) {
     context.report({ node, message: `src/${from} is not Node code and may not import ${source}` });
   } else if (nodeOnly.has(bare)) {
-    context.report({ node, message: `src/${from} is not Node code and may not import ${source}: it runs only under Node` });
+    context.report({
+      node,
+      message: `src/${from} is not Node code and may not import ${source}: it runs only under Node`,
+    });
   }
 }
 
 function reportCycles(context, filename, candidates) {
   if (!candidates.length) return;
-  const view = graphView(filename, candidates.map((c) => c.file), SRC);
+  const view = graphView(
+    filename,
+    candidates.map((c) => c.file),
+    SRC,
+  );
   for (const { node, file } of candidates) {
     const back = view.pathBack(file);
     if (back) {
       const chain = [filename, ...back].map(fromRoot).join(' → ');
-      context.report({ node, message: `import cycle: ${chain}. Modules under src/ may not import each other in a loop, directly or through others (type-only imports do not count); move what both need into a module of its own` });
+      context.report({
+        node,
+        message: `import cycle: ${chain}. Modules under src/ may not import each other in a loop, directly or through others (type-only imports do not count); move what both need into a module of its own`,
+      });
     }
   }
 }
@@ -228,7 +245,10 @@ export default {
       meta: {
         type: 'problem',
         schema: [],
-        docs: { description: 'Enforce the src/ layering: layers, Node-only code, the core rooms, no cycles, one engine factory' },
+        docs: {
+          description:
+            'Enforce the src/ layering: layers, Node-only code, the core rooms, no cycles, one engine factory',
+        },
       },
       create(context) {
         const filename = context.physicalFilename ?? context.filename ?? context.getFilename();
@@ -240,14 +260,20 @@ export default {
           ExportAllDeclaration: (node) => at(node, node.source.value),
           ImportExpression: (node) => node.source.type === 'Literal' && at(node, node.source.value),
           TSImportEqualsDeclaration: (node) =>
-            node.moduleReference.type === 'TSExternalModuleReference' && at(node, node.moduleReference.expression.value),
+            node.moduleReference.type === 'TSExternalModuleReference' &&
+            at(node, node.moduleReference.expression.value),
           CallExpression: (node) => {
-            if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') {
+            if (
+              node.callee.type === 'Identifier' &&
+              node.callee.name === 'require' &&
+              node.arguments[0]?.type === 'Literal'
+            ) {
               at(node, node.arguments[0].value);
             }
           },
           FunctionDeclaration: (node) => node.id && checkEngineDeclaration(context, node.id, node.id.name, filename),
-          VariableDeclarator: (node) => node.id.type === 'Identifier' && checkEngineDeclaration(context, node.id, node.id.name, filename),
+          VariableDeclarator: (node) =>
+            node.id.type === 'Identifier' && checkEngineDeclaration(context, node.id, node.id.name, filename),
           'Program:exit': () => reportCycles(context, filename, cycleCandidates),
         };
       },

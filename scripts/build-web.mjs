@@ -19,7 +19,11 @@ export async function buildWeb() {
   const next = `${webDir}.${process.pid}.tmp`;
   try {
     const { build } = await import('vite');
-    await build({ configFile: path.join(root, 'vite.web.config.ts'), logLevel: 'warn', build: { outDir: next, emptyOutDir: true } });
+    await build({
+      configFile: path.join(root, 'vite.web.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: next, emptyOutDir: true },
+    });
     const made = readdirSync(next, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => path.relative(next, path.join(e.parentPath, e.name)))

@@ -36,7 +36,8 @@ export function publishProblems(publish) {
       continue;
     }
     const provider = entry.provider;
-    if (provider === 'generic' && (typeof entry.url !== 'string' || entry.url === '')) problems.push('publish provider generic needs a url (https)');
+    if (provider === 'generic' && (typeof entry.url !== 'string' || entry.url === ''))
+      problems.push('publish provider generic needs a url (https)');
     for (const key of ['url', 'endpoint']) {
       const value = entry[key];
       if (value == null) continue;
@@ -47,7 +48,8 @@ export function publishProblems(publish) {
         problems.push(`publish ${key} ${JSON.stringify(String(value))} is not a URL`);
         continue;
       }
-      if (protocol !== 'https:') problems.push(`publish ${key} ${JSON.stringify(String(value))} is not https (provider ${provider ?? '?'})`);
+      if (protocol !== 'https:')
+        problems.push(`publish ${key} ${JSON.stringify(String(value))} is not https (provider ${provider ?? '?'})`);
     }
   }
   return problems;
@@ -69,10 +71,20 @@ export function hasFeed(publish) {
 export function windowsSigningProblems(win, feed) {
   if (!feed) return [];
   const problems = [];
-  const names = [...asList(win?.signtoolOptions?.publisherName), ...asList(win?.azureSignOptions?.publisherName)].filter((n) => typeof n === 'string' && n.trim() !== '');
-  if (names.length === 0) problems.push('win.signtoolOptions.publisherName is not set: set it to the code-signing certificate\'s subject CN (docs/releasing.md)');
-  else if (names.some((n) => n.includes(PUBLISHER_PLACEHOLDER))) problems.push(`win.signtoolOptions.publisherName is still the placeholder ${PUBLISHER_PLACEHOLDER}: set it to the code-signing certificate's subject CN (docs/releasing.md)`);
-  if (win?.verifyUpdateCodeSignature === false) problems.push('win.verifyUpdateCodeSignature is false: the app would install an update whoever signed it');
+  const names = [
+    ...asList(win?.signtoolOptions?.publisherName),
+    ...asList(win?.azureSignOptions?.publisherName),
+  ].filter((n) => typeof n === 'string' && n.trim() !== '');
+  if (names.length === 0)
+    problems.push(
+      "win.signtoolOptions.publisherName is not set: set it to the code-signing certificate's subject CN (docs/releasing.md)",
+    );
+  else if (names.some((n) => n.includes(PUBLISHER_PLACEHOLDER)))
+    problems.push(
+      `win.signtoolOptions.publisherName is still the placeholder ${PUBLISHER_PLACEHOLDER}: set it to the code-signing certificate's subject CN (docs/releasing.md)`,
+    );
+  if (win?.verifyUpdateCodeSignature === false)
+    problems.push('win.verifyUpdateCodeSignature is false: the app would install an update whoever signed it');
   return problems;
 }
 
@@ -84,7 +96,8 @@ export function windowsSigningProblems(win, feed) {
  */
 export function updateKeyProblems(pem) {
   if (pem === null) return [];
-  if (/PRIVATE KEY/.test(pem)) return [`${UPDATE_KEY_SOURCE} holds a PRIVATE key: it would ship in the app; put only the public half there`];
+  if (/PRIVATE KEY/.test(pem))
+    return [`${UPDATE_KEY_SOURCE} holds a PRIVATE key: it would ship in the app; put only the public half there`];
   let type;
   try {
     type = createPublicKey(pem).asymmetricKeyType;
@@ -133,18 +146,24 @@ export default async function beforePack(context, read = readOrNull, warn = (lin
   const problems = [...publishProblems(packager.config?.publish), ...publishProblems(own?.publish)];
   if (problems.length > 0) throw new Error(`Refusing to build with an insecure update feed: ${problems.join('; ')}`);
   // The app's package.json as packed (extraMetadata merged in).
-  const pageProblems = releasePageProblems(packager.info?.metadata?.releasePage ?? packager.config?.extraMetadata?.releasePage);
-  if (pageProblems.length > 0) throw new Error(`Refusing to build: ${pageProblems.join('; ')} (docs/releasing.md, "The release page")`);
+  const pageProblems = releasePageProblems(
+    packager.info?.metadata?.releasePage ?? packager.config?.extraMetadata?.releasePage,
+  );
+  if (pageProblems.length > 0)
+    throw new Error(`Refusing to build: ${pageProblems.join('; ')} (docs/releasing.md, "The release page")`);
   const feed = hasFeed(packager.config?.publish) || hasFeed(own?.publish);
   const platform = context.electronPlatformName;
   if (platform === 'win32') {
     const signing = windowsSigningProblems(own ?? packager.config?.win, feed);
-    if (signing.length > 0) throw new Error(`Refusing to build a Windows installer with an update feed: ${signing.join('; ')}`);
+    if (signing.length > 0)
+      throw new Error(`Refusing to build a Windows installer with an update feed: ${signing.join('; ')}`);
   }
   const key = read(path.resolve(packager.projectDir ?? process.cwd(), UPDATE_KEY_SOURCE));
   const keyProblems = updateKeyProblems(key);
   if (keyProblems.length > 0) throw new Error(`Refusing to build: ${keyProblems.join('; ')}`);
   if (platform === 'linux' && feed && key === null) {
-    warn(`Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`);
+    warn(
+      `Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`,
+    );
   }
 }

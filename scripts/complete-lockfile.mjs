@@ -10,7 +10,17 @@ const lockPath = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
-const CPU = { arm: 'arm', 'arm-eabi': 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' };
+const CPU = {
+  arm: 'arm',
+  'arm-eabi': 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+};
 
 function describe(name) {
   const m = /^@rollup\/rollup-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z0-9]+))?$/.exec(name);
@@ -30,7 +40,7 @@ for (const [key, pkg] of Object.entries(packages)) {
     if (!platform) continue;
     packages[`node_modules/${dep}`] = {
       version,
-      ...platform.cpu && { cpu: platform.cpu },
+      ...(platform.cpu && { cpu: platform.cpu }),
       ...(pkg.dev ? { dev: true } : {}),
       license: 'MIT',
       optional: true,
@@ -40,6 +50,8 @@ for (const [key, pkg] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(lockPath, JSON.stringify(lock, null, 2) + '\n');
 console.log(`complete-lockfile: added ${added} platform entries`);

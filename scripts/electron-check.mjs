@@ -11,8 +11,14 @@ import { isEntryScript } from './electron-native.mjs';
  * Why Electron cannot start from `electronDir` (the electron package folder), or null when it can. Mirrors what the
  * electron package itself does: path.txt names the binary inside dist/ (ELECTRON_OVERRIDE_DIST_PATH replaces dist/).
  */
-export function electronProblem(electronDir, env = process.env, exists = existsSync, read = (f) => readFileSync(f, 'utf8')) {
-  const fetch = 'fetch it with `node node_modules/electron/install.js` (needs the network once; or set ELECTRON_OVERRIDE_DIST_PATH)';
+export function electronProblem(
+  electronDir,
+  env = process.env,
+  exists = existsSync,
+  read = (f) => readFileSync(f, 'utf8'),
+) {
+  const fetch =
+    'fetch it with `node node_modules/electron/install.js` (needs the network once; or set ELECTRON_OVERRIDE_DIST_PATH)';
   const browser = 'or run the same app in a browser with `npm run web`';
   if (!electronDir) return `Electron is not installed: run \`npm install\`, ${browser}.`;
   let name;
@@ -22,7 +28,9 @@ export function electronProblem(electronDir, env = process.env, exists = existsS
     name = '';
   }
   if (!name) return `Electron's binary is missing (its download did not run or failed): ${fetch}, ${browser}.`;
-  const binary = env.ELECTRON_OVERRIDE_DIST_PATH ? path.join(env.ELECTRON_OVERRIDE_DIST_PATH, name) : path.join(electronDir, 'dist', name);
+  const binary = env.ELECTRON_OVERRIDE_DIST_PATH
+    ? path.join(env.ELECTRON_OVERRIDE_DIST_PATH, name)
+    : path.join(electronDir, 'dist', name);
   if (!exists(binary)) return `Electron's binary is missing (${binary}): ${fetch}, ${browser}.`;
   return null;
 }

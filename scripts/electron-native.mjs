@@ -52,7 +52,12 @@ function nativeDir(root = projectRoot()) {
   return process.env.ODDSDESK_NATIVE_DIR ? path.resolve(process.env.ODDSDESK_NATIVE_DIR) : path.join(root, '.native');
 }
 
-export function electronBindingPath(electronVersion, platform = process.platform, arch = process.arch, dir = nativeDir()) {
+export function electronBindingPath(
+  electronVersion,
+  platform = process.platform,
+  arch = process.arch,
+  dir = nativeDir(),
+) {
   return path.join(dir, `electron-${electronVersion}-${platform}-${arch}`, 'better_sqlite3.node');
 }
 
@@ -64,7 +69,10 @@ export function stagedBindingPath(dir = nativeDir()) {
 /** NODE_MODULE_VERSION of the installed Electron (the electron package records it), or null. */
 function electronAbi() {
   try {
-    return readFileSync(path.join(path.dirname(require.resolve('electron/package.json')), 'abi_version'), 'utf8').trim() || null;
+    return (
+      readFileSync(path.join(path.dirname(require.resolve('electron/package.json')), 'abi_version'), 'utf8').trim() ||
+      null
+    );
   } catch {
     return null;
   }
@@ -86,29 +94,50 @@ function build(electronVersion, target) {
   const work = path.join(path.dirname(path.dirname(target)), 'build-better-sqlite3');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  for (const entry of ['package.json', 'binding.gyp', 'src', 'deps', 'lib']) cpSync(path.join(source, entry), path.join(work, entry), { recursive: true });
+  for (const entry of ['package.json', 'binding.gyp', 'src', 'deps', 'lib'])
+    cpSync(path.join(source, entry), path.join(work, entry), { recursive: true });
 
-  console.log(`Building better-sqlite3 for Electron ${electronVersion} (once; kept in ${path.relative(root, path.dirname(target)) || '.'})…`);
+  console.log(
+    `Building better-sqlite3 for Electron ${electronVersion} (once; kept in ${path.relative(root, path.dirname(target)) || '.'})…`,
+  );
   const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
   // shell: a .cmd needs one on Windows; quoted, so a space in the project path survives it.
   const quote = (s) => (process.platform === 'win32' ? `"${s}"` : s);
   // npm passes its config down as npm_config_*: a `nodedir` there (set for offline Node builds) would make node-gyp
   // build against Node's headers while we ask for Electron's, and produce a binding Electron refuses to load.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(k)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^npm_config_(nodedir|target|runtime|disturl|dist_url)$/i.test(k)),
+  );
   const run = (cmd, args) =>
-    spawnSync(quote(cmd), args, { cwd: work, env, stdio: 'inherit', shell: process.platform === 'win32', timeout: 15 * 60_000 }).status === 0;
+    spawnSync(quote(cmd), args, {
+      cwd: work,
+      env,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+      timeout: 15 * 60_000,
+    }).status === 0;
   const ok =
     run(bin('prebuild-install'), ['--runtime', 'electron', '--target', electronVersion, '--arch', process.arch]) ||
-    run(bin('node-gyp'), ['rebuild', '--release', `--target=${electronVersion}`, `--arch=${process.arch}`, '--dist-url=https://electronjs.org/headers']);
+    run(bin('node-gyp'), [
+      'rebuild',
+      '--release',
+      `--target=${electronVersion}`,
+      `--arch=${process.arch}`,
+      '--dist-url=https://electronjs.org/headers',
+    ]);
   const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
   if (!ok || !existsSync(built)) {
     rmSync(work, { recursive: true, force: true });
-    fail(`Could not build better-sqlite3 for Electron ${electronVersion}: it needs the network once (prebuilt binary or Electron headers) or a C++ toolchain (see README). Nothing in node_modules was changed.`);
+    fail(
+      `Could not build better-sqlite3 for Electron ${electronVersion}: it needs the network once (prebuilt binary or Electron headers) or a C++ toolchain (see README). Nothing in node_modules was changed.`,
+    );
   }
   const abi = electronAbi();
   if (abi && !bindingAbis(readFileSync(built)).includes(abi)) {
     rmSync(work, { recursive: true, force: true });
-    fail(`The better-sqlite3 build is not for Electron ${electronVersion} (module version ${abi}); found ${bindingAbis(readFileSync(built)).join(', ') || 'none'}. Nothing was kept.`);
+    fail(
+      `The better-sqlite3 build is not for Electron ${electronVersion} (module version ${abi}); found ${bindingAbis(readFileSync(built)).join(', ') || 'none'}. Nothing was kept.`,
+    );
   }
   mkdirSync(path.dirname(target), { recursive: true });
   cpSync(built, target);

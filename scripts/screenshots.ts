@@ -37,8 +37,12 @@ async function shoot(page: Page, suffix: string) {
     if (view === 'watchlist') {
       // The detail pane of the first row, with its charts.
       // Prefer a live row: its markets are priced, so the fair column and charts have something to show.
-      const live = page.locator('[data-testid^="watch-row-"]').filter({ has: page.locator('.badge.live'), hasNotText: 'off' });
-      const first = (await live.count()) ? live.nth(Math.min(2, (await live.count()) - 1)) : page.locator('[data-testid^="watch-row-"]').first();
+      const live = page
+        .locator('[data-testid^="watch-row-"]')
+        .filter({ has: page.locator('.badge.live'), hasNotText: 'off' });
+      const first = (await live.count())
+        ? live.nth(Math.min(2, (await live.count()) - 1))
+        : page.locator('[data-testid^="watch-row-"]').first();
       if (await first.count()) {
         await first.click();
         await page.keyboard.press('Enter');
@@ -65,7 +69,12 @@ async function shoot(page: Page, suffix: string) {
   }
   // The command palette over the watchlist, finding the first watched event's home team among watches and fixtures.
   await page.keyboard.press('w');
-  const team = (await page.locator('[data-testid^="watch-row-"] .teams').first().textContent().catch(() => null)) ?? '';
+  const team =
+    (await page
+      .locator('[data-testid^="watch-row-"] .teams')
+      .first()
+      .textContent()
+      .catch(() => null)) ?? '';
   await page.keyboard.press('Control+k');
   await page.keyboard.type(team.split(' ')[0]!.slice(0, 4).toLowerCase() || 'go to');
   await page.waitForTimeout(500);
@@ -85,9 +94,14 @@ async function shootHistoryView(
   startWebHost: StartWebHost,
   o: { db: string; baseUrl: string; key: string; name: string; open: (page: Page) => Promise<void> },
 ) {
-  const host = await startWebHost(['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', o.baseUrl, '--db', o.db], { ODDSDESK_API_KEY: o.key });
+  const host = await startWebHost(
+    ['npx', 'tsx', 'src/cli/index.ts', 'web', '--port', '0', '--base-url', o.baseUrl, '--db', o.db],
+    { ODDSDESK_API_KEY: o.key },
+  );
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 })).newPage();
+    const page = await (
+      await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 })
+    ).newPage();
     await page.goto(host.url);
     await page.getByTestId('status-bar').waitFor();
     for (const suffix of args.has('--light') ? ['', '-light'] : ['']) {
@@ -159,12 +173,22 @@ async function main() {
   const { startWebHost } = await import('../test/e2e/helpers');
   mkdirSync(outDir, { recursive: true });
   if (!args.has('--no-build')) {
-    const b = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+    const b = spawnSync('npx', ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'error'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (b.status !== 0) throw new Error('renderer build failed');
   }
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   let host: WebHost | undefined;
   try {

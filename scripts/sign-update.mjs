@@ -54,21 +54,25 @@ function fileNameOf(url) {
  */
 export function signUpdateInfo(ymlText, dir, privatePem, pinnedPublicPem = null, read = (f) => readFileSync(f)) {
   const privateKey = createPrivateKey(privatePem);
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`the release key is a ${privateKey.asymmetricKeyType} key, not Ed25519`);
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error(`the release key is a ${privateKey.asymmetricKeyType} key, not Ed25519`);
   const check = pinnedPublicPem === null ? createPublicKey(privateKey) : createPublicKey(pinnedPublicPem);
   const info = yaml.load(ymlText);
   const files = Array.isArray(info?.files) ? info.files : [];
   if (files.length === 0) throw new Error('the yml lists no files to sign');
   // As electron-builder writes it (e.g. 0.2.0): the app checks the signature against the version the feed offers.
   const version = typeof info.version === 'string' ? info.version : '';
-  if (!/^[0-9A-Za-z][0-9A-Za-z.+-]*$/.test(version)) throw new Error(`the yml's version ${JSON.stringify(info.version ?? null)} is not a version`);
+  if (!/^[0-9A-Za-z][0-9A-Za-z.+-]*$/.test(version))
+    throw new Error(`the yml's version ${JSON.stringify(info.version ?? null)} is not a version`);
   const signed = [];
   for (const entry of files) {
     const name = fileNameOf(entry.url);
     const message = signedMessage(version, read(path.join(dir, name)));
     const signature = sign(null, message, privateKey);
     if (!verify(null, message, check, signature)) {
-      throw new Error(`the signature of ${name} does not verify against ${pinnedPublicPem === null ? 'its own key' : 'the key pinned in the app (resources/update-signing-key.pem)'}: wrong private key?`);
+      throw new Error(
+        `the signature of ${name} does not verify against ${pinnedPublicPem === null ? 'its own key' : 'the key pinned in the app (resources/update-signing-key.pem)'}: wrong private key?`,
+      );
     }
     entry[SIGNATURE_FIELD] = signature.toString('base64');
     signed.push(name);
@@ -88,9 +92,16 @@ function main(argv) {
   try {
     pinned = readFileSync(PINNED_KEY, 'utf8');
   } catch {
-    console.warn(`Note: no ${path.relative(process.cwd(), PINNED_KEY)}: the signatures are checked only against the private key's own public half.`);
+    console.warn(
+      `Note: no ${path.relative(process.cwd(), PINNED_KEY)}: the signatures are checked only against the private key's own public half.`,
+    );
   }
-  const { text, signed } = signUpdateInfo(readFileSync(yml, 'utf8'), path.dirname(yml), readFileSync(keyFile, 'utf8'), pinned);
+  const { text, signed } = signUpdateInfo(
+    readFileSync(yml, 'utf8'),
+    path.dirname(yml),
+    readFileSync(keyFile, 'utf8'),
+    pinned,
+  );
   writeFileSync(yml, text);
   console.log(`Signed ${signed.join(', ')} as version ${yaml.load(text).version} in ${yml}.`);
   return 0;

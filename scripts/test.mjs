@@ -40,7 +40,9 @@ if (!process.env.ODDSDESK_TEST_INNER && has('dbus-run-session') && has('gnome-ke
   process.exit(r.status ?? 1);
 }
 if (!process.env.ODDSDESK_KEYRING) {
-  console.log('note: no dbus-run-session/gnome-keyring here: keychain tests will be skipped (install gnome-keyring dbus-x11)');
+  console.log(
+    'note: no dbus-run-session/gnome-keyring here: keychain tests will be skipped (install gnome-keyring dbus-x11)',
+  );
 }
 
 const started = Date.now();
@@ -183,15 +185,19 @@ const checks = Promise.all([
   quietStep('lint (incl. layering rule)', bin('eslint'), ['.'], {}, true).then((ok) => count('lint', ok)),
 ]);
 const [, webOk] = await Promise.all([
-  quietStep('build the CLI and browser-mode host (out/cli)', process.execPath, ['scripts/build-cli.mjs']).then((ok) => count('build the CLI bundle (out/cli)', ok)),
-  // Without ODDSDESK_BUNDLES_BUILT: this is the build.
-  quietStep('build the renderer for browser mode (out/web)', process.execPath, ['scripts/build-web.mjs'], { ODDSDESK_BUNDLES_BUILT: '' }).then((ok) =>
-    count('build the renderer for browser mode (out/web)', ok && existsSync('out/web/index.html')),
+  quietStep('build the CLI and browser-mode host (out/cli)', process.execPath, ['scripts/build-cli.mjs']).then((ok) =>
+    count('build the CLI bundle (out/cli)', ok),
   ),
+  // Without ODDSDESK_BUNDLES_BUILT: this is the build.
+  quietStep('build the renderer for browser mode (out/web)', process.execPath, ['scripts/build-web.mjs'], {
+    ODDSDESK_BUNDLES_BUILT: '',
+  }).then((ok) => count('build the renderer for browser mode (out/web)', ok && existsSync('out/web/index.html'))),
 ]);
 
 // 2. vitest, then 3. Playwright.
-console.log(`\n(soaks: ${soak} sizes${soak === 'full' ? '' : '; ODDSDESK_SOAK=full or `npm run test:soak` for the full ones'})`);
+console.log(
+  `\n(soaks: ${soak} sizes${soak === 'full' ? '' : '; ODDSDESK_SOAK=full or `npm run test:soak` for the full ones'})`,
+);
 
 async function vitest() {
   const vitestJson = path.join(tmp, 'vitest.json');
@@ -224,7 +230,11 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const pwOutput = path.join('test-results', `run-${process.pid}`);
 /** The end-to-end tests there are, counted without running them (no browser needed to list them). */
 function skipE2e(reason) {
-  const list = spawnSync(bin('playwright'), ['test', '--list', '--reporter=json'], { encoding: 'utf8', env: { ...process.env, ...testEnv }, maxBuffer: 64 << 20 });
+  const list = spawnSync(bin('playwright'), ['test', '--list', '--reporter=json'], {
+    encoding: 'utf8',
+    env: { ...process.env, ...testEnv },
+    maxBuffer: 64 << 20,
+  });
   let n = 0;
   try {
     const walk = (suite) => {
@@ -261,7 +271,8 @@ async function playwright() {
     totals.skipped += s.skipped;
     // A spec file that fails to load runs no test: count each such error, never as nothing.
     for (const e of report.errors ?? []) count(`e2e did not load: ${String(e.message ?? '').split('\n')[0]}`, false);
-    if (!pwOk && s.unexpected === 0 && (report.errors ?? []).length === 0) count('playwright exited with an error', false);
+    if (!pwOk && s.unexpected === 0 && (report.errors ?? []).length === 0)
+      count('playwright exited with an error', false);
     const walk = (suite) => {
       for (const spec of suite.specs ?? []) if (!spec.ok) failures.push(`e2e: ${spec.title}`);
       for (const child of suite.suites ?? []) walk(child);
@@ -281,7 +292,9 @@ if (totals.failed === 0) rmSync(pwOutput, { recursive: true, force: true });
 else if (existsSync(pwOutput)) console.log(`\nEnd-to-end output of this run (each failure's context): ${pwOutput}`);
 rmSync(tmp, { recursive: true, force: true });
 
-console.log(`\nTimes: ${phases.map(([name, ms]) => `${name.replace(/ \(.*$/, '')} ${secs(ms)}`).join('; ')}; total ${secs(Date.now() - started)}`);
+console.log(
+  `\nTimes: ${phases.map(([name, ms]) => `${name.replace(/ \(.*$/, '')} ${secs(ms)}`).join('; ')}; total ${secs(Date.now() - started)}`,
+);
 if (skips.length) console.log(`Skipped:\n${skips.map((s) => `  - ${s}`).join('\n')}`);
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ✗ ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -10,19 +10,58 @@ import { startBridge, type BridgeServer } from '../src/core/bridge/server';
 import type { CoreHandlers, OddsBatch } from '../src/shared/ipc/contract';
 import { openBridgeSocket } from './support/bridgeSocket';
 
-const handlers = { 'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream', historyPath: ':memory:' }) } as Partial<CoreHandlers> as CoreHandlers;
+const handlers = {
+  'app:info': () => ({
+    version: 't',
+    demo: true,
+    host: 'browser',
+    baseUrl: 'http://upstream',
+    historyPath: ':memory:',
+  }),
+} as Partial<CoreHandlers> as CoreHandlers;
 
 const batch = (n: number): OddsBatch => ({
   at: n,
-  events: [{ eventId: 7, markets: [{ lineId: n % 3, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2 + n / 1000, away: 2 }, maxWin: 100, updatedAt: null, seenAt: n }] }],
+  events: [
+    {
+      eventId: 7,
+      markets: [
+        {
+          lineId: n % 3,
+          period: 0,
+          market: 'moneyline',
+          side: null,
+          line: null,
+          prices: { home: 2 + n / 1000, away: 2 },
+          maxWin: 100,
+          updatedAt: null,
+          seenAt: n,
+        },
+      ],
+    },
+  ],
 });
 /** The odds in the frames a page got: each frame's lines with their home price. */
 const oddsFrames = (texts: readonly string[]) =>
   texts
-    .map((t) => JSON.parse(t) as { type: string; event?: string; payload?: OddsBatch; pushes?: Array<{ event: string; payload: OddsBatch }> })
-    .map((m) => (m.type === 'pushes' ? (m.pushes ?? []) : [{ event: m.event!, payload: m.payload! }]).filter((p) => p.event === 'onOdds').map((p) => p.payload))
+    .map(
+      (t) =>
+        JSON.parse(t) as {
+          type: string;
+          event?: string;
+          payload?: OddsBatch;
+          pushes?: Array<{ event: string; payload: OddsBatch }>;
+        },
+    )
+    .map((m) =>
+      (m.type === 'pushes' ? (m.pushes ?? []) : [{ event: m.event!, payload: m.payload! }])
+        .filter((p) => p.event === 'onOdds')
+        .map((p) => p.payload),
+    )
     .filter((b) => b.length)
-    .map((b) => b.flatMap((x) => x.events.flatMap((e) => e.markets.map((m) => `${m.lineId}=${m.prices?.home}`))).sort());
+    .map((b) =>
+      b.flatMap((x) => x.events.flatMap((e) => e.markets.map((m) => `${m.lineId}=${m.prices?.home}`))).sort(),
+    );
 
 const turn = () => new Promise((r) => setImmediate(r));
 const until = async (what: () => boolean) => {

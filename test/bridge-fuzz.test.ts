@@ -37,7 +37,10 @@ let inputs = 0;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 beforeAll(async () => {
-  host = spawn(process.execPath, ['--import', 'tsx', 'test/support/bridgeHost.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  host = spawn(process.execPath, ['--import', 'tsx', 'test/support/bridgeHost.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';
     host.stdout!.on('data', (d: Buffer) => {
@@ -61,11 +64,18 @@ function within<T>(what: string, p: Promise<T>): Promise<T> {
   let t: NodeJS.Timeout;
   return Promise.race([
     p.finally(() => clearTimeout(t)),
-    new Promise<T>((_, reject) => (t = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms: ${what}`)), TIMEOUT_MS))),
+    new Promise<T>(
+      (_, reject) =>
+        (t = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms: ${what}`)), TIMEOUT_MS)),
+    ),
   ]);
 }
 
-function request(method: string, target: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function request(
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   inputs++;
   return within(
     `${method} ${target}`,
@@ -124,25 +134,68 @@ function expectedStatus(method: string, target: string, headers: Record<string, 
 const STATIC_FILES = new Set(['index.html', 'app.js']);
 
 const pathSegment = fc.oneof(
-  fc.constantFrom('', '.', '..', '%2e%2e', '%2E.', '%2f', '%5c', '%00', '%0a', '%', '%%', '%E0%A4%A', '%C0%AF', '%FF', 'index.html', 'app.js', 'bridge', '?token=x', '#t', ';', '//', '\\'),
+  fc.constantFrom(
+    '',
+    '.',
+    '..',
+    '%2e%2e',
+    '%2E.',
+    '%2f',
+    '%5c',
+    '%00',
+    '%0a',
+    '%',
+    '%%',
+    '%E0%A4%A',
+    '%C0%AF',
+    '%FF',
+    'index.html',
+    'app.js',
+    'bridge',
+    '?token=x',
+    '#t',
+    ';',
+    '//',
+    '\\',
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~-]{0,12}$/),
-  fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 }).map((bytes) => bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
+  fc
+    .array(fc.integer({ min: 0, max: 255 }), { maxLength: 4 })
+    .map((bytes) => bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
   fc.stringMatching(/^%[0-9A-Za-z]{0,2}$/),
   fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => encodeURIComponent(s)),
 );
 const target = fc.array(pathSegment, { maxLength: 6 }).map((segments) => '/' + segments.join('/'));
-const RESERVED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'sec-fetch-site', 'te', 'trailer', 'keep-alive']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'expect',
+  'upgrade',
+  'sec-fetch-site',
+  'te',
+  'trailer',
+  'keep-alive',
+]);
 const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/).filter((n) => !RESERVED.has(n));
 const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,40}$/).map((v) => v.trim());
 const headers = fc
   .record({
-    host: fc.oneof(fc.constant('own'), fc.constant('localhost'), fc.constantFrom('evil.example', 'evil.example:80', '127.0.0.1', '127.0.0.1:1', '[::1]')),
+    host: fc.oneof(
+      fc.constant('own'),
+      fc.constant('localhost'),
+      fc.constantFrom('evil.example', 'evil.example:80', '127.0.0.1', '127.0.0.1:1', '[::1]'),
+    ),
     site: fc.option(fc.constantFrom('cross-site', 'same-site', 'same-origin', 'none', 'weird'), { nil: undefined }),
     origin: fc.option(fc.constantFrom('http://evil.example', 'null', 'own'), { nil: undefined }),
     extra: fc.dictionary(headerName, headerValue, { maxKeys: 6 }),
   })
   .map(({ host: h, site, origin, extra }) => {
-    const out: Record<string, string> = { ...extra, host: h === 'own' ? ownHost() : h === 'localhost' ? `localhost:${port}` : h };
+    const out: Record<string, string> = {
+      ...extra,
+      host: h === 'own' ? ownHost() : h === 'localhost' ? `localhost:${port}` : h,
+    };
     if (site !== undefined) out['sec-fetch-site'] = site;
     if (origin !== undefined) out['origin'] = origin === 'own' ? ownOrigin() : origin;
     return out;
@@ -155,7 +208,9 @@ async function assertHostUp(): Promise<void> {
   expect(page.status).toBe(200);
   expect(page.body).toContain('<title>oddsdesk</title>');
   const ws = await openSocket();
-  expect(await exchange(ws, JSON.stringify({ type: 'invoke', id: 7, channel: 'coverage:get', args: [] }))).toMatchObject({
+  expect(
+    await exchange(ws, JSON.stringify({ type: 'invoke', id: 7, channel: 'coverage:get', args: [] })),
+  ).toMatchObject({
     message: { type: 'result', id: 7, result: { ok: true } },
   });
   ws.close();
@@ -223,20 +278,39 @@ const frame: fc.Arbitrary<Frame> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('invoke' as const),
       id: fc.nat(),
-      channel: fc.oneof(fc.constantFrom(...REQUEST_CHANNELS), fc.string({ maxLength: 300 }), fc.jsonValue(), fc.constant({ toString: 1, valueOf: 1 })),
+      channel: fc.oneof(
+        fc.constantFrom(...REQUEST_CHANNELS),
+        fc.string({ maxLength: 300 }),
+        fc.jsonValue(),
+        fc.constant({ toString: 1, valueOf: 1 }),
+      ),
       args: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('json' as const), value: fc.jsonValue({ maxDepth: 4 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('text' as const), text: fc.string({ unit: 'binary', maxLength: 200 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('text' as const), text: fc.string({ unit: 'binary', maxLength: 200 }) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('badUtf8' as const),
-      bytes: fc.tuple(fc.uint8Array({ maxLength: 20 }), fc.constantFrom([0xc3, 0x28], [0xe0, 0xa4], [0xff], [0xed, 0xa0, 0x80])).map(([a, b]) => new Uint8Array([...a, ...b])),
+      bytes: fc
+        .tuple(
+          fc.uint8Array({ maxLength: 20 }),
+          fc.constantFrom([0xc3, 0x28], [0xe0, 0xa4], [0xff], [0xed, 0xa0, 0x80]),
+        )
+        .map(([a, b]) => new Uint8Array([...a, ...b])),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('binary' as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('binary' as const),
+      bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('oversized' as const), extra: fc.nat(4096) }) },
 );
 
@@ -244,23 +318,50 @@ describe('browser bridge under hostile input', () => {
   it('answers a malformed percent-encoded path and an <img>-style request without token with an error, and stays up', async () => {
     // As an <img src="http://127.0.0.1:PORT/%E0%A4%A"> on any site sends it: our Host, no token, no Origin.
     expect((await request('GET', '/%E0%A4%A', { host: ownHost(), accept: 'image/*' })).status).toBe(400);
-    expect((await request('GET', '/%E0%A4%A', { host: ownHost(), 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' })).status).toBe(403);
-    expect((await request('GET', '/bridge', { host: ownHost(), 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' })).status).toBe(403);
+    expect(
+      (
+        await request('GET', '/%E0%A4%A', {
+          host: ownHost(),
+          'sec-fetch-site': 'cross-site',
+          'sec-fetch-dest': 'image',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await request('GET', '/bridge', { host: ownHost(), 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' }))
+        .status,
+    ).toBe(403);
     expect((await request('GET', '/bridge', { host: ownHost() })).status).toBe(404);
     expect((await request('GET', '/%00', { host: ownHost() })).status).toBe(400);
-    expect((await raw(new TextEncoder().encode(`GET /%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\n\r\n`))).startsWith('HTTP/1.1 400')).toBe(true);
+    expect(
+      (await raw(new TextEncoder().encode(`GET /%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\n\r\n`))).startsWith(
+        'HTTP/1.1 400',
+      ),
+    ).toBe(true);
     // The token is no part of the upgrade (it is proven inside the socket), so a broken one there is no matter.
-    expect((await raw(new TextEncoder().encode(`GET /bridge?token=%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: ${ownOrigin()}\r\n\r\n`))).startsWith('HTTP/1.1 101')).toBe(true);
+    expect(
+      (
+        await raw(
+          new TextEncoder().encode(
+            `GET /bridge?token=%E0%A4%A HTTP/1.1\r\nHost: ${ownHost()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: ${ownOrigin()}\r\n\r\n`,
+          ),
+        )
+      ).startsWith('HTTP/1.1 101'),
+    ).toBe(true);
     await assertHostUp();
   });
 
   it('answers the frames that used to end the host: a non-string channel, an oversized frame, invalid UTF-8, binary', async () => {
     let ws = await openSocket();
-    expect(await exchange(ws, JSON.stringify({ type: 'invoke', id: 1, channel: { toString: 1, valueOf: 1 }, args: [] }))).toMatchObject({
+    expect(
+      await exchange(ws, JSON.stringify({ type: 'invoke', id: 1, channel: { toString: 1, valueOf: 1 }, args: [] })),
+    ).toMatchObject({
       message: { type: 'result', id: 1, result: { ok: false, error: { kind: 'validation' } } },
     });
     expect(await exchange(ws, 'not json')).toMatchObject({ message: { type: 'error', error: { kind: 'validation' } } });
-    expect(await exchange(ws, JSON.stringify({ type: 'invoke', id: 2, channel: 'status:get', args: [] }))).toMatchObject({
+    expect(
+      await exchange(ws, JSON.stringify({ type: 'invoke', id: 2, channel: 'status:get', args: [] })),
+    ).toMatchObject({
       message: { id: 2, result: { ok: false, error: { kind: 'internal', message: 'status is down' } } },
     });
     expect(await exchange(ws, 'x'.repeat(BRIDGE_MAX_PAYLOAD + 1))).toEqual({ closed: 1009 });
@@ -278,11 +379,23 @@ describe('browser bridge under hostile input', () => {
     const before = inputs;
 
     // 0. What the draws below name only now and then: the page's files are served as they are, any other name is not.
-    for (const [t, file] of [['/', 'index.html'], ['/index.html', 'index.html'], ['/app.js', 'app.js'], ['/x/../%61pp.js', 'app.js']] as const) {
-      expect(await request('GET', t, { host: ownHost() }), t).toEqual({ status: 200, body: readFileSync(path.resolve(staticDir, file), 'latin1') });
-      expect(await request('HEAD', t, { host: ownHost(), 'sec-fetch-site': 'same-origin' }), t).toEqual({ status: 200, body: '' });
+    for (const [t, file] of [
+      ['/', 'index.html'],
+      ['/index.html', 'index.html'],
+      ['/app.js', 'app.js'],
+      ['/x/../%61pp.js', 'app.js'],
+    ] as const) {
+      expect(await request('GET', t, { host: ownHost() }), t).toEqual({
+        status: 200,
+        body: readFileSync(path.resolve(staticDir, file), 'latin1'),
+      });
+      expect(await request('HEAD', t, { host: ownHost(), 'sec-fetch-site': 'same-origin' }), t).toEqual({
+        status: 200,
+        body: '',
+      });
     }
-    for (const t of ['/app.jsx', '/index.htm', '/x/'] as const) expect((await request('GET', t, { host: ownHost() })).status, t).toBe(404);
+    for (const t of ['/app.jsx', '/index.htm', '/x/'] as const)
+      expect((await request('GET', t, { host: ownHost() })).status, t).toBe(404);
 
     // 1. HTTP requests any page (or program) can send: every one gets the status the rules say.
     await fc.assert(
@@ -292,7 +405,9 @@ describe('browser bridge under hostile input', () => {
         if (status !== expected) return false;
         if (expected !== 200) return true;
         const decoded = decodeURIComponent(new URL(t, 'http://x').pathname);
-        return m === 'HEAD' ? body === '' : body === readFileSync(path.resolve(staticDir, decoded === '/' ? 'index.html' : decoded.slice(1)), 'latin1');
+        return m === 'HEAD'
+          ? body === ''
+          : body === readFileSync(path.resolve(staticDir, decoded === '/' ? 'index.html' : decoded.slice(1)), 'latin1');
       }),
       { numRuns: RUNS.http, seed },
     );
@@ -305,7 +420,9 @@ describe('browser bridge under hostile input', () => {
         fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/9.9', '', 'HTTP/1.1 extra'),
         fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { maxLength: 4 }),
       )
-      .map(([m, t, v, lines]) => new TextEncoder().encode(`${m} ${t} ${v}\r\nHost: ${ownHost()}\r\n${lines.join('\r\n')}\r\n\r\n`));
+      .map(([m, t, v, lines]) =>
+        new TextEncoder().encode(`${m} ${t} ${v}\r\nHost: ${ownHost()}\r\n${lines.join('\r\n')}\r\n\r\n`),
+      );
     await fc.assert(
       fc.asyncProperty(fc.oneof(rawRequest, fc.uint8Array({ maxLength: 300 })), async (bytes) => {
         const text = await raw(bytes);
@@ -317,7 +434,18 @@ describe('browser bridge under hostile input', () => {
     // 3. WebSocket upgrades with random paths, queries, origins, keys and versions: only the page's own opens (ws
     //    speaks protocol versions 8 and 13); what it may do then is the handshake's business (5.).
     const upgrade = fc.record({
-      path: fc.oneof(fc.constant('own'), fc.constantFrom('/bridge', '/bridge?token=', '/bridge?token=%ZZ', '/bridge?token=%E0%A4%A', '/%E0%A4%A', '/bridge/../bridge?token=own'), target),
+      path: fc.oneof(
+        fc.constant('own'),
+        fc.constantFrom(
+          '/bridge',
+          '/bridge?token=',
+          '/bridge?token=%ZZ',
+          '/bridge?token=%E0%A4%A',
+          '/%E0%A4%A',
+          '/bridge/../bridge?token=own',
+        ),
+        target,
+      ),
       origin: fc.constantFrom('own', 'http://evil.example', 'null', ''),
       key: fc.constantFrom('dGhlIHNhbXBsZSBub25jZQ==', '', 'short', '!!!!'),
       version: fc.constantFrom('13', '8', '', 'x'),
@@ -334,7 +462,11 @@ describe('browser bridge under hostile input', () => {
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
         // URL rules apply to the path (`/bridge/../bridge` is `/bridge`).
         const url = URL.canParse(p, 'http://x') ? new URL(p, 'http://x') : null;
-        const exact = url?.pathname === '/bridge' && origin === ownOrigin() && u.key.length === 24 && (u.version === '13' || u.version === '8');
+        const exact =
+          url?.pathname === '/bridge' &&
+          origin === ownOrigin() &&
+          u.key.length === 24 &&
+          (u.version === '13' || u.version === '8');
         return exact ? status === 101 : status >= 400 && status < 500;
       }),
       { numRuns: RUNS.upgrade, seed: seed + 2 },
@@ -347,7 +479,10 @@ describe('browser bridge under hostile input', () => {
         if (ws.readyState !== WebSocket.OPEN) ws = await openSocket();
         switch (f.kind) {
           case 'invoke': {
-            const a = await exchange(ws, JSON.stringify({ type: 'invoke', id: f.id, channel: f.channel, args: f.args }));
+            const a = await exchange(
+              ws,
+              JSON.stringify({ type: 'invoke', id: f.id, channel: f.channel, args: f.args }),
+            );
             if (!('message' in a) || a.message['type'] !== 'result' || a.message['id'] !== f.id) return false;
             const result = a.message['result'] as { ok: boolean; error?: { message: string } };
             // An error names at most a short piece of what was sent, never echoes a whole hostile frame.
@@ -363,7 +498,10 @@ describe('browser bridge under hostile input', () => {
           case 'binary':
             return 'closed' in (await exchange(ws, Buffer.from(f.bytes), true));
           case 'oversized':
-            return JSON.stringify(await exchange(ws, 'y'.repeat(BRIDGE_MAX_PAYLOAD + 1 + f.extra))) === JSON.stringify({ closed: 1009 });
+            return (
+              JSON.stringify(await exchange(ws, 'y'.repeat(BRIDGE_MAX_PAYLOAD + 1 + f.extra))) ===
+              JSON.stringify({ closed: 1009 })
+            );
         }
       }),
       { numRuns: RUNS.frames, seed: seed + 3 },
@@ -395,7 +533,11 @@ describe('browser bridge under hostile input', () => {
 
     await assertHostUp();
     const count = inputs - before;
-    console.log(soakLine(`bridge fuzz: ${count} hostile inputs in ${((Date.now() - started) / 1000).toFixed(1)} s; host still answering`));
+    console.log(
+      soakLine(
+        `bridge fuzz: ${count} hostile inputs in ${((Date.now() - started) / 1000).toFixed(1)} s; host still answering`,
+      ),
+    );
     // Every property run sent at least one input (10,700 at full size).
     expect(count).toBeGreaterThanOrEqual(TOTAL_RUNS);
   }, 120_000);

@@ -42,12 +42,15 @@ function rawSocket(port: number): Promise<net.Socket> {
 /** The page's own GET, as the browser sends it when the trader opens the printed URL. */
 function getPage(port: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false, headers: { 'sec-fetch-site': 'none' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/', agent: false, headers: { 'sec-fetch-site': 'none' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -80,7 +83,8 @@ function invoke(ws: WebSocket, id: number, channel: string): Promise<unknown> {
   });
 }
 
-const closed = (s: net.Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+const closed = (s: net.Socket) =>
+  new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 describe('bridge connection limits', () => {
   it('serves the page while 300 idle raw sockets are open (idle sockets make room; they do not count against it)', async () => {
@@ -121,7 +125,11 @@ describe('bridge connection limits', () => {
     const page = await openBridgeSocket(b.port, b.token);
     await olderGone;
     expect(newer.readyState).toBe(WebSocket.OPEN);
-    expect(await invoke(page, 1, 'app:info')).toMatchObject({ type: 'result', id: 1, result: { ok: true, value: { version: 't' } } });
+    expect(await invoke(page, 1, 'app:info')).toMatchObject({
+      type: 'result',
+      id: 1,
+      result: { ok: true, value: { version: 't' } },
+    });
     page.close();
     newer.terminate();
   });
@@ -131,7 +139,11 @@ describe('bridge connection limits', () => {
     const flood = await Promise.all(Array.from({ length: 300 }, () => unprovenSocket(b.port).catch(() => null)));
     for (let round = 0; round < 3; round++) {
       const page = await openBridgeSocket(b.port, b.token);
-      expect(await invoke(page, round, 'app:info')).toMatchObject({ type: 'result', id: round, result: { ok: true, value: { version: 't' } } });
+      expect(await invoke(page, round, 'app:info')).toMatchObject({
+        type: 'result',
+        id: round,
+        result: { ok: true, value: { version: 't' } },
+      });
       page.close();
     }
     // What stays open of them is the small cap of their own, not the 256 places.

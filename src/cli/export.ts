@@ -25,16 +25,56 @@ export interface ExportOptions {
 }
 
 const SETTLEMENT_COLUMNS = [
-  'event_id', 'sport_id', 'league_id', 'league_name', 'runner_home', 'runner_away', 'starts', 'score_home', 'score_away',
-  'status', 'settled_at', 'line_id', 'period', 'market', 'line', 'outcome_home', 'outcome_draw', 'outcome_away',
+  'event_id',
+  'sport_id',
+  'league_id',
+  'league_name',
+  'runner_home',
+  'runner_away',
+  'starts',
+  'score_home',
+  'score_away',
+  'status',
+  'settled_at',
+  'line_id',
+  'period',
+  'market',
+  'line',
+  'outcome_home',
+  'outcome_draw',
+  'outcome_away',
 ] as const;
 const RESULT_COLUMNS = [
-  'event_id', 'sport_id', 'period', 'period_label', 'status', 'score_home', 'score_away', 'sets_home', 'sets_away',
-  'settlement_id', 'cancellation_reason', 'timestamp',
+  'event_id',
+  'sport_id',
+  'period',
+  'period_label',
+  'status',
+  'score_home',
+  'score_away',
+  'sets_home',
+  'sets_away',
+  'settlement_id',
+  'cancellation_reason',
+  'timestamp',
 ] as const;
 const MAX_WIN_COLUMNS = [
-  'event_id', 'sport_id', 'special_id', 'special_name', 'contestant_id', 'contestant_name', 'line_id', 'period', 'period_label',
-  'market', 'line', 'from', 'to', 'at', 'odds', 'todds',
+  'event_id',
+  'sport_id',
+  'special_id',
+  'special_name',
+  'contestant_id',
+  'contestant_name',
+  'line_id',
+  'period',
+  'period_label',
+  'market',
+  'line',
+  'from',
+  'to',
+  'at',
+  'odds',
+  'todds',
 ] as const;
 type MaxWinRecord = Record<(typeof MAX_WIN_COLUMNS)[number], unknown> & { ms: number };
 
@@ -87,7 +127,12 @@ export async function runExport(options: ExportOptions, sink: Writable = process
       const { settlement, ...event } = s;
       // One row per settled line; an event without lines still gets its row.
       const lines = settlement.length ? settlement : [null];
-      for (const l of lines) yield csvRow(SETTLEMENT_COLUMNS.map((c) => (c in event ? event[c as keyof typeof event] : l?.[c as keyof typeof l] ?? null)));
+      for (const l of lines)
+        yield csvRow(
+          SETTLEMENT_COLUMNS.map((c) =>
+            c in event ? event[c as keyof typeof event] : (l?.[c as keyof typeof l] ?? null),
+          ),
+        );
     }
   }
   try {
@@ -96,7 +141,11 @@ export async function runExport(options: ExportOptions, sink: Writable = process
       // Oldest first, like the other kinds; --since is the time the bet was recorded.
       const bets = store.listBets(options.since === null ? {} : { from: options.since }).reverse();
       if (csv) await writeBetsCsv(bets, sink, options.oddsFormat);
-      else await writeText(sink, map(bets, (b) => JSON.stringify(b) + '\n'));
+      else
+        await writeText(
+          sink,
+          map(bets, (b) => JSON.stringify(b) + '\n'),
+        );
     } else if (options.kind === 'settlements') {
       await writeText(sink, settlements());
     } else if (options.kind === 'results') {
@@ -153,7 +202,12 @@ export async function runExport(options: ExportOptions, sink: Writable = process
         contestant_name: null,
         line_id: p.lineId,
         period: p.period,
-        period_label: p.period === null ? null : labelPeriod((p.sportId === null ? undefined : sportNames.get(p.sportId)) ?? false, p.period, names, { asTheServiceSays: true }),
+        period_label:
+          p.period === null
+            ? null
+            : labelPeriod((p.sportId === null ? undefined : sportNames.get(p.sportId)) ?? false, p.period, names, {
+                asTheServiceSays: true,
+              }),
         market: p.market,
         line: p.line,
         from: p.previousMaxWin,

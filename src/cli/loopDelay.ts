@@ -14,7 +14,14 @@ export function reportLoopDelayOnRequest(out: NodeJS.WritableStream = process.st
   const report = () => {
     const seen = h.count > 0;
     const at = (p: number) => (seen ? ms(h.percentile(p)) : 0);
-    const figures = { count: h.count, p50: at(50), p90: at(90), p99: at(99), max: seen ? ms(h.max) : 0, mean: seen ? ms(h.mean) : 0 };
+    const figures = {
+      count: h.count,
+      p50: at(50),
+      p90: at(90),
+      p99: at(99),
+      max: seen ? ms(h.max) : 0,
+      mean: seen ? ms(h.mean) : 0,
+    };
     out.write(`loop-delay ${JSON.stringify(figures)}\n`);
     h.reset();
   };

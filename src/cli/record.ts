@@ -30,7 +30,9 @@ export interface RecordOptions {
  */
 export function recordLines(e: MonitorEvent): Array<Record<string, unknown>> {
   if (e.type === 'batch') {
-    return e.events.filter((x) => x.markets.length > 0 || x.replace).map((x) => ({ type: 'odds', event_id: x.eventId, markets: x.markets }));
+    return e.events
+      .filter((x) => x.markets.length > 0 || x.replace)
+      .map((x) => ({ type: 'odds', event_id: x.eventId, markets: x.markets }));
   }
   const line = recordLine(e);
   return line ? [line] : [];
@@ -115,14 +117,18 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
     return 2;
   }
   if (intake.key === null) {
-    err('record: give the service key with --api-key-file FILE (or - for standard input) or the ODDSDESK_API_KEY environment variable\n');
+    err(
+      'record: give the service key with --api-key-file FILE (or - for standard input) or the ODDSDESK_API_KEY environment variable\n',
+    );
     return 2;
   }
   const key = intake.key;
 
   // --db names the real service's history: the one profile policy (a demo file or another service's history is
   // refused, as everywhere).
-  const opened = openProfileStore({ kind: 'service', baseUrl: options.baseUrl }, [options.db], (file) => openStore({ path: file, clock: () => clock.now(), writer: 'thread' }));
+  const opened = openProfileStore({ kind: 'service', baseUrl: options.baseUrl }, [options.db], (file) =>
+    openStore({ path: file, clock: () => clock.now(), writer: 'thread' }),
+  );
   if (!opened.ok) {
     err(`record: ${opened.problems.join('; ')}\n`);
     return 2;
@@ -131,7 +137,13 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   const proxy = proxySettings(process.env).httpsProxy;
   if (!host.fetch && proxy) log(`through the proxy ${describeProxy(proxy)} (HTTPS_PROXY/NO_PROXY)`);
   // A recorder alerts on every max_win change (threshold 0): its record is complete; the model is the service's.
-  const settings = { ...DEFAULT_MONITOR_SETTINGS, devigModel: null, maxWinThresholdPct: 0, settledEverySeconds: options.settledEveryS, specialsEverySeconds: 120 };
+  const settings = {
+    ...DEFAULT_MONITOR_SETTINGS,
+    devigModel: null,
+    maxWinThresholdPct: 0,
+    settledEverySeconds: options.settledEveryS,
+    specialsEverySeconds: 120,
+  };
   const engine = createEngine({
     baseUrl: options.baseUrl,
     key,
@@ -199,7 +211,9 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   const gov = client.governor.state();
   const closed = await kit.shutdown(why);
   const s = monitor.stats();
-  log(`done: the recorder made ${gov.requests.session.total} requests (${gov.requests.session.rateLimited} answered 429); ${s.settlementsAdded} new settlements, ${s.maxWinChanges} max_win changes`);
+  log(
+    `done: the recorder made ${gov.requests.session.total} requests (${gov.requests.session.rateLimited} answered 429); ${s.settlementsAdded} new settlements, ${s.maxWinChanges} max_win changes`,
+  );
   log(`requests by purpose: ${requestsSummary(gov)}`);
   // The last stdout line: every request of the run, by purpose.
   out(JSON.stringify(requestsLine(gov)) + '\n');

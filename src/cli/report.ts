@@ -18,9 +18,26 @@ export interface ReportOptions {
 }
 
 export const SCOREBOARD_CSV_COLUMNS = [
-  'section', 'group', 'label', 'model', 'lines', 'matches', 'weight',
-  'log_loss', 'log_loss_low', 'log_loss_high', 'brier', 'brier_low', 'brier_high',
-  'bin_from', 'bin_to', 'sides', 'mean_predicted', 'observed', 'observed_low', 'observed_high',
+  'section',
+  'group',
+  'label',
+  'model',
+  'lines',
+  'matches',
+  'weight',
+  'log_loss',
+  'log_loss_low',
+  'log_loss_high',
+  'brier',
+  'brier_low',
+  'brier_high',
+  'bin_from',
+  'bin_to',
+  'sides',
+  'mean_predicted',
+  'observed',
+  'observed_low',
+  'observed_high',
 ] as const;
 
 type CsvRecord = Partial<Record<(typeof SCOREBOARD_CSV_COLUMNS)[number], unknown>>;
@@ -29,27 +46,55 @@ type CsvRecord = Partial<Record<(typeof SCOREBOARD_CSV_COLUMNS)[number], unknown
 export function* scoreboardCsv(board: ModelScoreboard): Generator<string> {
   yield csvRow(SCOREBOARD_CSV_COLUMNS);
   const row = (r: CsvRecord) => csvRow(SCOREBOARD_CSV_COLUMNS.map((c) => r[c] ?? null));
-  const groups: Array<[string, ScoreGroup]> = [['all', board.all], ...board.bySport.map((g): [string, ScoreGroup] => ['sport', g]), ...board.byMarket.map((g): [string, ScoreGroup] => ['market', g])];
+  const groups: Array<[string, ScoreGroup]> = [
+    ['all', board.all],
+    ...board.bySport.map((g): [string, ScoreGroup] => ['sport', g]),
+    ...board.byMarket.map((g): [string, ScoreGroup] => ['market', g]),
+  ];
   for (const [section, g] of groups) {
     for (const m of g.models) {
       yield row({
-        section, group: g.key, label: g.label, model: m.model, lines: g.lines, matches: g.matches, weight: g.weight,
-        log_loss: m.logLoss.mean, log_loss_low: m.logLoss.low, log_loss_high: m.logLoss.high,
-        brier: m.brier.mean, brier_low: m.brier.low, brier_high: m.brier.high,
+        section,
+        group: g.key,
+        label: g.label,
+        model: m.model,
+        lines: g.lines,
+        matches: g.matches,
+        weight: g.weight,
+        log_loss: m.logLoss.mean,
+        log_loss_low: m.logLoss.low,
+        log_loss_high: m.logLoss.high,
+        brier: m.brier.mean,
+        brier_low: m.brier.low,
+        brier_high: m.brier.high,
       });
     }
   }
   for (const r of board.reliability) {
     for (const b of r.bins) {
       yield row({
-        section: 'reliability', group: 'all', label: 'All lines', model: r.model, weight: b.weight,
-        bin_from: b.from, bin_to: b.to, sides: b.count, mean_predicted: b.meanPredicted, observed: b.observed, observed_low: b.low, observed_high: b.high,
+        section: 'reliability',
+        group: 'all',
+        label: 'All lines',
+        model: r.model,
+        weight: b.weight,
+        bin_from: b.from,
+        bin_to: b.to,
+        sides: b.count,
+        mean_predicted: b.meanPredicted,
+        observed: b.observed,
+        observed_low: b.low,
+        observed_high: b.high,
       });
     }
   }
 }
 
-export async function runReport(options: ReportOptions, sink: Writable = process.stdout, err: (text: string) => void = (t) => void process.stderr.write(t)): Promise<number> {
+export async function runReport(
+  options: ReportOptions,
+  sink: Writable = process.stdout,
+  err: (text: string) => void = (t) => void process.stderr.write(t),
+): Promise<number> {
   if (!existsSync(options.db)) {
     err(`report: no database at ${options.db}\n`);
     return 2;

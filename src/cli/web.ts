@@ -41,14 +41,21 @@ export async function runWeb(options: WebOptions): Promise<void> {
   const kit = createHostKit({ sink: stderrSink(), level: logLevelFrom(process.env) });
   // A crash is logged through the scrubber before the process goes (the key may be in an error's message).
   kit.catchCrashes();
-  const intake = kit.takeKey({ env: process.env, ...(options.apiKeyFile === undefined ? {} : { file: options.apiKeyFile }) });
+  const intake = kit.takeKey({
+    env: process.env,
+    ...(options.apiKeyFile === undefined ? {} : { file: options.apiKeyFile }),
+  });
   if (!intake.ok) {
     process.stderr.write(`web: ${intake.message}\n`);
     process.exitCode = 2;
     return;
   }
   const envKey = intake.key;
-  if (envKey !== null && !options.baseUrl) kit.log('warn', 'The key given on the command line is used only with --base-url; without it the keychain (or demo) decides.');
+  if (envKey !== null && !options.baseUrl)
+    kit.log(
+      'warn',
+      'The key given on the command line is used only with --base-url; without it the keychain (or demo) decides.',
+    );
   const core = await createCore({
     host: 'browser',
     version,
@@ -77,7 +84,8 @@ export async function runWeb(options: WebOptions): Promise<void> {
   process.stderr.write(`Oddsdesk browser mode on ${info.demo ? 'the built-in simulator (DEMO)' : info.baseUrl}\n`);
   process.stdout.write(`Open ${bridge.openUrl}\n`);
 
-  const stop = (signal: string) => void kit.shutdown(signal).then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));
+  const stop = (signal: string) =>
+    void kit.shutdown(signal).then((outcome) => process.exit(outcome === 'closed' ? 0 : 1));
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 }

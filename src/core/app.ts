@@ -83,16 +83,29 @@ function upgradeStatus(logger: Logger): (p: MigrationProgress) => void {
     const key = `${p.version}:${pct}`;
     if (key === said) return;
     said = key;
-    logger('info', `Upgrading the history file (step ${p.version}, ${p.name}): ${pct} % (${p.done} of ${p.total} rows)`);
+    logger(
+      'info',
+      `Upgrading the history file (step ${p.version}, ${p.name}): ${pct} % (${p.done} of ${p.total} rows)`,
+    );
   };
 }
 
 export async function createCore(deps: CoreDeps): Promise<Core> {
   const clock = deps.clock ?? realClock;
   const warn = (message: string) => deps.logger('warn', message);
-  const settings = createSettingsService({ dataDir: deps.dataDir, ...(deps.initialSettings ? { initial: deps.initialSettings } : {}), warn });
-  const profiles = createProfileLocator({ dataDir: deps.dataDir, ...(deps.serviceDb ? { serviceDb: deps.serviceDb } : {}), warn });
-  const envService = deps.envService ? { ...deps.envService, baseUrl: normaliseBaseUrl(deps.envService.baseUrl) } : undefined;
+  const settings = createSettingsService({
+    dataDir: deps.dataDir,
+    ...(deps.initialSettings ? { initial: deps.initialSettings } : {}),
+    warn,
+  });
+  const profiles = createProfileLocator({
+    dataDir: deps.dataDir,
+    ...(deps.serviceDb ? { serviceDb: deps.serviceDb } : {}),
+    warn,
+  });
+  const envService = deps.envService
+    ? { ...deps.envService, baseUrl: normaliseBaseUrl(deps.envService.baseUrl) }
+    : undefined;
 
   const session = createSession({
     clock,
@@ -124,7 +137,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         },
       });
       // Where the store's work runs, in the log: a packaged app whose threads could not start says so here.
-      if (path !== ':memory:') deps.logger('info', `History store open: WAL checkpoints on ${store.walCheckpoints()}, stream writes on ${store.writer.where()}`);
+      if (path !== ':memory:')
+        deps.logger(
+          'info',
+          `History store open: WAL checkpoints on ${store.walCheckpoints()}, stream writes on ${store.writer.where()}`,
+        );
       store.writer.onProblem((p) => deps.logger(p.kind === 'thread' ? 'warn' : 'error', p.message));
       return store;
     },
@@ -174,17 +191,23 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   };
 
   // A settings change from any window or tab is pushed to all of them (a second monitor stays in step).
-  const handlers: CoreHandlers = announcingSettings({
-    ...settingsHandlers(ctx),
-    ...lookupHandlers(ctx),
-    ...watchlistHandlers(ctx),
-    ...specialsHandlers(ctx),
-    ...settlementsHandlers(ctx),
-    ...betsHandlers(ctx),
-    ...modelsHandlers(ctx),
-    // The Settings data section works on whichever profile is open.
-    ...storeHandlers({ usage: () => session.current().store.usage(), compactStep: (o) => session.current().store.compactStep(o) }),
-  }, pushes.push);
+  const handlers: CoreHandlers = announcingSettings(
+    {
+      ...settingsHandlers(ctx),
+      ...lookupHandlers(ctx),
+      ...watchlistHandlers(ctx),
+      ...specialsHandlers(ctx),
+      ...settlementsHandlers(ctx),
+      ...betsHandlers(ctx),
+      ...modelsHandlers(ctx),
+      // The Settings data section works on whichever profile is open.
+      ...storeHandlers({
+        usage: () => session.current().store.usage(),
+        compactStep: (o) => session.current().store.compactStep(o),
+      }),
+    },
+    pushes.push,
+  );
 
   const ready = session.reconnect();
 
@@ -201,4 +224,3 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   };
 }
-

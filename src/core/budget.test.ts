@@ -44,7 +44,7 @@ describe('quota shares', () => {
     expect(shareBound('ui', view(300, { ui: 5 }))).toBe('reserve');
   });
 
-  it('gives other matches\' results and the core\'s own look-ups what is left above the reserve', () => {
+  it("gives other matches' results and the core's own look-ups what is left above the reserve", () => {
     expect(headroom('results', view(305, { results: 600 }))).toBe(5);
     expect(headroom('lookup', view(301))).toBe(1);
     expect(shareBound('lookup', view(301))).toBeNull();

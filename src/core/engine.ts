@@ -63,14 +63,20 @@ export function createEngine(parts: EngineParts): Engine {
     ...(parts.quotaPerHour === undefined ? {} : { quotaPerHour: parts.quotaPerHour }),
     logger: parts.logger,
   });
-  const streams = createStreamClient({ api: client, clock, ...(parts.pingIntervalMs ? { pingIntervalMs: parts.pingIntervalMs } : {}) });
+  const streams = createStreamClient({
+    api: client,
+    clock,
+    ...(parts.pingIntervalMs ? { pingIntervalMs: parts.pingIntervalMs } : {}),
+  });
   // Price and max_win notifications paced (one per group per ten seconds, the rest summed up); settlements at once.
   const pacer = createNotifyPacer<UserNotification>({
     timers: clock,
     group: (n) => (n.kind === 'settlement' ? null : n.kind),
     show: (n, more, group) => parts.notifier.notify(more ? { ...n, body: n.body + moreLine(more, group) } : n),
   });
-  const notifier: Notifier = { notify: (n) => (n.eventId != null && parts.snoozed?.(n.eventId) ? undefined : pacer.notify(n)) };
+  const notifier: Notifier = {
+    notify: (n) => (n.eventId != null && parts.snoozed?.(n.eventId) ? undefined : pacer.notify(n)),
+  };
   const monitor = createMonitor({ client, streams, store, notifier, clock, settings: parts.settings });
   let stopping: Promise<void> | null = null;
 

@@ -39,9 +39,13 @@ export function makePrivate(target: string, warn: (message: string) => void): vo
   const wanted = folder ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE;
   try {
     chmodSync(target, wanted);
-    warn(`The ${folder ? 'folder' : 'file'} ${target} could be read by other accounts on this computer (mode ${describeMode(st.mode)}); it is now ${describeMode(wanted)}.`);
+    warn(
+      `The ${folder ? 'folder' : 'file'} ${target} could be read by other accounts on this computer (mode ${describeMode(st.mode)}); it is now ${describeMode(wanted)}.`,
+    );
   } catch (e) {
-    warn(`The ${folder ? 'folder' : 'file'} ${target} can be read by other accounts on this computer (mode ${describeMode(st.mode)}) and could not be made private: ${e instanceof Error ? e.message : String(e)}. chmod ${describeMode(wanted).slice(1)} it.`);
+    warn(
+      `The ${folder ? 'folder' : 'file'} ${target} can be read by other accounts on this computer (mode ${describeMode(st.mode)}) and could not be made private: ${e instanceof Error ? e.message : String(e)}. chmod ${describeMode(wanted).slice(1)} it.`,
+    );
   }
 }
 

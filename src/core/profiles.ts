@@ -81,7 +81,10 @@ export const PROFILE_SETTING = 'profile.identity';
  * another service is refused too (recording a second service into it would mix two books' lines, cursors and
  * closes beyond repair).
  */
-export function claimProfile(store: Store, profile: Profile): { ok: true; fresh: boolean } | { ok: false; message: string } {
+export function claimProfile(
+  store: Store,
+  profile: Profile,
+): { ok: true; fresh: boolean } | { ok: false; message: string } {
   const identity = profileIdentity(profile);
   const stamped = store.getSetting<string>(PROFILE_SETTING) ?? null;
   if (stamped === null) {
@@ -91,14 +94,21 @@ export function claimProfile(store: Store, profile: Profile): { ok: true; fresh:
   if (stamped === identity) return { ok: true, fresh: false };
   const holds = stamped === 'demo' ? 'demo data' : `the history of ${stamped}`;
   const wanted = identity === 'demo' ? 'demo mode' : identity;
-  return { ok: false, message: `${store.path} holds ${holds}; it is not opened for ${wanted}. Name another file for it.` };
+  return {
+    ok: false,
+    message: `${store.path} holds ${holds}; it is not opened for ${wanted}. Name another file for it.`,
+  };
 }
 
 /**
  * Opens the first of `candidates` that is empty or already this profile's (the policy above), or says why none
  * could be: a file that cannot be opened, or one that belongs to another profile.
  */
-export function openProfileStore(profile: Profile, candidates: readonly string[], open: (path: string) => Store): { ok: true; store: Store } | { ok: false; problems: string[] } {
+export function openProfileStore(
+  profile: Profile,
+  candidates: readonly string[],
+  open: (path: string) => Store,
+): { ok: true; store: Store } | { ok: false; problems: string[] } {
   const problems: string[] = [];
   for (const file of candidates) {
     let store: Store;

@@ -70,13 +70,20 @@ export interface Pushes {
  * A replaced row's header: the snapshot's teams, league, start, state and score over what the store held of the event
  * (its sport's name, which a snapshot does not carry). Without a snapshot (a bare replace), the store's view.
  */
-export function snapshotView(store: Pick<Store, 'eventView' | 'sportNames'>, eventId: number, s: SnapshotHeader | undefined): EventView | null {
+export function snapshotView(
+  store: Pick<Store, 'eventView' | 'sportNames'>,
+  eventId: number,
+  s: SnapshotHeader | undefined,
+): EventView | null {
   const stored = store.eventView(eventId);
   if (!s) return stored;
   return {
     eventId,
     sportId: s.sport_id,
-    sportName: stored?.sportId === s.sport_id && stored.sportName ? stored.sportName : (store.sportNames().get(s.sport_id) ?? null),
+    sportName:
+      stored?.sportId === s.sport_id && stored.sportName
+        ? stored.sportName
+        : (store.sportNames().get(s.sport_id) ?? null),
     leagueId: s.league_id,
     leagueName: s.league_name,
     runnerHome: s.runner_home,
@@ -113,13 +120,17 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     const at = clock.now();
     const events: OddsBatch['events'] = [];
     for (const e of batch) {
-      const entry: OddsBatch['events'][number] = { eventId: e.eventId, markets: e.markets.map((m) => marketView(m, at)) };
+      const entry: OddsBatch['events'][number] = {
+        eventId: e.eventId,
+        markets: e.markets.map((m) => marketView(m, at)),
+      };
       if (e.replace) {
         entry.replace = true;
         const header = snapshotView(connection.store, e.eventId, e.snapshot);
         if (header) entry.event = header;
       }
-      if (e.score) entry.score = { liveStatus: e.score.liveStatus, scoreHome: e.score.scoreHome, scoreAway: e.score.scoreAway };
+      if (e.score)
+        entry.score = { liveStatus: e.score.liveStatus, scoreHome: e.score.scoreHome, scoreAway: e.score.scoreAway };
       if (e.ended !== undefined) entry.ended = e.ended;
       events.push(entry);
     }
@@ -140,7 +151,8 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     switch (e.type) {
       case 'batch':
         if (e.events.length) push('onOdds', oddsBatch(connection, e.events));
-        if (e.events.some((x) => x.markets.length > 0 || x.replace || x.score) && setConnection('online')) scheduleStatus();
+        if (e.events.some((x) => x.markets.length > 0 || x.replace || x.score) && setConnection('online'))
+          scheduleStatus();
         break;
       case 'settlement':
         push('onSettlement', settlementRow(e.settlement));
@@ -174,7 +186,11 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       demo: c.demo,
       auth: gov?.auth ?? (c.engine ? 'ok' : 'missing'),
       plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
-      restricted: (gov?.restrictedPaths ?? []).map((r) => ({ path: r.path, requiredPlan: r.requiredPlan ?? 'enterprise', yourPlan: r.yourPlan ?? 'unknown' })),
+      restricted: (gov?.restrictedPaths ?? []).map((r) => ({
+        path: r.path,
+        requiredPlan: r.requiredPlan ?? 'enterprise',
+        yourPlan: r.yourPlan ?? 'unknown',
+      })),
       quota: quotaView(gov),
       streams: streams.map((s) => ({
         eventId: s.eventId,
@@ -182,7 +198,12 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         lastMessageAt: s.lastEventAt,
         // A stream refused because the service does not know the event (a restarted book, an event withdrawn long
         // ago): said as its end, 'unknown', so the row tells the trader the match is gone instead of "stream stopped".
-        endReason: s.status === 'ended' ? (s.endReason ?? null) : s.status === 'failed' && s.error?.kind === 'not_found' ? STREAM_GONE : null,
+        endReason:
+          s.status === 'ended'
+            ? (s.endReason ?? null)
+            : s.status === 'failed' && s.error?.kind === 'not_found'
+              ? STREAM_GONE
+              : null,
       })),
       lastSettledSync: c.engine?.monitor.lastSettledSync() ?? null,
       lastError: c.problem ?? lastError,
@@ -209,7 +230,15 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       return () => monitorListeners.delete(listener);
     },
     notification(n) {
-      push('onNotification', { id: ++notificationId, kind: n.kind, title: n.title, body: n.body, eventId: n.eventId ?? null, lineId: n.lineId ?? null, sound: n.sound === true });
+      push('onNotification', {
+        id: ++notificationId,
+        kind: n.kind,
+        title: n.title,
+        body: n.body,
+        eventId: n.eventId ?? null,
+        lineId: n.lineId ?? null,
+        sound: n.sound === true,
+      });
     },
     attach(connection) {
       for (const d of detach.splice(0)) d();

@@ -58,10 +58,20 @@ type Target =
 
 /** The key of a target, for deciding whether anything changed; never leaves this module. */
 const fingerprint = (t: Target): string =>
-  t.kind === 'service' ? `service\n${t.baseUrl}\n${t.key}` : t.kind === 'keychain_error' ? `keychain\n${profileIdentity(t.profile)}` : t.kind;
+  t.kind === 'service'
+    ? `service\n${t.baseUrl}\n${t.key}`
+    : t.kind === 'keychain_error'
+      ? `keychain\n${profileIdentity(t.profile)}`
+      : t.kind;
 
 export function createSession(deps: SessionDeps): Session {
-  let connection: Connection = { profile: null, store: deps.openStore(':memory:'), engine: null, demo: false, problem: null };
+  let connection: Connection = {
+    profile: null,
+    store: deps.openStore(':memory:'),
+    engine: null,
+    demo: false,
+    problem: null,
+  };
   let demoService: DemoService | null = null;
   let currentFingerprint = 'none';
   let pass: Promise<void> | null = null;
@@ -72,14 +82,20 @@ export function createSession(deps: SessionDeps): Session {
     const baseUrl = deps.targetBaseUrl();
     if (baseUrl) {
       const profile: Profile = { kind: 'service', baseUrl };
-      if (deps.envService && deps.envService.baseUrl === baseUrl) return { kind: 'service', profile, baseUrl, key: deps.envService.key };
+      if (deps.envService && deps.envService.baseUrl === baseUrl)
+        return { kind: 'service', profile, baseUrl, key: deps.envService.key };
       let key: string | null;
       try {
         const a = await deps.secrets.availability();
-        if (!a.available) return { kind: 'keychain_error', profile, message: `The key for ${baseUrl} cannot be read: ${a.message}` };
+        if (!a.available)
+          return { kind: 'keychain_error', profile, message: `The key for ${baseUrl} cannot be read: ${a.message}` };
         key = await deps.secrets.get(baseUrl);
       } catch (e) {
-        return { kind: 'keychain_error', profile, message: `The key for ${baseUrl} cannot be read from the keychain (${e instanceof Error ? e.message : String(e)}). Unlock it and retry.` };
+        return {
+          kind: 'keychain_error',
+          profile,
+          message: `The key for ${baseUrl} cannot be read from the keychain (${e instanceof Error ? e.message : String(e)}). Unlock it and retry.`,
+        };
       }
       if (key) return { kind: 'service', profile, baseUrl, key };
     }
@@ -92,7 +108,10 @@ export function createSession(deps: SessionDeps): Session {
     if (opened.ok) return { store: opened.store, problem: null };
     return {
       store: deps.openStore(':memory:'),
-      problem: { kind: 'internal', message: `No history file could be opened for ${profileIdentity(profile)}: ${opened.problems.join('; ')}. Nothing is recorded this session.` },
+      problem: {
+        kind: 'internal',
+        message: `No history file could be opened for ${profileIdentity(profile)}: ${opened.problems.join('; ')}. Nothing is recorded this session.`,
+      },
     };
   }
 
@@ -117,7 +136,10 @@ export function createSession(deps: SessionDeps): Session {
       next = await build(target);
     } catch (e) {
       currentFingerprint = 'failed';
-      next = { ...connection, problem: { kind: 'internal', message: `Could not connect: ${e instanceof Error ? e.message : String(e)}` } };
+      next = {
+        ...connection,
+        problem: { kind: 'internal', message: `Could not connect: ${e instanceof Error ? e.message : String(e)}` },
+      };
     }
     if (next.store !== connection.store) connection.store.close();
     connection = next;
@@ -139,7 +161,13 @@ export function createSession(deps: SessionDeps): Session {
       case 'keychain_error': {
         // The service's own history stays reviewable while its key cannot be read.
         const { store, problem } = openProfile(target.profile);
-        return { profile: target.profile, store, engine: null, demo: false, problem: problem ?? { kind: 'keychain', message: target.message } };
+        return {
+          profile: target.profile,
+          store,
+          engine: null,
+          demo: false,
+          problem: problem ?? { kind: 'keychain', message: target.message },
+        };
       }
       case 'demo': {
         // The profile first: its store remembers every id it has seen (watches, snoozes, bets), and a restarted demo
@@ -159,7 +187,11 @@ export function createSession(deps: SessionDeps): Session {
         // streams include them.
         if (!problem) {
           try {
-            await watchOnFirstRun(store, { client: engine.client, watch: (id) => engine.monitor.watch(id) }, deps.clock.now());
+            await watchOnFirstRun(
+              store,
+              { client: engine.client, watch: (id) => engine.monitor.watch(id) },
+              deps.clock.now(),
+            );
           } catch {
             // An empty first screen is no reason to refuse the demo.
           }
@@ -168,7 +200,13 @@ export function createSession(deps: SessionDeps): Session {
       }
       case 'service': {
         const { store, problem } = openProfile(target.profile);
-        return { profile: target.profile, store, engine: deps.createEngine({ baseUrl: target.baseUrl, key: target.key, store }), demo: false, problem };
+        return {
+          profile: target.profile,
+          store,
+          engine: deps.createEngine({ baseUrl: target.baseUrl, key: target.key, store }),
+          demo: false,
+          problem,
+        };
       }
     }
   }

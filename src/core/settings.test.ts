@@ -22,14 +22,16 @@ const patch = (p: unknown) => requestSchemas['settings:update'].safeParse([p]);
 
 describe('settings:update odds format and time zone', () => {
   it('takes the seven formats and nothing else', () => {
-    for (const f of ['decimal', 'american', 'fractional', 'hongkong', 'malay', 'indonesian', 'implied']) expect(patch({ oddsFormat: f }).success, f).toBe(true);
+    for (const f of ['decimal', 'american', 'fractional', 'hongkong', 'malay', 'indonesian', 'implied'])
+      expect(patch({ oddsFormat: f }).success, f).toBe(true);
     for (const f of ['us', 'Decimal', '', 3]) expect(patch({ oddsFormat: f }).success, String(f)).toBe(false);
   });
 
   it('takes IANA zone names in their canonical spelling, and refuses offsets and made-up names', () => {
     const ok = patch({ timeZone: 'asia/tokyo' });
     expect(ok.success && ok.data[0].timeZone).toBe('Asia/Tokyo');
-    for (const z of ['+09:00', 'Mars/Olympus_Mons', 'Europe/London<script>', '', 'x'.repeat(65)]) expect(patch({ timeZone: z }).success, z).toBe(false);
+    for (const z of ['+09:00', 'Mars/Olympus_Mons', 'Europe/London<script>', '', 'x'.repeat(65)])
+      expect(patch({ timeZone: z }).success, z).toBe(false);
   });
 });
 
@@ -58,7 +60,10 @@ describe('settings service', () => {
 
   it('sets aside a hand-edited format or zone it does not know', () => {
     const dir = dataDir();
-    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ oddsFormat: 'klingon', timeZone: 'Nowhere/Land', theme: 'light' }));
+    writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ oddsFormat: 'klingon', timeZone: 'Nowhere/Land', theme: 'light' }),
+    );
     const s = createSettingsService({ dataDir: dir }).get();
     expect(s.oddsFormat).toBe('decimal');
     expect(s.timeZone).toBe(systemTimeZone());

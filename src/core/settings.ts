@@ -5,7 +5,12 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
 import { checkBaseUrl } from '../shared/baseUrl';
-import { DROP_ALERT_PHASES, SETTLEMENT_ALERT_SCOPES, type DropAlertPhase, type SettlementAlertScope } from '../shared/domain';
+import {
+  DROP_ALERT_PHASES,
+  SETTLEMENT_ALERT_SCOPES,
+  type DropAlertPhase,
+  type SettlementAlertScope,
+} from '../shared/domain';
 import { AppErrorException } from '../shared/errors';
 import { canonicalTimeZone, DEFAULT_ODDS_FORMAT, isOddsFormat, systemTimeZone } from '../shared/formats';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
@@ -14,7 +19,10 @@ import { DEFAULT_RAW_TICK_HOURS } from './store';
 import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
 
 /** The app's settings (settings.json): what the view shows less the keychain, the mode and what each profile keeps. */
-export type AppSettings = Omit<SettingsView, 'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents' | 'gridLayout'>;
+export type AppSettings = Omit<
+  SettingsView,
+  'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents' | 'gridLayout'
+>;
 
 export const DEFAULT_SETTINGS: AppSettings = {
   baseUrl: null,
@@ -90,10 +98,16 @@ function load(file: string | null): Partial<AppSettings> {
     }
     // Lists and choices are checked by content, not just by type.
     for (const k of ['settlementSports', 'settlementLeagues', 'dropAlertSports'] as const) {
-      if (k in out && !(Array.isArray(out[k]) && (out[k] as unknown[]).every((n) => Number.isSafeInteger(n) && (n as number) > 0))) delete out[k];
+      if (
+        k in out &&
+        !(Array.isArray(out[k]) && (out[k] as unknown[]).every((n) => Number.isSafeInteger(n) && (n as number) > 0))
+      )
+        delete out[k];
     }
-    if ('settlementAlerts' in out && !SETTLEMENT_ALERT_SCOPES.includes(out['settlementAlerts'] as SettlementAlertScope)) delete out['settlementAlerts'];
-    if ('dropAlertPhase' in out && !DROP_ALERT_PHASES.includes(out['dropAlertPhase'] as DropAlertPhase)) delete out['dropAlertPhase'];
+    if ('settlementAlerts' in out && !SETTLEMENT_ALERT_SCOPES.includes(out['settlementAlerts'] as SettlementAlertScope))
+      delete out['settlementAlerts'];
+    if ('dropAlertPhase' in out && !DROP_ALERT_PHASES.includes(out['dropAlertPhase'] as DropAlertPhase))
+      delete out['dropAlertPhase'];
     if ('oddsFormat' in out && !isOddsFormat(out['oddsFormat'])) delete out['oddsFormat'];
     if ('timeZone' in out) {
       const zone = canonicalTimeZone(String(out['timeZone']));
@@ -115,7 +129,9 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const file = options.dataDir === null ? null : path.join(options.dataDir, 'settings.json');
   // A save writes a fresh 0600 file, but one that existed (an older version's) keeps its mode until then.
   if (file) makePrivate(file, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
-  const initial = options.initial?.baseUrl ? { ...options.initial, baseUrl: normaliseBaseUrl(options.initial.baseUrl) } : options.initial;
+  const initial = options.initial?.baseUrl
+    ? { ...options.initial, baseUrl: normaliseBaseUrl(options.initial.baseUrl) }
+    : options.initial;
   let settings: AppSettings = { ...DEFAULT_SETTINGS, ...initial, ...load(file) };
   const listeners = new Set<(next: AppSettings, previous: AppSettings) => void>();
 
@@ -156,7 +172,10 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
 const SPECIALS_EVERY_SECONDS = 300;
 
 /** The monitor's view of the trader's settings: one projection of the one set of defaults. */
-export function monitorSettingsFrom(settings: AppSettings, mutedEvents: ReadonlySet<number> = new Set()): MonitorSettings {
+export function monitorSettingsFrom(
+  settings: AppSettings,
+  mutedEvents: ReadonlySet<number> = new Set(),
+): MonitorSettings {
   return {
     devigModel: settings.devigModel,
     maxWinThresholdPct: settings.maxWinThresholdPct,

@@ -15,21 +15,36 @@ function setup(quotaPerHour = 1000) {
   return { clock, gov, send };
 }
 const ok = (headers: Record<string, string> = {}) => new Response('[]', { status: 200, headers });
-const tooMany = (retryAfter: string) => new Response('{"detail":"Hourly quota exceeded"}', { status: 429, headers: { 'Retry-After': retryAfter } });
+const tooMany = (retryAfter: string) =>
+  new Response('{"detail":"Hourly quota exceeded"}', { status: 429, headers: { 'Retry-After': retryAfter } });
 
 describe('quotaView', () => {
   it('shows nothing counted and no source while not connected', () => {
-    expect(quotaView(undefined)).toMatchObject({ used: 0, limit: null, source: null, rateLimited: 0, byPurpose: { settled: 0, ui: 0 }, refused: { specials: 0, ui: 0 } });
+    expect(quotaView(undefined)).toMatchObject({
+      used: 0,
+      limit: null,
+      source: null,
+      rateLimited: 0,
+      byPurpose: { settled: 0, ui: 0 },
+      refused: { specials: 0, ui: 0 },
+    });
   });
 
-  it('splits the hour by purpose and says the limit is the trader\'s setting', async () => {
+  it("splits the hour by purpose and says the limit is the trader's setting", async () => {
     const { gov, send } = setup(750);
     await send('settled', () => ok());
     await send('settled', () => ok());
     await send('stream', () => ok());
     await send('ui', () => ok());
     const q = quotaView(gov.state());
-    expect(q).toMatchObject({ used: 4, limit: 750, remaining: 746, source: 'setting', rateLimited: 0, retryAfterClampedFromS: null });
+    expect(q).toMatchObject({
+      used: 4,
+      limit: 750,
+      remaining: 746,
+      source: 'setting',
+      rateLimited: 0,
+      retryAfterClampedFromS: null,
+    });
     expect(q.byPurpose).toEqual({ settled: 2, repair: 0, results: 0, specials: 0, stream: 1, lookup: 0, ui: 1 });
   });
 
@@ -75,9 +90,19 @@ describe('requestsLine', () => {
     for (let i = 0; i < 4; i++) await send('ui', () => ok());
     for (let i = 0; i < 6; i++) await send('specials', () => ok(), PATHS.specialsFixtures);
     // 2 look-ups and 5 specials went out; the 2 look-ups and the special over their share were refused.
-    expect(quotaView(gov.state())).toMatchObject({ used: 7, byPurpose: { ui: 2, specials: 5 }, refused: { ui: 2, specials: 1, settled: 0 } });
+    expect(quotaView(gov.state())).toMatchObject({
+      used: 7,
+      byPurpose: { ui: 2, specials: 5 },
+      refused: { ui: 2, specials: 1, settled: 0 },
+    });
     const line = requestsLine(gov.state());
-    expect(line).toMatchObject({ total: 7, by_purpose: { ui: 2, specials: 5 }, refused: { settled: 0, repair: 0, results: 0, specials: 1, stream: 0, lookup: 0, ui: 2 } });
-    expect(requestsSummary(gov.state())).toBe('7 requests (0 answered 429; limit 10/h from the setting): specials and outrights 5, on screen 2; refused over their share: specials and outrights 1, on screen 2');
+    expect(line).toMatchObject({
+      total: 7,
+      by_purpose: { ui: 2, specials: 5 },
+      refused: { settled: 0, repair: 0, results: 0, specials: 1, stream: 0, lookup: 0, ui: 2 },
+    });
+    expect(requestsSummary(gov.state())).toBe(
+      '7 requests (0 answered 429; limit 10/h from the setting): specials and outrights 5, on screen 2; refused over their share: specials and outrights 1, on screen 2',
+    );
   });
 });

@@ -70,10 +70,10 @@ export function requestsSummary(gov: GovernorState): string {
   const s = gov.requests.session;
   const parts = PURPOSES.filter((p) => s.byPurpose[p] > 0).map((p) => `${PURPOSE_LABELS[p]} ${s.byPurpose[p]}`);
   const refused = PURPOSES.filter((p) => s.refused[p] > 0).map((p) => `${PURPOSE_LABELS[p]} ${s.refused[p]}`);
-  const quota = gov.quota.source === 'headers' ? 'limit from the service\'s headers' : `limit ${gov.quota.limit}/h from the setting`;
+  const quota =
+    gov.quota.source === 'headers' ? "limit from the service's headers" : `limit ${gov.quota.limit}/h from the setting`;
   return (
     `${s.total} request${s.total === 1 ? '' : 's'} (${s.rateLimited} answered 429; ${quota})${parts.length ? `: ${parts.join(', ')}` : ''}` +
     (refused.length ? `; refused over their share: ${refused.join(', ')}` : '')
   );
 }
-

@@ -24,8 +24,16 @@ export function diagnosticsSummary(input: DiagnosticsInput, scrubber: Scrubber):
     s
       ? `Connection ${s.connection}${s.demo ? ' (DEMO)' : ''} · key ${s.auth} · plan ${s.plan ?? 'unknown'} · quota used ${s.quota.used}${s.quota.limit === null ? '' : `/${s.quota.limit}`}${s.quota.pausedUntil ? ` · paused until ${new Date(s.quota.pausedUntil).toISOString()}` : ''}`
       : 'Connection: no status yet',
-    s ? `Streams ${s.streams.length}: ${Object.entries(countBy(s.streams.map((x) => x.state))).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}` : null,
-    s?.restricted.length ? `Restricted by plan: ${s.restricted.map((r) => `${r.path} (needs ${r.requiredPlan})`).join(', ')}` : null,
+    s
+      ? `Streams ${s.streams.length}: ${
+          Object.entries(countBy(s.streams.map((x) => x.state)))
+            .map(([k, n]) => `${n} ${k}`)
+            .join(', ') || 'none'
+        }`
+      : null,
+    s?.restricted.length
+      ? `Restricted by plan: ${s.restricted.map((r) => `${r.path} (needs ${r.requiredPlan})`).join(', ')}`
+      : null,
     s?.lastSettledSync ? `Last settlement sync ${new Date(s.lastSettledSync).toISOString()}` : null,
     s?.lastError ? `Last error (${s.lastError.kind}): ${s.lastError.message}` : null,
     `Updates: ${input.update.state}${input.update.version ? ` ${input.update.version}` : ''}${input.update.message ? ` — ${input.update.message}` : ''}`,

@@ -152,7 +152,10 @@ function sendTo<E extends PushEventName>(win: BrowserWindow, event: E, payload: 
  * Each window has its own batcher and odds flow: a window that has not taken in the odds already on their way to it
  * (a busy or hidden one) gets the next ones folded to the newest prices once it has, and holds no other back.
  */
-const windowPushes = new Map<number, { batcher: ReturnType<typeof createPushBatcher>; flow: ReturnType<typeof createOddsFlow> }>();
+const windowPushes = new Map<
+  number,
+  { batcher: ReturnType<typeof createPushBatcher>; flow: ReturnType<typeof createOddsFlow> }
+>();
 function pushesOf(win: BrowserWindow) {
   const id = win.webContents.id;
   let p = windowPushes.get(id);
@@ -204,17 +207,31 @@ function prepareWindow(win: BrowserWindow, url: string, crashes: ReturnType<type
     if (!lifecycle.acceptsRequests() || win.isDestroyed()) return;
     const what = crashes.onGone(details.reason);
     if (what === 'ignore') return;
-    console.error(`The window's page ended (${details.reason}, exit code ${details.exitCode}); ${what === 'reload' ? 'reloading it' : 'not reloading again'}`);
+    console.error(
+      `The window's page ended (${details.reason}, exit code ${details.exitCode}); ${what === 'reload' ? 'reloading it' : 'not reloading again'}`,
+    );
     if (what === 'reload') void loadPage(win, url);
-    else void dialog.showMessageBox(win, { type: 'error', title: APP_NAME, message: 'The window keeps crashing.', detail: 'Monitoring goes on in the background. Copy the diagnostics from Settings after a restart, or quit from the tray.' });
+    else
+      void dialog.showMessageBox(win, {
+        type: 'error',
+        title: APP_NAME,
+        message: 'The window keeps crashing.',
+        detail:
+          'Monitoring goes on in the background. Copy the diagnostics from Settings after a restart, or quit from the tray.',
+      });
   });
   win.webContents.on('unresponsive', () => console.warn('The window stopped responding'));
   void loadPage(win, url);
 }
 
 function createWindow(): BrowserWindow {
-  const saved = loadWindowState(userData, screen.getAllDisplays().map((d) => d.workArea));
-  const win = new BrowserWindow(windowOptions(preloadPath, saved ?? undefined, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }));
+  const saved = loadWindowState(
+    userData,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  const win = new BrowserWindow(
+    windowOptions(preloadPath, saved ?? undefined, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }),
+  );
   if (saved?.maximized) win.maximize();
   rememberBounds(win, userData);
   win.on('close', (e) => {
@@ -249,12 +266,25 @@ function openViewWindow(target: WindowTarget): void {
     return;
   }
   if (viewWindows.size >= MAX_VIEW_WINDOWS) {
-    throw new AppErrorException({ kind: 'validation', message: `${MAX_VIEW_WINDOWS} windows of their own are open already: close one first.` });
+    throw new AppErrorException({
+      kind: 'validation',
+      message: `${MAX_VIEW_WINDOWS} windows of their own are open already: close one first.`,
+    });
   }
-  const win = new BrowserWindow(windowOptions(preloadPath, { width: 1100, height: 760 }, { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) }));
+  const win = new BrowserWindow(
+    windowOptions(
+      preloadPath,
+      { width: 1100, height: 760 },
+      { devTools: isDev, ...(appIcon ? { icon: appIcon } : {}) },
+    ),
+  );
   viewWindows.set(win, target);
   win.on('closed', () => viewWindows.delete(win));
-  prepareWindow(win, pageUrl(target), createCrashPolicy(() => Date.now()));
+  prepareWindow(
+    win,
+    pageUrl(target),
+    createCrashPolicy(() => Date.now()),
+  );
 }
 
 /** A window's title: ours, with what a view's own window shows, and DEMO in demo mode. */
@@ -264,14 +294,18 @@ function titleOf(win: BrowserWindow): string {
 }
 
 function loadPage(win: BrowserWindow, url: string): Promise<void> {
-  return win.loadURL(url).catch((e: unknown) => console.error(`Could not load the window's page: ${toAppError(e).message}`));
+  return win
+    .loadURL(url)
+    .catch((e: unknown) => console.error(`Could not load the window's page: ${toAppError(e).message}`));
 }
 
 /** The first close to the tray says so, once: otherwise a trader thinks the app quit and stops trusting alerts. */
 function tellStillRunning(): void {
   const title = `${APP_NAME} is still running`;
-  const body = 'It keeps watching and notifying from the tray. Quit from the tray menu or the app menu; Settings can make closing the window quit.';
-  if (Notification.isSupported()) new Notification({ title, body, silent: true, ...(appIcon ? { icon: appIcon } : {}) }).show();
+  const body =
+    'It keeps watching and notifying from the tray. Quit from the tray menu or the app menu; Settings can make closing the window quit.';
+  if (Notification.isSupported())
+    new Notification({ title, body, silent: true, ...(appIcon ? { icon: appIcon } : {}) }).show();
   else tray?.displayBalloon?.({ title, content: body });
 }
 
@@ -394,7 +428,10 @@ function installSessionPolicy(): void {
 function refusal(event: IpcMainInvokeEvent) {
   if (!lifecycle.acceptsRequests()) return { ok: false, error: SHUTTING_DOWN } as const;
   // Only the top frame of our own page in one of our own windows may call the core.
-  if (!ourWindows().some((w) => w.webContents.id === event.sender.id) || !isTrustedSender(event.senderFrame, devServerUrl)) {
+  if (
+    !ourWindows().some((w) => w.webContents.id === event.sender.id) ||
+    !isTrustedSender(event.senderFrame, devServerUrl)
+  ) {
     return { ok: false, error: { kind: 'validation', message: 'Request from an unknown page refused' } } as const;
   }
   return null;
@@ -417,12 +454,20 @@ function wireIpc(): void {
     });
   }
   for (const channel of DESKTOP_CHANNELS) {
-    ipcMain.handle(channel, (event, args: unknown) => refusal(event) ?? dispatchDesktop(desktopHandlers, channel, args));
+    ipcMain.handle(
+      channel,
+      (event, args: unknown) => refusal(event) ?? dispatchDesktop(desktopHandlers, channel, args),
+    );
   }
 }
 
 function desktopView(): DesktopView {
-  return { closeToTray: desktopSettings.closeToTray, trayAvailable: tray !== null, logFolder: appLog.dir, update: updates.view() };
+  return {
+    closeToTray: desktopSettings.closeToTray,
+    trayAvailable: tray !== null,
+    logFolder: appLog.dir,
+    update: updates.view(),
+  };
 }
 
 const desktopHandlers: DesktopHandlers = {
@@ -433,7 +478,11 @@ const desktopHandlers: DesktopHandlers = {
   },
   'desktop:openLogFolder': async () => {
     const failed = await shell.openPath(appLog.dir);
-    if (failed) throw new AppErrorException({ kind: 'internal', message: `Could not open the log folder ${appLog.dir}: ${failed}` });
+    if (failed)
+      throw new AppErrorException({
+        kind: 'internal',
+        message: `Could not open the log folder ${appLog.dir}: ${failed}`,
+      });
     return null;
   },
   'desktop:copyDiagnostics': () => {
@@ -467,13 +516,21 @@ async function startUpdates(): Promise<void> {
   if (!updateFeedConfigured(app.isPackaged, process.resourcesPath)) return;
   try {
     // CommonJS with getter exports: the named export may only be on the default one.
-    const mod = (await import('electron-updater')) as unknown as { autoUpdater?: UpdaterLike & { logger: unknown }; default?: { autoUpdater: UpdaterLike & { logger: unknown } } };
+    const mod = (await import('electron-updater')) as unknown as {
+      autoUpdater?: UpdaterLike & { logger: unknown };
+      default?: { autoUpdater: UpdaterLike & { logger: unknown } };
+    };
     const autoUpdater = mod.autoUpdater ?? mod.default?.autoUpdater;
     if (!autoUpdater) return;
     autoUpdater.logger = log;
     // Linux: install only a download whose signature (of the file and its version) verifies against the pinned release
     // key; a refused one points to the release page's origin only (package.json's releasePage, else the feed's).
-    updates = createUpdates(app.getVersion(), autoUpdater, (t) => scrubber.text(t), linuxSignatureCheck(process.platform, process.resourcesPath, undefined, app.getAppPath()));
+    updates = createUpdates(
+      app.getVersion(),
+      autoUpdater,
+      (t) => scrubber.text(t),
+      linuxSignatureCheck(process.platform, process.resourcesPath, undefined, app.getAppPath()),
+    );
   } catch (e) {
     console.warn(`Updates unavailable: ${toAppError(e).message}`);
   }
@@ -534,10 +591,19 @@ async function start(): Promise<void> {
     fetch: netFetch,
     // "Export CSV" streams to the file the trader picks here.
     chooseSavePath: async (suggestedName) => {
-      const options = { title: 'Export CSV', defaultPath: path.join(app.getPath('downloads'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
+      const options = {
+        title: 'Export CSV',
+        defaultPath: path.join(app.getPath('downloads'), suggestedName),
+        filters: [{ name: 'CSV', extensions: ['csv'] }],
+      };
       // Over the window the trader asked from (a view's own window, say), else the main one.
       const focused = BrowserWindow.getFocusedWindow();
-      const parent = focused && ourWindows().includes(focused) ? focused : mainWindow && !mainWindow.isDestroyed() ? mainWindow : null;
+      const parent =
+        focused && ourWindows().includes(focused)
+          ? focused
+          : mainWindow && !mainWindow.isDestroyed()
+            ? mainWindow
+            : null;
       const r = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
       return r.canceled || !r.filePath ? null : r.filePath;
     },
@@ -588,25 +654,32 @@ function onBeforeQuit(e: Electron.Event): void {
 app.enableSandbox();
 // Must precede 'ready': a standard, secure scheme gets a real origin (so 'self' and module scripts work) and the
 // secure-context APIs a file:// page would not.
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 if (!app.requestSingleInstanceLock()) {
   lifecycle.beginQuit();
   lifecycle.finishQuit();
   app.quit();
 } else {
-  console.info(`${APP_NAME} ${app.getVersion()} starting (${isDev ? 'development' : 'packaged'}, Electron ${process.versions.electron})`);
+  console.info(
+    `${APP_NAME} ${app.getVersion()} starting (${isDev ? 'development' : 'packaged'}, Electron ${process.versions.electron})`,
+  );
   // Both can arrive before the app is ready, when no window may be made yet, and during a shutdown, when none may.
   app.on('second-instance', () => void showWindow());
   app.on('activate', () => void showWindow());
-  app.whenReady().then(start).catch((e: unknown) => {
-    // Only the message: an AppError never carries the key, and a raw object might carry anything.
-    const message = toAppError(e).message;
-    console.error(`Oddsdesk failed to start: ${message}`);
-    dialog.showErrorBox(`${APP_NAME} could not start`, message);
-    lifecycle.beginQuit();
-    lifecycle.finishQuit();
-    app.quit();
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      // Only the message: an AppError never carries the key, and a raw object might carry anything.
+      const message = toAppError(e).message;
+      console.error(`Oddsdesk failed to start: ${message}`);
+      dialog.showErrorBox(`${APP_NAME} could not start`, message);
+      lifecycle.beginQuit();
+      lifecycle.finishQuit();
+      app.quit();
+    });
   app.on('window-all-closed', () => {
     if (lifecycle.quitWhenAllClosed()) app.quit();
   });

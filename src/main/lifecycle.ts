@@ -44,7 +44,8 @@ export function createLifecycle(options: LifecycleOptions): Lifecycle {
     phase: () => phase,
     onWindowClose() {
       // Mid-shutdown, or no tray to come back from (some Linux desktops): the window really closes.
-      if (phase !== 'running' || !options.closeToTray() || (!options.trayAvailable() && !options.isMac)) return { action: 'close', notice: false };
+      if (phase !== 'running' || !options.closeToTray() || (!options.trayAvailable() && !options.isMac))
+        return { action: 'close', notice: false };
       const notice = !options.noticeShown();
       if (notice) options.markNoticeShown();
       return { action: 'hide', notice };

@@ -44,7 +44,9 @@ export function configureLog(logger: NodeLogger, options: LogOptions): AppLog {
     dir: options.dir,
     recentLines(count) {
       try {
-        const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
+        const lines = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.length > 0);
         // Scrubbed once more: a line written before a secret was known is caught now.
         return lines.slice(-count).map((l) => options.scrubber.text(l));
       } catch {

@@ -7,7 +7,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-export function electronSqliteBindingPath(appRoot: string, electronVersion: string, platform: string, arch: string): string {
+export function electronSqliteBindingPath(
+  appRoot: string,
+  electronVersion: string,
+  platform: string,
+  arch: string,
+): string {
   return path.join(appRoot, '.native', `electron-${electronVersion}-${platform}-${arch}`, 'better_sqlite3.node');
 }
 
@@ -36,7 +41,12 @@ export function findElectronSqliteBinding(lookup: BindingLookup): string | undef
     return exists(file) ? file : undefined;
   }
   if (!lookup.electronVersion) return undefined;
-  const file = electronSqliteBindingPath(lookup.appRoot, lookup.electronVersion, lookup.platform ?? process.platform, lookup.arch ?? process.arch);
+  const file = electronSqliteBindingPath(
+    lookup.appRoot,
+    lookup.electronVersion,
+    lookup.platform ?? process.platform,
+    lookup.arch ?? process.arch,
+  );
   return exists(file) ? file : undefined;
 }
 

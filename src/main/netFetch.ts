@@ -30,7 +30,15 @@ export interface NetResponse {
 /** The parts of Electron's ClientRequest used here. */
 export interface NetRequest {
   on(event: 'response', listener: (response: NetResponse) => void): unknown;
-  on(event: 'redirect', listener: (statusCode: number, method: string, redirectUrl: string, responseHeaders: Record<string, string[]>) => void): unknown;
+  on(
+    event: 'redirect',
+    listener: (
+      statusCode: number,
+      method: string,
+      redirectUrl: string,
+      responseHeaders: Record<string, string[]>,
+    ) => void,
+  ): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   setHeader(name: string, value: string): void;
   abort(): void;
@@ -41,7 +49,17 @@ export interface NetRequest {
 export type NetRequestFn = (options: ClientRequestConstructorOptions) => NetRequest;
 
 /** Headers Chromium does not let an app set (Electron's ClientRequest.setHeader documents them); fetch drops them too. */
-const RESTRICTED_HEADERS: ReadonlySet<string> = new Set(['content-length', 'host', 'trailer', 'te', 'upgrade', 'cookie2', 'keep-alive', 'transfer-encoding', 'connection']);
+const RESTRICTED_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'host',
+  'trailer',
+  'te',
+  'upgrade',
+  'cookie2',
+  'keep-alive',
+  'transfer-encoding',
+  'connection',
+]);
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 204, 205, 304]);
 /** Bytes held in the body stream before the socket is paused. */
 const BODY_HIGH_WATER_BYTES = 64 * 1024;
@@ -149,7 +167,12 @@ export function createNetFetch(request: NetRequestFn): typeof fetch {
       function answer(res: NetResponse) {
         const nullBody = NULL_BODY_STATUSES.has(res.statusCode) || req.method === 'HEAD';
         const headers = responseHeaders(res.headers);
-        if (!nullBody && res.statusCode >= 200 && res.statusCode < 300 && (req.headers.get('accept') ?? '').includes('text/event-stream')) {
+        if (
+          !nullBody &&
+          res.statusCode >= 200 &&
+          res.statusCode < 300 &&
+          (req.headers.get('accept') ?? '').includes('text/event-stream')
+        ) {
           // A live stream's body goes to the stream client as the chunks Chromium hands over (core/net/rawBody.ts), with
           // no web stream between: the stream reads it for hours, thousands of chunks a minute. A broken transfer
           // ('aborted') is an error like any other; cancelling stops the request.
@@ -166,7 +189,16 @@ export function createNetFetch(request: NetRequestFn): typeof fetch {
             r.abort();
           });
           settled = true;
-          resolve(withOrigin(attachRawBody(new Response(null, { status: res.statusCode, statusText: res.statusMessage, headers }), raw), url, redirected));
+          resolve(
+            withOrigin(
+              attachRawBody(
+                new Response(null, { status: res.statusCode, statusText: res.statusMessage, headers }),
+                raw,
+              ),
+              url,
+              redirected,
+            ),
+          );
           return;
         }
         let stream: ReadableStream<Uint8Array> | null = null;

@@ -36,7 +36,10 @@ const cap = (text: string, max: number) => (text.length > max ? `${text.slice(0,
  * "<a href=…>" must show as typed, so &, < and > are escaped there, in the title as in the body. Control characters other than newline go;
  * both parts are capped.
  */
-export function notificationText(n: { title: string; body: string }, platform: NodeJS.Platform): { title: string; body: string } {
+export function notificationText(
+  n: { title: string; body: string },
+  platform: NodeJS.Platform,
+): { title: string; body: string } {
   // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const clean = (t: string) => t.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
   const title = cap(clean(n.title).replace(/\n/g, ' '), NOTIFICATION_TITLE_MAX);
@@ -63,7 +66,8 @@ export function createElectronNotifier(deps: ElectronNotifierDeps): Notifier {
       notification.on('click', () => {
         forget();
         // focusEvent shows the window itself, and tells the page once it is ready; focusWindow only for the rest.
-        if (typeof n.eventId === 'number') deps.focusEvent(n.eventId, n.kind === 'settlement' ? 'settlement' : 'event', n.lineId ?? null);
+        if (typeof n.eventId === 'number')
+          deps.focusEvent(n.eventId, n.kind === 'settlement' ? 'settlement' : 'event', n.lineId ?? null);
         else deps.focusWindow();
       });
       notification.on('close', forget);

@@ -146,7 +146,12 @@ export function signedMessage(version: string, data: Uint8Array): Buffer {
  * Ed25519 signature by the key `publicKeyPem` of signedMessage(version, data): these bytes, offered as this version.
  * Each reason finishes "…, and <reason>" in Settings.
  */
-export function signatureProblem(data: Uint8Array, version: string, signature: unknown, publicKeyPem: string | null): string | null {
+export function signatureProblem(
+  data: Uint8Array,
+  version: string,
+  signature: unknown,
+  publicKeyPem: string | null,
+): string | null {
   if (publicKeyPem === null) return 'this build has no release key to check it with';
   let key;
   try {
@@ -156,7 +161,8 @@ export function signatureProblem(data: Uint8Array, version: string, signature: u
   }
   if (key.asymmetricKeyType !== 'ed25519') return "this build's release key is not an Ed25519 key";
   if (signature === undefined || signature === null || signature === '') return 'the update carries no signature';
-  if (typeof signature !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature.trim())) return 'its signature is not base64';
+  if (typeof signature !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature.trim()))
+    return 'its signature is not base64';
   const bytes = Buffer.from(signature.trim(), 'base64');
   if (bytes.length !== 64) return 'its signature is not an Ed25519 signature';
   return verify(null, signedMessage(version, data), key, bytes) ? null : 'its signature does not match the release key';
@@ -197,7 +203,10 @@ function httpsUrl(value: string | undefined | null, base?: string): URL | null {
  * `releasePage` field, set by the release owner (electron-builder: `-c.extraMetadata.releasePage=https://…`;
  * docs/releasing.md). Only an https URL counts; anything else is null, with one log line when something was set.
  */
-export function releasePageSetting(packageJson: string | null, log: (line: string) => void = (line) => console.warn(line)): string | null {
+export function releasePageSetting(
+  packageJson: string | null,
+  log: (line: string) => void = (line) => console.warn(line),
+): string | null {
   if (packageJson === null) return null;
   let value: unknown;
   try {
@@ -222,7 +231,11 @@ export function releasePageFrom(appUpdateYml: string | null, setting: string | n
   const fields = feedFields(appUpdateYml ?? '');
   const provider = fields.get('provider');
   if (provider === 'github' && fields.get('owner') && fields.get('repo')) {
-    return httpsUrl(`https://${fields.get('host') ?? 'github.com'}/${fields.get('owner')}/${fields.get('repo')}/releases/latest`)?.href ?? null;
+    return (
+      httpsUrl(
+        `https://${fields.get('host') ?? 'github.com'}/${fields.get('owner')}/${fields.get('repo')}/releases/latest`,
+      )?.href ?? null
+    );
   }
   if (provider === 'generic') return httpsUrl(fields.get('url'))?.href ?? null;
   return null;
@@ -234,7 +247,10 @@ export function releasePageFrom(appUpdateYml: string | null, setting: string | n
  * as electron-updater does) when it is https on that origin; otherwise the release page itself, saying the feed's
  * link was left out. Null when the build knows no release page ("where you got Oddsdesk").
  */
-export function downloadPlaceFrom(appUpdateYml: string | null, releasePage: string | null = null): (info: UpdateInfoLike) => DownloadPlace | null {
+export function downloadPlaceFrom(
+  appUpdateYml: string | null,
+  releasePage: string | null = null,
+): (info: UpdateInfoLike) => DownloadPlace | null {
   const fields = feedFields(appUpdateYml ?? '');
   const page = releasePageFrom(appUpdateYml, releasePage);
   const feedUrl = fields.get('provider') === 'generic' ? fields.get('url') : undefined;
@@ -243,7 +259,9 @@ export function downloadPlaceFrom(appUpdateYml: string | null, releasePage: stri
     const file = info.files?.[0]?.url;
     if (!feedUrl || typeof file !== 'string' || file === '') return { url: page, offSite: false };
     const url = httpsUrl(file, feedUrl.endsWith('/') ? feedUrl : `${feedUrl}/`);
-    return url !== null && url.origin === new URL(page).origin ? { url: url.href, offSite: false } : { url: page, offSite: true };
+    return url !== null && url.origin === new URL(page).origin
+      ? { url: url.href, offSite: false }
+      : { url: page, offSite: true };
   };
 }
 
@@ -284,9 +302,16 @@ export function createUpdates(
   clean: (text: string) => string = (t) => t,
   signatureCheck: LinuxSignatureCheck | null = null,
 ): Updates {
-  let view: UpdateView = { state: updater ? 'idle' : 'off', currentVersion, version: null, percent: null, message: updater ? null : 'No update feed is configured in this build.' };
+  let view: UpdateView = {
+    state: updater ? 'idle' : 'off',
+    currentVersion,
+    version: null,
+    percent: null,
+    message: updater ? null : 'No update feed is configured in this build.',
+  };
   const set = (patch: Partial<UpdateView>) => (view = { ...view, ...patch });
-  const failed = (e: unknown) => set({ state: 'error', message: clean(String(e instanceof Error ? e.message : e).split('\n')[0]!) });
+  const failed = (e: unknown) =>
+    set({ state: 'error', message: clean(String(e instanceof Error ? e.message : e).split('\n')[0]!) });
   /** What the feed offers, and what electron-updater said when it had downloaded it. */
   let offered: UpdateInfoLike | null = null;
   let downloadedInfo: UpdateInfoLike | null = null;
@@ -307,7 +332,9 @@ export function createUpdates(
       state: 'manual',
       version: info.version,
       percent: null,
-      message: clean(`Download it from ${where}: this build installs an update only when its signature checks against the release key, and ${reason}.`),
+      message: clean(
+        `Download it from ${where}: this build installs an update only when its signature checks against the release key, and ${reason}.`,
+      ),
     });
   };
 
@@ -322,14 +349,19 @@ export function createUpdates(
       downloadedInfo = null;
       readying = null;
       // Without a pinned key nothing downloaded could ever be installed: say so now rather than after a download.
-      if (signatureCheck && signatureCheck.publicKey === null) manual(info, 'this build has no release key to check it with');
+      if (signatureCheck && signatureCheck.publicKey === null)
+        manual(info, 'this build has no release key to check it with');
       else set({ state: 'available', version: info.version, percent: null, message: null });
     });
     updater.on('download-progress', (p) => set({ state: 'downloading', percent: Math.round(p.percent) }));
     updater.on('update-downloaded', (info) => {
       downloadedInfo = info;
       // Where the signature must be checked, the download is not 'ready' until it has been.
-      set(signatureCheck ? { state: 'downloading', version: info.version, percent: 100 } : { state: 'ready', version: info.version, percent: 100 });
+      set(
+        signatureCheck
+          ? { state: 'downloading', version: info.version, percent: 100 }
+          : { state: 'ready', version: info.version, percent: 100 },
+      );
     });
     // The feed's errors can carry URLs with tokens: scrubbed, one line.
     updater.on('error', (e) => set({ state: 'error', message: clean(e.message.split('\n')[0] ?? 'update failed') }));
@@ -353,7 +385,10 @@ export function createUpdates(
       else {
         const data = await signatureCheck.readFile(file).catch(() => null);
         // Checked as the version the feed offers: a build signed for an older version does not pass as this one.
-        problem = data === null ? 'the downloaded file cannot be read' : signatureProblem(data, String(info.version), signatureFor(info, file), signatureCheck.publicKey);
+        problem =
+          data === null
+            ? 'the downloaded file cannot be read'
+            : signatureProblem(data, String(info.version), signatureFor(info, file), signatureCheck.publicKey);
       }
       if (problem) {
         manual(info, problem);
@@ -372,7 +407,8 @@ export function createUpdates(
       return view;
     },
     async install(beforeInstall) {
-      if (!updater || (view.state !== 'available' && view.state !== 'ready' && view.state !== 'downloading')) return view;
+      if (!updater || (view.state !== 'available' && view.state !== 'ready' && view.state !== 'downloading'))
+        return view;
       readying ??= downloadAndCheck(updater);
       if (!(await readying) || installing) return view;
       installing = true;

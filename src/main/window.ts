@@ -42,7 +42,11 @@ export interface WindowExtras {
   icon?: BrowserWindowConstructorOptions['icon'];
 }
 
-export function windowOptions(preloadPath: string, bounds?: Partial<Electron.Rectangle>, extras: WindowExtras = {}): BrowserWindowConstructorOptions {
+export function windowOptions(
+  preloadPath: string,
+  bounds?: Partial<Electron.Rectangle>,
+  extras: WindowExtras = {},
+): BrowserWindowConstructorOptions {
   return {
     width: bounds?.width ?? 1440,
     height: bounds?.height ?? 900,

@@ -27,7 +27,8 @@ export const MIN_SIZE = { width: 960, height: 600 } as const;
 const MIN_VISIBLE = { width: 160, height: 60 } as const;
 const LIMIT = 100_000;
 
-const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+const isInt = (v: unknown, lo: number, hi: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 
 /** The saved state if it is well formed, else null. */
 export function parseWindowState(raw: unknown): WindowState | null {
@@ -55,8 +56,14 @@ function overlap(a: Rect, b: Rect): { width: number; height: number } {
  */
 export function fitToDisplays(state: WindowState, workAreas: readonly Rect[]): WindowState {
   const clampSize = (area: Rect | undefined) => ({
-    width: Math.max(Math.min(state.width, area?.width ?? state.width), Math.min(MIN_SIZE.width, area?.width ?? MIN_SIZE.width)),
-    height: Math.max(Math.min(state.height, area?.height ?? state.height), Math.min(MIN_SIZE.height, area?.height ?? MIN_SIZE.height)),
+    width: Math.max(
+      Math.min(state.width, area?.width ?? state.width),
+      Math.min(MIN_SIZE.width, area?.width ?? MIN_SIZE.width),
+    ),
+    height: Math.max(
+      Math.min(state.height, area?.height ?? state.height),
+      Math.min(MIN_SIZE.height, area?.height ?? MIN_SIZE.height),
+    ),
   });
   if (state.x === undefined || state.y === undefined) return { ...clampSize(workAreas[0]), maximized: state.maximized };
   const rect = { x: state.x, y: state.y, width: state.width, height: state.height };

@@ -26,7 +26,10 @@ const dispatch = (_e: IpcRendererEvent, message: unknown) => {
 const api: OddsdeskApi = {
   invoke(channel, ...args) {
     if (!isChannel(channel)) {
-      return Promise.resolve({ ok: false, error: { kind: 'validation', message: `Unknown channel ${String(channel)}` } });
+      return Promise.resolve({
+        ok: false,
+        error: { kind: 'validation', message: `Unknown channel ${String(channel)}` },
+      });
     }
     return ipcRenderer.invoke(channel, args);
   },
@@ -46,7 +49,10 @@ const api: OddsdeskApi = {
   desktop: {
     invoke(channel, ...args) {
       if (!isDesktopChannel(channel)) {
-        return Promise.resolve({ ok: false, error: { kind: 'validation', message: `Unknown channel ${String(channel)}` } });
+        return Promise.resolve({
+          ok: false,
+          error: { kind: 'validation', message: `Unknown channel ${String(channel)}` },
+        });
       }
       return ipcRenderer.invoke(channel, args);
     },

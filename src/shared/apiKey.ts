@@ -14,12 +14,15 @@ const PRINTABLE = /^[\x21-\x7e]*$/;
 
 export function checkApiKey(key: unknown): ApiKeyCheck {
   if (typeof key !== 'string') return { ok: false, message: 'The API key must be text.' };
-  if (key.length < API_KEY_MIN_LENGTH) return { ok: false, message: `The API key is too short (at least ${API_KEY_MIN_LENGTH} characters).` };
-  if (key.length > API_KEY_MAX_LENGTH) return { ok: false, message: `The API key is too long (at most ${API_KEY_MAX_LENGTH} characters).` };
+  if (key.length < API_KEY_MIN_LENGTH)
+    return { ok: false, message: `The API key is too short (at least ${API_KEY_MIN_LENGTH} characters).` };
+  if (key.length > API_KEY_MAX_LENGTH)
+    return { ok: false, message: `The API key is too long (at most ${API_KEY_MAX_LENGTH} characters).` };
   if (!PRINTABLE.test(key)) {
     return {
       ok: false,
-      message: 'The API key may contain only printable ASCII characters: no spaces, tabs, line breaks, other control characters or non-ASCII characters.',
+      message:
+        'The API key may contain only printable ASCII characters: no spaces, tabs, line breaks, other control characters or non-ASCII characters.',
     };
   }
   return { ok: true, key };

@@ -53,7 +53,13 @@ describe('checkBaseUrl', () => {
   });
 
   it('refuses every other scheme', () => {
-    for (const text of ['ftp://odds.example', 'file:///etc/passwd', 'javascript:alert(1)', 'ws://127.0.0.1:1', 'data:text/plain,x']) {
+    for (const text of [
+      'ftp://odds.example',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'ws://127.0.0.1:1',
+      'data:text/plain,x',
+    ]) {
       expect(refusal(text), text).toMatch(/must start with https:\/\//);
     }
   });

@@ -40,11 +40,15 @@ export function checkBaseUrl(text: string): BaseUrlCheck {
   if (u.username !== '' || u.password !== '') {
     return {
       ok: false,
-      message: 'The service address must not contain a user name or password: the API key is the only credential, and it is entered separately.',
+      message:
+        'The service address must not contain a user name or password: the API key is the only credential, and it is entered separately.',
     };
   }
   if (u.search !== '' || u.hash !== '' || /[?#]/.test(trimmed)) {
-    return { ok: false, message: `The service address must not contain "?" or "#"; enter only the address itself, like ${EXAMPLE}.` };
+    return {
+      ok: false,
+      message: `The service address must not contain "?" or "#"; enter only the address itself, like ${EXAMPLE}.`,
+    };
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     return {

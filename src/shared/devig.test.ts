@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEVIG_MODELS } from './api';
-import { devig, devigMarginProportional, devigMultiplicative, devigOddsRatio, devigPower, devigShin, fairOddsByModel } from './devig';
+import {
+  devig,
+  devigMarginProportional,
+  devigMultiplicative,
+  devigOddsRatio,
+  devigPower,
+  devigShin,
+  fairOddsByModel,
+} from './devig';
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const THREE_WAY = [2.6, 2.4, 4.3];

@@ -305,7 +305,8 @@ export interface CompactProgress {
   oldestRawAt: number | null;
 }
 
-export type StorageKind = 'rawTicks' | 'bars' | 'maxWinPoints' | 'specials' | 'settlements' | 'alerts' | 'other' | 'free';
+export type StorageKind =
+  'rawTicks' | 'bars' | 'maxWinPoints' | 'specials' | 'settlements' | 'alerts' | 'other' | 'free';
 
 /** The history file and what each kind of history takes in it. */
 export interface StoreUsage {

@@ -32,6 +32,10 @@ export function describesAnotherMatch(stored: EventIdentity, incoming: EventIden
 }
 
 /** The other match as the watched row's flag names it: "Oakton Pilots v Redford Owls (Baseball)". */
-export function otherMatchName(m: { runnerHome: string | null; runnerAway: string | null; sportName: string | null }): string {
+export function otherMatchName(m: {
+  runnerHome: string | null;
+  runnerAway: string | null;
+  sportName: string | null;
+}): string {
   return `${m.runnerHome ?? '?'} v ${m.runnerAway ?? '?'}${m.sportName ? ` (${m.sportName})` : ''}`;
 }

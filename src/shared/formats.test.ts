@@ -37,7 +37,15 @@ describe('odds formats', () => {
   it('American: +100(d-1) from evens up, -100/(d-1) below; exactly 2.00 is +100', () => {
     // 2.00 -> +100 (not -100); 2.50 -> +150; 1.50 -> -100/0.5 = -200; 1.952 -> -100/0.952 = -105.04 -> -105;
     // 1.909 -> -100/0.909 = -110.01 -> -110; 3.75 -> +275; 1.01 -> -10000.
-    expect(odds('american', 2, 2.5, 1.5, 1.952, 1.909, 3.75, 1.01)).toEqual(['+100', '+150', '-200', '-105', '-110', '+275', '-10000']);
+    expect(odds('american', 2, 2.5, 1.5, 1.952, 1.909, 3.75, 1.01)).toEqual([
+      '+100',
+      '+150',
+      '-200',
+      '-105',
+      '-110',
+      '+275',
+      '-10000',
+    ]);
     // Halves round away from zero on both sides: 1.995 -> -100/0.995 = -100.50 -> -101 (Math.round would say -100).
     expect(toAmerican(1.995)).toBe(-101);
     expect(toAmerican(2.005)).toBe(101); // +100.5 -> +101
@@ -70,7 +78,16 @@ describe('odds formats', () => {
   it('fractional: the ladder fraction in reduced form (6/4 reads 3/2) where the price is it, else the exact fraction', () => {
     // 2.50 -> 3/2; 2.00 -> 1/1 (evens); 1.50 -> 1/2; 1.667 -> 2/3 (the book's 4/6); 4.333 -> 10/3 (100/30);
     // 11.0 -> 10/1; 1.01 -> 1/100; 1.91 -> 10/11 (1.909 quoted to two decimals).
-    expect(odds('fractional', 2.5, 2, 1.5, 1.667, 4.333, 11, 1.01, 1.91)).toEqual(['3/2', '1/1', '1/2', '2/3', '10/3', '10/1', '1/100', '10/11']);
+    expect(odds('fractional', 2.5, 2, 1.5, 1.667, 4.333, 11, 1.01, 1.91)).toEqual([
+      '3/2',
+      '1/1',
+      '1/2',
+      '2/3',
+      '10/3',
+      '10/1',
+      '1/100',
+      '10/11',
+    ]);
     // Issue 35, class 6: a price more than half a cent from every ladder fraction reads exactly. 1.952 is 0.043 from
     // 10/11: 20/21 (0.95238, the simplest fraction that reads 1.952); 1.95 is 19/20, never 10/11 beside 1.91.
     expect(toFractional(1.952)).toEqual([20, 21]);
@@ -104,7 +121,8 @@ describe('odds formats', () => {
   });
 
   it('no price reads "—" in every format: nothing, not a number, at or below 1', () => {
-    for (const f of ODDS_FORMATS) for (const d of [null, undefined, Number.NaN, Infinity, 1, 0.5]) expect(formatOdds(d, f)).toBe('—');
+    for (const f of ODDS_FORMATS)
+      for (const d of [null, undefined, Number.NaN, Infinity, 1, 0.5]) expect(formatOdds(d, f)).toBe('—');
   });
 
   it('the price beside its decimal form, for hovers and exports', () => {

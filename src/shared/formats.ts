@@ -7,7 +7,15 @@ import { isUsablePrice } from './api';
 
 // ---- odds formats ----
 
-export const ODDS_FORMATS = ['decimal', 'american', 'fractional', 'hongkong', 'malay', 'indonesian', 'implied'] as const;
+export const ODDS_FORMATS = [
+  'decimal',
+  'american',
+  'fractional',
+  'hongkong',
+  'malay',
+  'indonesian',
+  'implied',
+] as const;
 export type OddsFormat = (typeof ODDS_FORMATS)[number];
 export const DEFAULT_ODDS_FORMAT: OddsFormat = 'decimal';
 
@@ -33,7 +41,8 @@ export const ODDS_FORMAT_SHORT: Record<OddsFormat, string> = {
   implied: '%',
 };
 
-export const isOddsFormat = (x: unknown): x is OddsFormat => typeof x === 'string' && (ODDS_FORMATS as readonly string[]).includes(x);
+export const isOddsFormat = (x: unknown): x is OddsFormat =>
+  typeof x === 'string' && (ODDS_FORMATS as readonly string[]).includes(x);
 
 /**
  * Decimal prices, and the decimal-style formats made from them (Hong Kong, Malay, Indonesian), show three decimals,
@@ -102,7 +111,8 @@ export const toIndonesian = (d: number): number => (d >= 2 ? d - 1 : -1 / (d - 1
 export const impliedPct = (d: number): number => 100 / d;
 
 /** A count with its noun agreeing in number: "1 bet", "2 bets", "1,204 lines" (`plural` for an irregular one). */
-export const countOf = (n: number, noun: string, plural = `${noun}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+export const countOf = (n: number, noun: string, plural = `${noun}s`): string =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 
 /**
  * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3), from 1/100 to
@@ -110,13 +120,95 @@ export const countOf = (n: number, noun: string, plural = `${noun}s`): string =>
  * decimals (LADDER_TOLERANCE: 1.91 is 10/11); anywhere else as its exact fraction (toFractional).
  */
 export const FRACTION_LADDER: ReadonlyArray<readonly [number, number]> = [
-  [1, 100], [1, 66], [1, 50], [1, 40], [1, 33], [1, 25], [1, 20], [1, 16], [1, 14], [1, 12], [1, 10], [1, 9], [1, 8],
-  [2, 15], [1, 7], [2, 13], [1, 6], [2, 11], [1, 5], [2, 9], [1, 4], [2, 7], [3, 10], [1, 3], [4, 11], [2, 5], [4, 9],
-  [1, 2], [8, 15], [4, 7], [8, 13], [2, 3], [8, 11], [4, 5], [5, 6], [10, 11], [1, 1], [21, 20], [11, 10], [6, 5],
-  [5, 4], [11, 8], [3, 2], [13, 8], [7, 4], [15, 8], [2, 1], [9, 4], [5, 2], [11, 4], [3, 1], [10, 3], [7, 2], [4, 1],
-  [9, 2], [5, 1], [11, 2], [6, 1], [13, 2], [7, 1], [15, 2], [8, 1], [17, 2], [9, 1], [10, 1], [11, 1], [12, 1],
-  [14, 1], [16, 1], [18, 1], [20, 1], [22, 1], [25, 1], [28, 1], [33, 1], [40, 1], [50, 1], [66, 1], [80, 1],
-  [100, 1], [125, 1], [150, 1], [200, 1], [250, 1], [300, 1], [400, 1], [500, 1], [750, 1], [1000, 1],
+  [1, 100],
+  [1, 66],
+  [1, 50],
+  [1, 40],
+  [1, 33],
+  [1, 25],
+  [1, 20],
+  [1, 16],
+  [1, 14],
+  [1, 12],
+  [1, 10],
+  [1, 9],
+  [1, 8],
+  [2, 15],
+  [1, 7],
+  [2, 13],
+  [1, 6],
+  [2, 11],
+  [1, 5],
+  [2, 9],
+  [1, 4],
+  [2, 7],
+  [3, 10],
+  [1, 3],
+  [4, 11],
+  [2, 5],
+  [4, 9],
+  [1, 2],
+  [8, 15],
+  [4, 7],
+  [8, 13],
+  [2, 3],
+  [8, 11],
+  [4, 5],
+  [5, 6],
+  [10, 11],
+  [1, 1],
+  [21, 20],
+  [11, 10],
+  [6, 5],
+  [5, 4],
+  [11, 8],
+  [3, 2],
+  [13, 8],
+  [7, 4],
+  [15, 8],
+  [2, 1],
+  [9, 4],
+  [5, 2],
+  [11, 4],
+  [3, 1],
+  [10, 3],
+  [7, 2],
+  [4, 1],
+  [9, 2],
+  [5, 1],
+  [11, 2],
+  [6, 1],
+  [13, 2],
+  [7, 1],
+  [15, 2],
+  [8, 1],
+  [17, 2],
+  [9, 1],
+  [10, 1],
+  [11, 1],
+  [12, 1],
+  [14, 1],
+  [16, 1],
+  [18, 1],
+  [20, 1],
+  [22, 1],
+  [25, 1],
+  [28, 1],
+  [33, 1],
+  [40, 1],
+  [50, 1],
+  [66, 1],
+  [80, 1],
+  [100, 1],
+  [125, 1],
+  [150, 1],
+  [200, 1],
+  [250, 1],
+  [300, 1],
+  [400, 1],
+  [500, 1],
+  [750, 1],
+  [1000, 1],
 ];
 
 /**
@@ -225,7 +317,10 @@ export function alertWordsIn(a: { kind: string; message: string; data?: unknown 
   const threshold = d['threshold'];
   if (a.kind === 'drop' && isNum(from) && isNum(to)) {
     // A drop episode (several lines) lists each named line's move; a single drop has its own at the top.
-    const lines = Array.isArray(d['lines']) && d['lines'].length > 1 ? (d['lines'] as Array<Record<string, unknown>>) : [{ from, to }];
+    const lines =
+      Array.isArray(d['lines']) && d['lines'].length > 1
+        ? (d['lines'] as Array<Record<string, unknown>>)
+        : [{ from, to }];
     let words = a.message;
     for (const l of lines) {
       const f = l['from'];
@@ -281,9 +376,11 @@ export function movePctIn(format: OddsFormat, pct: number | null | undefined): n
 }
 
 /** The legend of that rule, as the screens and docs/trading.md say it. */
-export const COLOUR_LEGEND = 'Green ▲ went up (a price drifting, a limit raised, CLV or P/L above zero); red ▼ went down (a price shortening, a limit cut).';
+export const COLOUR_LEGEND =
+  'Green ▲ went up (a price drifting, a limit raised, CLV or P/L above zero); red ▼ went down (a price shortening, a limit cut).';
 /** The same legend in implied-% mode, where a shortening price is a probability going up. */
-export const COLOUR_LEGEND_IMPLIED = 'Green ▲ went up (a probability rising as its price shortens, a limit raised, CLV or P/L above zero); red ▼ went down (a probability falling as its price drifts, a limit cut).';
+export const COLOUR_LEGEND_IMPLIED =
+  'Green ▲ went up (a probability rising as its price shortens, a limit raised, CLV or P/L above zero); red ▼ went down (a probability falling as its price drifts, a limit cut).';
 
 // ---- time zones and the 24-hour clock ----
 
@@ -321,7 +418,8 @@ export function systemTimeZone(): string {
  */
 export function canonicalTimeZone(name: string): string | null {
   // Names only: letters, digits and _ + - / (no offsets such as "+01:00", no spaces, nothing long).
-  if (typeof name !== 'string' || name.length === 0 || name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
+  if (typeof name !== 'string' || name.length === 0 || name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name))
+    return null;
   // Each answer is kept: asking Intl builds a formatter, and the screens ask on every update (a page profile under a
   // busy load had this at 5% of its time). Zones are a few hundred names, so the map stays small.
   const known = canonicalZones.get(name);
@@ -380,12 +478,28 @@ export function wallClock(ms: number, zone: string): WallClock {
   let f = clockFormats.get(zone);
   if (!f) {
     const tz = canonicalTimeZone(zone) ?? 'UTC';
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     clockFormats.set(zone, f);
   }
   const out: Record<string, number> = {};
   for (const p of f.formatToParts(ms)) if (p.type !== 'literal') out[p.type] = Number(p.value);
-  return { year: out['year']!, month: out['month']!, day: out['day']!, hour: out['hour']! % 24, minute: out['minute']!, second: out['second']! };
+  return {
+    year: out['year']!,
+    month: out['month']!,
+    day: out['day']!,
+    hour: out['hour']! % 24,
+    minute: out['minute']!,
+    second: out['second']!,
+  };
 }
 
 /** The zone's offset from UTC at instant `ms`, in minutes (London in summer: 60; New York in winter: -300). */
@@ -473,7 +587,10 @@ export function dayStartIn(text: string, zone: string, plusDays = 0): number | u
   if (!day) return undefined;
   const date = new Date(Date.UTC(day[0], day[1] - 1, day[2] + plusDays));
   const tz = canonicalTimeZone(zone) ?? 'UTC';
-  const start = DateTime.fromObject({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() }, { zone: tz }).startOf('day');
+  const start = DateTime.fromObject(
+    { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() },
+    { zone: tz },
+  ).startOf('day');
   if (!start.isValid) return undefined;
   // Luxon reads a wall time that comes twice (a clock set back over midnight) as its later instant; the day began at
   // the first. The offset a few hours before says whether there was a first: the clock then was ahead of now.

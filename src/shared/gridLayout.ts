@@ -6,7 +6,18 @@
  * The grid's columns besides the event (always first, and sticky). A price column is a group: the moneyline's 1, X
  * and 2; their fair prices; the spread's line with its home and away prices; the total's line with over and under.
  */
-export const GRID_COLUMNS = ['league', 'start', 'score', 'moneyline', 'fair', 'spread', 'total', 'move', 'age', 'maxWin'] as const;
+export const GRID_COLUMNS = [
+  'league',
+  'start',
+  'score',
+  'moneyline',
+  'fair',
+  'spread',
+  'total',
+  'move',
+  'age',
+  'maxWin',
+] as const;
 export type GridColumn = (typeof GRID_COLUMNS)[number];
 
 /** What the grid can be sorted by: the event's facts, and each price, line and figure it shows. */
@@ -48,8 +59,10 @@ export interface GridLayout {
 
 export const DEFAULT_GRID_LAYOUT: GridLayout = { columns: null, sort: { key: 'start', dir: 1 } };
 
-export const isGridColumn = (x: unknown): x is GridColumn => typeof x === 'string' && (GRID_COLUMNS as readonly string[]).includes(x);
-export const isGridSortKey = (x: unknown): x is GridSortKey => typeof x === 'string' && (GRID_SORT_KEYS as readonly string[]).includes(x);
+export const isGridColumn = (x: unknown): x is GridColumn =>
+  typeof x === 'string' && (GRID_COLUMNS as readonly string[]).includes(x);
+export const isGridSortKey = (x: unknown): x is GridSortKey =>
+  typeof x === 'string' && (GRID_SORT_KEYS as readonly string[]).includes(x);
 
 /**
  * A stored layout read back: columns this version does not know (an older or newer app wrote them) and repeats are

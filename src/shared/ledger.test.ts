@@ -3,14 +3,32 @@
 import { describe, expect, it } from 'vitest';
 import type { DevigModel } from './api';
 import { betTotals } from './trading';
-import { clvHistogram, clvState, ledgerCsv, ledgerReport, ledgerSeriesCsv, oddsBandLabel, oddsBandOf, ODDS_BANDS, LEDGER_CSV_HEADER, type LedgerBet, type LedgerGroup } from './ledger';
+import {
+  clvHistogram,
+  clvState,
+  ledgerCsv,
+  ledgerReport,
+  ledgerSeriesCsv,
+  oddsBandLabel,
+  oddsBandOf,
+  ODDS_BANDS,
+  LEDGER_CSV_HEADER,
+  type LedgerBet,
+  type LedgerGroup,
+} from './ledger';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 2, 10); // Monday 10:00 UTC
 const HOUR = 3_600_000;
 
 /** CLV (percent) under every model: `mpto` under LOG, MPTO, SHIN and OR; EM its own (default the same). */
-const clv = (mpto: number | null, em: number | null = mpto): Record<DevigModel, number | null> => ({ LOG: mpto ?? em, EM: em, MPTO: mpto, SHIN: mpto ?? em, OR: mpto ?? em });
+const clv = (mpto: number | null, em: number | null = mpto): Record<DevigModel, number | null> => ({
+  LOG: mpto ?? em,
+  EM: em,
+  MPTO: mpto,
+  SHIN: mpto ?? em,
+  OR: mpto ?? em,
+});
 
 const soccer = { sportId: 29, sport: 'Soccer', leagueId: 1980, league: 'England - Premier League' };
 const tennis = { sportId: 33, sport: 'Tennis', leagueId: 7000, league: 'ATP Doha' };
@@ -27,17 +45,113 @@ const closed = { closedAt: T0 + 5 * DAY, closeLine: null, drawClose: null };
  *  7  Wed 12:00 Soccer ML draw    15.00 x 10   lost    -10   MPTO cannot price the close (n/a); EM -3.0
  */
 const BETS: LedgerBet[] = [
-  { id: 7, placedAt: T0 + 2 * DAY + 2 * HOUR, price: 15, stake: 10, side: 'draw', market: 'moneyline', line: null, pnl: -10, clvByModel: clv(null, -3), closeStale: false, ...soccer, ...closed },
-  { id: 6, placedAt: T0 + 2 * DAY + HOUR, price: 2, stake: 40, side: 'home', market: 'spread', line: -0.5, pnl: -40, clvByModel: null, closeStale: false, ...soccer, closedAt: T0 + 5 * DAY, closeLine: -1, drawClose: null },
-  { id: 5, placedAt: T0 + 2 * DAY, price: 12, stake: 10, side: 'home', market: 'moneyline', line: null, pnl: null, clvByModel: clv(20), closeStale: false, ...tennis, ...closed },
-  { id: 4, placedAt: T0 + DAY + HOUR, price: 1.4, stake: 100, side: 'over', market: 'totals', line: 2.5, pnl: 0, clvByModel: clv(1.5), closeStale: false, ...soccer, ...closed },
-  { id: 3, placedAt: T0 + DAY, price: 3, stake: 20, side: 'away', market: 'moneyline', line: null, pnl: -20, clvByModel: clv(10), closeStale: true, ...tennis, ...closed },
-  { id: 2, placedAt: T0 + HOUR, price: 1.9, stake: 50, side: 'away', market: 'spread', line: -0.5, pnl: -50, clvByModel: clv(-2), closeStale: false, ...soccer, closedAt: T0 + 5 * DAY, closeLine: -0.5, drawClose: null },
-  { id: 1, placedAt: T0, price: 2.1, stake: 100, side: 'home', market: 'moneyline', line: null, pnl: 110, clvByModel: clv(5), closeStale: false, ...soccer, ...closed },
+  {
+    id: 7,
+    placedAt: T0 + 2 * DAY + 2 * HOUR,
+    price: 15,
+    stake: 10,
+    side: 'draw',
+    market: 'moneyline',
+    line: null,
+    pnl: -10,
+    clvByModel: clv(null, -3),
+    closeStale: false,
+    ...soccer,
+    ...closed,
+  },
+  {
+    id: 6,
+    placedAt: T0 + 2 * DAY + HOUR,
+    price: 2,
+    stake: 40,
+    side: 'home',
+    market: 'spread',
+    line: -0.5,
+    pnl: -40,
+    clvByModel: null,
+    closeStale: false,
+    ...soccer,
+    closedAt: T0 + 5 * DAY,
+    closeLine: -1,
+    drawClose: null,
+  },
+  {
+    id: 5,
+    placedAt: T0 + 2 * DAY,
+    price: 12,
+    stake: 10,
+    side: 'home',
+    market: 'moneyline',
+    line: null,
+    pnl: null,
+    clvByModel: clv(20),
+    closeStale: false,
+    ...tennis,
+    ...closed,
+  },
+  {
+    id: 4,
+    placedAt: T0 + DAY + HOUR,
+    price: 1.4,
+    stake: 100,
+    side: 'over',
+    market: 'totals',
+    line: 2.5,
+    pnl: 0,
+    clvByModel: clv(1.5),
+    closeStale: false,
+    ...soccer,
+    ...closed,
+  },
+  {
+    id: 3,
+    placedAt: T0 + DAY,
+    price: 3,
+    stake: 20,
+    side: 'away',
+    market: 'moneyline',
+    line: null,
+    pnl: -20,
+    clvByModel: clv(10),
+    closeStale: true,
+    ...tennis,
+    ...closed,
+  },
+  {
+    id: 2,
+    placedAt: T0 + HOUR,
+    price: 1.9,
+    stake: 50,
+    side: 'away',
+    market: 'spread',
+    line: -0.5,
+    pnl: -50,
+    clvByModel: clv(-2),
+    closeStale: false,
+    ...soccer,
+    closedAt: T0 + 5 * DAY,
+    closeLine: -0.5,
+    drawClose: null,
+  },
+  {
+    id: 1,
+    placedAt: T0,
+    price: 2.1,
+    stake: 100,
+    side: 'home',
+    market: 'moneyline',
+    line: null,
+    pnl: 110,
+    clvByModel: clv(5),
+    closeStale: false,
+    ...soccer,
+    ...closed,
+  },
 ];
 
 const report = ledgerReport(BETS, 'MPTO');
-const group = (dimension: string, key: string): LedgerGroup => report.breakdowns.find((d) => d.dimension === dimension)!.groups.find((g) => g.key === key)!;
+const group = (dimension: string, key: string): LedgerGroup =>
+  report.breakdowns.find((d) => d.dimension === dimension)!.groups.find((g) => g.key === key)!;
 
 describe('the ledger report, worked by hand', () => {
   it('totals: stake 330, P/L -10 over a settled stake of 320 (ROI -3.125%), the Bets view’s own totals', () => {
@@ -52,7 +166,16 @@ describe('the ledger report, worked by hand', () => {
     expect(report.total).toMatchObject({ clvBets: 4, beatClose: 3, beatRate: 75, ev: 7.5 });
     expect(report.total.averageClv).toBeCloseTo(6.125, 10);
     // The stale close (bet 3, +10%) would lift the mean to 6.9: it is left out, and counted as such.
-    expect(report.clvStates).toEqual({ counted: 4, stale: 1, lineMoved: 1, afterClose: 0, notClosed: 0, noCloseRecorded: 0, noClosePrice: 0, unpriced: 1 });
+    expect(report.clvStates).toEqual({
+      counted: 4,
+      stale: 1,
+      lineMoved: 1,
+      afterClose: 0,
+      notClosed: 0,
+      noCloseRecorded: 0,
+      noClosePrice: 0,
+      unpriced: 1,
+    });
     // The Bets view's average takes the stale close: (5 - 2 + 10 + 1.5 + 20) / 5.
     expect(betTotals(BETS, 'MPTO').averageClv).toBeCloseTo(6.9, 10);
   });
@@ -75,7 +198,14 @@ describe('the ledger report, worked by hand', () => {
 
   it('cumulative P/L and EV over the settled bets in the order placed: the open bet is not on the chart, uncounted CLVs add nothing', () => {
     expect(report.series.betId).toEqual([1, 2, 3, 4, 6, 7]);
-    expect(report.series.placedAt).toEqual([T0, T0 + HOUR, T0 + DAY, T0 + DAY + HOUR, T0 + 2 * DAY + HOUR, T0 + 2 * DAY + 2 * HOUR]);
+    expect(report.series.placedAt).toEqual([
+      T0,
+      T0 + HOUR,
+      T0 + DAY,
+      T0 + DAY + HOUR,
+      T0 + 2 * DAY + HOUR,
+      T0 + 2 * DAY + 2 * HOUR,
+    ]);
     expect(report.series.pnl).toEqual([110, -50, -20, 0, -40, -10]);
     expect(report.series.ev).toEqual([5, -1, null, 1.5, null, null]);
     expect(report.series.cumPnl).toEqual([110, 60, 40, 40, 0, -10]);
@@ -87,12 +217,36 @@ describe('the ledger report, worked by hand', () => {
 
   it('by sport: Soccer +10 on 300 (ROI +3.33%, CLV +1.5% on 3 bets), Tennis -20 on 20 settled (ROI -100%, CLV +20% on 1)', () => {
     const s = group('sport', '29');
-    expect(s).toMatchObject({ label: 'Soccer', bets: 5, stake: 300, settledStake: 300, pnl: 10, clvBets: 3, beatClose: 2, ev: 5.5 });
+    expect(s).toMatchObject({
+      label: 'Soccer',
+      bets: 5,
+      stake: 300,
+      settledStake: 300,
+      pnl: 10,
+      clvBets: 3,
+      beatClose: 2,
+      ev: 5.5,
+    });
     expect(s.roi).toBeCloseTo(3.3333, 4);
     expect(s.averageClv).toBeCloseTo(1.5, 10);
     expect(s.beatRate).toBeCloseTo(66.6667, 4);
-    expect(group('sport', '33')).toMatchObject({ label: 'Tennis', bets: 2, settled: 1, stake: 30, settledStake: 20, pnl: -20, roi: -100, clvBets: 1, averageClv: 20, beatRate: 100, ev: 2 });
-    expect(report.breakdowns.find((d) => d.dimension === 'sport')!.groups.map((g) => g.label)).toEqual(['Soccer', 'Tennis']);
+    expect(group('sport', '33')).toMatchObject({
+      label: 'Tennis',
+      bets: 2,
+      settled: 1,
+      stake: 30,
+      settledStake: 20,
+      pnl: -20,
+      roi: -100,
+      clvBets: 1,
+      averageClv: 20,
+      beatRate: 100,
+      ev: 2,
+    });
+    expect(report.breakdowns.find((d) => d.dimension === 'sport')!.groups.map((g) => g.label)).toEqual([
+      'Soccer',
+      'Tennis',
+    ]);
     expect(group('league', '1980')).toMatchObject({ label: 'England - Premier League', bets: 5, pnl: 10 });
   });
 
@@ -185,7 +339,20 @@ describe('expected value on lines that can push (issue 35, class 3)', () => {
   // A close without margin: every model's fair draw is 1/0.27 = 3.704, a 27% chance of a draw.
   const drawClose = { home: 1 / 0.4, draw: 1 / 0.27, away: 1 / 0.33 };
   const bet = (id: number, o: Partial<LedgerBet>): LedgerBet => ({
-    id, placedAt: T0 + id, price: 2.1, stake: 100, side: 'home', market: 'spread', line: 0, pnl: 110, clvByModel: clv(5), closeStale: false, ...soccer, ...closed, drawClose, ...o,
+    id,
+    placedAt: T0 + id,
+    price: 2.1,
+    stake: 100,
+    side: 'home',
+    market: 'spread',
+    line: 0,
+    pnl: 110,
+    clvByModel: clv(5),
+    closeStale: false,
+    ...soccer,
+    ...closed,
+    drawClose,
+    ...o,
   });
 
   it('draw no bet at 2.10 against a fair close of 2.00 with a 27% draw: +3.65 per 100, not +5.00', () => {
@@ -203,17 +370,30 @@ describe('expected value on lines that can push (issue 35, class 3)', () => {
   });
 
   it('a line that can push with no close to give the share is left out of the expected value and counted, never stake x CLV', () => {
-    const r = ledgerReport([bet(1, { line: -1, drawClose: null }), bet(2, { line: 0, drawClose: null }), bet(3, { line: -0.5, drawClose: null })], 'EM');
+    const r = ledgerReport(
+      [
+        bet(1, { line: -1, drawClose: null }),
+        bet(2, { line: 0, drawClose: null }),
+        bet(3, { line: -0.5, drawClose: null }),
+      ],
+      'EM',
+    );
     // Only the half line's +5.00 is an expected value; the other two are counted apart.
     expect(r.total).toMatchObject({ clvBets: 3, ev: 5, evUnknown: 2 });
     expect(r.pushSources).toEqual({ none: 1, draw: 0, unknown: 2 });
     expect(r.series.ev).toEqual([null, null, 5]);
-    expect(ledgerCsv(r, 'decimal')).toContain('ev_push_share,a line that can push with no close to give the push share: left out of the expected value,2');
+    expect(ledgerCsv(r, 'decimal')).toContain(
+      'ev_push_share,a line that can push with no close to give the push share: left out of the expected value,2',
+    );
     // Under every model alike.
-    expect(r.breakdowns.find((d) => d.dimension === 'model')!.groups.map((g) => [g.ev, g.evUnknown])).toEqual(Array(5).fill([5, 2]));
+    expect(r.breakdowns.find((d) => d.dimension === 'model')!.groups.map((g) => [g.ev, g.evUnknown])).toEqual(
+      Array(5).fill([5, 2]),
+    );
   });
 
   it('a whole total can push too: Over 3 has no close that gives its share', () => {
-    expect(ledgerReport([bet(1, { market: 'totals', line: 3, side: 'over', drawClose: null })], 'EM').total).toMatchObject({ ev: 0, evUnknown: 1 });
+    expect(
+      ledgerReport([bet(1, { market: 'totals', line: 3, side: 'over', drawClose: null })], 'EM').total,
+    ).toMatchObject({ ev: 0, evUnknown: 1 });
   });
 });

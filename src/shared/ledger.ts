@@ -9,10 +9,27 @@ import { DEVIG_MODELS, formatServiceTime } from './api';
 import { csvRow } from './csv';
 import type { BetView, PriceSide } from './domain';
 import { oddsCell, formatOdds, type OddsFormat } from './formats';
-import { betTotals, expectedValue, fairPrices, marketKind, marketName, pushShare, roundMoney, sameLine, sideName, type PushShare } from './trading';
+import {
+  betTotals,
+  expectedValue,
+  fairPrices,
+  marketKind,
+  marketName,
+  pushShare,
+  roundMoney,
+  sameLine,
+  sideName,
+  type PushShare,
+} from './trading';
 
 /** One bet as the report reads it: the bet log's view of it, its match's sport and league, and its line's close. */
-export interface LedgerBet extends Pick<BetView, 'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'>, Partial<Pick<BetView, 'resultBy'>> {
+export interface LedgerBet
+  extends
+    Pick<
+      BetView,
+      'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'
+    >,
+    Partial<Pick<BetView, 'resultBy'>> {
   sportId: number | null;
   /** The sport's name, or null when the app never learnt it. */
   sport: string | null;
@@ -48,7 +65,16 @@ export function evOf(b: LedgerBet, clv: number, model: DevigModel): number | nul
  * Whether a bet's CLV counts, and if not why. Only `counted` CLVs go into the averages, the beat-the-close rate, the
  * expected value and the histogram; every bet, whatever its state, counts in the P/L, stake and ROI.
  */
-export const CLV_STATES = ['counted', 'stale', 'lineMoved', 'afterClose', 'notClosed', 'noCloseRecorded', 'noClosePrice', 'unpriced'] as const;
+export const CLV_STATES = [
+  'counted',
+  'stale',
+  'lineMoved',
+  'afterClose',
+  'notClosed',
+  'noCloseRecorded',
+  'noClosePrice',
+  'unpriced',
+] as const;
 export type ClvState = (typeof CLV_STATES)[number];
 
 /** The states in words, for the screen and the CSV ("3 bets: stale close"). */
@@ -119,7 +145,12 @@ export function oddsBandLabel(band: { from: number; to: number | null }, format:
 export const LEDGER_DIMENSIONS = ['sport', 'league', 'market', 'side', 'oddsBand', 'model'] as const;
 export type LedgerDimension = (typeof LEDGER_DIMENSIONS)[number];
 export const LEDGER_DIMENSION_NAMES: Record<LedgerDimension, string> = {
-  sport: 'Sport', league: 'League', market: 'Market', side: 'Side', oddsBand: 'Odds band', model: 'Model',
+  sport: 'Sport',
+  league: 'League',
+  market: 'Market',
+  side: 'Side',
+  oddsBand: 'Odds band',
+  model: 'Model',
 };
 
 /** One group's figures. Money is rounded the one way (roundMoney); percentages are not rounded. */
@@ -237,10 +268,21 @@ class Sums {
     const pnl = roundMoney(this.pnl);
     const settledStake = roundMoney(this.settledStake);
     return {
-      key, label: this.label, bets: this.bets, settled: this.settled, stake: roundMoney(this.stake), settledStake, pnl,
+      key,
+      label: this.label,
+      bets: this.bets,
+      settled: this.settled,
+      stake: roundMoney(this.stake),
+      settledStake,
+      pnl,
       roi: settledStake > 0 ? (pnl / settledStake) * 100 : null,
-      model, clvBets: this.clvBets, averageClv: this.clvBets ? this.clvSum / this.clvBets : null,
-      beatClose: this.beat, beatRate: this.clvBets ? (this.beat / this.clvBets) * 100 : null, ev: roundMoney(this.ev), evUnknown: this.evUnknown,
+      model,
+      clvBets: this.clvBets,
+      averageClv: this.clvBets ? this.clvSum / this.clvBets : null,
+      beatClose: this.beat,
+      beatRate: this.clvBets ? (this.beat / this.clvBets) * 100 : null,
+      ev: roundMoney(this.ev),
+      evUnknown: this.evUnknown,
     };
   }
 }
@@ -261,11 +303,18 @@ export function clvHistogram(clvs: readonly number[]): ClvHistogram {
     lo = Math.min(lo, c);
     hi = Math.max(hi, c);
   }
-  const width = BIN_WIDTHS.find((w) => Math.floor(hi / w) - Math.floor(lo / w) + 1 <= MAX_BINS) ?? BIN_WIDTHS[BIN_WIDTHS.length - 1]!;
+  const width =
+    BIN_WIDTHS.find((w) => Math.floor(hi / w) - Math.floor(lo / w) + 1 <= MAX_BINS) ??
+    BIN_WIDTHS[BIN_WIDTHS.length - 1]!;
   const first = Math.floor(lo / width);
   const counts = new Array<number>(Math.floor(hi / width) - first + 1).fill(0);
   for (const c of inside) counts[Math.floor(c / width) - first]!++;
-  return { width, bins: counts.map((count, i) => ({ from: (first + i) * width, to: (first + i + 1) * width, count })), below, above };
+  return {
+    width,
+    bins: counts.map((count, i) => ({ from: (first + i) * width, to: (first + i + 1) * width, count })),
+    below,
+    above,
+  };
 }
 
 const SIDE_ORDER: readonly PriceSide[] = ['home', 'draw', 'away', 'over', 'under'];
@@ -276,11 +325,21 @@ const byBets = (a: LedgerGroup, b: LedgerGroup) => b.bets - a.bets || a.label.lo
  * The report over `bets` (any order) under the trader's `model`. The total's stake, P/L and ROI are the Bets view's
  * totals for the same bets (betTotals); its CLV counts only real closes of the bet's own line.
  */
-export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: { from?: number | null; to?: number | null; computedMs?: number } = {}): LedgerReport {
+export function ledgerReport(
+  bets: readonly LedgerBet[],
+  model: DevigModel,
+  o: { from?: number | null; to?: number | null; computedMs?: number } = {},
+): LedgerReport {
   const clvStates = Object.fromEntries(CLV_STATES.map((s) => [s, 0])) as Record<ClvState, number>;
   const pushSources = Object.fromEntries(PUSH_SOURCES.map((s) => [s, 0])) as Record<PushSource, number>;
   const all = new Sums('All bets');
-  const dims: Record<Exclude<LedgerDimension, 'model'>, Map<string, Sums>> = { sport: new Map(), league: new Map(), market: new Map(), side: new Map(), oddsBand: new Map() };
+  const dims: Record<Exclude<LedgerDimension, 'model'>, Map<string, Sums>> = {
+    sport: new Map(),
+    league: new Map(),
+    market: new Map(),
+    side: new Map(),
+    oddsBand: new Map(),
+  };
   const models = new Map(DEVIG_MODELS.map((m) => [m as string, new Sums(m)]));
   const into = (dim: keyof typeof dims, key: string, label: string) => {
     let s = dims[dim].get(key);
@@ -301,9 +360,17 @@ export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: {
       ev = expectedValue(b.stake, clv, push);
     }
     all.add(b, clv, ev);
-    into('sport', b.sportId === null ? 'unknown' : String(b.sportId), b.sport ?? (b.sportId === null ? 'Unknown sport' : `Sport ${b.sportId}`)).add(b, clv, ev);
+    into(
+      'sport',
+      b.sportId === null ? 'unknown' : String(b.sportId),
+      b.sport ?? (b.sportId === null ? 'Unknown sport' : `Sport ${b.sportId}`),
+    ).add(b, clv, ev);
     const leagueKey = b.leagueId !== null ? String(b.leagueId) : b.league ? `name:${b.league}` : 'unknown';
-    into('league', leagueKey, b.league ?? (b.leagueId === null ? 'Unknown league' : `League ${b.leagueId}`)).add(b, clv, ev);
+    into('league', leagueKey, b.league ?? (b.leagueId === null ? 'Unknown league' : `League ${b.leagueId}`)).add(
+      b,
+      clv,
+      ev,
+    );
     const kind = marketKind(b.market);
     into('market', kind === 'other' ? `other:${b.market}` : kind, marketName(b.market)).add(b, clv, ev);
     into('side', b.side, sideName(b.side)).add(b, clv, ev);
@@ -321,8 +388,16 @@ export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: {
   const breakdowns: LedgerBreakdown[] = [
     { dimension: 'sport', groups: groups('sport').sort(byBets) },
     { dimension: 'league', groups: groups('league').sort(byBets) },
-    { dimension: 'market', groups: groups('market').sort((a, b) => marketRank(a) - marketRank(b) || a.label.localeCompare(b.label)) },
-    { dimension: 'side', groups: groups('side').sort((a, b) => SIDE_ORDER.indexOf(a.key as PriceSide) - SIDE_ORDER.indexOf(b.key as PriceSide)) },
+    {
+      dimension: 'market',
+      groups: groups('market').sort((a, b) => marketRank(a) - marketRank(b) || a.label.localeCompare(b.label)),
+    },
+    {
+      dimension: 'side',
+      groups: groups('side').sort(
+        (a, b) => SIDE_ORDER.indexOf(a.key as PriceSide) - SIDE_ORDER.indexOf(b.key as PriceSide),
+      ),
+    },
     {
       dimension: 'oddsBand',
       groups: groups('oddsBand')
@@ -351,14 +426,42 @@ export function ledgerReport(bets: readonly LedgerBet[], model: DevigModel, o: {
   // The total's stake, P/L and ROI are the Bets view's own (one rounding, one rule).
   const t = betTotals(bets, model);
   const total = { ...all.group('all', model), stake: t.stake, settledStake: t.settledStake, pnl: t.pnl, roi: t.roi };
-  return { model, from: o.from ?? null, to: o.to ?? null, total, clvStates, pushSources, breakdowns, series, histogram: clvHistogram(counted), computedMs: o.computedMs ?? 0 };
+  return {
+    model,
+    from: o.from ?? null,
+    to: o.to ?? null,
+    total,
+    clvStates,
+    pushSources,
+    breakdowns,
+    series,
+    histogram: clvHistogram(counted),
+    computedMs: o.computedMs ?? 0,
+  };
 }
 
 // ---- CSV ----
 
 export const LEDGER_CSV_HEADER = [
-  'dimension', 'group', 'bets', 'settled', 'stake', 'settled_stake', 'pnl', 'roi_pct', 'clv_model', 'clv_bets', 'avg_clv_pct', 'beat_close', 'beat_close_pct', 'ev',
-  'odds_from', 'odds_to', 'odds_format', 'odds_from_in_format', 'odds_to_in_format',
+  'dimension',
+  'group',
+  'bets',
+  'settled',
+  'stake',
+  'settled_stake',
+  'pnl',
+  'roi_pct',
+  'clv_model',
+  'clv_bets',
+  'avg_clv_pct',
+  'beat_close',
+  'beat_close_pct',
+  'ev',
+  'odds_from',
+  'odds_to',
+  'odds_format',
+  'odds_from_in_format',
+  'odds_to_in_format',
 ] as const;
 
 /**
@@ -369,24 +472,64 @@ export const LEDGER_CSV_HEADER = [
 export function ledgerCsv(r: LedgerReport, format: OddsFormat): string {
   const row = (dimension: string, g: LedgerGroup, label = g.label) =>
     csvRow([
-      dimension, label, g.bets, g.settled, g.stake, g.settledStake, g.pnl, pct(g.roi), g.model, g.clvBets, pct(g.averageClv), g.beatClose, pct(g.beatRate), g.ev,
-      g.band?.from, g.band?.to, g.band ? format : null, g.band ? oddsCell(g.band.from, format) : null, g.band?.to ? oddsCell(g.band.to, format) : null,
+      dimension,
+      label,
+      g.bets,
+      g.settled,
+      g.stake,
+      g.settledStake,
+      g.pnl,
+      pct(g.roi),
+      g.model,
+      g.clvBets,
+      pct(g.averageClv),
+      g.beatClose,
+      pct(g.beatRate),
+      g.ev,
+      g.band?.from,
+      g.band?.to,
+      g.band ? format : null,
+      g.band ? oddsCell(g.band.from, format) : null,
+      g.band?.to ? oddsCell(g.band.to, format) : null,
     ]);
   let out = csvRow(LEDGER_CSV_HEADER) + row('all', r.total);
-  for (const d of r.breakdowns) for (const g of d.groups) out += row(d.dimension, g, d.dimension === 'oddsBand' && g.band ? oddsBandLabel(g.band, format) : g.label);
-  for (const s of CLV_STATES) if (s !== 'counted' && r.clvStates[s] > 0) out += csvRow(['clv_not_counted', CLV_STATE_WORDS[s], r.clvStates[s]]);
+  for (const d of r.breakdowns)
+    for (const g of d.groups)
+      out += row(d.dimension, g, d.dimension === 'oddsBand' && g.band ? oddsBandLabel(g.band, format) : g.label);
+  for (const s of CLV_STATES)
+    if (s !== 'counted' && r.clvStates[s] > 0) out += csvRow(['clv_not_counted', CLV_STATE_WORDS[s], r.clvStates[s]]);
   // Bets on lines that can push: where their push share came from (a line that cannot push needs no row).
-  for (const s of PUSH_SOURCES) if (s !== 'none' && r.pushSources[s] > 0) out += csvRow(['ev_push_share', PUSH_SOURCE_WORDS[s], r.pushSources[s]]);
+  for (const s of PUSH_SOURCES)
+    if (s !== 'none' && r.pushSources[s] > 0) out += csvRow(['ev_push_share', PUSH_SOURCE_WORDS[s], r.pushSources[s]]);
   return out;
 }
 
-export const LEDGER_SERIES_CSV_HEADER = ['bet_id', 'placed_at_utc', 'pnl', 'cum_pnl', 'clv_model', 'clv_pct', 'ev', 'cum_ev'] as const;
+export const LEDGER_SERIES_CSV_HEADER = [
+  'bet_id',
+  'placed_at_utc',
+  'pnl',
+  'cum_pnl',
+  'clv_model',
+  'clv_pct',
+  'ev',
+  'cum_ev',
+] as const;
 
 /** The chart's series as CSV: one row per settled bet, in the order placed, with the running sums. */
 export function ledgerSeriesCsv(r: LedgerReport): string {
   const s = r.series;
   let out = csvRow(LEDGER_SERIES_CSV_HEADER);
-  for (let i = 0; i < s.betId.length; i++) out += csvRow([s.betId[i], formatServiceTime(s.placedAt[i]!), s.pnl[i], s.cumPnl[i], r.model, pct(s.clv[i] ?? null), s.ev[i], s.cumEv[i]]);
+  for (let i = 0; i < s.betId.length; i++)
+    out += csvRow([
+      s.betId[i],
+      formatServiceTime(s.placedAt[i]!),
+      s.pnl[i],
+      s.cumPnl[i],
+      r.model,
+      pct(s.clv[i] ?? null),
+      s.ev[i],
+      s.cumEv[i],
+    ]);
   return out;
 }
 

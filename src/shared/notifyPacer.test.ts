@@ -44,7 +44,13 @@ describe('notification pacer', () => {
     pacer.notify({ kind: 'settlement', id: 5 });
     expect(shown.map((s) => s.id)).toEqual([1, 3, 4, 5]);
     await clock.advance(NOTIFY_INTERVAL_MS);
-    expect(shown.map((s) => [s.id, s.more])).toEqual([[1, 0], [3, 0], [4, 0], [5, 0], [2, 0]]);
+    expect(shown.map((s) => [s.id, s.more])).toEqual([
+      [1, 0],
+      [3, 0],
+      [4, 0],
+      [5, 0],
+      [2, 0],
+    ]);
   });
 
   it('clear drops what is held back and its timer', async () => {

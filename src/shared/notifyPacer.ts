@@ -77,5 +77,7 @@ const GROUP_WORDS: Record<NotifyGroup, string> = { price: 'price alerts', max_wi
 
 /** The line a summed-up notification adds to its body ('' for one that stands alone). */
 export function moreLine(more: number, group: NotifyGroup | null): string {
-  return more > 0 && group ? `\n+${more} more ${GROUP_WORDS[group]} in the last ${Math.round(NOTIFY_INTERVAL_MS / 1000)} s (Alerts list)` : '';
+  return more > 0 && group
+    ? `\n+${more} more ${GROUP_WORDS[group]} in the last ${Math.round(NOTIFY_INTERVAL_MS / 1000)} s (Alerts list)`
+    : '';
 }

@@ -2,7 +2,14 @@
 // decimal, what is refused and why, the words it reads back in, and the far-from-live rule at and past its edge.
 import { describe, expect, it } from 'vitest';
 import { formatOdds, ODDS_FORMATS, type OddsFormat } from './formats';
-import { FAR_FROM_LIVE_RATIO, farFromLive, parseOddsInput, priceBoxText, priceInWords, TYPED_EXAMPLE } from './oddsInput';
+import {
+  FAR_FROM_LIVE_RATIO,
+  farFromLive,
+  parseOddsInput,
+  priceBoxText,
+  priceInWords,
+  TYPED_EXAMPLE,
+} from './oddsInput';
 
 const decimalOf = (text: string, format: OddsFormat) => {
   const r = parseOddsInput(text, format);
@@ -40,7 +47,9 @@ describe('parseOddsInput', () => {
     expect(decimalOf('-100', 'american')).toBe(2);
     expect(decimalOf('-110', 'american')).toBe(1.9091);
     expect(decimalOf('+29900', 'american')).toBe(300);
-    expect(refusal('-50', 'american')).toBe('An American price is +100 or more, or -100 or less (-50 is neither): type it as +150 or -150.');
+    expect(refusal('-50', 'american')).toBe(
+      'An American price is +100 or more, or -100 or less (-50 is neither): type it as +150 or -150.',
+    );
     expect(refusal('4.00x', 'american')).toMatch(/not an American price/);
     expect(parseOddsInput('300', 'american')).toEqual({ ok: true, decimal: 4, shown: '+300' });
   });
@@ -86,7 +95,9 @@ describe('parseOddsInput', () => {
   });
 
   it('refuses a price past the longest a bet is recorded at (decimal 1000) in every format', () => {
-    expect(refusal('+100000', 'american')).toBe('+100000 is decimal 1001.000, above 1000, the longest price a bet is recorded at.');
+    expect(refusal('+100000', 'american')).toBe(
+      '+100000 is decimal 1001.000, above 1000, the longest price a bet is recorded at.',
+    );
     expect(refusal('0.05', 'implied')).toMatch(/above 1000/);
   });
 
@@ -96,7 +107,9 @@ describe('parseOddsInput', () => {
     for (const format of ODDS_FORMATS) {
       for (const d of [1.2, 1.952, 2, 2.5, 4, 11]) {
         const shown = formatOdds(d, format);
-        expect(Math.abs(decimalOf(shown, format) / d - 1), `${shown} (${format})`).toBeLessThan(tolerance[format] ?? 0.003);
+        expect(Math.abs(decimalOf(shown, format) / d - 1), `${shown} (${format})`).toBeLessThan(
+          tolerance[format] ?? 0.003,
+        );
       }
       expect(parseOddsInput(TYPED_EXAMPLE[format].split(' or ')[0]!, format).ok, format).toBe(true);
     }

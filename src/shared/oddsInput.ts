@@ -54,13 +54,17 @@ const fail = (message: string): ParsedPrice => ({ ok: false, message });
 export function parseOddsInput(text: string, format: OddsFormat): ParsedPrice {
   const t = text.trim().replace(/\s+/g, '');
   const example = `type it as ${TYPED_EXAMPLE[format]}`;
-  if (t === '') return fail(`Type ${/^[AEIOUaeiou]/.test(FORMAT_WORDS[format]) ? 'an' : 'a'} ${FORMAT_WORDS[format]} price: ${example}.`);
+  if (t === '')
+    return fail(
+      `Type ${/^[AEIOUaeiou]/.test(FORMAT_WORDS[format]) ? 'an' : 'a'} ${FORMAT_WORDS[format]} price: ${example}.`,
+    );
   let decimal: number;
   let shown = t.replace(',', '.');
   switch (format) {
     case 'decimal': {
       const n = number(t);
-      if (n === null || t.startsWith('-') || t.startsWith('+')) return fail(`"${text.trim()}" is not a decimal price: ${example}.`);
+      if (n === null || t.startsWith('-') || t.startsWith('+'))
+        return fail(`"${text.trim()}" is not a decimal price: ${example}.`);
       if (!(n > 1)) return fail(`A decimal price is above 1 (${n} is not).`);
       decimal = n;
       break;
@@ -68,7 +72,8 @@ export function parseOddsInput(text: string, format: OddsFormat): ParsedPrice {
     case 'american': {
       const n = number(t);
       if (n === null) return fail(`"${text.trim()}" is not an American price: ${example}.`);
-      if (Math.abs(n) < 100) return fail(`An American price is +100 or more, or -100 or less (${t} is neither): ${example}.`);
+      if (Math.abs(n) < 100)
+        return fail(`An American price is +100 or more, or -100 or less (${t} is neither): ${example}.`);
       decimal = n > 0 ? 1 + n / 100 : 1 + 100 / -n;
       shown = n > 0 ? `+${t.replace(/^\+/, '')}` : t;
       break;
@@ -88,7 +93,8 @@ export function parseOddsInput(text: string, format: OddsFormat): ParsedPrice {
     }
     case 'hongkong': {
       const n = number(t);
-      if (n === null || t.startsWith('-') || t.startsWith('+')) return fail(`"${text.trim()}" is not a Hong Kong price: ${example} (winnings per 1 staked).`);
+      if (n === null || t.startsWith('-') || t.startsWith('+'))
+        return fail(`"${text.trim()}" is not a Hong Kong price: ${example} (winnings per 1 staked).`);
       if (!(n > 0)) return fail(`A Hong Kong price is above 0 (${n} is not).`);
       decimal = 1 + n;
       break;
@@ -96,20 +102,23 @@ export function parseOddsInput(text: string, format: OddsFormat): ParsedPrice {
     case 'malay': {
       const n = number(t);
       if (n === null) return fail(`"${text.trim()}" is not a Malay price: ${example}.`);
-      if (n === 0 || Math.abs(n) > 1) return fail(`A Malay price is between -1 and 1, not 0 (${t} is not): ${example}.`);
+      if (n === 0 || Math.abs(n) > 1)
+        return fail(`A Malay price is between -1 and 1, not 0 (${t} is not): ${example}.`);
       decimal = n > 0 ? 1 + n : 1 + 1 / -n;
       break;
     }
     case 'indonesian': {
       const n = number(t);
       if (n === null) return fail(`"${text.trim()}" is not an Indonesian price: ${example}.`);
-      if (Math.abs(n) < 1) return fail(`An Indonesian price is 1 or more, or -1 or less (${t} is neither): ${example}.`);
+      if (Math.abs(n) < 1)
+        return fail(`An Indonesian price is 1 or more, or -1 or less (${t} is neither): ${example}.`);
       decimal = n > 0 ? 1 + n : 1 + 1 / -n;
       break;
     }
     case 'implied': {
       const n = number(t.replace(/%$/, ''));
-      if (n === null || t.startsWith('+') || t.startsWith('-')) return fail(`"${text.trim()}" is not a probability: ${example}.`);
+      if (n === null || t.startsWith('+') || t.startsWith('-'))
+        return fail(`"${text.trim()}" is not a probability: ${example}.`);
       if (!(n > 0) || !(n < 100)) return fail(`An implied probability is above 0% and below 100% (${n}% is not).`);
       decimal = 100 / n;
       shown = `${t.replace(/%$/, '')}%`;
@@ -118,12 +127,16 @@ export function parseOddsInput(text: string, format: OddsFormat): ParsedPrice {
   }
   decimal = keep(decimal);
   if (!(decimal > 1)) return fail(`${shown} is too short a price to record (decimal ${decimal}).`);
-  if (decimal > MAX_BET_PRICE) return fail(`${shown} is decimal ${decimal.toFixed(3)}, above ${MAX_BET_PRICE}, the longest price a bet is recorded at.`);
+  if (decimal > MAX_BET_PRICE)
+    return fail(
+      `${shown} is decimal ${decimal.toFixed(3)}, above ${MAX_BET_PRICE}, the longest price a bet is recorded at.`,
+    );
   return { ok: true, decimal, shown };
 }
 
 /** The live price as the price box is filled with it: decimal as the service quotes it (2.5), else as the grid shows it. */
-export const priceBoxText = (decimal: number, format: OddsFormat): string => (format === 'decimal' ? String(decimal) : formatOdds(decimal, format));
+export const priceBoxText = (decimal: number, format: OddsFormat): string =>
+  format === 'decimal' ? String(decimal) : formatOdds(decimal, format);
 
 /**
  * A price read back in words: "Draw at +300 (decimal 4.000)"; in decimal, "Draw at 4.000". `shown` is the price as
@@ -131,7 +144,10 @@ export const priceBoxText = (decimal: number, format: OddsFormat): string => (fo
  * a price alert's threshold).
  */
 export function priceInWords(what: string, decimal: number, format: OddsFormat, shown?: string, link = 'at'): string {
-  const price = format === 'decimal' ? formatOdds(decimal, 'decimal') : `${shown ?? formatOdds(decimal, format)} (decimal ${formatOdds(decimal, 'decimal')})`;
+  const price =
+    format === 'decimal'
+      ? formatOdds(decimal, 'decimal')
+      : `${shown ?? formatOdds(decimal, format)} (decimal ${formatOdds(decimal, 'decimal')})`;
   return `${what} ${link} ${price}`;
 }
 

@@ -83,7 +83,12 @@ export function periodNames(list: ReadonlyArray<{ period: number; description: s
  * for every sport, so its text for code 6 may be another sport's); otherwise the service's own description when it
  * gave one; otherwise our guess by sport.
  */
-export function labelPeriod(sport: string | boolean, period: number, names: PeriodNames = NO_PERIOD_NAMES, opts: { asTheServiceSays?: boolean } = {}): string {
+export function labelPeriod(
+  sport: string | boolean,
+  period: number,
+  names: PeriodNames = NO_PERIOD_NAMES,
+  opts: { asTheServiceSays?: boolean } = {},
+): string {
   // The game rule is tennis's (service-interface.md: "in tennis, each game has period = ..."): table tennis,
   // volleyball and the rest number their periods as the service's list says. An event whose sport we never saw but
   // which is played in sets falls back to the game rule only where the service's list has no word for the code.

@@ -8,7 +8,8 @@ describe('parseQuotaPerHour', () => {
     expect(parseQuotaPerHour('1000')).toBe(1000);
     expect(parseQuotaPerHour(' 1 ')).toBe(1);
     expect(parseQuotaPerHour('1000000')).toBe(1_000_000);
-    for (const bad of ['0', '1000001', '2.5', '-3', '1e3', '', 'lots', '0x10']) expect(parseQuotaPerHour(bad)).toBeNull();
+    for (const bad of ['0', '1000001', '2.5', '-3', '1e3', '', 'lots', '0x10'])
+      expect(parseQuotaPerHour(bad)).toBeNull();
   });
 });
 
@@ -26,7 +27,15 @@ describe('describeSkew', () => {
 describe('purposeSplit', () => {
   it('lists purposes in their fixed order, and only those spent on when asked', () => {
     const by = { settled: 3, repair: 0, results: 0, specials: 2, stream: 1, lookup: 0, ui: 4 };
-    expect(purposeSplit(by).map((r) => r.purpose)).toEqual(['settled', 'repair', 'results', 'specials', 'stream', 'lookup', 'ui']);
+    expect(purposeSplit(by).map((r) => r.purpose)).toEqual([
+      'settled',
+      'repair',
+      'results',
+      'specials',
+      'stream',
+      'lookup',
+      'ui',
+    ]);
     expect(purposeSplit(by, true).map((r) => [r.label, r.count])).toEqual([
       ['checking for settlements', 3],
       ['specials and outrights', 2],

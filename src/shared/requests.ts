@@ -45,8 +45,15 @@ export const QUOTA_PER_HOUR_RANGE = { min: 1, max: 1_000_000 } as const;
 export const NOTABLE_SKEW_MS = 5_000;
 
 /** The split in the order purposes are listed, each with its label; `nonZero` leaves out what nothing was spent on. */
-export function purposeSplit(byPurpose: Record<Purpose, number>, nonZero = false): Array<{ purpose: Purpose; label: string; count: number }> {
-  return PURPOSES.map((purpose) => ({ purpose, label: PURPOSE_LABELS[purpose], count: byPurpose[purpose] ?? 0 })).filter((r) => !nonZero || r.count > 0);
+export function purposeSplit(
+  byPurpose: Record<Purpose, number>,
+  nonZero = false,
+): Array<{ purpose: Purpose; label: string; count: number }> {
+  return PURPOSES.map((purpose) => ({
+    purpose,
+    label: PURPOSE_LABELS[purpose],
+    count: byPurpose[purpose] ?? 0,
+  })).filter((r) => !nonZero || r.count > 0);
 }
 
 /** "the service's clock is 12 s ahead of this machine's", or null when the skew is too small to matter. */

@@ -14,11 +14,20 @@ export function timeAxisLabels(splits: readonly number[], incrSeconds: number, z
   return splits.map((s) => {
     const ms = Math.round(s * 1000); // whole milliseconds: 16.9999999 s is 17.000
     if (incrSeconds >= 86_400) return formatDayMonth(ms, zone);
-    const sub = fraction ? `.${String(((ms % 1000) + 1000) % 1000).padStart(3, '0').slice(0, fraction)}` : '';
+    const sub = fraction
+      ? `.${String(((ms % 1000) + 1000) % 1000)
+          .padStart(3, '0')
+          .slice(0, fraction)}`
+      : '';
     const time = incrSeconds < 60 ? `${formatClock(ms, zone)}${sub}` : formatHourMinute(ms, zone);
     const day = formatDay(ms, zone);
     const offset = utcOffsetMinutes(ms, zone);
-    const label = day !== lastDay ? `${time}\n${formatDayMonth(ms, zone)}` : lastOffset !== null && offset !== lastOffset ? `${time}\n${formatUtcOffset(offset)}` : time;
+    const label =
+      day !== lastDay
+        ? `${time}\n${formatDayMonth(ms, zone)}`
+        : lastOffset !== null && offset !== lastOffset
+          ? `${time}\n${formatUtcOffset(offset)}`
+          : time;
     lastDay = day;
     lastOffset = offset;
     return label;

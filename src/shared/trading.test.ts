@@ -4,13 +4,37 @@ import type { BetResult, PriceSide } from './domain';
 import { devig } from './devig';
 import { periodNames } from './periods';
 import {
-  betPnl, betTotals, clvByModel, fairPrices, formatMoney, isDrop, isPartial, isPrice, isQuarterLine, isStaleClose, lineWords, pricedOnly, roundMoney,
-  settleBet, settledLineText, settledLineWords, settleFromScore, settleSide, settlementStatusNote, sideLine, sideWords,
+  betPnl,
+  betTotals,
+  clvByModel,
+  fairPrices,
+  formatMoney,
+  isDrop,
+  isPartial,
+  isPrice,
+  isQuarterLine,
+  isStaleClose,
+  lineWords,
+  pricedOnly,
+  roundMoney,
+  settleBet,
+  settledLineText,
+  settledLineWords,
+  settleFromScore,
+  settleSide,
+  settlementStatusNote,
+  sideLine,
+  sideWords,
   STALE_CLOSE_MS,
 } from './trading';
 
 const settled = (market: string, line: number | null, h: string, d: string, a: string, period = 0) => ({
-  period, market, line, outcome_home: h, outcome_draw: d, outcome_away: a,
+  period,
+  market,
+  line,
+  outcome_home: h,
+  outcome_draw: d,
+  outcome_away: a,
 });
 
 describe('sides in words', () => {
@@ -62,16 +86,30 @@ describe('settled lines in words', () => {
     [settled('spread', -0.25, 'loss', 'loss', 'win'), { home: 1, away: 1 }, null, 'Away +0.25: half won'],
     [settled('totals', 2.75, 'win', 'loss', 'loss'), { home: 2, away: 1 }, null, 'Over 2.75: half won'],
     // A word we do not know is never guessed.
-    [settled('spread', -0.5, 'void', 'loss', 'void'), { home: 0, away: 0 }, null, 'Home -0.5 / Away +0.5: settle by hand (the service\'s word for Home is "void", which the app does not know)'],
+    [
+      settled('spread', -0.5, 'void', 'loss', 'void'),
+      { home: 0, away: 0 },
+      null,
+      'Home -0.5 / Away +0.5: settle by hand (the service\'s word for Home is "void", which the app does not know)',
+    ],
   ])('%j at %j reads its sides in words', (line, score, team, words) => {
     expect(settledLineWords(line, { score, team })).toBe(words);
   });
 
   it('a period other than the full match is named; tennis games by the game rule only', () => {
-    const names = periodNames([{ period: 1, description: '1st Set' }, { period: 6, description: '6th Set' }]);
-    expect(settledLineText(settled('totals', 20.5, 'win', 'loss', 'loss', 1), { sport: 'Tennis', names })).toBe('Over 20.5 (1st Set): won');
-    expect(settledLineText(settled('spread', -1.5, 'win', 'loss', 'loss', 6), { sport: 'Table Tennis', names })).toBe('Home -1.5 (6th Set): won');
-    expect(settledLineText(settled('spread', -1.5, 'win', 'loss', 'loss', 6), { sport: 'Tennis', names })).toBe('Home -1.5 (Set 1 Game 1): won');
+    const names = periodNames([
+      { period: 1, description: '1st Set' },
+      { period: 6, description: '6th Set' },
+    ]);
+    expect(settledLineText(settled('totals', 20.5, 'win', 'loss', 'loss', 1), { sport: 'Tennis', names })).toBe(
+      'Over 20.5 (1st Set): won',
+    );
+    expect(settledLineText(settled('spread', -1.5, 'win', 'loss', 'loss', 6), { sport: 'Table Tennis', names })).toBe(
+      'Home -1.5 (6th Set): won',
+    );
+    expect(settledLineText(settled('spread', -1.5, 'win', 'loss', 'loss', 6), { sport: 'Tennis', names })).toBe(
+      'Home -1.5 (Set 1 Game 1): won',
+    );
   });
 
   it('a settlement not ended says its status', () => {
@@ -84,7 +122,19 @@ describe('settled lines in words', () => {
 describe('settling bets', () => {
   const stake = 100;
   // [market, line (service value), side, price, score, service words (home/draw/away), team, result, P/L]
-  it.each<[string, number, PriceSide, number, [number, number], [string, string, string], 'home' | 'away' | null, BetResult, number]>([
+  it.each<
+    [
+      string,
+      number,
+      PriceSide,
+      number,
+      [number, number],
+      [string, string, string],
+      'home' | 'away' | null,
+      BetResult,
+      number,
+    ]
+  >([
     // Must-show: home -0.25 at 1.90 for 100 at 1-1: half on 0 pushes, half on -0.5 loses.
     ['spread', -0.25, 'home', 1.9, [1, 1], ['loss', 'loss', 'win'], null, 'half_loss', -50],
     // Must-show: home -0.75 at 2.00 for 100 winning by one: half on -0.5 wins (+50), half on -1 pushes.
@@ -103,28 +153,49 @@ describe('settling bets', () => {
     ['spread', -1, 'home', 1.9, [2, 1], ['push', 'loss', 'push'], null, 'push', 0],
     ['totals', 2.5, 'under', 1.8, [1, 1], ['loss', 'loss', 'win'], null, 'win', 80],
     ['moneyline', 0, 'draw', 3.4, [1, 1], ['loss', 'win', 'loss'], null, 'win', 240],
-  ])('%s %s %s at %s, score %j: %s → %s, P/L %s', (market, line, side, price, [h, a], [wh, wd, wa], team, result, pnl) => {
-    const l = market === 'moneyline' ? null : line;
-    const s = settleBet({ market, line: l, side }, settled(market, l, wh, wd, wa), { home: h, away: a }, team);
-    expect(s).toMatchObject({ kind: 'settled', result });
-    expect(betPnl(result, price, stake)).toBe(pnl);
-  });
+  ])(
+    '%s %s %s at %s, score %j: %s → %s, P/L %s',
+    (market, line, side, price, [h, a], [wh, wd, wa], team, result, pnl) => {
+      const l = market === 'moneyline' ? null : line;
+      const s = settleBet({ market, line: l, side }, settled(market, l, wh, wd, wa), { home: h, away: a }, team);
+      expect(s).toMatchObject({ kind: 'settled', result });
+      expect(betPnl(result, price, stake)).toBe(pnl);
+    },
+  );
 
-  it('a line that moved under the same id is a mismatch, never the other line\'s result', () => {
+  it("a line that moved under the same id is a mismatch, never the other line's result", () => {
     // A moneyline has no line value: one upstream's 0 against another's null is the same line.
-    expect(settleBet({ market: 'moneyline', line: 0, side: 'draw' }, settled('moneyline', null, 'loss', 'win', 'loss'), { home: 1, away: 1 })).toMatchObject({ kind: 'settled', result: 'win' });
-    expect(settleBet({ market: 'spread', line: -0.5, side: 'home' }, settled('spread', -1, 'win', 'loss', 'loss'), { home: 2, away: 0 })).toEqual({
-      kind: 'mismatch', reason: "the settled line is -1, the bet's is -0.5",
+    expect(
+      settleBet({ market: 'moneyline', line: 0, side: 'draw' }, settled('moneyline', null, 'loss', 'win', 'loss'), {
+        home: 1,
+        away: 1,
+      }),
+    ).toMatchObject({ kind: 'settled', result: 'win' });
+    expect(
+      settleBet({ market: 'spread', line: -0.5, side: 'home' }, settled('spread', -1, 'win', 'loss', 'loss'), {
+        home: 2,
+        away: 0,
+      }),
+    ).toEqual({
+      kind: 'mismatch',
+      reason: "the settled line is -1, the bet's is -0.5",
     });
   });
 
   it('what the app cannot settle goes to the trader, with the reason', () => {
     expect(settleSide(settled('spread', -0.5, 'half-win', 'loss', 'loss'), 'home', { home: 1, away: 0 })).toEqual({
-      kind: 'by_hand', reason: 'the service\'s word for Home is "half-win", which the app does not know',
+      kind: 'by_hand',
+      reason: 'the service\'s word for Home is "half-win", which the app does not know',
     });
-    expect(settleSide(settled('spread', -0.25, 'win', 'loss', 'loss', 1), 'home', { home: 1, away: 0 })).toMatchObject({ kind: 'by_hand' });
-    expect(settleSide(settled('team_total', 1.25, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null)).toMatchObject({ kind: 'by_hand' });
-    expect(settleSide(settled('spread', -0.75, 'win', 'loss', 'loss'), 'home', null)).toMatchObject({ kind: 'by_hand' });
+    expect(settleSide(settled('spread', -0.25, 'win', 'loss', 'loss', 1), 'home', { home: 1, away: 0 })).toMatchObject({
+      kind: 'by_hand',
+    });
+    expect(
+      settleSide(settled('team_total', 1.25, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null),
+    ).toMatchObject({ kind: 'by_hand' });
+    expect(settleSide(settled('spread', -0.75, 'win', 'loss', 'loss'), 'home', null)).toMatchObject({
+      kind: 'by_hand',
+    });
   });
 
   it('quarter lines are those whose value times four is odd', () => {
@@ -143,7 +214,7 @@ describe('money', () => {
     [33.333333, 33.33],
   ])('rounds %s to the cent, halves away from zero: %s', (n, r) => expect(roundMoney(n)).toBe(r));
 
-  it('formats stakes and P/L with two decimals and the trader\'s unit', () => {
+  it("formats stakes and P/L with two decimals and the trader's unit", () => {
     expect(formatMoney(1234.5, 'EUR')).toBe('1,234.50 EUR');
     expect(formatMoney(-50, 'u', { sign: true })).toBe('-50.00 u');
     expect(formatMoney(40, '', { sign: true })).toBe('+40.00');
@@ -153,11 +224,14 @@ describe('money', () => {
   it('a half-stake P/L and the totals use the same rounding', () => {
     // 33.33 x (1.915 - 1) / 2 = 15.248475 -> 15.25
     expect(betPnl('half_win', 1.915, 33.33)).toBe(15.25);
-    const t = betTotals([
-      { stake: 100, pnl: -50, clvByModel: null },
-      { stake: 100, pnl: 50, clvByModel: { LOG: 4, EM: 4, MPTO: null, SHIN: 4, OR: 4 } },
-      { stake: 10.005, pnl: null, clvByModel: { LOG: 2, EM: 2, MPTO: 2, SHIN: 2, OR: 2 } },
-    ], 'MPTO');
+    const t = betTotals(
+      [
+        { stake: 100, pnl: -50, clvByModel: null },
+        { stake: 100, pnl: 50, clvByModel: { LOG: 4, EM: 4, MPTO: null, SHIN: 4, OR: 4 } },
+        { stake: 10.005, pnl: null, clvByModel: { LOG: 2, EM: 2, MPTO: 2, SHIN: 2, OR: 2 } },
+      ],
+      'MPTO',
+    );
     expect(t).toEqual({ count: 3, stake: 210.01, averageClv: 2, pnl: 0, settledStake: 200, roi: 0 });
   });
 });
@@ -187,7 +261,7 @@ describe('fair prices, partial markets and CLV', () => {
     const clv = clvByModel(2.4, 'away', close)!;
     for (const v of Object.values(clv)) expect(v!).toBeGreaterThan(0);
     // EM: fair away = 1 / ((1/2.05) / (1/1.85 + 1/2.05)) = 2.05 x 1.029... ; 2.40 / that - 1 = +13.7%
-    expect(clv.EM).toBeCloseTo((2.4 / (1 / ((1 / 2.05) / (1 / 1.85 + 1 / 2.05))) - 1) * 100, 9);
+    expect(clv.EM).toBeCloseTo((2.4 / (1 / (1 / 2.05 / (1 / 1.85 + 1 / 2.05))) - 1) * 100, 9);
   });
 });
 
@@ -195,7 +269,9 @@ describe('the close and drops', () => {
   it('a close last confirmed long before kick-off, or a line gone from the book, is stale', () => {
     const kickoff = 1_000_000_000;
     expect(isStaleClose({ closedAt: kickoff, lastAt: kickoff, closeReason: 'started' })).toBe(false);
-    expect(isStaleClose({ closedAt: kickoff, lastAt: kickoff - STALE_CLOSE_MS + 1, closeReason: 'kickoff' })).toBe(false);
+    expect(isStaleClose({ closedAt: kickoff, lastAt: kickoff - STALE_CLOSE_MS + 1, closeReason: 'kickoff' })).toBe(
+      false,
+    );
     expect(isStaleClose({ closedAt: kickoff, lastAt: kickoff - STALE_CLOSE_MS, closeReason: 'started' })).toBe(true);
     expect(isStaleClose({ closedAt: kickoff, lastAt: kickoff, closeReason: 'gone' })).toBe(true);
     expect(isStaleClose({ closedAt: null, lastAt: 0, closeReason: null })).toBe(false);
@@ -223,31 +299,53 @@ describe('void matches: the settlement status is read (issue 35, class 1)', () =
 
   it('under 2.75 on a cancelled 0-0 is void, 0 (not "won, +90")', () => {
     const l = settled('totals', 2.75, 'push', 'push', 'push');
-    expect(settleSide(l, 'under', { home: 0, away: 0 }, null, 'cancelled')).toMatchObject({ kind: 'settled', result: 'void' });
-    expect(settleSide(l, 'over', { home: 0, away: 0 }, null, 'Cancelled')).toMatchObject({ kind: 'settled', result: 'void' });
+    expect(settleSide(l, 'under', { home: 0, away: 0 }, null, 'cancelled')).toMatchObject({
+      kind: 'settled',
+      result: 'void',
+    });
+    expect(settleSide(l, 'over', { home: 0, away: 0 }, null, 'Cancelled')).toMatchObject({
+      kind: 'settled',
+      result: 'void',
+    });
   });
 
   it('the settlement words of a void match read void, never a result from the score', () => {
     const l = settled('spread', -0.25, 'push', 'push', 'push');
-    expect(settledLineWords(l, { score: { home: 0, away: 0 }, status: 'abandoned' })).toBe('Home -0.25 / Away +0.25: void');
-    expect(settledLineText(settled('totals', 2.75, 'push', 'push', 'push'), { score: { home: 0, away: 0 }, status: 'cancelled' })).toBe('Total 2.75: void');
+    expect(settledLineWords(l, { score: { home: 0, away: 0 }, status: 'abandoned' })).toBe(
+      'Home -0.25 / Away +0.25: void',
+    );
+    expect(
+      settledLineText(settled('totals', 2.75, 'push', 'push', 'push'), {
+        score: { home: 0, away: 0 },
+        status: 'cancelled',
+      }),
+    ).toBe('Total 2.75: void');
     // A whole line of an ended match that lands on its number is a push, as before.
-    expect(settledLineWords(settled('spread', -1, 'push', 'loss', 'push'), { score: { home: 2, away: 1 } })).toBe('Home -1 / Away +1: push');
+    expect(settledLineWords(settled('spread', -1, 'push', 'loss', 'push'), { score: { home: 2, away: 1 } })).toBe(
+      'Home -1 / Away +1: push',
+    );
   });
 
   it('a result already decided when the match was abandoned stands: the service says won, the bet won', () => {
-    expect(settleSide(settled('totals', 0.5, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null, 'abandoned')).toMatchObject({ kind: 'settled', result: 'win' });
+    expect(
+      settleSide(settled('totals', 0.5, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null, 'abandoned'),
+    ).toMatchObject({ kind: 'settled', result: 'win' });
     // A quarter line decided before the abandonment: the score splits the service's word.
-    expect(settleSide(settled('totals', 0.75, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null, 'abandoned')).toMatchObject({ kind: 'settled', result: 'half_win' });
+    expect(
+      settleSide(settled('totals', 0.75, 'win', 'loss', 'loss'), 'over', { home: 1, away: 0 }, null, 'abandoned'),
+    ).toMatchObject({ kind: 'settled', result: 'half_win' });
   });
 
-  it('the score only splits the service\'s win or loss: a disagreement is settled by hand, with the reason', () => {
+  it("the score only splits the service's win or loss: a disagreement is settled by hand, with the reason", () => {
     // Home -0.25 at 1-1 is half lost by the score, but the service says win.
     expect(settleSide(settled('spread', -0.25, 'win', 'loss', 'loss'), 'home', { home: 1, away: 1 })).toEqual({
-      kind: 'by_hand', reason: 'the service says Home win, the score 1-1 says half lost',
+      kind: 'by_hand',
+      reason: 'the service says Home win, the score 1-1 says half lost',
     });
     // An ended match whose quarter line the service pushes: the score cannot push a quarter line.
-    expect(settleSide(settled('totals', 2.75, 'push', 'push', 'push'), 'under', { home: 0, away: 0 })).toMatchObject({ kind: 'by_hand' });
+    expect(settleSide(settled('totals', 2.75, 'push', 'push', 'push'), 'under', { home: 0, away: 0 })).toMatchObject({
+      kind: 'by_hand',
+    });
   });
 });
 

@@ -14,7 +14,10 @@ export type MarketKind = 'moneyline' | 'spread' | 'totals' | 'team_total' | 'oth
 
 /** The service's market word, normalised ("Team Totals", "team-total" -> team_total). */
 export function marketKind(market: string): MarketKind {
-  const m = market.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const m = market
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if (m === 'moneyline') return 'moneyline';
   if (m === 'spread' || m === 'handicap') return 'spread';
   if (m === 'totals' || m === 'total') return 'totals';
@@ -22,7 +25,12 @@ export function marketKind(market: string): MarketKind {
   return 'other';
 }
 
-const MARKET_NAME: Record<Exclude<MarketKind, 'other'>, string> = { moneyline: 'Moneyline', spread: 'Spread', totals: 'Total', team_total: 'Team total' };
+const MARKET_NAME: Record<Exclude<MarketKind, 'other'>, string> = {
+  moneyline: 'Moneyline',
+  spread: 'Spread',
+  totals: 'Total',
+  team_total: 'Team total',
+};
 
 /** "Moneyline", "Spread", "Total", "Team total"; another market's word with its underscores read as spaces. */
 export function marketName(market: string): string {
@@ -101,14 +109,16 @@ export function sideWords(market: string, line: number | null, side: PriceSide, 
 /** A whole line, no side: "Moneyline", "Home -1.5 / Away +1.5", "Total 2.5", "Home team total 1.5". */
 export function lineWords(market: string, line: number | null, o: SideWordsOptions = {}): string {
   const k = marketKind(market);
-  if (k === 'moneyline' || line === null || !Number.isFinite(line)) return k === 'team_total' ? teamTotalName(o.team) : marketName(market);
+  if (k === 'moneyline' || line === null || !Number.isFinite(line))
+    return k === 'team_total' ? teamTotalName(o.team) : marketName(market);
   if (k === 'spread') return `${sideWords(market, line, 'home')} / ${sideWords(market, line, 'away')}`;
   if (k === 'totals') return `Total ${lineNumber(line)}`;
   if (k === 'team_total') return `${teamTotalName(o.team)} ${lineNumber(line)}`;
   return `${marketName(market)} ${signedLine(line)}`;
 }
 
-const teamTotalName = (team: 'home' | 'away' | null | undefined) => (team === 'home' ? 'Home team total' : team === 'away' ? 'Away team total' : 'Team total');
+const teamTotalName = (team: 'home' | 'away' | null | undefined) =>
+  team === 'home' ? 'Home team total' : team === 'away' ? 'Away team total' : 'Team total';
 
 // ---- results and settlement ----
 
@@ -116,7 +126,14 @@ export type { BetResult, HandResult } from './domain';
 /** The results a trader can pick by hand (the Bets view's list); the app's own settlement may also say `void`. */
 export const BET_RESULTS: readonly HandResult[] = ['win', 'half_win', 'push', 'half_loss', 'loss'];
 
-const RESULT_WORD: Record<BetResult, string> = { win: 'won', half_win: 'half won', push: 'push', half_loss: 'half lost', loss: 'lost', void: 'void' };
+const RESULT_WORD: Record<BetResult, string> = {
+  win: 'won',
+  half_win: 'half won',
+  push: 'push',
+  half_loss: 'half lost',
+  loss: 'lost',
+  void: 'void',
+};
 export const resultWords = (r: BetResult): string => RESULT_WORD[r];
 
 /** The service's three words for a side (spec: win, loss or push). */
@@ -150,7 +167,8 @@ export interface FinalScore {
   away: number;
 }
 
-export type SideSettlement = { kind: 'settled'; result: BetResult; fromScore: boolean } | { kind: 'by_hand'; reason: string };
+export type SideSettlement =
+  { kind: 'settled'; result: BetResult; fromScore: boolean } | { kind: 'by_hand'; reason: string };
 
 /** One half of a stake on a whole or half line: +1 win, 0 push, -1 loss, from the side's margin over the line. */
 const halfOutcome = (margin: number): number => (margin > 1e-9 ? 1 : margin < -1e-9 ? -1 : 0);
@@ -159,7 +177,13 @@ const halfOutcome = (margin: number): number => (margin > 1e-9 ? 1 : margin < -1
  * A full-match line settled from the final score. A quarter line is two half stakes on its neighbouring lines (line
  * -0.25 and +0.25 of the side's handicap or total). Null where the score cannot say (a moneyline, an unknown team).
  */
-export function settleFromScore(market: string, line: number, side: PriceSide, score: FinalScore, team?: 'home' | 'away' | null): BetResult | null {
+export function settleFromScore(
+  market: string,
+  line: number,
+  side: PriceSide,
+  score: FinalScore,
+  team?: 'home' | 'away' | null,
+): BetResult | null {
   const k = marketKind(market);
   const v = sideLine(market, line, side);
   if (v === null) return null;
@@ -182,10 +206,15 @@ export function settleFromScore(market: string, line: number, side: PriceSide, s
 }
 
 /** Whether a settlement's status is the ordinary end of a match (`ended`); anything else (abandoned, cancelled) is not. */
-export const isEndedStatus = (status: string | null | undefined): boolean => (status ?? 'ended').trim().toLowerCase() === 'ended';
+export const isEndedStatus = (status: string | null | undefined): boolean =>
+  (status ?? 'ended').trim().toLowerCase() === 'ended';
 
 /** Which results of the score agree with the service's word for a side: the score may only split a win or a loss in halves. */
-const AGREES: Record<'win' | 'loss' | 'push', readonly BetResult[]> = { win: ['win', 'half_win'], loss: ['loss', 'half_loss'], push: ['push'] };
+const AGREES: Record<'win' | 'loss' | 'push', readonly BetResult[]> = {
+  win: ['win', 'half_win'],
+  loss: ['loss', 'half_loss'],
+  push: ['push'],
+};
 
 /**
  * How one side of a settled line settles (docs/trading.md, "Settling bets"). The service's word is never
@@ -197,18 +226,42 @@ const AGREES: Record<'win' | 'loss' | 'push', readonly BetResult[]> = { win: ['w
  *   for the trader to settle by hand, with the reason;
  * - a quarter line of another period, or a word outside win/loss/push, is settled by hand, with the reason.
  */
-export function settleSide(l: SettledLineInput, side: PriceSide, score: FinalScore | null, team?: 'home' | 'away' | null, status: string = 'ended'): SideSettlement {
+export function settleSide(
+  l: SettledLineInput,
+  side: PriceSide,
+  score: FinalScore | null,
+  team?: 'home' | 'away' | null,
+  status: string = 'ended',
+): SideSettlement {
   const word = String(l[outcomeColumn(side)] ?? '');
   const known = KNOWN_WORDS[word.trim().toLowerCase()] as 'win' | 'loss' | 'push' | undefined;
-  if (!known) return { kind: 'by_hand', reason: `the service's word for ${SIDE_WORD[side]} is "${word}", which the app does not know` };
+  if (!known)
+    return {
+      kind: 'by_hand',
+      reason: `the service's word for ${SIDE_WORD[side]} is "${word}", which the app does not know`,
+    };
   if (known === 'push' && !isEndedStatus(status)) return { kind: 'settled', result: 'void', fromScore: false };
   if (isQuarterLine(l.line)) {
-    if (l.period !== 0) return { kind: 'by_hand', reason: `a quarter line of a period other than the full match (${lineNumber(l.line!)}): the service's word cannot say half results` };
+    if (l.period !== 0)
+      return {
+        kind: 'by_hand',
+        reason: `a quarter line of a period other than the full match (${lineNumber(l.line!)}): the service's word cannot say half results`,
+      };
     if (!score) return { kind: 'by_hand', reason: 'a quarter line, and the final score is not known' };
     const r = settleFromScore(l.market, l.line!, side, score, team);
-    if (r === null) return { kind: 'by_hand', reason: marketKind(l.market) === 'team_total' ? 'a team-total quarter line whose team is not known' : `a quarter line of a ${marketName(l.market)} market` };
+    if (r === null)
+      return {
+        kind: 'by_hand',
+        reason:
+          marketKind(l.market) === 'team_total'
+            ? 'a team-total quarter line whose team is not known'
+            : `a quarter line of a ${marketName(l.market)} market`,
+      };
     if (!AGREES[known].includes(r)) {
-      return { kind: 'by_hand', reason: `the service says ${SIDE_WORD[side]} ${word.trim().toLowerCase()}, the score ${score.home}-${score.away} says ${resultWords(r)}` };
+      return {
+        kind: 'by_hand',
+        reason: `the service says ${SIDE_WORD[side]} ${word.trim().toLowerCase()}, the score ${score.home}-${score.away} says ${resultWords(r)}`,
+      };
     }
     return { kind: 'settled', result: r, fromScore: true };
   }
@@ -229,12 +282,16 @@ export function settleBet(
   status: string = 'ended',
 ): BetSettlement {
   if (!sameLine(bet.line, settled.line, bet.market)) {
-    return { kind: 'mismatch', reason: `the settled line is ${describeLine(bet.market, settled.line)}, the bet's is ${describeLine(bet.market, bet.line)}` };
+    return {
+      kind: 'mismatch',
+      reason: `the settled line is ${describeLine(bet.market, settled.line)}, the bet's is ${describeLine(bet.market, bet.line)}`,
+    };
   }
   return settleSide(settled, bet.side, score, team, status);
 }
 
-const describeLine = (market: string, line: number | null) => (line === null ? 'none' : marketKind(market) === 'spread' ? signedLine(line) : lineNumber(line));
+const describeLine = (market: string, line: number | null) =>
+  line === null ? 'none' : marketKind(market) === 'spread' ? signedLine(line) : lineNumber(line);
 
 /**
  * A line's key where its state is kept (a drop reference, a Top movers row, a threshold's crossings): its id AND its
@@ -256,7 +313,10 @@ export function sameLine(a: number | null, b: number | null, market?: string): b
  * "Home team total Over 1.5: won", "Total 3: push", "Total 2.75: void" (a match not ended, every side pushed by the
  * service); a period other than the full match follows in brackets.
  */
-export function settledLineWords(l: SettledLineInput, o: { score?: FinalScore | null; team?: 'home' | 'away' | null; period?: string; status?: string } = {}): string {
+export function settledLineWords(
+  l: SettledLineInput,
+  o: { score?: FinalScore | null; team?: 'home' | 'away' | null; period?: string; status?: string } = {},
+): string {
   const tail = o.period ? ` (${o.period})` : '';
   const sides = marketSides(l.market);
   const settled = sides.map((side) => ({ side, s: settleSide(l, side, o.score ?? null, o.team, o.status) }));
@@ -265,10 +325,13 @@ export function settledLineWords(l: SettledLineInput, o: { score?: FinalScore | 
     return marketKind(l.market) === 'moneyline' ? `Moneyline ${w}` : w;
   };
   const byHand = settled.find((x) => x.s.kind === 'by_hand');
-  if (byHand && byHand.s.kind === 'by_hand') return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: settle by hand (${byHand.s.reason})`;
+  if (byHand && byHand.s.kind === 'by_hand')
+    return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: settle by hand (${byHand.s.reason})`;
   const results = settled.map((x) => ({ side: x.side, r: (x.s as { result: BetResult }).result }));
-  if (results.every((x) => x.r === 'push')) return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: push`;
-  if (results.every((x) => x.r === 'void')) return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: void`;
+  if (results.every((x) => x.r === 'push'))
+    return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: push`;
+  if (results.every((x) => x.r === 'void'))
+    return `${lineWords(l.market, l.line, { team: o.team ?? null })}${tail}: void`;
   const winners = results.filter((x) => x.r === 'win' || x.r === 'half_win');
   if (winners.length === 1) return `${words(winners[0]!.side)}${tail}: ${resultWords(winners[0]!.r)}`;
   // Anything else (two winners, a loss with a push): every side, so nothing is hidden.
@@ -364,7 +427,11 @@ export function isPartial(prices: Prices | null | undefined, seen: Iterable<Pric
  * (at or below 1.0: a three-way close {2.5, 1.0, 2.9} is not a two-way line), or a model that cannot price it (MPTO
  * gives an extreme longshot a probability at or below zero).
  */
-export function fairPrices(prices: Prices | null | undefined, model: DevigModel, seen?: Iterable<PriceSide>): Partial<Record<PriceSide, number>> | null {
+export function fairPrices(
+  prices: Prices | null | undefined,
+  model: DevigModel,
+  seen?: Iterable<PriceSide>,
+): Partial<Record<PriceSide, number>> | null {
   const sides = pricedSides(prices);
   if (isPartial(prices, seen ?? [])) return null;
   const ou = sides.filter((s) => s === 'over' || s === 'under');
@@ -429,7 +496,10 @@ export function pushPart(market: string, line: number | null, side: PriceSide): 
  */
 export type PushShare = { source: 'none' | 'draw'; share: number } | { source: 'unknown'; share: null };
 
-export function pushShare(bet: { market: string; line: number | null; side: PriceSide }, fairDraw: number | null): PushShare {
+export function pushShare(
+  bet: { market: string; line: number | null; side: PriceSide },
+  fairDraw: number | null,
+): PushShare {
   const part = pushPart(bet.market, bet.line, bet.side);
   if (part === 0) return { source: 'none', share: 0 };
   if (pushesOnDraw(bet) && fairDraw !== null && isPrice(fairDraw)) return { source: 'draw', share: part / fairDraw };
@@ -487,7 +557,9 @@ export const probRisePts = (from: number, to: number): number => (1 / to - 1 / f
 
 /** Whether a fair price moving from `from` to `to` is a drop under the rule: shortened by the rule, never a drift. */
 export function isDrop(from: number, to: number, rule: DropRule): boolean {
-  return rule.dropPct > 0 && fairFallPct(from, to) >= rule.dropPct - 1e-9 && probRisePts(from, to) >= rule.minProbPts - 1e-9;
+  return (
+    rule.dropPct > 0 && fairFallPct(from, to) >= rule.dropPct - 1e-9 && probRisePts(from, to) >= rule.minProbPts - 1e-9
+  );
 }
 
 export const DEFAULT_DROP_MIN_PROB_PTS = 1;
@@ -497,10 +569,18 @@ export const DEFAULT_DROP_MIN_PROB_PTS = 1;
 /** A settled line in words with its period named the way every screen names it. */
 export function settledLineText(
   l: SettledLineInput,
-  ctx: { sport?: string | boolean; names?: PeriodNames; score?: FinalScore | null; team?: 'home' | 'away' | null; status?: string } = {},
+  ctx: {
+    sport?: string | boolean;
+    names?: PeriodNames;
+    score?: FinalScore | null;
+    team?: 'home' | 'away' | null;
+    status?: string;
+  } = {},
 ): string {
   return settledLineWords(l, {
-    score: ctx.score ?? null, team: ctx.team ?? null, status: ctx.status ?? 'ended',
+    score: ctx.score ?? null,
+    team: ctx.team ?? null,
+    status: ctx.status ?? 'ended',
     ...(l.period === 0 ? {} : { period: labelPeriod(ctx.sport ?? false, l.period, ctx.names) }),
   });
 }

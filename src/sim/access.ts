@@ -144,7 +144,9 @@ export class Access {
   /** Replaces the fault set of one key, or the global one; `{}` clears it. */
   setFaults(faults: Faults, key: string | undefined, realNowMs: number): void {
     // Only the switches actually given are stored, so a key's set layers over the global one field by field.
-    const active: ActiveFaults = Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined && v !== null));
+    const active: ActiveFaults = Object.fromEntries(
+      Object.entries(faults).filter(([, v]) => v !== undefined && v !== null),
+    );
     if (faults.stallStreamMs) active.stallUntilRealMs = realNowMs + faults.stallStreamMs;
     if (faults.rateLimitStormS) active.stormUntilRealMs = realNowMs + faults.rateLimitStormS * 1000;
     if (key === undefined) this.globalFaults = active;

@@ -8,7 +8,8 @@ import { startSimulator, type Faults, type SimKey, type Simulator } from './inde
 function number(min: number, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}`);
+    if (!Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}`);
     return n;
   };
 }
@@ -17,7 +18,8 @@ function keySpec(value: string, previous: SimKey[] = []): SimKey[] {
   const at = value.lastIndexOf(':');
   const key = value.slice(0, at);
   const plan = value.slice(at + 1);
-  if (at <= 0 || !(PLANS as readonly string[]).includes(plan)) throw new InvalidArgumentError(`expected KEY:PLAN with PLAN one of ${PLANS.join(', ')}`);
+  if (at <= 0 || !(PLANS as readonly string[]).includes(plan))
+    throw new InvalidArgumentError(`expected KEY:PLAN with PLAN one of ${PLANS.join(', ')}`);
   return [...previous, { key, plan: plan as Plan }];
 }
 
@@ -46,7 +48,10 @@ interface CliFlags {
 }
 
 /** Starts the simulator from command-line arguments (without the leading `sim`); resolves once it listens. */
-export async function runSimCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<Simulator> {
+export async function runSimCli(
+  argv: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<Simulator> {
   const program = new Command()
     .name('sim')
     .description('Run the upstream odds service simulator (see src/sim/CONTROL.md)')
@@ -66,9 +71,20 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
     .option('--fault-malformed <rate>', 'share of JSON answers with a broken record', number(0, 1))
     .option('--fault-storm-s <s>', 'answer 429 to everything for this many seconds from start', number(1))
     .option('--fault-retry-after-s <s>', 'Retry-After to send with 429', number(0))
-    .option('--fault-flap-s <s>', 'every stream connection is dropped this many simulated seconds after its snapshot', number(0))
-    .option('--busy', 'the busy day: >= 3,000 settlements an hour (set sports), crowded seconds, late results, quota 1000/h, flapping streams')
-    .option('--results-delay-s <s>', 'busy day: simulated seconds before /api/results shows a settlement (default 300)', number(0))
+    .option(
+      '--fault-flap-s <s>',
+      'every stream connection is dropped this many simulated seconds after its snapshot',
+      number(0),
+    )
+    .option(
+      '--busy',
+      'the busy day: >= 3,000 settlements an hour (set sports), crowded seconds, late results, quota 1000/h, flapping streams',
+    )
+    .option(
+      '--results-delay-s <s>',
+      'busy day: simulated seconds before /api/results shows a settlement (default 300)',
+      number(0),
+    )
     .option('--flap-events <n>', 'busy day: how many book events have a flapping stream (default 2)', number(0))
     .option('--flap-minutes <n>', 'busy day: simulated minutes from the start that they flap (default 60)', number(0))
     .exitOverride()
@@ -112,7 +128,9 @@ export async function runSimCli(argv: string[], out: (line: string) => void = (l
   if (Object.keys(faults).length) out(`faults: ${JSON.stringify(faults)}`);
   if (sim.busy) {
     const b = sim.busy;
-    out(`busy day: results published ${b.resultsDelayS} s after settlement; streams of ${b.flappingEventIds.join(', ') || 'no event'} flap until ${new Date(b.flapUntil).toISOString().slice(0, 19)}`);
+    out(
+      `busy day: results published ${b.resultsDelayS} s after settlement; streams of ${b.flappingEventIds.join(', ') || 'no event'} flap until ${new Date(b.flapUntil).toISOString().slice(0, 19)}`,
+    );
   }
   return sim;
 }

@@ -40,7 +40,8 @@ export function testDemoOptions(env: Readonly<Record<string, string | undefined>
   const pace = env['ODDSDESK_TEST_DEMO_PACE'];
   if (pace !== undefined && pace !== '') {
     const n = Number(pace);
-    if (!(TEST_DEMO_PACES as readonly number[]).includes(n)) throw new Error(`ODDSDESK_TEST_DEMO_PACE must be one of ${TEST_DEMO_PACES.join(', ')}, not ${pace}`);
+    if (!(TEST_DEMO_PACES as readonly number[]).includes(n))
+      throw new Error(`ODDSDESK_TEST_DEMO_PACE must be one of ${TEST_DEMO_PACES.join(', ')}, not ${pace}`);
     out.pace = n;
   }
   const seed = env['ODDSDESK_TEST_DEMO_SEED'];
@@ -63,7 +64,10 @@ export function demoFirstEventId(idsAbove = 0): number {
  * profile remembers never names another match (issue 34). The store is what remembers the ids, so the mark is read
  * from it (not kept beside it, where a new data dir would lose it while the store lives on).
  */
-export async function startDemo(options: { port?: number; seed?: number; idsAbove?: number } = {}, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Demo> {
+export async function startDemo(
+  options: { port?: number; seed?: number; idsAbove?: number } = {},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Demo> {
   const forTest = testDemoOptions(env);
   const sim = await startSimulator({
     port: options.port ?? 0,

@@ -150,10 +150,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const speed = options.speed ?? 60;
   const manual = (options.clock ?? 'manual') === 'manual';
   if (options.skewMs !== undefined && (manual || options.startTime !== undefined || !Number.isFinite(options.skewMs))) {
-    throw new Error('skewMs needs the real clock and no startTime (a manual clock is as far from the host as its startTime)');
+    throw new Error(
+      'skewMs needs the real clock and no startTime (a manual clock is as far from the host as its startTime)',
+    );
   }
   const startedAt = Date.now();
-  const startMs = options.skewMs !== undefined ? startedAt + options.skewMs : parseServiceTime(options.startTime ?? DEFAULT_START_TIME);
+  const startMs =
+    options.skewMs !== undefined
+      ? startedAt + options.skewMs
+      : parseServiceTime(options.startTime ?? DEFAULT_START_TIME);
   if (startMs === null) throw new Error(`startTime is not a date-time: ${options.startTime}`);
   if (!(speed > 0)) throw new Error('speed must be > 0');
   const oddsRate = options.oddsRate ?? 0;
@@ -174,7 +179,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const access = new Access(seed, options.quotaPerHour ?? (busy ? 1000 : 100_000));
   const busyInfo: BusyInfo | null = busy
-    ? { resultsDelayS, flappingEventIds: flappingEvents(world, startMs, busy.flapEvents ?? 2), flapUntil: startMs + (busy.flapMinutes ?? 60) * 60_000 }
+    ? {
+        resultsDelayS,
+        flappingEventIds: flappingEvents(world, startMs, busy.flapEvents ?? 2),
+        flapUntil: startMs + (busy.flapMinutes ?? 60) * 60_000,
+      }
     : null;
   const flapping = new Set(busyInfo?.flappingEventIds ?? []);
   const given = options.keys ?? [
@@ -182,7 +191,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     { key: '', plan: 'starter' as const },
   ];
   const keys = given.map((k) => {
-    const record = access.add(k.plan, { ...(k.key ? { key: k.key } : {}), ...(k.quotaPerHour ? { quotaPerHour: k.quotaPerHour } : {}), model: k.model ?? null });
+    const record = access.add(k.plan, {
+      ...(k.key ? { key: k.key } : {}),
+      ...(k.quotaPerHour ? { quotaPerHour: k.quotaPerHour } : {}),
+      model: k.model ?? null,
+    });
     return { key: record.key, plan: record.plan };
   });
   if (options.faults) access.setFaults(options.faults, undefined, Date.now());
@@ -256,7 +269,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     keys,
     advance,
     now: () => Math.floor(simNow()),
-    addKey: (plan, o = {}) => access.add(plan, { ...(o.quotaPerHour ? { quotaPerHour: o.quotaPerHour } : {}), model: o.model ?? null }).key,
+    addKey: (plan, o = {}) =>
+      access.add(plan, { ...(o.quotaPerHour ? { quotaPerHour: o.quotaPerHour } : {}), model: o.model ?? null }).key,
     regenerateKey: (oldKey) => access.regenerate(oldKey),
     revokeKey: (key) => access.revoke(key),
     setFaults: (faults, key) => access.setFaults(faults, key, faultNow()),
@@ -319,7 +333,7 @@ function startOddsTicker(world: World, streams: StreamHub, rate: number, seed: n
     }
     // Events with nothing priced (offline) are skipped; a few misses in a row end the tick instead of spinning.
     // Counted in markets moved: a nudge that moves a ladder moves several (src/sim/world.ts, nudgeOdds).
-    for (let misses = 0; done < due && misses < 20; ) {
+    for (let misses = 0; done < due && misses < 20;) {
       const moved = world.nudgeOdds(rng.pick(ids), rng);
       if (moved) done += moved;
       else misses++;

@@ -65,7 +65,9 @@ export function normalFrom(at: number, mean: number, variance: number, floor = 0
 function erf(x: number): number {
   const s = Math.sign(x);
   const t = 1 / (1 + 0.3275911 * Math.abs(x));
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return s * y;
 }
 
@@ -93,7 +95,11 @@ export function fromSides(home: IntDist, away: IntDist): ScoreDists {
  * Independent normal scores (basketball's points): their total and difference are normals too, taken as such rather
  * than convolved (two hundred-point supports would cost 40,000 products a tick).
  */
-export function fromNormalSides(at: { home: number; away: number }, mean: { home: number; away: number }, variance: { home: number; away: number }): ScoreDists {
+export function fromNormalSides(
+  at: { home: number; away: number },
+  mean: { home: number; away: number },
+  variance: { home: number; away: number },
+): ScoreDists {
   const v = variance.home + variance.away;
   return {
     home: normalFrom(at.home, mean.home, variance.home),
@@ -128,7 +134,12 @@ export function setsToPlay(home: number, away: number, need: number, pSet: numbe
     for (const x of all) p[f(x) - lo] = (p[f(x) - lo] ?? 0) + x.p;
     return { lo, p };
   };
-  return { home: dist((x) => x.h), away: dist((x) => x.a), total: dist((x) => x.h + x.a), diff: dist((x) => x.h - x.a) };
+  return {
+    home: dist((x) => x.h),
+    away: dist((x) => x.a),
+    total: dist((x) => x.h + x.a),
+    diff: dist((x) => x.h - x.a),
+  };
 }
 
 /** A match that cannot end level (overtime, extra innings): a level difference goes one way or the other. */
@@ -198,7 +209,10 @@ export interface Rung {
  * tick; a line that cannot then stay above 1.01 is left out (returned as null).
  */
 export function orderLadder(rungs: ReadonlyArray<Rung | null>): Array<Rung | null> {
-  const order = rungs.map((r, i) => ({ r, i })).filter((x): x is { r: Rung; i: number } => x.r !== null).sort((a, b) => a.r.at - b.r.at);
+  const order = rungs
+    .map((r, i) => ({ r, i }))
+    .filter((x): x is { r: Rung; i: number } => x.r !== null)
+    .sort((a, b) => a.r.at - b.r.at);
   const out: Array<Rung | null> = rungs.map((r) => (r ? { ...r } : null));
   let prev: Rung | null = null;
   for (const { i } of order) {

@@ -1,7 +1,16 @@
 // The /api operations of the simulated service: each reads its query through QueryReader and answers from the
 // world. Auth, quota, plans and faults happen before these run (server.ts); the stream lives in stream.ts.
 import type { DevigModel } from '../shared/api';
-import { DEFAULT_DEVIG_MODEL, PARAMS, PATHS, SETTLED_DEFAULT_WINDOW_S, OUTRIGHT_MIN_CONTESTANTS_DEFAULT, FIXTURES_LIVE_NOW, SPEC_VERSION, formatServiceTime } from '../shared/api';
+import {
+  DEFAULT_DEVIG_MODEL,
+  PARAMS,
+  PATHS,
+  SETTLED_DEFAULT_WINDOW_S,
+  OUTRIGHT_MIN_CONTESTANTS_DEFAULT,
+  FIXTURES_LIVE_NOW,
+  SPEC_VERSION,
+  formatServiceTime,
+} from '../shared/api';
 import { PERIODS } from './catalog';
 import type { KeyRecord } from './access';
 import type { QueryReader } from './validate';

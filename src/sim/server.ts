@@ -7,7 +7,16 @@
 // a body of at most MAX_CONTROL_BODY_BYTES (413 beyond, the body not kept).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DevigModel, Plan } from '../shared/api';
-import { API_KEY_HEADER, DEVIG_MODELS, ENTERPRISE_PATHS, PATHS, PLAN_RESTRICTED_STATUS, PLANS, RATE_LIMIT_HEADERS, PARAMS } from '../shared/api';
+import {
+  API_KEY_HEADER,
+  DEVIG_MODELS,
+  ENTERPRISE_PATHS,
+  PATHS,
+  PLAN_RESTRICTED_STATUS,
+  PLANS,
+  RATE_LIMIT_HEADERS,
+  PARAMS,
+} from '../shared/api';
 import type { Access, Faults, KeyRecord, QuotaVerdict } from './access';
 import { Prng } from './prng';
 import { ROUTES, type JsonAnswer } from './routes';
@@ -129,7 +138,11 @@ export class SimServer {
     const headers = this.rateHeaders(verdict, faults.rateLimitHeaders ?? this.deps.rateLimitHeaders);
     const storm = faults.stormUntilRealMs !== undefined && this.deps.realNow() < faults.stormUntilRealMs;
     if (!verdict.allowed || storm) {
-      const wait = faults.retryAfterS ?? (storm && verdict.allowed ? Math.ceil(((faults.stormUntilRealMs ?? 0) - this.deps.realNow()) / 1000) : this.deps.realSecondsFor(verdict.secondsToReset));
+      const wait =
+        faults.retryAfterS ??
+        (storm && verdict.allowed
+          ? Math.ceil(((faults.stormUntilRealMs ?? 0) - this.deps.realNow()) / 1000)
+          : this.deps.realSecondsFor(verdict.secondsToReset));
       headers[RATE_LIMIT_HEADERS.retryAfter] = String(Math.max(1, Math.ceil(wait)));
       return this.json(res, 429, { detail: 'Hourly quota exceeded' }, headers);
     }
@@ -139,7 +152,11 @@ export class SimServer {
     }
     if (!route && !isStream) return this.json(res, 404, { detail: 'Not Found' }, headers);
     if ((ENTERPRISE_PATHS as readonly string[]).includes(url.pathname) && key.plan !== 'enterprise') {
-      const body = { detail: 'This endpoint is reserved to the enterprise plan', your_plan: key.plan, required_plan: 'enterprise' };
+      const body = {
+        detail: 'This endpoint is reserved to the enterprise plan',
+        your_plan: key.plan,
+        required_plan: 'enterprise',
+      };
       return this.json(res, PLAN_RESTRICTED_STATUS, body, headers);
     }
     if (isStream) return this.stream(req, res, url, key, headers);
@@ -153,7 +170,13 @@ export class SimServer {
     return answer && !q.issues.length ? answer : { status: 422, body: { detail: q.issues } };
   }
 
-  private stream(req: IncomingMessage, res: ServerResponse, url: URL, key: KeyRecord, headers: Record<string, string>): void {
+  private stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    key: KeyRecord,
+    headers: Record<string, string>,
+  ): void {
     const q = new QueryReader(url.searchParams);
     const eventId = q.requiredInt(PARAMS.stream.eventId);
     if (eventId === null) return this.json(res, 422, { detail: q.issues }, headers);
@@ -181,7 +204,11 @@ export class SimServer {
 
   /** Either one record with a field of the wrong type (the client must drop just that one) or truncated JSON. */
   private malformed(body: unknown): string {
-    const records = Array.isArray(body) ? body : body && typeof body === 'object' && Array.isArray((body as { events?: unknown }).events) ? (body as { events: unknown[] }).events : null;
+    const records = Array.isArray(body)
+      ? body
+      : body && typeof body === 'object' && Array.isArray((body as { events?: unknown }).events)
+        ? (body as { events: unknown[] }).events
+        : null;
     if (records && records.length && this.faultRng.chance(0.7)) {
       const copy = structuredClone(body) as unknown[] | { events: unknown[] };
       const list = Array.isArray(copy) ? copy : copy.events;
@@ -202,7 +229,11 @@ export class SimServer {
   }
 
   private send(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...headers });
+    res.writeHead(status, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
     res.end(text);
   }
 
@@ -239,9 +270,11 @@ export class SimServer {
     switch (url.pathname) {
       case '/__sim/keys': {
         const plan = body.plan;
-        if (!(PLANS as readonly unknown[]).includes(plan)) throw new HttpError(400, `plan must be one of ${PLANS.join(', ')}`);
+        if (!(PLANS as readonly unknown[]).includes(plan))
+          throw new HttpError(400, `plan must be one of ${PLANS.join(', ')}`);
         const model = body.model;
-        if (model !== undefined && !(DEVIG_MODELS as readonly unknown[]).includes(model)) throw new HttpError(400, 'unknown model');
+        if (model !== undefined && !(DEVIG_MODELS as readonly unknown[]).includes(model))
+          throw new HttpError(400, 'unknown model');
         const record = access.add(plan as Plan, {
           ...(typeof body.quotaPerHour === 'number' ? { quotaPerHour: body.quotaPerHour } : {}),
           ...(typeof body.key === 'string' ? { key: body.key } : {}),

@@ -53,7 +53,12 @@ export class StreamHub {
    */
   open(req: IncomingMessage, res: ServerResponse, eventId: number, key: string, headers: Record<string, string>): void {
     const state = this.world.streamState(eventId);
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', ...headers });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      ...headers,
+    });
     // Headers go out now even if a stall holds the body back: the client must see an open, silent connection.
     res.flushHeaders();
     const head = `retry: ${this.options.retryMs}\n\n`;
@@ -73,7 +78,9 @@ export class StreamHub {
       flapAtSimMs: flapS === null ? null : this.simNow() + flapS * 1000,
       pending: [],
       lastPingMs: this.realNow(),
-      ping: this.options.pingsOnFaultClock ? null : setInterval(() => this.write(conn, ': ping\n\n', true), this.options.pingIntervalMs),
+      ping: this.options.pingsOnFaultClock
+        ? null
+        : setInterval(() => this.write(conn, ': ping\n\n', true), this.options.pingIntervalMs),
     };
     let set = this.byEvent.get(eventId);
     if (!set) this.byEvent.set(eventId, (set = new Set()));
@@ -96,13 +103,22 @@ export class StreamHub {
     this.forget(conn);
   }
 
-  private opening(eventId: number, lastId: number, buffer: readonly StreamMessage[], lastEventId: string | string[] | undefined): string {
+  private opening(
+    eventId: number,
+    lastId: number,
+    buffer: readonly StreamMessage[],
+    lastEventId: string | string[] | undefined,
+  ): string {
     const text = Array.isArray(lastEventId) ? lastEventId[0] : lastEventId;
     const seen = text !== undefined && /^\d+$/.test(text.trim()) ? Number(text.trim()) : null;
     if (seen !== null && seen <= lastId) {
       const oldest = buffer[0]?.id ?? lastId + 1;
       // Replay only when every message after `seen` is still buffered; a gap would silently corrupt the client.
-      if (seen + 1 >= oldest) return buffer.filter((m) => m.id > seen).map(formatMessage).join('');
+      if (seen + 1 >= oldest)
+        return buffer
+          .filter((m) => m.id > seen)
+          .map(formatMessage)
+          .join('');
     }
     const snapshot = this.world.eventOdds(eventId);
     return formatMessage({ id: lastId, event: 'snapshot', data: JSON.stringify(snapshot) });

@@ -24,7 +24,8 @@ export class SseParser {
       const line = this.buffer.slice(0, nl);
       this.buffer = this.buffer.slice(nl + (this.buffer.startsWith('\r\n', nl) ? 2 : 1));
       if (line === '') {
-        if (this.data.length || this.event) out.push({ id: this.id, event: this.event || 'message', data: this.data.join('\n') });
+        if (this.data.length || this.event)
+          out.push({ id: this.id, event: this.event || 'message', data: this.data.join('\n') });
         this.event = '';
         this.data = [];
         continue;
@@ -93,7 +94,10 @@ export async function openSse(url: string, key: string, lastEventId?: string): P
     close: () => ctrl.abort(),
     waitFor: (count, timeoutMs = 2000) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} messages, got ${messages.length}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${count} messages, got ${messages.length}`)),
+          timeoutMs,
+        );
         const check = () => {
           if (messages.length >= count || ended) {
             clearTimeout(timer);
@@ -106,8 +110,15 @@ export async function openSse(url: string, key: string, lastEventId?: string): P
   };
 }
 
-export async function get(base: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; json: unknown }> {
-  const res = await fetch(new URL(path, base), { headers: key === undefined ? headers : { 'X-API-Key': key, ...headers } });
+export async function get(
+  base: string,
+  path: string,
+  key?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string; json: unknown }> {
+  const res = await fetch(new URL(path, base), {
+    headers: key === undefined ? headers : { 'X-API-Key': key, ...headers },
+  });
   const text = await res.text();
   let json: unknown = undefined;
   try {

@@ -58,8 +58,10 @@ export class QueryReader {
   limit(name: string): number {
     const v = this.optionalInt(name);
     if (v === null) return SETTLED_LIMIT.default;
-    if (v < SETTLED_LIMIT.min) this.fail(name, `Input should be greater than or equal to ${SETTLED_LIMIT.min}`, 'greater_than_equal');
-    else if (v > SETTLED_LIMIT.max) this.fail(name, `Input should be less than or equal to ${SETTLED_LIMIT.max}`, 'less_than_equal');
+    if (v < SETTLED_LIMIT.min)
+      this.fail(name, `Input should be greater than or equal to ${SETTLED_LIMIT.min}`, 'greater_than_equal');
+    else if (v > SETTLED_LIMIT.max)
+      this.fail(name, `Input should be less than or equal to ${SETTLED_LIMIT.max}`, 'less_than_equal');
     return v;
   }
 
@@ -78,7 +80,8 @@ export class QueryReader {
     if (v === null) return null;
     if (INTEGER.test(v)) return Number(v);
     const ms = parseServiceTime(v);
-    if (ms === null) return this.fail(name, 'Input should be an integer cursor or a date-time YYYY-MM-DDTHH:MM:SS', 'value_error');
+    if (ms === null)
+      return this.fail(name, 'Input should be an integer cursor or a date-time YYYY-MM-DDTHH:MM:SS', 'value_error');
     return Math.floor(ms / 1000);
   }
 }

@@ -21,7 +21,18 @@ import { DEVIG_MODELS, LIVE_STATUS, formatServiceTime } from '../shared/api';
 import { tennisGamePeriod } from '../shared/periods';
 import { devig } from '../shared/devig';
 import { Prng } from './prng';
-import { DECIDED, fromNormalSides, fromSides, lineChances, noDraw, orderLadder, poissonFrom, setsToPlay, type Rung, type ScoreDists } from './ladders';
+import {
+  DECIDED,
+  fromNormalSides,
+  fromSides,
+  lineChances,
+  noDraw,
+  orderLadder,
+  poissonFrom,
+  setsToPlay,
+  type Rung,
+  type ScoreDists,
+} from './ladders';
 import {
   CITY_ENDS,
   CITY_PARTS,
@@ -127,7 +138,11 @@ type PriceKey = keyof Prices;
  */
 interface Hold {
   untilMs: number;
-  release: { kind: 'jump' } | { kind: 'side'; side: PriceKey; price: number } | { kind: 'keep' } | { kind: 'prices'; prices: Prices };
+  release:
+    | { kind: 'jump' }
+    | { kind: 'side'; side: PriceKey; price: number }
+    | { kind: 'keep' }
+    | { kind: 'prices'; prices: Prices };
 }
 
 /** The trading situations the world plays now and then on its own (see CONTROL.md, "Scenarios"). */
@@ -336,7 +351,8 @@ export class World {
   constructor(options: WorldOptions) {
     this.pace = options.pace ?? 1;
     this.settleBatchMs = SETTLE_BATCH_MS / this.pace;
-    if (!(this.pace >= 1) || this.settleBatchMs % STEP_MS !== 0) throw new Error(`pace ${this.pace} must split the settlement batch into whole ${STEP_MS} ms steps`);
+    if (!(this.pace >= 1) || this.settleBatchMs % STEP_MS !== 0)
+      throw new Error(`pace ${this.pace} must split the settlement batch into whole ${STEP_MS} ms steps`);
     this.seed = options.seed;
     this.rng = new Prng(options.seed);
     this.bulkRng = new Prng((options.seed ^ 0xb05d) >>> 0);
@@ -349,7 +365,8 @@ export class World {
     this.nowMs = Math.floor((options.startMs - options.historyMs) / STEP_MS) * STEP_MS;
     this.createLeagues();
     // Seed the book as if the service had been running: some events already under way, the rest spread out.
-    for (let i = 0; i < this.target; i++) this.createEvent(this.nowMs + (this.rng.range(-90, 8 * 60) * 60_000) / this.pace);
+    for (let i = 0; i < this.target; i++)
+      this.createEvent(this.nowMs + (this.rng.range(-90, 8 * 60) * 60_000) / this.pace);
     this.processStep();
     this.advanceTo(options.startMs);
   }
@@ -448,14 +465,16 @@ export class World {
     const lengthRatio = sport.kind === 'sets' ? ev.bestOf / sport.bestOf : 1;
     const durationMs = (sport.durationMin * lengthRatio * 60_000 * rng.range(0.9, 1.2)) / this.pace;
     ev.endMs = ev.startsMs + Math.round(durationMs / STEP_MS) * STEP_MS;
-    const at = (fraction: number) => ev.startsMs + Math.max(STEP_MS, Math.round((durationMs * fraction) / STEP_MS) * STEP_MS);
+    const at = (fraction: number) =>
+      ev.startsMs + Math.max(STEP_MS, Math.round((durationMs * fraction) / STEP_MS) * STEP_MS);
     if (sport.kind === 'sets') {
       const need = Math.ceil(ev.bestOf / 2);
       const pSet = 0.5 + (strength - 0.5) * 0.8;
       let h = 0;
       let a = 0;
       while (h < need && a < need) {
-        const set: SetRecord = sport.id === 4 ? this.tennisSet(rng, 0.5 + (strength - 0.5) * 0.3) : { homeWon: rng.chance(pSet), games: [] };
+        const set: SetRecord =
+          sport.id === 4 ? this.tennisSet(rng, 0.5 + (strength - 0.5) * 0.3) : { homeWon: rng.chance(pSet), games: [] };
         ev.sets.push(set);
         if (set.homeWon) h++;
         else a++;
@@ -486,8 +505,8 @@ export class World {
       return;
     }
     // Basketball and baseball score in blocks (quarters' runs, innings): a handful of score updates per match.
-    const meanH = sport.meanScore * (0.8 + 0.4 * strength) / updates;
-    const meanA = sport.meanScore * (1.2 - 0.4 * strength) / updates;
+    const meanH = (sport.meanScore * (0.8 + 0.4 * strength)) / updates;
+    const meanA = (sport.meanScore * (1.2 - 0.4 * strength)) / updates;
     for (let i = 1; i <= updates; i++) {
       const dh = sport.id === 2 ? Math.max(0, Math.round(meanH + rng.normal() * 2.5)) : rng.poisson(meanH);
       const da = sport.id === 2 ? Math.max(0, Math.round(meanA + rng.normal() * 2.5)) : rng.poisson(meanA);
@@ -517,9 +536,30 @@ export class World {
     const { sport, rng } = ev;
     const margin = rng.range(0.02, 0.05);
     const maxWin = this.mainMaxWin(ev);
-    const mk = (k: number, kind: MarketKind, side: 'home' | 'away' | null, line: number | null, keys: PriceKey[], probs: number[]): MarketState => {
+    const mk = (
+      k: number,
+      kind: MarketKind,
+      side: 'home' | 'away' | null,
+      line: number | null,
+      keys: PriceKey[],
+      probs: number[],
+    ): MarketState => {
       const base = probs.map((p) => Math.log(p));
-      return { lineId: ev.id * 10 + k, kind, side, line, keys, weights: [...base], base, margin, prices: null, maxWin, updatedAtMs: this.nowMs, extra: false, hold: null };
+      return {
+        lineId: ev.id * 10 + k,
+        kind,
+        side,
+        line,
+        keys,
+        weights: [...base],
+        base,
+        margin,
+        prices: null,
+        maxWin,
+        updatedAtMs: this.nowMs,
+        extra: false,
+        hold: null,
+      };
     };
     const half = () => (rng.chance(0.6) ? 0 : 0.5);
     const twoWay = () => {
@@ -531,7 +571,8 @@ export class World {
       ? mk(0, 'moneyline', null, null, ['home', 'draw', 'away'], [pHome * 0.75, 0.25, (1 - pHome) * 0.75])
       : mk(0, 'moneyline', null, null, ['home', 'away'], [pHome, 1 - pHome]);
     const unit = sport.kind === 'sets' ? 1 : sport.meanScore < 10 ? 1 : Math.max(1, Math.round(sport.meanScore / 25));
-    const spreadRaw = -Math.round(((strength - 0.5) * sport.meanScore) / unit) * unit - (sport.kind === 'sets' ? 0 : half());
+    const spreadRaw =
+      -Math.round(((strength - 0.5) * sport.meanScore) / unit) * unit - (sport.kind === 'sets' ? 0 : half());
     const spreadLine = spreadRaw + 0; // + 0 turns -0 into 0: JSON would otherwise carry "-0"
     // Sets sports: a best of 7 plays more sets than its sport's usual best-of (the ratio is 1 for every other match).
     const total = sport.meanScore * 2 * (sport.kind === 'sets' ? ev.bestOf / sport.bestOf : 1);
@@ -593,7 +634,14 @@ export class World {
     this.createSpecial(template, league, FUTURES_EVENT_BASE + league.id, true, cutoff, this.rng.fork(league.id));
   }
 
-  private createSpecial(template: SpecialTemplate, league: League, ownerId: number, futures: boolean, cutoffMs: number, parent: Prng): void {
+  private createSpecial(
+    template: SpecialTemplate,
+    league: League,
+    ownerId: number,
+    futures: boolean,
+    cutoffMs: number,
+    parent: Prng,
+  ): void {
     const rng = parent.fork(this.nextSpecialId);
     const c = template.contestants;
     let named: Array<{ name: string; handicap: number }>;
@@ -604,9 +652,15 @@ export class World {
     } else if (c.kind === 'fixed') {
       named = c.names.map((name) => ({ name, handicap: 0 }));
     } else if (c.kind === 'over_under') {
-      named = [{ name: 'Over', handicap: c.line }, { name: 'Under', handicap: c.line }];
+      named = [
+        { name: 'Over', handicap: c.line },
+        { name: 'Under', handicap: c.line },
+      ];
     } else {
-      named = [{ name: 'Home', handicap: -c.line }, { name: 'Away', handicap: c.line }];
+      named = [
+        { name: 'Home', handicap: -c.line },
+        { name: 'Away', handicap: c.line },
+      ];
     }
     const spread = named.length > 2 ? 0.9 : 0.2;
     const special: SpecialState = {
@@ -678,10 +732,16 @@ export class World {
       }
     }
     if (ev.phase === 'pre' || ev.phase === 'live') this.playScenarios(ev, now);
-    if ((ev.phase === 'pre' || (ev.phase === 'live' && ev.offeredLive)) && now >= ev.nextTickMs && now >= ev.suspendedUntilMs) {
+    if (
+      (ev.phase === 'pre' || (ev.phase === 'live' && ev.offeredLive)) &&
+      now >= ev.nextTickMs &&
+      now >= ev.suspendedUntilMs
+    ) {
       this.tickOdds(ev, now);
       const mean = ev.phase === 'live' ? 12 : 30;
-      ev.nextTickMs = now + Math.max(STEP_MS, Math.round((-Math.log(1 - ev.rng.next()) * mean * 1000) / this.pace / STEP_MS) * STEP_MS);
+      ev.nextTickMs =
+        now +
+        Math.max(STEP_MS, Math.round((-Math.log(1 - ev.rng.next()) * mean * 1000) / this.pace / STEP_MS) * STEP_MS);
     }
   }
 
@@ -770,7 +830,12 @@ export class World {
       m.updatedAtMs = now;
       changed.add(m);
     }
-    if (changed.size) this.emitOdds(ev, ev.markets.filter((m) => changed.has(m)), now);
+    if (changed.size)
+      this.emitOdds(
+        ev,
+        ev.markets.filter((m) => changed.has(m)),
+        now,
+      );
   }
 
   /** One random-walk step of a market: the moneyline's weights, or (any other line) the event's price model. */
@@ -807,7 +872,8 @@ export class World {
       return setsToPlay(h, a, Math.ceil(ev.bestOf / 2), 1 / (1 + Math.exp(-logit)));
     }
     const span = Math.max(STEP_MS, ev.endMs - ev.startsMs);
-    const left = ev.phase === 'pre' ? 1 : ev.phase === 'live' ? Math.min(1, Math.max(0, (ev.endMs - this.nowMs) / span)) : 0;
+    const left =
+      ev.phase === 'pre' ? 1 : ev.phase === 'live' ? Math.min(1, Math.max(0, (ev.endMs - this.nowMs) / span)) : 0;
     // The walk's tempo and lean move a mean in proportion to its spread (a tenth of a goal's mean, but not a tenth of
     // 110 points, which is two standard deviations): scaled by 1.5/sqrt(mean) where scores run high.
     const k = Math.min(1, 1.5 / Math.sqrt(sport.meanScore));
@@ -828,13 +894,25 @@ export class World {
    * whose prices changed.
    */
   private repriceLadders(ev: SimEvent, bringBack: (m: MarketState) => boolean): MarketState[] {
-    const lines = ev.markets.filter((m) => m.kind !== 'moneyline' && !m.scripted && !(m.hold && m.hold.release.kind !== 'keep') && (m.prices !== null || bringBack(m)));
+    const lines = ev.markets.filter(
+      (m) =>
+        m.kind !== 'moneyline' &&
+        !m.scripted &&
+        !(m.hold && m.hold.release.kind !== 'keep') &&
+        (m.prices !== null || bringBack(m)),
+    );
     if (!lines.length) return [];
     const dists = this.scoreDists(ev);
     const rungOf = (m: MarketState): Rung | null => {
       const line = m.line ?? 0;
       const spread = m.kind === 'spread';
-      const dist = spread ? dists.diff : m.kind === 'totals' ? dists.total : m.side === 'away' ? dists.away : dists.home;
+      const dist = spread
+        ? dists.diff
+        : m.kind === 'totals'
+          ? dists.total
+          : m.side === 'away'
+            ? dists.away
+            : dists.home;
       const at = spread ? -line : line;
       const chances = lineChances(dist, at);
       if (!chances || chances.up < DECIDED || chances.down < DECIDED) return null;
@@ -850,7 +928,11 @@ export class World {
       const rungs = orderLadder(group.map(rungOf));
       group.forEach((m, i) => {
         const r = rungs[i];
-        const prices: Prices | null = !r ? null : m.kind === 'spread' ? { home: r.up, away: r.down } : { over: r.up, under: r.down };
+        const prices: Prices | null = !r
+          ? null
+          : m.kind === 'spread'
+            ? { home: r.up, away: r.down }
+            : { over: r.up, under: r.down };
         if (samePrices(prices, m.prices)) return;
         m.prices = prices;
         changed.push(m);
@@ -937,7 +1019,14 @@ export class World {
     /** Pre-match scenarios are over before the start (or before a planned removal). */
     const preEnd = Math.min(ev.removeAtMs ?? Infinity, ev.startsMs - 5 * minute);
     const add = (kind: ScenarioKind, k: number | null, at: number, until: number | null) =>
-      ev.scenarios.push({ kind, event_id: ev.id, line_id: k === null ? null : ev.id * 10 + k, at, until, state: 'planned' });
+      ev.scenarios.push({
+        kind,
+        event_id: ev.id,
+        line_id: k === null ? null : ev.id * 10 + k,
+        at,
+        until,
+        state: 'planned',
+      });
 
     if (x.chance(0.1)) {
       const at = align(ev.startsMs - x.range(30, 60) * minute);
@@ -959,13 +1048,18 @@ export class World {
         if (at > now) add('cancelled', null, at, null);
       }
     }
-    if (ev.offeredLive && !ev.scenarios.some((sc) => sc.kind === 'abandoned' || sc.kind === 'cancelled') && x.chance(0.08)) {
+    if (
+      ev.offeredLive &&
+      !ev.scenarios.some((sc) => sc.kind === 'abandoned' || sc.kind === 'cancelled') &&
+      x.chance(0.08)
+    ) {
       const at = align(ev.endMs - x.range(1, 5) * minute);
       const final = ev.timeline[ev.timeline.length - 1];
       let then = { home: 0, away: 0 };
       for (const step of ev.timeline) if (step.atMs <= at) then = step;
       const lead = (sc: { home: number; away: number }) => Math.sign(sc.home - sc.away);
-      if (final && lead(final) !== 0 && lead(then) === lead(final) && at > ev.startsMs && at > now) add('decided_price', 0, at, ev.endMs);
+      if (final && lead(final) !== 0 && lead(then) === lead(final) && at > ev.startsMs && at > now)
+        add('decided_price', 0, at, ev.endMs);
     }
     if (ev.scenarios.length) {
       this.planned.set(ev.id, ev.scenarios);
@@ -1026,7 +1120,13 @@ export class World {
       if (ev.phase !== 'pre' || !m || m.hold || !m.prices || draw === undefined) gap.state = 'skipped';
       else {
         gap.state = 'played';
-        this.holdMarket(ev, m, this.withoutSide(m.prices, 'draw'), { untilMs: gap.until ?? now, release: { kind: 'side', side: 'draw', price: draw } }, now);
+        this.holdMarket(
+          ev,
+          m,
+          this.withoutSide(m.prices, 'draw'),
+          { untilMs: gap.until ?? now, release: { kind: 'side', side: 'draw', price: draw } },
+          now,
+        );
       }
     }
     const decided = this.dueScenario(ev, 'decided_price', now);
@@ -1036,7 +1136,13 @@ export class World {
       if (ev.phase !== 'live' || !ev.offeredLive || !m || m.hold || lead === 0) decided.state = 'skipped';
       else {
         decided.state = 'played';
-        this.holdMarket(ev, m, this.decidedPrices(m, lead > 0 ? 'home' : 'away', ev.xrng), { untilMs: ev.endMs, release: { kind: 'keep' } }, now);
+        this.holdMarket(
+          ev,
+          m,
+          this.decidedPrices(m, lead > 0 ? 'home' : 'away', ev.xrng),
+          { untilMs: ev.endMs, release: { kind: 'keep' } },
+          now,
+        );
       }
     }
   }
@@ -1071,7 +1177,9 @@ export class World {
   /** The winner's side at exactly 1.0 (the line is as good as decided), the others long. */
   private decidedPrices(m: MarketState, winner: PriceKey, x: Prng): Prices {
     const out: Prices = {};
-    for (const k of m.keys) out[k] = k === winner ? 1.0 : k === 'draw' ? Math.round(x.range(5, 11) * 2) / 2 : Math.round(x.range(9, 30) * 2) / 2;
+    for (const k of m.keys)
+      out[k] =
+        k === winner ? 1.0 : k === 'draw' ? Math.round(x.range(5, 11) * 2) / 2 : Math.round(x.range(9, 30) * 2) / 2;
     return out;
   }
 
@@ -1114,7 +1222,8 @@ export class World {
         if (sc.until !== null) sc.until += delta;
       } else sc.state = 'skipped';
     }
-    for (const sp of this.specials.values()) if (sp.ownerId === ev.id && !sp.closed) sp.cutoffMs = Math.min(sp.cutoffMs, now);
+    for (const sp of this.specials.values())
+      if (sp.ownerId === ev.id && !sp.closed) sp.cutoffMs = Math.min(sp.cutoffMs, now);
     this.startMatch(ev, now);
     return true;
   }
@@ -1130,7 +1239,13 @@ export class World {
     const m = ev?.markets.find((x) => x.lineId === lineId);
     if (!ev || !m || (ev.phase !== 'pre' && ev.phase !== 'live') || !(seconds > 0)) return false;
     const release: Hold['release'] = reoffer ? { kind: 'prices', prices: { ...reoffer } } : { kind: 'jump' };
-    this.holdMarket(ev, m, null, { untilMs: this.nowMs + Math.ceil((seconds * 1000) / STEP_MS) * STEP_MS, release }, this.nowMs);
+    this.holdMarket(
+      ev,
+      m,
+      null,
+      { untilMs: this.nowMs + Math.ceil((seconds * 1000) / STEP_MS) * STEP_MS, release },
+      this.nowMs,
+    );
     return true;
   }
 
@@ -1142,8 +1257,12 @@ export class World {
     const ev = this.book.get(eventId);
     const m = ev?.markets.find((x) => x.lineId === lineId);
     const price = m?.prices?.[side];
-    if (!ev || !m || !m.prices || price === undefined || (ev.phase !== 'pre' && ev.phase !== 'live') || !(seconds > 0)) return false;
-    const hold: Hold = { untilMs: this.nowMs + Math.ceil((seconds * 1000) / STEP_MS) * STEP_MS, release: { kind: 'side', side, price } };
+    if (!ev || !m || !m.prices || price === undefined || (ev.phase !== 'pre' && ev.phase !== 'live') || !(seconds > 0))
+      return false;
+    const hold: Hold = {
+      untilMs: this.nowMs + Math.ceil((seconds * 1000) / STEP_MS) * STEP_MS,
+      release: { kind: 'side', side, price },
+    };
     this.holdMarket(ev, m, this.withoutSide(m.prices, side), hold, this.nowMs);
     return true;
   }
@@ -1235,7 +1354,16 @@ export class World {
     const prev = sp.ticks[sp.ticks.length - 1];
     const at = formatServiceTime(now);
     if (prev) {
-      sp.contestants.forEach((c) => this.maxWinLog.push({ event_id: sp.ownerId, special_id: sp.specialId, contestant_id: c.id, from: prev.maxWin, to: maxWin, at }));
+      sp.contestants.forEach((c) =>
+        this.maxWinLog.push({
+          event_id: sp.ownerId,
+          special_id: sp.specialId,
+          contestant_id: c.id,
+          from: prev.maxWin,
+          to: maxWin,
+          at,
+        }),
+      );
       if (this.maxWinLog.length > 20_000) this.maxWinLog.splice(0, this.maxWinLog.length - 10_000);
     }
     sp.ticks.push({ atMs: now, maxWin, odds, trueOdds: opening ? this.trueOdds(odds) : null });
@@ -1299,7 +1427,8 @@ export class World {
     }
     for (let i = 0; i < count; i++) {
       let sport = this.bulkSport(rng);
-      for (let k = 0; (perSport.get(sport.id) ?? 0) >= 900 && k < SPORTS.length; k++) sport = SPORTS[(SPORTS.indexOf(sport) + 1) % SPORTS.length] ?? sport;
+      for (let k = 0; (perSport.get(sport.id) ?? 0) >= 900 && k < SPORTS.length; k++)
+        sport = SPORTS[(SPORTS.indexOf(sport) + 1) % SPORTS.length] ?? sport;
       perSport.set(sport.id, (perSport.get(sport.id) ?? 0) + 1);
       this.publishSettlement(this.playedElsewhere(sport, now, rng), now);
     }
@@ -1394,7 +1523,16 @@ export class World {
    * half loss `loss` (the client settles full-match quarter lines from the final score).
    */
   private settlementLine(ev: SimEvent, m: MarketState, h: number, a: number): SettlementLine {
-    if (ev.voidStatus !== null) return { line_id: m.lineId, period: 0, market: m.kind, line: m.line, outcome_home: 'push', outcome_draw: 'push', outcome_away: 'push' };
+    if (ev.voidStatus !== null)
+      return {
+        line_id: m.lineId,
+        period: 0,
+        market: m.kind,
+        line: m.line,
+        outcome_home: 'push',
+        outcome_draw: 'push',
+        outcome_away: 'push',
+      };
     const line = m.line ?? 0;
     let home: Outcome;
     let draw: Outcome = 'loss';
@@ -1415,7 +1553,15 @@ export class World {
       home = outcome(score - line);
       away = outcome(line - score);
     }
-    return { line_id: m.lineId, period: 0, market: m.kind, line: m.line, outcome_home: home, outcome_draw: draw, outcome_away: away };
+    return {
+      line_id: m.lineId,
+      period: 0,
+      market: m.kind,
+      line: m.line,
+      outcome_home: home,
+      outcome_draw: draw,
+      outcome_away: away,
+    };
   }
 
   /**
@@ -1439,7 +1585,12 @@ export class World {
   private periodResults(r: ResultsRecord): PeriodResult[] {
     const { timestamp } = r;
     let settlementId = r.firstSettlementId;
-    const row = (period: number, homeWon: boolean | null, sets: [number, number] | null, cancellation: string | null = null): PeriodResult => ({
+    const row = (
+      period: number,
+      homeWon: boolean | null,
+      sets: [number, number] | null,
+      cancellation: string | null = null,
+    ): PeriodResult => ({
       event_id: r.eventId,
       period,
       status: 1,
@@ -1454,7 +1605,9 @@ export class World {
     const setsHome = r.sets.filter((s) => s.homeWon).length;
     const out = [row(0, null, [setsHome, r.sets.length - setsHome], r.cancellationReason)];
     r.sets.forEach((s, i) => out.push(row(i + 1, s.homeWon, null)));
-    r.sets.forEach((s, i) => s.games.forEach((homeWon, g) => out.push(row(tennisGamePeriod(i + 1, g + 1), homeWon, null))));
+    r.sets.forEach((s, i) =>
+      s.games.forEach((homeWon, g) => out.push(row(tennisGamePeriod(i + 1, g + 1), homeWon, null))),
+    );
     return out;
   }
 
@@ -1478,11 +1631,21 @@ export class World {
   }
 
   private emitOdds(ev: SimEvent, markets: MarketState[], now: number): void {
-    this.emit(ev, 'odds', JSON.stringify({ event_id: ev.id, ts: this.timeText(now), markets: markets.map((m) => this.marketView(m)) }));
+    this.emit(
+      ev,
+      'odds',
+      JSON.stringify({ event_id: ev.id, ts: this.timeText(now), markets: markets.map((m) => this.marketView(m)) }),
+    );
   }
 
   private emitScore(ev: SimEvent, now: number): void {
-    const data = { event_id: ev.id, ts: formatServiceTime(now), live_status: this.liveStatus(ev), score_home: ev.score?.home ?? null, score_away: ev.score?.away ?? null };
+    const data = {
+      event_id: ev.id,
+      ts: formatServiceTime(now),
+      live_status: this.liveStatus(ev),
+      score_home: ev.score?.home ?? null,
+      score_away: ev.score?.away ?? null,
+    };
     this.emit(ev, 'score', JSON.stringify(data));
   }
 
@@ -1495,7 +1658,16 @@ export class World {
   }
 
   private marketView(m: MarketState): Market {
-    return { line_id: m.lineId, period: 0, market: m.kind, side: m.side, line: m.line, prices: m.prices ? { ...m.prices } : null, max_win: m.maxWin, updated_at: this.timeText(m.updatedAtMs) };
+    return {
+      line_id: m.lineId,
+      period: 0,
+      market: m.kind,
+      side: m.side,
+      line: m.line,
+      prices: m.prices ? { ...m.prices } : null,
+      max_win: m.maxWin,
+      updated_at: this.timeText(m.updatedAtMs),
+    };
   }
 
   /** The service's time text of an instant; the last one kept, since a tick writes the same instant on every line. */
@@ -1518,7 +1690,12 @@ export class World {
   }
 
   /** Where the event's stream stands: in the book (with its log), gone (with why), or never known. */
-  streamState(eventId: number): { kind: 'live'; lastId: number; buffer: readonly StreamMessage[] } | { kind: 'gone'; reason: 'settled' | 'removed'; endId: number } | { kind: 'unknown' } {
+  streamState(
+    eventId: number,
+  ):
+    | { kind: 'live'; lastId: number; buffer: readonly StreamMessage[] }
+    | { kind: 'gone'; reason: 'settled' | 'removed'; endId: number }
+    | { kind: 'unknown' } {
     const ev = this.book.get(eventId);
     if (ev) return { kind: 'live', lastId: ev.log.nextId - 1, buffer: ev.log.buffer };
     const gone = this.gone.get(eventId);
@@ -1535,7 +1712,17 @@ export class World {
       if (sportId !== null && ev.sport.id !== sportId) continue;
       const liveStatus = this.liveStatus(ev);
       if (liveOnly && liveStatus !== LIVE_STATUS.liveNow) continue;
-      out.push({ event_id: ev.id, sport_id: ev.sport.id, sport_name: ev.sport.name, league_id: ev.league.id, league_name: ev.league.name, runner_home: ev.home, runner_away: ev.away, starts: formatServiceTime(ev.startsMs), live_status: liveStatus });
+      out.push({
+        event_id: ev.id,
+        sport_id: ev.sport.id,
+        sport_name: ev.sport.name,
+        league_id: ev.league.id,
+        league_name: ev.league.name,
+        runner_home: ev.home,
+        runner_away: ev.away,
+        starts: formatServiceTime(ev.startsMs),
+        live_status: liveStatus,
+      });
     }
     return out.sort((a, b) => a.event_id - b.event_id);
   }
@@ -1558,7 +1745,11 @@ export class World {
   }
 
   /** settled_at >= sinceSec, oldest first, filtered, at most `limit`. */
-  settledSince(sinceSec: number, filter: { sportId: number | null; leagueId: number | null }, limit: number): Array<{ event: SettledEvent; sec: number }> {
+  settledSince(
+    sinceSec: number,
+    filter: { sportId: number | null; leagueId: number | null },
+    limit: number,
+  ): Array<{ event: SettledEvent; sec: number }> {
     let lo = 0;
     let hi = this.settledSec.length;
     while (lo < hi) {
@@ -1610,7 +1801,13 @@ export class World {
       };
       if (withTrue && tick.trueOdds) {
         const t = tick.trueOdds;
-        row.true_odds_by_model = { LOG: t.LOG[i] ?? 1.001, EM: t.EM[i] ?? 1.001, MPTO: t.MPTO[i] ?? 1.001, SHIN: t.SHIN[i] ?? 1.001, OR: t.OR[i] ?? 1.001 };
+        row.true_odds_by_model = {
+          LOG: t.LOG[i] ?? 1.001,
+          EM: t.EM[i] ?? 1.001,
+          MPTO: t.MPTO[i] ?? 1.001,
+          SHIN: t.SHIN[i] ?? 1.001,
+          OR: t.OR[i] ?? 1.001,
+        };
       }
       return row;
     });
@@ -1676,7 +1873,12 @@ export class World {
         away: ev ? ev.away : 'Field',
         starts: formatServiceTime(ev ? ev.startsMs : sp.cutoffMs),
         live_status: ev ? this.liveStatus(ev) : LIVE_STATUS.notLive,
-        contestants: sp.contestants.map((c, i) => ({ name: c.name, handicap: c.handicap, odds: tick.odds[i] ?? 1.01, todds: trueOddsOf(todds[i] ?? 1.01) })),
+        contestants: sp.contestants.map((c, i) => ({
+          name: c.name,
+          handicap: c.handicap,
+          odds: tick.odds[i] ?? 1.01,
+          todds: trueOddsOf(todds[i] ?? 1.01),
+        })),
       });
     }
     return out.sort((a, b) => a.special_id - b.special_id);

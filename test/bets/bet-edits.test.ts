@@ -9,9 +9,28 @@ import { openStore, type Store } from '../../src/core/store';
 const T0 = Date.UTC(2026, 10, 22, 12);
 const MIN = 60_000;
 const snapshot: EventOdds = {
-  event_id: 1, sport_id: 1, league_id: 1, league_name: 'L', runner_home: 'Home FC', runner_away: 'Away FC', starts: formatServiceTime(T0 + 3_600_000),
-  live_status: 0, score_home: null, score_away: null,
-  markets: [{ line_id: 10, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.1, draw: 3.4, away: 3.6 }, max_win: 500, updated_at: formatServiceTime(T0) }],
+  event_id: 1,
+  sport_id: 1,
+  league_id: 1,
+  league_name: 'L',
+  runner_home: 'Home FC',
+  runner_away: 'Away FC',
+  starts: formatServiceTime(T0 + 3_600_000),
+  live_status: 0,
+  score_home: null,
+  score_away: null,
+  markets: [
+    {
+      line_id: 10,
+      period: 0,
+      market: 'moneyline',
+      side: null,
+      line: null,
+      prices: { home: 2.1, draw: 3.4, away: 3.6 },
+      max_win: 500,
+      updated_at: formatServiceTime(T0),
+    },
+  ],
 };
 
 let store: Store | null = null;
@@ -26,12 +45,27 @@ describe('editing and removing a bet', () => {
     store.recordSnapshot(snapshot, T0);
     const bet = store.addBet({ eventId: 1, lineId: 10, side: 'home', price: 2.1, stake: 100 }, T0);
     expect(bet).toMatchObject({ note: '', editedAt: null });
-    expect(store.betHistory(bet.id)).toEqual([{ revision: 1, at: T0, change: 'recorded', price: 2.1, stake: 100, note: '' }]);
+    expect(store.betHistory(bet.id)).toEqual([
+      { revision: 1, at: T0, change: 'recorded', price: 2.1, stake: 100, note: '' },
+    ]);
 
     // Typed at 2.1 but taken at 2.15, for 50: the stake and price change, then a note.
-    expect(store.editBet(bet.id, { price: 2.15, stake: 50 }, T0 + MIN)).toMatchObject({ id: bet.id, price: 2.15, stake: 50, note: '', editedAt: T0 + MIN });
-    expect(store.editBet(bet.id, { note: 'taken late' }, T0 + 2 * MIN)).toMatchObject({ price: 2.15, stake: 50, note: 'taken late', editedAt: T0 + 2 * MIN });
-    expect(store.editBet(bet.id, { price: 2.15, note: 'taken late' }, T0 + 3 * MIN)).toMatchObject({ editedAt: T0 + 2 * MIN });
+    expect(store.editBet(bet.id, { price: 2.15, stake: 50 }, T0 + MIN)).toMatchObject({
+      id: bet.id,
+      price: 2.15,
+      stake: 50,
+      note: '',
+      editedAt: T0 + MIN,
+    });
+    expect(store.editBet(bet.id, { note: 'taken late' }, T0 + 2 * MIN)).toMatchObject({
+      price: 2.15,
+      stake: 50,
+      note: 'taken late',
+      editedAt: T0 + 2 * MIN,
+    });
+    expect(store.editBet(bet.id, { price: 2.15, note: 'taken late' }, T0 + 3 * MIN)).toMatchObject({
+      editedAt: T0 + 2 * MIN,
+    });
     expect(store.betHistory(bet.id).map((r) => [r.revision, r.change, r.price, r.stake, r.note])).toEqual([
       [1, 'recorded', 2.1, 100, ''],
       [2, 'edited', 2.15, 50, ''],
@@ -40,9 +74,32 @@ describe('editing and removing a bet', () => {
 
     // Settled home win: the P/L follows the edited price and stake (50 x 1.15).
     store.recordSettledPage(
-      [{ event_id: 1, sport_id: 1, league_id: 1, league_name: 'L', runner_home: 'Home FC', runner_away: 'Away FC', starts: formatServiceTime(T0 + 3_600_000),
-        score_home: 2, score_away: 0, status: 'ended', settled_at: formatServiceTime(T0 + 4 * 3_600_000),
-        settlement: [{ line_id: 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' }] }],
+      [
+        {
+          event_id: 1,
+          sport_id: 1,
+          league_id: 1,
+          league_name: 'L',
+          runner_home: 'Home FC',
+          runner_away: 'Away FC',
+          starts: formatServiceTime(T0 + 3_600_000),
+          score_home: 2,
+          score_away: 0,
+          status: 'ended',
+          settled_at: formatServiceTime(T0 + 4 * 3_600_000),
+          settlement: [
+            {
+              line_id: 10,
+              period: 0,
+              market: 'moneyline',
+              line: null,
+              outcome_home: 'win',
+              outcome_draw: 'loss',
+              outcome_away: 'loss',
+            },
+          ],
+        },
+      ],
       Math.floor((T0 + 4 * 3_600_000) / 1000),
     );
     expect(store.listBets()[0]).toMatchObject({ result: 'win', pnl: 57.5 });

@@ -36,13 +36,27 @@ const PNL: Record<string, number> = { win: 140, loss: -100, push: 0 }; // stake 
 
 describe('the bet log', () => {
   it('a bet before kick-off: a suspension does not close the line, kick-off does; CLV under each model, then its result and P/L; cli export bets prints them', async () => {
-    sim = await startSimulator({ port: 0, seed: 23, clock: 'manual', keys: [{ key: 'ent-bets-key', plan: 'enterprise' }] });
+    sim = await startSimulator({
+      port: 0,
+      seed: 23,
+      clock: 'manual',
+      keys: [{ key: 'ent-bets-key', plan: 'enterprise' }],
+    });
     const clock = createManualClock(sim.now());
     const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-bets-')), 'bets.db');
     store = openStore({ path: db, clock: () => clock.now() });
     // The simulator pings in real time while this clock jumps minutes at once: keep the stream's silence watchdog out
     // of it (a ten-minute jump read as a dead stream made its reconnect race the waits below on a loaded machine).
-    engine = createEngine({ baseUrl: sim.url, key: 'ent-bets-key', store, clock, pingIntervalMs: 3_600_000, logger: () => undefined, notifier: { notify: () => undefined }, settings: () => DEFAULT_MONITOR_SETTINGS });
+    engine = createEngine({
+      baseUrl: sim.url,
+      key: 'ent-bets-key',
+      store,
+      clock,
+      pingIntervalMs: 3_600_000,
+      logger: () => undefined,
+      notifier: { notify: () => undefined },
+      settings: () => DEFAULT_MONITOR_SETTINGS,
+    });
     await engine.start();
     const both = async (ms: number) => {
       await sim!.advance(ms / 1000);
@@ -55,7 +69,13 @@ describe('the bet log', () => {
     const candidates = sim.truth
       .bookIds()
       .map((id) => sim!.truth.event(id)!)
-      .filter((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim!.now() > 3_600_000 && e.sport_id !== 1 && e.markets.find((m) => m.line_id === e.event_id * 10)?.prices?.draw === undefined);
+      .filter(
+        (e) =>
+          e.live_status !== 1 &&
+          Date.parse(`${e.starts}Z`) - sim!.now() > 3_600_000 &&
+          e.sport_id !== 1 &&
+          e.markets.find((m) => m.line_id === e.event_id * 10)?.prices?.draw === undefined,
+      );
     const event = candidates.sort((a, b) => a.starts.localeCompare(b.starts))[0]!;
     const eventId = event.event_id;
     const lineId = eventId * 10;
@@ -79,12 +99,22 @@ describe('the bet log', () => {
     sim.script.setMarket(eventId, lineId, { home: 1.85, away: 2.05 });
     await advanceUntil(clock, () => lineOf(eventId, lineId)?.prices?.away === 2.05, 'the last pre-match price');
     expect(sim.script.kickOff(eventId)).toBe(true);
-    await advanceUntil(clock, () => store!.lineCloses(eventId).find((c) => c.lineId === lineId)?.closing !== null, 'the close at kick-off');
+    await advanceUntil(
+      clock,
+      () => store!.lineCloses(eventId).find((c) => c.lineId === lineId)?.closing !== null,
+      'the close at kick-off',
+    );
     const close = store.lineCloses(eventId).find((c) => c.lineId === lineId)!;
-    expect(close).toMatchObject({ opening: { home: 1.7, away: 2.4 }, closing: { home: 1.85, away: 2.05 }, closeReason: 'started', stale: false });
+    expect(close).toMatchObject({
+      opening: { home: 1.7, away: 2.4 },
+      closing: { home: 1.85, away: 2.05 },
+      closeReason: 'started',
+      stale: false,
+    });
     let [view] = store.listBets();
     expect(view).toMatchObject({ closingPrice: 2.05, closeStale: false, closeNote: null });
-    for (const [model, clv] of Object.entries(CLV)) expect(view!.clvByModel![model as keyof typeof CLV], model).toBeCloseTo(clv, 3);
+    for (const [model, clv] of Object.entries(CLV))
+      expect(view!.clvByModel![model as keyof typeof CLV], model).toBeCloseTo(clv, 3);
 
     // Play the match out on the simulator until its settlement is published, then walk /api/settled.
     for (let i = 0; i < 200 && !sim.truth.settled().some((s) => s.event_id === eventId); i++) await sim.advance(600);
@@ -105,9 +135,27 @@ describe('the bet log', () => {
     // The CLI prints the same figures, as JSON lines and as CSV.
     const json = runCli(['export', 'bets', '--db', db]);
     expect(await json.exited, json.stderr()).toBe(0);
-    const [printed] = json.lines() as Array<{ price: number; stake: number; closingPrice: number; clvByModel: typeof CLV; result: string; pnl: number }>;
-    expect(printed).toMatchObject({ eventId, lineId, side: 'away', sideWords: 'Away', price: 2.4, stake: 100, closingPrice: 2.05, result: outcome, pnl: PNL[outcome] });
-    for (const [model, clv] of Object.entries(CLV)) expect(printed!.clvByModel[model as keyof typeof CLV]).toBeCloseTo(clv, 3);
+    const [printed] = json.lines() as Array<{
+      price: number;
+      stake: number;
+      closingPrice: number;
+      clvByModel: typeof CLV;
+      result: string;
+      pnl: number;
+    }>;
+    expect(printed).toMatchObject({
+      eventId,
+      lineId,
+      side: 'away',
+      sideWords: 'Away',
+      price: 2.4,
+      stake: 100,
+      closingPrice: 2.05,
+      result: outcome,
+      pnl: PNL[outcome],
+    });
+    for (const [model, clv] of Object.entries(CLV))
+      expect(printed!.clvByModel[model as keyof typeof CLV]).toBeCloseTo(clv, 3);
     const csv = runCli(['export', 'bets', '--db', db, '--format', 'csv']);
     expect(await csv.exited, csv.stderr()).toBe(0);
     const [header, row] = csv.stdout().trim().split(/\r?\n/);
@@ -115,7 +163,27 @@ describe('the bet log', () => {
       'id,placed_at_utc,event_id,bet,line_id,market,period,line,side,price,stake,closing_price,clv_LOG_pct,clv_EM_pct,clv_MPTO_pct,clv_SHIN_pct,clv_OR_pct,result,pnl,selection,close_stale,close_note,result_by,settle_by_hand,odds_format,price_in_format,closing_price_in_format,resettled_at_utc,resettled_from_result,resettled_from_score_home,resettled_from_score_away',
     );
     const cells = row!.split(',');
-    expect(cells.slice(8)).toEqual(['away', '2.4', '100', '2.05', ...Object.values(CLV).map(String), outcome, String(PNL[outcome]), 'Away', 'false', '', 'service', '', 'decimal', '2.4', '2.05', '', '', '', '']);
+    expect(cells.slice(8)).toEqual([
+      'away',
+      '2.4',
+      '100',
+      '2.05',
+      ...Object.values(CLV).map(String),
+      outcome,
+      String(PNL[outcome]),
+      'Away',
+      'false',
+      '',
+      'service',
+      '',
+      'decimal',
+      '2.4',
+      '2.05',
+      '',
+      '',
+      '',
+      '',
+    ]);
     // --odds-format adds the trader's format beside the decimal price, which keeps its meaning: 2.40 is +140 and
     // 2.05 is +105 in American odds.
     const us = runCli(['export', 'bets', '--db', db, '--format', 'csv', '--odds-format', 'american']);

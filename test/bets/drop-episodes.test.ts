@@ -28,13 +28,21 @@ afterEach(async () => {
 function steamed(prices: Prices, f: number): Prices {
   const sides = Object.keys(prices) as Array<keyof Prices>;
   const out: Prices = {};
-  sides.forEach((s, i) => (out[s] = i === 0 ? Math.round(prices[s]! * f * 1000) / 1000 : Math.round(prices[s]! * (2 - f) * 1000) / 1000));
+  sides.forEach(
+    (s, i) =>
+      (out[s] = i === 0 ? Math.round(prices[s]! * f * 1000) / 1000 : Math.round(prices[s]! * (2 - f) * 1000) / 1000),
+  );
   return out;
 }
 
 describe('drop episodes on the simulator', () => {
   it('a burst on one event is one alert and one notification, updated in place; a burst after it ended is another', async () => {
-    sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: 'ent-ep-key', plan: 'enterprise' }] });
+    sim = await startSimulator({
+      port: 0,
+      seed: 11,
+      clock: 'manual',
+      keys: [{ key: 'ent-ep-key', plan: 'enterprise' }],
+    });
     const clock = createManualClock(sim.now());
     store = openStore({ path: ':memory:', clock: () => clock.now() });
     const settings: MonitorSettings = {
@@ -45,13 +53,25 @@ describe('drop episodes on the simulator', () => {
       price: { dropPct: 5, dropWindowMinutes: 15, hysteresisPct: 1, notify: true },
     };
     const notifications: UserNotification[] = [];
-    engine = createEngine({ baseUrl: sim.url, key: 'ent-ep-key', store, clock, logger: () => undefined, notifier: { notify: (n) => notifications.push(n) }, settings: () => settings });
+    engine = createEngine({
+      baseUrl: sim.url,
+      key: 'ent-ep-key',
+      store,
+      clock,
+      logger: () => undefined,
+      notifier: { notify: (n) => notifications.push(n) },
+      settings: () => settings,
+    });
     const pushed: AlertRecord[] = [];
     engine.monitor.on((e) => e.type === 'alert' && pushed.push(e.alert));
     await engine.start();
 
     // A pre-match event with at least six priced full-match lines whose first side is no longshot.
-    const usable = (m: Market) => m.period === 0 && m.prices !== null && Object.keys(m.prices).length >= 2 && Object.values(m.prices).every((p) => p! > 1.2 && p! < 4);
+    const usable = (m: Market) =>
+      m.period === 0 &&
+      m.prices !== null &&
+      Object.keys(m.prices).length >= 2 &&
+      Object.values(m.prices).every((p) => p! > 1.2 && p! < 4);
     const eventId = sim.truth.bookIds().find((id) => {
       const e = sim!.truth.event(id);
       return e?.live_status !== 1 && e!.markets.filter(usable).length >= 6;
@@ -59,7 +79,10 @@ describe('drop episodes on the simulator', () => {
     expect(eventId).toBeDefined();
     const lines = sim.truth.event(eventId)!.markets.filter(usable).slice(0, 6);
     await engine.monitor.watch(eventId);
-    const shown = (m: Market, prices: Prices) => store!.latestMarkets(eventId).find((x) => x.lineId === m.line_id)?.prices?.[Object.keys(prices)[0] as keyof Prices] === Object.values(prices)[0];
+    const shown = (m: Market, prices: Prices) =>
+      store!.latestMarkets(eventId).find((x) => x.lineId === m.line_id)?.prices?.[
+        Object.keys(prices)[0] as keyof Prices
+      ] === Object.values(prices)[0];
     await advanceUntil(clock, () => lines.every((m) => shown(m, m.prices!)), 'the snapshot');
     await clock.advance(60_000);
 
@@ -68,10 +91,12 @@ describe('drop episodes on the simulator', () => {
 
     // The goal: two lines move, then four more 300 ms later.
     const first = lines.map((m) => steamed(m.prices!, 0.85));
-    for (const [i, m] of lines.slice(0, 2).entries()) expect(sim.script.setMarket(eventId, m.line_id, first[i]!)).toBe(true);
+    for (const [i, m] of lines.slice(0, 2).entries())
+      expect(sim.script.setMarket(eventId, m.line_id, first[i]!)).toBe(true);
     await advanceUntil(clock, () => drops().length > 0, 'the first drops');
     await clock.advance(300);
-    for (const [i, m] of lines.slice(2).entries()) expect(sim.script.setMarket(eventId, m.line_id, first[i + 2]!)).toBe(true);
+    for (const [i, m] of lines.slice(2).entries())
+      expect(sim.script.setMarket(eventId, m.line_id, first[i + 2]!)).toBe(true);
     await advanceUntil(clock, () => lines.every((m, i) => shown(m, first[i]!)), 'the rest of the burst');
     await clock.advance(2_000);
 

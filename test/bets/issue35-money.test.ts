@@ -24,7 +24,15 @@ describe('issue 35 on the bet log', () => {
     store.recordSnapshot(ev, T0);
     const home = store.addBet({ eventId: 1, lineId: 11, side: 'home', price: 1.9, stake: 100 }, T0);
     const under = store.addBet({ eventId: 1, lineId: 12, side: 'under', price: 1.9, stake: 100 }, T0);
-    const s = { ...settlement(ev, [settled(11, -0.25, 'push', 'push', 'push', 'spread'), settled(12, 2.75, 'push', 'push', 'push', 'totals')], [0, 0], T0 + 3 * 60 * MIN), status: 'abandoned' };
+    const s = {
+      ...settlement(
+        ev,
+        [settled(11, -0.25, 'push', 'push', 'push', 'spread'), settled(12, 2.75, 'push', 'push', 'push', 'totals')],
+        [0, 0],
+        T0 + 3 * 60 * MIN,
+      ),
+      status: 'abandoned',
+    };
     store.recordSettledPage([s], Math.floor((T0 + 3 * 60 * MIN) / 1000));
     const list = await handlers(store)['bets:list']({});
     const byId = new Map(list.bets.map((b) => [b.id, b]));
@@ -42,7 +50,12 @@ describe('issue 35 on the bet log', () => {
     const bet = store.addBet({ eventId: 2, lineId: 10, side: 'home', price: 2.7, stake: 100 }, T0 + MIN);
     // The draw at 1.0 reaches the close by another path than the stream's parser (a snapshot, a future parser).
     store.applyLineCloseOps([
-      { type: 'price', eventId: 2, market: { ...open, prices: { home: 2.5, draw: 1.0, away: 2.9 } }, at: T0 + 50 * MIN },
+      {
+        type: 'price',
+        eventId: 2,
+        market: { ...open, prices: { home: 2.5, draw: 1.0, away: 2.9 } },
+        at: T0 + 50 * MIN,
+      },
       { type: 'kickoff', eventId: 2, at: T0 + 60 * MIN, reason: 'started', confirmed: true },
     ]);
     const b = (await handlers(store)['bets:list']({})).bets.find((x) => x.id === bet.id)!;
@@ -50,7 +63,7 @@ describe('issue 35 on the bet log', () => {
     expect(store.lineCloses(2)[0]!.closing).toEqual({ home: 2.5, draw: 3.4, away: 2.9 });
   });
 
-  it('the report\'s expected value of a draw-no-bet bet takes its push share from the match\'s closing moneyline', async () => {
+  it("the report's expected value of a draw-no-bet bet takes its push share from the match's closing moneyline", async () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
     // A moneyline with no margin: a 27% draw under every model; draw no bet (spread 0) at 1.95 / 1.95 closes at 2.00 / 2.00.
     const ml = market(30, { prices: { home: 1 / 0.365, draw: 1 / 0.27, away: 1 / 0.365 } });
@@ -63,7 +76,17 @@ describe('issue 35 on the bet log', () => {
       { type: 'price', eventId: 3, market: { ...dnb, prices: { home: 2, away: 2 } }, at: T0 + 59 * MIN },
       { type: 'kickoff', eventId: 3, at: T0 + 60 * MIN, reason: 'started', confirmed: true },
     ]);
-    store.recordSettledPage([settlement(ev, [settled(30, null, 'win', 'loss', 'loss'), settled(31, 0, 'win', 'loss', 'loss', 'spread')], [1, 0], T0 + 3 * 60 * MIN)], Math.floor((T0 + 3 * 60 * MIN) / 1000));
+    store.recordSettledPage(
+      [
+        settlement(
+          ev,
+          [settled(30, null, 'win', 'loss', 'loss'), settled(31, 0, 'win', 'loss', 'loss', 'spread')],
+          [1, 0],
+          T0 + 3 * 60 * MIN,
+        ),
+      ],
+      Math.floor((T0 + 3 * 60 * MIN) / 1000),
+    );
     const r = (await handlers(store)['bets:report']({})) as LedgerReport;
     expect(r.total).toMatchObject({ clvBets: 1, ev: 3.65, evUnknown: 0 });
     expect(r.total.averageClv).toBeCloseTo(5, 10);

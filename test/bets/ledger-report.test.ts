@@ -29,8 +29,14 @@ const handlers = ledgerHandlers;
 describe('bets:report on the bet log', () => {
   it('reads the Bets view’s bets and totals; a stale close and a moved line carry no CLV and are counted apart; sports and leagues named; a date range', async () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordSports([{ sport_id: 29, name: 'Soccer' }, { sport_id: 33, name: 'Tennis' }]);
-    const epl = snapshot(1, 29, 1980, 'England - Premier League', [market(10, {}), market(11, { market: 'spread', line: -0.5, prices: { home: 1.95, away: 1.9 } })]);
+    store.recordSports([
+      { sport_id: 29, name: 'Soccer' },
+      { sport_id: 33, name: 'Tennis' },
+    ]);
+    const epl = snapshot(1, 29, 1980, 'England - Premier League', [
+      market(10, {}),
+      market(11, { market: 'spread', line: -0.5, prices: { home: 1.95, away: 1.9 } }),
+    ]);
     const atp = snapshot(2, 33, 7000, 'ATP Doha', [market(20, { prices: { home: 1.8, away: 2.0 } })]);
     store.recordSnapshot(epl, T0);
     store.recordSnapshot(atp, T0);
@@ -47,8 +53,18 @@ describe('bets:report on the bet log', () => {
     // Event 1 is followed to kick-off: the moneyline's last price is 2.00 / 3.50 / 3.80, and the spread has moved to
     // -1 under its id. Event 2 was last seen at T0 and kicks off an hour later unfollowed: a stale close.
     store.applyLineCloseOps([
-      { type: 'price', eventId: 1, market: market(10, { prices: { home: 2.0, draw: 3.5, away: 3.8 } }), at: T0 + 50 * MIN },
-      { type: 'price', eventId: 1, market: market(11, { market: 'spread', line: -1, prices: { home: 2.2, away: 1.7 } }), at: T0 + 50 * MIN },
+      {
+        type: 'price',
+        eventId: 1,
+        market: market(10, { prices: { home: 2.0, draw: 3.5, away: 3.8 } }),
+        at: T0 + 50 * MIN,
+      },
+      {
+        type: 'price',
+        eventId: 1,
+        market: market(11, { market: 'spread', line: -1, prices: { home: 2.2, away: 1.7 } }),
+        at: T0 + 50 * MIN,
+      },
       { type: 'kickoff', eventId: 1, at: T0 + HOUR, reason: 'started', confirmed: true },
       { type: 'kickoff', eventId: 2, at: T0 + HOUR, reason: 'kickoff', confirmed: false },
     ]);
@@ -56,7 +72,12 @@ describe('bets:report on the bet log', () => {
     // trader settles it (won: 50 x 0.95 = 47.50). Event 2: away loses (-20).
     store.recordSettledPage(
       [
-        settlement(epl, [settled(10, null, 'win', 'loss', 'loss'), settled(11, -1, 'win', 'loss', 'loss', 'spread')], [2, 0], T0 + 3 * HOUR),
+        settlement(
+          epl,
+          [settled(10, null, 'win', 'loss', 'loss'), settled(11, -1, 'win', 'loss', 'loss', 'spread')],
+          [2, 0],
+          T0 + 3 * HOUR,
+        ),
         settlement(atp, [settled(20, null, 'win', 'loss', 'loss')], [2, 0], T0 + 3 * HOUR),
       ],
       Math.floor((T0 + 3 * HOUR) / 1000),
@@ -67,7 +88,13 @@ describe('bets:report on the bet log', () => {
     const r = (await h['bets:report']({})) as LedgerReport;
     // The Bets view's totals: stake 170, P/L 110 + 47.50 - 20 = 137.50 on 170 settled (ROI 80.88%).
     expect(list.totals).toMatchObject({ count: 3, stake: 170, pnl: 137.5, settledStake: 170 });
-    expect(r.total).toMatchObject({ bets: list.totals.count, stake: list.totals.stake, pnl: list.totals.pnl, settledStake: list.totals.settledStake, roi: list.totals.roi });
+    expect(r.total).toMatchObject({
+      bets: list.totals.count,
+      stake: list.totals.stake,
+      pnl: list.totals.pnl,
+      settledStake: list.totals.settledStake,
+      roi: list.totals.roi,
+    });
     expect(r.model).toBe('MPTO');
 
     // Only bet a's CLV counts: the same figure the Bets view shows for it. Bet c's close is stale (the Bets view
@@ -85,7 +112,10 @@ describe('bets:report on the bet log', () => {
 
     // Named from the service's sports list (the snapshot has no sport name) and the match's league.
     const sport = r.breakdowns.find((d) => d.dimension === 'sport')!.groups;
-    expect(sport.map((g) => [g.label, g.bets, g.pnl])).toEqual([['Soccer', 2, 157.5], ['Tennis', 1, -20]]);
+    expect(sport.map((g) => [g.label, g.bets, g.pnl])).toEqual([
+      ['Soccer', 2, 157.5],
+      ['Tennis', 1, -20],
+    ]);
     const league = r.breakdowns.find((d) => d.dimension === 'league')!.groups;
     expect(league.map((g) => g.label)).toEqual(['England - Premier League', 'ATP Doha']);
 
@@ -102,7 +132,10 @@ describe('bets:report on the bet log', () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
     writeLedgerBets(store, { matches: 40, bets: 300 });
     // A close MPTO cannot price (a 150 longshot beside a 7% overround), and one no model can (its away side unpriced).
-    const odd = snapshot(900, 29, 100, 'League 0', [market(9000, { prices: { home: 1.02, draw: 12, away: 150 } }), market(9001, { market: 'spread', line: -0.5, prices: { home: 1.9, away: 1 } })]);
+    const odd = snapshot(900, 29, 100, 'League 0', [
+      market(9000, { prices: { home: 1.02, draw: 12, away: 150 } }),
+      market(9001, { market: 'spread', line: -0.5, prices: { home: 1.9, away: 1 } }),
+    ]);
     store.recordSnapshot(odd, T0);
     store.applyLineCloseOps([
       { type: 'price', eventId: 900, market: odd.markets[0]!, at: T0 },
@@ -111,28 +144,50 @@ describe('bets:report on the bet log', () => {
     ]);
     const mptoUnpriced = store.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.05, stake: 100 }, T0).id;
     const unpriced = store.addBet({ eventId: 900, lineId: 9001, side: 'home', price: 1.95, stake: 100 }, T0).id;
-    store.recordSettledPage([settlement(odd, [settled(9000, null, 'win', 'loss', 'loss'), settled(9001, -0.5, 'win', 'loss', 'loss', 'spread')], [1, 0], T0 + 3 * HOUR)], 1);
+    store.recordSettledPage(
+      [
+        settlement(
+          odd,
+          [settled(9000, null, 'win', 'loss', 'loss'), settled(9001, -0.5, 'win', 'loss', 'loss', 'spread')],
+          [1, 0],
+          T0 + 3 * HOUR,
+        ),
+      ],
+      1,
+    );
     const every = store.listBets();
-    expect(every.find((b) => b.id === mptoUnpriced)?.clvByModel).toMatchObject({ MPTO: null, SHIN: expect.any(Number) });
+    expect(every.find((b) => b.id === mptoUnpriced)?.clvByModel).toMatchObject({
+      MPTO: null,
+      SHIN: expect.any(Number),
+    });
     expect(every.find((b) => b.id === unpriced)).toMatchObject({ clvByModel: null, closingPrice: 1.9 });
     // Two bets on one line: the second takes the first's fair prices.
     store.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.06, stake: 50 }, T0 + 1);
     const list = store.listBets();
     const ledger = store.ledgerBets();
-    expect(ledger.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale])).toEqual(list.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale]));
-    for (const model of DEVIG_MODELS) expect(ledgerReport(ledger, model).total.clvBets).toBe(list.filter((b) => b.clvByModel?.[model] != null && !b.closeStale).length);
+    expect(ledger.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale])).toEqual(
+      list.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale]),
+    );
+    for (const model of DEVIG_MODELS)
+      expect(ledgerReport(ledger, model).total.clvBets).toBe(
+        list.filter((b) => b.clvByModel?.[model] != null && !b.closeStale).length,
+      );
   });
 
-  it(`${BETS} bets over ${MATCHES} matches (the bench times 10,000): the report reads what the Bets view lists, every bet with its CLV`, { timeout: 120_000 }, async () => {
-    logSoak(`ledger report: ${BETS} bets over ${MATCHES} matches (full: 10,000 over 500)`);
-    store = openStore({ path: ':memory:', clock: () => T0 });
-    writeLedgerBets(store, { matches: MATCHES, bets: BETS });
-    const h = handlers(store);
-    const r = (await h['bets:report']({})) as LedgerReport;
-    const list = await h['bets:list']({});
-    expect(r.total.bets).toBe(BETS);
-    expect(r.series.betId).toHaveLength(BETS);
-    expect(r.total.clvBets).toBe(BETS);
-    expect(r.total.pnl).toBe(list.totals.pnl);
-  });
+  it(
+    `${BETS} bets over ${MATCHES} matches (the bench times 10,000): the report reads what the Bets view lists, every bet with its CLV`,
+    { timeout: 120_000 },
+    async () => {
+      logSoak(`ledger report: ${BETS} bets over ${MATCHES} matches (full: 10,000 over 500)`);
+      store = openStore({ path: ':memory:', clock: () => T0 });
+      writeLedgerBets(store, { matches: MATCHES, bets: BETS });
+      const h = handlers(store);
+      const r = (await h['bets:report']({})) as LedgerReport;
+      const list = await h['bets:list']({});
+      expect(r.total.bets).toBe(BETS);
+      expect(r.series.betId).toHaveLength(BETS);
+      expect(r.total.clvBets).toBe(BETS);
+      expect(r.total.pnl).toBe(list.totals.pnl);
+    },
+  );
 });

@@ -97,7 +97,21 @@ describe('the totals: stake, P/L, ROI over settled stake, average CLV', () => {
     { stake: 40, pnl: 0, clvByModel: clv({ LOG: 4, EM: 3, MPTO: null, SHIN: 3.5, OR: 2.5 }) }, // pushed
   ];
 
-  it.each<[string, BetTotalsInput[], DevigModel, { count: number; stake: number; settledStake: number; pnl: number; roi: number | null; averageClv: number | null }]>([
+  it.each<
+    [
+      string,
+      BetTotalsInput[],
+      DevigModel,
+      {
+        count: number;
+        stake: number;
+        settledStake: number;
+        pnl: number;
+        roi: number | null;
+        averageClv: number | null;
+      },
+    ]
+  >([
     [
       // stake 100 + 50 + 200 + 40 = 390; settled 100 + 50 + 40 = 190 (the open bet's 200 is not);
       // P/L 90 - 50 + 0 = 40; ROI 40 / 190 = 21.0526...%; CLV under LOG (2 - 1 + 4) / 3 = 1.6667%.
@@ -182,7 +196,10 @@ describe('the totals: stake, P/L, ROI over settled stake, average CLV', () => {
     // Each -12.775 rounds to -12.78 on its own bet (the rule applies to each bet's P/L), then -12.78 x 3 = -38.34.
     const pnl = betPnl('half_loss', 2, 25.55);
     expect(pnl).toBe(-12.78);
-    const t = betTotals([0, 1, 2].map(() => ({ stake: 25.55, pnl, clvByModel: null })), 'LOG');
+    const t = betTotals(
+      [0, 1, 2].map(() => ({ stake: 25.55, pnl, clvByModel: null })),
+      'LOG',
+    );
     expect(t.pnl).toBe(-38.34);
     expect(t.settledStake).toBe(76.65);
     // ROI -38.34 / 76.65 = -50.0196%.
@@ -266,11 +283,37 @@ describe('the bets CSV, row by row', () => {
 
   it('has the documented header, in order', () => {
     expect([...BET_CSV_HEADER]).toEqual([
-      'id', 'placed_at_utc', 'event_id', 'bet', 'line_id', 'market', 'period', 'line', 'side', 'price', 'stake', 'closing_price',
-      'clv_LOG_pct', 'clv_EM_pct', 'clv_MPTO_pct', 'clv_SHIN_pct', 'clv_OR_pct', 'result', 'pnl',
-      'selection', 'close_stale', 'close_note', 'result_by', 'settle_by_hand',
-      'odds_format', 'price_in_format', 'closing_price_in_format',
-      'resettled_at_utc', 'resettled_from_result', 'resettled_from_score_home', 'resettled_from_score_away',
+      'id',
+      'placed_at_utc',
+      'event_id',
+      'bet',
+      'line_id',
+      'market',
+      'period',
+      'line',
+      'side',
+      'price',
+      'stake',
+      'closing_price',
+      'clv_LOG_pct',
+      'clv_EM_pct',
+      'clv_MPTO_pct',
+      'clv_SHIN_pct',
+      'clv_OR_pct',
+      'result',
+      'pnl',
+      'selection',
+      'close_stale',
+      'close_note',
+      'result_by',
+      'settle_by_hand',
+      'odds_format',
+      'price_in_format',
+      'closing_price_in_format',
+      'resettled_at_utc',
+      'resettled_from_result',
+      'resettled_from_score_home',
+      'resettled_from_score_away',
     ]);
   });
 
@@ -280,21 +323,61 @@ describe('the bets CSV, row by row', () => {
     expect(rows.every((r) => r.length === BET_CSV_HEADER.length)).toBe(true);
     const byColumn = rows.map((r) => Object.fromEntries(BET_CSV_HEADER.map((h, i) => [h, r[i]])));
     expect(byColumn[0]).toEqual({
-      id: 1, placed_at_utc: '2026-11-22T12:30:15', event_id: 1001, bet: 'Arsenal v Chelsea', line_id: 5001, market: 'spread',
-      period: 0, line: -0.25, side: 'home', price: 1.9, stake: 100, closing_price: 1.85,
+      id: 1,
+      placed_at_utc: '2026-11-22T12:30:15',
+      event_id: 1001,
+      bet: 'Arsenal v Chelsea',
+      line_id: 5001,
+      market: 'spread',
+      period: 0,
+      line: -0.25,
+      side: 'home',
+      price: 1.9,
+      stake: 100,
+      closing_price: 1.85,
       // 2.7027027 → 2.7027; 1.23456789 → 1.2346; MPTO n/a → null (empty); -0.00004 → 0 to four places; 3.33336 → 3.3334
-      clv_LOG_pct: 2.7027, clv_EM_pct: 1.2346, clv_MPTO_pct: null, clv_SHIN_pct: -0, clv_OR_pct: 3.3334,
-      result: 'half_loss', pnl: -50, selection: 'Home -0.25', close_stale: false, close_note: null, result_by: 'score', settle_by_hand: null,
-      odds_format: 'decimal', price_in_format: 1.9, closing_price_in_format: 1.85,
-      resettled_at_utc: null, resettled_from_result: null, resettled_from_score_home: null, resettled_from_score_away: null,
+      clv_LOG_pct: 2.7027,
+      clv_EM_pct: 1.2346,
+      clv_MPTO_pct: null,
+      clv_SHIN_pct: -0,
+      clv_OR_pct: 3.3334,
+      result: 'half_loss',
+      pnl: -50,
+      selection: 'Home -0.25',
+      close_stale: false,
+      close_note: null,
+      result_by: 'score',
+      settle_by_hand: null,
+      odds_format: 'decimal',
+      price_in_format: 1.9,
+      closing_price_in_format: 1.85,
+      resettled_at_utc: null,
+      resettled_from_result: null,
+      resettled_from_score_home: null,
+      resettled_from_score_away: null,
     });
     expect(byColumn[1]).toMatchObject({
-      id: 2, placed_at_utc: '2026-11-22T12:31:15', closing_price: null,
-      clv_LOG_pct: null, clv_EM_pct: null, clv_MPTO_pct: null, clv_SHIN_pct: null, clv_OR_pct: null,
-      result: null, pnl: null, close_stale: true, result_by: null,
+      id: 2,
+      placed_at_utc: '2026-11-22T12:31:15',
+      closing_price: null,
+      clv_LOG_pct: null,
+      clv_EM_pct: null,
+      clv_MPTO_pct: null,
+      clv_SHIN_pct: null,
+      clv_OR_pct: null,
+      result: null,
+      pnl: null,
+      close_stale: true,
+      result_by: null,
     });
     // 4.99995 → 49999.5 ten-thousandths → 5 (a half rounds up).
-    expect(byColumn[2]).toMatchObject({ clv_MPTO_pct: 5, clv_OR_pct: -0.5, result: 'win', pnl: 48, result_by: 'service' });
+    expect(byColumn[2]).toMatchObject({
+      clv_MPTO_pct: 5,
+      clv_OR_pct: -0.5,
+      result: 'win',
+      pnl: 48,
+      result_by: 'service',
+    });
   });
 
   it('writes the file a spreadsheet reads: CRLF lines, text neutralised and quoted, numbers as numbers', async () => {
@@ -324,7 +407,13 @@ describe('the bets CSV, row by row', () => {
     const cells = (format: Parameters<typeof betCsvRows>[1]) =>
       [...betCsvRows(bets, format)]
         .map((r) => Object.fromEntries(BET_CSV_HEADER.map((h, i) => [h, r[i]])))
-        .map((b) => [b['price'], b['odds_format'], b['price_in_format'], b['closing_price'], b['closing_price_in_format']]);
+        .map((b) => [
+          b['price'],
+          b['odds_format'],
+          b['price_in_format'],
+          b['closing_price'],
+          b['closing_price_in_format'],
+        ]);
     // 1.90 -> -100/0.9 = -111.1 -> -111; 1.85 -> -100/0.85 = -117.6 -> -118; 2.05 -> +105 (no close yet);
     // 3.40 -> +240; 3.10 -> +210. Numbers, so a spreadsheet sums them and no cell starts with a formula sign.
     expect(cells('american')).toEqual([

@@ -26,7 +26,12 @@ afterEach(async () => {
 
 describe('price and drop alerts on the simulator', () => {
   it('a scripted move fires one threshold alert and one drop alert, none for the flicker, each notified once', async () => {
-    sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: 'ent-price-key', plan: 'enterprise' }] });
+    sim = await startSimulator({
+      port: 0,
+      seed: 11,
+      clock: 'manual',
+      keys: [{ key: 'ent-price-key', plan: 'enterprise' }],
+    });
     const clock = createManualClock(sim.now());
     store = openStore({ path: ':memory:', clock: () => clock.now() });
     const settings: MonitorSettings = {
@@ -37,7 +42,15 @@ describe('price and drop alerts on the simulator', () => {
       price: { dropPct: 5, dropWindowMinutes: 15, hysteresisPct: 1, notify: true },
     };
     const notifications: UserNotification[] = [];
-    engine = createEngine({ baseUrl: sim.url, key: 'ent-price-key', store, clock, logger: () => undefined, notifier: { notify: (n) => notifications.push(n) }, settings: () => settings });
+    engine = createEngine({
+      baseUrl: sim.url,
+      key: 'ent-price-key',
+      store,
+      clock,
+      logger: () => undefined,
+      notifier: { notify: (n) => notifications.push(n) },
+      settings: () => settings,
+    });
     const alerts: AlertRecord[] = [];
     engine.monitor.on((e) => e.type === 'alert' && alerts.push(e.alert));
     await engine.start();
@@ -55,7 +68,11 @@ describe('price and drop alerts on the simulator', () => {
     sim.script.setMarket(eventId, lineId, { home: 2.0, away: 1.9 });
     store.setSetting(priceAlertKey(eventId), { thresholds: [{ lineId, side: 'home', price: 1.9 }] });
     await engine.monitor.watch(eventId);
-    await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.0, 'the snapshot');
+    await advanceUntil(
+      clock,
+      () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.0,
+      'the snapshot',
+    );
     await clock.advance(60_000);
 
     const script: Prices[] = [
@@ -70,7 +87,11 @@ describe('price and drop alerts on the simulator', () => {
     ];
     for (const prices of script) {
       expect(sim.script.setMarket(eventId, lineId, prices)).toBe(true);
-      await advanceUntil(clock, () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === prices.home, `home ${prices.home}`);
+      await advanceUntil(
+        clock,
+        () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === prices.home,
+        `home ${prices.home}`,
+      );
       await clock.advance(60_000); // a minute between moves, and the batch flushed
     }
 
@@ -85,7 +106,13 @@ describe('price and drop alerts on the simulator', () => {
     expect((mine[1]!.data as { pct: number }).pct).toBeCloseTo((dropped / open - 1) * 100, 9);
     expect((mine[1]!.data as { pct: number }).pct).toBeCloseTo(-6.3117, 3);
     // The same alert log as every other alert, and one notification each.
-    expect(store.listAlerts().filter((a) => a.kind === 'price' || a.kind === 'drop').map((a) => a.id).sort()).toEqual(mine.map((a) => a.id).sort());
+    expect(
+      store
+        .listAlerts()
+        .filter((a) => a.kind === 'price' || a.kind === 'drop')
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual(mine.map((a) => a.id).sort());
     expect(notifications.filter((n) => n.kind === 'price')).toHaveLength(2);
   }, 60_000);
 });

@@ -100,7 +100,12 @@ describe('error kinds against the simulator', () => {
       expect(r.error.kind).toBe('server');
       expect(r.error.status).toBeGreaterThanOrEqual(500);
     }
-    expect(sim.requestLog().slice(before).filter((e) => e.path === '/api/periods')).toHaveLength(3);
+    expect(
+      sim
+        .requestLog()
+        .slice(before)
+        .filter((e) => e.path === '/api/periods'),
+    ).toHaveLength(3);
     api.dispose();
   });
 

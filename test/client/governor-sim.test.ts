@@ -33,7 +33,12 @@ function clientOn(clock: ManualClock, box: KeyBox) {
 }
 
 /** Moves virtual time in steps until `check` holds, giving the real network its turn between steps. */
-async function advanceUntil(clock: ManualClock, check: () => boolean, stepMs: number, realLimitMs = 5000): Promise<boolean> {
+async function advanceUntil(
+  clock: ManualClock,
+  check: () => boolean,
+  stepMs: number,
+  realLimitMs = 5000,
+): Promise<boolean> {
   const end = Date.now() + realLimitMs;
   while (!check() && Date.now() < end) {
     await clock.advance(stepMs);
@@ -60,7 +65,11 @@ describe('governor against the simulator', () => {
     const pausedAt = clock.now();
     const before = sent.length;
     // Everything asked for during the pause waits, whatever its priority.
-    const waiting = Promise.all([api.settled({}, { priority: 'high' }), api.periods({ priority: 'low' }), api.fixtures()]);
+    const waiting = Promise.all([
+      api.settled({}, { priority: 'high' }),
+      api.periods({ priority: 'low' }),
+      api.fixtures(),
+    ]);
     await clock.advance(1999);
     expect(sent).toHaveLength(before);
     expect(mine().at(-1)).toEqual(t429);
@@ -70,7 +79,11 @@ describe('governor against the simulator', () => {
     const after = sent.slice(before);
     expect(after).toHaveLength(3);
     expect(after.every((s) => s.at - pausedAt >= 2000)).toBe(true);
-    expect(mine().filter((e) => e.at > t429.at).map((e) => e.status)).toEqual([200, 200, 200]);
+    expect(
+      mine()
+        .filter((e) => e.at > t429.at)
+        .map((e) => e.status),
+    ).toEqual([200, 200, 200]);
     api.dispose();
   });
 

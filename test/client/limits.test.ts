@@ -36,7 +36,6 @@ const requests: string[] = [];
 const played: Played[] = [];
 const clients: ApiClient[] = [];
 
-
 beforeAll(async () => {
   server = await listenLocal((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -50,7 +50,9 @@ describe('status probe', () => {
       probe: { baseMs: 1000, maxMs: 1000 },
       fetch: (input, init) => {
         attempts.push(new URL(String(input)).pathname);
-        return down ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })) : fetch(input, init);
+        return down
+          ? Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }))
+          : fetch(input, init);
       },
     });
     const r = await api.fixtures();
@@ -96,7 +98,10 @@ describe('account by purpose', () => {
     streams.watch(eventId);
     expect(await until(() => streams.state(eventId)?.status === 'live', 3000)).toBe(true);
     await api.status();
-    const keyed = sim.requestLog().slice(before).filter((e) => e.keyId !== null);
+    const keyed = sim
+      .requestLog()
+      .slice(before)
+      .filter((e) => e.keyId !== null);
     expect(api.governor.state().requests.hour).toEqual({
       total: keyed.length,
       rateLimited: 0,

@@ -42,10 +42,14 @@ async function startFront(sim: Sim): Promise<Front> {
       res.end('moved');
       return;
     }
-    const upstream = httpRequest(sim.url + path.replace(/^\/moved/, ''), { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = httpRequest(
+      sim.url + path.replace(/^\/moved/, ''),
+      { method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     res.on('close', () => upstream.destroy());
     upstream.end();
@@ -120,7 +124,9 @@ describe('REST: a redirect to another origin', () => {
         expect(r.ok).toBe(false);
         if (r.ok) continue;
         expect(r.error.kind).toBe('validation');
-        expect(r.error.message).toContain(`${label}: the service at ${service.url} redirected (${status}) to another address, ${other.url}.`);
+        expect(r.error.message).toContain(
+          `${label}: the service at ${service.url} redirected (${status}) to another address, ${other.url}.`,
+        );
         expect(r.error.message).toMatch(/only ever sent to the configured service address/);
         expect(r.error.message).not.toContain(ENT);
       }
@@ -148,7 +154,9 @@ describe('REST: a redirect to another origin', () => {
       if (!r.ok) expect(r.error.message).toContain('redirected (302) to another address');
     }
     expect(other.seen).toEqual([]);
-    expect(service.seen.every((s) => s.host === `127.0.0.1:${service.port}` && s.path.startsWith('/api/coverage'))).toBe(true);
+    expect(
+      service.seen.every((s) => s.host === `127.0.0.1:${service.port}` && s.path.startsWith('/api/coverage')),
+    ).toBe(true);
     expect(service.seen).toHaveLength(targets.length);
   });
 
@@ -168,7 +176,11 @@ describe('REST: a redirect to another origin', () => {
     const key = 'MixedCase-Key-Zq7X';
     service.redirect = (path) => ({ status: 302, location: `http://${key}.evil.example:${other.port}${path}` });
     const logged: string[] = [];
-    const api = createApiClient({ baseUrl: service.url, keyProvider: () => key, logger: (_l, m) => void logged.push(m) });
+    const api = createApiClient({
+      baseUrl: service.url,
+      keyProvider: () => key,
+      logger: (_l, m) => void logged.push(m),
+    });
     open.push({ api });
     const r = await api.coverage();
     expect(!r.ok && r.error.message).toContain('to another address, http://[redacted key].evil.example:');
@@ -223,7 +235,9 @@ describe('stream: a redirect of /api/stream/event', () => {
       streams.watch(eventId);
       expect(await until(() => streams.state(eventId)?.status === 'failed', 5_000)).toBe(true);
       const error = streams.state(eventId)!.error!;
-      expect(error.message).toContain(`Live odds stream: the service at ${service.url} redirected (${status}) to another address, ${other.url}.`);
+      expect(error.message).toContain(
+        `Live odds stream: the service at ${service.url} redirected (${status}) to another address, ${other.url}.`,
+      );
       expect(error.message).not.toContain(ENT);
       expect(streams.odds(eventId)).toBeNull();
       expect(other.seen).toEqual([]);
@@ -236,7 +250,9 @@ describe('stream: a redirect of /api/stream/event', () => {
     const streams = streamsOf(client());
     const eventId = sim.truth.bookIds()[1]!;
     streams.watch(eventId);
-    expect(await until(() => streams.state(eventId)?.status === 'live' && streams.odds(eventId) !== null, 5_000)).toBe(true);
+    expect(await until(() => streams.state(eventId)?.status === 'live' && streams.odds(eventId) !== null, 5_000)).toBe(
+      true,
+    );
     expect(sorted(streams.odds(eventId))).toEqual(sorted(sim.truth.event(eventId)));
     expect(service.seen.map((s) => [pathOnly(s), s.key])).toEqual([
       [PATHS.stream, ENT],

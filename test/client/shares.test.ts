@@ -35,7 +35,8 @@ function clientFor(clock: ManualClock, key: string): ApiClient {
   });
 }
 
-const tempStore = () => openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shares-')), 'shares.db') });
+const tempStore = () =>
+  openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shares-')), 'shares.db') });
 
 describe('shares of the hour, held by the governor for every caller', () => {
   it("opening a settlement over the look-ups' share sends no results request; once the hour rolls, it does", async () => {
@@ -101,7 +102,8 @@ describe('shares of the hour, held by the governor for every caller', () => {
     const ids = fixtures.ok ? fixtures.value.slice(0, 2).map((f) => f.event_id) : [];
     expect(ids).toHaveLength(2);
     for (const id of ids) store.addWatch(id, clock.now());
-    const specialsAsked = () => sim.requestLog().filter((e) => e.keyId !== null && e.path.startsWith('/api/specials')).length;
+    const specialsAsked = () =>
+      sim.requestLog().filter((e) => e.keyId !== null && e.path.startsWith('/api/specials')).length;
 
     // Specials spend 16 of their 20: a round over two events (about 10 requests) no longer fits.
     for (let i = 0; i < 16; i++) expect((await client.specialsFixtures({ eventId: ids[0]! })).ok).toBe(true);
@@ -117,8 +119,16 @@ describe('shares of the hour, held by the governor for every caller', () => {
     await refresher.refresh(ids);
     expect(specialsAsked()).toBe(before + 4);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ kind: 'rate_limit', message: expect.stringMatching(/^Specials have used their share of this hour's requests \(20 of 40, at most 50%\)/) });
-    expect(client.governor.state().requests.hour).toMatchObject({ byPurpose: { specials: 20 }, refused: { specials: 1 } });
+    expect(errors[0]).toMatchObject({
+      kind: 'rate_limit',
+      message: expect.stringMatching(
+        /^Specials have used their share of this hour's requests \(20 of 40, at most 50%\)/,
+      ),
+    });
+    expect(client.governor.state().requests.hour).toMatchObject({
+      byPurpose: { specials: 20 },
+      refused: { specials: 1 },
+    });
     client.dispose();
     store.close();
   });

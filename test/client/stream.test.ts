@@ -34,7 +34,13 @@ describe('stream client against the simulator', () => {
       governor: { retry: { maxAttempts: 3, baseMs: 20, maxMs: 100 }, keyPollMs: 50, timeoutMs: 5_000 },
     });
     // Drops every second or two would reach the hourly cap on opens; this test is about the state, not the cap.
-    const streams = createStreamClient({ api, clock, pingIntervalMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, openCap: { max: 10_000, windowMs: 3_600_000 } });
+    const streams = createStreamClient({
+      api,
+      clock,
+      pingIntervalMs: 5000,
+      backoff: { baseMs: 20, maxMs: 200 },
+      openCap: { max: 10_000, windowMs: 3_600_000 },
+    });
     const ids = s.truth.bookIds().slice(0, 6);
     const applied = new Map<number, Array<{ id: number | null; event: string }>>();
     streams.onApplied((eventId, m) => {
@@ -132,7 +138,8 @@ describe('a flapping stream on the busy day, on the manual clock', () => {
     try {
       const info = busy.busy!;
       const flapping = info.flappingEventIds[0]!;
-      const startsLate = (id: number) => (parseServiceTime(busy.truth.event(id)?.starts ?? '') ?? 0) >= start + 2 * HOUR;
+      const startsLate = (id: number) =>
+        (parseServiceTime(busy.truth.event(id)?.starts ?? '') ?? 0) >= start + 2 * HOUR;
       const calm = busy.truth.bookIds().find((id) => !info.flappingEventIds.includes(id) && startsLate(id))!;
       const statuses = new Set<string>();
       streams.onState((s) => {
@@ -167,7 +174,8 @@ describe('a flapping stream on the busy day, on the manual clock', () => {
         .requestLog()
         .filter((r) => r.path === PATHS.stream && r.query.includes(`event_id=${flapping}`))
         .map((r) => r.simAt);
-      for (const at of opens) expect(opens.filter((o) => o >= at && o < at + HOUR).length).toBeLessThanOrEqual(DEFAULT_OPEN_CAP.max);
+      for (const at of opens)
+        expect(opens.filter((o) => o >= at && o < at + HOUR).length).toBeLessThanOrEqual(DEFAULT_OPEN_CAP.max);
       expect(opens.length).toBeGreaterThan(DEFAULT_OPEN_CAP.max / 2); // it did flap, and hard
       expect(statuses.has('failing')).toBe(true);
       // Every walk went out on its minute and came back without the clock having to move.

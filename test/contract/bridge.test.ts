@@ -96,12 +96,21 @@ beforeAll(async () => {
   const storage = new Map<string, string>();
   globals['window'] = {
     history: { state: null, replaceState: () => undefined },
-    sessionStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v) },
+    sessionStorage: {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+    },
   };
   globals['WebSocket'] = PageWebSocket;
   const open = new URL(bridge.openUrl);
   const { createBridgeClient } = (await import(/* @vite-ignore */ PAGE_CLIENT)) as PageClientModule;
-  page = createBridgeClient({ protocol: open.protocol, host: open.host, hash: open.hash, pathname: open.pathname, search: open.search });
+  page = createBridgeClient({
+    protocol: open.protocol,
+    host: open.host,
+    hash: open.hash,
+    pathname: open.pathname,
+    search: open.search,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -116,7 +125,8 @@ afterAll(async () => {
 
 contractSuite("browser mode's bridge", (): ContractHost => ({
   host: 'browser',
-  invoke: (channel, ...args) => (page!.invoke as (c: string, ...a: unknown[]) => Promise<Result<unknown>>)(channel, ...args),
+  invoke: (channel, ...args) =>
+    (page!.invoke as (c: string, ...a: unknown[]) => Promise<Result<unknown>>)(channel, ...args),
   service,
   scratch: dir,
 }));

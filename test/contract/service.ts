@@ -34,10 +34,14 @@ async function startFront(sim: Simulator): Promise<Front> {
       return;
     }
     // A /moved prefix is where the same-origin redirects send requests: the simulator answers them too.
-    const upstream = httpRequest(sim.url + path.replace(/^\/moved/, ''), { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = httpRequest(
+      sim.url + path.replace(/^\/moved/, ''),
+      { method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     res.on('close', () => upstream.destroy());
     upstream.end();
@@ -61,7 +65,13 @@ export interface Service {
 }
 
 export async function startService(): Promise<Service> {
-  const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', events: 24, keys: [{ key: SERVICE_KEY, plan: 'enterprise' }] });
+  const sim = await startSimulator({
+    port: 0,
+    seed: 11,
+    clock: 'manual',
+    events: 24,
+    keys: [{ key: SERVICE_KEY, plan: 'enterprise' }],
+  });
   const front = await startFront(sim);
   const other = await startFront(sim);
   const eventId = sim.truth.bookIds().find((id) => {

@@ -39,26 +39,43 @@ interface ContractCase {
 }
 
 /** The answer's value, after checking it is one (a failed result shows its error in the message). */
-async function ok<C extends keyof ResponseMap>(h: ContractHost, channel: C, ...args: unknown[]): Promise<ResponseMap[C]> {
+async function ok<C extends keyof ResponseMap>(
+  h: ContractHost,
+  channel: C,
+  ...args: unknown[]
+): Promise<ResponseMap[C]> {
   const r = await h.invoke(channel, ...args);
   expect(r.ok, `${channel} answered ${JSON.stringify(r).slice(0, 500)}`).toBe(true);
   return (r as { ok: true; value: ResponseMap[C] }).value;
 }
 
 /** Asks until `check` holds (short polling: the core works on the real clock), then returns the last answer. */
-async function until<C extends keyof ResponseMap>(h: ContractHost, check: (v: ResponseMap[C]) => boolean, channel: C, ...args: unknown[]): Promise<ResponseMap[C]> {
+async function until<C extends keyof ResponseMap>(
+  h: ContractHost,
+  check: (v: ResponseMap[C]) => boolean,
+  channel: C,
+  ...args: unknown[]
+): Promise<ResponseMap[C]> {
   const end = Date.now() + 15_000;
   for (;;) {
     const v = await ok(h, channel, ...args);
     if (check(v)) return v;
-    if (Date.now() > end) throw new Error(`${channel} never answered as expected; last: ${JSON.stringify(v).slice(0, 500)}`);
+    if (Date.now() > end)
+      throw new Error(`${channel} never answered as expected; last: ${JSON.stringify(v).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 /** Online with the key accepted: the watched match's stream is live again. */
 const online = (h: ContractHost) =>
-  until(h, (s) => s.connection === 'online' && s.auth === 'ok' && s.streams.some((x) => x.eventId === h.service.eventId && x.state === 'live'), 'status:get');
+  until(
+    h,
+    (s) =>
+      s.connection === 'online' &&
+      s.auth === 'ok' &&
+      s.streams.some((x) => x.eventId === h.service.eventId && x.state === 'live'),
+    'status:get',
+  );
 
 export const CONTRACT_CASES: ContractCase[] = [
   {
@@ -66,7 +83,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     does: 'stores the key for the service address given with it and connects there',
     async run(h) {
       const v = await ok(h, 'settings:setApiKey', h.service.key, h.service.front.url);
-      expect(v).toMatchObject({ baseUrl: h.service.front.url, hasKey: true, demo: false, keychain: { available: true } });
+      expect(v).toMatchObject({
+        baseUrl: h.service.front.url,
+        hasKey: true,
+        demo: false,
+        keychain: { available: true },
+      });
       expect(JSON.stringify(v)).not.toContain(h.service.key);
     },
   },
@@ -75,7 +97,11 @@ export const CONTRACT_CASES: ContractCase[] = [
     does: 'gives the settings with the service, that a key is stored (never the key), and the keychain usable',
     async run(h) {
       const v = await ok(h, 'settings:get');
-      expect(v).toMatchObject({ baseUrl: h.service.front.url, hasKey: true, keychain: { available: true, message: null } });
+      expect(v).toMatchObject({
+        baseUrl: h.service.front.url,
+        hasKey: true,
+        keychain: { available: true, message: null },
+      });
       expect(JSON.stringify(v)).not.toContain(h.service.key);
     },
   },
@@ -146,7 +172,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'event:detail',
     does: "shows the watched match with its moneyline at the service's price (the stream's snapshot arrived)",
     async run(h) {
-      const v = await until(h, (d) => d.markets.some((m) => m.lineId === h.service.lineId && m.prices?.home === 2.0), 'event:detail', h.service.eventId);
+      const v = await until(
+        h,
+        (d) => d.markets.some((m) => m.lineId === h.service.lineId && m.prices?.home === 2.0),
+        'event:detail',
+        h.service.eventId,
+      );
       expect(v).toMatchObject({ watched: true, settled: false, event: { eventId: h.service.eventId } });
     },
   },
@@ -171,7 +202,10 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'specials:list',
     does: "gives the match's specials, not restricted on an enterprise key",
     async run(h) {
-      expect(await ok(h, 'specials:list', h.service.eventId)).toMatchObject({ eventId: h.service.eventId, restricted: null });
+      expect(await ok(h, 'specials:list', h.service.eventId)).toMatchObject({
+        eventId: h.service.eventId,
+        restricted: null,
+      });
     },
   },
   {
@@ -181,7 +215,13 @@ export const CONTRACT_CASES: ContractCase[] = [
       const { specials } = await ok(h, 'specials:list', h.service.eventId);
       const special = specials[0];
       const contestant = special?.contestants[0];
-      const points = await ok(h, 'specials:history', h.service.eventId, special?.specialId ?? 0, contestant?.contestantId ?? 0);
+      const points = await ok(
+        h,
+        'specials:history',
+        h.service.eventId,
+        special?.specialId ?? 0,
+        contestant?.contestantId ?? 0,
+      );
       if (contestant?.odds != null) expect(points.length).toBeGreaterThan(0);
       else expect(points).toEqual([]);
     },
@@ -205,7 +245,7 @@ export const CONTRACT_CASES: ContractCase[] = [
   },
   {
     channel: 'settlements:syncNow',
-    does: "walks the settled matches now: after it every match the service has settled is stored, and a walk again adds none",
+    does: 'walks the settled matches now: after it every match the service has settled is stored, and a walk again adds none',
     async run(h) {
       // The walk at connection may be under way: this one runs after it, or is it.
       const first = await ok(h, 'settlements:syncNow');
@@ -246,11 +286,14 @@ export const CONTRACT_CASES: ContractCase[] = [
   },
   {
     channel: 'settlements:exportCsvToFile',
-    does: "streams the CSV to the file the save dialog names (a host without one says so); Cancel writes nothing",
+    does: 'streams the CSV to the file the save dialog names (a host without one says so); Cancel writes nothing',
     async run(h, s) {
       if (!h.saveDialog) {
         const r = await h.invoke('settlements:exportCsvToFile', {});
-        expect(r).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining('no save dialog') } });
+        expect(r).toMatchObject({
+          ok: false,
+          error: { kind: 'validation', message: expect.stringContaining('no save dialog') },
+        });
         return;
       }
       const file = `${h.scratch}/settlements.csv`;
@@ -278,7 +321,10 @@ export const CONTRACT_CASES: ContractCase[] = [
     does: "snoozes a match's alerts until an instant and ends the snooze (the settings show it)",
     async run(h) {
       const till = Date.now() + 3_600_000;
-      expect(await ok(h, 'alerts:snooze', h.service.eventId, till)).toContainEqual({ eventId: h.service.eventId, until: till });
+      expect(await ok(h, 'alerts:snooze', h.service.eventId, till)).toContainEqual({
+        eventId: h.service.eventId,
+        until: till,
+      });
       expect((await ok(h, 'settings:get')).snoozedEvents).toContainEqual({ eventId: h.service.eventId, until: till });
       const after = await ok(h, 'alerts:snooze', h.service.eventId, null);
       expect(after.map((e) => e.eventId)).not.toContain(h.service.eventId);
@@ -304,8 +350,21 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'bets:add',
     does: 'records a bet on the watched line',
     async run(h, s) {
-      const bet = await ok(h, 'bets:add', { eventId: h.service.eventId, lineId: h.service.lineId, side: 'home', price: 2.0, stake: 10 });
-      expect(bet).toMatchObject({ eventId: h.service.eventId, lineId: h.service.lineId, side: 'home', price: 2.0, stake: 10, result: null });
+      const bet = await ok(h, 'bets:add', {
+        eventId: h.service.eventId,
+        lineId: h.service.lineId,
+        side: 'home',
+        price: 2.0,
+        stake: 10,
+      });
+      expect(bet).toMatchObject({
+        eventId: h.service.eventId,
+        lineId: h.service.lineId,
+        side: 'home',
+        price: 2.0,
+        stake: 10,
+        result: null,
+      });
       s.betId = bet.id;
     },
   },
@@ -331,7 +390,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'bets:settle',
     does: "takes the trader's result for a bet, with its P/L",
     async run(h, s) {
-      expect(await ok(h, 'bets:settle', s.betId, 'win')).toMatchObject({ id: s.betId, result: 'win', resultBy: 'hand', pnl: 10 });
+      expect(await ok(h, 'bets:settle', s.betId, 'win')).toMatchObject({
+        id: s.betId,
+        result: 'win',
+        resultBy: 'hand',
+        pnl: 10,
+      });
     },
   },
   {
@@ -339,11 +403,22 @@ export const CONTRACT_CASES: ContractCase[] = [
     does: 'adds up the ledger: the settled bet’s P/L and ROI, no CLV while its line is open, and a range that leaves it out',
     async run(h, s) {
       const v = await ok(h, 'bets:report', {});
-      expect(v.total).toMatchObject({ bets: 1, settled: 1, stake: 10, pnl: 10, roi: 100, clvBets: 0, averageClv: null, ev: 0 });
+      expect(v.total).toMatchObject({
+        bets: 1,
+        settled: 1,
+        stake: 10,
+        pnl: 10,
+        roi: 100,
+        clvBets: 0,
+        averageClv: null,
+        ev: 0,
+      });
       expect(v.clvStates).toMatchObject({ counted: 0, notClosed: 1 });
       expect(v.series).toMatchObject({ betId: [s.betId], cumPnl: [10], cumEv: [0] });
       expect(v.breakdowns.map((d) => d.dimension)).toEqual(['sport', 'league', 'market', 'side', 'oddsBand', 'model']);
-      expect(v.breakdowns.find((d) => d.dimension === 'side')!.groups).toMatchObject([{ key: 'home', bets: 1, pnl: 10 }]);
+      expect(v.breakdowns.find((d) => d.dimension === 'side')!.groups).toMatchObject([
+        { key: 'home', bets: 1, pnl: 10 },
+      ]);
       const placedAt = (await ok(h, 'bets:list', {})).bets[0]!.placedAt;
       expect((await ok(h, 'bets:report', { from: placedAt + 1 })).total.bets).toBe(0);
       expect((await ok(h, 'bets:report', { from: placedAt, to: placedAt + 1 })).total.bets).toBe(1);
@@ -353,7 +428,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'bets:update',
     does: 'changes the bet’s price, stake and note',
     async run(h, s) {
-      expect(await ok(h, 'bets:update', s.betId, { price: 2.1, stake: 20, note: 'taken late' })).toMatchObject({ id: s.betId, price: 2.1, stake: 20, note: 'taken late' });
+      expect(await ok(h, 'bets:update', s.betId, { price: 2.1, stake: 20, note: 'taken late' })).toMatchObject({
+        id: s.betId,
+        price: 2.1,
+        stake: 20,
+        note: 'taken late',
+      });
     },
   },
   {
@@ -368,7 +448,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'bets:restore',
     does: 'brings the removed bet back as it was',
     async run(h, s) {
-      expect(await ok(h, 'bets:restore', s.betId)).toMatchObject({ id: s.betId, price: 2.1, stake: 20, note: 'taken late' });
+      expect(await ok(h, 'bets:restore', s.betId)).toMatchObject({
+        id: s.betId,
+        price: 2.1,
+        stake: 20,
+        note: 'taken late',
+      });
       expect((await ok(h, 'bets:list', {})).bets.map((b) => b.id)).toEqual([s.betId]);
     },
   },
@@ -376,7 +461,12 @@ export const CONTRACT_CASES: ContractCase[] = [
     channel: 'bets:history',
     does: 'gives every change to the bet, oldest first',
     async run(h, s) {
-      expect((await ok(h, 'bets:history', s.betId)).map((r) => r.change)).toEqual(['recorded', 'edited', 'removed', 'restored']);
+      expect((await ok(h, 'bets:history', s.betId)).map((r) => r.change)).toEqual([
+        'recorded',
+        'edited',
+        'removed',
+        'restored',
+      ]);
     },
   },
   {
@@ -385,9 +475,17 @@ export const CONTRACT_CASES: ContractCase[] = [
     async run(h) {
       const { sim, eventId, spreadLineId: lineId } = h.service;
       sim.script.setMarket(eventId, lineId, { home: 1.8, away: 1.95 });
-      const rows = await until(h, (r) => r.some((x) => x.lineId === lineId && x.side === 'home' && x.price === 1.8), 'movers:list');
+      const rows = await until(
+        h,
+        (r) => r.some((x) => x.lineId === lineId && x.side === 'home' && x.price === 1.8),
+        'movers:list',
+      );
       // Every side the service prices on the match (nothing else moved on its manual clock), at the service's price.
-      const offered = sim.truth.event(eventId)!.markets.flatMap((m) => Object.entries(m.prices ?? {}).filter(([, p]) => p !== undefined && p > 1).map(([side, p]) => `${m.line_id} ${side} ${p}`));
+      const offered = sim.truth.event(eventId)!.markets.flatMap((m) =>
+        Object.entries(m.prices ?? {})
+          .filter(([, p]) => p !== undefined && p > 1)
+          .map(([side, p]) => `${m.line_id} ${side} ${p}`),
+      );
       expect(rows.map((r) => `${r.lineId} ${r.side} ${r.price}`).sort()).toEqual(offered.sort());
       // EM fair prices (docs/trading.md): 2.00 / 1.90 is 2.0526 / 1.9500; 1.80 / 1.95 is 1.9231 / 2.0833. The move is
       // the drop rule's measure, and the line's is the largest (the away side's +6.84%) and then its home's (-6.31%).
@@ -421,8 +519,16 @@ export const CONTRACT_CASES: ContractCase[] = [
     does: "gives the watched moneyline's opening price",
     async run(h) {
       // Recorded in small batches a moment after the stream's snapshot.
-      const rows = await until(h, (r) => r.some((x) => x.lineId === h.service.lineId), 'lines:closing', h.service.eventId);
-      expect(rows.find((r) => r.lineId === h.service.lineId)).toMatchObject({ opening: { home: 2.0, away: 1.9 }, closing: null });
+      const rows = await until(
+        h,
+        (r) => r.some((x) => x.lineId === h.service.lineId),
+        'lines:closing',
+        h.service.eventId,
+      );
+      expect(rows.find((r) => r.lineId === h.service.lineId)).toMatchObject({
+        opening: { home: 2.0, away: 1.9 },
+        closing: null,
+      });
     },
   },
   {
@@ -499,7 +605,10 @@ export function contractSuite(name: string, host: () => ContractHost): void {
 
     it('has a case for every request channel of the contract', () => {
       const covered = new Set(CONTRACT_CASES.map((c) => c.channel));
-      expect(REQUEST_CHANNELS.filter((c) => !covered.has(c)), 'channels without a case').toEqual([]);
+      expect(
+        REQUEST_CHANNELS.filter((c) => !covered.has(c)),
+        'channels without a case',
+      ).toEqual([]);
     });
 
     for (const c of CONTRACT_CASES) {

@@ -28,7 +28,11 @@ function crashingCli(args: string[], how: 'throw' | 'reject') {
   const crash = `setTimeout(() => { ${how === 'throw' ? 'throw' : 'void Promise.reject('} new Error('upstream said: key ${KEY} is bad (${KEY.toUpperCase()})')${how === 'throw' ? '' : ')'}; }, 1500);`;
   const child = spawn(node!, ['--import', `data:text/javascript,${encodeURIComponent(crash)}`, bundle!, ...rest], {
     cwd: root,
-    env: { ...process.env, ODDSDESK_API_KEY: KEY, ODDSDESK_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'oddsdesk-crash-')) },
+    env: {
+      ...process.env,
+      ODDSDESK_API_KEY: KEY,
+      ODDSDESK_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'oddsdesk-crash-')),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
@@ -45,7 +49,10 @@ function crashingCli(args: string[], how: 'throw' | 'reject') {
 describe('the CLI hosts log a crash through the scrubber', () => {
   it('record: an uncaught exception', async () => {
     const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-crash-db-')), 'r.db');
-    const { code, err } = await crashingCli(['record', '--base-url', 'http://127.0.0.1:9', '--db', db, '--duration', '30'], 'throw');
+    const { code, err } = await crashingCli(
+      ['record', '--base-url', 'http://127.0.0.1:9', '--db', db, '--duration', '30'],
+      'throw',
+    );
     expect(err).toMatch(/Uncaught exception: Error: upstream said: key \[redacted\] is bad \(\[redacted\]\)/);
     expect(err.toLowerCase()).not.toContain(KEY.toLowerCase());
     expect(code).toBe(1);

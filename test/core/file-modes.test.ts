@@ -4,7 +4,17 @@
 // that existed before with wider modes (a `--db` file another tool made, an older data folder) are brought to
 // 0600/0700 when opened, journals included, with a warning (issue 36, "Why" 5).
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,10 +132,21 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     }
     await until(() => existsSync(`${db}-wal`), 20_000);
     const settings = path.join(data, 'settings.json');
-    expect({ data: mode(data), profiles: mode(profiles), settings: mode(settings), db: mode(db), wal: mode(`${db}-wal`), shm: mode(`${db}-shm`) })
-      .toEqual({ data: '0700', profiles: '0700', settings: '0600', db: '0600', wal: '0600', shm: '0600' });
+    expect({
+      data: mode(data),
+      profiles: mode(profiles),
+      settings: mode(settings),
+      db: mode(db),
+      wal: mode(`${db}-wal`),
+      shm: mode(`${db}-shm`),
+    }).toEqual({ data: '0700', profiles: '0700', settings: '0600', db: '0600', wal: '0600', shm: '0600' });
     const said = host.output();
-    for (const [what, was] of [[data, '0755'], [profiles, '0755'], [settings, '0644'], [db, '0644']] as const) {
+    for (const [what, was] of [
+      [data, '0755'],
+      [profiles, '0755'],
+      [settings, '0644'],
+      [db, '0644'],
+    ] as const) {
       expect(said).toContain(`${what} could be read by other accounts on this computer (mode ${was})`);
     }
   });
@@ -148,7 +169,10 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
       const run = runCli(['export', 'settlements', '--db', db]);
       expect(await run.exited, run.stderr()).toBe(0);
       expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual(['0600', '0600', '0600']);
-      for (const file of [db, `${db}-wal`, `${db}-shm`]) expect(run.stderr()).toContain(`${file} could be read by other accounts on this computer (mode 0644); it is now 0600`);
+      for (const file of [db, `${db}-wal`, `${db}-shm`])
+        expect(run.stderr()).toContain(
+          `${file} could be read by other accounts on this computer (mode 0644); it is now 0600`,
+        );
     } finally {
       holder.close();
     }

@@ -66,20 +66,44 @@ describe('pickFirstRunWatches', () => {
     // Live: 2 (latest), 3, 1; upcoming: 13 (the soonest far enough ahead).
     expect(pickFirstRunWatches(f, now, 4)).toEqual([2, 3, 1, 13]);
     // Nothing live: the upcoming fill the list, one per sport first (11 before 12, whose sport 13 has).
-    expect(pickFirstRunWatches(f.filter((x) => x.live_status !== 1), now, 4)).toEqual([13, 11, 12]);
+    expect(
+      pickFirstRunWatches(
+        f.filter((x) => x.live_status !== 1),
+        now,
+        4,
+      ),
+    ).toEqual([13, 11, 12]);
     // One live only: the upcoming fill the rest.
-    expect(pickFirstRunWatches(f.filter((x) => x.event_id !== 2 && x.event_id !== 3), now, 4)).toEqual([1, 13, 11, 12]);
+    expect(
+      pickFirstRunWatches(
+        f.filter((x) => x.event_id !== 2 && x.event_id !== 3),
+        now,
+        4,
+      ),
+    ).toEqual([1, 13, 11, 12]);
   });
 });
 
-async function openDemoCore(dataDir: string, clock: ManualClock = createManualClock(parseServiceTime(T0)!)): Promise<{ core: Core; call: CoreCall }> {
+async function openDemoCore(
+  dataDir: string,
+  clock: ManualClock = createManualClock(parseServiceTime(T0)!),
+): Promise<{ core: Core; call: CoreCall }> {
   return openTestCore({ dataDir, clock, demo: { baseUrl: sim!.url, key: DEMO_KEY } });
 }
 
 describe('first run of the demo profile', () => {
   it('watches live and upcoming events once; a trader who cleared the list finds it clear at the next start', async () => {
-    sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 2 });
-    const book = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': DEMO_KEY } })).json()) as Fixture[];
+    sim = await startSimulator({
+      port: 0,
+      seed: 11,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
+      historyHours: 2,
+    });
+    const book = (await (
+      await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': DEMO_KEY } })
+    ).json()) as Fixture[];
     const liveNow = new Set(book.filter((f) => f.live_status === 1).map((f) => f.event_id));
     const upcoming = new Set(book.filter((f) => f.live_status === 2).map((f) => f.event_id));
     expect(liveNow.size).toBeGreaterThanOrEqual(3);
@@ -97,7 +121,9 @@ describe('first run of the demo profile', () => {
       expect(w.runnerHome).toBeTruthy();
       expect(w.leagueName).toBeTruthy();
     }
-    expect(new Set((await opened.call('status:get')).streams.map((s) => s.eventId))).toEqual(new Set(first.map((w) => w.eventId)));
+    expect(new Set((await opened.call('status:get')).streams.map((s) => s.eventId))).toEqual(
+      new Set(first.map((w) => w.eventId)),
+    );
 
     // The trader clears the list; the next start of the same profile leaves it clear.
     for (const w of first) await opened.call('watch:remove', w.eventId);
@@ -108,7 +134,14 @@ describe('first run of the demo profile', () => {
   });
 
   it('leaves a demo profile that already watches something as it is', async () => {
-    sim = await startSimulator({ port: 0, seed: 12, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 2 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 12,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
+      historyHours: 2,
+    });
     const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-first-run-'));
     let opened = await openDemoCore(dataDir);
     core = opened.core;
@@ -123,13 +156,21 @@ describe('first run of the demo profile', () => {
   });
 
   it('monitors its watches like any other: a first-run match that kicks off has its close stored and alerts', async () => {
-    sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 2 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 11,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
+      historyHours: 2,
+    });
     const clock = createManualClock(sim.now());
     // What the service last offered on each line before its match went live, as the stream said it (the book's
     // prices at the start, then every odds message up to the score message that says live): a close must be this.
     const offered = new Map<number, Map<number, Prices | null>>();
     const live = new Set<number>();
-    for (const id of sim.truth.bookIds()) offered.set(id, new Map(sim.truth.event(id)!.markets.map((m) => [m.line_id, m.prices])));
+    for (const id of sim.truth.bookIds())
+      offered.set(id, new Map(sim.truth.event(id)!.markets.map((m) => [m.line_id, m.prices])));
     sim.onStreamMessage((eventId, m) => {
       if (live.has(eventId)) return;
       const data = JSON.parse(m.data) as { live_status?: number; markets?: Market[] };
@@ -149,7 +190,12 @@ describe('first run of the demo profile', () => {
     expect((await call('settings:get')).demo).toBe(true);
 
     /** Moves the simulator and the core's clock together until `probe` holds: virtual time, never a real sleep. */
-    async function until<T>(probe: () => Promise<T | null>, maxSimSeconds: number, what: string, stepS = 10): Promise<T> {
+    async function until<T>(
+      probe: () => Promise<T | null>,
+      maxSimSeconds: number,
+      what: string,
+      stepS = 10,
+    ): Promise<T> {
       for (let waited = 0; ; waited += stepS) {
         const v = await probe();
         if (v !== null) return v;
@@ -176,7 +222,9 @@ describe('first run of the demo profile', () => {
     for (const l of closed.lines) {
       expect(l.closedAt!).toBeGreaterThanOrEqual(parseServiceTime(T0)!);
       expect(l.stale, `line ${l.lineId} followed to kick-off`).toBe(false);
-      expect(l.closing, `line ${l.lineId} (${l.market}) closed at the last pre-match prices offered`).toEqual(offered.get(closed.id)!.get(l.lineId));
+      expect(l.closing, `line ${l.lineId} (${l.market}) closed at the last pre-match prices offered`).toEqual(
+        offered.get(closed.id)!.get(l.lineId),
+      );
     }
 
     // And it alerts: the limit moves as it goes in play (the Alerts list of a first run is not empty).

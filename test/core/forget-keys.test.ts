@@ -64,7 +64,17 @@ async function traderWithTwoKeys() {
 
 describe('settings:forgetAllKeys', () => {
   it('removes the current and the earlier service keys, says how many, and leaves the state "Clear key" leaves', async () => {
-    sim = await startSimulator({ port: 0, seed: 5, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }, { key: KEY_A, plan: 'enterprise' }], historyHours: 1 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 5,
+      clock: 'manual',
+      startTime: T0,
+      keys: [
+        { key: DEMO_KEY, plan: 'enterprise' },
+        { key: KEY_A, plan: 'enterprise' },
+      ],
+      historyHours: 1,
+    });
 
     const forgot = await traderWithTwoKeys();
     const result = await forgot.call('settings:forgetAllKeys');
@@ -88,10 +98,22 @@ describe('settings:forgetAllKeys', () => {
   });
 
   it('a keychain that cannot be used is an error the trader sees, saying why', async () => {
-    sim = await startSimulator({ port: 0, seed: 6, clock: 'manual', startTime: T0, keys: [{ key: DEMO_KEY, plan: 'enterprise' }], historyHours: 1 });
-    const unusable = createKeytarSecretStore({ load: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
+    sim = await startSimulator({
+      port: 0,
+      seed: 6,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: DEMO_KEY, plan: 'enterprise' }],
+      historyHours: 1,
+    });
+    const unusable = createKeytarSecretStore({
+      load: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')),
+    });
     const { core } = await openCore(unusable);
     const r = await dispatch(core.handlers, 'settings:forgetAllKeys', []);
-    expect(r).toMatchObject({ ok: false, error: { kind: 'keychain', message: expect.stringMatching(/^No usable OS keychain: .*keytar could not load/) } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { kind: 'keychain', message: expect.stringMatching(/^No usable OS keychain: .*keytar could not load/) },
+    });
   });
 });

@@ -22,7 +22,14 @@ afterEach(async () => {
 });
 
 async function sim(seed: number, key: string): Promise<Simulator> {
-  const s = await startSimulator({ port: 0, seed, clock: 'manual', keys: [{ key, plan: 'enterprise' }], events: 10, historyHours: 1 });
+  const s = await startSimulator({
+    port: 0,
+    seed,
+    clock: 'manual',
+    keys: [{ key, plan: 'enterprise' }],
+    events: 10,
+    historyHours: 1,
+  });
   sims.push(s);
   return s;
 }
@@ -32,7 +39,13 @@ it("keeps each profile's grid layout in that profile's store, across a restart, 
   const demo = await sim(11, 'demo-key-11');
   const real = await sim(12, 'real-key-12');
   const secrets = createMemorySecretStore();
-  const options = () => testCoreDeps({ dataDir, secrets, clock: createManualClock(demo.now()), demo: { baseUrl: demo.url, key: 'demo-key-11' } });
+  const options = () =>
+    testCoreDeps({
+      dataDir,
+      secrets,
+      clock: createManualClock(demo.now()),
+      demo: { baseUrl: demo.url, key: 'demo-key-11' },
+    });
   core = await createCore(options());
   await core.ready;
   let call = coreCaller(core);
@@ -83,15 +96,24 @@ it("keeps each profile's grid layout in that profile's store, across a restart, 
 it('reads back a stored layout leniently: columns it does not know are dropped, an unknown sort is the default', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-grid-layout-old-'));
   const demo = await sim(13, 'demo-key-13');
-  const start = () => createCore(testCoreDeps({ dataDir, clock: createManualClock(demo.now()), demo: { baseUrl: demo.url, key: 'demo-key-13' } }));
+  const start = () =>
+    createCore(
+      testCoreDeps({ dataDir, clock: createManualClock(demo.now()), demo: { baseUrl: demo.url, key: 'demo-key-13' } }),
+    );
   core = await start();
   await core.ready;
   await core.close();
   // What another version of the app might have written.
   const store = openStore({ path: path.join(dataDir, 'profiles', 'demo.db') });
-  store.setSetting('grid.layout', { columns: ['total', 'sparkline', 'total', 'age'], sort: { key: 'volume', dir: -1 } });
+  store.setSetting('grid.layout', {
+    columns: ['total', 'sparkline', 'total', 'age'],
+    sort: { key: 'volume', dir: -1 },
+  });
   store.close();
   core = await start();
   await core.ready;
-  expect((await coreCaller(core)('settings:get')).gridLayout).toEqual({ columns: ['total', 'age'], sort: DEFAULT_GRID_LAYOUT.sort });
+  expect((await coreCaller(core)('settings:get')).gridLayout).toEqual({
+    columns: ['total', 'age'],
+    sort: DEFAULT_GRID_LAYOUT.sort,
+  });
 }, 60_000);

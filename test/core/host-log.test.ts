@@ -36,13 +36,28 @@ function caller(c: Core) {
 
 describe('the host log', () => {
   it('a stream warning reaches the host log, and after a restart the key read from the keychain is scrubbed from it', async () => {
-    sim = await startSimulator({ port: 0, seed: 21, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }], events: 20 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 21,
+      clock: 'manual',
+      keys: [{ key: KEY, plan: 'enterprise' }],
+      events: 20,
+    });
     const clock = createManualClock(sim.now());
     const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-hostlog-'));
     dirs.push(dataDir);
     const start = async (lines: string[]) => {
       const kit = createHostKit({ sink: (level, line) => lines.push(`${level} ${line}`) });
-      const core = await createCore({ host: 'browser', version: 'test', dataDir, secrets: kit.secrets(keychain), logger: kit.log, clock, pingIntervalMs: PING_MS, initialSettings: { baseUrl: sim!.url } });
+      const core = await createCore({
+        host: 'browser',
+        version: 'test',
+        dataDir,
+        secrets: kit.secrets(keychain),
+        logger: kit.log,
+        clock,
+        pingIntervalMs: PING_MS,
+        initialSettings: { baseUrl: sim!.url },
+      });
       cores.push(core);
       await core.ready;
       return { kit, core, call: caller(core) };
@@ -61,7 +76,11 @@ describe('the host log', () => {
     expect((await second.call('app:info')).demo).toBe(false);
     const eventId = sim.truth.bookIds()[0]!;
     await second.call('watch:add', eventId);
-    for (let i = 0; i < 50 && !(await second.call('status:get')).streams.some((s) => s.eventId === eventId && s.state === 'live'); i++) {
+    for (
+      let i = 0;
+      i < 50 && !(await second.call('status:get')).streams.some((s) => s.eventId === eventId && s.state === 'live');
+      i++
+    ) {
       await clock.advance(100);
     }
     expect((await second.call('status:get')).streams.find((s) => s.eventId === eventId)?.state).toBe('live');
@@ -69,7 +88,11 @@ describe('the host log', () => {
     // The service goes quiet for two ping intervals (the simulator's clock stands still): the stream client's
     // watchdog warns, and the warning is in the host's log.
     await clock.advance(2 * PING_MS + 1000);
-    expect(lines.some((l) => l.startsWith('warn ') && l.includes(`stream ${eventId}: silent for ${2 * PING_MS} ms, reconnecting`))).toBe(true);
+    expect(
+      lines.some(
+        (l) => l.startsWith('warn ') && l.includes(`stream ${eventId}: silent for ${2 * PING_MS} ms, reconnecting`),
+      ),
+    ).toBe(true);
 
     // Whatever a line carries (an upstream echoing the key into an error, say), the key never reaches the log.
     second.kit.log('error', `the service said: key ${KEY} is throttled`);

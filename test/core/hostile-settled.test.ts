@@ -48,7 +48,8 @@ describe('a settled page of a million bad records', () => {
           return void res.end(JSON.stringify({ status: 'ok', version: '1.0.0', time: formatServiceTime(T0) }));
         case '/api/settled':
           // The first walk (at start) finds nothing; the next one, a minute later, gets the hostile page, then the good one.
-          if (url.searchParams.get('since') === null) return void res.end(JSON.stringify({ last: QUIET_LAST, since: QUIET_LAST, count: 0, events: [] }));
+          if (url.searchParams.get('since') === null)
+            return void res.end(JSON.stringify({ last: QUIET_LAST, since: QUIET_LAST, count: 0, events: [] }));
           if (url.searchParams.get('since') === String(HOSTILE_LAST)) return void res.end(goodBody);
           hostileServed++;
           return void res.end(hostileBody);
@@ -118,7 +119,7 @@ describe('a settled page of a million bad records', () => {
     // The governor's timers run on the manual clock: time moves while we wait (real I/O in between).
     let done = false;
     void stored.then(() => (done = true));
-    for (const end = Date.now() + 20_000; !done && Date.now() < end; ) {
+    for (const end = Date.now() + 20_000; !done && Date.now() < end;) {
       await clock.advance(1_000);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -130,7 +131,10 @@ describe('a settled page of a million bad records', () => {
     expect(hostileServed).toBeGreaterThan(0); // (fetched again before it is given up on, as any page with bad records)
     const stallMs = delay.max / 1e6;
     expect(statusAnswers).toBeGreaterThan(0);
-    expect(cpuStallMs, `longest stall of the loop by this process's own work (wall-clock ${stallMs.toFixed(0)} ms)`).toBeLessThan(100);
+    expect(
+      cpuStallMs,
+      `longest stall of the loop by this process's own work (wall-clock ${stallMs.toFixed(0)} ms)`,
+    ).toBeLessThan(100);
     const grownMb = (heap() - heapBefore) / 1e6;
     expect(grownMb).toBeLessThan(50);
     // A bounded number of log lines and reported problems, not one per bad record.

@@ -26,7 +26,14 @@ describe('offline review', () => {
   it('answers sports, periods, outrights and settled events with their lines and period results from the store', async () => {
     const key = 'offline-key-enterprise';
     const clock = createManualClock(parseServiceTime(T0)!);
-    sim = await startSimulator({ port: 0, seed: 17, clock: 'manual', startTime: T0, keys: [{ key, plan: 'enterprise' }], events: 40 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 17,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key, plan: 'enterprise' }],
+      events: 40,
+    });
     core = await createCore({
       host: 'browser',
       version: 'test',
@@ -42,7 +49,9 @@ describe('offline review', () => {
     // A request to a service that is gone retries on the app's clock before it gives up: time moves while we wait.
     const call = async <C extends Channel>(channel: C, ...args: RequestArgs<C>): Promise<ResponseMap[C]> => {
       let done = false;
-      const answer = Promise.resolve((c.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args)).finally(() => (done = true));
+      const answer = Promise.resolve(
+        (c.handlers[channel] as (...a: unknown[]) => ResponseMap[C] | Promise<ResponseMap[C]>)(...args),
+      ).finally(() => (done = true));
       while (!done) await clock.advance(1000);
       return answer;
     };
@@ -70,21 +79,26 @@ describe('offline review', () => {
     let timeline = (await call('specials:list', watched.event_id)).lineMaxWinPoints;
     // Real I/O (the stream's snapshot reaching the store): polled until it lands, bounded by a deadline rather than a
     // count of polls, so a loaded machine gets the time it needs.
-    for (const end = Date.now() + 15_000; timeline.length === 0 && Date.now() < end; ) {
+    for (const end = Date.now() + 15_000; timeline.length === 0 && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 20));
       timeline = (await call('specials:list', watched.event_id)).lineMaxWinPoints;
     }
     expect(timeline.length).toBeGreaterThan(0);
-    for (const p of timeline) expect(p).toMatchObject({ eventId: watched.event_id, market: expect.any(String), period: expect.any(Number) });
+    for (const p of timeline)
+      expect(p).toMatchObject({ eventId: watched.event_id, market: expect.any(String), period: expect.any(Number) });
 
     // The service goes away.
     await sim.close();
     sim = null;
     expect(await call('sports:list')).toEqual(expect.arrayContaining(sports));
-    expect((await call('outrights:list', {})).map((m) => m.special_id).sort()).toEqual(outrights.map((m) => m.special_id).sort());
+    expect((await call('outrights:list', {})).map((m) => m.special_id).sort()).toEqual(
+      outrights.map((m) => m.special_id).sort(),
+    );
     expect((await call('periods:list')).length).toBe(PERIODS.length);
     expect((await call('settlements:query', { sportId: tennis.sport_id })).rows).toEqual(settled.rows);
     expect(await call('settlements:detail', eventId)).toEqual(online);
-    expect((await call('specials:list', watched.event_id)).lineMaxWinPoints.slice(0, timeline.length)).toEqual(timeline);
+    expect((await call('specials:list', watched.event_id)).lineMaxWinPoints.slice(0, timeline.length)).toEqual(
+      timeline,
+    );
   }, 60_000);
 });

@@ -17,7 +17,13 @@ import { openTestCore, type CoreCall } from '../support/testCore';
 const T0 = '2026-11-20T12:00:00';
 const KEY = 'other-match-enterprise';
 const world = (seed: number, port = 0): SimulatorOptions => ({
-  port, seed, clock: 'manual', startTime: T0, keys: [{ key: KEY, plan: 'enterprise' }], historyHours: 1, events: 12,
+  port,
+  seed,
+  clock: 'manual',
+  startTime: T0,
+  keys: [{ key: KEY, plan: 'enterprise' }],
+  historyHours: 1,
+  events: 12,
 });
 
 let core: Core | null = null;
@@ -41,7 +47,13 @@ async function step(sim: Simulator, clock: ManualClock, seconds: number): Promis
   await new Promise((r) => setTimeout(r, 25));
 }
 
-async function until<T>(sim: Simulator, clock: ManualClock, probe: () => Promise<T | null>, what: string, maxSteps = 200): Promise<T> {
+async function until<T>(
+  sim: Simulator,
+  clock: ManualClock,
+  probe: () => Promise<T | null>,
+  what: string,
+  maxSteps = 200,
+): Promise<T> {
   for (let i = 0; i < maxSteps; i++) {
     const v = await probe();
     if (v !== null) return v;
@@ -52,7 +64,9 @@ async function until<T>(sim: Simulator, clock: ManualClock, probe: () => Promise
 
 /** Stream opens of one event in a simulator's request log. */
 const streamOpens = (sim: Simulator, eventId: number) =>
-  sim.requestLog().filter((r) => r.path === PATHS.stream && new URLSearchParams(r.query).get('event_id') === String(eventId)).length;
+  sim
+    .requestLog()
+    .filter((r) => r.path === PATHS.stream && new URLSearchParams(r.query).get('event_id') === String(eventId)).length;
 
 describe('an id the service gives to another match', () => {
   it('writes nothing of that match under the stored one (close, ticks, CLV, settlement), stops its stream, and the row says so after a restart', async () => {
@@ -77,14 +91,30 @@ describe('an id the service gives to another match', () => {
     const clock = createManualClock(parseServiceTime(T0)!);
     let call = await open(dataDir, simA.url, clock);
     await call('watch:add', id);
-    const ml = await until(simA, clock, async () => {
-      const row = (await call('watch:list')).find((w) => w.eventId === id);
-      return row?.markets.find((m) => m.market === 'moneyline' && m.period === 0 && m.prices?.home) ?? null;
-    }, 'the pre-match moneyline');
-    const bet = await call('bets:add', { eventId: id, lineId: ml.lineId, side: 'home', price: ml.prices!.home!, stake: 10 });
+    const ml = await until(
+      simA,
+      clock,
+      async () => {
+        const row = (await call('watch:list')).find((w) => w.eventId === id);
+        return row?.markets.find((m) => m.market === 'moneyline' && m.period === 0 && m.prices?.home) ?? null;
+      },
+      'the pre-match moneyline',
+    );
+    const bet = await call('bets:add', {
+      eventId: id,
+      lineId: ml.lineId,
+      side: 'home',
+      price: ml.prices!.home!,
+      stake: 10,
+    });
     await step(simA, clock, 60);
     expect(simA.script.kickOff(id)).toBe(true);
-    await until(simA, clock, async () => ((await call('lines:closing', id)).find((l) => l.lineId === ml.lineId)?.closedAt ? true : null), 'the close');
+    await until(
+      simA,
+      clock,
+      async () => ((await call('lines:closing', id)).find((l) => l.lineId === ml.lineId)?.closedAt ? true : null),
+      'the close',
+    );
     await step(simA, clock, 30);
     // What the stored match has: nothing moves it any more (the first world's clock stands still from here).
     const closes = await call('lines:closing', id);
@@ -107,7 +137,13 @@ describe('an id the service gives to another match', () => {
     expect(simB.script.kickOff(id)).toBe(true);
     for (let i = 0; i < 12; i++) await step(simB, clock, 10);
     expect(simB.script.abandon(id)).toBe(true);
-    await until(simB, clock, async () => (simB.truth.settled().some((s) => s.event_id === id) ? true : null), "the other match's settlement", 400);
+    await until(
+      simB,
+      clock,
+      async () => (simB.truth.settled().some((s) => s.event_id === id) ? true : null),
+      "the other match's settlement",
+      400,
+    );
     await call('settlements:syncNow');
     await step(simB, clock, 5);
 
@@ -115,13 +151,21 @@ describe('an id the service gives to another match', () => {
     expect(await call('lines:closing', id)).toEqual(closes);
     expect(await call('event:lineHistory', id, ml.lineId)).toEqual(history);
     const betAfter = (await call('bets:list', {})).bets.find((b) => b.id === bet.id)!;
-    expect(betAfter).toMatchObject({ closingPrice: betBefore.closingPrice, clvByModel: betBefore.clvByModel, result: null });
+    expect(betAfter).toMatchObject({
+      closingPrice: betBefore.closingPrice,
+      clvByModel: betBefore.clvByModel,
+      result: null,
+    });
     // The other match's settlement is not the stored match's: none stored, no alert of it.
     expect(await call('settlements:detail', id)).toBeNull();
     expect((await call('alerts:list', {})).filter((a) => a.eventId === id && a.kind === 'settled')).toEqual([]);
     // The row keeps the watched match, flagged with the other one's name; its stream was opened once and stopped.
     const row = (await call('watch:list')).find((w) => w.eventId === id)!;
-    expect(row).toMatchObject({ runnerHome: stored.runner_home, runnerAway: stored.runner_away, sportId: stored.sport_id });
+    expect(row).toMatchObject({
+      runnerHome: stored.runner_home,
+      runnerAway: stored.runner_away,
+      sportId: stored.sport_id,
+    });
     expect(row.otherMatch).toContain(`${other!.runner_home} v ${other!.runner_away}`);
     expect((await call('status:get')).streams.map((s) => s.eventId)).not.toContain(id);
     expect(streamOpens(simB, id)).toBe(1);

@@ -32,7 +32,15 @@ afterEach(async () => {
 });
 
 async function sim(seed: number, key: string, startTime = T0): Promise<Simulator> {
-  const s = await startSimulator({ port: 0, seed, clock: 'manual', startTime, keys: [{ key, plan: 'enterprise' }], events: 40, historyHours: 1 });
+  const s = await startSimulator({
+    port: 0,
+    seed,
+    clock: 'manual',
+    startTime,
+    keys: [{ key, plan: 'enterprise' }],
+    events: 40,
+    historyHours: 1,
+  });
   sims.push(s);
   return s;
 }
@@ -130,17 +138,38 @@ describe('profiles', () => {
     const b = await sim(2, 'key-of-service-b');
     const secrets = createMemorySecretStore({ [a.url]: 'key-of-service-a' });
     const clock = createManualClock(T0_MS);
-    core = await createCore({ host: 'browser', version: 'test', dataDir, secrets, logger: () => undefined, notifier: { notify: () => undefined }, clock, initialSettings: { baseUrl: a.url } });
+    core = await createCore({
+      host: 'browser',
+      version: 'test',
+      dataDir,
+      secrets,
+      logger: () => undefined,
+      notifier: { notify: () => undefined },
+      clock,
+      initialSettings: { baseUrl: a.url },
+    });
     await core.ready;
     const call = caller(core);
     const liveA = a.truth.bookIds()[0]!;
     await call('watch:add', liveA);
 
     // Twice: switch to B while B's key is saved; then back to A while A's key is saved again.
-    await Promise.all([call('settings:update', { baseUrl: b.url }), call('settings:setApiKey', 'key-of-service-b', b.url)]);
-    await Promise.all([call('settings:setApiKey', 'key-of-service-a', a.url), call('settings:update', { baseUrl: a.url })]);
-    await Promise.all([call('settings:update', { baseUrl: b.url }), call('settings:setApiKey', 'key-of-service-b', b.url)]);
-    await Promise.all([call('settings:setApiKey', 'key-of-service-a', a.url), call('settings:update', { baseUrl: a.url })]);
+    await Promise.all([
+      call('settings:update', { baseUrl: b.url }),
+      call('settings:setApiKey', 'key-of-service-b', b.url),
+    ]);
+    await Promise.all([
+      call('settings:setApiKey', 'key-of-service-a', a.url),
+      call('settings:update', { baseUrl: a.url }),
+    ]);
+    await Promise.all([
+      call('settings:update', { baseUrl: b.url }),
+      call('settings:setApiKey', 'key-of-service-b', b.url),
+    ]);
+    await Promise.all([
+      call('settings:setApiKey', 'key-of-service-a', a.url),
+      call('settings:update', { baseUrl: a.url }),
+    ]);
     expect((await call('app:info')).baseUrl).toBe(a.url);
 
     // Only A is followed from now on: B hears nothing more, however long the monitor's timers run.
@@ -164,7 +193,8 @@ describe('profiles', () => {
     const inner = createMemorySecretStore({ [s.url]: 'key-of-locked-service' });
     const secrets: SecretStore = {
       ...inner,
-      availability: async () => (locked ? { available: false, message: 'The keyring is locked.' } : { available: true }),
+      availability: async () =>
+        locked ? { available: false, message: 'The keyring is locked.' } : { available: true },
       get: async (account) => {
         if (locked) throw new Error('The keyring is locked.');
         return inner.get(account);
@@ -219,13 +249,29 @@ describe('profiles', () => {
     const call = caller(core);
     const file = (await call('app:info')).historyPath;
     // Ten minutes of ticks 10 days ago and 3 days ago (max_win unchanged), written through a second connection.
-    const market = (at: number, price: number): Market => ({ line_id: 77, period: 0, market: 'moneyline', side: null, line: null, prices: { home: price, away: 2 }, max_win: 500, updated_at: formatServiceTime(at) });
+    const market = (at: number, price: number): Market => ({
+      line_id: 77,
+      period: 0,
+      market: 'moneyline',
+      side: null,
+      line: null,
+      prices: { home: price, away: 2 },
+      max_win: 500,
+      updated_at: formatServiceTime(at),
+    });
     const writer = openStore({ path: file });
     for (const days of [10, 3]) {
       const from = now - days * 86_400_000;
-      writer.recordTickBatches(Array.from({ length: 10 }, (_, k) => ({ eventId: 9, markets: [market(from + k * 60_000, 2 + k / 100)], at: from + k * 60_000 })));
+      writer.recordTickBatches(
+        Array.from({ length: 10 }, (_, k) => ({
+          eventId: 9,
+          markets: [market(from + k * 60_000, 2 + k / 100)],
+          at: from + k * 60_000,
+        })),
+      );
     }
-    const pointsAround = (days: number) => writer.oddsHistory(9, 77).filter((p) => Math.abs(p.at - (now - days * 86_400_000)) < 3_600_000).length;
+    const pointsAround = (days: number) =>
+      writer.oddsHistory(9, 77).filter((p) => Math.abs(p.at - (now - days * 86_400_000)) < 3_600_000).length;
     // Default retention (30 days): maintenance and compaction keep both stretches (as ticks or bars).
     await clock.advance(61_000);
     const tenDaysBefore = pointsAround(10);

@@ -30,7 +30,16 @@ const snapshot = {
   score_home: 102,
   score_away: 99,
   markets: [
-    { line_id: 1, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.4, away: 3.1 }, max_win: 5000, updated_at: '2026-11-22T11:59:00' },
+    {
+      line_id: 1,
+      period: 0,
+      market: 'moneyline',
+      side: null,
+      line: null,
+      prices: { home: 1.4, away: 3.1 },
+      max_win: 5000,
+      updated_at: '2026-11-22T11:59:00',
+    },
   ],
 };
 
@@ -110,9 +119,15 @@ async function startCore(up: Upstream, clock: ManualClock) {
   return { odds, statuses, call };
 }
 
-async function settleOn<T>(clock: ManualClock, p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+async function settleOn<T>(
+  clock: ManualClock,
+  p: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let done: { ok: true; value: T } | { ok: false; error: unknown } | null = null;
-  p.then((value) => (done = { ok: true, value }), (error: unknown) => (done = { ok: false, error }));
+  p.then(
+    (value) => (done = { ok: true, value }),
+    (error: unknown) => (done = { ok: false, error }),
+  );
   return until(clock, () => done, 'the request to settle');
 }
 
@@ -151,18 +166,26 @@ describe('pushes the screen relies on', () => {
         // The service removes the event: the screen hears it, with the reason, and the stream's status keeps it.
         `id: 4\nevent: end\ndata: ${JSON.stringify({ event_id: EVENT, reason: 'removed' })}\n\n`,
     );
-    const endBatch = await until(clock, () => odds.find((b) => b.events.some((e) => e.eventId === EVENT && e.ended)), 'the end');
+    const endBatch = await until(
+      clock,
+      () => odds.find((b) => b.events.some((e) => e.eventId === EVENT && e.ended)),
+      'the end',
+    );
     const inBatch = endBatch.events.filter((e) => e.eventId === EVENT);
     expect(inBatch).toHaveLength(1);
     const [last] = inBatch;
-    expect([`price ${last!.markets[0]?.prices?.home}`, `score ${last!.score?.scoreHome}-${last!.score?.scoreAway}`, `end ${last!.ended}`]).toEqual([
-      'price 1.25',
-      'score 104-99',
-      'end removed',
-    ]);
+    expect([
+      `price ${last!.markets[0]?.prices?.home}`,
+      `score ${last!.score?.scoreHome}-${last!.score?.scoreAway}`,
+      `end ${last!.ended}`,
+    ]).toEqual(['price 1.25', 'score 104-99', 'end removed']);
     const ended = entries().find((e) => e.ended)!;
     expect(ended.ended).toBe('removed');
-    const status = await until(clock, () => statuses.find((s) => s.streams.some((x) => x.eventId === EVENT && x.state === 'ended')), 'the ended stream');
+    const status = await until(
+      clock,
+      () => statuses.find((s) => s.streams.some((x) => x.eventId === EVENT && x.state === 'ended')),
+      'the ended stream',
+    );
     expect(status.streams.find((x) => x.eventId === EVENT)?.endReason).toBe('removed');
     // An end is never followed by a reconnect, so nothing un-ends the row.
     await clock.advance(120_000);
@@ -198,7 +221,9 @@ describe('pushes the screen relies on', () => {
     await until(clock, () => upstream!.stream, 'the stream');
     // Time stands still from here: the tick's 250 ms write is not due when the history is asked for.
     const ts = '2026-11-22T12:00:30';
-    upstream.stream!.write(`id: 2\nevent: odds\ndata: ${JSON.stringify({ event_id: EVENT, ts, markets: [{ ...snapshot.markets[0]!, prices: { home: 1.3, away: 3.5 }, updated_at: ts }] })}\n\n`);
+    upstream.stream!.write(
+      `id: 2\nevent: odds\ndata: ${JSON.stringify({ event_id: EVENT, ts, markets: [{ ...snapshot.markets[0]!, prices: { home: 1.3, away: 3.5 }, updated_at: ts }] })}\n\n`,
+    );
     const sent = Date.now() + 15_000;
     while (!live().some((e) => e.markets[0]?.prices?.home === 1.3)) {
       if (Date.now() > sent) throw new Error('the tick never reached the screen');

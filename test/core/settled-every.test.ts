@@ -28,7 +28,14 @@ afterEach(async () => {
 
 describe('the settled walk interval', () => {
   it('set to 10 s during a 60 s wait: the next walk comes 10 s after the last; set back to 60 s: none for a minute', async () => {
-    sim = await startSimulator({ port: 0, seed: 5, clock: 'manual', startTime: T0, keys: [{ key: KEY, plan: 'enterprise' }], historyHours: 1 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 5,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: KEY, plan: 'enterprise' }],
+      historyHours: 1,
+    });
     dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-settled-every-'));
     const start = parseServiceTime(T0)!;
     const clock = createManualClock(start);

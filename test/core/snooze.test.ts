@@ -59,7 +59,12 @@ it('a snoozed event alerts into the list but notifies nobody, and notifies again
     await clock.advance(seconds * 1000);
   };
   /** Polls (a few real turns for the stream's bytes to arrive), then moves time a few seconds, until `probe` holds. */
-  const until = async <T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, maxSimSeconds: number, what: string, stepS = 2): Promise<T> => {
+  const until = async <T>(
+    probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+    maxSimSeconds: number,
+    what: string,
+    stepS = 2,
+  ): Promise<T> => {
     for (let waited = 0; ; waited += stepS) {
       for (let i = 0; i < 20; i++) {
         const v = await probe();
@@ -103,10 +108,19 @@ it('a snoozed event alerts into the list but notifies nobody, and notifies again
 
   // While snoozed: A's price alert and B's settlement are listed, and nothing is notified of either.
   await priceA(1.5, 2.6);
-  const priceAlert = await until(() => alerts.find((x) => x.eventId === a && x.kind === 'price'), 10, 'the price alert');
+  const priceAlert = await until(
+    () => alerts.find((x) => x.eventId === a && x.kind === 'price'),
+    10,
+    'the price alert',
+  );
   expect(priceAlert.message).toMatch(/crossed 1\.7 ↓/);
   s.script.abandon(b);
-  const settled = await until(() => alerts.find((x) => x.eventId === b && x.kind === 'settled'), 15 * 60, 'the settlement of B', 30);
+  const settled = await until(
+    () => alerts.find((x) => x.eventId === b && x.kind === 'settled'),
+    15 * 60,
+    'the settlement of B',
+    30,
+  );
   const listed = await call('alerts:list', {});
   expect(listed.map((x) => x.id)).toEqual(expect.arrayContaining([priceAlert.id, settled.id]));
   // Past the notify pacer's interval, so nothing is merely held back; still within the snooze.
@@ -121,10 +135,19 @@ it('a snoozed event alerts into the list but notifies nobody, and notifies again
   const last = seen.get(line)!;
   if (last > 1.7) await priceA(1.5, 2.6);
   else await priceA(2.2, 1.7);
-  const n = await until(() => notifications.find((x) => x.eventId === a && x.kind === 'price'), 10, 'a price notification for A');
+  const n = await until(
+    () => notifications.find((x) => x.eventId === a && x.kind === 'price'),
+    10,
+    'a price notification for A',
+  );
   expect(n.body).toMatch(last > 1.7 ? /crossed 1\.7 ↓/ : /crossed 1\.7 ↑/);
   s.script.abandon(c);
-  const settledC = await until(() => notifications.find((x) => x.eventId === c && x.kind === 'settlement'), 15 * 60, 'the settlement notification of C', 30);
+  const settledC = await until(
+    () => notifications.find((x) => x.eventId === c && x.kind === 'settlement'),
+    15 * 60,
+    'the settlement notification of C',
+    30,
+  );
   expect(settledC.title).toMatch(/^Settled/);
   // B stayed silent: its settlement, while snoozed, was never notified.
   expect(notifications.filter((x) => x.eventId === b)).toEqual([]);

@@ -27,7 +27,11 @@ afterEach(async () => {
 
 async function open(dataDir: string, how: 'service' | 'demo'): Promise<CoreCall> {
   const service = { baseUrl: sim!.url, key: KEY };
-  const opened = await openTestCore({ dataDir, clock: createManualClock(parseServiceTime(T0)!), ...(how === 'service' ? { service } : { demo: service }) });
+  const opened = await openTestCore({
+    dataDir,
+    clock: createManualClock(parseServiceTime(T0)!),
+    ...(how === 'service' ? { service } : { demo: service }),
+  });
   core = opened.core;
   return opened.call;
 }
@@ -46,14 +50,23 @@ async function refusal(p: Promise<unknown>): Promise<{ kind: string; message: st
 
 describe('watch by id', () => {
   it('refuses a made-up id and an ended match in words, with no row; a real id gets its names from the book at once', async () => {
-    sim = await startSimulator({ port: 0, seed: 21, clock: 'manual', startTime: T0, keys: [{ key: KEY, plan: 'enterprise' }], historyHours: 2 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 21,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: KEY, plan: 'enterprise' }],
+      historyHours: 2,
+    });
     const call = await open(mkdtempSync(path.join(tmpdir(), 'oddsdesk-watch-id-')), 'service');
 
     // A made-up id: one look-up of the trader's, a clear answer, nothing on the watchlist, no stream.
     const before = await lookups(call);
     const madeUp = await refusal(call('watch:add', 999));
     expect(madeUp.kind).toBe('not_found');
-    expect(madeUp.message).toBe("There is no event 999 in the service's book. Check the id: a match that has ended leaves the book too.");
+    expect(madeUp.message).toBe(
+      "There is no event 999 in the service's book. Check the id: a match that has ended leaves the book too.",
+    );
     expect(await lookups(call)).toBe(before + 1);
     expect(await call('watch:list')).toEqual([]);
     expect((await call('status:get')).streams).toEqual([]);
@@ -71,10 +84,17 @@ describe('watch by id', () => {
     expect(await call('watch:list')).toEqual([]);
 
     // A real id, never looked up before: accepted, and the row is named from the book, not "Event 1600123".
-    const book = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': KEY } })).json()) as Fixture[];
+    const book = (await (
+      await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': KEY } })
+    ).json()) as Fixture[];
     const real = book[0]!;
     const added = await call('watch:add', real.event_id);
-    expect(added).toMatchObject({ eventId: real.event_id, runnerHome: real.runner_home, runnerAway: real.runner_away, leagueName: real.league_name });
+    expect(added).toMatchObject({
+      eventId: real.event_id,
+      runnerHome: real.runner_home,
+      runnerAway: real.runner_away,
+      leagueName: real.league_name,
+    });
     expect((await call('watch:list')).map((w) => w.eventId)).toEqual([real.event_id]);
     // Watching it again asks nothing.
     const now = await lookups(call);
@@ -83,7 +103,14 @@ describe('watch by id', () => {
   });
 
   it('removing a watch whose stream failed takes its error out of the status', async () => {
-    sim = await startSimulator({ port: 0, seed: 22, clock: 'manual', startTime: T0, keys: [{ key: KEY, plan: 'enterprise' }], historyHours: 2 });
+    sim = await startSimulator({
+      port: 0,
+      seed: 22,
+      clock: 'manual',
+      startTime: T0,
+      keys: [{ key: KEY, plan: 'enterprise' }],
+      historyHours: 2,
+    });
     const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-watch-id-'));
     // A watch kept from an earlier session, of an event this service does not know (the demo profile's history).
     mkdirSync(path.join(dataDir, 'profiles'));
@@ -96,7 +123,7 @@ describe('watch by id', () => {
 
     // Its stream is refused (the service has no such event): the status bar shows why.
     let status = await call('status:get');
-    for (const end = Date.now() + 15_000; !status.lastError && Date.now() < end; ) {
+    for (const end = Date.now() + 15_000; !status.lastError && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 20));
       status = await call('status:get');
     }

@@ -11,7 +11,12 @@ import { simulatorAndHost } from './fixtures';
 const KEY = 'e2e-alert-mute-trader-key';
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: simulatorAndHost({ key: KEY, name: 'alert-mute', viewport: { width: 1400, height: 800 }, sim: { seed: 6, historyHours: 3 } }),
+  sim: simulatorAndHost({
+    key: KEY,
+    name: 'alert-mute',
+    viewport: { width: 1400, height: 800 },
+    sim: { seed: 6, historyHours: 3 },
+  }),
 });
 
 /** Matches hours from their start with a priced full-match total whose over is no longshot. */
@@ -19,7 +24,14 @@ function upcoming(sim: Simulator, n: number): Array<{ id: number; ev: EventOdds;
   const out = [];
   for (const id of sim.truth.bookIds()) {
     const ev = sim.truth.event(id)!;
-    const total = ev.markets.find((m) => m.market === 'totals' && m.period === 0 && m.prices?.over !== undefined && m.prices.under !== undefined && m.prices.over < 3);
+    const total = ev.markets.find(
+      (m) =>
+        m.market === 'totals' &&
+        m.period === 0 &&
+        m.prices?.over !== undefined &&
+        m.prices.under !== undefined &&
+        m.prices.over < 3,
+    );
     if (ev.live_status === 1 || Date.parse(`${ev.starts}Z`) - sim.now() < 3 * 3_600_000 || !total) continue;
     out.push({ id, ev, total });
     if (out.length === n) break;
@@ -42,11 +54,17 @@ async function watch(page: Page, id: number) {
 /** A steam on the event's total: over shortened by a fifth (a drop of the rule's size), under out. */
 function steam(sim: Simulator, e: { id: number; total: Market }) {
   const p = e.total.prices!;
-  const steamed: Prices = { over: Math.round(p.over! * 0.8 * 1000) / 1000, under: Math.round(p.under! * 1.35 * 1000) / 1000 };
+  const steamed: Prices = {
+    over: Math.round(p.over! * 0.8 * 1000) / 1000,
+    under: Math.round(p.under! * 1.35 * 1000) / 1000,
+  };
   expect(sim.script.setMarket(e.id, e.total.line_id, steamed)).toBe(true);
 }
 
-test('alerts arriving while the pointer rests on a row’s Mute never make the click mute another match', async ({ page, sim }) => {
+test('alerts arriving while the pointer rests on a row’s Mute never make the click mute another match', async ({
+  page,
+  sim,
+}) => {
   const [a, b, c, d] = upcoming(sim, 4);
   for (const e of [a!, b!, c!, d!]) await watch(page, e.id);
   await page.getByTestId('nav-alerts').click();

@@ -92,7 +92,10 @@ for (const size of SIZES) {
   test.describe(`at ${size.width}x${size.height}`, () => {
     test.use({ size });
 
-    test('+300 in American mode records decimal 4.00, -150 records 1.6667: the box shows the trader’s unit only and reads the price back first', async ({ page, sim }) => {
+    test('+300 in American mode records decimal 4.00, -150 records 1.6667: the box shows the trader’s unit only and reads the price back first', async ({
+      page,
+      sim,
+    }) => {
       await chooseFormat(page, 'american');
       // Home +290 / away -167 live.
       await openMatch(page, sim, { home: 3.9, away: 1.6 });
@@ -119,7 +122,9 @@ for (const size of SIZES) {
       // Something that is not a price says why, in the trader's format, and records nothing.
       await openForm(page, 'home', '10');
       await typePrice(page, '4.00x');
-      await expect(page.getByTestId('record-bet-error')).toHaveText('"4.00x" is not an American price: type it as +150 or -150.');
+      await expect(page.getByTestId('record-bet-error')).toHaveText(
+        '"4.00x" is not an American price: type it as +150 or -150.',
+      );
       await expect(page.getByTestId('record-bet')).toBeVisible();
       await page.keyboard.press('Escape');
 
@@ -150,7 +155,10 @@ for (const size of SIZES) {
       await expect(page.getByTestId('bet-price')).toHaveText('3.500');
     });
 
-    test('the filled price follows the market and says so; a typed price 30% off the live one asks once before it is kept', async ({ page, sim }) => {
+    test('the filled price follows the market and says so; a typed price 30% off the live one asks once before it is kept', async ({
+      page,
+      sim,
+    }) => {
       const { id, ml } = await openMatch(page, sim, { home: 2.0, away: 1.9 });
       await openForm(page, 'home', '10');
       const box = page.getByTestId('record-bet-price');
@@ -209,7 +217,10 @@ for (const size of SIZES) {
       await expect(row).toHaveAttribute('aria-selected', 'true');
     });
 
-    test('E edits a bet’s price (in the trader’s format), stake and note; each change is kept in its history', async ({ page, sim }) => {
+    test('E edits a bet’s price (in the trader’s format), stake and note; each change is kept in its history', async ({
+      page,
+      sim,
+    }) => {
       await chooseFormat(page, 'hongkong');
       await oneBetSelected(page, sim, '10', 'Home at 1.000 (decimal 2.000) for 10.00');
       await page.keyboard.press('e');
@@ -234,18 +245,25 @@ for (const size of SIZES) {
       const history = page.getByTestId('bet-history').locator('li');
       await expect(history).toHaveCount(2);
       await expect(history.nth(0)).toHaveText(/^Recorded \d{4}-\d\d-\d\d \d\d:\d\d: 1\.000 for 10\.00$/);
-      await expect(history.nth(1)).toHaveText(/^Edited \d{4}-\d\d-\d\d \d\d:\d\d: price 1\.000 → 1\.100, stake 10\.00 → 20\.00, note "taken late"$/);
+      await expect(history.nth(1)).toHaveText(
+        /^Edited \d{4}-\d\d-\d\d \d\d:\d\d: price 1\.000 → 1\.100, stake 10\.00 → 20\.00, note "taken late"$/,
+      );
       await page.screenshot({ path: shot(`bet-entry-edit-${size.width}.png`) });
       // Not a price: said, nothing changed; Esc leaves the bet as it was.
       await price.fill('-1');
       await page.getByTestId('bet-edit-save').click();
-      await expect(page.getByTestId('bet-edit-error')).toHaveText('"-1" is not a Hong Kong price: type it as 1.5 (winnings per 1 staked).');
+      await expect(page.getByTestId('bet-edit-error')).toHaveText(
+        '"-1" is not a Hong Kong price: type it as 1.5 (winnings per 1 staked).',
+      );
       await price.press('Escape');
       await expect(form).toHaveCount(0);
       await expect(page.getByTestId('bet-price')).toHaveText('1.100 ✎');
     });
 
-    test('E: a bet’s new price 30% off the live one asks once before it is kept; a near one is kept at once', async ({ page, sim }) => {
+    test('E: a bet’s new price 30% off the live one asks once before it is kept; a near one is kept at once', async ({
+      page,
+      sim,
+    }) => {
       await oneBetSelected(page, sim, '10', 'Home at 2.000 for 10.00');
       await page.keyboard.press('e');
       const form = page.getByTestId('bet-edit');
@@ -278,7 +296,10 @@ for (const size of SIZES) {
       await expect(page.getByTestId('bet-price')).toHaveText('2.100 ✎');
     });
 
-    test('a price alert threshold typed as +150 in American mode is kept as decimal 2.50 and shown back as +150', async ({ page, sim }) => {
+    test('a price alert threshold typed as +150 in American mode is kept as decimal 2.50 and shown back as +150', async ({
+      page,
+      sim,
+    }) => {
       await chooseFormat(page, 'american');
       const { id, ml } = await openMatch(page, sim, { home: 2.0, away: 1.9 });
       await page.getByTestId('price-alerts').locator('summary').click();
@@ -291,7 +312,9 @@ for (const size of SIZES) {
       // A decimal price in American mode is refused, saying why, and nothing is kept.
       await box.fill('2.5');
       await box.press('Enter');
-      await expect(page.getByTestId('threshold-error')).toHaveText('An American price is +100 or more, or -100 or less (2.5 is neither): type it as +150 or -150.');
+      await expect(page.getByTestId('threshold-error')).toHaveText(
+        'An American price is +100 or more, or -100 or less (2.5 is neither): type it as +150 or -150.',
+      );
       await expect(page.getByTestId('thresholds').locator('li')).toHaveCount(0);
       // +150, read back in words before it is kept.
       await box.fill('+150');

@@ -27,11 +27,16 @@ async function recordBet(page: Page, side: 'home' | 'away', price: string, stake
   await page.getByTestId('record-bet-stake').press('Enter');
 }
 
-test('the Report tab shows the Bets view’s totals, the bets by side with their CLV, both charts; its CSV holds the breakdowns', async ({ page }) => {
+test('the Report tab shows the Bets view’s totals, the bets by side with their CLV, both charts; its CSV holds the breakdowns', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-report-e2e-'));
-  const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'report.db')], { ODDSDESK_API_KEY: KEY });
+  const host = await startWebHost(
+    [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'report.db')],
+    { ODDSDESK_API_KEY: KEY },
+  );
   try {
     await page.setViewportSize({ width: 1500, height: 1000 });
     await page.goto(host.url);
@@ -84,7 +89,13 @@ test('the Report tab shows the Bets view’s totals, the bets by side with their
       roi: await page.getByTestId('bets-roi').textContent(),
       clv: await page.getByTestId('bets-avg-clv').textContent(),
     };
-    expect(totals).toEqual({ count: '2', stake: '80.00', pnl: money(pnl.home + pnl.away), roi: `${money(((pnl.home + pnl.away) / 80) * 100)}%`, clv: '-2.30%' });
+    expect(totals).toEqual({
+      count: '2',
+      stake: '80.00',
+      pnl: money(pnl.home + pnl.away),
+      roi: `${money(((pnl.home + pnl.away) / 80) * 100)}%`,
+      clv: '-2.30%',
+    });
 
     // The Report tab: the same totals; CLV counted for both (a real close of their own line), one of two beat it.
     await page.keyboard.press('4');
@@ -122,11 +133,24 @@ test('the Report tab shows the Bets view’s totals, the bets by side with their
       expect(r, `${dimension} ${group} in ${JSON.stringify(rows)}`).toBeDefined();
       return Object.fromEntries(header!.map((h, i) => [h, r![i]]));
     };
-    expect(row('all', 'All bets')).toMatchObject({ bets: '2', settled: '2', stake: '80', pnl: String(pnl.home + pnl.away), clv_model: 'MPTO', clv_bets: '2', beat_close: '1' });
+    expect(row('all', 'All bets')).toMatchObject({
+      bets: '2',
+      settled: '2',
+      stake: '80',
+      pnl: String(pnl.home + pnl.away),
+      clv_model: 'MPTO',
+      clv_bets: '2',
+      beat_close: '1',
+    });
     expect(row('side', 'Home')).toMatchObject({ bets: '1', pnl: String(pnl.home), avg_clv_pct: '7.9365' });
     expect(row('side', 'Away')).toMatchObject({ bets: '1', pnl: String(pnl.away), avg_clv_pct: '-12.5397' });
     expect(row('market', 'Moneyline')).toMatchObject({ bets: '2' });
-    expect(row('oddsBand', '2.000 to 2.500')).toMatchObject({ bets: '1', odds_from: '2', odds_to: '2.5', odds_format: 'decimal' });
+    expect(row('oddsBand', '2.000 to 2.500')).toMatchObject({
+      bets: '1',
+      odds_from: '2',
+      odds_to: '2.5',
+      odds_format: 'decimal',
+    });
     expect(rows.filter((r) => r[0] === 'model').map((r) => r[1])).toEqual(['LOG', 'EM', 'MPTO', 'SHIN', 'OR']);
     expect(rows.filter((r) => r[0] === 'sport')).toHaveLength(1);
 
@@ -135,7 +159,9 @@ test('the Report tab shows the Bets view’s totals, the bets by side with their
     await page.getByTestId('report-chart-png').click();
     file = await download;
     expect(file.suggestedFilename()).toMatch(/^oddsdesk-bets-pnl-ev-\d{4}-\d\d-\d\d\.png$/);
-    expect(readFileSync((await file.path())!).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(readFileSync((await file.path())!).subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
     await file.saveAs(shot('bets-report-pnl-ev.png'));
 
     // A range with no bet in it.

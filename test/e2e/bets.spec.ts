@@ -20,7 +20,10 @@ const test = base.extend<{ sim: Simulator }>({
   sim: simulatorAndHost({ key: KEY, name: 'bets', viewport: { width: 1400, height: 800 } }),
 });
 
-test('Top movers and Bets by keys: record a bet in the detail, see the move ranked, then the bet’s CLV once the line closes', async ({ page, sim }) => {
+test('Top movers and Bets by keys: record a bet in the detail, see the move ranked, then the bet’s CLV once the line closes', async ({
+  page,
+  sim,
+}) => {
   // A match hours before its start with a two-way moneyline.
   const event = twoWayMatch(sim);
   const id = event.event_id;
@@ -98,7 +101,10 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   await expect(page.getByTestId('bets-count')).toHaveText('0');
   await page.keyboard.press('1');
   await expect(page.getByTestId('bets-count')).toHaveText('1');
-  await expect(page.getByTestId('bet-clv')).toHaveAttribute('title', /LOG \+\d+\.\d\d% {2}EM \+7\.69% {2}MPTO \+7\.94% {2}SHIN \+7\.94% {2}OR \+\d+\.\d\d%/);
+  await expect(page.getByTestId('bet-clv')).toHaveAttribute(
+    'title',
+    /LOG \+\d+\.\d\d% {2}EM \+7\.69% {2}MPTO \+7\.94% {2}SHIN \+7\.94% {2}OR \+\d+\.\d\d%/,
+  );
   await page.screenshot({ path: shot('bets.png') });
   // X exports the same rows through the core's CSV writer: the file holds the header and this bet's figures.
   const download = page.waitForEvent('download');
@@ -136,7 +142,8 @@ test('Top movers and Bets by keys: record a bet in the detail, see the move rank
   });
   // SHIN shows +7.94% on screen; LOG and OR are numbers too (every model prices a two-way close).
   expect(Number(bet['clv_SHIN_pct'])).toBeCloseTo(7.94, 2);
-  for (const m of ['LOG', 'OR']) expect(Number.isFinite(Number(bet[`clv_${m}_pct`])) && bet[`clv_${m}_pct`] !== '', m).toBe(true);
+  for (const m of ['LOG', 'OR'])
+    expect(Number.isFinite(Number(bet[`clv_${m}_pct`])) && bet[`clv_${m}_pct`] !== '', m).toBe(true);
   // The bet in words: the match, the side, the full-match period as this sport's service names it.
   const teams = `${event.runner_home} v ${event.runner_away}`;
   expect(bet['bet']!.startsWith(`${teams} · Moneyline Home · `), bet['bet']).toBe(true);

@@ -38,7 +38,8 @@ async function openPage(page: Page, url = (u: string) => u) {
     };
   });
   await page.goto(url(host.url));
-  const made = () => page.evaluate(() => (window as unknown as { __socketsMade: { count: number } }).__socketsMade.count);
+  const made = () =>
+    page.evaluate(() => (window as unknown as { __socketsMade: { count: number } }).__socketsMade.count);
   return { port: Number(new URL(host.url).port), sockets, made };
 }
 
@@ -63,15 +64,26 @@ async function impostorOn(port: number) {
     ws.send(JSON.stringify({ type: 'challenge', nonce: newBridgeNonce() }));
     ws.once('message', () => {
       ws.send(JSON.stringify({ type: 'welcome', proof: '0'.repeat(64) }));
-      ws.send(JSON.stringify({ type: 'push', event: 'onStatus', payload: { plan: 'IMPOSTOR', streams: [], connection: 'online', demo: false } }));
-      for (let id = 1; id < 20; id++) ws.send(JSON.stringify({ type: 'result', id, result: { ok: true, value: { version: 'IMPOSTOR', demo: false } } }));
+      ws.send(
+        JSON.stringify({
+          type: 'push',
+          event: 'onStatus',
+          payload: { plan: 'IMPOSTOR', streams: [], connection: 'online', demo: false },
+        }),
+      );
+      for (let id = 1; id < 20; id++)
+        ws.send(
+          JSON.stringify({ type: 'result', id, result: { ok: true, value: { version: 'IMPOSTOR', demo: false } } }),
+        );
     });
   });
   return { heard, connections: () => connections };
 }
 
 test.describe('browser mode when its host is gone', () => {
-  test('the page takes nothing from an impostor on its port, sends it no request, and stops with a plain message', async ({ page }) => {
+  test('the page takes nothing from an impostor on its port, sends it no request, and stops with a plain message', async ({
+    page,
+  }) => {
     const { port, sockets, made } = await openPage(page);
     await expect(page.getByTestId('banner-demo')).toBeVisible();
     expect(sockets).toHaveLength(1);
@@ -100,7 +112,9 @@ test.describe('browser mode when its host is gone', () => {
     await expect(gone).toBeVisible();
   });
 
-  test('with nothing on its port, the page stops after a bounded number of attempts and says the host is gone', async ({ page }) => {
+  test('with nothing on its port, the page stops after a bounded number of attempts and says the host is gone', async ({
+    page,
+  }) => {
     const { made } = await openPage(page);
     await expect(page.getByTestId('banner-demo')).toBeVisible();
     // The page's timers from here on run on a clock the test moves: the whole backoff without waiting it out.

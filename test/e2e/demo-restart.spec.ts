@@ -25,7 +25,10 @@ async function watchedRows(page: Page): Promise<Array<{ id: number; home: string
   );
 }
 
-for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+]) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 
@@ -34,7 +37,12 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 108
       const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-demo-restart-'));
       let host: WebHost | undefined;
       try {
-        const start = (seed: string) => startWebHost(cli('web', '--port', '0'), { ODDSDESK_DATA_DIR: dataDir, ODDSDESK_TEST_DEMO_PACE: '60', ODDSDESK_TEST_DEMO_SEED: seed });
+        const start = (seed: string) =>
+          startWebHost(cli('web', '--port', '0'), {
+            ODDSDESK_DATA_DIR: dataDir,
+            ODDSDESK_TEST_DEMO_PACE: '60',
+            ODDSDESK_TEST_DEMO_SEED: seed,
+          });
         host = await start('3401');
         await page.goto(host.url);
         const rows = page.locator('[data-testid^="watch-row-"]');
@@ -79,7 +87,9 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1920, height: 108
 
   test.describe(`a finished match at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
-    const withSim = test.extend<{ sim: Simulator }>({ sim: simulatorAndHost({ key: KEY, name: 'full-time', viewport, sim: { seed: 34 } }) });
+    const withSim = test.extend<{ sim: Simulator }>({
+      sim: simulatorAndHost({ key: KEY, name: 'full-time', viewport, sim: { seed: 34 } }),
+    });
 
     withSim('never reads "Suspended" from the moment the stream says it is over', async ({ page, sim }) => {
       test.setTimeout(180_000);

@@ -26,9 +26,16 @@ async function expectNoError(page: Page, where: string) {
  * The moneyline closes stored in the demo profile's history for these events, each beside the last priced tick the
  * app recorded on its line up to its close (read-only, as the app wrote them).
  */
-function storedCloses(dataDir: string, eventIds: number[]): Array<{ event_id: number; line_id: number; closed_at: number; close: Prices; lastTick: Prices | null }> {
+function storedCloses(
+  dataDir: string,
+  eventIds: number[],
+): Array<{ event_id: number; line_id: number; closed_at: number; close: Prices; lastTick: Prices | null }> {
   const db = new Database(path.join(dataDir, 'profiles', 'demo.db'), { readonly: true, fileMustExist: true });
-  const prices = (home: number | null, draw: number | null, away: number | null): Prices => ({ ...(home === null ? {} : { home }), ...(draw === null ? {} : { draw }), ...(away === null ? {} : { away }) });
+  const prices = (home: number | null, draw: number | null, away: number | null): Prices => ({
+    ...(home === null ? {} : { home }),
+    ...(draw === null ? {} : { draw }),
+    ...(away === null ? {} : { away }),
+  });
   try {
     const rows = db
       .prepare(
@@ -38,17 +45,34 @@ function storedCloses(dataDir: string, eventIds: number[]): Array<{ event_id: nu
              ORDER BY t.at DESC LIMIT 1) AS last_tick
          FROM line_closes c WHERE c.closed_at IS NOT NULL AND c.market = 'moneyline' AND c.event_id IN (${eventIds.map(() => '?').join(',')})`,
       )
-      .all(...eventIds) as Array<{ event_id: number; line_id: number; closed_at: number; last_home: number | null; last_draw: number | null; last_away: number | null; last_tick: string | null }>;
+      .all(...eventIds) as Array<{
+      event_id: number;
+      line_id: number;
+      closed_at: number;
+      last_home: number | null;
+      last_draw: number | null;
+      last_away: number | null;
+      last_tick: string | null;
+    }>;
     return rows.map((r) => {
-      const tick = r.last_tick === null ? null : (JSON.parse(r.last_tick) as [number | null, number | null, number | null]);
-      return { event_id: r.event_id, line_id: r.line_id, closed_at: r.closed_at, close: prices(r.last_home, r.last_draw, r.last_away), lastTick: tick && prices(...tick) };
+      const tick =
+        r.last_tick === null ? null : (JSON.parse(r.last_tick) as [number | null, number | null, number | null]);
+      return {
+        event_id: r.event_id,
+        line_id: r.line_id,
+        closed_at: r.closed_at,
+        close: prices(r.last_home, r.last_draw, r.last_away),
+        lastTick: tick && prices(...tick),
+      };
     });
   } finally {
     db.close();
   }
 }
 
-test('a fresh first run in demo: a first-run match alerts and has its close stored within minutes; no error anywhere', async ({ page }) => {
+test('a fresh first run in demo: a first-run match alerts and has its close stored within minutes; no error anywhere', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-first-run-'));
   let host: WebHost | undefined;
@@ -64,13 +88,22 @@ test('a fresh first run in demo: a first-run match alerts and has its close stor
     // The first screen: the first run's watches, each row with prices or saying why it has none.
     const rows = page.locator('[data-testid^="watch-row-"]');
     await expect(rows).toHaveCount(4);
-    const ids = (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!))).map((t) => Number(t.replace('watch-row-', '')));
+    const ids = (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!))).map((t) =>
+      Number(t.replace('watch-row-', '')),
+    );
     await expect(page.getByTestId('status-streams')).toHaveText(/stream 4\/4 live/);
     for (const id of ids) {
       const row = page.getByTestId(`watch-row-${id}`);
-      await expect(row.locator('.price:not(.empty)').or(row.getByTestId(`no-price-${id}`)).first()).toBeVisible();
+      await expect(
+        row
+          .locator('.price:not(.empty)')
+          .or(row.getByTestId(`no-price-${id}`))
+          .first(),
+      ).toBeVisible();
       // One read: at the demo's pace a row may be priced a moment later and its reason gone.
-      for (const [text, title] of await row.getByTestId(`no-price-${id}`).evaluateAll((els) => els.map((e) => [e.textContent ?? '', e.getAttribute('title') ?? '']))) {
+      for (const [text, title] of await row
+        .getByTestId(`no-price-${id}`)
+        .evaluateAll((els) => els.map((e) => [e.textContent ?? '', e.getAttribute('title') ?? '']))) {
         expect(text).not.toBe('');
         expect(title).toBeTruthy();
       }
@@ -89,10 +122,14 @@ test('a fresh first run in demo: a first-run match alerts and has its close stor
     const alert = page.locator(ids.map((id) => `[data-testid="alert-row"][data-event-id="${id}"]`).join(', ')).first();
     await expect(alert).toBeVisible({ timeout: 180_000 });
     await expect
-      .poll(() => storedCloses(dataDir, ids).length, { timeout: 150_000, message: 'a moneyline close of a first-run match is stored' })
+      .poll(() => storedCloses(dataDir, ids).length, {
+        timeout: 150_000,
+        message: 'a moneyline close of a first-run match is stored',
+      })
       .toBeGreaterThan(0);
     // Each is the last pre-match price the app saw on its line: the last priced tick it recorded there up to kick-off.
-    for (const c of storedCloses(dataDir, ids)) expect(c.close, `the close of line ${c.line_id} (event ${c.event_id})`).toEqual(c.lastTick);
+    for (const c of storedCloses(dataDir, ids))
+      expect(c.close, `the close of line ${c.line_id} (event ${c.event_id})`).toEqual(c.lastTick);
 
     // Back on the watchlist, the first screen still shows no error.
     await page.keyboard.press('w');

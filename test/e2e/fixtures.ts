@@ -25,10 +25,19 @@ export function simulatorAndHost(o: {
   upstream?: (sim: Simulator) => Promise<{ url: string; close(): Promise<void> }>;
 }) {
   return async ({ page }: { page: Page }, use: (sim: Simulator) => Promise<void>) => {
-    const sim = await startSimulator({ port: 0, seed: 4, clock: 'manual', ...o.sim, keys: [{ key: o.key, plan: 'enterprise' }] });
+    const sim = await startSimulator({
+      port: 0,
+      seed: 4,
+      clock: 'manual',
+      ...o.sim,
+      keys: [{ key: o.key, plan: 'enterprise' }],
+    });
     const upstream = o.upstream ? await o.upstream(sim) : null;
     const dir = mkdtempSync(path.join(tmpdir(), `oddsdesk-${o.name}-e2e-`));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', upstream?.url ?? sim.url, '--db', path.join(dir, `${o.name}.db`)], { ODDSDESK_API_KEY: o.key, ...o.env });
+    const host = await startWebHost(
+      [...cli(), 'web', '--port', '0', '--base-url', upstream?.url ?? sim.url, '--db', path.join(dir, `${o.name}.db`)],
+      { ODDSDESK_API_KEY: o.key, ...o.env },
+    );
     await o.beforeGoto?.(page);
     await page.setViewportSize(o.viewport);
     await page.goto(host.url);
@@ -48,9 +57,20 @@ export function simulatorAndHost(o: {
  */
 export function liveLoadHost(o: { key: string; name: string; seed: number; oddsRate: number }) {
   return async ({ page: _page }: { page: Page }, use: (app: { sim: Simulator; host: WebHost }) => Promise<void>) => {
-    const sim = await startSimulator({ port: 0, seed: o.seed, clock: 'real', speed: 0.05, events: 30, oddsRate: o.oddsRate, keys: [{ key: o.key, plan: 'enterprise' }] });
+    const sim = await startSimulator({
+      port: 0,
+      seed: o.seed,
+      clock: 'real',
+      speed: 0.05,
+      events: 30,
+      oddsRate: o.oddsRate,
+      keys: [{ key: o.key, plan: 'enterprise' }],
+    });
     const dir = mkdtempSync(path.join(tmpdir(), `oddsdesk-${o.name}-e2e-`));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, `${o.name}.db`)], { ODDSDESK_API_KEY: o.key });
+    const host = await startWebHost(
+      [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, `${o.name}.db`)],
+      { ODDSDESK_API_KEY: o.key },
+    );
     await use({ sim, host });
     await host.stop();
     await sim.close();
@@ -85,7 +105,13 @@ export function twoWayMatch(sim: Simulator): EventOdds {
   const event = sim.truth
     .bookIds()
     .map((id) => sim.truth.event(id)!)
-    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined);
+    .find(
+      (e) =>
+        e.live_status !== 1 &&
+        Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 &&
+        e.markets.every((m) => m.prices) &&
+        e.markets[0]!.prices!.draw === undefined,
+    );
   if (!event) throw new Error('no two-way match more than two hours before its start in the book');
   return event;
 }

@@ -37,8 +37,13 @@ test('a price tick writes its cells and renders no row', async ({ page, app }) =
     const w = window as unknown as { priceWrites: number };
     w.priceWrites = 0;
     new MutationObserver((records) => {
-      for (const r of records) if ((r.target.parentElement ?? (r.target as Element)).closest?.('.price')) w.priceWrites++;
-    }).observe(document.querySelector('[data-testid="watch-grid"] .rows')!, { subtree: true, childList: true, characterData: true });
+      for (const r of records)
+        if ((r.target.parentElement ?? (r.target as Element)).closest?.('.price')) w.priceWrites++;
+    }).observe(document.querySelector('[data-testid="watch-grid"] .rows')!, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
   });
   const counts = () =>
     page.evaluate((): Counts => {
@@ -48,7 +53,9 @@ test('a price tick writes its cells and renders no row', async ({ page, app }) =
   // Settled: the first pushes (headers, streams going live) have shaped the rows.
   await expect.poll(async () => (await counts()).priceWrites, { timeout: 30_000 }).toBeGreaterThan(50);
   const before = await counts();
-  await expect.poll(async () => (await counts()).priceWrites - before.priceWrites, { timeout: 60_000 }).toBeGreaterThan(400);
+  await expect
+    .poll(async () => (await counts()).priceWrites - before.priceWrites, { timeout: 60_000 })
+    .toBeGreaterThan(400);
   const after = await counts();
   const writes = after.priceWrites - before.priceWrites;
   const renders = after.renders - before.renders;

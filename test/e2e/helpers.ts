@@ -14,7 +14,10 @@ export const cliBundle = path.join(root, 'out', 'cli', 'index.js');
  * (scripts/build-cli.mjs), instead of tsx compiling the sources in every host.
  */
 export function cli(...args: string[]): string[] {
-  if (!existsSync(cliBundle)) throw new Error(`${path.relative(root, cliBundle)} is missing: the CLI bundle did not build (node scripts/build-cli.mjs)`);
+  if (!existsSync(cliBundle))
+    throw new Error(
+      `${path.relative(root, cliBundle)} is missing: the CLI bundle did not build (node scripts/build-cli.mjs)`,
+    );
   return [process.execPath, cliBundle, ...args];
 }
 
@@ -33,7 +36,11 @@ export interface WebHost {
   stop(): Promise<void>;
 }
 
-export async function startWebHost(command: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<WebHost> {
+export async function startWebHost(
+  command: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<WebHost> {
   // Settings and profiles of their own: a host under test never reads or writes the user's (or another test's).
   const dataDir = env['ODDSDESK_DATA_DIR'] ?? mkdtempSync(path.join(tmpdir(), 'oddsdesk-host-'));
   const child = spawn(command[0]!, command.slice(1), {

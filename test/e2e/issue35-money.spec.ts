@@ -26,7 +26,10 @@ const lineValues = new Map<number, number>();
 function withLineValues(data: unknown): unknown {
   const d = data as { markets?: Market[] };
   if (!Array.isArray(d?.markets)) return data;
-  return { ...d, markets: d.markets.map((m) => (lineValues.has(m.line_id) ? { ...m, line: lineValues.get(m.line_id)! } : m)) };
+  return {
+    ...d,
+    markets: d.markets.map((m) => (lineValues.has(m.line_id) ? { ...m, line: lineValues.get(m.line_id)! } : m)),
+  };
 }
 
 const test = base.extend<{ sim: Simulator }>({
@@ -57,7 +60,10 @@ function matchWith(sim: Simulator, has: (e: EventOdds) => boolean): EventOdds {
   const e = sim.truth
     .bookIds()
     .map((id) => sim.truth.event(id)!)
-    .find((x) => x.sport_id === 1 && x.live_status !== 1 && Date.parse(`${x.starts}Z`) - sim.now() > 2 * 3_600_000 && has(x));
+    .find(
+      (x) =>
+        x.sport_id === 1 && x.live_status !== 1 && Date.parse(`${x.starts}Z`) - sim.now() > 2 * 3_600_000 && has(x),
+    );
   expect(e, 'a soccer match before its start with the lines this test needs').toBeDefined();
   return e!;
 }
@@ -76,7 +82,14 @@ async function watchAndOpen(page: Page, id: number, shows: string): Promise<void
 }
 
 /** Records a bet from the detail's form (R): the line, the side, the price and the stake. */
-async function recordBet(page: Page, lineId: number, side: string, price: string, stake: string, says: string): Promise<void> {
+async function recordBet(
+  page: Page,
+  lineId: number,
+  side: string,
+  price: string,
+  stake: string,
+  says: string,
+): Promise<void> {
   await page.keyboard.press('r');
   await expect(page.getByTestId('record-bet')).toBeVisible();
   await page.getByTestId('record-bet-line').selectOption(String(lineId));
@@ -87,8 +100,13 @@ async function recordBet(page: Page, lineId: number, side: string, price: string
   await expect(page.getByText(says)).toBeVisible();
 }
 
-test('a bet on a quarter line of a match then abandoned shows void and 0.00; the settlement alert and notification read void, never "half won"', async ({ page, sim }) => {
-  const event = matchWith(sim, (e) => e.markets.some((m) => m.market === 'spread' && isQuarterLine(m.line) && m.prices));
+test('a bet on a quarter line of a match then abandoned shows void and 0.00; the settlement alert and notification read void, never "half won"', async ({
+  page,
+  sim,
+}) => {
+  const event = matchWith(sim, (e) =>
+    e.markets.some((m) => m.market === 'spread' && isQuarterLine(m.line) && m.prices),
+  );
   const id = event.event_id;
   const q = event.markets.find((m) => m.market === 'spread' && isQuarterLine(m.line) && m.prices)!;
   // The issue's example: Home -0.25 at 1.90 for 100.
@@ -100,10 +118,28 @@ test('a bet on a quarter line of a match then abandoned shows void and 0.00; the
 
   // The match is abandoned at 0-0 and the service settles it void: push on every side of every line.
   settlement = {
-    event_id: id, sport_id: event.sport_id, league_id: event.league_id, league_name: event.league_name,
-    runner_home: event.runner_home, runner_away: event.runner_away, starts: event.starts,
-    score_home: 0, score_away: 0, status: 'abandoned', settled_at: formatServiceTime(Date.now() - 60_000),
-    settlement: [{ line_id: q.line_id, period: 0, market: 'spread', line: -0.25, outcome_home: 'push', outcome_draw: 'push', outcome_away: 'push' }],
+    event_id: id,
+    sport_id: event.sport_id,
+    league_id: event.league_id,
+    league_name: event.league_name,
+    runner_home: event.runner_home,
+    runner_away: event.runner_away,
+    starts: event.starts,
+    score_home: 0,
+    score_away: 0,
+    status: 'abandoned',
+    settled_at: formatServiceTime(Date.now() - 60_000),
+    settlement: [
+      {
+        line_id: q.line_id,
+        period: 0,
+        market: 'spread',
+        line: -0.25,
+        outcome_home: 'push',
+        outcome_draw: 'push',
+        outcome_away: 'push',
+      },
+    ],
   };
   // On today's code: "half lost", -50.00.
   await untilBetsShow(page, () => expect(page.getByTestId('bet-result')).toHaveText('void', { timeout: 1000 }));
@@ -115,18 +151,30 @@ test('a bet on a quarter line of a match then abandoned shows void and 0.00; the
   await page.getByTestId('nav-alerts').click();
   const row = page.locator(`[data-testid="alert-row"][data-kind="settled"][data-event-id="${id}"]`);
   await expect(row).toHaveCount(1);
-  await expect(row.getByTestId('alert-text')).toHaveText(`Settled (abandoned): ${event.runner_home} v ${event.runner_away} 0–0 · Home -0.25 / Away +0.25: void`);
-  await expect.poll(async () => (await notes(page)).filter((n) => n.title.startsWith('Settled'))).toEqual([
-    { title: `Settled (abandoned): ${event.runner_home} v ${event.runner_away} 0–0`, body: 'Home -0.25 / Away +0.25: void' },
-  ]);
+  await expect(row.getByTestId('alert-text')).toHaveText(
+    `Settled (abandoned): ${event.runner_home} v ${event.runner_away} 0–0 · Home -0.25 / Away +0.25: void`,
+  );
+  await expect
+    .poll(async () => (await notes(page)).filter((n) => n.title.startsWith('Settled')))
+    .toEqual([
+      {
+        title: `Settled (abandoned): ${event.runner_home} v ${event.runner_away} 0–0`,
+        body: 'Home -0.25 / Away +0.25: void',
+      },
+    ]);
   for (const n of await notes(page)) expect(n.body).not.toContain('half');
   await openBets(page);
   await expect(page.getByTestId('bet-result')).toHaveText('void');
 });
 
-test('a handicap moved under its line id raises no drop alert; a real drop on another line of the same match does', async ({ page, sim }) => {
-  const spreadOf = (e: EventOdds) => e.markets.find((m) => m.market === 'spread' && m.period === 0 && m.prices && !isQuarterLine(m.line));
-  const totalOf = (e: EventOdds) => e.markets.find((m) => m.market === 'totals' && m.period === 0 && m.prices && !isQuarterLine(m.line));
+test('a handicap moved under its line id raises no drop alert; a real drop on another line of the same match does', async ({
+  page,
+  sim,
+}) => {
+  const spreadOf = (e: EventOdds) =>
+    e.markets.find((m) => m.market === 'spread' && m.period === 0 && m.prices && !isQuarterLine(m.line));
+  const totalOf = (e: EventOdds) =>
+    e.markets.find((m) => m.market === 'totals' && m.period === 0 && m.prices && !isQuarterLine(m.line));
   const event = matchWith(sim, (e) => !!spreadOf(e) && !!totalOf(e));
   const id = event.event_id;
   const spread = spreadOf(event)!;
@@ -157,8 +205,10 @@ test('a handicap moved under its line id raises no drop alert; a real drop on an
   await expect(page.getByTestId('alert-text').filter({ hasText: '-0.25' })).toHaveCount(0);
 });
 
-test('a bet\'s CLV with a side quoted at 1.0 before kick-off is the three-way figure', async ({ page, sim }) => {
-  const event = matchWith(sim, (e) => e.markets.some((m) => m.line_id === e.event_id * 10 && m.market === 'moneyline' && m.prices?.draw !== undefined));
+test("a bet's CLV with a side quoted at 1.0 before kick-off is the three-way figure", async ({ page, sim }) => {
+  const event = matchWith(sim, (e) =>
+    e.markets.some((m) => m.line_id === e.event_id * 10 && m.market === 'moneyline' && m.prices?.draw !== undefined),
+  );
   const id = event.event_id;
   const ml = id * 10;
   sim.script.setMarket(id, ml, { home: 2.5, draw: 3.4, away: 2.9 });
@@ -170,7 +220,10 @@ test('a bet\'s CLV with a side quoted at 1.0 before kick-off is the three-way fi
   expect(sim.script.kickOff(id)).toBe(true);
   // The three-way close 2.5 / 3.4 / 2.9 under the default model (MPTO): +4.00% or so; the two-way {2.5, 2.9} would
   // give about +45%.
-  const threeWay = formatPercent(clvByModel(2.7, 'home', { home: 2.5, draw: 3.4, away: 2.9 })!.MPTO, { sign: true, decimals: 2 });
+  const threeWay = formatPercent(clvByModel(2.7, 'home', { home: 2.5, draw: 3.4, away: 2.9 })!.MPTO, {
+    sign: true,
+    decimals: 2,
+  });
   const twoWay = formatPercent(clvByModel(2.7, 'home', { home: 2.5, away: 2.9 })!.MPTO, { sign: true, decimals: 2 });
   expect(threeWay).not.toBe(twoWay);
   await expect(async () => {

@@ -48,8 +48,17 @@ function upcoming(sim: Simulator, n: number): Array<{ id: number; ev: EventOdds;
     // A total near evens (Over's no-vig price 1.90-2.08), so the steam's first step (1.95 each side, a fair 2.000) is
     // less than the drop rule's 5% from the open: the steam is one drop.
     const nearEvens = (o = 0, u = 0) => o > 1 && u > 1 && Math.abs((1 / o + 1 / u) * o - 1.99) <= 0.09;
-    const total = ev.markets.find((m) => m.market === 'totals' && m.period === 0 && m.prices && nearEvens(m.prices.over, m.prices.under));
-    if (ev.live_status === 1 || Date.parse(`${ev.starts}Z`) - sim.now() < 3 * 3_600_000 || !ml?.prices || ml.prices.draw !== undefined || !total) continue;
+    const total = ev.markets.find(
+      (m) => m.market === 'totals' && m.period === 0 && m.prices && nearEvens(m.prices.over, m.prices.under),
+    );
+    if (
+      ev.live_status === 1 ||
+      Date.parse(`${ev.starts}Z`) - sim.now() < 3 * 3_600_000 ||
+      !ml?.prices ||
+      ml.prices.draw !== undefined ||
+      !total
+    )
+      continue;
     out.push({ id, ev, ml, total });
     if (out.length === n) break;
   }
@@ -70,7 +79,10 @@ async function watchByKeys(page: Page, id: number) {
 
 const selectedIn = (page: Page, rows: string) => page.locator(`${rows}[aria-selected="true"]`);
 
-test('keys only: movers, alerts, bets and settlements walk with the arrows, Enter opens the exact line, Esc comes back', async ({ page, sim }) => {
+test('keys only: movers, alerts, bets and settlements walk with the arrows, Enter opens the exact line, Esc comes back', async ({
+  page,
+  sim,
+}) => {
   const [a, b] = upcoming(sim, 2);
   await watchByKeys(page, b!.id);
   await watchByKeys(page, a!.id);
@@ -117,7 +129,9 @@ test('keys only: movers, alerts, bets and settlements walk with the arrows, Ente
   await expect(page.getByTestId('nav-alerts')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('alerts-unread')).toHaveCount(0);
   const alertRows = page.locator('[data-testid="alert-row"]');
-  const drop = page.locator(`[data-testid="alert-row"][data-kind="drop"][data-event-id="${a!.id}"][data-line-id="${a!.total.line_id}"]`);
+  const drop = page.locator(
+    `[data-testid="alert-row"][data-kind="drop"][data-event-id="${a!.id}"][data-line-id="${a!.total.line_id}"]`,
+  );
   await expect(drop).toHaveCount(1);
   const order = await alertRows.evaluateAll((els) => els.map((e) => e.getAttribute('data-alert-id')));
   const dropIndex = order.indexOf(await drop.getAttribute('data-alert-id'));
@@ -145,7 +159,8 @@ test('keys only: movers, alerts, bets and settlements walk with the arrows, Ente
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('record-bet-line')).not.toHaveValue(firstLine);
   // Not the total either: the detail shows that one chosen already.
-  if ((await page.getByTestId('record-bet-line').inputValue()) === String(a!.total.line_id)) await page.keyboard.press('ArrowDown');
+  if ((await page.getByTestId('record-bet-line').inputValue()) === String(a!.total.line_id))
+    await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('record-bet-line')).not.toHaveValue(String(a!.total.line_id));
   const betLine = Number(await page.getByTestId('record-bet-line').inputValue());
   for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
@@ -198,7 +213,10 @@ test('keys only: movers, alerts, bets and settlements walk with the arrows, Ente
   await page.screenshot({ path: shot('settlements') });
 });
 
-test('Del takes a watch away with an undo (Z, Ctrl+Z or the toast) that brings back its price alert, mute and snooze', async ({ page, sim }) => {
+test('Del takes a watch away with an undo (Z, Ctrl+Z or the toast) that brings back its price alert, mute and snooze', async ({
+  page,
+  sim,
+}) => {
   const [a] = upcoming(sim, 1);
   const id = a!.id;
   const name = `${a!.ev.runner_home} v ${a!.ev.runner_away}`;
@@ -251,7 +269,11 @@ test('Del takes a watch away with an undo (Z, Ctrl+Z or the toast) that brings b
   // The detail's Unwatch button, then the toast's Undo.
   await page.getByTestId('unwatch').click();
   await removed();
-  await page.getByTestId('toast').filter({ hasText: `Removed ${name}` }).getByTestId('toast-action').click();
+  await page
+    .getByTestId('toast')
+    .filter({ hasText: `Removed ${name}` })
+    .getByTestId('toast-action')
+    .click();
   await restoredWithAll();
   // Undone once: Z has nothing more to take back.
   await page.keyboard.press('Escape');
@@ -260,7 +282,10 @@ test('Del takes a watch away with an undo (Z, Ctrl+Z or the toast) that brings b
   await expect(page.getByTestId('watch-count')).toHaveText('1 event');
 });
 
-test('a live alert sounds by kind, flashes its row and counts unread; a snoozed event is listed but silent', async ({ page, sim }) => {
+test('a live alert sounds by kind, flashes its row and counts unread; a snoozed event is listed but silent', async ({
+  page,
+  sim,
+}) => {
   const [a, b] = upcoming(sim, 2);
   await watchByKeys(page, b!.id);
   await watchByKeys(page, a!.id);

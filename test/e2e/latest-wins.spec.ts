@@ -13,7 +13,10 @@ const test = base.extend<{ app: { sim: Simulator; host: WebHost } }>({
   app: liveLoadHost({ key: KEY, name: 'latest-wins', seed: 42, oddsRate: 500 }),
 });
 
-test('a page held for 2.5 s says its screen is behind, with the figure, then catches up and says nothing', async ({ page, app }) => {
+test('a page held for 2.5 s says its screen is behind, with the figure, then catches up and says nothing', async ({
+  page,
+  app,
+}) => {
   const { sim, host } = app;
   const ids = sim.truth
     .bookIds()
@@ -45,7 +48,9 @@ test('a page held for 2.5 s says its screen is behind, with the figure, then cat
       // busy
     }
   });
-  await expect.poll(() => page.evaluate(() => (window as unknown as { behindSeen: string[] }).behindSeen), { timeout: 15_000 }).toContainEqual(expect.stringMatching(/^screen [2-9]\.\d s behind$/));
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { behindSeen: string[] }).behindSeen), { timeout: 15_000 })
+    .toContainEqual(expect.stringMatching(/^screen [2-9]\.\d s behind$/));
   // Caught up: the warning goes.
   await expect(page.getByTestId('status-behind')).toHaveCount(0, { timeout: 15_000 });
 });

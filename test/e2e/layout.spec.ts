@@ -45,7 +45,10 @@ const test = base.extend<{ app: App }>({
       ],
     });
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-layout-e2e-'));
-    const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'layout.db')], { ODDSDESK_API_KEY: KEY });
+    const host = await startWebHost(
+      [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'layout.db')],
+      { ODDSDESK_API_KEY: KEY },
+    );
     const candidates = sim.truth
       .bookIds()
       .map((id) => sim.truth.event(id)!)
@@ -53,12 +56,17 @@ const test = base.extend<{ app: App }>({
       .filter((e) => e.markets.every((m) => m.prices) && e.markets.some((m) => m.market === 'team_total'));
     const withSpecials: EventOdds[] = [];
     for (const e of candidates) {
-      const res = await fetch(new URL(`/api/specials/fixtures?event_id=${e.event_id}`, sim.url), { headers: { 'X-API-Key': PEEK_KEY } });
+      const res = await fetch(new URL(`/api/specials/fixtures?event_id=${e.event_id}`, sim.url), {
+        headers: { 'X-API-Key': PEEK_KEY },
+      });
       if (res.ok && ((await res.json()) as unknown[]).length > 0) withSpecials.push(e);
       if (withSpecials.length >= 1) break;
     }
     expect(withSpecials.length, 'a pre-match event with team totals and specials').toBe(1);
-    const events = [withSpecials[0]!, ...candidates.filter((e) => e.event_id !== withSpecials[0]!.event_id).slice(0, 3)];
+    const events = [
+      withSpecials[0]!,
+      ...candidates.filter((e) => e.event_id !== withSpecials[0]!.event_id).slice(0, 3),
+    ];
     expect(events).toHaveLength(4);
     await use({ sim, url: host.url, events });
     await host.stop();
@@ -99,10 +107,14 @@ async function expectWithin(inner: Locator, outer: Locator, what: string) {
   expect(a.x + a.width, `${what} right`).toBeLessThanOrEqual(b.x + b.width + 0.5);
 }
 
-const lineOf = (e: EventOdds, market: string, side: 'home' | 'away' | null = null) => e.markets.find((m) => m.market === market && m.period === 0 && m.side === side)!;
+const lineOf = (e: EventOdds, market: string, side: 'home' | 'away' | null = null) =>
+  e.markets.find((m) => m.market === market && m.period === 0 && m.side === side)!;
 
 for (const size of SIZES) {
-  test(`at ${size.width}x${size.height} the record-bet form and the price alerts fit the detail pane; Close (Esc) stays in the window`, async ({ page, app }) => {
+  test(`at ${size.width}x${size.height} the record-bet form and the price alerts fit the detail pane; Close (Esc) stays in the window`, async ({
+    page,
+    app,
+  }) => {
     await page.setViewportSize(size);
     await page.goto(app.url);
     const e = app.events[0]!;
@@ -127,7 +139,8 @@ for (const size of SIZES) {
     await expectFits(alerts, 'the price alerts');
     await expectWithin(form, body, 'the record-bet form');
     await expectWithin(alerts, body, 'the price alerts');
-    for (const id of ['record-bet-submit', 'record-bet-stake', 'threshold-add', 'drop-save']) await expectWithin(page.getByTestId(id), body, id);
+    for (const id of ['record-bet-submit', 'record-bet-stake', 'threshold-add', 'drop-save'])
+      await expectWithin(page.getByTestId(id), body, id);
     // The event's name and the close button are in the window, and stay there when the pane is scrolled down.
     await expect(page.getByTestId('detail-title')).toHaveText(`${e.runner_home} v ${e.runner_away}`);
     await expectWithin(page.getByTestId('detail-title'), body, 'the event name');
@@ -158,7 +171,10 @@ for (const size of SIZES) {
   });
 }
 
-test('the event column stays at the left edge when the grid scrolls sideways (1280x720, the detail open)', async ({ page, app }) => {
+test('the event column stays at the left edge when the grid scrolls sideways (1280x720, the detail open)', async ({
+  page,
+  app,
+}) => {
   await page.setViewportSize(SIZES[0]);
   await page.goto(app.url);
   for (const e of app.events.slice(0, 3)) await watch(page, e.event_id);
@@ -169,7 +185,8 @@ test('the event column stays at the left edge when the grid scrolls sideways (12
   const scroller = page.getByTestId('watch-scroller');
   await expectFits(scroller, 'the grid with its default columns');
   await expectWithin(page.getByTestId('sort-maxWin'), page.getByTestId('watch-grid'), 'the max stake column');
-  for (const name of await page.locator('.wrow .teams > span:not(.sep)').all()) await expectFits(name, `the name ${await name.textContent()}`);
+  for (const name of await page.locator('.wrow .teams > span:not(.sep)').all())
+    await expectFits(name, `the name ${await name.textContent()}`);
 
   // Every column shown: wider than the grid, which scrolls sideways.
   await page.getByTestId('columns-button').click();
@@ -179,7 +196,10 @@ test('the event column stays at the left edge when the grid scrolls sideways (12
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
   await expect(page.getByTestId('watch-grid')).toHaveAttribute('data-columns', /fair/);
-  const { scrollWidth, clientWidth } = await scroller.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  const { scrollWidth, clientWidth } = await scroller.evaluate((el) => ({
+    scrollWidth: el.scrollWidth,
+    clientWidth: el.clientWidth,
+  }));
   expect(scrollWidth).toBeGreaterThan(clientWidth + 200);
 
   const row = page.getByTestId(`watch-row-${id}`);
@@ -208,7 +228,10 @@ test('the event column stays at the left edge when the grid scrolls sideways (12
   await page.screenshot({ path: shot('layout-grid-scrolled-1280.png') });
 });
 
-test('the columns chosen, hidden and ordered by keys in the column menu, and the sort, are kept across a reload', async ({ page, app }) => {
+test('the columns chosen, hidden and ordered by keys in the column menu, and the sort, are kept across a reload', async ({
+  page,
+  app,
+}) => {
   await page.setViewportSize(SIZES[1]);
   await page.goto(app.url);
   for (const e of app.events.slice(0, 3)) await watch(page, e.event_id);
@@ -243,8 +266,17 @@ test('the columns chosen, hidden and ordered by keys in the column menu, and the
   await page.getByTestId('sort-home').click();
   await page.getByTestId('sort-home').click();
   await expect(page.getByTestId('sort-home')).toHaveAttribute('aria-sort', 'descending');
-  const byHome = [...app.events.slice(0, 3)].sort((a, b) => lineOf(b, 'moneyline').prices!.home! - lineOf(a, 'moneyline').prices!.home!).map((e) => `watch-row-${e.event_id}`);
-  const rowOrder = () => page.locator('[data-testid^="watch-row-"]').evaluateAll((els) => [...els].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top).map((el) => el.getAttribute('data-testid')));
+  const byHome = [...app.events.slice(0, 3)]
+    .sort((a, b) => lineOf(b, 'moneyline').prices!.home! - lineOf(a, 'moneyline').prices!.home!)
+    .map((e) => `watch-row-${e.event_id}`);
+  const rowOrder = () =>
+    page
+      .locator('[data-testid^="watch-row-"]')
+      .evaluateAll((els) =>
+        [...els]
+          .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+          .map((el) => el.getAttribute('data-testid')),
+      );
   await expect.poll(rowOrder).toEqual(byHome);
 
   // A reload: the same columns in the same order, the same sort.
@@ -262,7 +294,10 @@ test('the columns chosen, hidden and ordered by keys in the column menu, and the
   await expect(grid).not.toHaveAttribute('data-columns', /\bfair\b/);
 });
 
-test('no internal code reaches the screen: grid, detail, top movers, bets, settlements, alerts, specials', async ({ page, app }) => {
+test('no internal code reaches the screen: grid, detail, top movers, bets, settlements, alerts, specials', async ({
+  page,
+  app,
+}) => {
   await page.setViewportSize(SIZES[1]);
   await page.goto(app.url);
   for (const e of app.events) await watch(page, e.event_id);
@@ -270,7 +305,10 @@ test('no internal code reaches the screen: grid, detail, top movers, bets, settl
   /** Reads the whole screen while `view` is on it, and finds its text among what was read (the scan saw the view). */
   const scan = async (where: string, view: Locator) => {
     await expect(view, `${where} on screen`).toBeVisible();
-    const own = (await view.innerText()).split('\n').map((l) => l.trim()).find((l) => l !== '');
+    const own = (await view.innerText())
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '');
     expect(own, `${where} shows some text`).toBeTruthy();
     const text = await page.evaluate(() => document.body.innerText);
     expect(text, `the screen read with ${where} on it`).toContain(own);
@@ -307,7 +345,10 @@ test('no internal code reaches the screen: grid, detail, top movers, bets, settl
   await scan('the event detail', page.getByTestId('event-detail'));
 
   // The threshold crossed: an alert in the Alerts view.
-  app.sim.script.setMarket(e.event_id, homeTotal.line_id, { over: Math.round((threshold + 0.2) * 100) / 100, under: 1.6 });
+  app.sim.script.setMarket(e.event_id, homeTotal.line_id, {
+    over: Math.round((threshold + 0.2) * 100) / 100,
+    under: 1.6,
+  });
   await page.getByTestId('nav-alerts').click();
   await expect(page.locator('.arow').first()).toBeVisible({ timeout: 20_000 });
   await scan('the alerts', page.locator('.arow').first());

@@ -17,7 +17,8 @@ import { cli, root, startWebHost } from './helpers';
 
 const KEY = 'e2e-models-trader-key';
 const shot = (name: string) => path.join(root, 'test-results', 'screenshots', name);
-const interval = (i: ScoreInterval) => (i.low === null || i.high === null ? '—' : `${formatScore(i.low)} – ${formatScore(i.high)}`);
+const interval = (i: ScoreInterval) =>
+  i.low === null || i.high === null ? '—' : `${formatScore(i.low)} – ${formatScore(i.high)}`;
 const count = (n: number) => n.toLocaleString('en-US');
 
 test('the Models view shows the figures cli report models prints for the same history', async ({ page }) => {
@@ -30,7 +31,9 @@ test('the Models view shows the figures cli report models prints for the same hi
   const board = JSON.parse(execFileSync(node!, args, { cwd: root, encoding: 'utf8' })) as ModelScoreboard;
   expect(board.all.lines).toBeGreaterThan(50);
 
-  const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', baseUrl, '--db', db], { ODDSDESK_API_KEY: KEY });
+  const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', baseUrl, '--db', db], {
+    ODDSDESK_API_KEY: KEY,
+  });
   try {
     await page.setViewportSize({ width: 1400, height: 1000 });
     await page.goto(host.url);
@@ -47,8 +50,11 @@ test('the Models view shows the figures cli report models prints for the same hi
       await expect(page.getByTestId(`models-brier-ci-${m.model}`)).toHaveText(interval(m.brier));
     }
     await expect(page.getByTestId(`models-row-${board.all.leader}`)).toContainText('★');
-    await expect(page.getByTestId('models-lines')).toContainText(`${count(board.all.lines)} lines from ${count(board.all.matches)} matches`);
-    for (const [k, n] of Object.entries(board.excluded)) await expect(page.getByTestId(`models-excluded-${k}`)).toHaveAttribute('data-count', String(n));
+    await expect(page.getByTestId('models-lines')).toContainText(
+      `${count(board.all.lines)} lines from ${count(board.all.matches)} matches`,
+    );
+    for (const [k, n] of Object.entries(board.excluded))
+      await expect(page.getByTestId(`models-excluded-${k}`)).toHaveAttribute('data-count', String(n));
 
     // A reliability plot per model, with as many bins as the CLI's table.
     for (const r of board.reliability) {
@@ -58,11 +64,15 @@ test('the Models view shows the figures cli report models prints for the same hi
     }
 
     // The breakdowns: lines, leader and every model's log loss per sport and per market.
-    for (const [testId, groups] of [['models-by-sport', board.bySport], ['models-by-market', board.byMarket]] as const) {
+    for (const [testId, groups] of [
+      ['models-by-sport', board.bySport],
+      ['models-by-market', board.byMarket],
+    ] as const) {
       for (const g of groups) {
         await expect(page.getByTestId(`${testId}-${g.key}-lines`)).toHaveText(count(g.lines));
         await expect(page.getByTestId(`${testId}-${g.key}-leader`)).toHaveText(g.leader ?? '—');
-        for (const m of g.models) await expect(page.getByTestId(`${testId}-${g.key}-${m.model}`)).toHaveText(formatScore(m.logLoss.mean));
+        for (const m of g.models)
+          await expect(page.getByTestId(`${testId}-${g.key}-${m.model}`)).toHaveText(formatScore(m.logLoss.mean));
       }
     }
     await page.screenshot({ path: shot('models.png'), fullPage: true });

@@ -51,21 +51,32 @@ const test = base.extend<object, { world: World }>({
       const rec = await recordDemoHistory({ db, seconds: 1800, watch: 30, keepServing: true });
       const sim = rec.sim;
       seedLedgerHistory({ db, bets: 60, days: 30 });
-      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', rec.baseUrl, '--db', db], { ODDSDESK_API_KEY: rec.key });
+      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', rec.baseUrl, '--db', db], {
+        ODDSDESK_API_KEY: rec.key,
+      });
       const book = () => sim.truth.bookIds().map((id) => sim.truth.event(id)!);
 
       // A live basketball match of the long league, played on until a side has 100 points.
       let basketball: EventOdds | undefined;
       for (let i = 0; i < 200 && !basketball; i++) {
-        basketball = book().find((e) => e.league_name === 'Pro Basketball League' && e.live_status === 1 && Math.max(e.score_home ?? 0, e.score_away ?? 0) >= 100);
+        basketball = book().find(
+          (e) =>
+            e.league_name === 'Pro Basketball League' &&
+            e.live_status === 1 &&
+            Math.max(e.score_home ?? 0, e.score_away ?? 0) >= 100,
+        );
         if (!basketball) await sim.advance(30);
       }
       expect(basketball, 'a Pro Basketball League match at a 3-digit score').toBeDefined();
       const named = book().filter((e) => e.event_id !== basketball!.event_id && e.markets.some((m) => m.prices));
-      const longest = [...named].sort((a, b) => b.runner_home.length + b.runner_away.length - (a.runner_home.length + a.runner_away.length))[0]!;
+      const longest = [...named].sort(
+        (a, b) => b.runner_home.length + b.runner_away.length - (a.runner_home.length + a.runner_away.length),
+      )[0]!;
       let specials: EventOdds | undefined;
       for (const e of named.filter((x) => x.sport_id === 1 && x.live_status !== 1)) {
-        const res = await fetch(new URL(`/api/specials/fixtures?event_id=${e.event_id}`, sim.url), { headers: { 'X-API-Key': rec.key } });
+        const res = await fetch(new URL(`/api/specials/fixtures?event_id=${e.event_id}`, sim.url), {
+          headers: { 'X-API-Key': rec.key },
+        });
         if (res.ok && ((await res.json()) as unknown[]).length > 0) {
           specials = e;
           break;
@@ -84,7 +95,9 @@ const test = base.extend<object, { world: World }>({
       const ml = basketball!.markets.find((m) => m.market === 'moneyline' && m.period === 0 && m.prices)!;
       sim.script.setMarket(basketball!.event_id, ml.line_id, ml.prices, Math.round(ml.max_win / 3));
       await page.getByTestId('nav-alerts').click();
-      await expect(page.locator('[data-testid="alert-row"][data-kind="max_win"]').first()).toBeVisible({ timeout: 30_000 });
+      await expect(page.locator('[data-testid="alert-row"][data-kind="max_win"]').first()).toBeVisible({
+        timeout: 30_000,
+      });
       await page.close();
 
       await use({ sim, host, basketball: basketball!, longest, specials: specials! });
@@ -114,11 +127,15 @@ async function measure(page: Page): Promise<{ cells: number; cut: Cut[]; viewOve
       for (const el of root.querySelectorAll<HTMLElement>(selector)) {
         if (el.getClientRects().length === 0 || !el.textContent?.trim()) continue;
         cells++;
-        if (el.scrollWidth > el.clientWidth) cut.push({ text: el.textContent.trim().slice(0, 60), scroll: el.scrollWidth, client: el.clientWidth });
+        if (el.scrollWidth > el.clientWidth)
+          cut.push({ text: el.textContent.trim().slice(0, 60), scroll: el.scrollWidth, client: el.clientWidth });
       }
     }
     const view = document.querySelector<HTMLElement>('.main .view');
-    const viewOverflow = view && view.scrollWidth > view.clientWidth ? `${view.scrollWidth} px of content in a ${view.clientWidth} px view` : null;
+    const viewOverflow =
+      view && view.scrollWidth > view.clientWidth
+        ? `${view.scrollWidth} px of content in a ${view.clientWidth} px view`
+        : null;
     return { cells, cut, viewOverflow };
   }, FIT);
 }
@@ -138,7 +155,10 @@ async function nav(page: Page, view: string) {
 
 for (const size of SIZES) {
   for (const theme of THEMES) {
-    test(`at ${size.width}x${size.height}, ${theme}: no name, price or score of a main view is cut`, async ({ page, world }) => {
+    test(`at ${size.width}x${size.height}, ${theme}: no name, price or score of a main view is cut`, async ({
+      page,
+      world,
+    }) => {
       test.setTimeout(180_000);
       await page.setViewportSize(size);
       await page.goto(world.host.url);
@@ -151,7 +171,12 @@ for (const size of SIZES) {
       await nav(page, 'watchlist');
       const b = world.basketball.event_id;
       await expect(page.locator('[data-testid^="watch-row-"]').nth(20)).toBeVisible();
-      await expect(page.locator(`[data-testid="watch-row-${world.longest.event_id}"], [data-testid="watch-row-${b}"]`).locator('.price:not(.empty)').first()).toBeAttached();
+      await expect(
+        page
+          .locator(`[data-testid="watch-row-${world.longest.event_id}"], [data-testid="watch-row-${b}"]`)
+          .locator('.price:not(.empty)')
+          .first(),
+      ).toBeAttached();
       await expectNothingCut(page, `the watchlist at ${tag}`, 100);
       await page.screenshot({ path: shot(`no-cut-watchlist-${tag}.png`) });
 
@@ -160,8 +185,10 @@ for (const size of SIZES) {
       await filter.fill(world.basketball.runner_home);
       await expect(page.getByTestId(`score-${b}`)).toHaveText(/\d{3}/);
       // The league column is one of the default set at 1920 (at 1280 it is left out when it does not fit beside the rest).
-      if (size.width >= 1920) await expect(page.getByTestId('watch-grid')).toHaveAttribute('data-columns', /\bleague\b/);
-      if ((await page.getByTestId('watch-grid').getAttribute('data-columns'))!.includes('league')) await expect(page.getByTestId(`watch-row-${b}`)).toContainText('Pro Basketball League');
+      if (size.width >= 1920)
+        await expect(page.getByTestId('watch-grid')).toHaveAttribute('data-columns', /\bleague\b/);
+      if ((await page.getByTestId('watch-grid').getAttribute('data-columns'))!.includes('league'))
+        await expect(page.getByTestId(`watch-row-${b}`)).toContainText('Pro Basketball League');
       await expectNothingCut(page, `the basketball match in the watchlist at ${tag}`, 5);
 
       // The detail open on it: the grid beside it and the pane, its score header whole; then every row again.

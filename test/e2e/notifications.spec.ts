@@ -29,9 +29,12 @@ function recordNotifications() {
   (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
 }
 
-const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string; tag: string }> }).__notes);
+const notes = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string; tag: string }> }).__notes);
 
-test('with "notify price alerts" off a drop is alerted in the list but not notified; on, the next drop notifies and its click opens the line', async ({ page }) => {
+test('with "notify price alerts" off a drop is alerted in the list but not notified; on, the next drop notifies and its click opens the line', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-notify-'));
@@ -39,7 +42,8 @@ test('with "notify price alerts" off a drop is alerted in the list but not notif
   try {
     // A match before its start with a priced handicap line (not the moneyline the detail opens at), opening at
     // 2.00 / 1.90 (fair home, EM: 2.0526).
-    const lineOf = (id: number) => sim.truth.event(id)?.markets.find((m) => m.market === 'spread' && m.prices && m.line_id !== id * 10);
+    const lineOf = (id: number) =>
+      sim.truth.event(id)?.markets.find((m) => m.market === 'spread' && m.prices && m.line_id !== id * 10);
     const eventId = sim.truth.bookIds().find((id) => sim.truth.event(id)?.live_status !== 1 && lineOf(id))!;
     expect(eventId).toBeDefined();
     const lineId = lineOf(eventId)!.line_id;
@@ -47,10 +51,13 @@ test('with "notify price alerts" off a drop is alerted in the list but not notif
 
     // The further steam below is a drop episode of its own: the host runs on the real clock and cannot wait out the
     // 10 s quiet gap (docs/trading.md, "Drop episodes"; src/core/monitor/dropEpisodes.test.ts has the gap itself).
-    host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'notify.db')], {
-      ODDSDESK_API_KEY: KEY,
-      ODDSDESK_TEST_DROP_EPISODE_QUIET_MS: '1',
-    });
+    host = await startWebHost(
+      [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'notify.db')],
+      {
+        ODDSDESK_API_KEY: KEY,
+        ODDSDESK_TEST_DROP_EPISODE_QUIET_MS: '1',
+      },
+    );
     await page.addInitScript(recordNotifications);
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();
@@ -90,7 +97,9 @@ test('with "notify price alerts" off a drop is alerted in the list but not notif
     expect(first!.title).toMatch(/drop/i);
     expect(first!.tag).toMatch(/^oddsdesk-\d+$/);
     // The click opens the event's detail at the line that dropped, not at its first line.
-    await page.evaluate(() => (window as unknown as { __shown: Array<{ onclick: (() => void) | null }> }).__shown[0]!.onclick?.());
+    await page.evaluate(() =>
+      (window as unknown as { __shown: Array<{ onclick: (() => void) | null }> }).__shown[0]!.onclick?.(),
+    );
     await expect(page.getByTestId(`market-${lineId}`)).toHaveClass(/\bchosen\b/);
     await expect(page.locator('.detail tr.mrow.chosen')).toHaveCount(1);
   } finally {

@@ -25,7 +25,10 @@ async function chooseFormat(page: Page, format: string) {
   await expect(page.getByTestId('odds-format-select')).toHaveValue(format);
 }
 
-test('switching the odds format in Settings changes the grid, the detail and the Bets view; the zone moves every time', async ({ page, sim }) => {
+test('switching the odds format in Settings changes the grid, the detail and the Bets view; the zone moves every time', async ({
+  page,
+  sim,
+}) => {
   // A match hours before its start with a two-way moneyline.
   const event = twoWayMatch(sim);
   const id = event.event_id;
@@ -94,7 +97,9 @@ test('switching the odds format in Settings changes the grid, the detail and the
   await expect(chart.locator('.u-legend .u-series').nth(1).locator('.u-value')).toHaveText('+175');
   await expect(chart.locator('.u-legend .u-series').nth(2).locator('.u-value')).toHaveText('-200');
   // Its time is on the 24-hour clock, in the zone: no am/pm.
-  await expect(chart.locator('.u-legend .u-series').nth(0).locator('.u-value')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  await expect(chart.locator('.u-legend .u-series').nth(0).locator('.u-value')).toHaveText(
+    /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
+  );
   await page.screenshot({ path: shot('odds-format-american.png') });
 
   // Malay: from evens up -1/(d-1): 2.75 -> -1/1.75 = -0.571; below evens d-1: 1.50 -> +0.500.

@@ -28,7 +28,10 @@ const test = base.extend<{ sim: Simulator }>({
   }),
 });
 
-test('opening and closing the detail with its charts, the palette and a second window leaves no listener, subscription or DOM node behind', async ({ page, sim }) => {
+test('opening and closing the detail with its charts, the palette and a second window leaves no listener, subscription or DOM node behind', async ({
+  page,
+  sim,
+}) => {
   test.setTimeout(180_000);
   const event = twoWayMatch(sim);
   const id = event.event_id;

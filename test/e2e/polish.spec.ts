@@ -33,7 +33,10 @@ const test = base.extend<{ open: (size: { width: number; height: number }) => Pr
       cleanup.push(() => sim.close());
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-polish-e2e-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-      const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'polish.db')], { ODDSDESK_API_KEY: KEY });
+      const host = await startWebHost(
+        [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'polish.db')],
+        { ODDSDESK_API_KEY: KEY },
+      );
       cleanup.push(() => host.stop());
       await page.setViewportSize(size);
       await page.goto(host.url);
@@ -50,7 +53,13 @@ function twoWayMatch(sim: Simulator, home: number, away: number): { id: number; 
   const event = sim.truth
     .bookIds()
     .map((id) => sim.truth.event(id)!)
-    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined)!;
+    .find(
+      (e) =>
+        e.live_status !== 1 &&
+        Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 &&
+        e.markets.every((m) => m.prices) &&
+        e.markets[0]!.prices!.draw === undefined,
+    )!;
   const id = event.event_id;
   sim.script.setMarket(id, id * 10, { home, away });
   return { id, ml: id * 10 };
@@ -70,7 +79,10 @@ const labelsOf = async (page: Page, testId: string, which: 'x' | 'y') =>
 for (const size of SIZES) {
   const at = `${size.width}x${size.height}`;
 
-  test(`${at}: the Bets report's P/L axis on two bets placed today reads today's clock times`, async ({ page, open }) => {
+  test(`${at}: the Bets report's P/L axis on two bets placed today reads today's clock times`, async ({
+    page,
+    open,
+  }) => {
     test.setTimeout(240_000);
     const { sim } = await open(size);
     // Settlements walked every 10 s, so the played-out match settles the bets soon.
@@ -109,7 +121,10 @@ for (const size of SIZES) {
     await expect(page.getByTestId('report-histogram')).toBeVisible();
   });
 
-  test(`${at}: in implied-% mode a rising probability reads as a rise in Top movers and on the price chart`, async ({ page, open }) => {
+  test(`${at}: in implied-% mode a rising probability reads as a rise in Top movers and on the price chart`, async ({
+    page,
+    open,
+  }) => {
     const { sim } = await open(size);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('odds-format-select').selectOption('implied');
@@ -143,7 +158,8 @@ for (const size of SIZES) {
     expect(pct.length).toBeGreaterThanOrEqual(2);
     expect(pct, 'top to bottom').toEqual([...pct].sort((a, b) => b - a));
     // And its time axis, on two ticks moments apart, reads clock times, not thousandths of a second.
-    for (const l of await labelsOf(page, 'chart-price', 'x')) expect(l).toMatch(/^\d\d:\d\d(:\d\d)?( \d{1,2} [A-Z][a-z]{2})?$/);
+    for (const l of await labelsOf(page, 'chart-price', 'x'))
+      expect(l).toMatch(/^\d\d:\d\d(:\d\d)?( \d{1,2} [A-Z][a-z]{2})?$/);
   });
 
   test(`${at}: a single click opens the detail, also after Esc closed it`, async ({ page, open }) => {
@@ -159,7 +175,10 @@ for (const size of SIZES) {
     await expect(page.getByTestId('event-detail')).toBeVisible();
   });
 
-  test(`${at}: the fixtures picker moves with Down and watches with Enter from its search box`, async ({ page, open }) => {
+  test(`${at}: the fixtures picker moves with Down and watches with Enter from its search box`, async ({
+    page,
+    open,
+  }) => {
     const { sim } = await open(size);
     await page.getByTestId('open-fixtures').click();
     const filter = page.getByTestId('fixture-filter');
@@ -205,11 +224,20 @@ for (const size of SIZES) {
     await expect(page.getByTestId('status-streams')).not.toHaveText(/[1-9]\d*\/\d+ live/);
   });
 
-  test(`${at}: a settlement of a sport without draws (basketball, tennis) shows no draw result`, async ({ page, open }) => {
+  test(`${at}: a settlement of a sport without draws (basketball, tennis) shows no draw result`, async ({
+    page,
+    open,
+  }) => {
     const { sim } = await open(size);
     // Basketball, tennis and the rest are played to a winner; the service still sends their moneyline's draw, a loss.
     const drawless = new Set(SPORTS.filter((s) => !s.draw).map((s) => s.id));
-    const ball = sim.truth.settled().filter((s) => drawless.has(s.sport_id) && s.settlement.some((l) => l.market === 'moneyline' && l.outcome_draw === 'loss')).at(-1)!;
+    const ball = sim.truth
+      .settled()
+      .filter(
+        (s) =>
+          drawless.has(s.sport_id) && s.settlement.some((l) => l.market === 'moneyline' && l.outcome_draw === 'loss'),
+      )
+      .at(-1)!;
     expect(ball, 'a settled match of a sport without draws').toBeTruthy();
     const ml = ball.settlement.find((l) => l.market === 'moneyline')!;
     await page.keyboard.press('t');

@@ -74,7 +74,8 @@ async function shownSplit(page: Page): Promise<Record<string, number>> {
   for (const row of await page.getByTestId('quota-split').locator('tr').all()) {
     const purpose = (await row.getAttribute('data-purpose'))!;
     const count = Number((await row.locator('td.num').textContent())!.replace(/,/g, ''));
-    const p = purpose === 'settled' || purpose === 'results' || purpose === 'lookup' || purpose === 'ui' ? OTHER : purpose;
+    const p =
+      purpose === 'settled' || purpose === 'results' || purpose === 'lookup' || purpose === 'ui' ? OTHER : purpose;
     split[p] = (split[p] ?? 0) + count;
   }
   return split;
@@ -92,21 +93,36 @@ async function watchFirstUpcoming(page: Page, sim: Simulator): Promise<number> {
   return f.event_id;
 }
 
-test('the quota tooltip splits the hour by purpose as the upstream counted it, and names the headers as source', async ({ page, open }) => {
+test('the quota tooltip splits the hour by purpose as the upstream counted it, and names the headers as source', async ({
+  page,
+  open,
+}) => {
   const sim = await open();
   await watchFirstUpcoming(page, sim);
   const bar = page.getByTestId('status-bar');
   await expect(bar.getByTestId('status-streams')).toHaveText('stream 1/1 live');
   // The app's key is the one that opened the stream (the test's own key only ever looks at the fixtures).
-  const appKeyIds = new Set(sim.requestLog().filter((r) => r.path === '/api/stream/event').map((r) => r.keyId!));
+  const appKeyIds = new Set(
+    sim
+      .requestLog()
+      .filter((r) => r.path === '/api/stream/event')
+      .map((r) => r.keyId!),
+  );
   expect(appKeyIds.size).toBe(1);
 
   const quota = bar.getByTestId('status-quota');
   await quota.hover();
   const tooltip = page.getByTestId('quota-tooltip');
   await expect(tooltip).toBeVisible();
-  await expect(tooltip.getByTestId('quota-source')).toHaveText("limit 100,000/hour, from the service's rate-limit headers");
-  const norm = (split: Record<string, number>) => JSON.stringify(Object.entries(split).filter(([, n]) => n > 0).sort());
+  await expect(tooltip.getByTestId('quota-source')).toHaveText(
+    "limit 100,000/hour, from the service's rate-limit headers",
+  );
+  const norm = (split: Record<string, number>) =>
+    JSON.stringify(
+      Object.entries(split)
+        .filter(([, n]) => n > 0)
+        .sort(),
+    );
   await expect
     .poll(async () => {
       const [shown, upstream] = [norm(await shownSplit(page)), norm(upstreamSplit(sim, appKeyIds))];
@@ -117,11 +133,15 @@ test('the quota tooltip splits the hour by purpose as the upstream counted it, a
   expect(shown['stream']).toBe(1);
   // The walk's own pages are at least every /api/settled request the upstream saw.
   // The tooltip learns of a page with the next status push (up to 250 ms later): counted again until it has.
-  const settledPages = () => sim.requestLog().filter((r) => r.path === '/api/settled' && appKeyIds.has(r.keyId!)).length;
+  const settledPages = () =>
+    sim.requestLog().filter((r) => r.path === '/api/settled' && appKeyIds.has(r.keyId!)).length;
   expect(settledPages()).toBeGreaterThanOrEqual(1);
   await expect
     .poll(async () => {
-      const [shown, upstream] = [Number(await tooltip.getByTestId('quota-purpose-settled').textContent()), settledPages()];
+      const [shown, upstream] = [
+        Number(await tooltip.getByTestId('quota-purpose-settled').textContent()),
+        settledPages(),
+      ];
       return shown >= upstream ? 'at least' : `shown ${shown} < upstream ${upstream}`;
     })
     .toBe('at least');
@@ -143,7 +163,11 @@ test('the quota tooltip splits the hour by purpose as the upstream counted it, a
   await expect(page.getByTestId('coverage-requests-stream')).toHaveText('1');
   await expect(page.getByTestId('coverage-requests-repair')).toHaveText('0');
   await expect
-    .poll(async () => Number((await page.getByTestId('coverage-requests-specials').textContent())!.replace(/,/g, '')) === (upstreamSplit(sim, appKeyIds)['specials'] ?? 0))
+    .poll(
+      async () =>
+        Number((await page.getByTestId('coverage-requests-specials').textContent())!.replace(/,/g, '')) ===
+        (upstreamSplit(sim, appKeyIds)['specials'] ?? 0),
+    )
     .toBe(true);
 });
 
@@ -152,6 +176,8 @@ test('without rate-limit headers the tooltip says the limit is the setting', asy
   const quota = page.getByTestId('status-bar').getByTestId('status-quota');
   await expect(quota).toHaveText(/^quota [1-9]\d*\/1,000 this hour/);
   await quota.focus();
-  await expect(page.getByTestId('quota-tooltip').getByTestId('quota-source')).toHaveText('limit 1,000/hour, from your setting (Settings › Hourly quota)');
+  await expect(page.getByTestId('quota-tooltip').getByTestId('quota-source')).toHaveText(
+    'limit 1,000/hour, from your setting (Settings › Hourly quota)',
+  );
   await expect(page.getByTestId('quota-tooltip').getByTestId('quota-purpose-settled')).toHaveText(/^[1-9]\d*$/);
 });

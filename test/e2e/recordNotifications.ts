@@ -18,4 +18,5 @@ export function recordNotifications() {
 }
 
 /** The notifications recorded so far. */
-export const recordedNotes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string }> }).__notes);
+export const recordedNotes = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string }> }).__notes);

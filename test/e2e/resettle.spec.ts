@@ -27,13 +27,23 @@ const test = base.extend<{ sim: Simulator }>({
   }),
 });
 
-test('a match settled 2-3 and sent again 99-99: the bet shows its new result, re-settled from the old one, and the alert says so', async ({ page, sim }) => {
+test('a match settled 2-3 and sent again 99-99: the bet shows its new result, re-settled from the old one, and the alert says so', async ({
+  page,
+  sim,
+}) => {
   settlement = null;
   // A match hours before its start with a 1X2 moneyline.
   const event = sim.truth
     .bookIds()
     .map((id) => sim.truth.event(id)!)
-    .find((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.some((m) => m.line_id === e.event_id * 10 && m.market === 'moneyline' && m.prices?.draw !== undefined))!;
+    .find(
+      (e) =>
+        e.live_status !== 1 &&
+        Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 &&
+        e.markets.some(
+          (m) => m.line_id === e.event_id * 10 && m.market === 'moneyline' && m.prices?.draw !== undefined,
+        ),
+    )!;
   const id = event.event_id;
   const ml = id * 10;
   expect(event.markets.some((m) => m.line_id === ml && m.market === 'moneyline')).toBe(true);
@@ -60,13 +70,28 @@ test('a match settled 2-3 and sent again 99-99: the bet shows its new result, re
 
   // The match leaves the book and the service settles it 2-3: away won.
   const settledAs = (home: number, away: number, at: number): SettledEvent => ({
-    event_id: id, sport_id: event.sport_id, league_id: event.league_id, league_name: event.league_name,
-    runner_home: event.runner_home, runner_away: event.runner_away, starts: event.starts,
-    score_home: home, score_away: away, status: 'ended', settled_at: formatServiceTime(at),
-    settlement: [{
-      line_id: ml, period: 0, market: 'moneyline', line: null,
-      outcome_home: home > away ? 'win' : 'loss', outcome_draw: home === away ? 'win' : 'loss', outcome_away: away > home ? 'win' : 'loss',
-    }],
+    event_id: id,
+    sport_id: event.sport_id,
+    league_id: event.league_id,
+    league_name: event.league_name,
+    runner_home: event.runner_home,
+    runner_away: event.runner_away,
+    starts: event.starts,
+    score_home: home,
+    score_away: away,
+    status: 'ended',
+    settled_at: formatServiceTime(at),
+    settlement: [
+      {
+        line_id: ml,
+        period: 0,
+        market: 'moneyline',
+        line: null,
+        outcome_home: home > away ? 'win' : 'loss',
+        outcome_draw: home === away ? 'win' : 'loss',
+        outcome_away: away > home ? 'win' : 'loss',
+      },
+    ],
   });
   const first = Date.now() - 60_000;
   settlement = settledAs(2, 3, first);
@@ -77,11 +102,16 @@ test('a match settled 2-3 and sent again 99-99: the bet shows its new result, re
 
   // Sent again with other scores: 99-99, a draw. The bet is lost now, and says it was re-settled from won.
   settlement = settledAs(99, 99, first + 30_000);
-  await untilBetsShow(page, () => expect(page.getByTestId('bet-result')).toHaveText('lost re-settled won → lost, 2–3 → 99–99', { timeout: 1000 }));
+  await untilBetsShow(page, () =>
+    expect(page.getByTestId('bet-result')).toHaveText('lost re-settled won → lost, 2–3 → 99–99', { timeout: 1000 }),
+  );
   await expect(page.getByTestId('bet-pnl')).toHaveText('-10.00');
   await expect(page.getByTestId('bet-resettled')).toHaveText('re-settled');
   await expect(page.getByTestId('bet-resettled-from')).toHaveText('won → lost, 2–3 → 99–99');
-  await expect(page.getByTestId('bet-resettled')).toHaveAttribute('title', 'The match was settled again with another result: won → lost, 2–3 → 99–99');
+  await expect(page.getByTestId('bet-resettled')).toHaveAttribute(
+    'title',
+    'The match was settled again with another result: won → lost, 2–3 → 99–99',
+  );
 
   // The alert list: the settlement, then the re-settlement.
   await page.keyboard.press('Escape');

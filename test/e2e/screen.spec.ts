@@ -28,7 +28,9 @@ interface Fixture {
   starts: string;
 }
 
-const test = base.extend<{ open: (o?: { demo?: boolean }) => Promise<{ sim: Simulator; host: WebHost; fixtures(): Promise<Fixture[]> }> }>({
+const test = base.extend<{
+  open: (o?: { demo?: boolean }) => Promise<{ sim: Simulator; host: WebHost; fixtures(): Promise<Fixture[]> }>;
+}>({
   open: async ({ page: _page }, use) => {
     const cleanup: Array<() => Promise<void>> = [];
     await use(async (o = {}) => {
@@ -46,7 +48,10 @@ const test = base.extend<{ open: (o?: { demo?: boolean }) => Promise<{ sim: Simu
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-screen-'));
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const service = o.demo ? [] : ['--base-url', sim.url];
-      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'screen.db')], o.demo ? seededDemo(25, 20) : { ODDSDESK_API_KEY: KEY });
+      const host = await startWebHost(
+        [...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'screen.db')],
+        o.demo ? seededDemo(25, 20) : { ODDSDESK_API_KEY: KEY },
+      );
       cleanup.push(() => host.stop());
       return {
         sim,
@@ -61,7 +66,10 @@ const test = base.extend<{ open: (o?: { demo?: boolean }) => Promise<{ sim: Simu
   },
 });
 
-test('must-show 4: the first run of the demo watches live events whose prices move; the grid fits beside the detail at 1600 px; no 404', async ({ page, open }) => {
+test('must-show 4: the first run of the demo watches live events whose prices move; the grid fits beside the detail at 1600 px; no 404', async ({
+  page,
+  open,
+}) => {
   await page.setViewportSize({ width: 1600, height: 900 });
   const missing: string[] = [];
   page.on('response', (r) => {
@@ -87,7 +95,8 @@ test('must-show 4: the first run of the demo watches live events whose prices mo
       const out: Record<string, string> = {};
       for (const row of rows) {
         // A priced cell is named by event, line and side (data-testid); its last child holds the price.
-        for (const cell of row.querySelectorAll('.price[data-testid]:not(.offline)')) out[cell.getAttribute('data-testid')!] = cell.lastChild?.textContent ?? '';
+        for (const cell of row.querySelectorAll('.price[data-testid]:not(.offline)'))
+          out[cell.getAttribute('data-testid')!] = cell.lastChild?.textContent ?? '';
       }
       return out;
     });
@@ -147,7 +156,10 @@ test('must-show 4: the first run of the demo watches live events whose prices mo
   expect(missing).toEqual([]);
 });
 
-test('an id typed and entered: the row gets its teams from the stream without a reload, and the next letter is a shortcut', async ({ page, open }) => {
+test('an id typed and entered: the row gets its teams from the stream without a reload, and the next letter is a shortcut', async ({
+  page,
+  open,
+}) => {
   const app = await open();
   await page.goto(app.host.url);
   const f = (await app.fixtures()).find((x) => x.live_status !== 1)!;
@@ -158,18 +170,25 @@ test('an id typed and entered: the row gets its teams from the stream without a 
   await expect(page.getByTestId(`watch-row-${f.event_id}`)).toBeVisible();
   await expect(input).not.toBeFocused();
   // Nothing was known of it but its id: the stream's snapshot names it.
-  await expect(page.getByTestId(`watch-row-${f.event_id}`).locator('.teams')).toHaveText(new RegExp(`^${f.runner_home} v `));
+  await expect(page.getByTestId(`watch-row-${f.event_id}`).locator('.teams')).toHaveText(
+    new RegExp(`^${f.runner_home} v `),
+  );
   await page.keyboard.press('t');
   await expect(page.getByTestId('settlement-list').or(page.getByTestId('settlements-empty'))).toBeVisible();
   await page.keyboard.press('w');
   await expect(page.getByTestId('add-watch-input')).toHaveValue('');
 });
 
-test('a watched match that finishes: FT on the row with its prices gone, and the detail pane says FT too, never LIVE', async ({ page, open }) => {
+test('a watched match that finishes: FT on the row with its prices gone, and the detail pane says FT too, never LIVE', async ({
+  page,
+  open,
+}) => {
   const app = await open();
   await page.goto(app.host.url);
   // The live match that started first finishes first.
-  const live = (await app.fixtures()).filter((x) => x.live_status === 1).sort((a, b) => a.starts.localeCompare(b.starts))[0]!;
+  const live = (await app.fixtures())
+    .filter((x) => x.live_status === 1)
+    .sort((a, b) => a.starts.localeCompare(b.starts))[0]!;
   const id = live.event_id;
   await page.getByTestId('add-watch-input').fill(String(id));
   await page.getByTestId('add-watch-input').press('Enter');
@@ -204,12 +223,17 @@ test('a basketball score is shown whole in the Settlements view', async ({ page,
   expect(scroll).toBeLessThanOrEqual(client);
 });
 
-test('the service goes away: the watched row dims its prices as stale, and the banner and status bar say offline since when', async ({ page, open }) => {
+test('the service goes away: the watched row dims its prices as stale, and the banner and status bar say offline since when', async ({
+  page,
+  open,
+}) => {
   const app = await open();
   await page.goto(app.host.url);
   // A live match offered in play (one that is not has no price to go stale: its row says it is suspended).
   const priced = (id: number) => app.sim.truth.event(id)?.markets.some((m) => m.prices !== null) ?? false;
-  const live = (await app.fixtures()).filter((x) => x.live_status === 1 && priced(x.event_id)).sort((a, b) => b.starts.localeCompare(a.starts))[0]!;
+  const live = (await app.fixtures())
+    .filter((x) => x.live_status === 1 && priced(x.event_id))
+    .sort((a, b) => b.starts.localeCompare(a.starts))[0]!;
   await page.getByTestId('add-watch-input').fill(String(live.event_id));
   await page.getByTestId('add-watch-input').press('Enter');
   const row = page.getByTestId(`watch-row-${live.event_id}`);

@@ -21,7 +21,13 @@ function upcoming(sim: Simulator) {
   return sim.truth
     .bookIds()
     .map((id) => sim.truth.event(id)!)
-    .filter((e) => e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.every((m) => m.prices) && e.markets[0]!.prices!.draw === undefined);
+    .filter(
+      (e) =>
+        e.live_status !== 1 &&
+        Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 &&
+        e.markets.every((m) => m.prices) &&
+        e.markets[0]!.prices!.draw === undefined,
+    );
 }
 
 async function watch(page: Page, id: number) {
@@ -39,7 +45,10 @@ async function newTab(page: Page, act: () => Promise<void>): Promise<Page> {
   return tab;
 }
 
-test('Top movers in a tab of its own shows that alone and follows the first tab: a setting, a new watch, an alert', async ({ page, sim }) => {
+test('Top movers in a tab of its own shows that alone and follows the first tab: a setting, a new watch, an alert', async ({
+  page,
+  sim,
+}) => {
   const [a, b] = upcoming(sim);
   const ml = a!.event_id * 10;
   sim.script.setMarket(a!.event_id, ml, { home: 2.5, away: 1.6 });
@@ -103,7 +112,10 @@ test('Top movers in a tab of its own shows that alone and follows the first tab:
   await movers.screenshot({ path: shot('second-window-movers.png') });
 });
 
-test("Shift+Enter opens the selected match in a tab of its own: its detail alone, in step with the first tab's watchlist", async ({ page, sim }) => {
+test("Shift+Enter opens the selected match in a tab of its own: its detail alone, in step with the first tab's watchlist", async ({
+  page,
+  sim,
+}) => {
   const [a] = upcoming(sim);
   const id = a!.event_id;
   await watch(page, id);

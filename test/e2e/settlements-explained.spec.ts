@@ -37,20 +37,37 @@ function recordNotifications() {
   (window as unknown as { Notification: unknown }).Notification = RecordingNotification;
 }
 
-const notes = (page: Page) => page.evaluate(() => (window as unknown as { __notes: Array<{ title: string; body: string }> }).__notes.map((n) => ({ title: n.title, body: n.body })));
+const notes = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __notes: Array<{ title: string; body: string }> }).__notes.map((n) => ({
+      title: n.title,
+      body: n.body,
+    })),
+  );
 
-test('all settlements alert; a notification click explains one; offline the view filters by sport and labels games', async ({ page }) => {
+test('all settlements alert; a notification click explains one; offline the view filters by sport and labels games', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const cleanup: Array<() => Promise<void>> = [];
   try {
-    const sim: Simulator = await startSimulator({ port: 0, seed: 8, clock: 'manual', historyHours: 3, keys: [{ key: KEY, plan: 'enterprise' }] });
+    const sim: Simulator = await startSimulator({
+      port: 0,
+      seed: 8,
+      clock: 'manual',
+      historyHours: 3,
+      keys: [{ key: KEY, plan: 'enterprise' }],
+    });
     let simOpen = true;
     cleanup.push(async () => void (simOpen && (await sim.close())));
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-explained-'));
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const host: WebHost = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')], {
-      ODDSDESK_API_KEY: KEY,
-    });
+    const host: WebHost = await startWebHost(
+      [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')],
+      {
+        ODDSDESK_API_KEY: KEY,
+      },
+    );
     cleanup.push(() => host.stop());
     await page.addInitScript(recordNotifications);
     await page.goto(host.url);
@@ -79,20 +96,27 @@ test('all settlements alert; a notification click explains one; offline the view
 
     // The notification names the event, the score and each line in words.
     const names = periodNames(PERIODS);
-    const words = s.settlement.map((l) => settledLineText(l, { sport: 'Tennis', names, score: { home: s.score_home, away: s.score_away } }));
+    const words = s.settlement.map((l) =>
+      settledLineText(l, { sport: 'Tennis', names, score: { home: s.score_home, away: s.score_away } }),
+    );
     const title = settlementTitle(s);
-    await expect.poll(async () => (await notes(page)).find((n) => n.title === title)?.body ?? null, { timeout: 15_000 }).toBe(words.join('\n'));
+    await expect
+      .poll(async () => (await notes(page)).find((n) => n.title === title)?.body ?? null, { timeout: 15_000 })
+      .toBe(words.join('\n'));
     expect(words.join('\n')).not.toMatch(/\b[HDA] [WLP]\b|\(p\d+\)/);
 
     // Clicking it opens the settlement: its lines in words and its period results.
     await page.evaluate((t) => {
-      const n = (window as unknown as { __notes: Array<{ title: string; onclick: (() => void) | null }> }).__notes.find((x) => x.title === t)!;
+      const n = (window as unknown as { __notes: Array<{ title: string; onclick: (() => void) | null }> }).__notes.find(
+        (x) => x.title === t,
+      )!;
       n.onclick?.();
     }, title);
     await expect(page.getByTestId('nav-settlements')).toHaveAttribute('aria-current', 'page');
     const detail = page.getByTestId('settlement-detail');
     await expect(detail).toContainText(`${s.runner_home} v ${s.runner_away}`);
-    for (const [i, l] of s.settlement.entries()) await expect(detail.getByTestId(`settled-words-${l.line_id}`)).toHaveText(words[i]!);
+    for (const [i, l] of s.settlement.entries())
+      await expect(detail.getByTestId(`settled-words-${l.line_id}`)).toHaveText(words[i]!);
     const firstGame = tennisGamePeriod(1, 1);
     await expect(detail.getByTestId(`period-result-${firstGame}`)).toContainText('Set 1 Game 1', { timeout: 30_000 });
     await expect(detail.getByTestId('period-result-1')).toContainText(names.get(1)!);
@@ -109,15 +133,25 @@ test('all settlements alert; a notification click explains one; offline the view
     await expect(page.getByTestId('settlement-grid')).toHaveAttribute('aria-busy', 'false');
     const rows = page.locator('[data-testid^="settlement-row-"]');
     await expect(rows.first()).toBeVisible();
-    const tennisIds = new Set(sim.truth.settled().filter((x) => x.sport_id === TENNIS.id).map((x) => x.event_id));
-    const shown = () => rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))));
+    const tennisIds = new Set(
+      sim.truth
+        .settled()
+        .filter((x) => x.sport_id === TENNIS.id)
+        .map((x) => x.event_id),
+    );
+    const shown = () =>
+      rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))));
     await expect.poll(async () => (await shown()).filter((id) => !tennisIds.has(id))).toEqual([]);
     expect((await shown()).length).toBeGreaterThan(0);
     // The sport's name comes from the stored sports list, which the page may still be reading: wait for it per row.
     for (let i = 0; i < (await rows.count()); i++) await expect(rows.nth(i)).toContainText(/(^|[^ ])Tennis/);
     await page.getByTestId(`settlement-row-${s.event_id}`).click();
-    await expect(page.getByTestId('settlement-detail').getByTestId(`period-result-${firstGame}`)).toContainText('Set 1 Game 1');
-    await expect(page.getByTestId('settlement-detail').getByTestId(`settled-words-${s.settlement[0]!.line_id}`)).toHaveText(words[0]!);
+    await expect(page.getByTestId('settlement-detail').getByTestId(`period-result-${firstGame}`)).toContainText(
+      'Set 1 Game 1',
+    );
+    await expect(
+      page.getByTestId('settlement-detail').getByTestId(`settled-words-${s.settlement[0]!.line_id}`),
+    ).toHaveText(words[0]!);
   } finally {
     for (const stop of cleanup.reverse()) await stop().catch(() => undefined);
   }

@@ -21,18 +21,24 @@ const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 /** One half stake on a whole or half handicap: win, push or loss by the side's goal margin. */
 const half = (margin: number, h: number) => (margin + h > 0 ? 1 : margin + h < 0 ? -1 : 0);
 
-const dropAlerts = (page: Page, eventId: number) => page.locator(`[data-testid="alert-row"][data-kind="drop"][data-event-id="${eventId}"]`);
+const dropAlerts = (page: Page, eventId: number) =>
+  page.locator(`[data-testid="alert-row"][data-kind="drop"][data-event-id="${eventId}"]`);
 
-test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off, a quarter line settled in words', async ({ page }) => {
+test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off, a quarter line settled in words', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, seed: 31, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-trading-e2e-'));
-  const host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'trading.db')], {
-    ODDSDESK_API_KEY: KEY,
-    // The re-armed steam below is a drop episode of its own: the host runs on the real clock and cannot wait out the
-    // 10 s quiet gap (docs/trading.md, "Drop episodes"; src/core/monitor/dropEpisodes.test.ts has the gap itself).
-    ODDSDESK_TEST_DROP_EPISODE_QUIET_MS: '1',
-  });
+  const host = await startWebHost(
+    [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'trading.db')],
+    {
+      ODDSDESK_API_KEY: KEY,
+      // The re-armed steam below is a drop episode of its own: the host runs on the real clock and cannot wait out the
+      // 10 s quiet gap (docs/trading.md, "Drop episodes"; src/core/monitor/dropEpisodes.test.ts has the gap itself).
+      ODDSDESK_TEST_DROP_EPISODE_QUIET_MS: '1',
+    },
+  );
   try {
     await page.setViewportSize({ width: 1600, height: 900 });
     await page.goto(host.url);
@@ -43,7 +49,13 @@ test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off
     const event = sim.truth
       .bookIds()
       .map((id) => sim.truth.event(id)!)
-      .find((e) => e.sport_id === SOCCER.id && e.live_status !== 1 && Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 && e.markets.find((m) => m.line_id === e.event_id * 10 + 5)?.prices)!;
+      .find(
+        (e) =>
+          e.sport_id === SOCCER.id &&
+          e.live_status !== 1 &&
+          Date.parse(`${e.starts}Z`) - sim.now() > 2 * 3_600_000 &&
+          e.markets.find((m) => m.line_id === e.event_id * 10 + 5)?.prices,
+      )!;
     expect(event, 'a soccer match before its start').toBeDefined();
     const id = event.event_id;
     const ml = id * 10;
@@ -116,8 +128,10 @@ test('a drop re-arms, a suspension closes nothing, the close and CLV at kick-off
     const margin = settled.score_away - settled.score_home;
     const away = half(margin, awayLine - 0.25) + half(margin, awayLine + 0.25);
     const homeHalves = half(-margin, homeLine - 0.25) + half(-margin, homeLine + 0.25);
-    const word = (n: number) => (n === 2 ? 'won' : n === 1 ? 'half won' : n === 0 ? 'push' : n === -1 ? 'half lost' : 'lost');
-    const winner = away > 0 ? `Away ${signed(awayLine)}: ${word(away)}` : `Home ${signed(homeLine)}: ${word(homeHalves)}`;
+    const word = (n: number) =>
+      n === 2 ? 'won' : n === 1 ? 'half won' : n === 0 ? 'push' : n === -1 ? 'half lost' : 'lost';
+    const winner =
+      away > 0 ? `Away ${signed(awayLine)}: ${word(away)}` : `Home ${signed(homeLine)}: ${word(homeHalves)}`;
     await page.keyboard.press('t');
     await expect(page.getByTestId(`settlement-row-${id}`)).toBeVisible({ timeout: 30_000 });
     await page.getByTestId(`settlement-row-${id}`).click();

@@ -21,11 +21,17 @@ async function setNumber(page: Page, testId: string, value: number) {
   await input.blur();
 }
 
-test('must-show: live watch, detail, max_win and settlement alerts, offline settlements, de-vig model', async ({ page }) => {
+test('must-show: live watch, detail, max_win and settlement alerts, offline settlements, de-vig model', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const sim = await startSimulator({ port: 0, seed: 11, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   /** Moves the world `stepS` simulated seconds at a time until `done` holds (bounded); returns whether it did. */
-  const advanceUntil = async (done: () => boolean | Promise<boolean>, stepS: number, maxSteps: number): Promise<boolean> => {
+  const advanceUntil = async (
+    done: () => boolean | Promise<boolean>,
+    stepS: number,
+    maxSteps: number,
+  ): Promise<boolean> => {
     for (let i = 0; i < maxSteps; i++) {
       if (await done()) return true;
       await sim.advance(stepS);
@@ -36,9 +42,12 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
   let host: WebHost | undefined;
   let simOpen = true;
   try {
-    host = await startWebHost([...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')], {
-      ODDSDESK_API_KEY: KEY,
-    });
+    host = await startWebHost(
+      [...cli(), 'web', '--port', '0', '--base-url', sim.url, '--db', path.join(dir, 'ui.db')],
+      {
+        ODDSDESK_API_KEY: KEY,
+      },
+    );
     await page.addInitScript(recordNotifications);
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();
@@ -70,8 +79,16 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     // The fixtures are sorted by start: the bottom of the list starts last.
     const pickerList = page.getByTestId('fixture-picker').locator('.picker-list');
     // The list is virtual: its last rows exist once the scroll has been seen (a frame or two later).
-    await pickerList.evaluate((el) => new Promise((done) => (el.scrollTo(0, el.scrollHeight), requestAnimationFrame(() => requestAnimationFrame(done)))));
-    const upcomingRow = rows.filter({ hasNot: page.locator('.badge.live') }).filter({ has: page.locator('button:not([disabled])') }).last();
+    await pickerList.evaluate(
+      (el) =>
+        new Promise(
+          (done) => (el.scrollTo(0, el.scrollHeight), requestAnimationFrame(() => requestAnimationFrame(done))),
+        ),
+    );
+    const upcomingRow = rows
+      .filter({ hasNot: page.locator('.badge.live') })
+      .filter({ has: page.locator('button:not([disabled])') })
+      .last();
     const upcomingId = Number((await upcomingRow.getAttribute('data-testid'))!.replace('fixture-row-', ''));
     await page.getByTestId(`fixture-add-${upcomingId}`).click();
     await expect(page.getByTestId(`fixture-add-${upcomingId}`)).toHaveText('Watched');
@@ -83,7 +100,9 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     // Odds change live: the world moves until some price cell of a watched live event shows a move (each step is a
     // round trip to the page, so the screen keeps up with the world).
     const moved = page.locator(liveIds.map((id) => `[data-testid^="price-${id}-"][data-dir]`).join(', '));
-    expect(await advanceUntil(async () => (await moved.count()) > 0, 5, 600), 'a watched price moved on screen').toBe(true);
+    expect(await advanceUntil(async () => (await moved.count()) > 0, 5, 600), 'a watched price moved on screen').toBe(
+      true,
+    );
     await expect(moved.first()).toBeVisible();
     await expect(moved.first()).toContainText(/[▲▼]/);
     await expect(page.getByTestId('status-streams')).toContainText(/stream \d+\/\d+ live/);
@@ -98,15 +117,21 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     // A max_win alert, then a settlement alert of a watched event.
     await page.keyboard.press('a');
     const maxWinAlert = page.locator('[data-testid="alert-row"][data-kind="max_win"]').first();
-    expect(await advanceUntil(async () => (await maxWinAlert.count()) > 0, 15, 800), 'a max_win alert on screen').toBe(true);
+    expect(await advanceUntil(async () => (await maxWinAlert.count()) > 0, 15, 800), 'a max_win alert on screen').toBe(
+      true,
+    );
     await expect(maxWinAlert).toBeVisible();
     // The world moves on until a watched match has settled upstream; the host's walk finds it within its 10 s.
-    const watchedSettled = () => sim.truth.settled().some((x) => liveIds.includes(x.event_id) || x.event_id === upcomingId);
+    const watchedSettled = () =>
+      sim.truth.settled().some((x) => liveIds.includes(x.event_id) || x.event_id === upcomingId);
     expect(await advanceUntil(watchedSettled, 60, 24 * 60), 'a watched match settled upstream').toBe(true);
     const settledAlert = page.locator('[data-testid="alert-row"][data-kind="settled"]').first();
     await expect(settledAlert).toBeVisible({ timeout: 60_000 });
     // One read of the row: another settlement may become the first row between two.
-    const [settledAttr, message] = await settledAlert.evaluate((el) => [el.getAttribute('data-event-id') ?? '', el.querySelector('.msg')?.getAttribute('title') ?? '']);
+    const [settledAttr, message] = await settledAlert.evaluate((el) => [
+      el.getAttribute('data-event-id') ?? '',
+      el.querySelector('.msg')?.getAttribute('title') ?? '',
+    ]);
     const settledId = Number(settledAttr);
     const watchedIds = [...liveIds, upcomingId];
     expect(watchedIds).toContain(settledId);
@@ -133,7 +158,9 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     expect(all).toBeGreaterThan(1);
     await page.getByTestId('settlement-team-filter').fill(match[2]!);
     await expect
-      .poll(async () => (await list.allInnerTexts()).every((text) => text.includes(match[2]!)), { message: 'every row shows the team' })
+      .poll(async () => (await list.allInnerTexts()).every((text) => text.includes(match[2]!)), {
+        message: 'every row shows the team',
+      })
       .toBe(true);
     await expect(page.getByTestId(`settlement-row-${settledId}`)).toBeVisible();
     await page.getByTestId(`settlement-row-${settledId}`).click();

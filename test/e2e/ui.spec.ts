@@ -69,7 +69,10 @@ const test = base.extend<{ open: (options?: AppOptions) => Promise<App> }>({
       cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
       const service = o.demo ? [] : ['--base-url', sim.url];
       // The CLI bundle under plain node: no TypeScript compiled again in every host.
-      const host = await startWebHost([...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'ui.db')], o.demo ? seededDemo(33) : { ODDSDESK_API_KEY: KEY });
+      const host = await startWebHost(
+        [...cli(), 'web', '--port', '0', ...service, '--db', path.join(dir, 'ui.db')],
+        o.demo ? seededDemo(33) : { ODDSDESK_API_KEY: KEY },
+      );
       cleanup.push(() => host.stop());
       await page.goto(host.url);
       await expect(page.getByTestId('status-bar')).toBeVisible();
@@ -88,7 +91,6 @@ const test = base.extend<{ open: (options?: AppOptions) => Promise<App> }>({
   },
 });
 
-
 const truthOf = (sim: Simulator, eventId: number): EventOdds => {
   const ev = sim.truth.event(eventId);
   if (!ev) throw new Error(`event ${eventId} is not in the book`);
@@ -99,7 +101,10 @@ const moneyline = (ev: EventOdds): Market => ev.markets.find((m) => m.market ===
 /** Upcoming events with every main market priced, not starting for `minHours`. */
 async function upcoming(app: App, minHours: number): Promise<Fixture[]> {
   return (await app.fixtures()).filter(
-    (f) => f.live_status !== 1 && app.hoursToStart(f) > minHours && truthOf(app.sim, f.event_id).markets.every((m) => m.prices !== null),
+    (f) =>
+      f.live_status !== 1 &&
+      app.hoursToStart(f) > minHours &&
+      truthOf(app.sim, f.event_id).markets.every((m) => m.prices !== null),
   );
 }
 
@@ -139,32 +144,70 @@ test('a price tick flashes the one cell with an arrow that stays after the flash
   const cellsOf = (ev: EventOdds) =>
     ev.markets
       .filter((m) => m.market === 'moneyline' || m.market === 'spread' || m.market === 'totals')
-      .flatMap((m) => Object.entries(m.prices!).map(([side, price]) => ({ testId: `price-${id}-${m.line_id}-${side}`, price })));
+      .flatMap((m) =>
+        Object.entries(m.prices!).map(([side, price]) => ({ testId: `price-${id}-${m.line_id}-${side}`, price })),
+      );
   let truth = new Map(cellsOf(truthOf(app.sim, id)).map((c) => [c.testId, c.price]));
   const dirs = new Map<string, 'up' | 'down'>();
-  const expected = () => Object.fromEntries([...truth].map(([t, p]) => [t, { dir: dirs.get(t) ?? null, text: `${dirs.get(t) === 'up' ? '▲' : dirs.get(t) === 'down' ? '▼' : ''}${p.toFixed(3)}` }]));
+  const expected = () =>
+    Object.fromEntries(
+      [...truth].map(([t, p]) => [
+        t,
+        {
+          dir: dirs.get(t) ?? null,
+          text: `${dirs.get(t) === 'up' ? '▲' : dirs.get(t) === 'down' ? '▼' : ''}${p.toFixed(3)}`,
+        },
+      ]),
+    );
   const shown = () =>
-    row.evaluate((el, ids) => Object.fromEntries(ids.map((t) => {
-      const c = el.querySelector(`[data-testid="${t}"]`);
-      return [t, { dir: c?.getAttribute('data-dir') ?? null, text: c?.textContent ?? null }];
-    })), [...truth.keys()]);
+    row.evaluate(
+      (el, ids) =>
+        Object.fromEntries(
+          ids.map((t) => {
+            const c = el.querySelector(`[data-testid="${t}"]`);
+            return [t, { dir: c?.getAttribute('data-dir') ?? null, text: c?.textContent ?? null }];
+          }),
+        ),
+      [...truth.keys()],
+    );
   await expect.poll(shown).toEqual(expected());
 
   // Every class, direction and text the watched cell goes through, as the DOM changes.
   const target = `price-${id}-${moneyline(truthOf(app.sim, id)).line_id}-home`;
-  await page.evaluate(([t, row]) => {
-    const seen: Array<{ at: number; flash: boolean; dir: string | null; text: string | null }> = [];
-    (window as unknown as { __seen: typeof seen }).__seen = seen;
-    const look = () => {
-      const c = document.querySelector(`[data-testid="${row}"] [data-testid="${t}"]`);
-      const s = { at: performance.now(), flash: !!c?.classList.contains('flash'), dir: c?.getAttribute('data-dir') ?? null, text: c?.textContent ?? null };
-      const last = seen[seen.length - 1];
-      if (!last || last.flash !== s.flash || last.dir !== s.dir || last.text !== s.text) seen.push(s);
-    };
-    look();
-    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-  }, [target, `watch-row-${id}`] as const);
-  const seen = () => page.evaluate(() => (window as unknown as { __seen: Array<{ at: number; flash: boolean; dir: string | null; text: string | null }> }).__seen);
+  await page.evaluate(
+    ([t, row]) => {
+      const seen: Array<{ at: number; flash: boolean; dir: string | null; text: string | null }> = [];
+      (window as unknown as { __seen: typeof seen }).__seen = seen;
+      const look = () => {
+        const c = document.querySelector(`[data-testid="${row}"] [data-testid="${t}"]`);
+        const s = {
+          at: performance.now(),
+          flash: !!c?.classList.contains('flash'),
+          dir: c?.getAttribute('data-dir') ?? null,
+          text: c?.textContent ?? null,
+        };
+        const last = seen[seen.length - 1];
+        if (!last || last.flash !== s.flash || last.dir !== s.dir || last.text !== s.text) seen.push(s);
+      };
+      look();
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
+    },
+    [target, `watch-row-${id}`] as const,
+  );
+  const seen = () =>
+    page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __seen: Array<{ at: number; flash: boolean; dir: string | null; text: string | null }>;
+          }
+        ).__seen,
+    );
 
   /** Advances the world 5 s at a time until the watched cell's price moves; the whole row must follow each step. */
   const untilTargetMoves = async (): Promise<'up' | 'down'> => {
@@ -223,7 +266,9 @@ test('arrows move the selection, Enter opens the detail, Del removes the watch',
   // The last one added is selected; the arrows walk the grid's order from there, one row at a time.
   const selected = page.locator('[data-testid^="watch-row-"][aria-selected="true"]');
   await expect(selected).toHaveCount(1);
-  const order = await page.locator('[data-testid^="watch-row-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+  const order = await page
+    .locator('[data-testid^="watch-row-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
   expect(order).toHaveLength(4);
   const start = order.indexOf((await selected.getAttribute('data-testid'))!);
   expect(start).toBeGreaterThanOrEqual(0);
@@ -255,12 +300,17 @@ test('arrows move the selection, Enter opens the detail, Del removes the watch',
 
 test('fair probabilities are the de-vig of the live prices under the chosen model', async ({ page, open }) => {
   const app = await open();
-  const pct = (prices: number[], model: DevigModel) => devig(prices, model).probabilities.map((x) => `${(x * 100).toFixed(1)}%`);
+  const pct = (prices: number[], model: DevigModel) =>
+    devig(prices, model).probabilities.map((x) => `${(x * 100).toFixed(1)}%`);
   const mlPrices = (ev: EventOdds) => (['home', 'draw', 'away'] as const).map((s) => moneyline(ev).prices![s]!);
   // A three-way moneyline whose fair column reads differently under the two models, so the switch shows.
   const f = (await upcoming(app, 2)).find((x) => {
     const ml = moneyline(truthOf(app.sim, x.event_id));
-    return ml.prices!.draw !== undefined && pct(mlPrices(truthOf(app.sim, x.event_id)), 'MPTO').join() !== pct(mlPrices(truthOf(app.sim, x.event_id)), 'SHIN').join();
+    return (
+      ml.prices!.draw !== undefined &&
+      pct(mlPrices(truthOf(app.sim, x.event_id)), 'MPTO').join() !==
+        pct(mlPrices(truthOf(app.sim, x.event_id)), 'SHIN').join()
+    );
   });
   expect(f, 'an upcoming three-way event').toBeDefined();
   const id = f!.event_id;
@@ -271,12 +321,18 @@ test('fair probabilities are the de-vig of the live prices under the chosen mode
   const detail = page.getByTestId('event-detail');
   await expect(detail.getByTestId(`fair-${lineId}-home`)).toHaveText(/%$/);
   const prices = async () =>
-    Promise.all(['home', 'draw', 'away'].map(async (s) => Number((await detail.getByTestId(`price-${id}-${lineId}-${s}`).textContent())!.replace(/[▲▼]/, ''))));
+    Promise.all(
+      ['home', 'draw', 'away'].map(async (s) =>
+        Number((await detail.getByTestId(`price-${id}-${lineId}-${s}`).textContent())!.replace(/[▲▼]/, '')),
+      ),
+    );
   // Prices and fair column are read together and compared until they agree (a tick lands on the next frame); the
   // prices shown are the simulator's.
   const shownVsExpected = async (model: DevigModel) => {
     const p = await prices();
-    const shown = await Promise.all(['home', 'draw', 'away'].map((s) => detail.getByTestId(`fair-${lineId}-${s}`).textContent()));
+    const shown = await Promise.all(
+      ['home', 'draw', 'away'].map((s) => detail.getByTestId(`fair-${lineId}-${s}`).textContent()),
+    );
     return { prices: p, shown, expected: pct(p, model) };
   };
   const expectFair = async (model: DevigModel) => {
@@ -284,7 +340,8 @@ test('fair probabilities are the de-vig of the live prices under the chosen mode
       .poll(async () => {
         const r = await shownVsExpected(model);
         const served = mlPrices(truthOf(app.sim, id));
-        if (r.prices.join() !== served.join()) return `shown prices ${r.prices.join(' ')} vs served ${served.join(' ')}`;
+        if (r.prices.join() !== served.join())
+          return `shown prices ${r.prices.join(' ')} vs served ${served.join(' ')}`;
         return r.shown.join(' ') === r.expected.join(' ') ? 'agree' : `${r.shown.join(' ')} vs ${r.expected.join(' ')}`;
       })
       .toBe('agree');
@@ -322,12 +379,19 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   const teams = new Map<string, SettledEvent[]>();
   for (const s of settled) for (const t of [s.runner_home, s.runner_away]) teams.set(t, [...(teams.get(t) ?? []), s]);
   const [team, ofTeam] = [...teams]
-    .filter(([, list]) => list.some((s) => ml(s).outcome_home === 'win') && list.some((s) => ml(s).outcome_home !== 'win'))
+    .filter(
+      ([, list]) => list.some((s) => ml(s).outcome_home === 'win') && list.some((s) => ml(s).outcome_home !== 'win'),
+    )
     .sort((a, b) => b[1].length - a[1].length)[0]!;
   const text = team.toLowerCase();
   const matching = settled.filter((s) => `${s.runner_home}\n${s.runner_away}`.toLowerCase().includes(text));
   expect(matching.map((s) => s.event_id).sort()).toEqual(ofTeam.map((s) => s.event_id).sort());
-  const ids = async () => (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))))).sort();
+  const ids = async () =>
+    (
+      await rows.evaluateAll((els) =>
+        els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))),
+      )
+    ).sort();
   await page.getByTestId('settlement-team-filter').fill(text);
   await expect(page.getByTestId('settlement-count')).toHaveText(`${matching.length} settled`);
   await expect.poll(ids).toEqual(matching.map((s) => s.event_id).sort());
@@ -340,7 +404,9 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   await expect.poll(ids).toEqual(homeWins.map((s) => s.event_id).sort());
   for (const s of homeWins) {
     await expect(page.getByTestId(`ml-${s.event_id}-home`)).toHaveText('W');
-    await expect(page.getByTestId(`ml-${s.event_id}-away`)).toHaveText(letter[ml(s).outcome_away as keyof typeof letter]);
+    await expect(page.getByTestId(`ml-${s.event_id}-away`)).toHaveText(
+      letter[ml(s).outcome_away as keyof typeof letter],
+    );
   }
   // Lines of one settlement, letter and colour, as settled.
   const one = homeWins[0]!;
@@ -355,9 +421,13 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
     const cells = detail.getByTestId(`settled-line-${l.line_id}`).locator('.oc');
     // A sport played to a winner shows no draw result (the service's draw "loss" is no result).
     const draws = sportHasDraws(SPORTS.find((x) => x.id === one.sport_id)?.name) || l.outcome_draw !== 'loss';
-    const want = marketSides(l.market).filter((side) => side !== 'draw' || draws).map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }, null, one.status));
+    const want = marketSides(l.market)
+      .filter((side) => side !== 'draw' || draws)
+      .map((side) => settleSide(l, side, { home: one.score_home, away: one.score_away }, null, one.status));
     await expect(cells).toHaveText(want.map((r) => (r.kind === 'settled' ? halves[r.result] : '?')));
-    for (const [i, r] of want.entries()) if (r.kind === 'settled') await expect(cells.nth(i)).toHaveClass(new RegExp(`\\b${r.result.replace('half_', '')}\\b`));
+    for (const [i, r] of want.entries())
+      if (r.kind === 'settled')
+        await expect(cells.nth(i)).toHaveClass(new RegExp(`\\b${r.result.replace('half_', '')}\\b`));
   }
 
   // CSV: exactly the filtered settlements.
@@ -365,7 +435,9 @@ test('settlements: filter by team and outcome, W/L/P letters, keyset paging, CSV
   await page.getByTestId('export-csv').click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^oddsdesk-settlements-.*\.csv$/);
-  const csv = readFileSync((await file.path())!, 'utf8').trim().split(/\r?\n/);
+  const csv = readFileSync((await file.path())!, 'utf8')
+    .trim()
+    .split(/\r?\n/);
   const header = csv[0]!.split(',');
   expect(header.slice(0, 1)).toEqual(['event_id']);
   const body = csv.slice(1).map((l) => l.split(','));
@@ -391,7 +463,9 @@ test('a live alert lands in the alert history and muting is per event', async ({
   const app = await open();
   // Two upcoming events about to cross the one-hour mark, where their max_win steps up the ladder (+50%, over the
   // 10% alert threshold).
-  const soon = (await upcoming(app, 1)).filter((f) => app.hoursToStart(f) < 1.5).sort((a, b) => a.starts.localeCompare(b.starts));
+  const soon = (await upcoming(app, 1))
+    .filter((f) => app.hoursToStart(f) < 1.5)
+    .sort((a, b) => a.starts.localeCompare(b.starts));
   expect(soon.length).toBeGreaterThanOrEqual(2);
   const [a, b] = [soon[0]!.event_id, soon[soon.length - 1]!.event_id];
   const mutedA = `Muted: ${soon[0]!.runner_home} v ${soon[0]!.runner_away}`;
@@ -404,7 +478,10 @@ test('a live alert lands in the alert history and muting is per event', async ({
   // What the core must alert, line by line, from every max_win move the simulator makes on the watched events: a
   // limit alerts on its move since the value that last alerted (the first value seen, before any alert), then
   // measures from the alerted value (issue 22).
-  const alerts = new Map<number, string[]>([[a, []], [b, []]]);
+  const alerts = new Map<number, string[]>([
+    [a, []],
+    [b, []],
+  ]);
   const maxWins = new Map<string, number>();
   const bases = new Map<string, number>();
   const look = () => {
@@ -420,12 +497,18 @@ test('a live alert lands in the alert history and muting is per event', async ({
         if (m.max_win === base || Math.abs(pct) < 10 - 1e-9) continue;
         bases.set(k, m.max_win);
         const money = (n: number) => n.toLocaleString('en-US');
-        alerts.get(id)!.push(`Max stake ${money(base)} → ${money(m.max_win)} (${pct > 0 ? '+' : ''}${pct.toFixed(1)}%) on ${lineLabel(m, false, periodNames(PERIODS))}`);
+        alerts
+          .get(id)!
+          .push(
+            `Max stake ${money(base)} → ${money(m.max_win)} (${pct > 0 ? '+' : ''}${pct.toFixed(1)}%) on ${lineLabel(m, false, periodNames(PERIODS))}`,
+          );
       }
   };
   look();
   const messages = (id: number) =>
-    page.locator(`[data-testid="alert-row"][data-kind="max_win"][data-event-id="${id}"] .msg`).evaluateAll((els) => els.map((e) => e.getAttribute('title')!).sort());
+    page
+      .locator(`[data-testid="alert-row"][data-kind="max_win"][data-event-id="${id}"] .msg`)
+      .evaluateAll((els) => els.map((e) => e.getAttribute('title')!).sort());
   for (let i = 0; i < 240 && alerts.get(a)!.length === 0; i++) {
     await app.sim.advance(5);
     look();
@@ -434,7 +517,9 @@ test('a live alert lands in the alert history and muting is per event', async ({
   const forA = [...alerts.get(a)!];
   await expect.poll(() => messages(a)).toEqual([...forA].sort());
   // Only max_win alerts are counted here: price and drop alerts (on by default) share the log.
-  await expect(page.locator('[data-testid="alert-row"][data-kind="max_win"]').first()).toContainText(forA[0]!.split(' on ')[0]!);
+  await expect(page.locator('[data-testid="alert-row"][data-kind="max_win"]').first()).toContainText(
+    forA[0]!.split(' on ')[0]!,
+  );
 
   await page.locator(`[data-testid="alert-row"][data-event-id="${a}"]`).first().getByTestId(`mute-${a}`).click();
   await expect(page.getByTestId('muted-events')).toHaveText(mutedA);
@@ -451,10 +536,15 @@ test('a live alert lands in the alert history and muting is per event', async ({
   await expect.poll(() => messages(b)).toEqual([...alerts.get(b)!].sort());
   expect(await messages(a)).toEqual([...forA].sort());
   await expect(page.getByTestId('muted-events')).toHaveText(mutedA);
-  await expect(page.locator(`[data-testid="alert-row"][data-event-id="${b}"]`).first().getByTestId(`mute-${b}`)).toHaveAttribute('aria-pressed', 'false');
+  await expect(
+    page.locator(`[data-testid="alert-row"][data-event-id="${b}"]`).first().getByTestId(`mute-${b}`),
+  ).toHaveAttribute('aria-pressed', 'false');
 });
 
-test('key rejected: a calm banner with one action, to Settings, where the key is write-only', async ({ page, open }) => {
+test('key rejected: a calm banner with one action, to Settings, where the key is write-only', async ({
+  page,
+  open,
+}) => {
   const app = await open();
   await page.keyboard.press('c');
   await expect(page.getByTestId('coverage-table')).toBeVisible();
@@ -480,7 +570,9 @@ test('plan restricted: specials say which plan they need', async ({ page, open }
   const [f] = await upcoming(app, 1);
   await watchById(page, f!.event_id);
   await page.keyboard.press('s');
-  await expect(page.getByTestId('specials-restricted')).toContainText('Specials need the enterprise plan; your plan: starter');
+  await expect(page.getByTestId('specials-restricted')).toContainText(
+    'Specials need the enterprise plan; your plan: starter',
+  );
   await expect(page.getByTestId('status-plan')).toHaveText('plan starter');
   // The live stream is an enterprise feature too: the watch stays, its stream says why it is not live.
   await expect(page.getByTestId('status-streams')).toContainText('stream 0/1 live (1 not in your plan)');
@@ -535,9 +627,16 @@ test('status bar: streams, plan, quota, last sync; light theme', async ({ page, 
   // and the test's own look at the fixtures are not the app's).
   await expect
     .poll(async () => {
-      const used = app.sim.requestLog().filter((r) => r.keyId !== null && r.keyId !== 'unknown' && !peekIds.has(r.keyId) && r.path !== '/api/status').length;
+      const used = app.sim
+        .requestLog()
+        .filter(
+          (r) => r.keyId !== null && r.keyId !== 'unknown' && !peekIds.has(r.keyId) && r.path !== '/api/status',
+        ).length;
       const shown = await bar.getByTestId('status-quota').textContent();
-      return shown === `quota ${used.toLocaleString('en-US')}/1,000 this hour · ${(1000 - used).toLocaleString('en-US')} left` ? 'agree' : `${shown} vs ${used} used`;
+      return shown ===
+        `quota ${used.toLocaleString('en-US')}/1,000 this hour · ${(1000 - used).toLocaleString('en-US')} left`
+        ? 'agree'
+        : `${shown} vs ${used} used`;
     })
     .toBe('agree');
   await expect(bar.getByTestId('status-settled')).toHaveText(/^settled synced \d\d:\d\d:\d\d$/);
@@ -554,8 +653,14 @@ test('status bar: streams, plan, quota, last sync; light theme', async ({ page, 
 
 // The host's keychain is the real one (service `oddsdesk`): only inside the private gnome-keyring `npm test` starts,
 // never in a desktop session, where it would forget the developer's own keys.
-test("Forget all keys: after a confirmation, every service's key leaves the OS keychain, and the count is shown", async ({ page, open }) => {
-  test.skip(!process.env['ODDSDESK_KEYRING'], 'needs the private Secret Service `npm test` starts (ODDSDESK_KEYRING=1)');
+test("Forget all keys: after a confirmation, every service's key leaves the OS keychain, and the count is shown", async ({
+  page,
+  open,
+}) => {
+  test.skip(
+    !process.env['ODDSDESK_KEYRING'],
+    'needs the private Secret Service `npm test` starts (ODDSDESK_KEYRING=1)',
+  );
   const keytar = createRequire(import.meta.url)('keytar') as {
     setPassword(s: string, a: string, p: string): Promise<void>;
     findCredentials(s: string): Promise<Array<{ account: string }>>;
@@ -580,7 +685,10 @@ test("Forget all keys: after a confirmation, every service's key leaves the OS k
   await expect(page.getByTestId('status-bar').getByTestId('badge-demo')).toBeVisible();
 });
 
-test('demo mode: without a key the host runs its own simulator, and the status bar says DEMO', async ({ page, open }) => {
+test('demo mode: without a key the host runs its own simulator, and the status bar says DEMO', async ({
+  page,
+  open,
+}) => {
   await open({ demo: true });
   const bar = page.getByTestId('status-bar');
   await expect(bar.getByTestId('badge-demo')).toBeVisible();
@@ -591,13 +699,20 @@ test('demo mode: without a key the host runs its own simulator, and the status b
   await expect(adds.first()).toBeVisible();
   const list = page.getByTestId('fixture-picker').locator('.picker-list');
   // The list is virtual: its last rows exist once the scroll has been seen (a frame or two later).
-  await list.evaluate((el) => new Promise((done) => (el.scrollTo(0, el.scrollHeight), requestAnimationFrame(() => requestAnimationFrame(done)))));
+  await list.evaluate(
+    (el) =>
+      new Promise(
+        (done) => (el.scrollTo(0, el.scrollHeight), requestAnimationFrame(() => requestAnimationFrame(done))),
+      ),
+  );
   const add = adds.last();
   const testId = (await add.getAttribute('data-testid'))!;
   await add.click();
   await expect(page.getByTestId(testId)).toHaveText('Watched');
   // The first run already watches a few live events: all of them and this one are live.
   await expect(bar.getByTestId('status-streams')).toHaveText(/^\s*stream (\d+)\/\1 live$/);
-  expect(Number(/stream (\d+)/.exec((await bar.getByTestId('status-streams').textContent())!)![1])).toBeGreaterThanOrEqual(4);
+  expect(
+    Number(/stream (\d+)/.exec((await bar.getByTestId('status-streams').textContent())!)![1]),
+  ).toBeGreaterThanOrEqual(4);
   await expect(bar.getByTestId('status-plan')).toHaveText('plan enterprise');
 });

@@ -14,10 +14,18 @@ const KEY = 'e2e-zone-days-trader-key';
 const MIDNIGHT = dayStartIn('2026-11-23', E2E_TIME_ZONE)!;
 
 const test = base.extend<{ sim: Simulator }>({
-  sim: simulatorAndHost({ key: KEY, name: 'zone-days', viewport: { width: 1600, height: 900 }, sim: { startTime: formatServiceTime(MIDNIGHT + 3_600_000), historyHours: 3 } }),
+  sim: simulatorAndHost({
+    key: KEY,
+    name: 'zone-days',
+    viewport: { width: 1600, height: 900 },
+    sim: { startTime: formatServiceTime(MIDNIGHT + 3_600_000), historyHours: 3 },
+  }),
 });
 
-test("a day filter in the zone's days: each day shows its own settlements, either side of the zone's midnight", async ({ page, sim }) => {
+test("a day filter in the zone's days: each day shows its own settlements, either side of the zone's midnight", async ({
+  page,
+  sim,
+}) => {
   const settled = sim.truth.settled();
   const dayOf = (s: { settled_at: string }) => formatDay(Date.parse(`${s.settled_at}Z`), E2E_TIME_ZONE);
   const days = [...new Set(settled.map(dayOf))].sort();
@@ -26,7 +34,12 @@ test("a day filter in the zone's days: each day shows its own settlements, eithe
   await page.keyboard.press('t');
   await expect(page.getByTestId('settlement-count')).toHaveText(`${settled.length} settled`);
   const rows = page.locator('[data-testid^="settlement-row-"]');
-  const ids = async () => (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))))).sort();
+  const ids = async () =>
+    (
+      await rows.evaluateAll((els) =>
+        els.map((e) => Number(e.getAttribute('data-testid')!.replace('settlement-row-', ''))),
+      )
+    ).sort();
   for (const day of days) {
     const want = settled.filter((s) => dayOf(s) === day);
     await page.getByTestId('settlement-from').fill(day);

@@ -10,7 +10,10 @@ import { dayStartIn, formatClock, formatDay } from '../../src/shared/formats';
 import { timeAxisLabels } from '../../src/shared/timeAxis';
 
 /** A day filter from one day to another, as the Settlements view and the Bets report send it (their `toQuery`). */
-const dayRange = (from: string, to: string, zone: string) => ({ from: dayStartIn(from, zone)!, to: dayStartIn(to, zone, 1)! });
+const dayRange = (from: string, to: string, zone: string) => ({
+  from: dayStartIn(from, zone)!,
+  to: dayStartIn(to, zone, 1)!,
+});
 
 const HOUR = 3_600_000;
 const LONDON = 'Europe/London';
@@ -46,7 +49,7 @@ for (const machineZone of ['UTC', 'Australia/Adelaide']) {
         });
       }
 
-      it('London: the two 01:30s of 2026-10-25 (00:30Z in BST, 01:30Z in GMT) both land on the 25th through the store\'s query; 23:59 of the 24th and midnight of the 26th do not', () => {
+      it("London: the two 01:30s of 2026-10-25 (00:30Z in BST, 01:30Z in GMT) both land on the 25th through the store's query; 23:59 of the 24th and midnight of the 26th do not", () => {
         const store = openStore({ path: ':memory:' });
         const at = {
           '23:59 on the 24th': Date.UTC(2026, 9, 24, 22, 59),
@@ -60,19 +63,50 @@ for (const machineZone of ['UTC', 'Australia/Adelaide']) {
         // Both read "01:30" on the trader's clock: the day has that wall time twice.
         expect(formatClock(at['01:30 BST'], LONDON)).toBe('01:30:00');
         expect(formatClock(at['01:30 GMT'], LONDON)).toBe('01:30:00');
-        const settled = (i: number, ms: number): SettledEvent => ({
-          event_id: 100 + i, sport_id: 1, league_id: 2, league_name: 'L', runner_home: `Home ${i}`, runner_away: `Away ${i}`,
-          starts: formatServiceTime(ms - 2 * HOUR), score_home: 1, score_away: 0, status: 'ended', settled_at: formatServiceTime(ms),
-          settlement: [{ line_id: (100 + i) * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' }],
-        }) as SettledEvent;
-        store.recordSettledPage(Object.values(at).map((ms, i) => settled(i, ms)), Math.floor(at['00:00 on the 26th'] / 1000));
+        const settled = (i: number, ms: number): SettledEvent =>
+          ({
+            event_id: 100 + i,
+            sport_id: 1,
+            league_id: 2,
+            league_name: 'L',
+            runner_home: `Home ${i}`,
+            runner_away: `Away ${i}`,
+            starts: formatServiceTime(ms - 2 * HOUR),
+            score_home: 1,
+            score_away: 0,
+            status: 'ended',
+            settled_at: formatServiceTime(ms),
+            settlement: [
+              {
+                line_id: (100 + i) * 10,
+                period: 0,
+                market: 'moneyline',
+                line: null,
+                outcome_home: 'win',
+                outcome_draw: 'loss',
+                outcome_away: 'loss',
+              },
+            ],
+          }) as SettledEvent;
+        store.recordSettledPage(
+          Object.values(at).map((ms, i) => settled(i, ms)),
+          Math.floor(at['00:00 on the 26th'] / 1000),
+        );
         const page = store.querySettlements({ ...dayRange('2026-10-25', '2026-10-25', LONDON), limit: 50 });
         const got = page.rows.map((r) => names[r.eventId - 100]).sort();
         expect(got).toEqual(['00:00 on the 25th', '01:30 BST', '01:30 GMT', '23:59 on the 25th'].sort());
         expect(page.total).toBe(4);
         // The 24th and the 26th each have theirs.
-        expect(store.querySettlements({ ...dayRange('2026-10-24', '2026-10-24', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['23:59 on the 24th']);
-        expect(store.querySettlements({ ...dayRange('2026-10-26', '2026-10-26', LONDON), limit: 50 }).rows.map((r) => names[r.eventId - 100])).toEqual(['00:00 on the 26th']);
+        expect(
+          store
+            .querySettlements({ ...dayRange('2026-10-24', '2026-10-24', LONDON), limit: 50 })
+            .rows.map((r) => names[r.eventId - 100]),
+        ).toEqual(['23:59 on the 24th']);
+        expect(
+          store
+            .querySettlements({ ...dayRange('2026-10-26', '2026-10-26', LONDON), limit: 50 })
+            .rows.map((r) => names[r.eventId - 100]),
+        ).toEqual(['00:00 on the 26th']);
         store.close();
       });
 
@@ -85,14 +119,24 @@ for (const machineZone of ['UTC', 'Australia/Adelaide']) {
   });
 }
 
-describe('the autumn day on a chart\'s time axis', () => {
+describe("the autumn day on a chart's time axis", () => {
   const labels = (fromUtc: number, count: number, stepMs: number, zone = LONDON) =>
-    timeAxisLabels(Array.from({ length: count }, (_, i) => (fromUtc + i * stepMs) / 1000), stepMs / 1000, zone);
+    timeAxisLabels(
+      Array.from({ length: count }, (_, i) => (fromUtc + i * stepMs) / 1000),
+      stepMs / 1000,
+      zone,
+    );
 
   // uPlot (with the zone's tzDate, as Chart.tsx sets it) puts hourly ticks on every real hour across the change
   // (seen in Chromium: 22:00Z, 23:00Z, 00:00Z, 01:00Z, ...), so the repeated hour gets two ticks, both "01:00".
-  it('hourly ticks across London\'s 25-hour day: 00:00 with the day, the repeated 01:00 marked with the new offset, then on', () => {
-    expect(labels(Date.UTC(2026, 9, 24, 23), 5, HOUR)).toEqual(['00:00\n25 Oct', '01:00', '01:00\nUTC', '02:00', '03:00']);
+  it("hourly ticks across London's 25-hour day: 00:00 with the day, the repeated 01:00 marked with the new offset, then on", () => {
+    expect(labels(Date.UTC(2026, 9, 24, 23), 5, HOUR)).toEqual([
+      '00:00\n25 Oct',
+      '01:00',
+      '01:00\nUTC',
+      '02:00',
+      '03:00',
+    ]);
     // 25 ticks an hour apart fill the day; the 26th's midnight is the next day.
     const day = labels(Date.UTC(2026, 9, 24, 23), 26, HOUR);
     expect(day.at(-2)).toBe('23:00');
@@ -109,13 +153,22 @@ describe('the autumn day on a chart\'s time axis', () => {
     }
   });
 
-  it('New York\'s autumn night and the spring one in London: the offset after each change is named', () => {
-    expect(labels(Date.UTC(2026, 10, 1, 4), 4, HOUR, 'America/New_York')).toEqual(['00:00\n1 Nov', '01:00', '01:00\nUTC-5', '02:00']);
+  it("New York's autumn night and the spring one in London: the offset after each change is named", () => {
+    expect(labels(Date.UTC(2026, 10, 1, 4), 4, HOUR, 'America/New_York')).toEqual([
+      '00:00\n1 Nov',
+      '01:00',
+      '01:00\nUTC-5',
+      '02:00',
+    ]);
     // Spring (2026-03-29): 01:00 GMT is 02:00 BST; the hour that never was is skipped, and said.
     expect(labels(Date.UTC(2026, 2, 29, 0), 3, HOUR)).toEqual(['00:00\n29 Mar', '02:00\nUTC+1', '03:00']);
   });
 
   it('an ordinary day in a half-hour zone reads plainly (no offset marks)', () => {
-    expect(labels(Date.UTC(2026, 10, 22, 18, 30), 3, HOUR, 'Asia/Kolkata')).toEqual(['00:00\n23 Nov', '01:00', '02:00']);
+    expect(labels(Date.UTC(2026, 10, 22, 18, 30), 3, HOUR, 'Asia/Kolkata')).toEqual([
+      '00:00\n23 Nov',
+      '01:00',
+      '02:00',
+    ]);
   });
 });

@@ -28,26 +28,68 @@ afterEach(() => {
 
 describe('layering lint: the core rooms', () => {
   it('fails the store importing the monitor, and any room importing one of its own tier or above', async () => {
-    const storeToMonitor = await layerErrors('src/core/store/probe.ts', "import { createMonitor } from '../monitor';\nexport const x = createMonitor;\n");
+    const storeToMonitor = await layerErrors(
+      'src/core/store/probe.ts',
+      "import { createMonitor } from '../monitor';\nexport const x = createMonitor;\n",
+    );
     expect(storeToMonitor).toHaveLength(1);
-    expect(storeToMonitor[0]).toMatch(/^src\/core\/store may not import src\/core\/monitor: a core room imports only rooms below it/);
+    expect(storeToMonitor[0]).toMatch(
+      /^src\/core\/store may not import src\/core\/monitor: a core room imports only rooms below it/,
+    );
     // A type is knowledge of the room too: the store may not know the monitor's shapes either.
-    expect(await layerErrors('src/core/store/probe.ts', "import type { Monitor } from '../monitor';\nexport type X = Monitor;\n")).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'src/core/store/probe.ts',
+        "import type { Monitor } from '../monitor';\nexport type X = Monitor;\n",
+      ),
+    ).toHaveLength(1);
     // Same tier: the store and the api never import each other.
-    expect(await layerErrors('src/core/api/probe.ts', "import { openStore } from '../store';\nexport const x = openStore;\n")).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'src/core/api/probe.ts',
+        "import { openStore } from '../store';\nexport const x = openStore;\n",
+      ),
+    ).toHaveLength(1);
     // The monitor may not reach up to the handlers, nor the engine to the session that drives it.
-    expect(await layerErrors('src/core/monitor/probe.ts', "export { storeHandlers } from '../handlers/store';\n")).toHaveLength(1);
-    expect(await layerErrors('src/core/engine.ts', "import { createSession } from './session';\nexport const x = createSession;\n")).toHaveLength(1);
+    expect(
+      await layerErrors('src/core/monitor/probe.ts', "export { storeHandlers } from '../handlers/store';\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'src/core/engine.ts',
+        "import { createSession } from './session';\nexport const x = createSession;\n",
+      ),
+    ).toHaveLength(1);
     // A room that is not in the order cannot take part until it is given a place.
-    expect(await layerErrors('src/core/widgets/probe.ts', "import { openStore } from '../store';\nexport const x = openStore;\n")).toEqual([
+    expect(
+      await layerErrors(
+        'src/core/widgets/probe.ts',
+        "import { openStore } from '../store';\nexport const x = openStore;\n",
+      ),
+    ).toEqual([
       "src/core/widgets has no place in the core's room order (CORE_TIERS in eslint/layering.js): give it a tier before src/core/widgets imports src/core/store",
     ]);
   });
 
   it('passes imports down the order', async () => {
-    expect(await layerErrors('src/core/monitor/probe.ts', "import { openStore } from '../store';\nimport { realClock } from '../clock';\nexport const x = [openStore, realClock];\n")).toEqual([]);
-    expect(await layerErrors('src/core/handlers/probe.ts', "import { createMonitor } from '../monitor';\nimport { createPushes } from '../pushes';\nexport const x = [createMonitor, createPushes];\n")).toEqual([]);
-    expect(await layerErrors('src/core/store/probe.ts', "import { lookupAllowed } from '../budget';\nexport const x = lookupAllowed;\n")).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/core/monitor/probe.ts',
+        "import { openStore } from '../store';\nimport { realClock } from '../clock';\nexport const x = [openStore, realClock];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/core/handlers/probe.ts',
+        "import { createMonitor } from '../monitor';\nimport { createPushes } from '../pushes';\nexport const x = [createMonitor, createPushes];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/core/store/probe.ts',
+        "import { lookupAllowed } from '../budget';\nexport const x = lookupAllowed;\n",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -64,9 +106,15 @@ describe('layering lint: Node-only code', () => {
   });
 
   it('fails Node-only packages in shared code and the sandboxed preload, and keeps the browser-safe ones', async () => {
-    expect(await layerErrors('src/shared/probe.ts', "import { WebSocket } from 'ws';\nexport const x = WebSocket;\n")).toHaveLength(1);
-    expect(await layerErrors('src/preload/probe.ts', "import keytar from 'keytar';\nexport const x = keytar;\n")).toHaveLength(1);
-    expect(await layerErrors('src/renderer/src/probe.ts', "import { fetch } from 'undici';\nexport const x = fetch;\n")).toHaveLength(1);
+    expect(
+      await layerErrors('src/shared/probe.ts', "import { WebSocket } from 'ws';\nexport const x = WebSocket;\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('src/preload/probe.ts', "import keytar from 'keytar';\nexport const x = keytar;\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('src/renderer/src/probe.ts', "import { fetch } from 'undici';\nexport const x = fetch;\n"),
+    ).toHaveLength(1);
     expect(
       await layerErrors(
         'src/renderer/src/probe.ts',
@@ -74,7 +122,9 @@ describe('layering lint: Node-only code', () => {
       ),
     ).toEqual([]);
     // The core is Node code: the same packages are its to use.
-    expect(await layerErrors('src/core/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n")).toEqual([]);
+    expect(
+      await layerErrors('src/core/probe.ts', "import Database from 'better-sqlite3';\nexport const x = Database;\n"),
+    ).toEqual([]);
   });
 });
 
@@ -89,14 +139,28 @@ describe('layering lint: import cycles', () => {
       writeFileSync(path.join(dir, 'b.ts'), "import { c } from './c';\nexport const b = () => c();\n");
       writeFileSync(path.join(dir, 'c.ts'), "import { a } from './a';\nexport const c = () => a;\n");
       // The slice pattern: a value one way, only a type back. Erased before run time, so no loop.
-      writeFileSync(path.join(dir, 'slice.ts'), "import type { State } from './state';\nexport const slice = (s: State) => s.n;\n");
-      writeFileSync(path.join(dir, 'state.ts'), "import { slice } from './slice';\nexport interface State { n: number }\nexport const read = slice;\n");
+      writeFileSync(
+        path.join(dir, 'slice.ts'),
+        "import type { State } from './state';\nexport const slice = (s: State) => s.n;\n",
+      );
+      writeFileSync(
+        path.join(dir, 'state.ts'),
+        "import { slice } from './slice';\nexport interface State { n: number }\nexport const read = slice;\n",
+      );
 
       const results = await lint().lintFiles([dir]);
-      const byFile = Object.fromEntries(results.map((r) => [path.basename(r.filePath), r.messages.map((m) => m.message)]));
-      expect(byFile['a.ts']).toEqual([expect.stringContaining(`import cycle: ${rel('a.ts')} → ${rel('b.ts')} → ${rel('c.ts')} → ${rel('a.ts')}`)]);
-      expect(byFile['b.ts']).toEqual([expect.stringContaining(`import cycle: ${rel('b.ts')} → ${rel('c.ts')} → ${rel('a.ts')} → ${rel('b.ts')}`)]);
-      expect(byFile['c.ts']).toEqual([expect.stringContaining(`import cycle: ${rel('c.ts')} → ${rel('a.ts')} → ${rel('b.ts')} → ${rel('c.ts')}`)]);
+      const byFile = Object.fromEntries(
+        results.map((r) => [path.basename(r.filePath), r.messages.map((m) => m.message)]),
+      );
+      expect(byFile['a.ts']).toEqual([
+        expect.stringContaining(`import cycle: ${rel('a.ts')} → ${rel('b.ts')} → ${rel('c.ts')} → ${rel('a.ts')}`),
+      ]);
+      expect(byFile['b.ts']).toEqual([
+        expect.stringContaining(`import cycle: ${rel('b.ts')} → ${rel('c.ts')} → ${rel('a.ts')} → ${rel('b.ts')}`),
+      ]);
+      expect(byFile['c.ts']).toEqual([
+        expect.stringContaining(`import cycle: ${rel('c.ts')} → ${rel('a.ts')} → ${rel('b.ts')} → ${rel('c.ts')}`),
+      ]);
       expect(byFile['slice.ts']).toEqual([]);
       expect(byFile['state.ts']).toEqual([]);
 
@@ -111,10 +175,20 @@ describe('layering lint: import cycles', () => {
 
 describe('layering lint: one engine factory', () => {
   it('fails createEngine imported or defined outside the engine module and the files that build engines', async () => {
-    expect(await layerErrors('src/main/probe.ts', "import { createEngine } from '../core/engine';\nexport const x = createEngine;\n")).toEqual([
+    expect(
+      await layerErrors(
+        'src/main/probe.ts',
+        "import { createEngine } from '../core/engine';\nexport const x = createEngine;\n",
+      ),
+    ).toEqual([
       'src/main/probe.ts may not import createEngine: there is one engine factory, and only src/core/app.ts and src/cli/record.ts build engines with it (hosts go through the session)',
     ]);
-    expect(await layerErrors('src/core/handlers/probe.ts', "import * as engine from '../engine';\nexport const x = engine;\n")).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'src/core/handlers/probe.ts',
+        "import * as engine from '../engine';\nexport const x = engine;\n",
+      ),
+    ).toHaveLength(1);
     expect(await layerErrors('src/cli/probe.ts', "export { createEngine } from '../core/engine';\n")).toHaveLength(1);
     expect(await layerErrors('src/core/session.ts', 'export function createEngine(): void {}\n')).toEqual([
       'createEngine is defined once, in src/core/engine.ts: there is one engine factory',
@@ -122,9 +196,21 @@ describe('layering lint: one engine factory', () => {
   });
 
   it('passes the engine module, the builders, and type-only use', async () => {
-    expect(await layerErrors('src/core/app.ts', "import { createEngine } from './engine';\nexport const x = createEngine;\n")).toEqual([]);
-    expect(await layerErrors('src/cli/record.ts', "import { createEngine } from '../core/engine';\nexport const x = createEngine;\n")).toEqual([]);
-    expect(await layerErrors('src/core/session.ts', "import type { Engine } from './engine';\nexport type X = Engine;\n")).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/core/app.ts',
+        "import { createEngine } from './engine';\nexport const x = createEngine;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/cli/record.ts',
+        "import { createEngine } from '../core/engine';\nexport const x = createEngine;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors('src/core/session.ts', "import type { Engine } from './engine';\nexport type X = Engine;\n"),
+    ).toEqual([]);
   });
 });
 
@@ -132,7 +218,10 @@ describe('layering lint: the working directory', () => {
   it('says the same from another directory as from the repository root', async () => {
     const cases: Array<[string, string]> = [
       ['src/core/store/probe.ts', "import { createMonitor } from '../monitor';\nexport const x = createMonitor;\n"],
-      ['src/renderer/src/probe.ts', "import { ipcRenderer } from 'electron';\nimport Database from 'better-sqlite3';\nexport const x = [ipcRenderer, Database];\n"],
+      [
+        'src/renderer/src/probe.ts',
+        "import { ipcRenderer } from 'electron';\nimport Database from 'better-sqlite3';\nexport const x = [ipcRenderer, Database];\n",
+      ],
       ['src/renderer/src/probe.ts', "import { createCore } from '../../core/app';\nexport const x = createCore;\n"],
     ];
     const fromRoot = await Promise.all(cases.map(([file, code]) => layerErrors(file, code)));
@@ -149,7 +238,9 @@ describe('layering lint: the tree as it is', () => {
   it('passes every file under src/', { timeout: 180_000 }, async () => {
     const results = await lint().lintFiles(['src']);
     expect(results.length).toBeGreaterThan(100);
-    const problems = results.flatMap((r) => r.messages.map((m) => `${path.relative(repo, r.filePath)}:${m.line} ${m.message}`));
+    const problems = results.flatMap((r) =>
+      r.messages.map((m) => `${path.relative(repo, r.filePath)}:${m.line} ${m.message}`),
+    );
     expect(problems).toEqual([]);
   });
 });

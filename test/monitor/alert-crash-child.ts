@@ -8,7 +8,11 @@ import { openStore } from '../../src/core/store';
 
 const [dbPath, url, total] = process.argv.slice(2) as [string, string, string];
 const store = openStore({ path: dbPath });
-const client = createApiClient({ baseUrl: url, keyProvider: () => 'crash-test-key', governor: { retry: { baseMs: 1, maxMs: 2 } } });
+const client = createApiClient({
+  baseUrl: url,
+  keyProvider: () => 'crash-test-key',
+  governor: { retry: { baseMs: 1, maxMs: 2 } },
+});
 const follower = createSettlementFollower({
   client,
   store,
@@ -25,7 +29,11 @@ const follower = createSettlementFollower({
 process.stdout.write('ready\n');
 for (;;) {
   const r = await follower.sync();
-  if (!r.error && store.knownSettlements(Array.from({ length: Number(total) }, (_, i) => 1000 + i)).size === Number(total)) break;
+  if (
+    !r.error &&
+    store.knownSettlements(Array.from({ length: Number(total) }, (_, i) => 1000 + i)).size === Number(total)
+  )
+    break;
 }
 store.close();
 process.stdout.write('done\n');

@@ -49,7 +49,9 @@ describe('settlement alerts across crashes', () => {
       expect(sql.pragma('integrity_check', { simple: true })).toBe('ok');
       const settledIds = sql.prepare('SELECT event_id FROM settlements ORDER BY event_id').pluck().all() as number[];
       expect(settledIds).toHaveLength(TOTAL);
-      const alerts = sql.prepare("SELECT event_id, count(*) AS n FROM alert_log WHERE kind = 'settled' GROUP BY event_id").all() as Array<{ event_id: number; n: number }>;
+      const alerts = sql
+        .prepare("SELECT event_id, count(*) AS n FROM alert_log WHERE kind = 'settled' GROUP BY event_id")
+        .all() as Array<{ event_id: number; n: number }>;
       const watched = settledIds.filter((id) => id % 2 === 0);
       expect(alerts.map((a) => a.event_id).sort((a, b) => a - b)).toEqual(watched);
       expect(alerts.filter((a) => a.n !== 1)).toEqual([]);

@@ -51,8 +51,17 @@ describe('monitor memory over a trading day', () => {
       const eventId = next++;
       live.push(eventId);
       const snapshot: EventOdds = {
-        event_id: eventId, sport_id: 1, league_id: 1, league_name: 'L', runner_home: `H${eventId}`, runner_away: `A${eventId}`,
-        starts: formatServiceTime(clock.now()), live_status: 1, score_home: 0, score_away: 0, markets: markets(eventId, clock.now(), 0),
+        event_id: eventId,
+        sport_id: 1,
+        league_id: 1,
+        league_name: 'L',
+        runner_home: `H${eventId}`,
+        runner_away: `A${eventId}`,
+        starts: formatServiceTime(clock.now()),
+        live_status: 1,
+        score_home: 0,
+        score_away: 0,
+        markets: markets(eventId, clock.now(), 0),
       };
       pipeline.onSnapshot(eventId, snapshot);
     };

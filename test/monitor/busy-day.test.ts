@@ -29,8 +29,15 @@ afterAll(() => sim?.close());
 
 describe('the recorder on a busy day', () => {
   it('stores every settlement once, gets no 429, keeps the watched streams live and accounts for every request', async () => {
-    logSoak(`busy day: ${HOURS * 60} simulated minutes, streams flapping for the first ${FLAP_MINUTES} (full: 120 and 60)`);
-    sim = await startSimulator({ seed: 42, busy: { flapMinutes: FLAP_MINUTES }, startTime: START, keys: [{ key: KEY, plan: 'enterprise' }] });
+    logSoak(
+      `busy day: ${HOURS * 60} simulated minutes, streams flapping for the first ${FLAP_MINUTES} (full: 120 and 60)`,
+    );
+    sim = await startSimulator({
+      seed: 42,
+      busy: { flapMinutes: FLAP_MINUTES },
+      startTime: START,
+      keys: [{ key: KEY, plan: 'enterprise' }],
+    });
     const s = sim;
     // 50 watched events, the flapping ones among them, the rest those that start first.
     const flapping = s.busy!.flappingEventIds;
@@ -49,7 +56,15 @@ describe('the recorder on a busy day', () => {
       { baseUrl: s.url, watch, db, durationS: HOURS * 3600, settledEveryS: 60 },
       // The simulator pings in real time while our clock runs hours in seconds: the watchdog would read every quiet
       // stream as dead. Dropped connections (the flapping streams) are seen at once, without the watchdog.
-      { clock, key: KEY, stop: stopped, pingIntervalMs: 3_600_000, stdout: (t) => void (out += t), stderr: (t) => void (err += t), fetch: globalThis.fetch.bind(globalThis) },
+      {
+        clock,
+        key: KEY,
+        stop: stopped,
+        pingIntervalMs: 3_600_000,
+        stdout: (t) => void (out += t),
+        stderr: (t) => void (err += t),
+        fetch: globalThis.fetch.bind(globalThis),
+      },
     );
     // The service's clock and ours move together, a few seconds at a time, so I/O in flight lands between steps.
     let finished = false;
@@ -86,7 +101,8 @@ describe('the recorder on a busy day', () => {
     expect(open.length).toBeGreaterThan(10);
     // A stream the service answered is logged with status 0 while it is open (200 once it ended cleanly).
     const lastStream = new Map<number, number>();
-    for (const r of log) if (r.path === PATHS.stream) lastStream.set(Number(new URLSearchParams(r.query).get('event_id')), r.status);
+    for (const r of log)
+      if (r.path === PATHS.stream) lastStream.set(Number(new URLSearchParams(r.query).get('event_id')), r.status);
     for (const id of open) expect([0, 200], `stream of ${id}`).toContain(lastStream.get(id));
     // The flapping streams were cut off during the flap and are live again after it.
     const flappingLive = flapping.filter((f) => stillLive.has(f));
@@ -97,7 +113,12 @@ describe('the recorder on a busy day', () => {
     expect(s.openStreams()).toBe(0);
 
     // The requests, by purpose: printed on stderr and as the last stdout line, matching what the service saw.
-    const last = JSON.parse(out.trim().split('\n').at(-1)!) as { type: string; total: number; rate_limited: number; by_purpose: Record<string, number> };
+    const last = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      type: string;
+      total: number;
+      rate_limited: number;
+      by_purpose: Record<string, number>;
+    };
     expect(last.type).toBe('requests');
     expect(Object.keys(last.by_purpose).sort()).toEqual([...PURPOSES].sort());
     expect(last.rate_limited).toBe(0);
@@ -110,7 +131,9 @@ describe('the recorder on a busy day', () => {
     // run has begun, plus the one after the flap).
     expect(flapping.length).toBeGreaterThan(0);
     for (const id of flapping) {
-      const opens = log.filter((r) => r.path === PATHS.stream && new URLSearchParams(r.query).get('event_id') === String(id)).length;
+      const opens = log.filter(
+        (r) => r.path === PATHS.stream && new URLSearchParams(r.query).get('event_id') === String(id),
+      ).length;
       expect(opens).toBeLessThanOrEqual(30 * Math.ceil(HOURS) + 1);
     }
   }, 300_000);

@@ -20,30 +20,58 @@ describe('cli key intake', () => {
     const keyFile = path.join(dir, 'bad-key');
     writeFileSync(keyFile, `${SECRET} tail\n`, { mode: 0o600 });
     const runs = [`${SECRET}\r\nX: 1`, `${SECRET} tail`, `${SECRET}é`].flatMap((key) => [
-      runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1', '--db', ':memory:'], { ODDSDESK_API_KEY: key }),
-      runCli(['web', '--port', '0', '--base-url', 'http://127.0.0.2:9'], { ODDSDESK_API_KEY: key, ODDSDESK_DATA_DIR: '/nonexistent/oddsdesk-test' }),
+      runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1', '--db', ':memory:'], {
+        ODDSDESK_API_KEY: key,
+      }),
+      runCli(['web', '--port', '0', '--base-url', 'http://127.0.0.2:9'], {
+        ODDSDESK_API_KEY: key,
+        ODDSDESK_DATA_DIR: '/nonexistent/oddsdesk-test',
+      }),
     ]);
     for (const run of runs) {
       expect(await run.exited).toBe(2);
-      expect(run.stderr()).toMatch(/ODDSDESK_API_KEY is not a usable key\. The API key may contain only printable ASCII characters/);
+      expect(run.stderr()).toMatch(
+        /ODDSDESK_API_KEY is not a usable key\. The API key may contain only printable ASCII characters/,
+      );
       expect(run.stderr()).not.toContain('Zq7X');
       expect(run.stdout()).toBe('');
     }
-    const fromFile = runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1', '--db', ':memory:', '--api-key-file', keyFile]);
+    const fromFile = runCli([
+      'record',
+      '--base-url',
+      'http://127.0.0.2:9',
+      '--duration',
+      '1',
+      '--db',
+      ':memory:',
+      '--api-key-file',
+      keyFile,
+    ]);
     expect(await fromFile.exited).toBe(2);
     expect(fromFile.stderr()).toMatch(/The key from .*bad-key is not a usable key/);
     expect(fromFile.stderr()).not.toContain('Zq7X');
   }, 60_000);
 
   it('record takes the key from a file or from standard input, with nothing in its environment', async () => {
-    const sim = await startSimulator({ port: 0, seed: 3, clock: 'real', speed: 60, keys: [{ key: SECRET, plan: 'enterprise' }], events: 10 });
+    const sim = await startSimulator({
+      port: 0,
+      seed: 3,
+      clock: 'real',
+      speed: 60,
+      keys: [{ key: SECRET, plan: 'enterprise' }],
+      events: 10,
+    });
     try {
       const keyFile = path.join(dir, 'key');
       writeFileSync(keyFile, `${SECRET}\n`, { mode: 0o600 });
       const common = ['record', '--base-url', sim.url, '--duration', '2', '--settled-every', '600'];
       const runs = [
         runCli([...common, '--db', path.join(dir, 'file.db'), '--api-key-file', keyFile], { ODDSDESK_API_KEY: '' }),
-        runCli([...common, '--db', path.join(dir, 'stdin.db'), '--api-key-file', '-'], { ODDSDESK_API_KEY: '' }, `${SECRET}\n`),
+        runCli(
+          [...common, '--db', path.join(dir, 'stdin.db'), '--api-key-file', '-'],
+          { ODDSDESK_API_KEY: '' },
+          `${SECRET}\n`,
+        ),
       ];
       for (const run of runs) {
         expect(await run.exited, run.stderr()).toBe(0);
@@ -64,9 +92,13 @@ describe('cli key intake', () => {
     const store = openStore({ path: db });
     expect(claimProfile(store, { kind: 'service', baseUrl: 'https://other.example' }).ok).toBe(true);
     store.close();
-    const run = runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1', '--db', db], { ODDSDESK_API_KEY: SECRET });
+    const run = runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1', '--db', db], {
+      ODDSDESK_API_KEY: SECRET,
+    });
     expect(await run.exited).toBe(2);
-    expect(run.stderr()).toMatch(/other\.db holds the history of https:\/\/other\.example; it is not opened for http:\/\/127\.0\.0\.2:9/);
+    expect(run.stderr()).toMatch(
+      /other\.db holds the history of https:\/\/other\.example; it is not opened for http:\/\/127\.0\.0\.2:9/,
+    );
     expect(run.stdout()).toBe('');
   }, 30_000);
 });

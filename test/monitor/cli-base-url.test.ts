@@ -5,12 +5,16 @@ import { runCli } from './cliHarness';
 
 describe('cli --base-url', () => {
   it('record and web refuse http:// to a non-loopback host with exit code 2 and the reason', async () => {
-    const record = runCli(['record', '--base-url', 'http://example.com', '--duration', '1'], { ODDSDESK_API_KEY: 'cli-test-key-0001' });
+    const record = runCli(['record', '--base-url', 'http://example.com', '--duration', '1'], {
+      ODDSDESK_API_KEY: 'cli-test-key-0001',
+    });
     const web = runCli(['web', '--port', '0', '--base-url', 'http://example.com']);
     expect(await record.exited).toBe(2);
     expect(await web.exited).toBe(2);
     for (const run of [record, web]) {
-      expect(run.stderr()).toMatch(/Plain http:\/\/ is refused for example\.com: the API key would cross the network unencrypted/);
+      expect(run.stderr()).toMatch(
+        /Plain http:\/\/ is refused for example\.com: the API key would cross the network unencrypted/,
+      );
       expect(run.stdout()).toBe('');
     }
   }, 60_000);
@@ -18,7 +22,9 @@ describe('cli --base-url', () => {
   it('refuses other schemes and user-info without repeating the password; loopback http passes on to the key check', async () => {
     const ftp = runCli(['record', '--base-url', 'ftp://odds.example']);
     const creds = runCli(['record', '--base-url', 'https://trader:pasted-key-Zq7X@odds.example']);
-    const loopback = runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1'], { ODDSDESK_API_KEY: '' });
+    const loopback = runCli(['record', '--base-url', 'http://127.0.0.2:9', '--duration', '1'], {
+      ODDSDESK_API_KEY: '',
+    });
     expect(await ftp.exited).toBe(2);
     expect(ftp.stderr()).toMatch(/must start with https:\/\/ \(not ftp:\)/);
     expect(await creds.exited).toBe(2);

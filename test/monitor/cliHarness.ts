@@ -10,7 +10,10 @@ export const cliBundle = path.join(root, 'out', 'cli', 'index.js');
 
 /** The command line that starts the CLI with `args`: `node out/cli/index.js …args`. */
 export function cliCommand(args: string[]): string[] {
-  if (!existsSync(cliBundle)) throw new Error(`${path.relative(root, cliBundle)} is missing: the CLI bundle did not build (node scripts/build-cli.mjs)`);
+  if (!existsSync(cliBundle))
+    throw new Error(
+      `${path.relative(root, cliBundle)} is missing: the CLI bundle did not build (node scripts/build-cli.mjs)`,
+    );
   return [process.execPath, cliBundle, ...args];
 }
 

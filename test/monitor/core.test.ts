@@ -9,7 +9,14 @@ import { DEFAULT_BATCH_MS } from '../../src/core/monitor';
 import type { UserNotification } from '../../src/core/notifier';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { Fixture } from '../../src/shared/api';
-import type { Channel, CoreHandlers, OddsBatch, PushPayloads, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';
+import type {
+  Channel,
+  CoreHandlers,
+  OddsBatch,
+  PushPayloads,
+  RequestArgs,
+  ResponseMap,
+} from '../../src/shared/ipc/contract';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock, type ManualClock } from '../support/manualClock';
 
@@ -28,7 +35,12 @@ const tmpDir = () => mkdtempSync(path.join(tmpdir(), 'oddsdesk-core-'));
  * Moves the simulator and the core's clock together, a few simulated seconds at a time, until `probe` holds: virtual
  * time, bounded by a number of steps, never a real sleep. The I/O each step starts lands before the next one.
  */
-async function until<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, maxSimSeconds: number, what: string, stepS = 5): Promise<T> {
+async function until<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  maxSimSeconds: number,
+  what: string,
+  stepS = 5,
+): Promise<T> {
   for (let waited = 0; ; waited += stepS) {
     const v = await probe();
     if (v) return v;
@@ -72,10 +84,15 @@ describe('core on a starter key', () => {
     const fixtures: Fixture[] = await call('fixtures:list', {});
     expect(fixtures.length).toBeGreaterThan(0);
     await call('watch:add', fixtures[0]!.event_id);
-    const status = await until(async () => {
-      const st = await call('status:get');
-      return st.restricted.some((r) => r.path === '/api/stream/event') && st;
-    }, 60, 'stream restriction', 1);
+    const status = await until(
+      async () => {
+        const st = await call('status:get');
+        return st.restricted.some((r) => r.path === '/api/stream/event') && st;
+      },
+      60,
+      'stream restriction',
+      1,
+    );
     const r = status.restricted.find((x) => x.path === '/api/stream/event')!;
     expect(r).toMatchObject({ requiredPlan: 'enterprise', yourPlan: 'starter' });
     expect(status.streams.find((s) => s.eventId === fixtures[0]!.event_id)?.state ?? 'restricted').toBe('restricted');
@@ -122,11 +139,18 @@ describe('core on an enterprise key', () => {
     );
     const alert = settledAlert.payload as PushPayloads['onAlert'];
     expect(soonest.map((f) => f.event_id)).toContain(alert.eventId);
-    const n = await until(() => notifications.find((x) => x.kind === 'settlement' && x.eventId === alert.eventId), 5, 'the notification', 1);
+    const n = await until(
+      () => notifications.find((x) => x.kind === 'settlement' && x.eventId === alert.eventId),
+      5,
+      'the notification',
+      1,
+    );
     expect(n.title).toMatch(/^Settled: .+ v .+ \d+–\d+$/);
     expect(n.body).toMatch(/^Moneyline (Home|Draw|Away): won$/m);
     expect(n.body).not.toMatch(/\bH [WLP]\b|\(p\d+\)/);
-    const found = await call('settlements:query', { team: soonest.find((f) => f.event_id === alert.eventId)!.runner_home });
+    const found = await call('settlements:query', {
+      team: soonest.find((f) => f.event_id === alert.eventId)!.runner_home,
+    });
     expect(found.rows.map((r) => r.eventId)).toContain(alert.eventId);
   }, 120_000);
 });

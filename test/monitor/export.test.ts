@@ -8,7 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRecord } from '../../src/cli/record';
 import { openStore } from '../../src/core/store';
-import { formatServiceTime, parseRecords, parseServiceTime, SettledEventSchema, type Fixture } from '../../src/shared/api';
+import {
+  formatServiceTime,
+  parseRecords,
+  parseServiceTime,
+  SettledEventSchema,
+  type Fixture,
+} from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock } from '../support/manualClock';
 import { startRewritingProxy, type RewritingProxy } from '../support/rewritingProxy';
@@ -33,7 +39,9 @@ const SERVICE_PERIODS = [
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 31, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }] });
   proxy = await startRewritingProxy(sim.url, { '/api/periods': () => SERVICE_PERIODS });
-  const fixtures = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': KEY } })).json()) as Fixture[];
+  const fixtures = (await (
+    await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': KEY } })
+  ).json()) as Fixture[];
   // The soonest matches: their limits climb towards kick-off within the recorded (simulated) hour.
   const upcoming = fixtures.filter((f) => parseServiceTime(f.starts)! > sim.now());
   const soonest = [...upcoming].sort((a, b) => a.starts.localeCompare(b.starts)).slice(0, 4);
@@ -46,7 +54,15 @@ beforeAll(async () => {
   const run = runRecord(
     { baseUrl: proxy.url, db, watch: soonest.map((f) => f.event_id), durationS: 3600, settledEveryS: 1200 },
     // The simulator pings in real time while this clock runs far ahead: keep the watchdog out of it.
-    { clock, key: KEY, stop: new Promise<string>((r) => (stop = r)), pingIntervalMs: 3_600_000, fetch: globalThis.fetch.bind(globalThis), stdout: () => undefined, stderr: (t) => void (err += t) },
+    {
+      clock,
+      key: KEY,
+      stop: new Promise<string>((r) => (stop = r)),
+      pingIntervalMs: 3_600_000,
+      fetch: globalThis.fetch.bind(globalThis),
+      stdout: () => undefined,
+      stderr: (t) => void (err += t),
+    },
   );
   let finished = false;
   void run.finally(() => (finished = true));
@@ -70,7 +86,11 @@ async function exportOf(args: string[], file = db): Promise<string> {
   return run.stdout();
 }
 
-const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const jsonLines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('cli export', () => {
   it('writes settlements as SettledEvent JSON lines, and as CSV with one row per settled line', async () => {
@@ -83,7 +103,9 @@ describe('cli export', () => {
     expect(records.map((r) => r['event_id'])).toEqual(stored.map((s) => s.event_id));
 
     const csv = (await exportOf(['settlements', '--format', 'csv'])).trimEnd().split('\r\n');
-    expect(csv[0]).toBe('event_id,sport_id,league_id,league_name,runner_home,runner_away,starts,score_home,score_away,status,settled_at,line_id,period,market,line,outcome_home,outcome_draw,outcome_away');
+    expect(csv[0]).toBe(
+      'event_id,sport_id,league_id,league_name,runner_home,runner_away,starts,score_home,score_away,status,settled_at,line_id,period,market,line,outcome_home,outcome_draw,outcome_away',
+    );
     expect(csv.length - 1).toBe(stored.reduce((n, s) => n + Math.max(1, s.settlement.length), 0));
   });
 
@@ -105,13 +127,32 @@ describe('cli export', () => {
     for (const r of results) expect(typeof r['period_label']).toBe('string');
     expect(results.some((r) => r['period'] === 0 && r['period_label'] === 'Entire Contest (svc)')).toBe(true);
     const resultsCsv = (await exportOf(['results', '--format', 'csv'])).trimEnd().split('\r\n');
-    expect(resultsCsv[0]).toBe('event_id,sport_id,period,period_label,status,score_home,score_away,sets_home,sets_away,settlement_id,cancellation_reason,timestamp');
+    expect(resultsCsv[0]).toBe(
+      'event_id,sport_id,period,period_label,status,score_home,score_away,sets_home,sets_away,settlement_id,cancellation_reason,timestamp',
+    );
     expect(resultsCsv.length - 1).toBe(results.length);
 
     const points = jsonLines(await exportOf(['max-win']));
     expect(points.length).toBeGreaterThan(0);
     for (const p of points) {
-      expect(Object.keys(p)).toEqual(['event_id', 'sport_id', 'special_id', 'special_name', 'contestant_id', 'contestant_name', 'line_id', 'period', 'period_label', 'market', 'line', 'from', 'to', 'at', 'odds', 'todds']);
+      expect(Object.keys(p)).toEqual([
+        'event_id',
+        'sport_id',
+        'special_id',
+        'special_name',
+        'contestant_id',
+        'contestant_name',
+        'line_id',
+        'period',
+        'period_label',
+        'market',
+        'line',
+        'from',
+        'to',
+        'at',
+        'odds',
+        'todds',
+      ]);
       expect(parseServiceTime(p['at'] as string)).not.toBeNull();
     }
     const pointsCsv = (await exportOf(['max-win', '--format', 'csv'])).trimEnd().split('\r\n');
@@ -133,7 +174,8 @@ describe('labels from the service (must-show 1)', () => {
     expect(games.length).toBeGreaterThan(0);
     expect(otherSixes.length).toBeGreaterThan(0);
     for (const r of otherSixes) expect(r['period_label']).toBe('Overtime (svc)');
-    for (const r of [...results.filter((x) => x['period'] === 0), ...sets]) expect(r['period_label']).toBe(byCode.get(r['period'] as number));
+    for (const r of [...results.filter((x) => x['period'] === 0), ...sets])
+      expect(r['period_label']).toBe(byCode.get(r['period'] as number));
     for (const r of games) {
       const n = (r['period'] as number) - 6;
       expect(r['period_label']).toBe(`Set ${Math.floor(n / 13) + 1} Game ${(n % 13) + 1}`);
@@ -177,7 +219,8 @@ describe('market-line limits kept (must-show 2)', () => {
       for (const [k, list] of byLine) {
         let prev: number | null | undefined;
         for (const t of list) {
-          if (prev === undefined || prev !== t.maxWin) expected.push(`${k}@${formatServiceTime(t.at)}:${prev ?? null}->${t.maxWin}`);
+          if (prev === undefined || prev !== t.maxWin)
+            expected.push(`${k}@${formatServiceTime(t.at)}:${prev ?? null}->${t.maxWin}`);
           prev = t.maxWin;
         }
       }
@@ -185,7 +228,10 @@ describe('market-line limits kept (must-show 2)', () => {
       store.close();
     }
     expect(new Set(lines.map(key))).toEqual(new Set(expected));
-    expect(lines.some((r) => r['from'] !== null), 'a limit moved during the recorded hour').toBe(true);
+    expect(
+      lines.some((r) => r['from'] !== null),
+      'a limit moved during the recorded hour',
+    ).toBe(true);
   });
 
   it('still lists them once tick retention has removed every tick and bar', async () => {

@@ -23,18 +23,43 @@ const KEY = 'scripted-max-stake-key';
 const SPECIALS_EVERY_S = 300;
 
 const market = (maxWin: number, at: number) => ({
-  line_id: 1, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.8, away: 2.1 }, max_win: maxWin,
+  line_id: 1,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices: { home: 1.8, away: 2.1 },
+  max_win: maxWin,
   updated_at: formatServiceTime(at),
 });
 
 const snapshot = {
-  event_id: EVENT, sport_id: 1, league_id: 11, league_name: 'Harbour League', runner_home: 'Harbour', runner_away: 'Portton',
-  starts: '2026-11-23T12:00:00', live_status: 0, score_home: null, score_away: null, markets: [market(1000, T0 - 60_000)],
+  event_id: EVENT,
+  sport_id: 1,
+  league_id: 11,
+  league_name: 'Harbour League',
+  runner_home: 'Harbour',
+  runner_away: 'Portton',
+  starts: '2026-11-23T12:00:00',
+  live_status: 0,
+  score_home: null,
+  score_away: null,
+  markets: [market(1000, T0 - 60_000)],
 };
 
 const specialTick = (maxWin: number, at: number, withTrue = false): SpecialTick => ({
-  event_id: EVENT, special_id: 70, special_name: 'First scorer', contestant_id: 1, contestant_name: 'Nine', handicap: 0,
-  odds: 4.5, todds: 4.8, period: 0, max_win: maxWin, cutoff: '2026-11-23T12:00:00', timestamp: formatServiceTime(at),
+  event_id: EVENT,
+  special_id: 70,
+  special_name: 'First scorer',
+  contestant_id: 1,
+  contestant_name: 'Nine',
+  handicap: 0,
+  odds: 4.5,
+  todds: 4.8,
+  period: 0,
+  max_win: maxWin,
+  cutoff: '2026-11-23T12:00:00',
+  timestamp: formatServiceTime(at),
   ...(withTrue ? { true_odds_by_model: { LOG: 4.8, EM: 4.8, MPTO: 4.8, SHIN: 4.8, OR: 4.8 } } : {}),
 });
 
@@ -67,12 +92,26 @@ async function scriptedUpstream(): Promise<Upstream> {
         return body({ last: since, since, count: 0, events: [] });
       }
       case '/api/specials/fixtures':
-        return body([{
-          sport_id: 1, league_id: 11, special_id: 70, bet_type: 'MULTI_WAY_HEAD_TO_HEAD', special_name: 'First scorer',
-          starts: '2026-11-23T12:00:00', cutoff: '2026-11-23T12:00:00', category: 'player props', units: 'Goals',
-          event_id: EVENT, period: 0, runner_home: 'Harbour', runner_away: 'Portton', contestant_id: 1, contestant_name: 'Nine',
-          timestamp: up.history[up.history.length - 1]!.timestamp,
-        }]);
+        return body([
+          {
+            sport_id: 1,
+            league_id: 11,
+            special_id: 70,
+            bet_type: 'MULTI_WAY_HEAD_TO_HEAD',
+            special_name: 'First scorer',
+            starts: '2026-11-23T12:00:00',
+            cutoff: '2026-11-23T12:00:00',
+            category: 'player props',
+            units: 'Goals',
+            event_id: EVENT,
+            period: 0,
+            runner_home: 'Harbour',
+            runner_away: 'Portton',
+            contestant_id: 1,
+            contestant_name: 'Nine',
+            timestamp: up.history[up.history.length - 1]!.timestamp,
+          },
+        ]);
       case '/api/specials/opening':
         return body(up.history.slice(0, 1));
       case '/api/specials/history':
@@ -95,7 +134,12 @@ afterEach(async () => {
   upstream = null;
 });
 
-async function until<T>(clock: ManualClock, probe: () => T | undefined | null | false, what: string, stepMs = 10): Promise<T> {
+async function until<T>(
+  clock: ManualClock,
+  probe: () => T | undefined | null | false,
+  what: string,
+  stepMs = 10,
+): Promise<T> {
   const end = Date.now() + 15_000;
   for (;;) {
     const v = probe();
@@ -144,7 +188,10 @@ describe('a limit that slides in small steps alerts (issue 22)', () => {
     // The line: 1000 → 980 → 960 → 940 → 900 (-10.0% from 1000: alert) → 880 → 810 (-10.0% from 900: alert).
     let id = 2;
     const lineAlerts = () => alerts.filter((a) => a.specialId === null);
-    const push = (maxWin: number) => stream.write(`id: ${id++}\nevent: odds\ndata: ${JSON.stringify({ event_id: EVENT, ts: formatServiceTime(clock.now()), markets: [market(maxWin, clock.now())] })}\n\n`);
+    const push = (maxWin: number) =>
+      stream.write(
+        `id: ${id++}\nevent: odds\ndata: ${JSON.stringify({ event_id: EVENT, ts: formatServiceTime(clock.now()), markets: [market(maxWin, clock.now())] })}\n\n`,
+      );
     for (const v of [980, 960, 940]) {
       push(v);
       await until(clock, () => raw.some((r) => r.to === v), `the change to ${v}`);
@@ -152,13 +199,19 @@ describe('a limit that slides in small steps alerts (issue 22)', () => {
     expect(lineAlerts()).toEqual([]);
     push(900);
     await until(clock, () => lineAlerts().length === 1, 'the alert at 900');
-    expect(lineAlerts()[0]).toMatchObject({ message: 'Max stake 1,000 → 900 (-10.0%) on Moneyline · Full match', data: { lineId: 1, from: 1000, to: 900, pct: -10, previous: 940 } });
+    expect(lineAlerts()[0]).toMatchObject({
+      message: 'Max stake 1,000 → 900 (-10.0%) on Moneyline · Full match',
+      data: { lineId: 1, from: 1000, to: 900, pct: -10, previous: 940 },
+    });
     push(880);
     await until(clock, () => raw.some((r) => r.to === 880), 'the change to 880');
     expect(lineAlerts()).toHaveLength(1);
     push(810);
     await until(clock, () => lineAlerts().length === 2, 'the alert at 810');
-    expect(lineAlerts()[1]).toMatchObject({ message: 'Max stake 900 → 810 (-10.0%) on Moneyline · Full match', data: { from: 900, to: 810, previous: 880 } });
+    expect(lineAlerts()[1]).toMatchObject({
+      message: 'Max stake 900 → 810 (-10.0%) on Moneyline · Full match',
+      data: { from: 900, to: 810, previous: 880 },
+    });
 
     // The special: 200 → 196 → 192 → 188 (no alert) → 180 (-10.0% from 200: alert), each a new point of its history.
     const specialAlerts = () => alerts.filter((a) => a.specialId === 70);
@@ -170,13 +223,26 @@ describe('a limit that slides in small steps alerts (issue 22)', () => {
     upstream.history.push(specialTick(180, (at += 60_000)));
     await clock.advance(SPECIALS_EVERY_S * 1000);
     await until(clock, () => specialAlerts().length === 1, 'the special alert at 180', 100);
-    expect(specialAlerts()[0]).toMatchObject({ message: 'Max stake 200 → 180 (-10.0%) on First scorer: Nine', contestantId: 1, data: { from: 200, to: 180, previous: 188 } });
+    expect(specialAlerts()[0]).toMatchObject({
+      message: 'Max stake 200 → 180 (-10.0%) on First scorer: Nine',
+      contestantId: 1,
+      data: { from: 200, to: 180, previous: 188 },
+    });
 
     // Notifications say the same words: Max stake, never max_win.
     const maxNotes = notifications.filter((n) => n.kind === 'max_win');
-    expect(maxNotes.map((n) => n.title)).toEqual(['Max stake -10.0%: Moneyline · Full match', 'Max stake -10.0%: Moneyline · Full match', 'Max stake -10.0%: First scorer: Nine']);
+    expect(maxNotes.map((n) => n.title)).toEqual([
+      'Max stake -10.0%: Moneyline · Full match',
+      'Max stake -10.0%: Moneyline · Full match',
+      'Max stake -10.0%: First scorer: Nine',
+    ]);
     expect(maxNotes.every((n) => !/max_win|max win/i.test(`${n.title} ${n.body}`))).toBe(true);
 
-    expect((await call('alerts:list', {})).filter((a) => a.kind === 'max_win').map((a) => a.message).sort()).toEqual(alerts.map((a) => a.message).sort());
+    expect(
+      (await call('alerts:list', {}))
+        .filter((a) => a.kind === 'max_win')
+        .map((a) => a.message)
+        .sort(),
+    ).toEqual(alerts.map((a) => a.message).sort());
   }, 60_000);
 });

@@ -18,15 +18,46 @@ afterEach(() => {
 });
 
 const T0 = Date.UTC(2026, 10, 22, 12);
-const spread = (line: number, prices: Prices): Market => ({ line_id: 11, period: 0, market: 'spread', side: null, line, prices, max_win: 1000, updated_at: formatServiceTime(T0) });
-const total = (prices: Prices): Market => ({ line_id: 12, period: 0, market: 'totals', side: null, line: 2.5, prices, max_win: 1000, updated_at: formatServiceTime(T0) });
+const spread = (line: number, prices: Prices): Market => ({
+  line_id: 11,
+  period: 0,
+  market: 'spread',
+  side: null,
+  line,
+  prices,
+  max_win: 1000,
+  updated_at: formatServiceTime(T0),
+});
+const total = (prices: Prices): Market => ({
+  line_id: 12,
+  period: 0,
+  market: 'totals',
+  side: null,
+  line: 2.5,
+  prices,
+  max_win: 1000,
+  updated_at: formatServiceTime(T0),
+});
 const header: SnapshotHeader = {
-  event_id: 1, sport_id: 29, league_id: 1, league_name: 'L', runner_home: 'A', runner_away: 'B', starts: formatServiceTime(T0 + 3_600_000), live_status: 0, score_home: null, score_away: null,
+  event_id: 1,
+  sport_id: 29,
+  league_id: 1,
+  league_name: 'L',
+  runner_home: 'A',
+  runner_away: 'B',
+  starts: formatServiceTime(T0 + 3_600_000),
+  live_status: 0,
+  score_home: null,
+  score_away: null,
 };
 
 function watch() {
   store = openStore({ path: ':memory:' });
-  const settings = { ...DEFAULT_MONITOR_SETTINGS, model: 'EM' as const, price: { ...DEFAULT_MONITOR_SETTINGS.price, dropPct: 5 } };
+  const settings = {
+    ...DEFAULT_MONITOR_SETTINGS,
+    model: 'EM' as const,
+    price: { ...DEFAULT_MONITOR_SETTINGS.price, dropPct: 5 },
+  };
   const w = createPriceWatch({ store, settings: () => settings, isWatched: () => true, onAlert: () => undefined });
   const messages: string[] = [];
   const observe = (batch: CoalescedEvent[], at: number) => {
@@ -44,7 +75,17 @@ function watch() {
 describe('a handicap moved under its line id (issue 35, class 4)', () => {
   it('raises no drop alert; a real drop on another line of the same match does', () => {
     const w = watch();
-    w.observe([{ eventId: 1, markets: [spread(-0.5, { home: 1.95, away: 1.95 }), total({ over: 2.0, under: 1.9 })], replace: true, snapshot: header }], T0);
+    w.observe(
+      [
+        {
+          eventId: 1,
+          markets: [spread(-0.5, { home: 1.95, away: 1.95 }), total({ over: 2.0, under: 1.9 })],
+          replace: true,
+          snapshot: header,
+        },
+      ],
+      T0,
+    );
     w.observe([{ eventId: 1, markets: [spread(-0.25, { home: 1.72, away: 2.2 })], replace: false }], T0 + 60_000);
     w.observe([{ eventId: 1, markets: [], replace: false }], T0 + 120_000);
     expect(w.messages).toEqual([]);
@@ -66,6 +107,9 @@ describe('a handicap moved under its line id (issue 35, class 4)', () => {
     store.recordTicks(1, [spread(-0.25, { home: 1.72, away: 2.2 })], T0 + 10 * 60_000);
     const rows = topMovers(store, 'EM', T0 + 20 * 60_000).filter((r) => r.lineId === 11);
     // -0.25 has only its own price in the window: no move (the old key read it against -0.5's 2.000: -10.9%).
-    expect(rows.map((r) => [r.sideWords, Math.abs(r.move15!)])).toEqual([['Home -0.25', 0], ['Away +0.25', 0]]);
+    expect(rows.map((r) => [r.sideWords, Math.abs(r.move15!)])).toEqual([
+      ['Home -0.25', 0],
+      ['Away +0.25', 0],
+    ]);
   });
 });

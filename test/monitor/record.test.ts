@@ -45,14 +45,26 @@ function record(s: Simulator, clock: ManualClock, options: Omit<RecordOptions, '
   const done = runRecord(
     { baseUrl: s.url, ...options },
     // The simulator pings in real time while this clock runs far ahead: keep the watchdog out of it.
-    { clock, key: KEY, stop: stopped, pingIntervalMs: 3_600_000, fetch: globalThis.fetch.bind(globalThis), stdout: (t) => void (out += t), stderr: (t) => void (err += t) },
+    {
+      clock,
+      key: KEY,
+      stop: stopped,
+      pingIntervalMs: 3_600_000,
+      fetch: globalThis.fetch.bind(globalThis),
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (err += t),
+    },
   );
   let finished = false;
   void done.finally(() => (finished = true));
   return {
     out: () => out,
     err: () => err,
-    lines: () => out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      out
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     async advance(simSeconds, until) {
       for (let t = 0; t < simSeconds && !finished && !until?.(); t += 5) {
         await s.advance(5);
@@ -87,9 +99,9 @@ function checkSettlements(s: Simulator, db: string) {
       const got = byId.get(t.event_id);
       expect(got, `settlement of event ${t.event_id} (settled ${t.settled_at}) is stored`).toBeDefined();
       expect(got!.settlement.length, `all lines of ${t.event_id}`).toBe(t.settlement.length);
-      expect(new Set(got!.settlement.map((l) => `${l.line_id}:${l.outcome_home}${l.outcome_draw}${l.outcome_away}`))).toEqual(
-        new Set(t.settlement.map((l) => `${l.line_id}:${l.outcome_home}${l.outcome_draw}${l.outcome_away}`)),
-      );
+      expect(
+        new Set(got!.settlement.map((l) => `${l.line_id}:${l.outcome_home}${l.outcome_draw}${l.outcome_away}`)),
+      ).toEqual(new Set(t.settlement.map((l) => `${l.line_id}:${l.outcome_home}${l.outcome_draw}${l.outcome_away}`)));
       expect([got!.score_home, got!.score_away]).toEqual([t.score_home, t.score_away]);
     }
     // And nothing invented: every stored settlement is one the simulator produced.
@@ -115,7 +127,10 @@ describe('cli record', () => {
       events: 80,
     });
     const fx = await fixtures(sim);
-    const watch = fx.sort((a, b) => a.starts.localeCompare(b.starts)).slice(0, 50).map((f) => f.event_id);
+    const watch = fx
+      .sort((a, b) => a.starts.localeCompare(b.starts))
+      .slice(0, 50)
+      .map((f) => f.event_id);
     expect(watch.length).toBe(50);
     const db = tmpDb();
     const clock = createManualClock(sim.now());
@@ -131,7 +146,12 @@ describe('cli record', () => {
     checkSettlements(sim, db);
 
     // Zero 429 answers to the recorder's key, and the recorder says how many requests it made.
-    const keyIds = new Set(sim.requestLog().filter((r) => r.status !== 401).map((r) => r.keyId));
+    const keyIds = new Set(
+      sim
+        .requestLog()
+        .filter((r) => r.status !== 401)
+        .map((r) => r.keyId),
+    );
     expect(keyIds.size).toBeGreaterThan(0);
     const recorderLog = sim.requestLog().filter((r) => r.keyId !== null && r.path !== '/api/fixtures');
     expect(recorderLog.filter((r) => r.status === 429)).toEqual([]);
@@ -145,7 +165,12 @@ describe('cli record', () => {
     try {
       const points = [...store.exportMaxWin()].filter((p) => p.previousMaxWin !== null);
       const all: AlertRecord[] = [];
-      for (let page = store.listAlerts({ limit: 1000 }); page.length > 0; page = store.listAlerts({ limit: 1000, beforeId: page[page.length - 1]!.id })) all.push(...page);
+      for (
+        let page = store.listAlerts({ limit: 1000 });
+        page.length > 0;
+        page = store.listAlerts({ limit: 1000, beforeId: page[page.length - 1]!.id })
+      )
+        all.push(...page);
       const alerts = all.filter((a) => a.kind === 'max_win' && a.specialId !== null);
       const lines = run.lines().filter((l) => l['type'] === 'max_win' && l['special_id'] !== null);
       const truth = sim.truth.maxWinChanges().filter((c) => c.event_id !== null && watched.has(c.event_id));
@@ -156,13 +181,24 @@ describe('cli record', () => {
       const key = (s: number, c: number, from: number | null, to: number) => `${s}/${c}/${from}->${to}`;
       const pointKeys = new Set(points.map((p) => key(p.specialId, p.contestantId, p.previousMaxWin, p.maxWin)));
       // A special's step is one alert naming its contestants (issue 33): each contestant's change is in its data.
-      type StepData = { from: number; to: number; at: string; contestants?: Array<{ contestantId: number; from: number; to: number }> };
+      type StepData = {
+        from: number;
+        to: number;
+        at: string;
+        contestants?: Array<{ contestantId: number; from: number; to: number }>;
+      };
       const alerted = alerts.flatMap((a) => {
         const d = a.data as StepData;
-        return d.contestants ? d.contestants.map((c) => key(a.specialId!, c.contestantId, c.from, c.to)) : [key(a.specialId!, a.contestantId!, d.from, d.to)];
+        return d.contestants
+          ? d.contestants.map((c) => key(a.specialId!, c.contestantId, c.from, c.to))
+          : [key(a.specialId!, a.contestantId!, d.from, d.to)];
       });
       const alertKeys = new Set(alerted);
-      const lineKeys = new Set(lines.map((l) => key(l['special_id'] as number, l['contestant_id'] as number, l['from'] as number, l['to'] as number)));
+      const lineKeys = new Set(
+        lines.map((l) =>
+          key(l['special_id'] as number, l['contestant_id'] as number, l['from'] as number, l['to'] as number),
+        ),
+      );
       for (const c of stored) {
         const k = key(c.special_id, c.contestant_id, c.from, c.to);
         expect(pointKeys.has(k), `stored change point ${k}`).toBe(true);
@@ -183,7 +219,15 @@ describe('cli record', () => {
   }, 120_000);
 
   it('loses and duplicates nothing when stopped and restarted mid-run', async () => {
-    sim = await startSimulator({ port: 0, seed: 99, clock: 'manual', keys: [{ key: KEY, plan: 'enterprise' }, { key: SETUP_KEY, plan: 'starter' }] });
+    sim = await startSimulator({
+      port: 0,
+      seed: 99,
+      clock: 'manual',
+      keys: [
+        { key: KEY, plan: 'enterprise' },
+        { key: SETUP_KEY, plan: 'starter' },
+      ],
+    });
     const db = tmpDb();
     const clock = createManualClock(sim.now());
     const first = record(sim, clock, { db, watch: [], durationS: null, settledEveryS: 240 });
@@ -197,7 +241,9 @@ describe('cli record', () => {
     expect(await second.done, second.err()).toBe(0);
 
     const { stored } = checkSettlements(sim, db);
-    const announced = [...first.lines(), ...second.lines()].filter((l) => l['type'] === 'settlement').map((l) => l['event_id']);
+    const announced = [...first.lines(), ...second.lines()]
+      .filter((l) => l['type'] === 'settlement')
+      .map((l) => l['event_id']);
     expect(new Set(announced).size, 'no settlement announced twice across the restart').toBe(announced.length);
     expect(new Set(announced)).toEqual(new Set(stored.map((s) => s.event_id)));
   }, 90_000);

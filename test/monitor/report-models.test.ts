@@ -90,14 +90,19 @@ describe('cli report models', () => {
     // The breakdowns share out the same lines.
     expect(board.bySport.reduce((a, g) => a + g.lines, 0)).toBe(board.all.lines);
     expect(board.byMarket.reduce((a, g) => a + g.lines, 0)).toBe(board.all.lines);
-    expect(board.sentence).toMatch(/^(LOG|EM|MPTO|SHIN|OR)\b.* calls? this book's closes best: .* over [\d,]+ lines from [\d,]+ matches\. The lead is (not )?significant/);
+    expect(board.sentence).toMatch(
+      /^(LOG|EM|MPTO|SHIN|OR)\b.* calls? this book's closes best: .* over [\d,]+ lines from [\d,]+ matches\. The lead is (not )?significant/,
+    );
     expect(board.reliability.map((r) => r.model)).toEqual([...DEVIG_MODELS]);
   });
 
   it('prints it as a CSV table: a row per group and model, a row per reliability bin, the sentence on stderr', async () => {
     const r = await report(['--db', db, '--format', 'csv']);
     expect(r.code, r.err).toBe(0);
-    const rows = r.out.trimEnd().split('\r\n').map((l) => l.split(','));
+    const rows = r.out
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
     expect(rows[0]).toEqual([...SCOREBOARD_CSV_COLUMNS]);
     const col = (name: (typeof SCOREBOARD_CSV_COLUMNS)[number]) => SCOREBOARD_CSV_COLUMNS.indexOf(name);
     const all = rows.filter((x) => x[col('section')] === 'all');

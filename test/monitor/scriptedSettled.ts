@@ -6,7 +6,6 @@ import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-
 export function settled(id: number, second: number, sportId = 1): SettledEvent {
   return {
     event_id: id,
@@ -21,8 +20,24 @@ export function settled(id: number, second: number, sportId = 1): SettledEvent {
     status: 'ended',
     settled_at: formatServiceTime(T0 + second * 1000),
     settlement: [
-      { line_id: id * 10, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' },
-      { line_id: id * 10 + 1, period: 0, market: 'totals', line: 3, outcome_home: 'push', outcome_draw: 'push', outcome_away: 'push' },
+      {
+        line_id: id * 10,
+        period: 0,
+        market: 'moneyline',
+        line: null,
+        outcome_home: 'win',
+        outcome_draw: 'loss',
+        outcome_away: 'loss',
+      },
+      {
+        line_id: id * 10 + 1,
+        period: 0,
+        market: 'totals',
+        line: 3,
+        outcome_home: 'push',
+        outcome_draw: 'push',
+        outcome_away: 'push',
+      },
     ],
   };
 }
@@ -93,4 +108,3 @@ export async function scriptedService(events: SettledEvent[], serverLimitCap = 1
   s.close = () => new Promise<void>((r) => server.close(() => r()));
   return s as Scripted;
 }
-

@@ -31,7 +31,11 @@ async function follower(): Promise<{ follower: SettlementFollower; service: Scri
   const clock = createManualClock(T0 + 60_000);
   store = openStore({ path: path.join(dir, 'now.db'), clock: () => clock.now() });
   const f = createSettlementFollower({
-    client: createApiClient({ baseUrl: service.url, keyProvider: () => 'settle-now-key', governor: { retry: { baseMs: 1, maxMs: 2 } } }),
+    client: createApiClient({
+      baseUrl: service.url,
+      keyProvider: () => 'settle-now-key',
+      governor: { retry: { baseMs: 1, maxMs: 2 } },
+    }),
     store,
     clock,
     notifier: { notify: () => undefined },

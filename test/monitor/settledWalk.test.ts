@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 function walk(limit?: number) {
-  const client = createApiClient({ baseUrl: service!.url, keyProvider: () => 'k', governor: { retry: { baseMs: 1, maxMs: 5 } } });
+  const client = createApiClient({
+    baseUrl: service!.url,
+    keyProvider: () => 'k',
+    governor: { retry: { baseMs: 1, maxMs: 5 } },
+  });
   return walkSettled({
     client,
     store: plainWalkStore(store!),
@@ -155,11 +159,16 @@ describe('settled walk under faults', () => {
     // Faults come in bursts longer than the client's retries, on exactly the requests the walk makes to repair a
     // record and to split the crowded second: a 429, a 500, a dropped connection, in turn; 30 on each kind of
     // request, so the split (which comes once the first page, with its repaired record, is stored) gets its share.
-    const faults: Array<'drop' | { status: number; retryAfter?: number }> = [{ status: 429, retryAfter: 0 }, { status: 500 }, 'drop'];
+    const faults: Array<'drop' | { status: number; retryAfter?: number }> = [
+      { status: 429, retryAfter: 0 },
+      { status: 500 },
+      'drop',
+    ];
     const bursts = { repair: 0, split: 0 };
     let injected = 0;
     service.fault = (path, q) => {
-      const target = path === '/api/settlement' ? 'repair' : path === '/api/settled' && q.has('sport_id') ? 'split' : null;
+      const target =
+        path === '/api/settlement' ? 'repair' : path === '/api/settled' && q.has('sport_id') ? 'split' : null;
       if (target === null || bursts[target] >= 30) return undefined;
       injected++;
       return faults[Math.floor(bursts[target]++ / 5) % faults.length];
@@ -168,10 +177,15 @@ describe('settled walk under faults', () => {
     // The client on a manual clock: each 429 pauses every request for at least a second, which the clock jumps over
     // instead of waiting it out (twenty of them were twenty real seconds).
     const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
-    const client = createApiClient({ baseUrl: service.url, keyProvider: () => 'k', clock, governor: { retry: { baseMs: 1, maxMs: 2 }, maxWaitMs: 5_000 } });
+    const client = createApiClient({
+      baseUrl: service.url,
+      keyProvider: () => 'k',
+      clock,
+      governor: { retry: { baseMs: 1, maxMs: 2 }, maxWaitMs: 5_000 },
+    });
     /** Runs a walk to its end: over the governor's pause the clock jumps, else it steps a millisecond (the retry
      *  backoff) between turns of the event loop that let the real sockets deliver. */
-    const onClock = async <T,>(walk: Promise<T>): Promise<T> => {
+    const onClock = async <T>(walk: Promise<T>): Promise<T> => {
       let done = false;
       void walk.then(
         () => (done = true),
@@ -191,7 +205,14 @@ describe('settled walk under faults', () => {
     let cursorChecks = 0;
     for (; walks < 40; walks++) {
       const cursorBefore = store.settledCursor();
-      const r = await onClock(walkSettled({ client, store: plainWalkStore(store), sportIds: async () => ({ ok: true, value: [1, 2, 3] }), limit: 200 }));
+      const r = await onClock(
+        walkSettled({
+          client,
+          store: plainWalkStore(store),
+          sportIds: async () => ({ ok: true, value: [1, 2, 3] }),
+          limit: 200,
+        }),
+      );
       problems.push(...r.problems.map((p) => p.message));
       if (r.error) {
         errors.push(r.error.kind);
@@ -200,7 +221,9 @@ describe('settled walk under faults', () => {
         if (cursor !== null && cursor !== cursorBefore) {
           cursorChecks++;
           const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
-          for (const e of events) if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor) expect(stored.has(e.event_id), `event ${e.event_id} before cursor`).toBe(true);
+          for (const e of events)
+            if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor)
+              expect(stored.has(e.event_id), `event ${e.event_id} before cursor`).toBe(true);
         }
         continue;
       }
@@ -219,7 +242,10 @@ describe('settled walk under faults', () => {
     expect(store.settlement(3010)!.settlement).toHaveLength(2);
     // The unknown word is kept as sent on its line (issue 22: a bet on it goes to the trader to settle by hand, with
     // the word named); the settlement keeps both lines and no problem is reported for it.
-    expect(store.settlement(3005)!.settlement.map((l) => [l.line_id, l.outcome_home])).toEqual([[30050, expect.any(String)], [30051, 'half-won']]);
+    expect(store.settlement(3005)!.settlement.map((l) => [l.line_id, l.outcome_home])).toEqual([
+      [30050, expect.any(String)],
+      [30051, 'half-won'],
+    ]);
     expect(problems.some((m) => m.includes('event 3005'))).toBe(false);
   });
 });

@@ -23,20 +23,45 @@ const KEY = 'scripted-special-step-key';
 const SPECIALS_EVERY_S = 300;
 
 const market = (maxWin: number, at: number) => ({
-  line_id: 1, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.8, away: 2.1 }, max_win: maxWin,
+  line_id: 1,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices: { home: 1.8, away: 2.1 },
+  max_win: maxWin,
   updated_at: formatServiceTime(at),
 });
 
 const snapshot = {
-  event_id: EVENT, sport_id: 1, league_id: 11, league_name: 'Harbour League', runner_home: 'Harbour', runner_away: 'Portton',
-  starts: '2026-11-23T12:00:00', live_status: 0, score_home: null, score_away: null, markets: [market(1000, T0 - 60_000)],
+  event_id: EVENT,
+  sport_id: 1,
+  league_id: 11,
+  league_name: 'Harbour League',
+  runner_home: 'Harbour',
+  runner_away: 'Portton',
+  starts: '2026-11-23T12:00:00',
+  live_status: 0,
+  score_home: null,
+  score_away: null,
+  markets: [market(1000, T0 - 60_000)],
 };
 
 const CONTESTANTS = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `Player ${i + 1}` }));
 
 const specialTick = (maxWin: number, at: number, withTrue = false, c = CONTESTANTS[0]!): SpecialTick => ({
-  event_id: EVENT, special_id: 70, special_name: 'First scorer', contestant_id: c.id, contestant_name: c.name, handicap: 0,
-  odds: 4.5, todds: 4.8, period: 0, max_win: maxWin, cutoff: '2026-11-23T12:00:00', timestamp: formatServiceTime(at),
+  event_id: EVENT,
+  special_id: 70,
+  special_name: 'First scorer',
+  contestant_id: c.id,
+  contestant_name: c.name,
+  handicap: 0,
+  odds: 4.5,
+  todds: 4.8,
+  period: 0,
+  max_win: maxWin,
+  cutoff: '2026-11-23T12:00:00',
+  timestamp: formatServiceTime(at),
   ...(withTrue ? { true_odds_by_model: { LOG: 4.8, EM: 4.8, MPTO: 4.8, SHIN: 4.8, OR: 4.8 } } : {}),
 });
 
@@ -69,12 +94,26 @@ async function scriptedUpstream(): Promise<Upstream> {
         return body({ last: since, since, count: 0, events: [] });
       }
       case '/api/specials/fixtures':
-        return body(CONTESTANTS.map((c) => ({
-          sport_id: 1, league_id: 11, special_id: 70, bet_type: 'MULTI_WAY_HEAD_TO_HEAD', special_name: 'First scorer',
-          starts: '2026-11-23T12:00:00', cutoff: '2026-11-23T12:00:00', category: 'player props', units: 'Goals',
-          event_id: EVENT, period: 0, runner_home: 'Harbour', runner_away: 'Portton', contestant_id: c.id, contestant_name: c.name,
-          timestamp: up.history[up.history.length - 1]!.timestamp,
-        })));
+        return body(
+          CONTESTANTS.map((c) => ({
+            sport_id: 1,
+            league_id: 11,
+            special_id: 70,
+            bet_type: 'MULTI_WAY_HEAD_TO_HEAD',
+            special_name: 'First scorer',
+            starts: '2026-11-23T12:00:00',
+            cutoff: '2026-11-23T12:00:00',
+            category: 'player props',
+            units: 'Goals',
+            event_id: EVENT,
+            period: 0,
+            runner_home: 'Harbour',
+            runner_away: 'Portton',
+            contestant_id: c.id,
+            contestant_name: c.name,
+            timestamp: up.history[up.history.length - 1]!.timestamp,
+          })),
+        );
       case '/api/specials/opening':
         return body(up.history.slice(0, CONTESTANTS.length));
       case '/api/specials/history':
@@ -97,7 +136,12 @@ afterEach(async () => {
   upstream = null;
 });
 
-async function until<T>(clock: ManualClock, probe: () => T | undefined | null | false, what: string, stepMs = 10): Promise<T> {
+async function until<T>(
+  clock: ManualClock,
+  probe: () => T | undefined | null | false,
+  what: string,
+  stepMs = 10,
+): Promise<T> {
   const end = Date.now() + 15_000;
   for (;;) {
     const v = probe();
@@ -147,21 +191,33 @@ describe("a special's max stake step is one alert (issue 33)", () => {
     const at = T0 - 3_000_000;
     for (const c of CONTESTANTS) upstream.history.push(specialTick(150, at, false, c));
     await clock.advance(SPECIALS_EVERY_S * 1000);
-    await until(clock, () => raw.filter((r) => r.to === 150).length === CONTESTANTS.length, 'the step of every contestant', 100);
+    await until(
+      clock,
+      () => raw.filter((r) => r.to === 150).length === CONTESTANTS.length,
+      'the step of every contestant',
+      100,
+    );
     await until(clock, () => alerts.length > 0, 'the alert', 100);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({
       eventId: EVENT,
       specialId: 70,
       contestantId: null,
-      message: 'Max stake 200 → 150 (-25.0%) on First scorer: 20 contestants (Player 1, Player 2, Player 3, Player 4, Player 5 and 15 more)',
+      message:
+        'Max stake 200 → 150 (-25.0%) on First scorer: 20 contestants (Player 1, Player 2, Player 3, Player 4, Player 5 and 15 more)',
       data: { from: 200, to: 150, pct: -25, count: 20 },
     });
-    const listedContestants = (alerts[0]!.data as { contestants: Array<{ contestantId: number; name: string; from: number; to: number }> }).contestants;
-    expect(listedContestants.map((c) => [c.contestantId, c.from, c.to])).toEqual(CONTESTANTS.map((c) => [c.id, 200, 150]));
+    const listedContestants = (
+      alerts[0]!.data as { contestants: Array<{ contestantId: number; name: string; from: number; to: number }> }
+    ).contestants;
+    expect(listedContestants.map((c) => [c.contestantId, c.from, c.to])).toEqual(
+      CONTESTANTS.map((c) => [c.id, 200, 150]),
+    );
     const notes = notifications.filter((n) => n.kind === 'max_win');
     expect(notes.map((n) => n.title)).toEqual(['Max stake -25.0%: First scorer (20 contestants)']);
-    expect((await call('alerts:list', {})).filter((a) => a.kind === 'max_win').map((a) => a.id)).toEqual([alerts[0]!.id]);
+    expect((await call('alerts:list', {})).filter((a) => a.kind === 'max_win').map((a) => a.id)).toEqual([
+      alerts[0]!.id,
+    ]);
 
     // Each contestant's base moved with the step: a further 2% cut alerts nobody.
     for (const c of CONTESTANTS) upstream.history.push(specialTick(147, at + 60_000, false, c));

@@ -35,7 +35,8 @@ function readRawUntil(res: Response, done: (text: string) => boolean): Promise<s
         body.cancel();
         resolve(got);
       },
-      end: () => reject(new Error(`the body ended before it had what the test waits for; it read: ${JSON.stringify(got)}`)),
+      end: () =>
+        reject(new Error(`the body ended before it had what the test waits for; it read: ${JSON.stringify(got)}`)),
       error: reject,
     });
   });
@@ -44,7 +45,11 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function until<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -55,7 +60,14 @@ async function until<T>(probe: () => Promise<T | undefined | null | false> | T |
 }
 
 async function startSim(): Promise<Simulator> {
-  const sim = await startSimulator({ port: 0, seed: 11, clock: 'real', speed: 60, keys: [{ key: KEY, plan: 'enterprise' }], pingIntervalMs: 1000 });
+  const sim = await startSimulator({
+    port: 0,
+    seed: 11,
+    clock: 'real',
+    speed: 60,
+    keys: [{ key: KEY, plan: 'enterprise' }],
+    pingIntervalMs: 1000,
+  });
   cleanup.push(() => sim.close());
   return sim;
 }
@@ -85,8 +97,14 @@ async function watchOneLive(call: Awaited<ReturnType<typeof startCore>>['call'])
   expect(fixtures.length).toBeGreaterThan(0);
   const eventId = fixtures[0]!.event_id;
   await call('watch:add', eventId);
-  await until(async () => (await call('status:get')).streams.find((s) => s.eventId === eventId && s.state === 'live'), 'the stream to be live');
-  await until(async () => (await call('event:detail', eventId).catch(() => null))?.markets.length, 'streamed odds in the store');
+  await until(
+    async () => (await call('status:get')).streams.find((s) => s.eventId === eventId && s.state === 'live'),
+    'the stream to be live',
+  );
+  await until(
+    async () => (await call('event:detail', eventId).catch(() => null))?.markets.length,
+    'streamed odds in the store',
+  );
   return eventId;
 }
 
@@ -128,7 +146,13 @@ async function startProxy() {
     const target = new URL(req.url ?? '/');
     requestLines.push(`${req.method} ${target.pathname}`);
     const upstream = http.request(
-      { host: resolve(target.hostname), port: target.port || 80, path: target.pathname + target.search, method: req.method, headers: req.headers },
+      {
+        host: resolve(target.hostname),
+        port: target.port || 80,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: req.headers,
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -182,25 +206,51 @@ async function startProxy() {
 /** A TLS front for the simulator with a throwaway self-signed certificate for the upstream's name. */
 async function startTlsFront(simPort: number) {
   const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${UPSTREAM_HOST}`, '-addext', `subjectAltName=DNS:${UPSTREAM_HOST}`, '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${UPSTREAM_HOST}`,
+      '-addext',
+      `subjectAltName=DNS:${UPSTREAM_HOST}`,
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
   const paths: string[] = [];
   const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert }, (req, res) => {
     paths.push(new URL(req.url ?? '/', 'https://x').pathname);
-    const upstream = http.request({ host: '127.0.0.1', port: simPort, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: simPort, path: req.url, method: req.method, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  cleanup.push(() => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  }));
+  cleanup.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { port: (server.address() as net.AddressInfo).port, cert, paths };
 }
 
@@ -233,7 +283,9 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
     expect(proxy.connects).toEqual([]);
     expect(proxy.requestLines).toEqual([]);
     // A host that is not excluded does go through it.
-    expect((await proxied(`http://other.invalid:${sim.port}/api/status`).catch(() => null))?.status ?? 'no answer').not.toBe(200);
+    expect(
+      (await proxied(`http://other.invalid:${sim.port}/api/status`).catch(() => null))?.status ?? 'no answer',
+    ).not.toBe(200);
     expect(proxy.connects).toEqual([`other.invalid:${sim.port}`]);
   }, 30_000);
 
@@ -242,18 +294,24 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
     const fetchLean = createProxyFetch({});
     const sse = { Accept: 'text/event-stream' };
     const id = sim.truth.bookIds().find((e) => sim.truth.event(e)?.markets.some((m) => m.prices))!;
-    const res = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, { headers: { ...sse, 'x-api-key': KEY } });
+    const res = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, {
+      headers: { ...sse, 'x-api-key': KEY },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.body).toBeNull();
     const text = await readRawUntil(res, (got) => got.includes('event: snapshot'));
     expect(text).toMatch(/event: snapshot\ndata: \{/);
     // A refusal keeps fetch's web body, so the governor reads its text as before.
-    const refused = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, { headers: { ...sse, 'x-api-key': 'not-a-key-of-the-sim' } });
+    const refused = await fetchLean(`${sim.url}/api/stream/event?event_id=${id}`, {
+      headers: { ...sse, 'x-api-key': 'not-a-key-of-the-sim' },
+    });
     expect(refused.status).toBe(401);
     expect(await refused.text()).not.toBe('');
     // A connection refused rejects as fetch does: a TypeError whose cause has the code.
-    const closed = await fetchLean('http://127.0.0.1:1/api/stream/event?event_id=1', { headers: sse }).catch((e: unknown) => e);
+    const closed = await fetchLean('http://127.0.0.1:1/api/stream/event?event_id=1', { headers: sse }).catch(
+      (e: unknown) => e,
+    );
     expect(closed).toBeInstanceOf(TypeError);
     expect((closed as TypeError & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
   }, 30_000);
@@ -273,17 +331,29 @@ describe('browser mode and the CLI behind a proxy (HTTPS_PROXY / HTTP_PROXY / NO
       server.closeAllConnections();
       server.close();
     });
-    const res = await createProxyFetch({})(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/s`, { headers: { Accept: 'text/event-stream' } });
+    const res = await createProxyFetch({})(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/s`, {
+      headers: { Accept: 'text/event-stream' },
+    });
     expect(res.headers.get('content-encoding')).toBeNull();
     const text = await readRawUntil(res, (got) => got.endsWith('\n\n'));
     expect(text).toBe('id: 1\nevent: snapshot\ndata: {"a":1}\n\n');
   });
 
   it('reads the settings as curl does and leaves Node fetch alone without them', () => {
-    expect(proxySettings({ HTTP_PROXY: 'http://a:1', https_proxy: 'http://b:2', NO_PROXY: 'x' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: 'http://b:2', noProxy: 'x' });
-    expect(proxySettings({ http_proxy: 'http://a:1' })).toEqual({ httpProxy: 'http://a:1', httpsProxy: 'http://a:1', noProxy: '' });
+    expect(proxySettings({ HTTP_PROXY: 'http://a:1', https_proxy: 'http://b:2', NO_PROXY: 'x' })).toEqual({
+      httpProxy: 'http://a:1',
+      httpsProxy: 'http://b:2',
+      noProxy: 'x',
+    });
+    expect(proxySettings({ http_proxy: 'http://a:1' })).toEqual({
+      httpProxy: 'http://a:1',
+      httpsProxy: 'http://a:1',
+      noProxy: '',
+    });
     expect(proxySettings({ HTTPS_PROXY: ' ' })).toEqual({ httpProxy: null, httpsProxy: null, noProxy: '' });
-    for (const h of ['localhost', '127.0.0.1', '127.8.9.10', '[::1]', 'app.localhost']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['128.0.0.1', 'localhost.example', '10.0.0.1', 'example.com']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['localhost', '127.0.0.1', '127.8.9.10', '[::1]', 'app.localhost'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['128.0.0.1', 'localhost.example', '10.0.0.1', 'example.com'])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 });

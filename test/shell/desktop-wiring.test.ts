@@ -21,12 +21,25 @@ import type * as Keytar from '../../src/core/secrets/keytar';
 import type * as Native from '../../src/main/native';
 import type { Result } from '../../src/shared/errors';
 import { ODDS_ACK_CHANNEL } from '../../src/shared/ipc/channels';
-import { DESKTOP_CHANNELS, PUSH_CHANNEL, REQUEST_CHANNELS, type AppInfo, type OddsBatch, type OddsdeskApi } from '../../src/shared/ipc/contract';
+import {
+  DESKTOP_CHANNELS,
+  PUSH_CHANNEL,
+  REQUEST_CHANNELS,
+  type AppInfo,
+  type OddsBatch,
+  type OddsdeskApi,
+} from '../../src/shared/ipc/contract';
 import { unpackPushes } from '../../src/shared/ipc/pushFrames';
 import { KEYRING, NO_KEYRING, keychainForTests } from '../contract/keychain';
 import { startService, type Service } from '../contract/service';
 import { contractSuite } from '../contract/suite';
-import { electronStandIn, StandInEvent, type StandInBrowserWindow, type StandInMenu, type StandInSession } from './electron/standIn';
+import {
+  electronStandIn,
+  StandInEvent,
+  type StandInBrowserWindow,
+  type StandInMenu,
+  type StandInSession,
+} from './electron/standIn';
 
 const hoisted = vi.hoisted(() => ({ keychainService: `oddsdesk-desktop-wiring-${process.pid}-${Date.now()}` }));
 
@@ -35,12 +48,19 @@ vi.mock('electron-log/main', async () => await import('electron-log/node'));
 vi.mock('../../src/main/native', async (importOriginal) => {
   const real = await importOriginal<typeof Native>();
   const { STAND_IN_ELECTRON } = await import('./electron/version');
-  return { ...real, findElectronSqliteBinding: (lookup: Parameters<typeof real.findElectronSqliteBinding>[0]) => real.findElectronSqliteBinding({ ...lookup, electronVersion: lookup.electronVersion ?? STAND_IN_ELECTRON }) };
+  return {
+    ...real,
+    findElectronSqliteBinding: (lookup: Parameters<typeof real.findElectronSqliteBinding>[0]) =>
+      real.findElectronSqliteBinding({ ...lookup, electronVersion: lookup.electronVersion ?? STAND_IN_ELECTRON }),
+  };
 });
 vi.mock('../../src/core/secrets/keytar', async (importOriginal) => {
   const real = await importOriginal<typeof Keytar>();
   const { keychainForTests } = await import('../contract/keychain');
-  return { ...real, createKeytarSecretStore: () => keychainForTests(hoisted.keychainService, real.createKeytarSecretStore) };
+  return {
+    ...real,
+    createKeytarSecretStore: () => keychainForTests(hoisted.keychainService, real.createKeytarSecretStore),
+  };
 });
 
 const root = path.resolve(__dirname, '../..');
@@ -75,9 +95,16 @@ beforeAll(async () => {
   mkdirSync(scratch, { recursive: true });
   // Where src/main/native.ts looks for the Electron build of better-sqlite3 in an unpackaged app: Node's build here.
   const { STAND_IN_ELECTRON } = await import('./electron/version');
-  const bindingDir = path.join(standIn.app.getAppPath(), '.native', `electron-${STAND_IN_ELECTRON}-${process.platform}-${process.arch}`);
+  const bindingDir = path.join(
+    standIn.app.getAppPath(),
+    '.native',
+    `electron-${STAND_IN_ELECTRON}-${process.platform}-${process.arch}`,
+  );
   mkdirSync(bindingDir, { recursive: true });
-  symlinkSync(path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), path.join(bindingDir, 'better_sqlite3.node'));
+  symlinkSync(
+    path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+    path.join(bindingDir, 'better_sqlite3.node'),
+  );
   process.env['ODDSDESK_USER_DATA'] = userData;
   // Each steam of the notifications test is a drop episode of its own: this host runs on the real clock and cannot
   // wait out the 10 s quiet gap (docs/trading.md, "Drop episodes"; src/core/monitor/dropEpisodes.test.ts has the gap).
@@ -104,7 +131,9 @@ afterAll(async () => {
   await service?.close();
   if (KEYRING) {
     const real = await vi.importActual<typeof Keytar>('../../src/core/secrets/keytar');
-    await keychainForTests(hoisted.keychainService, real.createKeytarSecretStore).deleteAll().catch(() => 0);
+    await keychainForTests(hoisted.keychainService, real.createKeytarSecretStore)
+      .deleteAll()
+      .catch(() => 0);
   }
   process.umask(umask);
   delete process.env['ODDSDESK_USER_DATA'];
@@ -115,11 +144,19 @@ afterAll(async () => {
 describe('start-up', () => {
   it('composes like the desktop app: sandbox and app:// set before ready, every channel handled, a hardened window shown once loaded, a tray and a menu', async () => {
     expect(standIn.app.sandboxed).toBe(true);
-    expect(standIn.privilegedSchemes).toContainEqual({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) });
+    expect(standIn.privilegedSchemes).toContainEqual({
+      scheme: 'app',
+      privileges: expect.objectContaining({ standard: true, secure: true }),
+    });
     expect(standIn.protocolHandlers.has('app')).toBe(true);
     expect([...standIn.ipcMain.handlers.keys()].sort()).toEqual([...REQUEST_CHANNELS, ...DESKTOP_CHANNELS].sort());
     expect(win.webContents.getURL()).toBe('app://oddsdesk/index.html');
-    expect(win.options['webPreferences']).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(win.options['webPreferences']).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
     expect(win.options['show']).toBe(false);
     // No new windows and no navigation away from the app, for every web contents.
     expect(win.webContents.requestNewWindow('https://evil.example/')).toBe('deny');
@@ -166,12 +203,21 @@ describe("the preload (src/preload/index.ts, its real source) in the main window
     };
 
     // An invoke goes to the core and its answer comes back; a channel outside the contract never leaves the page.
-    expect(await call(api.invoke('app:info'))).toMatchObject({ ok: true, value: { host: 'electron', demo: false, baseUrl: service.front.url } });
+    expect(await call(api.invoke('app:info'))).toMatchObject({
+      ok: true,
+      value: { host: 'electron', demo: false, baseUrl: service.front.url },
+    });
     expect(await call(api.invoke('settings:get'))).toMatchObject({ ok: true, value: { hasKey: true } });
     const asked = vi.spyOn(standIn.ipcMain, 'invoke');
     const unknownChannel = api.invoke as (channel: string) => Promise<unknown>;
-    expect(await unknownChannel('nope:nothing')).toEqual({ ok: false, error: { kind: 'validation', message: 'Unknown channel nope:nothing' } });
-    expect(await (api.desktop.invoke as (channel: string) => Promise<unknown>)('settings:get')).toEqual({ ok: false, error: { kind: 'validation', message: 'Unknown channel settings:get' } });
+    expect(await unknownChannel('nope:nothing')).toEqual({
+      ok: false,
+      error: { kind: 'validation', message: 'Unknown channel nope:nothing' },
+    });
+    expect(await (api.desktop.invoke as (channel: string) => Promise<unknown>)('settings:get')).toEqual({
+      ok: false,
+      error: { kind: 'validation', message: 'Unknown channel settings:get' },
+    });
     expect(asked).not.toHaveBeenCalled();
     asked.mockRestore();
 
@@ -186,7 +232,10 @@ describe("the preload (src/preload/index.ts, its real source) in the main window
     api.on('onSettings', (p) => settings.push(['second', p]));
     api.on('onFocusEvent', (p) => focus.push(p));
     api.on('onOdds', (p) => odds.push(p));
-    const updated = (await call(api.invoke('settings:update', { dropAlertPct: 6 }))) as { ok: true; value: { dropAlertPct: number } };
+    const updated = (await call(api.invoke('settings:update', { dropAlertPct: 6 }))) as {
+      ok: true;
+      value: { dropAlertPct: number };
+    };
     await until(() => settings.length >= 2, 'the onSettings push');
     await call(api.invoke('app:info')); // one more round trip: a second copy of the push would be here by now
     expect(settings).toEqual([
@@ -203,7 +252,10 @@ describe("the preload (src/preload/index.ts, its real source) in the main window
     // Odds taken in are acknowledged, so the window gets the next ones (the handicap's home shortens, nothing drops).
     const acksBefore = acks;
     service.sim.script.setMarket(service.eventId, service.spreadLineId, { home: 1.9, away: 1.9 });
-    await until(() => (odds as OddsBatch[]).some((b) => JSON.stringify(b).includes(`"lineId":${service.spreadLineId}`)), 'the odds of the moved line');
+    await until(
+      () => (odds as OddsBatch[]).some((b) => JSON.stringify(b).includes(`"lineId":${service.spreadLineId}`)),
+      'the odds of the moved line',
+    );
     await until(() => acks > acksBefore, 'the odds acknowledged');
     standIn.ipcMain.off(ODDS_ACK_CHANNEL, ack);
 
@@ -217,16 +269,23 @@ describe('a window of its own for one view (a second monitor)', () => {
   let second: StandInBrowserWindow;
   /** Every push the second window's page received, in order. */
   const secondPushes: Array<{ event: string; payload: unknown }> = [];
-  const pushed = (list: typeof pushes, event: string, test: (payload: unknown) => boolean) => list.some((p) => p.event === event && test(p.payload));
+  const pushed = (list: typeof pushes, event: string, test: (payload: unknown) => boolean) =>
+    list.some((p) => p.event === event && test(p.payload));
 
-  it('desktop:openWindow makes a second window with the main one\'s preload and security, on the view\'s address; the same view again brings it forward', async () => {
+  it("desktop:openWindow makes a second window with the main one's preload and security, on the view's address; the same view again brings it forward", async () => {
     expect(await value('desktop:openWindow', { view: 'movers' })).toBeNull();
     expect(standIn.windows()).toHaveLength(2);
     second = standIn.windows().find((w) => w !== win)!;
     standIn.page(second).on(PUSH_CHANNEL, (message) => secondPushes.push(...unpackPushes(message)));
     // The very options of the main window's page: the same preload, sandboxed, isolated, no Node.
     expect(second.options['webPreferences']).toEqual(win.options['webPreferences']);
-    expect(second.options['webPreferences']).toMatchObject({ preload: expect.stringMatching(/preload[\\/]index\.cjs$/), contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(second.options['webPreferences']).toMatchObject({
+      preload: expect.stringMatching(/preload[\\/]index\.cjs$/),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
     expect(second.options['show']).toBe(false);
     await until(() => second.isVisible(), 'the second window to show once loaded');
     expect(second.webContents.getURL()).toBe('app://oddsdesk/index.html#view=movers');
@@ -254,23 +313,38 @@ describe('a window of its own for one view (a second monitor)', () => {
     const watched = (await value<Array<{ eventId: number }>>('watch:list')).map((w) => w.eventId);
     const other = service.sim.truth.bookIds().find((id) => !watched.includes(id))!;
     const iframe = standIn.subFrame(second, 'app://oddsdesk/index.html');
-    expect(await standIn.page(second, iframe).invoke('watch:add', other)).toEqual({ ok: false, error: { kind: 'validation', message: 'Request from an unknown page refused' } });
+    expect(await standIn.page(second, iframe).invoke('watch:add', other)).toEqual({
+      ok: false,
+      error: { kind: 'validation', message: 'Request from an unknown page refused' },
+    });
 
     const r = (await standIn.page(second).invoke('watch:add', other)) as Result<{ eventId: number }>;
     expect(r.ok, JSON.stringify(r).slice(0, 300)).toBe(true);
     const watching = (payload: unknown) => (payload as Array<{ eventId: number }>).some((w) => w.eventId === other);
-    await until(() => pushed(pushes, 'onWatchlist', watching) && pushed(secondPushes, 'onWatchlist', watching), 'the new watch pushed to both windows');
+    await until(
+      () => pushed(pushes, 'onWatchlist', watching) && pushed(secondPushes, 'onWatchlist', watching),
+      'the new watch pushed to both windows',
+    );
     expect((await value<Array<{ eventId: number }>>('watch:list')).map((w) => w.eventId)).toContain(other);
 
     // A setting changed in the main window shows in the second (and the other way round).
     await value('settings:update', { oddsFormat: 'american' });
     const format = (f: string) => (payload: unknown) => (payload as { oddsFormat: string }).oddsFormat === f;
-    await until(() => pushed(secondPushes, 'onSettings', format('american')), 'the main window\'s setting pushed to the second');
+    await until(
+      () => pushed(secondPushes, 'onSettings', format('american')),
+      "the main window's setting pushed to the second",
+    );
     expect(await standIn.page(second).invoke('settings:update', { oddsFormat: 'decimal' })).toMatchObject({ ok: true });
-    await until(() => pushed(pushes, 'onSettings', format('decimal')), 'the second window\'s setting pushed to the main one');
+    await until(
+      () => pushed(pushes, 'onSettings', format('decimal')),
+      "the second window's setting pushed to the main one",
+    );
     // A mute (part of what Settings shows) too.
     expect(await standIn.page(second).invoke('alerts:mute', other, true)).toEqual({ ok: true, value: null });
-    await until(() => pushed(pushes, 'onSettings', (p) => (p as { mutedEvents: number[] }).mutedEvents.includes(other)), 'the mute pushed to the main window');
+    await until(
+      () => pushed(pushes, 'onSettings', (p) => (p as { mutedEvents: number[] }).mutedEvents.includes(other)),
+      'the mute pushed to the main window',
+    );
     await value('alerts:mute', other, false);
     // The status goes to both as well.
     await until(() => pushed(secondPushes, 'onStatus', () => true), 'a status push in the second window');
@@ -298,7 +372,10 @@ describe('a window of its own for one view (a second monitor)', () => {
     // The pushes go on to the main window alone.
     const before = secondPushes.length;
     await value('settings:update', { oddsFormat: 'american' });
-    await until(() => pushed(pushes, 'onSettings', (p) => (p as { oddsFormat: string }).oddsFormat === 'american'), 'the push to the main window');
+    await until(
+      () => pushed(pushes, 'onSettings', (p) => (p as { oddsFormat: string }).oddsFormat === 'american'),
+      'the push to the main window',
+    );
     expect(secondPushes).toHaveLength(before);
     await value('settings:update', { oddsFormat: 'decimal' });
     // The same view can be opened again later.
@@ -337,7 +414,9 @@ describe('the desktop shell', () => {
     expect(dialog?.kind).toBe('save');
     expect(dialog?.window).toBe(win);
     expect(dialog?.options).toMatchObject({ title: 'Export CSV', filters: [{ name: 'CSV', extensions: ['csv'] }] });
-    expect(dialog?.options['defaultPath']).toMatch(new RegExp(`^${standIn.app.getPath('downloads')}/oddsdesk-settlements-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    expect(dialog?.options['defaultPath']).toMatch(
+      new RegExp(`^${standIn.app.getPath('downloads')}/oddsdesk-settlements-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    );
     expect(readFileSync(file, 'utf8')).toBe(await value<string>('settlements:exportCsv', {}));
   });
 
@@ -358,13 +437,16 @@ describe('the desktop shell', () => {
   });
 
   it('a cross-origin redirect is refused with its plain message, the other origin gets nothing, and the app stays online', async () => {
-    service.front.redirect = (p) => (p.startsWith(PATHS.fixtures) ? { status: 302, location: service.other.url + p } : null);
+    service.front.redirect = (p) =>
+      p.startsWith(PATHS.fixtures) ? { status: 302, location: service.other.url + p } : null;
     try {
       const r = await invoke('fixtures:list', {});
       expect(r.ok).toBe(false);
       if (r.ok) return;
       expect(r.error.kind).toBe('validation');
-      expect(r.error.message).toContain(`the service at ${service.front.url} redirected (302) to another address, ${service.other.url}.`);
+      expect(r.error.message).toContain(
+        `the service at ${service.front.url} redirected (302) to another address, ${service.other.url}.`,
+      );
       expect(r.error.message).not.toContain(service.key);
       expect(service.other.seen).toEqual([]);
       expect(await value<{ connection: string }>('status:get')).toMatchObject({ connection: 'online' });
@@ -375,7 +457,10 @@ describe('the desktop shell', () => {
 
   it('notifications: with "notify price alerts" off a drop alerts but shows no notification; on, the next drop shows one', async () => {
     const drops = () => standIn.notifications.filter((n) => /^Drop/.test(n.title));
-    const dropAlerts = async () => (await value<Array<{ kind: string; eventId: number }>>('alerts:list', {})).filter((a) => a.kind === 'drop' && a.eventId === service.eventId);
+    const dropAlerts = async () =>
+      (await value<Array<{ kind: string; eventId: number }>>('alerts:list', {})).filter(
+        (a) => a.kind === 'drop' && a.eventId === service.eventId,
+      );
     await value('settings:update', { notifyPriceAlerts: false, dropAlertPct: 5, doNotDisturb: false });
     const shownBefore = drops().length;
     const alertsBefore = (await dropAlerts()).length;
@@ -383,7 +468,10 @@ describe('the desktop shell', () => {
     // Fair home (EM) 2.0526 at the open → 1.9231: −6.3%, past the 5% rule.
     service.sim.script.setMarket(service.eventId, service.lineId, { home: 1.8, away: 1.95 });
     await until(async () => (await dropAlerts()).length === alertsBefore + 1, 'the first drop alert');
-    await until(() => pushes.some((p) => p.event === 'onAlert' && (p.payload as { kind: string }).kind === 'drop'), 'the alert pushed to the window');
+    await until(
+      () => pushes.some((p) => p.event === 'onAlert' && (p.payload as { kind: string }).kind === 'drop'),
+      'the alert pushed to the window',
+    );
     // Everything about that alert has been decided by now; a stray notification would have shown.
     await new Promise((r) => setTimeout(r, 300));
     expect(drops()).toHaveLength(shownBefore);
@@ -398,8 +486,18 @@ describe('the desktop shell', () => {
     expect(shown.silent).toBe(true);
     // Clicking it brings the window forward and tells the page which event to show, at the line that dropped.
     shown.click();
-    await until(() => pushes.some((p) => p.event === 'onFocusEvent' && (p.payload as { eventId: number }).eventId === service.eventId), 'onFocusEvent');
-    const focus = pushes.filter((p) => p.event === 'onFocusEvent').at(-1)!.payload as { eventId: number; kind?: string; lineId?: number | null };
+    await until(
+      () =>
+        pushes.some(
+          (p) => p.event === 'onFocusEvent' && (p.payload as { eventId: number }).eventId === service.eventId,
+        ),
+      'onFocusEvent',
+    );
+    const focus = pushes.filter((p) => p.event === 'onFocusEvent').at(-1)!.payload as {
+      eventId: number;
+      kind?: string;
+      lineId?: number | null;
+    };
     expect(focus).toMatchObject({ eventId: service.eventId, kind: 'event', lineId: service.lineId });
   });
 
@@ -420,7 +518,9 @@ describe('the desktop shell', () => {
     win.close();
     expect(win.isVisible()).toBe(false);
     expect(notices(), 'the notice is shown once').toHaveLength(1);
-    expect(JSON.parse(readFileSync(path.join(userData, 'desktop-settings.json'), 'utf8'))).toMatchObject({ closeNoticeShown: true });
+    expect(JSON.parse(readFileSync(path.join(userData, 'desktop-settings.json'), 'utf8'))).toMatchObject({
+      closeNoticeShown: true,
+    });
     // Starting Oddsdesk again while it runs brings this window back (the second instance itself quits).
     standIn.app.emit('second-instance', new StandInEvent(), ['oddsdesk'], root);
     expect(win.isVisible()).toBe(true);
@@ -435,7 +535,9 @@ describe('the desktop shell', () => {
     const db = info.historyPath;
     expect(existsSync(db)).toBe(true);
     const quitsBefore = standIn.app.quitCalls;
-    const drops = (await value<Array<{ kind: string; eventId: number }>>('alerts:list', { limit: 1000 })).filter((a) => a.kind === 'drop' && a.eventId === service.eventId);
+    const drops = (await value<Array<{ kind: string; eventId: number }>>('alerts:list', { limit: 1000 })).filter(
+      (a) => a.kind === 'drop' && a.eventId === service.eventId,
+    );
     expect(drops.length).toBeGreaterThanOrEqual(2);
     // A view's own window open as well: quitting closes it too.
     expect(await value('desktop:openWindow', { view: 'alerts' })).toBeNull();
@@ -446,7 +548,10 @@ describe('the desktop shell', () => {
     // At once: the windows hidden, requests refused, the tray gone.
     expect(win.isVisible()).toBe(false);
     expect(alerts.isVisible()).toBe(false);
-    expect(await invoke('status:get')).toEqual({ ok: false, error: { kind: 'internal', message: 'Oddsdesk is shutting down' } });
+    expect(await invoke('status:get')).toEqual({
+      ok: false,
+      error: { kind: 'internal', message: 'Oddsdesk is shutting down' },
+    });
     expect(standIn.trays[0]!.isDestroyed()).toBe(true);
 
     await until(() => standIn.app.quitEmitted, 'the app to quit');
@@ -461,7 +566,11 @@ describe('the desktop shell', () => {
     const file = new Database(db, { readonly: true });
     try {
       expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(file.prepare('SELECT COUNT(*) AS n FROM alert_log WHERE event_id = ? AND kind = ?').get(service.eventId, 'drop')).toEqual({ n: drops.length });
+      expect(
+        file
+          .prepare('SELECT COUNT(*) AS n FROM alert_log WHERE event_id = ? AND kind = ?')
+          .get(service.eventId, 'drop'),
+      ).toEqual({ n: drops.length });
     } finally {
       file.close();
     }

@@ -8,10 +8,27 @@ import type { MenuItemConstructorOptions, NotificationConstructorOptions } from 
 import { afterAll, describe, expect, it } from 'vitest';
 import { appIconPng, trayIconPng } from '../../src/main/icons';
 import { menuTemplate } from '../../src/main/menu';
-import { electronSqliteBindingPath, findElectronSqliteBinding, missingBindingMessage, packagedSqliteBindingPath } from '../../src/main/native';
-import { createElectronNotifier, NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX, notificationText, type NotificationLike } from '../../src/main/notifier';
+import {
+  electronSqliteBindingPath,
+  findElectronSqliteBinding,
+  missingBindingMessage,
+  packagedSqliteBindingPath,
+} from '../../src/main/native';
+import {
+  createElectronNotifier,
+  NOTIFICATION_BODY_MAX,
+  NOTIFICATION_TITLE_MAX,
+  notificationText,
+  type NotificationLike,
+} from '../../src/main/notifier';
 import { trayView } from '../../src/main/tray';
-import { fitToDisplays, loadWindowState, parseWindowState, saveWindowState, WINDOW_STATE_FILE } from '../../src/main/windowState';
+import {
+  fitToDisplays,
+  loadWindowState,
+  parseWindowState,
+  saveWindowState,
+  WINDOW_STATE_FILE,
+} from '../../src/main/windowState';
 import type { StatusView } from '../../src/shared/ipc/contract';
 import { quotaView } from '../../src/core/status';
 
@@ -34,16 +51,32 @@ describe('remembered window bounds', () => {
     saveWindowState(dir, { width: 1000, height: 700, maximized: false });
     writeFileSync(path.join(dir, WINDOW_STATE_FILE), '{"width": 1000, "heig');
     expect(loadWindowState(dir, [primary])).toBeNull();
-    for (const raw of [null, 'x', [], { width: '1000', height: 700 }, { width: 1e9, height: 700 }, { width: 1.5, height: 700 }, { width: -5, height: 700 }]) {
+    for (const raw of [
+      null,
+      'x',
+      [],
+      { width: '1000', height: 700 },
+      { width: 1e9, height: 700 },
+      { width: 1.5, height: 700 },
+      { width: -5, height: 700 },
+    ]) {
       expect(parseWindowState(raw), JSON.stringify(raw)).toBeNull();
     }
     // A bad position alone drops only the position.
-    expect(parseWindowState({ width: 1000, height: 700, x: 'left', y: 3 })).toEqual({ width: 1000, height: 700, maximized: false });
+    expect(parseWindowState({ width: 1000, height: 700, x: 'left', y: 3 })).toEqual({
+      width: 1000,
+      height: 700,
+      maximized: false,
+    });
   });
 
   it('keeps a window that is on a display where it was', () => {
     expect(fitToDisplays({ x: 2000, y: 100, width: 1400, height: 900, maximized: false }, [primary, right])).toEqual({
-      x: 2000, y: 100, width: 1400, height: 900, maximized: false,
+      x: 2000,
+      y: 100,
+      width: 1400,
+      height: 900,
+      maximized: false,
     });
   });
 
@@ -54,15 +87,27 @@ describe('remembered window bounds', () => {
 
   it('pulls a window hanging off an edge fully onto its display, shrinking it to fit', () => {
     expect(fitToDisplays({ x: 1500, y: -50, width: 1000, height: 700, maximized: false }, [primary])).toEqual({
-      x: 920, y: 0, width: 1000, height: 700, maximized: false,
+      x: 920,
+      y: 0,
+      width: 1000,
+      height: 700,
+      maximized: false,
     });
     expect(fitToDisplays({ x: 0, y: 0, width: 3000, height: 2000, maximized: false }, [primary])).toEqual({
-      x: 0, y: 0, width: 1920, height: 1040, maximized: false,
+      x: 0,
+      y: 0,
+      width: 1920,
+      height: 1040,
+      maximized: false,
     });
   });
 
   it('never restores smaller than the minimum size the window allows', () => {
-    expect(fitToDisplays({ width: 400, height: 300, maximized: false }, [primary])).toEqual({ width: 960, height: 600, maximized: false });
+    expect(fitToDisplays({ width: 400, height: 300, maximized: false }, [primary])).toEqual({
+      width: 960,
+      height: 600,
+      maximized: false,
+    });
   });
 });
 
@@ -75,33 +120,56 @@ describe('application menu', () => {
   it('has File, Edit, View, Window and Help, with Quit and the edit roles', () => {
     const t = menuTemplate({ ...base, isMac: false, isDev: false });
     expect(labels(t)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
-    expect(roles(t)).toEqual(expect.arrayContaining(['quit', 'undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'minimize']));
+    expect(roles(t)).toEqual(
+      expect.arrayContaining(['quit', 'undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'minimize']),
+    );
   });
 
   it('offers reload and developer tools only in development', () => {
-    expect(roles(menuTemplate({ ...base, isMac: false, isDev: false }))).not.toEqual(expect.arrayContaining(['reload']));
+    expect(roles(menuTemplate({ ...base, isMac: false, isDev: false }))).not.toEqual(
+      expect.arrayContaining(['reload']),
+    );
     expect(roles(menuTemplate({ ...base, isMac: false, isDev: false }))).not.toContain('toggleDevTools');
-    expect(roles(menuTemplate({ ...base, isMac: false, isDev: true }))).toEqual(expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']));
+    expect(roles(menuTemplate({ ...base, isMac: false, isDev: true }))).toEqual(
+      expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']),
+    );
   });
 
   it('binds the standard shortcuts, each with a modifier or a function key: no single key (view keys belong to the renderer)', () => {
     // Electron's own accelerators of the roles the menu uses, off macOS (lib/browser/api/menu-item-roles.ts): a role
     // item binds its role's accelerator unless it names one of its own.
     const ROLE_ACCELERATORS: Record<string, string | null> = {
-      quit: 'CommandOrControl+Q', close: 'CommandOrControl+W', minimize: 'CommandOrControl+M', undo: 'CommandOrControl+Z',
-      redo: 'Shift+CommandOrControl+Z', cut: 'CommandOrControl+X', copy: 'CommandOrControl+C', paste: 'CommandOrControl+V',
-      selectAll: 'CommandOrControl+A', reload: 'CmdOrCtrl+R', forceReload: 'Shift+CmdOrCtrl+R', toggleDevTools: 'Ctrl+Shift+I',
-      resetZoom: 'CommandOrControl+0', zoomIn: 'CommandOrControl+Plus', zoomOut: 'CommandOrControl+-', togglefullscreen: 'F11',
+      quit: 'CommandOrControl+Q',
+      close: 'CommandOrControl+W',
+      minimize: 'CommandOrControl+M',
+      undo: 'CommandOrControl+Z',
+      redo: 'Shift+CommandOrControl+Z',
+      cut: 'CommandOrControl+X',
+      copy: 'CommandOrControl+C',
+      paste: 'CommandOrControl+V',
+      selectAll: 'CommandOrControl+A',
+      reload: 'CmdOrCtrl+R',
+      forceReload: 'Shift+CmdOrCtrl+R',
+      toggleDevTools: 'Ctrl+Shift+I',
+      resetZoom: 'CommandOrControl+0',
+      zoomIn: 'CommandOrControl+Plus',
+      zoomOut: 'CommandOrControl+-',
+      togglefullscreen: 'F11',
       help: null,
     };
     const bound = (t: MenuItemConstructorOptions[]): Array<[string, string]> =>
       t.flatMap((i) => {
         if (i.role) expect(ROLE_ACCELERATORS, `role ${i.role}`).toHaveProperty(i.role);
         const a = i.accelerator ?? (i.role ? ROLE_ACCELERATORS[i.role] : null);
-        return [...(a ? [[String(i.role ?? i.label), String(a)] as [string, string]] : []), ...(Array.isArray(i.submenu) ? bound(i.submenu) : [])];
+        return [
+          ...(a ? [[String(i.role ?? i.label), String(a)] as [string, string]] : []),
+          ...(Array.isArray(i.submenu) ? bound(i.submenu) : []),
+        ];
       });
     const keys = bound(menuTemplate({ ...base, isMac: false, isDev: true }));
-    expect(Object.fromEntries(keys)).toEqual(Object.fromEntries(Object.entries(ROLE_ACCELERATORS).filter(([, a]) => a !== null)));
+    expect(Object.fromEntries(keys)).toEqual(
+      Object.fromEntries(Object.entries(ROLE_ACCELERATORS).filter(([, a]) => a !== null)),
+    );
     for (const [what, a] of keys) expect(a, what).toMatch(/\+|^F\d{1,2}$/);
   });
 
@@ -136,13 +204,25 @@ describe('tray', () => {
   });
 
   it('shows online with stream counts, and DEMO in demo mode', () => {
-    const v = trayView(status({ demo: true, streams: [{ eventId: 1, state: 'live', lastMessageAt: 1 }, { eventId: 2, state: 'reconnecting', lastMessageAt: null }] }));
+    const v = trayView(
+      status({
+        demo: true,
+        streams: [
+          { eventId: 1, state: 'live', lastMessageAt: 1 },
+          { eventId: 2, state: 'reconnecting', lastMessageAt: null },
+        ],
+      }),
+    );
     expect(v.state).toBe('online');
     expect(v.tooltip).toBe('Oddsdesk — DEMO · online · stream 1/2 live');
   });
 
   it('shows offline with the reason, and a rejected key above everything', () => {
-    expect(trayView(status({ connection: 'offline', lastError: { kind: 'network', message: 'Cannot reach the odds service' } }))).toMatchObject({
+    expect(
+      trayView(
+        status({ connection: 'offline', lastError: { kind: 'network', message: 'Cannot reach the odds service' } }),
+      ),
+    ).toMatchObject({
       state: 'offline',
       label: 'offline: Cannot reach the odds service',
     });
@@ -194,8 +274,17 @@ describe('notifications', () => {
   });
 
   it('escapes markup in the title and the body on Linux (upstream names go in raw), drops control characters and caps both parts', () => {
-    const deps = { create: (o: NotificationConstructorOptions) => new FakeNotification(o), isSupported: () => true, focusWindow: () => undefined, focusEvent: () => undefined };
-    const hostile = { title: 'Settled: <b>FC</b> v A&B\u0007 1–0', body: 'Away +0.5: won\n<a href="https://evil">click</a> & <img src=x>', kind: 'settlement' as const };
+    const deps = {
+      create: (o: NotificationConstructorOptions) => new FakeNotification(o),
+      isSupported: () => true,
+      focusWindow: () => undefined,
+      focusEvent: () => undefined,
+    };
+    const hostile = {
+      title: 'Settled: <b>FC</b> v A&B\u0007 1–0',
+      body: 'Away +0.5: won\n<a href="https://evil">click</a> & <img src=x>',
+      kind: 'settlement' as const,
+    };
     createElectronNotifier({ ...deps, platform: 'linux' }).notify(hostile);
     expect(FakeNotification.made.at(-1)!.options).toMatchObject({
       title: 'Settled: &lt;b&gt;FC&lt;/b&gt; v A&amp;B 1–0',
@@ -203,18 +292,39 @@ describe('notifications', () => {
     });
     // Windows and macOS show text as text: only the control character goes.
     createElectronNotifier({ ...deps, platform: 'win32' }).notify(hostile);
-    expect(FakeNotification.made.at(-1)!.options).toMatchObject({ title: 'Settled: <b>FC</b> v A&B 1–0', body: hostile.body });
+    expect(FakeNotification.made.at(-1)!.options).toMatchObject({
+      title: 'Settled: <b>FC</b> v A&B 1–0',
+      body: hostile.body,
+    });
     // The pure rule (issue 36): the title is escaped as the body is.
-    expect(notificationText({ title: '<i>A</i> & <b>B</b>', body: '<u>x</u>' }, 'linux')).toEqual({ title: '&lt;i&gt;A&lt;/i&gt; &amp; &lt;b&gt;B&lt;/b&gt;', body: '&lt;u&gt;x&lt;/u&gt;' });
-    expect(notificationText({ title: '<i>A</i>', body: '<u>x</u>' }, 'darwin')).toEqual({ title: '<i>A</i>', body: '<u>x</u>' });
-    createElectronNotifier({ ...deps, platform: 'linux' }).notify({ title: 'x'.repeat(500), body: 'y'.repeat(5000), kind: 'max_win' });
+    expect(notificationText({ title: '<i>A</i> & <b>B</b>', body: '<u>x</u>' }, 'linux')).toEqual({
+      title: '&lt;i&gt;A&lt;/i&gt; &amp; &lt;b&gt;B&lt;/b&gt;',
+      body: '&lt;u&gt;x&lt;/u&gt;',
+    });
+    expect(notificationText({ title: '<i>A</i>', body: '<u>x</u>' }, 'darwin')).toEqual({
+      title: '<i>A</i>',
+      body: '<u>x</u>',
+    });
+    createElectronNotifier({ ...deps, platform: 'linux' }).notify({
+      title: 'x'.repeat(500),
+      body: 'y'.repeat(5000),
+      kind: 'max_win',
+    });
     const long = FakeNotification.made.at(-1)!.options as { title: string; body: string };
-    expect([long.title.length, long.body.length, long.body.endsWith('…')]).toEqual([NOTIFICATION_TITLE_MAX, NOTIFICATION_BODY_MAX, true]);
+    expect([long.title.length, long.body.length, long.body.endsWith('…')]).toEqual([
+      NOTIFICATION_TITLE_MAX,
+      NOTIFICATION_BODY_MAX,
+      true,
+    ]);
   });
 
   it('only focuses the window when the notification names no event, and shows nothing where unsupported', () => {
     const calls: string[] = [];
-    const deps = { create: (o: NotificationConstructorOptions) => new FakeNotification(o), focusWindow: () => calls.push('focus'), focusEvent: () => calls.push('event') };
+    const deps = {
+      create: (o: NotificationConstructorOptions) => new FakeNotification(o),
+      focusWindow: () => calls.push('focus'),
+      focusEvent: () => calls.push('event'),
+    };
     createElectronNotifier({ ...deps, isSupported: () => true }).notify({ title: 't', body: 'b', kind: 'max_win' });
     FakeNotification.made.at(-1)!.listeners.get('click')!();
     expect(calls).toEqual(['focus']);
@@ -227,9 +337,13 @@ describe('notifications', () => {
 describe('better-sqlite3 Electron binding', () => {
   it('mirrors scripts/electron-native.mjs', async () => {
     // @ts-expect-error: a plain .mjs script without types
-    const script = (await import('../../scripts/electron-native.mjs')) as { electronBindingPath: (v: string, p?: string, a?: string) => string };
+    const script = (await import('../../scripts/electron-native.mjs')) as {
+      electronBindingPath: (v: string, p?: string, a?: string) => string;
+    };
     const root = path.resolve(__dirname, '../..');
-    expect(electronSqliteBindingPath(root, '39.8.10', 'linux', 'x64')).toBe(script.electronBindingPath('39.8.10', 'linux', 'x64'));
+    expect(electronSqliteBindingPath(root, '39.8.10', 'linux', 'x64')).toBe(
+      script.electronBindingPath('39.8.10', 'linux', 'x64'),
+    );
   });
 
   it('is used only when built for this Electron; a packaged app uses the copy shipped in its resources', () => {
@@ -237,12 +351,28 @@ describe('better-sqlite3 Electron binding', () => {
     const lookup = { appRoot: '/app', electronVersion: '39.8.10', platform: 'linux', arch: 'x64' };
     expect(findElectronSqliteBinding({ ...lookup, isPackaged: false, exists: (f) => f === want })).toBe(want);
     expect(findElectronSqliteBinding({ ...lookup, isPackaged: false, exists: () => false })).toBeUndefined();
-    expect(findElectronSqliteBinding({ ...lookup, electronVersion: undefined, isPackaged: false, exists: () => true })).toBeUndefined();
+    expect(
+      findElectronSqliteBinding({ ...lookup, electronVersion: undefined, isPackaged: false, exists: () => true }),
+    ).toBeUndefined();
     const shipped = packagedSqliteBindingPath('/opt/Oddsdesk/resources');
     expect(shipped).toBe(path.join('/opt/Oddsdesk/resources', 'native', 'better_sqlite3.node'));
-    expect(findElectronSqliteBinding({ ...lookup, isPackaged: true, resourcesPath: '/opt/Oddsdesk/resources', exists: (f) => f === shipped })).toBe(shipped);
+    expect(
+      findElectronSqliteBinding({
+        ...lookup,
+        isPackaged: true,
+        resourcesPath: '/opt/Oddsdesk/resources',
+        exists: (f) => f === shipped,
+      }),
+    ).toBe(shipped);
     // Never the development build from a packaged app, and nothing when the package lacks its own.
-    expect(findElectronSqliteBinding({ ...lookup, isPackaged: true, resourcesPath: '/opt/Oddsdesk/resources', exists: (f) => f === want })).toBeUndefined();
+    expect(
+      findElectronSqliteBinding({
+        ...lookup,
+        isPackaged: true,
+        resourcesPath: '/opt/Oddsdesk/resources',
+        exists: (f) => f === want,
+      }),
+    ).toBeUndefined();
     expect(missingBindingMessage(true)).toMatch(/Reinstall/);
     expect(missingBindingMessage(false)).toContain('electron-native.mjs');
   });
@@ -256,7 +386,9 @@ describe('icons', () => {
     const height = png.readUInt32BE(20);
     const idatLength = png.readUInt32BE(33);
     const raw = inflateSync(png.subarray(41, 41 + idatLength));
-    const pixel = (x: number, y: number) => [...raw.subarray(y * (width * 4 + 1) + 1 + x * 4, y * (width * 4 + 1) + 1 + x * 4 + 4)];
+    const pixel = (x: number, y: number) => [
+      ...raw.subarray(y * (width * 4 + 1) + 1 + x * 4, y * (width * 4 + 1) + 1 + x * 4 + 4),
+    ];
     return { width, height, pixel };
   }
 

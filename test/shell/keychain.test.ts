@@ -13,7 +13,9 @@ const root = path.resolve(__dirname, '../..');
 const keyring = Boolean(process.env['ODDSDESK_KEYRING']);
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 if (!keyring) {
-  console.log('skipped: keychain tests need a real Secret Service: run `npm test` (it starts dbus-run-session with an unlocked gnome-keyring), or set ODDSDESK_KEYRING=1 inside such a session');
+  console.log(
+    'skipped: keychain tests need a real Secret Service: run `npm test` (it starts dbus-run-session with an unlocked gnome-keyring), or set ODDSDESK_KEYRING=1 inside such a session',
+  );
 }
 
 /** Runs the availability probe in a child process with `env` laid over ours; returns its parsed answer. */
@@ -53,13 +55,16 @@ describe('keytar SecretStore on a real Secret Service', () => {
     expect(await store.delete(account)).toBe(false);
   });
 
-  it.skipIf(!keyring)('answers "available" to several screens asking at once (their probes do not trip over each other)', async () => {
-    for (let round = 0; round < 5; round++) {
-      const fresh = createKeytarSecretStore({ service: `oddsdesk-test-probe-${process.pid}-${round}` });
-      const answers = await Promise.all(Array.from({ length: 6 }, () => fresh.availability()));
-      expect(answers, `round ${round}`).toEqual(Array.from({ length: 6 }, () => ({ available: true })));
-    }
-  });
+  it.skipIf(!keyring)(
+    'answers "available" to several screens asking at once (their probes do not trip over each other)',
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        const fresh = createKeytarSecretStore({ service: `oddsdesk-test-probe-${process.pid}-${round}` });
+        const answers = await Promise.all(Array.from({ length: 6 }, () => fresh.availability()));
+        expect(answers, `round ${round}`).toEqual(Array.from({ length: 6 }, () => ({ available: true })));
+      }
+    },
+  );
 
   it.skipIf(!keyring)('a second store instance (a restarted app) reads what the first stored', async () => {
     await store.set(account, 'persisted-key-abcdef');
@@ -80,26 +85,29 @@ describe('forget all keys on a real Secret Service', () => {
     await bystander.deleteAll().catch(() => undefined);
   });
 
-  it.skipIf(!keyring)('removes the keys saved for two services (and a stray probe entry, not counted); nothing of ours is left, others stay', async () => {
-    const keytar = (await import('keytar')) as unknown as { default?: KeytarModule } & KeytarModule;
-    const k = keytar.default ?? keytar;
-    await store.set('https://odds-a.example', 'key-for-service-a-123');
-    await store.set('https://odds-b.example', 'key-for-service-b-456');
-    // What an availability probe interrupted between its write and its removal leaves behind.
-    await k.setPassword(service, 'oddsdesk-availability-probe', 'probe-1');
-    await bystander.set('https://odds-a.example', 'another-apps-secret');
-    expect((await k.findCredentials(service)).length).toBe(3);
+  it.skipIf(!keyring)(
+    'removes the keys saved for two services (and a stray probe entry, not counted); nothing of ours is left, others stay',
+    async () => {
+      const keytar = (await import('keytar')) as unknown as { default?: KeytarModule } & KeytarModule;
+      const k = keytar.default ?? keytar;
+      await store.set('https://odds-a.example', 'key-for-service-a-123');
+      await store.set('https://odds-b.example', 'key-for-service-b-456');
+      // What an availability probe interrupted between its write and its removal leaves behind.
+      await k.setPassword(service, 'oddsdesk-availability-probe', 'probe-1');
+      await bystander.set('https://odds-a.example', 'another-apps-secret');
+      expect((await k.findCredentials(service)).length).toBe(3);
 
-    expect(await store.deleteAll()).toBe(2);
-    expect(await store.get('https://odds-a.example')).toBeNull();
-    expect(await store.get('https://odds-b.example')).toBeNull();
-    expect(await k.findCredentials(service)).toEqual([]);
-    // A restarted app finds nothing either.
-    expect(await createKeytarSecretStore({ service }).get('https://odds-a.example')).toBeNull();
-    expect(await bystander.get('https://odds-a.example')).toBe('another-apps-secret');
-    // Nothing left: forgetting again removes nothing.
-    expect(await store.deleteAll()).toBe(0);
-  });
+      expect(await store.deleteAll()).toBe(2);
+      expect(await store.get('https://odds-a.example')).toBeNull();
+      expect(await store.get('https://odds-b.example')).toBeNull();
+      expect(await k.findCredentials(service)).toEqual([]);
+      // A restarted app finds nothing either.
+      expect(await createKeytarSecretStore({ service }).get('https://odds-a.example')).toBeNull();
+      expect(await bystander.get('https://odds-a.example')).toBe('another-apps-secret');
+      // Nothing left: forgetting again removes nothing.
+      expect(await store.deleteAll()).toBe(0);
+    },
+  );
 });
 
 type KeytarModule = {
@@ -122,7 +130,10 @@ describe('keytar SecretStore without a usable keychain', () => {
       // Its own XDG dirs, so the probe never touches the keyrings of the session running the tests.
       const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-nokeyring-'));
       try {
-        const answer = probeInChild({ XDG_DATA_HOME: dir, XDG_RUNTIME_DIR: dir, DISPLAY: '' }, ['dbus-run-session', '--']);
+        const answer = probeInChild({ XDG_DATA_HOME: dir, XDG_RUNTIME_DIR: dir, DISPLAY: '' }, [
+          'dbus-run-session',
+          '--',
+        ]);
         expect(answer.available).toBe(false);
         expect(answer.message).toMatch(/^No usable OS keychain/);
       } finally {
@@ -132,10 +143,14 @@ describe('keytar SecretStore without a usable keychain', () => {
   );
 
   it('reports a keytar that cannot load instead of failing to start, and refuses to store', async () => {
-    const store = createKeytarSecretStore({ load: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')) });
+    const store = createKeytarSecretStore({
+      load: () => Promise.reject(new Error('libsecret-1.so.0: cannot open shared object file')),
+    });
     const answer = await store.availability();
     expect(answer.available).toBe(false);
-    expect(!answer.available && answer.message).toMatch(/No usable OS keychain: .*keytar could not load: libsecret-1\.so\.0/);
+    expect(!answer.available && answer.message).toMatch(
+      /No usable OS keychain: .*keytar could not load: libsecret-1\.so\.0/,
+    );
     const err = await store.set('https://x.invalid', 'a-secret-key-123').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppErrorException);
     expect((err as AppErrorException).error.kind).toBe('keychain');
@@ -162,7 +177,13 @@ describe('keytar SecretStore without a usable keychain', () => {
     const hung = new Promise<never>(() => undefined);
     const store = createKeytarSecretStore({
       timeoutMs: 50,
-      load: () => Promise.resolve({ getPassword: () => hung, setPassword: () => hung, deletePassword: () => hung, findCredentials: () => hung }),
+      load: () =>
+        Promise.resolve({
+          getPassword: () => hung,
+          setPassword: () => hung,
+          deletePassword: () => hung,
+          findCredentials: () => hung,
+        }),
     });
     const answer = await store.availability();
     expect(answer.available).toBe(false);

@@ -18,7 +18,10 @@ import { startSimulator } from '../../src/sim';
 import { openBridgeSocket } from '../support/bridgeSocket';
 
 const keyring = Boolean(process.env['ODDSDESK_KEYRING']);
-if (!keyring) console.log('note: key-leak scan runs with the in-memory SecretStore (no Secret Service: run `npm test` for gnome-keyring)');
+if (!keyring)
+  console.log(
+    'note: key-leak scan runs with the in-memory SecretStore (no Secret Service: run `npm test` for gnome-keyring)',
+  );
 
 const KEY = `leakcheck-${Date.now().toString(36)}-Zq7XvB`;
 const tmp = mkdtempSync(path.join(tmpdir(), 'oddsdesk-keyleak-'));
@@ -26,16 +29,24 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Every place the key could hide in a file: as UTF-8, UTF-16 and base64 text. */
 function containsKey(bytes: Buffer): boolean {
-  return [Buffer.from(KEY), Buffer.from(KEY, 'utf16le'), Buffer.from(Buffer.from(KEY).toString('base64'))].some((needle) => bytes.includes(needle));
+  return [Buffer.from(KEY), Buffer.from(KEY, 'utf16le'), Buffer.from(Buffer.from(KEY).toString('base64'))].some(
+    (needle) => bytes.includes(needle),
+  );
 }
 
 describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'} SecretStore)`, () => {
   it('is stored in the keychain only, and appears in no file, message, push, notification or log line', async () => {
     const logged: string[] = [];
-    const originals = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+    const originals = {
+      log: console.log,
+      info: console.info,
+      warn: console.warn,
+      error: console.error,
+      debug: console.debug,
+    };
     for (const name of Object.keys(originals) as Array<keyof typeof originals>) {
       console[name] = (...args: unknown[]) => {
-        logged.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a) ?? String(a))).join(' '));
+        logged.push(args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? String(a)))).join(' '));
       };
     }
     const stderrWrite = process.stderr.write.bind(process.stderr);
@@ -44,7 +55,13 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
       return (stderrWrite as (c: unknown, ...r: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof process.stderr.write;
 
-    const sim = await startSimulator({ clock: 'real', speed: 120, seed: 11, keys: [{ key: KEY, plan: 'enterprise' }], pingIntervalMs: 500 });
+    const sim = await startSimulator({
+      clock: 'real',
+      speed: 120,
+      seed: 11,
+      keys: [{ key: KEY, plan: 'enterprise' }],
+      pingIntervalMs: 500,
+    });
     const secrets = keyring ? createKeytarSecretStore() : createMemorySecretStore();
     const notifications: UserNotification[] = [];
     const pushes: string[] = [];
@@ -53,9 +70,23 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
     mkdirSync(staticDir);
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>t</title>');
 
-    const core = await createCore({ host: 'browser', version: 'test', dataDir: tmp, secrets, logger: (level, line) => void logged.push(`${level} ${line}`), notifier: { notify: (n) => void notifications.push(n) }, pingIntervalMs: 500 });
+    const core = await createCore({
+      host: 'browser',
+      version: 'test',
+      dataDir: tmp,
+      secrets,
+      logger: (level, line) => void logged.push(`${level} ${line}`),
+      notifier: { notify: (n) => void notifications.push(n) },
+      pingIntervalMs: 500,
+    });
     const unsubscribe = core.subscribe((event, payload) => pushes.push(`${event} ${JSON.stringify(payload)}`));
-    const bridge = await startBridge({ handlers: core.handlers, subscribe: core.subscribe, staticDir, port: 0, tap: (_d, text) => wire.push(text) });
+    const bridge = await startBridge({
+      handlers: core.handlers,
+      subscribe: core.subscribe,
+      staticDir,
+      port: 0,
+      tap: (_d, text) => wire.push(text),
+    });
     let ws: WebSocket | null = null;
     let account = '';
     try {
@@ -85,8 +116,12 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
       for (const f of fixtures.slice(0, 3)) await invoke('watch:add', f.event_id);
       await invoke('settlements:syncNow');
       const deadline = Date.now() + 20_000;
-      while (!pushes.some((p) => p.startsWith('onOdds')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      expect(pushes.some((p) => p.startsWith('onOdds')), 'odds were pushed during the session').toBe(true);
+      while (!pushes.some((p) => p.startsWith('onOdds')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      expect(
+        pushes.some((p) => p.startsWith('onOdds')),
+        'odds were pushed during the session',
+      ).toBe(true);
       const status = await invoke<StatusView>('status:get');
       expect(status.auth).toBe('ok');
       await invoke('settings:get');
@@ -113,12 +148,26 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
     expect(inbound[0], 'the tap saw the key go in, so it would see it come out').toContain(KEY);
     const others = wire.filter((t) => !inbound.includes(t));
     expect(others.length).toBeGreaterThan(10);
-    expect(others.filter((t) => t.includes(KEY)), 'bridge messages').toEqual([]);
-    expect(pushes.filter((t) => t.includes(KEY)), 'pushed events').toEqual([]);
-    expect(notifications.filter((n) => JSON.stringify(n).includes(KEY)), 'notifications').toEqual([]);
-    expect(logged.filter((l) => l.includes(KEY)), 'log lines').toEqual([]);
+    expect(
+      others.filter((t) => t.includes(KEY)),
+      'bridge messages',
+    ).toEqual([]);
+    expect(
+      pushes.filter((t) => t.includes(KEY)),
+      'pushed events',
+    ).toEqual([]);
+    expect(
+      notifications.filter((n) => JSON.stringify(n).includes(KEY)),
+      'notifications',
+    ).toEqual([]);
+    expect(
+      logged.filter((l) => l.includes(KEY)),
+      'log lines',
+    ).toEqual([]);
     // Every file the core wrote: settings.json and each profile's database with its WAL.
-    const written = readdirSync(tmp, { recursive: true, encoding: 'utf8' }).filter((f) => f !== 'web' && !f.startsWith('web'));
+    const written = readdirSync(tmp, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f !== 'web' && !f.startsWith('web'),
+    );
     expect(written).toContain('settings.json');
     expect(written.filter((f) => f.startsWith(path.join('profiles', 'service-')) && f.endsWith('.db'))).toHaveLength(1);
     for (const f of written) {

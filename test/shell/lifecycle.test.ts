@@ -67,7 +67,11 @@ describe('quitting', () => {
     expect(await closeWithin(() => Promise.resolve(), 5000)).toBe('closed');
     expect(await closeWithin(() => Promise.reject(new Error('busy')), 5000)).toBe('failed');
     let fire!: () => void;
-    const stuck = closeWithin(() => new Promise<void>(() => undefined), 5000, (fn) => (fire = fn));
+    const stuck = closeWithin(
+      () => new Promise<void>(() => undefined),
+      5000,
+      (fn) => (fire = fn),
+    );
     fire();
     expect(await stuck).toBe('timeout');
   });
@@ -100,9 +104,17 @@ describe('desktop settings', () => {
   it('are validated at the contract: unknown fields and wrong types are refused before any handler runs', async () => {
     let updated = 0;
     const handlers = { 'desktop:update': () => void updated++ } as unknown as DesktopHandlers;
-    expect(await dispatchDesktop(handlers, 'desktop:update', [{ closeToTray: 'yes' }])).toMatchObject({ ok: false, error: { kind: 'validation' } });
-    expect(await dispatchDesktop(handlers, 'desktop:update', [{ closeToTray: true, dbPath: '/x' }])).toMatchObject({ ok: false });
-    expect(await dispatchDesktop(handlers, 'settings:get', [])).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await dispatchDesktop(handlers, 'desktop:update', [{ closeToTray: 'yes' }])).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
+    expect(await dispatchDesktop(handlers, 'desktop:update', [{ closeToTray: true, dbPath: '/x' }])).toMatchObject({
+      ok: false,
+    });
+    expect(await dispatchDesktop(handlers, 'settings:get', [])).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
     expect(updated).toBe(0);
     expect(await dispatchDesktop(handlers, 'desktop:update', [{ closeToTray: false }])).toMatchObject({ ok: true });
     expect(updated).toBe(1);
@@ -158,14 +170,28 @@ describe('updates', () => {
     expect(updateFeedConfigured(false, '/r', () => true)).toBe(false);
     expect(updateFeedConfigured(true, '/r', () => false)).toBe(false);
     const https = 'provider: generic\nurl: https://updates.example/oddsdesk\nupdaterCacheDirName: oddsdesk-updater\n';
-    expect(updateFeedConfigured(true, '/r', (f) => f === path.join('/r', 'app-update.yml'), () => https)).toBe(true);
+    expect(
+      updateFeedConfigured(
+        true,
+        '/r',
+        (f) => f === path.join('/r', 'app-update.yml'),
+        () => https,
+      ),
+    ).toBe(true);
     const off = createUpdates('0.1.0', null);
     expect(off.view()).toMatchObject({ state: 'off', currentVersion: '0.1.0' });
   });
 
   it('stay off, with a log line, when the feed is not https (anyone on the path could serve an "update")', () => {
     const logged: string[] = [];
-    const feed = (text: string | null) => updateFeedConfigured(true, '/r', () => true, () => text, (l) => logged.push(l));
+    const feed = (text: string | null) =>
+      updateFeedConfigured(
+        true,
+        '/r',
+        () => true,
+        () => text,
+        (l) => logged.push(l),
+      );
     expect(feed('provider: generic\nurl: http://updates.example/oddsdesk\n')).toBe(false);
     expect(logged).toEqual(["Updates off: the update feed's url is http, not https."]);
     expect(feed("provider: generic\nurl: 'HTTP://updates.example'\n")).toBe(false);

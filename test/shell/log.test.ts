@@ -42,7 +42,9 @@ describe('log scrubber', () => {
   it('redacts a key it was told about wherever it stands, even in free text', () => {
     const s = createScrubber();
     s.addSecret(KEY);
-    expect(s.text(`the service rejected ${KEY} (regenerate it)`)).toBe(`the service rejected ${REDACTED} (regenerate it)`);
+    expect(s.text(`the service rejected ${KEY} (regenerate it)`)).toBe(
+      `the service rejected ${REDACTED} (regenerate it)`,
+    );
     expect(s.text(`wrapped:${KEY}:${KEY}`)).toBe(`wrapped:${REDACTED}:${REDACTED}`);
   });
 

@@ -87,10 +87,18 @@ const until = async (check: () => boolean, ms = 5_000) => {
 
 beforeAll(async () => {
   await standIn.app.whenReady();
-  coreSession = (standIn.electron['session'] as { fromPartition(p: string): StandInSession }).fromPartition('oddsdesk-core-net');
+  coreSession = (standIn.electron['session'] as { fromPartition(p: string): StandInSession }).fromPartition(
+    'oddsdesk-core-net',
+  );
   netFetch = createNetFetch((options) => net.request({ ...options, session: coreSession }));
   server = await listenLocal((req, res) => {
-    const hit: Hit = { path: req.url ?? '/', method: req.method ?? '', headers: req.headers, body: '', closedEarly: false };
+    const hit: Hit = {
+      path: req.url ?? '/',
+      method: req.method ?? '',
+      headers: req.headers,
+      body: '',
+      closedEarly: false,
+    };
     hits.push(hit);
     res.on('close', () => (hit.closedEarly = !res.writableFinished));
     req.setEncoding('utf8');
@@ -105,7 +113,9 @@ afterAll(async () => {
 
 describe("the stand-in is Electron's net", () => {
   it('session.fetch with redirect: manual rejects ("Redirect was cancelled") instead of returning the 3xx: the bug the adapter fixes', async () => {
-    await expect(coreSession.fetch(`${server.url}/to-plain`, { redirect: 'manual' })).rejects.toThrow('Redirect was cancelled');
+    await expect(coreSession.fetch(`${server.url}/to-plain`, { redirect: 'manual' })).rejects.toThrow(
+      'Redirect was cancelled',
+    );
     await expect(net.fetch(`${server.url}/to-plain`, { redirect: 'manual' })).rejects.toThrow('Redirect was cancelled');
     // The default (follow) ends on the target.
     const followed = await coreSession.fetch(`${server.url}/to-plain`);
@@ -140,7 +150,11 @@ describe("the stand-in is Electron's net", () => {
 
 describe('the adapter (fetch over net.request)', () => {
   it('passes status, status text, headers and body through, and sends the request headers and body', async () => {
-    const res = await netFetch(`${server.url}/plain`, { method: 'POST', headers: { 'X-API-Key': 'k-123', Accept: 'text/plain' }, body: 'stake=10' });
+    const res = await netFetch(`${server.url}/plain`, {
+      method: 'POST',
+      headers: { 'X-API-Key': 'k-123', Accept: 'text/plain' },
+      body: 'stake=10',
+    });
     expect(res.status).toBe(201);
     expect(res.statusText).toBe('Made It');
     expect(res.headers.get('x-odds')).toBe('yes');
@@ -220,7 +234,11 @@ describe('the adapter (fetch over net.request)', () => {
     const raw = rawBodyOf(res)!;
     const chunks: string[] = [];
     let ended = false;
-    raw.start({ data: (c) => chunks.push(new TextDecoder().decode(c)), end: () => (ended = true), error: () => undefined });
+    raw.start({
+      data: (c) => chunks.push(new TextDecoder().decode(c)),
+      end: () => (ended = true),
+      error: () => undefined,
+    });
     await until(() => chunks.join('') === 'first\n');
     expect(lastHit('/stream')!.closedEarly).toBe(false);
     holds.shift()!();
@@ -262,10 +280,17 @@ describe("the core's clients through the adapter", () => {
   afterAll(() => service.close());
 
   const client = (f: typeof fetch) =>
-    createApiClient({ baseUrl: service.front.url, keyProvider: () => service.key, fetch: f, governor: { retry: { maxAttempts: 2, baseMs: 1, maxMs: 1 }, timeoutMs: 5_000 }, probe: false });
+    createApiClient({
+      baseUrl: service.front.url,
+      keyProvider: () => service.key,
+      fetch: f,
+      governor: { retry: { maxAttempts: 2, baseMs: 1, maxMs: 1 }, timeoutMs: 5_000 },
+      probe: false,
+    });
 
   it('a same-origin redirect is followed by the client, key re-attached; the same redirect through session.fetch was a network fault', async () => {
-    service.front.redirect = (path) => (path.startsWith(PATHS.coverage) ? { status: 307, location: `/moved${path}` } : null);
+    service.front.redirect = (path) =>
+      path.startsWith(PATHS.coverage) ? { status: 307, location: `/moved${path}` } : null;
     try {
       const before = service.front.seen.length;
       const r = await client(netFetch).coverage();
@@ -276,7 +301,8 @@ describe("the core's clients through the adapter", () => {
       ]);
 
       // The wiring before the adapter: Electron's session.fetch.
-      const old = await client(((input: string, init?: RequestInit) => coreSession.fetch(input, init)) as typeof fetch).coverage();
+      const old = await client(((input: string, init?: RequestInit) =>
+        coreSession.fetch(input, init)) as typeof fetch).coverage();
       expect(!old.ok && old.error.kind).toBe('network');
     } finally {
       service.front.redirect = null;
@@ -304,9 +330,14 @@ describe("the core's clients through the adapter", () => {
     try {
       streams.watch(service.eventId);
       await until(() => streams.state(service.eventId)?.status === 'live' && streams.odds(service.eventId) !== null);
-      expect(streams.odds(service.eventId)?.markets.find((m) => m.line_id === service.lineId)?.prices).toMatchObject({ home: 2.0, away: 1.9 });
+      expect(streams.odds(service.eventId)?.markets.find((m) => m.line_id === service.lineId)?.prices).toMatchObject({
+        home: 2.0,
+        away: 1.9,
+      });
       service.sim.script.setMarket(service.eventId, service.lineId, { home: 1.95, away: 1.9 });
-      await until(() => streams.odds(service.eventId)?.markets.find((m) => m.line_id === service.lineId)?.prices?.home === 1.95);
+      await until(
+        () => streams.odds(service.eventId)?.markets.find((m) => m.line_id === service.lineId)?.prices?.home === 1.95,
+      );
       expect(service.sim.openStreams()).toBe(1);
     } finally {
       streams.close();

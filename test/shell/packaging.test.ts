@@ -58,14 +58,21 @@ describe('electron-builder configuration', () => {
   it('has an icon large enough for every target, and a dist script', () => {
     const png = readFileSync(path.join(root, config.linux.icon));
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts['dist']).toMatch(/^node scripts\/electron-native\.mjs --stage && electron-vite build && electron-builder/);
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts['dist']).toMatch(
+      /^node scripts\/electron-native\.mjs --stage && electron-vite build && electron-builder/,
+    );
   });
 });
 
 // What a real Electron binary carries: the sentinel, the wire version (1), the wire length, then one byte per fuse
 // ('1' on, '0' off) in Electron's order. These are Electron's defaults, which the packaged app must change.
-const { FuseState, FuseV1Options, SENTINEL } = { ...require('@electron/fuses'), ...require('@electron/fuses/dist/constants') } as {
+const { FuseState, FuseV1Options, SENTINEL } = {
+  ...require('@electron/fuses'),
+  ...require('@electron/fuses/dist/constants'),
+} as {
   FuseState: Record<'ENABLE' | 'DISABLE', number>;
   FuseV1Options: Record<string, number>;
   SENTINEL: string;
@@ -74,7 +81,9 @@ const { getCurrentFuseWire, flipFuses } = require('@electron/fuses') as {
   getCurrentFuseWire(file: string): Promise<Record<number, number>>;
   flipFuses(file: string, config: unknown): Promise<number>;
 };
-const { PlatformPackager } = require('app-builder-lib') as { PlatformPackager: { prototype: { generateFuseConfig(f: unknown): Promise<unknown> } } };
+const { PlatformPackager } = require('app-builder-lib') as {
+  PlatformPackager: { prototype: { generateFuseConfig(f: unknown): Promise<unknown> } };
+};
 
 const WANTED_FUSES: Record<string, boolean> = {
   RunAsNode: false,
@@ -100,7 +109,16 @@ describe('Electron fuses of the packaged app', () => {
     // Electron 39's defaults: RunAsNode on, cookie encryption off, NODE_OPTIONS on, inspect on, asar integrity off,
     // only-asar off, browser snapshot off, file:// privileges on.
     const binary = path.join(tmp, 'oddsdesk');
-    writeFileSync(binary, Buffer.concat([Buffer.from('\x7fELF…code…'), Buffer.from(SENTINEL), Buffer.from([1, 8]), Buffer.from('10110001'), Buffer.from('…more code')]));
+    writeFileSync(
+      binary,
+      Buffer.concat([
+        Buffer.from('\x7fELF…code…'),
+        Buffer.from(SENTINEL),
+        Buffer.from([1, 8]),
+        Buffer.from('10110001'),
+        Buffer.from('…more code'),
+      ]),
+    );
     expect(await getCurrentFuseWire(binary)).toMatchObject({ [FuseV1Options['RunAsNode']!]: FuseState.ENABLE });
     // The same two steps electron-builder takes after packing (PlatformPackager.doAddElectronFuses).
     const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call(null, config.electronFuses);
@@ -111,7 +129,9 @@ describe('Electron fuses of the packaged app', () => {
   it('are what a packaged build on this machine carries (when one exists in release/)', async (ctx) => {
     const release = path.join(root, 'release');
     const unpacked = existsSync(release) ? readdirSync(release).filter((d) => d.endsWith('-unpacked')) : [];
-    const exe = unpacked.map((d) => path.join(release, d, process.platform === 'win32' ? 'Oddsdesk.exe' : 'oddsdesk')).find((f) => existsSync(f));
+    const exe = unpacked
+      .map((d) => path.join(release, d, process.platform === 'win32' ? 'Oddsdesk.exe' : 'oddsdesk'))
+      .find((f) => existsSync(f));
     if (!exe) {
       console.log('skipped: no packaged build in release/ (run npm run dist on a machine with the network)');
       ctx.skip();
@@ -127,7 +147,9 @@ describe('the native rebuild step of npm run dist', () => {
   const electronAbi = () => readFileSync(path.join(root, 'node_modules/electron/abi_version'), 'utf8').trim();
   const bindingAbisOf = async (f: string) => {
     // @ts-expect-error: a plain .mjs script without types
-    const { bindingAbis } = (await import('../../scripts/electron-native.mjs')) as { bindingAbis: (b: Buffer) => string[] };
+    const { bindingAbis } = (await import('../../scripts/electron-native.mjs')) as {
+      bindingAbis: (b: Buffer) => string[];
+    };
     return bindingAbis(readFileSync(f));
   };
 
@@ -156,35 +178,54 @@ describe('the native rebuild step of npm run dist', () => {
     expect(await bindingAbisOf(nodeBinding)).not.toContain(electronAbi());
   });
 
-  it('builds in a copy: after it, built or not, the Node build is unchanged and better-sqlite3 loads under Node', () => {
-    const r = rebuilt();
-    expect(hash(nodeBinding)).toBe(r.nodeBefore);
-    // What npm test does first with the store: open a database under plain Node.
-    const load = spawnSync(process.execPath, ['-e', "const D=require('better-sqlite3');const d=new D(':memory:');console.log(d.prepare('select sqlite_version() v').get().v)"], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    expect(load.status, load.stderr).toBe(0);
-    expect(load.stdout.trim()).toMatch(/^3\.\d+\.\d+$/);
-  }, 20 * 60_000);
+  it(
+    'builds in a copy: after it, built or not, the Node build is unchanged and better-sqlite3 loads under Node',
+    () => {
+      const r = rebuilt();
+      expect(hash(nodeBinding)).toBe(r.nodeBefore);
+      // What npm test does first with the store: open a database under plain Node.
+      const load = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          "const D=require('better-sqlite3');const d=new D(':memory:');console.log(d.prepare('select sqlite_version() v').get().v)",
+        ],
+        {
+          cwd: root,
+          encoding: 'utf8',
+        },
+      );
+      expect(load.status, load.stderr).toBe(0);
+      expect(load.stdout.trim()).toMatch(/^3\.\d+\.\d+$/);
+    },
+    20 * 60_000,
+  );
 
-  it('stages an Electron build of better-sqlite3 for electron-builder (skipped, saying why, on a machine without the network)', async (ctx) => {
-    const r = rebuilt();
-    if (r.status !== 0) {
-      const out = `${r.stdout}\n${r.stderr}`;
-      // Only the want of the network is a reason not to build here (no prebuilt binary, no Electron headers to
-      // fetch); any other failure (a compile error, a wrong ABI) is a broken build and fails this test.
-      const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network connectivity/.test(out);
-      expect(offline, `the Electron build failed, and not for want of the network:\n${out.slice(-4000)}`).toBe(true);
-      // Even then it fails cleanly: it says node_modules was left alone, and leaves no half-built copy.
-      expect(r.stderr).toMatch(/Could not build better-sqlite3 for Electron .*Nothing in node_modules was changed/);
-      expect(readdirSync(nativeDir)).toEqual([]);
-      console.log('skipped: this machine cannot fetch a prebuilt better-sqlite3 or the Electron headers (no network); npm run dist builds it where it can');
-      ctx.skip();
-      return;
-    }
-    const staged = path.join(nativeDir, 'stage', 'better_sqlite3.node');
-    expect(existsSync(staged), r.stdout).toBe(true);
-    expect(await bindingAbisOf(staged)).toContain(electronAbi());
-  }, 20 * 60_000);
+  it(
+    'stages an Electron build of better-sqlite3 for electron-builder (skipped, saying why, on a machine without the network)',
+    async (ctx) => {
+      const r = rebuilt();
+      if (r.status !== 0) {
+        const out = `${r.stdout}\n${r.stderr}`;
+        // Only the want of the network is a reason not to build here (no prebuilt binary, no Electron headers to
+        // fetch); any other failure (a compile error, a wrong ABI) is a broken build and fails this test.
+        const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network connectivity/.test(
+          out,
+        );
+        expect(offline, `the Electron build failed, and not for want of the network:\n${out.slice(-4000)}`).toBe(true);
+        // Even then it fails cleanly: it says node_modules was left alone, and leaves no half-built copy.
+        expect(r.stderr).toMatch(/Could not build better-sqlite3 for Electron .*Nothing in node_modules was changed/);
+        expect(readdirSync(nativeDir)).toEqual([]);
+        console.log(
+          'skipped: this machine cannot fetch a prebuilt better-sqlite3 or the Electron headers (no network); npm run dist builds it where it can',
+        );
+        ctx.skip();
+        return;
+      }
+      const staged = path.join(nativeDir, 'stage', 'better_sqlite3.node');
+      expect(existsSync(staged), r.stdout).toBe(true);
+      expect(await bindingAbisOf(staged)).toContain(electronAbi());
+    },
+    20 * 60_000,
+  );
 });

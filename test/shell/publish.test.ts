@@ -16,7 +16,11 @@ import {
 import { UPDATE_KEY_FILE } from '../../src/main/updates';
 
 const publishProblems = untypedProblems as (publish: unknown) => string[];
-const hook = beforePack as (context: unknown, read?: (file: string) => string | null, warn?: (line: string) => void) => Promise<void>;
+const hook = beforePack as (
+  context: unknown,
+  read?: (file: string) => string | null,
+  warn?: (line: string) => void,
+) => Promise<void>;
 const PUBLISHER_PLACEHOLDER = untypedPlaceholder as string;
 const UPDATE_KEY_SOURCE = untypedKeySource as string;
 const root = path.resolve(__dirname, '../..');
@@ -27,7 +31,9 @@ describe('publish config check', () => {
     expect(publishProblems({ provider: 'generic', url: 'http://updates.example/oddsdesk' })).toEqual([
       'publish url "http://updates.example/oddsdesk" is not https (provider generic)',
     ]);
-    expect(publishProblems([{ provider: 'github' }, { provider: 'generic', url: 'HTTP://updates.example' }])).toHaveLength(1);
+    expect(
+      publishProblems([{ provider: 'github' }, { provider: 'generic', url: 'HTTP://updates.example' }]),
+    ).toHaveLength(1);
     expect(publishProblems({ provider: 'generic' })).toHaveLength(1);
     expect(publishProblems('generic')).toHaveLength(1);
     expect(publishProblems({ provider: 'generic', url: 'updates.example/oddsdesk' })).toHaveLength(1);
@@ -42,12 +48,21 @@ describe('publish config check', () => {
   });
 
   it('runs before packing in npm run dist, and fails the build on an http feed (shared or per platform)', async () => {
-    const config = yaml.load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as { beforePack: string; publish: unknown };
+    const config = yaml.load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as {
+      beforePack: string;
+      publish: unknown;
+    };
     expect(config.beforePack).toBe('./scripts/check-publish.mjs');
     expect(publishProblems(config.publish)).toEqual([]);
-    const context = (publish: unknown, own?: unknown) => ({ packager: { config: { ...config, publish }, platformSpecificBuildOptions: { publish: own } } });
-    await expect(hook(context({ provider: 'generic', url: 'http://updates.example' }))).rejects.toThrow(/insecure update feed.*not https/);
-    await expect(hook(context(null, { provider: 'generic', url: 'http://updates.example' }))).rejects.toThrow(/not https/);
+    const context = (publish: unknown, own?: unknown) => ({
+      packager: { config: { ...config, publish }, platformSpecificBuildOptions: { publish: own } },
+    });
+    await expect(hook(context({ provider: 'generic', url: 'http://updates.example' }))).rejects.toThrow(
+      /insecure update feed.*not https/,
+    );
+    await expect(hook(context(null, { provider: 'generic', url: 'http://updates.example' }))).rejects.toThrow(
+      /not https/,
+    );
     await expect(hook(context({ provider: 'generic', url: 'https://updates.example' }))).resolves.toBeUndefined();
     await expect(hook(context(null))).resolves.toBeUndefined();
   });
@@ -69,33 +84,63 @@ const noKey = () => null;
 
 describe('Windows signing fields', () => {
   it('ship as a placeholder publisher name in signtoolOptions (electron-builder 26), with the signature check on', () => {
-    expect(JSON.parse(readFileSync(path.join(root, 'node_modules/electron-builder/package.json'), 'utf8')).version).toMatch(/^26\./);
+    expect(
+      JSON.parse(readFileSync(path.join(root, 'node_modules/electron-builder/package.json'), 'utf8')).version,
+    ).toMatch(/^26\./);
     expect(config.win.signtoolOptions?.publisherName).toBe(PUBLISHER_PLACEHOLDER);
     expect(config.win.verifyUpdateCodeSignature).toBe(true);
   });
 
   it("pass electron-builder's own schema (a publisherName directly under win would not)", async () => {
-    const { validateConfiguration } = createRequire(path.join(root, 'package.json'))('app-builder-lib/out/util/config/config') as {
+    const { validateConfiguration } = createRequire(path.join(root, 'package.json'))(
+      'app-builder-lib/out/util/config/config',
+    ) as {
       validateConfiguration(config: unknown, debug: { isEnabled: boolean; add(): void }): Promise<void>;
     };
     const debug = { isEnabled: false, add: () => undefined };
     await expect(validateConfiguration(structuredClone(config), debug)).resolves.toBeUndefined();
-    await expect(validateConfiguration({ ...structuredClone(config), win: { publisherName: 'Oddsdesk Ltd' } }, debug)).rejects.toThrow(/configuration\.win should be/);
+    await expect(
+      validateConfiguration({ ...structuredClone(config), win: { publisherName: 'Oddsdesk Ltd' } }, debug),
+    ).rejects.toThrow(/configuration\.win should be/);
   });
 
   it('a Windows build with a feed is refused while the publisher name is missing, the placeholder, or its check is off', async () => {
     const win = (over: Record<string, unknown>) => ({ ...config.win, ...over });
-    await expect(hook(contextFor('win32', FEED, win({})), noKey)).rejects.toThrow(/Windows installer with an update feed: .*still the placeholder/);
-    await expect(hook(contextFor('win32', FEED, win({ signtoolOptions: {} })), noKey)).rejects.toThrow(/publisherName is not set/);
-    await expect(hook(contextFor('win32', null, win({ signtoolOptions: { publisherName: ' ' }, publish: FEED })), noKey)).rejects.toThrow(/publisherName is not set/);
-    await expect(hook(contextFor('win32', FEED, win({ signtoolOptions: { publisherName: 'Oddsdesk Ltd' }, verifyUpdateCodeSignature: false })), noKey)).rejects.toThrow(
-      /verifyUpdateCodeSignature is false/,
+    await expect(hook(contextFor('win32', FEED, win({})), noKey)).rejects.toThrow(
+      /Windows installer with an update feed: .*still the placeholder/,
     );
+    await expect(hook(contextFor('win32', FEED, win({ signtoolOptions: {} })), noKey)).rejects.toThrow(
+      /publisherName is not set/,
+    );
+    await expect(
+      hook(contextFor('win32', null, win({ signtoolOptions: { publisherName: ' ' }, publish: FEED })), noKey),
+    ).rejects.toThrow(/publisherName is not set/);
+    await expect(
+      hook(
+        contextFor(
+          'win32',
+          FEED,
+          win({ signtoolOptions: { publisherName: 'Oddsdesk Ltd' }, verifyUpdateCodeSignature: false }),
+        ),
+        noKey,
+      ),
+    ).rejects.toThrow(/verifyUpdateCodeSignature is false/);
   });
 
   it('a Windows build with the real publisher name, or with no feed at all, goes ahead; other platforms do not need one', async () => {
-    await expect(hook(contextFor('win32', FEED, { ...config.win, signtoolOptions: { publisherName: 'Oddsdesk Ltd' } }), noKey)).resolves.toBeUndefined();
-    await expect(hook(contextFor('win32', FEED, { ...config.win, signtoolOptions: {}, azureSignOptions: { publisherName: 'Oddsdesk Ltd' } }), noKey)).resolves.toBeUndefined();
+    await expect(
+      hook(contextFor('win32', FEED, { ...config.win, signtoolOptions: { publisherName: 'Oddsdesk Ltd' } }), noKey),
+    ).resolves.toBeUndefined();
+    await expect(
+      hook(
+        contextFor('win32', FEED, {
+          ...config.win,
+          signtoolOptions: {},
+          azureSignOptions: { publisherName: 'Oddsdesk Ltd' },
+        }),
+        noKey,
+      ),
+    ).resolves.toBeUndefined();
     await expect(hook(contextFor('win32', null, config.win), noKey)).resolves.toBeUndefined();
     await expect(hook(contextFor('darwin', FEED, {}), noKey)).resolves.toBeUndefined();
   });
@@ -107,7 +152,12 @@ describe('the Linux release key', () => {
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const keyFile = path.join(root, UPDATE_KEY_SOURCE);
   const notes: string[] = [];
-  const linux = (pem: string | null, publish: unknown = FEED) => hook(contextFor('linux', publish, config.linux), (f) => (f === keyFile ? pem : null), (l) => notes.push(l));
+  const linux = (pem: string | null, publish: unknown = FEED) =>
+    hook(
+      contextFor('linux', publish, config.linux),
+      (f) => (f === keyFile ? pem : null),
+      (l) => notes.push(l),
+    );
 
   it('is packed from the file the check reads to the file the app reads', () => {
     expect(config.linux.extraResources).toContainEqual({ from: UPDATE_KEY_SOURCE, to: UPDATE_KEY_FILE });
@@ -116,7 +166,9 @@ describe('the Linux release key', () => {
   it('is optional (the build says the app will then only announce updates), and accepted as an Ed25519 public key', async () => {
     notes.length = 0;
     await expect(linux(null)).resolves.toBeUndefined();
-    expect(notes).toEqual([`Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`]);
+    expect(notes).toEqual([
+      `Note: no ${UPDATE_KEY_SOURCE}: this Linux build will tell traders a new version exists but never install one itself (docs/releasing.md).`,
+    ]);
     await expect(linux(publicPem)).resolves.toBeUndefined();
     await expect(linux(null, null)).resolves.toBeUndefined();
     expect(notes).toHaveLength(1);
@@ -124,7 +176,9 @@ describe('the Linux release key', () => {
 
   it('refuses the private half (it would ship inside the app), another key type, or text that is no key', async () => {
     await expect(linux(privatePem)).rejects.toThrow(/holds a PRIVATE key/);
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .publicKey.export({ type: 'spki', format: 'pem' })
+      .toString();
     await expect(linux(rsa)).rejects.toThrow(/rsa key, not Ed25519/);
     await expect(linux('not a key')).rejects.toThrow(/not a public key in PEM/);
   });
@@ -145,7 +199,9 @@ describe('the release page (issue 36)', () => {
   });
 
   it('refuses one the app would ignore: not https, not a URL, or with credentials', async () => {
-    await expect(withPage('http://oddsdesk.example/download')).rejects.toThrow(/releasePage "http:\/\/oddsdesk\.example\/download" is not https/);
+    await expect(withPage('http://oddsdesk.example/download')).rejects.toThrow(
+      /releasePage "http:\/\/oddsdesk\.example\/download" is not https/,
+    );
     await expect(withPage('oddsdesk.example', 'extraMetadata')).rejects.toThrow(/is not a URL/);
     await expect(withPage('https://u:p@oddsdesk.example/')).rejects.toThrow(/carries credentials/);
   });

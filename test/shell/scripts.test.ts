@@ -17,12 +17,16 @@ const { isEntryScript, projectRoot, scriptPath } = nativeScript as {
   projectRoot: (url?: string, platform?: string) => string;
   scriptPath: (url: string, platform?: string) => string;
 };
-const { electronProblem } = checkScript as { electronProblem: (dir: string | null, env?: Record<string, string | undefined>) => string | null };
+const { electronProblem } = checkScript as {
+  electronProblem: (dir: string | null, env?: Record<string, string | undefined>) => string | null;
+};
 
 const root = path.resolve(__dirname, '../..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'oddsdesk-scripts-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const electronVersion = (JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+const electronVersion = (
+  JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('electron-native.mjs finds itself on every OS and path', () => {
   const winUrl = 'file:///C:/Users/Jane%20Doe/odds%20desk/scripts/electron-native.mjs';
@@ -34,7 +38,9 @@ describe('electron-native.mjs finds itself on every OS and path', () => {
 
   it('knows it was started as a script from a Windows path with spaces, in any letter case and relative form', () => {
     expect(isEntryScript(winUrl, 'C:\\Users\\Jane Doe\\odds desk\\scripts\\electron-native.mjs', 'win32')).toBe(true);
-    expect(isEntryScript(winUrl, 'c:\\users\\jane doe\\odds desk\\scripts\\..\\scripts\\electron-native.mjs', 'win32')).toBe(true);
+    expect(
+      isEntryScript(winUrl, 'c:\\users\\jane doe\\odds desk\\scripts\\..\\scripts\\electron-native.mjs', 'win32'),
+    ).toBe(true);
     expect(isEntryScript(winUrl, 'C:\\Users\\Jane Doe\\odds desk\\scripts\\electron-check.mjs', 'win32')).toBe(false);
     expect(isEntryScript(winUrl, undefined, 'win32')).toBe(false);
   });
@@ -54,9 +60,19 @@ describe('electron-native.mjs finds itself on every OS and path', () => {
     symlinkSync(path.join(root, 'node_modules'), path.join(project, 'node_modules'), 'dir');
     const env = { ...process.env };
     delete env['ODDSDESK_NATIVE_DIR'];
-    const r = spawnSync(process.execPath, [path.join(project, 'scripts/electron-native.mjs'), '--print-target'], { encoding: 'utf8', env });
+    const r = spawnSync(process.execPath, [path.join(project, 'scripts/electron-native.mjs'), '--print-target'], {
+      encoding: 'utf8',
+      env,
+    });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe(path.join(project, '.native', `electron-${electronVersion}-${process.platform}-${process.arch}`, 'better_sqlite3.node'));
+    expect(r.stdout.trim()).toBe(
+      path.join(
+        project,
+        '.native',
+        `electron-${electronVersion}-${process.platform}-${process.arch}`,
+        'better_sqlite3.node',
+      ),
+    );
   });
 });
 
@@ -84,11 +100,18 @@ describe('npm start without an Electron binary', () => {
   it('lets a present binary through, also from ELECTRON_OVERRIDE_DIST_PATH', () => {
     expect(electronProblem(pkg('ok', { 'path.txt': 'electron', 'dist/electron': '' }), {})).toBeNull();
     const override = pkg('override', { 'bin/electron': '' });
-    expect(electronProblem(pkg('ok-override', { 'path.txt': 'electron' }), { ELECTRON_OVERRIDE_DIST_PATH: path.join(override, 'bin') })).toBeNull();
+    expect(
+      electronProblem(pkg('ok-override', { 'path.txt': 'electron' }), {
+        ELECTRON_OVERRIDE_DIST_PATH: path.join(override, 'bin'),
+      }),
+    ).toBeNull();
   });
 
   it('as npm start runs it here: one line and a failure exactly when the binary is absent', () => {
-    const r = spawnSync(process.execPath, [path.join(root, 'scripts/electron-check.mjs')], { encoding: 'utf8', cwd: root });
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts/electron-check.mjs')], {
+      encoding: 'utf8',
+      cwd: root,
+    });
     const problem = electronProblem(path.join(root, 'node_modules/electron'), process.env);
     if (problem) {
       expect(r.status).toBe(1);
@@ -96,7 +119,9 @@ describe('npm start without an Electron binary', () => {
     } else {
       expect(r.status, r.stderr).toBe(0);
     }
-    const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts['prestart']).toMatch(/^node scripts\/electron-check\.mjs && node scripts\/electron-native\.mjs/);
     expect(scripts['dev']).toMatch(/^node scripts\/electron-check\.mjs && /);
   });

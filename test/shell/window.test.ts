@@ -33,7 +33,12 @@ function directives(csp: string): Map<string, string[]> {
 /** What Electron passes as the event of will-navigate and friends: only preventDefault matters here. */
 function navEvent() {
   let prevented = false;
-  return { preventDefault: () => void (prevented = true), get prevented() { return prevented; } };
+  return {
+    preventDefault: () => void (prevented = true),
+    get prevented() {
+      return prevented;
+    },
+  };
 }
 
 class FakeWebContents extends EventEmitter {
@@ -123,7 +128,8 @@ describe('development policy', () => {
     expect(dev).toContain("script-src 'self' 'unsafe-inline'");
     expect(dev).toContain("connect-src 'self' http://localhost:5173 ws://localhost:5173");
     expect(dev).not.toContain('unsafe-eval');
-    for (const strict of ["object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "default-src 'self'"]) expect(dev).toContain(strict);
+    for (const strict of ["object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "default-src 'self'"])
+      expect(dev).toContain(strict);
     // The packaged policy stays strict.
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
   });
@@ -132,7 +138,13 @@ describe('development policy', () => {
 describe('navigation and new windows', () => {
   it('refuses navigation and redirects to any foreign URL, and allows the app page', () => {
     const contents = hardened();
-    for (const url of ['https://evil.example/', 'file:///etc/passwd', 'http://127.0.0.1:5185/', 'app://other/index.html', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://evil.example/',
+      'file:///etc/passwd',
+      'http://127.0.0.1:5185/',
+      'app://other/index.html',
+      'javascript:alert(1)',
+    ]) {
       expect(contents.attempt('will-navigate', url), url).toBe(true);
       expect(contents.attempt('will-redirect', url), url).toBe(true);
     }
@@ -163,7 +175,9 @@ describe('IPC sender check', () => {
     expect(isTrustedSender({ url: APP_ENTRY_URL, parent: null })).toBe(true);
     expect(isTrustedSender({ url: APP_ENTRY_URL, parent: {} }), 'a sub-frame').toBe(false);
     expect(isTrustedSender({ url: 'https://evil.example/', parent: null })).toBe(false);
-    expect(isTrustedSender({ url: 'file:///tmp/out/renderer/index.html', parent: null }), 'file:// is not ours').toBe(false);
+    expect(isTrustedSender({ url: 'file:///tmp/out/renderer/index.html', parent: null }), 'file:// is not ours').toBe(
+      false,
+    );
     expect(isTrustedSender(null), 'a destroyed frame').toBe(false);
     expect(isAppUrl('not a url')).toBe(false);
   });
@@ -171,7 +185,22 @@ describe('IPC sender check', () => {
 
 describe('permissions', () => {
   it('grants nothing: notifications come from the main process, and the page needs no other permission', () => {
-    for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'midi', 'hid', 'serial', 'usb', 'fullscreen', 'pointerLock', 'display-capture', 'unknown']) {
+    for (const p of [
+      'notifications',
+      'media',
+      'geolocation',
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      'openExternal',
+      'midi',
+      'hid',
+      'serial',
+      'usb',
+      'fullscreen',
+      'pointerLock',
+      'display-capture',
+      'unknown',
+    ]) {
       expect(isPermissionAllowed(p), p).toBe(false);
     }
   });
@@ -200,7 +229,9 @@ describe('app:// protocol', () => {
   it('serves nothing outside the renderer folder or for another host', async () => {
     // The URL parser already folds `..` and `%2e%2e`: what is left names a (missing) file inside the folder.
     for (const dots of ['..', '%2e%2e']) {
-      expect(resolveAppFile(`app://oddsdesk/${dots}/oddsdesk-secret.txt`, dir)).toBe(path.join(dir, 'oddsdesk-secret.txt'));
+      expect(resolveAppFile(`app://oddsdesk/${dots}/oddsdesk-secret.txt`, dir)).toBe(
+        path.join(dir, 'oddsdesk-secret.txt'),
+      );
       expect((await handle(new Request(`app://oddsdesk/${dots}/oddsdesk-secret.txt`))).status).toBe(404);
     }
     // An encoded slash survives the parser and would climb out once decoded: caught here.

@@ -3,7 +3,14 @@
 // walk split by sport always moves), /api/results empty until the publication delay has passed, a quota of 1,000
 // an hour answered with 429 + Retry-After, and streams that drop right after their snapshot while they flap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATHS, PeriodResultSchema, parseRecords, parseServiceTime, parseSettledPage, type SettledEvent } from '../../src/shared/api';
+import {
+  PATHS,
+  PeriodResultSchema,
+  parseRecords,
+  parseServiceTime,
+  parseSettledPage,
+  type SettledEvent,
+} from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { runSimCli } from '../../src/sim/cli';
 import { get, openSse } from '../../src/sim/testing';
@@ -20,7 +27,12 @@ let sim: Simulator;
 let key: string;
 let advanceMs = 0;
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 42, busy: true, startTime: START, keys: [{ key: 'busy-test-enterprise', plan: 'enterprise' }] });
+  sim = await startSimulator({
+    seed: 42,
+    busy: true,
+    startTime: START,
+    keys: [{ key: 'busy-test-enterprise', plan: 'enterprise' }],
+  });
   key = sim.keys[0]!.key;
   logSoak(`busy day: ${MINUTES} simulated minutes (full: 120)`);
   const t = Date.now();
@@ -44,7 +56,9 @@ describe('the busy day', () => {
     for (let from = 0; from < MINUTES; from += 60) {
       const to = Math.min(MINUTES, from + 60);
       const share = (to - from) / 60;
-      const inHour = run.filter((s) => sec(s.settled_at) > startSec + from * 60 && sec(s.settled_at) <= startSec + to * 60);
+      const inHour = run.filter(
+        (s) => sec(s.settled_at) > startSec + from * 60 && sec(s.settled_at) <= startSec + to * 60,
+      );
       expect(inHour.length).toBeGreaterThanOrEqual(3000 * share);
       const sets = inHour.filter((s) => [4, 5, 6].includes(s.sport_id)).length;
       expect(sets / inHour.length).toBeGreaterThan(0.85);
@@ -55,7 +69,11 @@ describe('the busy day', () => {
       expect(crowds.filter((n) => n > 1000).length).toBeGreaterThanOrEqual(1);
     }
     const perSportSecond = new Map<string, number>();
-    for (const s of run) perSportSecond.set(`${s.settled_at}/${s.sport_id}`, (perSportSecond.get(`${s.settled_at}/${s.sport_id}`) ?? 0) + 1);
+    for (const s of run)
+      perSportSecond.set(
+        `${s.settled_at}/${s.sport_id}`,
+        (perSportSecond.get(`${s.settled_at}/${s.sport_id}`) ?? 0) + 1,
+      );
     expect(Math.max(...perSportSecond.values())).toBeLessThanOrEqual(900);
     expect(new Set(run.map((s) => s.event_id)).size).toBe(run.length);
   });
@@ -108,7 +126,12 @@ describe('the busy day', () => {
     await sim.advance(300);
     for (const s of fresh.slice(0, 3)) {
       const rows = await results(s.event_id);
-      expect(rows[0]).toMatchObject({ event_id: s.event_id, period: 0, score_home: s.score_home, score_away: s.score_away });
+      expect(rows[0]).toMatchObject({
+        event_id: s.event_id,
+        period: 0,
+        score_home: s.score_home,
+        score_away: s.score_away,
+      });
     }
   });
 
@@ -129,7 +152,13 @@ describe('the busy day', () => {
 
   it('drops a flapping stream right after its snapshot while the flap lasts; other streams stay', async () => {
     // A world of its own: the shared one has moved on (two hours in at full size, past its 60-minute flap window).
-    const flappy = await startSimulator({ seed: 42, busy: { flapMinutes: 10 }, historyHours: 0, startTime: START, keys: [{ key, plan: 'enterprise' }] });
+    const flappy = await startSimulator({
+      seed: 42,
+      busy: { flapMinutes: 10 },
+      historyHours: 0,
+      startTime: START,
+      keys: [{ key, plan: 'enterprise' }],
+    });
     try {
       const [id] = flappy.busy!.flappingEventIds;
       expect(id).toBeDefined();
@@ -182,7 +211,10 @@ describe('the flap fault', () => {
 describe('npm run sim -- --busy', () => {
   it('starts the busy day with its quota and says which streams flap', async () => {
     const lines: string[] = [];
-    const s = await runSimCli(['--port', '0', '--busy', '--flap-events', '1', '--results-delay-s', '120', '--events', '30'], (l) => lines.push(l));
+    const s = await runSimCli(
+      ['--port', '0', '--busy', '--flap-events', '1', '--results-delay-s', '120', '--events', '30'],
+      (l) => lines.push(l),
+    );
     try {
       expect(s.busy).toMatchObject({ resultsDelayS: 120 });
       expect(s.busy!.flappingEventIds).toHaveLength(1);

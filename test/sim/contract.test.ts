@@ -40,7 +40,14 @@ function records<T>(schema: Parameters<typeof parseRecords<T>>[0], body: unknown
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 11, events: 40, keys: [{ key: ENT, plan: 'enterprise' }, { key: START, plan: 'starter' }] });
+  sim = await startSimulator({
+    seed: 11,
+    events: 40,
+    keys: [
+      { key: ENT, plan: 'enterprise' },
+      { key: START, plan: 'starter' },
+    ],
+  });
 });
 afterAll(() => sim.close());
 
@@ -50,18 +57,30 @@ describe('open operations', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     const status = parseRecord(StatusSchema, r.json, '');
-    expect(status.ok && status.value).toMatchObject({ status: 'ok', version: '1.0.0', time: new Date(sim.now()).toISOString().slice(0, 19) });
+    expect(status.ok && status.value).toMatchObject({
+      status: 'ok',
+      version: '1.0.0',
+      time: new Date(sim.now()).toISOString().slice(0, 19),
+    });
   });
 
   it('/api/sports, /api/periods and /api/coverage match their schemas; coverage counts the book', async () => {
     const sports = records(SportSchema, (await get(sim.url, PATHS.sports, START)).json);
-    expect(sports.map((s) => s.name)).toEqual(['Soccer', 'Basketball', 'Baseball', 'Tennis', 'Volleyball', 'Table Tennis']);
+    expect(sports.map((s) => s.name)).toEqual([
+      'Soccer',
+      'Basketball',
+      'Baseball',
+      'Tennis',
+      'Volleyball',
+      'Table Tennis',
+    ]);
     const periods = records(PeriodSchema, (await get(sim.url, PATHS.periods, START)).json);
     expect(periods[0]).toEqual({ period: 0, description: 'Match' });
     const coverage = parseRecord(CoverageSchema, (await get(sim.url, PATHS.coverage, START)).json, '');
     if (!coverage.ok) throw new Error(coverage.problem.message);
     const fixtures = records<Fixture>(FixtureSchema, (await get(sim.url, PATHS.fixtures, START)).json);
-    for (const s of sports) expect(coverage.value.standard[s.name]).toBe(fixtures.filter((f) => f.sport_id === s.sport_id).length);
+    for (const s of sports)
+      expect(coverage.value.standard[s.name]).toBe(fixtures.filter((f) => f.sport_id === s.sport_id).length);
   });
 
   it('/api/fixtures filters by sport_id, and live=2 keeps only events live now', async () => {
@@ -112,7 +131,10 @@ describe('settlements and results', () => {
     const tennis = settled.find((s) => s.sport_id === 4);
     const soccer = settled.find((s) => s.sport_id === 1 || s.sport_id === 2 || s.sport_id === 3);
     if (!tennis || !soccer) throw new Error('need a settled tennis and a continuous event');
-    const rows = records<PeriodResult>(PeriodResultSchema, (await get(sim.url, `${PATHS.results}?event_id=${tennis.event_id}`, START)).json);
+    const rows = records<PeriodResult>(
+      PeriodResultSchema,
+      (await get(sim.url, `${PATHS.results}?event_id=${tennis.event_id}`, START)).json,
+    );
     const full = rows.find((r) => r.period === 0);
     expect(full).toMatchObject({ sets_home: tennis.score_home, sets_away: tennis.score_away, status: 1 });
     const sets = rows.filter((r) => r.period >= 1 && r.period <= 5);
@@ -141,7 +163,10 @@ describe('specials and outrights (enterprise)', () => {
   /** An event with specials whose cutoff is at least `aheadS` simulated seconds away. */
   const eventWithSpecials = async (aheadS = 0): Promise<{ id: number; rows: SpecialOpening[] }> => {
     for (const id of sim.truth.bookIds()) {
-      const rows = records<SpecialOpening>(SpecialOpeningSchema, (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}`, ENT)).json);
+      const rows = records<SpecialOpening>(
+        SpecialOpeningSchema,
+        (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}`, ENT)).json,
+      );
       const cutoff = rows[0] ? Date.parse(`${rows[0].cutoff}Z`) : 0;
       if (rows.length && cutoff - sim.now() >= aheadS * 1000) return { id, rows };
     }
@@ -154,13 +179,22 @@ describe('specials and outrights (enterprise)', () => {
       expect(r.true_odds_by_model).toBeTruthy();
       expect(r.todds).toBe(r.true_odds_by_model?.MPTO);
     }
-    const shin = records<SpecialOpening>(SpecialOpeningSchema, (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}&model=SHIN`, ENT)).json);
+    const shin = records<SpecialOpening>(
+      SpecialOpeningSchema,
+      (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}&model=SHIN`, ENT)).json,
+    );
     shin.forEach((r) => expect(r.todds).toBe(r.true_odds_by_model?.SHIN));
     const logKey = sim.addKey('enterprise', { model: 'LOG' });
-    const pref = records<SpecialOpening>(SpecialOpeningSchema, (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}`, logKey)).json);
+    const pref = records<SpecialOpening>(
+      SpecialOpeningSchema,
+      (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}`, logKey)).json,
+    );
     pref.forEach((r) => expect(r.todds).toBe(r.true_odds_by_model?.LOG));
     const oneSpecial = rows[0]?.special_id;
-    const filtered = records<SpecialOpening>(SpecialOpeningSchema, (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}&special_id=${oneSpecial}`, ENT)).json);
+    const filtered = records<SpecialOpening>(
+      SpecialOpeningSchema,
+      (await get(sim.url, `${PATHS.specialsOpening}?event_id=${id}&special_id=${oneSpecial}`, ENT)).json,
+    );
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.every((r) => r.special_id === oneSpecial)).toBe(true);
   });
@@ -168,7 +202,11 @@ describe('specials and outrights (enterprise)', () => {
   it('/api/specials/history: one tick group per max_win change; only opening and (after cutoff) closing carry true odds', async () => {
     const { id, rows } = await eventWithSpecials(2 * 3600);
     const specialId = rows[0]?.special_id;
-    const history = async () => records<SpecialOpening>(SpecialOpeningSchema, (await get(sim.url, `${PATHS.specialsHistory}?event_id=${id}&special_id=${specialId}`, ENT)).json);
+    const history = async () =>
+      records<SpecialOpening>(
+        SpecialOpeningSchema,
+        (await get(sim.url, `${PATHS.specialsHistory}?event_id=${id}&special_id=${specialId}`, ENT)).json,
+      );
     const cutoff = Date.parse(`${rows[0]?.cutoff}Z`);
     await sim.advance(Math.max(0, (cutoff - sim.now()) / 1000 - 60));
     const before = await history();
@@ -182,31 +220,48 @@ describe('specials and outrights (enterprise)', () => {
     const after = await history();
     expect(after.length).toBe(before.length);
     const last = stamps[stamps.length - 1];
-    expect(new Set(after.filter((t) => t.true_odds_by_model).map((t) => t.timestamp))).toEqual(new Set([stamps[0], last]));
+    expect(new Set(after.filter((t) => t.true_odds_by_model).map((t) => t.timestamp))).toEqual(
+      new Set([stamps[0], last]),
+    );
     const changes = sim.truth.maxWinChanges().filter((c) => c.special_id === specialId);
     expect(changes.length).toBe(before.length - before.filter((t) => t.timestamp === stamps[0]).length);
     const closing = await get(sim.url, `${PATHS.specialsFixtures}?event_id=${id}&has_closing=1`, ENT);
-    expect(records(SpecialFixtureSchema, closing.json).some((f) => (f as { special_id: number }).special_id === specialId)).toBe(true);
+    expect(
+      records(SpecialFixtureSchema, closing.json).some((f) => (f as { special_id: number }).special_id === specialId),
+    ).toBe(true);
   });
 
   it('/api/specials/fixtures: event specials carry the event; tournament futures have event_id and runners null', async () => {
     const { id } = await eventWithSpecials();
-    const fx = records(SpecialFixtureSchema, (await get(sim.url, `${PATHS.specialsFixtures}?event_id=${id}&has_opening=true`, ENT)).json);
+    const fx = records(
+      SpecialFixtureSchema,
+      (await get(sim.url, `${PATHS.specialsFixtures}?event_id=${id}&has_opening=true`, ENT)).json,
+    );
     expect(fx.length).toBeGreaterThan(0);
     expect(fx.every((f) => f.event_id === id && f.runner_home !== null)).toBe(true);
     const outrights = records(OutrightMarketSchema, (await get(sim.url, PATHS.outrightMarkets, ENT)).json);
     const futures = outrights.find((o) => o.special_name.endsWith('Winner'));
     if (!futures) throw new Error('no futures market');
-    const ff = records(SpecialFixtureSchema, (await get(sim.url, `${PATHS.specialsFixtures}?event_id=${futures.event_id}`, ENT)).json);
+    const ff = records(
+      SpecialFixtureSchema,
+      (await get(sim.url, `${PATHS.specialsFixtures}?event_id=${futures.event_id}`, ENT)).json,
+    );
     expect(ff.length).toBe(futures.contestants.length);
-    expect(ff.every((f) => f.event_id === null && f.runner_home === null && f.runner_away === null && f.category === 'futures')).toBe(true);
+    expect(
+      ff.every(
+        (f) => f.event_id === null && f.runner_home === null && f.runner_away === null && f.category === 'futures',
+      ),
+    ).toBe(true);
   });
 
   it('/api/specials/outright-markets honours min_contestants and sport_id', async () => {
     const all = records(OutrightMarketSchema, (await get(sim.url, PATHS.outrightMarkets, ENT)).json);
     expect(all.length).toBeGreaterThan(0);
     expect(all.every((o) => o.contestants.length >= 8)).toBe(true);
-    const wide = records(OutrightMarketSchema, (await get(sim.url, `${PATHS.outrightMarkets}?min_contestants=12`, ENT)).json);
+    const wide = records(
+      OutrightMarketSchema,
+      (await get(sim.url, `${PATHS.outrightMarkets}?min_contestants=12`, ENT)).json,
+    );
     expect(wide.every((o) => o.contestants.length >= 12)).toBe(true);
     expect(wide.length).toBeLessThan(all.length);
     const soccer = records(OutrightMarketSchema, (await get(sim.url, `${PATHS.outrightMarkets}?sport_id=1`, ENT)).json);
@@ -262,7 +317,10 @@ describe('error rows', () => {
   });
 
   it('accepted flag values and limits pass', async () => {
-    for (const v of ['1', 'true', 'false']) expect((await get(sim.url, `${PATHS.specialsFixtures}?event_id=1&has_opening=${v}&has_closing=${v}`, ENT)).status).toBe(200);
+    for (const v of ['1', 'true', 'false'])
+      expect(
+        (await get(sim.url, `${PATHS.specialsFixtures}?event_id=1&has_opening=${v}&has_closing=${v}`, ENT)).status,
+      ).toBe(200);
     for (const l of [1, 1000]) expect((await get(sim.url, `${PATHS.settled}?limit=${l}`, ENT)).status).toBe(200);
     expect((await get(sim.url, `${PATHS.settled}?since=2026-11-22T10:00:00`, ENT)).status).toBe(200);
   });
@@ -302,7 +360,15 @@ describe('quota', () => {
   });
 
   it('on a real clock, Retry-After is the simulated wait divided by the speed, rounded up', async () => {
-    const q = await startSimulator({ seed: 3, events: 4, historyHours: 0, clock: 'real', speed: 600, quotaPerHour: 1, rateLimitHeaders: false });
+    const q = await startSimulator({
+      seed: 3,
+      events: 4,
+      historyHours: 0,
+      clock: 'real',
+      speed: 600,
+      quotaPerHour: 1,
+      rateLimitHeaders: false,
+    });
     try {
       const key = q.keys[0]?.key ?? '';
       const ok = await get(q.url, PATHS.sports, key);
@@ -364,7 +430,11 @@ describe('faults and control', () => {
     expect(truth.json).toEqual(sim.truth.settled());
     const id = sim.truth.bookIds()[0];
     expect((await get(sim.url, `/__sim/truth/event?event_id=${id}`)).json).toEqual(sim.truth.event(id ?? 0));
-    const log = (await get(sim.url, '/__sim/requests')).json as Array<{ keyId: string | null; status: number; path: string }>;
+    const log = (await get(sim.url, '/__sim/requests')).json as Array<{
+      keyId: string | null;
+      status: number;
+      path: string;
+    }>;
     expect(log.some((e) => e.status === 401 && e.keyId !== null)).toBe(true);
     expect(JSON.stringify(log)).not.toContain(renewed);
     expect((await post('/__sim/keys', { plan: 'gold' })).status).toBe(400);

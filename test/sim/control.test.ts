@@ -11,7 +11,13 @@ import { get } from '../../src/sim/testing';
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 5, clock: 'manual', events: 8, keys: [{ key: 'control-test-ent', plan: 'enterprise' }] });
+  sim = await startSimulator({
+    port: 0,
+    seed: 5,
+    clock: 'manual',
+    events: 8,
+    keys: [{ key: 'control-test-ent', plan: 'enterprise' }],
+  });
 });
 afterAll(() => sim.close());
 
@@ -24,7 +30,11 @@ interface Answer {
  * One request over its own socket. `body` goes out with a Content-Length, or, with `chunked`, in 64 KiB chunks and no
  * length, so the server only learns its size as it reads.
  */
-function send(method: string, path: string, o: { host?: string; body?: string; chunked?: boolean } = {}): Promise<Answer> {
+function send(
+  method: string,
+  path: string,
+  o: { host?: string; body?: string; chunked?: boolean } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Host: o.host ?? `127.0.0.1:${sim.port}`, Connection: 'close' };
     if (o.body !== undefined) {
@@ -61,12 +71,25 @@ describe('control routes: who may call them', () => {
   });
 
   it('refuse any other Host with 421 and do nothing, so a DNS-rebound page cannot issue keys or switch faults on', async () => {
-    const foreign = ['attacker.example', `attacker.example:${sim.port}`, `127.0.0.1:${sim.port + 1}`, '127.0.0.1', `[::1]:${sim.port}`];
+    const foreign = [
+      'attacker.example',
+      `attacker.example:${sim.port}`,
+      `127.0.0.1:${sim.port + 1}`,
+      '127.0.0.1',
+      `[::1]:${sim.port}`,
+    ];
     for (const host of foreign) {
-      const issued = await send('POST', '/__sim/keys', { host, body: JSON.stringify({ plan: 'enterprise', key: 'planted-by-a-page' }) });
+      const issued = await send('POST', '/__sim/keys', {
+        host,
+        body: JSON.stringify({ plan: 'enterprise', key: 'planted-by-a-page' }),
+      });
       expect(issued.status, `Host ${host}`).toBe(421);
-      expect(issued.json).toEqual({ detail: `control routes answer only to Host 127.0.0.1:${sim.port} or localhost:${sim.port}` });
-      expect((await send('POST', '/__sim/faults', { host, body: JSON.stringify({ serverErrorRate: 1 }) })).status).toBe(421);
+      expect(issued.json).toEqual({
+        detail: `control routes answer only to Host 127.0.0.1:${sim.port} or localhost:${sim.port}`,
+      });
+      expect((await send('POST', '/__sim/faults', { host, body: JSON.stringify({ serverErrorRate: 1 }) })).status).toBe(
+        421,
+      );
       expect((await send('GET', '/__sim/requests', { host })).status).toBe(421);
     }
     // Nothing took effect: the planted key is unknown and no fault answers 5xx.
@@ -75,7 +98,9 @@ describe('control routes: who may call them', () => {
   });
 
   it('refuse a request line that names a host of its own, whatever the Host header says', async () => {
-    const r = await send('POST', `http://attacker.example:${sim.port}/__sim/keys`, { body: JSON.stringify({ plan: 'starter' }) });
+    const r = await send('POST', `http://attacker.example:${sim.port}/__sim/keys`, {
+      body: JSON.stringify({ plan: 'starter' }),
+    });
     expect(r.status).toBe(421);
   });
 });
@@ -96,7 +121,9 @@ describe('control routes: body size', () => {
       expect((await get(sim.url, PATHS.sports, key)).status).toBe(401);
     }
     // Several MiB more: refused the same way.
-    expect((await send('POST', '/__sim/faults', { body: keyBody(5 * MAX_CONTROL_BODY_BYTES, 'big'), chunked: true })).status).toBe(413);
+    expect(
+      (await send('POST', '/__sim/faults', { body: keyBody(5 * MAX_CONTROL_BODY_BYTES, 'big'), chunked: true })).status,
+    ).toBe(413);
     expect((await send('POST', '/__sim/advance', { body: JSON.stringify({ seconds: 10 }) })).status).toBe(200);
   });
 });

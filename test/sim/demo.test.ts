@@ -25,7 +25,10 @@ describe('demo world', () => {
     // The cursor is a second of the wall clock, not hours ahead of it.
     expect(page.last * 1000).toBeLessThanOrEqual(Date.now() + 1000);
     expect(page.last * 1000).toBeGreaterThan(now - 3 * 3600_000);
-    const fixtures = parseRecords(FixtureSchema, (await get(demo.baseUrl, PATHS.fixtures, DEMO_KEY)).json as unknown[]).items;
+    const fixtures = parseRecords(
+      FixtureSchema,
+      (await get(demo.baseUrl, PATHS.fixtures, DEMO_KEY)).json as unknown[],
+    ).items;
     const live = fixtures.filter((f) => f.live_status === 1);
     expect(live.length).toBeGreaterThanOrEqual(3);
     for (const f of live) expect(parseServiceTime(f.starts)!).toBeLessThanOrEqual(Date.now() + 1000);
@@ -37,7 +40,11 @@ describe('demo world', () => {
     for (const kind of ['suspension', 'draw_gap', 'decided_price']) expect(played, kind).toContain(kind);
     expect(played.has('abandoned') || played.has('cancelled')).toBe(true);
     const settled = parseSettledPage((await get(demo.baseUrl, `${PATHS.settled}?limit=1000`, DEMO_KEY)).json).items;
-    expect(settled.some((e) => e.sport_id === 1 && e.settlement.some((l) => l.line !== null && Math.abs((l.line * 2) % 1) === 0.5))).toBe(true);
+    expect(
+      settled.some(
+        (e) => e.sport_id === 1 && e.settlement.some((l) => l.line !== null && Math.abs((l.line * 2) % 1) === 0.5),
+      ),
+    ).toBe(true);
   });
 
   it('answers 404 to every control route, so nothing outside the app can issue keys, move time or switch faults on', async () => {

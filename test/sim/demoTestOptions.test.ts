@@ -10,13 +10,20 @@ describe('testDemoOptions', () => {
   });
 
   it('takes a pace the world can run and a whole seed', () => {
-    expect(testDemoOptions({ ODDSDESK_TEST_DEMO_PACE: '60', ODDSDESK_TEST_DEMO_SEED: '25' })).toEqual({ pace: 60, seed: 25 });
+    expect(testDemoOptions({ ODDSDESK_TEST_DEMO_PACE: '60', ODDSDESK_TEST_DEMO_SEED: '25' })).toEqual({
+      pace: 60,
+      seed: 25,
+    });
     expect(Math.min(...TEST_DEMO_PACES)).toBe(DEMO_PACE);
   });
 
   it('refuses anything else, naming the variable', () => {
-    expect(() => testDemoOptions({ ODDSDESK_TEST_DEMO_PACE: '7' })).toThrow(/ODDSDESK_TEST_DEMO_PACE must be one of 10, 12, .*, 120, not 7/);
+    expect(() => testDemoOptions({ ODDSDESK_TEST_DEMO_PACE: '7' })).toThrow(
+      /ODDSDESK_TEST_DEMO_PACE must be one of 10, 12, .*, 120, not 7/,
+    );
     expect(() => testDemoOptions({ ODDSDESK_TEST_DEMO_PACE: '1' })).toThrow(/ODDSDESK_TEST_DEMO_PACE/);
-    expect(() => testDemoOptions({ ODDSDESK_TEST_DEMO_SEED: '-3' })).toThrow(/ODDSDESK_TEST_DEMO_SEED must be a whole number/);
+    expect(() => testDemoOptions({ ODDSDESK_TEST_DEMO_SEED: '-3' })).toThrow(
+      /ODDSDESK_TEST_DEMO_SEED must be a whole number/,
+    );
   });
 });

@@ -33,7 +33,11 @@ function ladders(markets: readonly Market[]): Ladder[] {
 }
 
 /** Every broken order in one event's markets, in words (empty: coherent). */
-function incoherence(ev: Pick<EventOdds, 'event_id' | 'score_home' | 'score_away' | 'live_status'>, markets: readonly Market[], when: string): string[] {
+function incoherence(
+  ev: Pick<EventOdds, 'event_id' | 'score_home' | 'score_away' | 'live_status'>,
+  markets: readonly Market[],
+  when: string,
+): string[] {
   const bad: string[] = [];
   for (const l of ladders(markets)) {
     for (let i = 1; i < l.rungs.length; i++) {
@@ -41,7 +45,9 @@ function incoherence(ev: Pick<EventOdds, 'event_id' | 'score_home' | 'score_away
       const hi = l.rungs[i]!;
       // The higher line is harder to go over: its over (home) price is strictly longer, its under (away) shorter.
       if (!(hi.up > lo.up) || !(hi.down < lo.down)) {
-        bad.push(`${when} event ${ev.event_id} ${l.key}: line ${lo.at} ${lo.up}/${lo.down} then ${hi.at} ${hi.up}/${hi.down}`);
+        bad.push(
+          `${when} event ${ev.event_id} ${l.key}: line ${lo.at} ${lo.up}/${lo.down} then ${hi.at} ${hi.up}/${hi.down}`,
+        );
       }
     }
   }
@@ -49,7 +55,8 @@ function incoherence(ev: Pick<EventOdds, 'event_id' | 'score_home' | 'score_away
   if (ev.score_home !== null && ev.score_away !== null) {
     for (const m of markets) {
       if (m.market !== 'totals' || !m.prices || m.line === null) continue;
-      if (ev.score_home + ev.score_away > m.line + 0.25) bad.push(`${when} event ${ev.event_id}: totals ${m.line} still priced at ${ev.score_home}-${ev.score_away}`);
+      if (ev.score_home + ev.score_away > m.line + 0.25)
+        bad.push(`${when} event ${ev.event_id}: totals ${m.line} still priced at ${ev.score_home}-${ev.score_away}`);
     }
   }
   return bad;
@@ -69,16 +76,36 @@ describe('the simulated world prices its ladders in order', () => {
     world.onMessage((id, message) => {
       const h = held.get(id);
       if (!h) return;
-      const data = JSON.parse(message.data) as { markets?: Market[]; live_status?: number; score_home?: number | null; score_away?: number | null };
-      if (message.event === 'score') h.head = { ...h.head, live_status: data.live_status ?? h.head.live_status, score_home: data.score_home ?? null, score_away: data.score_away ?? null };
+      const data = JSON.parse(message.data) as {
+        markets?: Market[];
+        live_status?: number;
+        score_home?: number | null;
+        score_away?: number | null;
+      };
+      if (message.event === 'score')
+        h.head = {
+          ...h.head,
+          live_status: data.live_status ?? h.head.live_status,
+          score_home: data.score_home ?? null,
+          score_away: data.score_away ?? null,
+        };
       if (message.event !== 'odds') return;
       messages++;
       for (const m of data.markets ?? []) h.markets.set(m.line_id, m);
-      bad.push(...incoherence(h.head, [...h.markets.values()], `message ${message.id} at ${new Date(world.now()).toISOString()}`));
+      bad.push(
+        ...incoherence(
+          h.head,
+          [...h.markets.values()],
+          `message ${message.id} at ${new Date(world.now()).toISOString()}`,
+        ),
+      );
     });
     for (const id of world.bookIds()) hold(id);
 
-    const seen = new Map<number, { sport: number; live: boolean; quarters: boolean; scored: boolean; ended: boolean }>();
+    const seen = new Map<
+      number,
+      { sport: number; live: boolean; quarters: boolean; scored: boolean; ended: boolean }
+    >();
     const until = START + 8 * 3600_000;
     for (let t = START + STEP; t <= until; t += STEP) {
       world.advanceTo(t);
@@ -99,7 +126,8 @@ describe('the simulated world prices its ladders in order', () => {
     expect(bad.slice(0, 20)).toEqual([]);
     // It looked at what it says it did: whole matches of every sport, scores, soccer in play with both quarter lines.
     const played = [...seen.values()].filter((s) => s.live && s.ended);
-    for (const sport of [1, 2, 3, 4, 5, 6]) expect(played.filter((s) => s.sport === sport).length, `sport ${sport}`).toBeGreaterThan(0);
+    for (const sport of [1, 2, 3, 4, 5, 6])
+      expect(played.filter((s) => s.sport === sport).length, `sport ${sport}`).toBeGreaterThan(0);
     expect(played.filter((s) => s.scored).length).toBeGreaterThan(20);
     expect([...seen.values()].filter((s) => s.quarters).length).toBeGreaterThan(3);
     expect(messages).toBeGreaterThan(10_000);

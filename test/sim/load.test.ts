@@ -23,7 +23,9 @@ describe('load generation', () => {
       const moved = w.nudgeOdds(id, rng);
       expect(moved).toBeGreaterThan(0);
       // The count is the markets its messages carried: a load of N moves a second counts markets, not messages.
-      const carried = sent.slice(from).flatMap(({ m }) => (JSON.parse(m.data) as { markets: Array<{ line_id: number; prices: unknown }> }).markets);
+      const carried = sent
+        .slice(from)
+        .flatMap(({ m }) => (JSON.parse(m.data) as { markets: Array<{ line_id: number; prices: unknown }> }).markets);
       expect(carried).toHaveLength(moved);
       // Each a visible change from that line's price just before it was sent.
       const shown = new Map(before.markets.map((m) => [m.line_id, m.prices as unknown]));

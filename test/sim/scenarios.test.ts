@@ -99,7 +99,12 @@ function upcoming(hours: number, sportId?: number): EventOdds {
   const found = sim.truth
     .bookIds()
     .map(truth)
-    .filter((e) => e.live_status === 2 && startsOf(e) - sim.now() >= hours * 3600_000 && (sportId === undefined || e.sport_id === sportId))
+    .filter(
+      (e) =>
+        e.live_status === 2 &&
+        startsOf(e) - sim.now() >= hours * 3600_000 &&
+        (sportId === undefined || e.sport_id === sportId),
+    )
     .filter((e) => e.markets.every((m) => m.prices !== null))
     .filter((e) => !sim.truth.scenarios().some((s) => s.event_id === e.event_id && s.state === 'planned'));
   const ev = found[0];
@@ -111,7 +116,12 @@ function liveEvent(filter: (e: EventOdds) => boolean = () => true): EventOdds {
   const ev = sim.truth
     .bookIds()
     .map(truth)
-    .find((e) => e.live_status === 1 && filter(e) && !sim.truth.scenarios().some((s) => s.event_id === e.event_id && s.state === 'planned'));
+    .find(
+      (e) =>
+        e.live_status === 1 &&
+        filter(e) &&
+        !sim.truth.scenarios().some((s) => s.event_id === e.event_id && s.state === 'planned'),
+    );
   if (!ev) throw new Error('no live event');
   return ev;
 }
@@ -158,7 +168,9 @@ describe('a. suspension before kick-off', () => {
     expect(back.problems).toBe(0);
     expect(sc.until!).toBeLessThan(starts);
     expect(truth(sc.event_id).live_status).toBe(2);
-    expect(sim.truth.scenarios().find((s) => s.event_id === sc.event_id && s.kind === 'suspension')?.state).toBe('played');
+    expect(sim.truth.scenarios().find((s) => s.event_id === sc.event_id && s.kind === 'suspension')?.state).toBe(
+      'played',
+    );
   });
 
   it('scripted: setMarket works pre-match, suspend holds the line offline for a while, kickOff makes the match live now', async () => {
@@ -199,9 +211,23 @@ describe('a. suspension before kick-off', () => {
     const messages = await w.messages();
     const score = messages[messages.length - 1]!;
     expect(score.event).toBe('score');
-    expect(JSON.parse(score.data)).toEqual({ event_id: id, ts: formatServiceTime(sim.now()), live_status: 1, score_home: 0, score_away: 0 });
-    expect(truth(id)).toMatchObject({ live_status: 1, starts: formatServiceTime(sim.now()), score_home: 0, score_away: 0 });
-    const live = (await get(sim.url, `${PATHS.fixtures}?live=2`, KEY)).json as Array<{ event_id: number; starts: string }>;
+    expect(JSON.parse(score.data)).toEqual({
+      event_id: id,
+      ts: formatServiceTime(sim.now()),
+      live_status: 1,
+      score_home: 0,
+      score_away: 0,
+    });
+    expect(truth(id)).toMatchObject({
+      live_status: 1,
+      starts: formatServiceTime(sim.now()),
+      score_home: 0,
+      score_away: 0,
+    });
+    const live = (await get(sim.url, `${PATHS.fixtures}?live=2`, KEY)).json as Array<{
+      event_id: number;
+      starts: string;
+    }>;
     expect(live.find((f) => f.event_id === id)?.starts).toBe(formatServiceTime(sim.now()));
     expect(sim.script.kickOff(id)).toBe(false); // only a pre-match event kicks off
     w.close();
@@ -213,7 +239,8 @@ describe('a. suspension before kick-off', () => {
 });
 
 describe('b. quarter lines', () => {
-  const isQuarter = (x: number | null) => x !== null && Math.abs(x * 4 - Math.round(x * 4)) < 1e-9 && Math.abs(x * 2 - Math.round(x * 2)) > 1e-9;
+  const isQuarter = (x: number | null) =>
+    x !== null && Math.abs(x * 4 - Math.round(x * 4)) < 1e-9 && Math.abs(x * 2 - Math.round(x * 2)) > 1e-9;
 
   it('soccer events carry a quarter spread and a quarter total, streamed, moving and settled by the quarter rule', async () => {
     const ev = upcoming(1, 1);
@@ -225,7 +252,10 @@ describe('b. quarter lines', () => {
     const w = await watch(ev.event_id);
     expect(w.snapshot.markets.filter((m) => isQuarter(m.line)).length).toBe(2);
     await sim.advance(3600);
-    const moved = [...lineUpdates(await w.messages(), ev.event_id * 10 + 5), ...lineUpdates(await w.messages(), ev.event_id * 10 + 6)];
+    const moved = [
+      ...lineUpdates(await w.messages(), ev.event_id * 10 + 5),
+      ...lineUpdates(await w.messages(), ev.event_id * 10 + 6),
+    ];
     w.close();
     expect(moved.length).toBeGreaterThan(0);
     expect(moved.every((u) => u.problems === 0)).toBe(true);
@@ -239,7 +269,8 @@ describe('b. quarter lines', () => {
       expect(lines.length).toBe(2);
       for (const l of lines) {
         // The side's result against the quarter line itself (never level): a half win reads win, a half loss loss.
-        const margin = l.market === 'spread' ? s.score_home + l.line! - s.score_away : s.score_home + s.score_away - l.line!;
+        const margin =
+          l.market === 'spread' ? s.score_home + l.line! - s.score_away : s.score_home + s.score_away - l.line!;
         expect([l.outcome_home, l.outcome_away]).toEqual(margin > 0 ? ['win', 'loss'] : ['loss', 'win']);
         expect(l.outcome_draw).toBe('loss');
         (l.market === 'spread' ? spreads : totals).add(l.line!);
@@ -305,7 +336,8 @@ describe('d. a sport in sets with periods 6 and 7', () => {
   });
 
   it('table tennis best of 7 settles periods 6 and 7 when it goes that long; tennis still numbers its games by the rule', async () => {
-    const sevenSets = (s: SettledEvent) => s.sport_id === 6 && s.status === 'ended' && s.score_home + s.score_away === 7;
+    const sevenSets = (s: SettledEvent) =>
+      s.sport_id === 6 && s.status === 'ended' && s.score_home + s.score_away === 7;
     for (let i = 0; i < 12 && !sim.truth.settled().some(sevenSets); i++) await sim.advance(3600);
     const settled = await settledPage();
     const long = settled.find(sevenSets);
@@ -322,7 +354,9 @@ describe('d. a sport in sets with periods 6 and 7', () => {
     if (!tennis) throw new Error('no tennis');
     const t = (await get(sim.url, `${PATHS.results}?event_id=${tennis.event_id}`, KEY)).json as PeriodResult[];
     const sets = tennis.score_home + tennis.score_away;
-    expect(t.filter((r) => r.period >= 1 && r.period <= 5).map((r) => r.period)).toEqual(Array.from({ length: sets }, (_, i) => i + 1));
+    expect(t.filter((r) => r.period >= 1 && r.period <= 5).map((r) => r.period)).toEqual(
+      Array.from({ length: sets }, (_, i) => i + 1),
+    );
     const games = t.filter((r) => r.period >= 6);
     expect(games[0]?.period).toBe(tennisGamePeriod(1, 1));
     expect(games.length).toBeGreaterThanOrEqual(12);
@@ -339,16 +373,26 @@ describe('e. an abandoned match', () => {
     const s = page.find((x) => x.event_id === sc.event_id);
     expect(s?.status).toBe('abandoned');
     expect(s!.settlement.length).toBeGreaterThan(0);
-    for (const l of s!.settlement) expect([l.outcome_home, l.outcome_draw, l.outcome_away]).toEqual(['push', 'push', 'push']);
+    for (const l of s!.settlement)
+      expect([l.outcome_home, l.outcome_draw, l.outcome_away]).toEqual(['push', 'push', 'push']);
     expect((await get(sim.url, `${PATHS.settlement}?event_id=${sc.event_id}`, KEY)).json).toEqual(s);
     // Its stream ended as any settled one does.
     const c = await openSse(streamUrl(sc.event_id), KEY);
     await c.closed;
-    expect(c.messages.map((m) => JSON.parse(m.data) as unknown)).toEqual([{ event_id: sc.event_id, reason: 'settled' }]);
+    expect(c.messages.map((m) => JSON.parse(m.data) as unknown)).toEqual([
+      { event_id: sc.event_id, reason: 'settled' },
+    ]);
     // Nothing else in the default world is void or uses other words.
     for (const x of page) {
-      if (x.status !== 'ended') expect(sim.truth.scenarios().some((y) => y.event_id === x.event_id && (y.kind === 'abandoned' || y.kind === 'cancelled'))).toBe(true);
-      for (const l of x.settlement) for (const word of [l.outcome_home, l.outcome_draw, l.outcome_away]) expect(['win', 'loss', 'push']).toContain(word);
+      if (x.status !== 'ended')
+        expect(
+          sim.truth
+            .scenarios()
+            .some((y) => y.event_id === x.event_id && (y.kind === 'abandoned' || y.kind === 'cancelled')),
+        ).toBe(true);
+      for (const l of x.settlement)
+        for (const word of [l.outcome_home, l.outcome_draw, l.outcome_away])
+          expect(['win', 'loss', 'push']).toContain(word);
     }
   });
 
@@ -366,13 +410,20 @@ describe('e. an abandoned match', () => {
     const c = page.find((s) => s.event_id === pre.event_id);
     expect(a).toMatchObject({ status: 'abandoned', score_home: live.score_home, score_away: live.score_away });
     expect(c).toMatchObject({ status: 'cancelled', score_home: 0, score_away: 0 });
-    for (const s of [a!, c!]) for (const l of s.settlement) expect([l.outcome_home, l.outcome_draw, l.outcome_away]).toEqual(['push', 'push', 'push']);
+    for (const s of [a!, c!])
+      for (const l of s.settlement)
+        expect([l.outcome_home, l.outcome_draw, l.outcome_away]).toEqual(['push', 'push', 'push']);
     const end = (await w.messages()).at(-1)!;
     expect(JSON.parse(end.data)).toEqual({ event_id: live.event_id, reason: 'settled' });
     w.close();
     // The abandoned set match publishes the sets it completed and a period 0 row that says why.
     const rows = (await get(sim.url, `${PATHS.results}?event_id=${live.event_id}`, KEY)).json as PeriodResult[];
-    expect(rows[0]).toMatchObject({ period: 0, cancellation_reason: 'Match abandoned', sets_home: live.score_home, sets_away: live.score_away });
+    expect(rows[0]).toMatchObject({
+      period: 0,
+      cancellation_reason: 'Match abandoned',
+      sets_home: live.score_home,
+      sets_away: live.score_away,
+    });
     expect(rows.length).toBe(1 + (live.score_home ?? 0) + (live.score_away ?? 0));
     expect(sim.script.abandon(live.event_id)).toBe(false); // it left the book
   });
@@ -383,8 +434,16 @@ describe('e. an abandoned match', () => {
     const { openStore } = await import('../../src/core/store');
     const store = openStore({ path: ':memory:' });
     try {
-      const client = createApiClient({ baseUrl: sim.url, keyProvider: () => KEY, governor: { retry: { baseMs: 1, maxMs: 5 } } });
-      const r = await walkSettled({ client, store: plainWalkStore(store), sportIds: async () => ({ ok: true, value: [1, 2, 3, 4, 5, 6] }) });
+      const client = createApiClient({
+        baseUrl: sim.url,
+        keyProvider: () => KEY,
+        governor: { retry: { baseMs: 1, maxMs: 5 } },
+      });
+      const r = await walkSettled({
+        client,
+        store: plainWalkStore(store),
+        sportIds: async () => ({ ok: true, value: [1, 2, 3, 4, 5, 6] }),
+      });
       expect(r.error).toBeNull();
       const voided = sim.truth.settled().filter((s) => s.status !== 'ended');
       expect(voided.length).toBeGreaterThanOrEqual(3);
@@ -405,19 +464,27 @@ describe('f. a side priced 1.0', () => {
     await advanceTo(sc.until! - 5000);
     const updates = lineUpdates(await w.messages(), sc.line_id!);
     w.close();
-    expect(sim.truth.scenarios().find((s) => s.event_id === sc.event_id && s.kind === 'decided_price')?.state).toBe('played');
+    expect(sim.truth.scenarios().find((s) => s.event_id === sc.event_id && s.kind === 'decided_price')?.state).toBe(
+      'played',
+    );
     const decided = updates.find((u) => u.raw.prices !== null && Object.values(u.raw.prices).includes(1));
     if (!decided) throw new Error('no decided price');
     const [winner] = Object.entries(decided.raw.prices!).find(([, p]) => p === 1)!;
     // Exactly 1.0 on the wire, the other sides long; the parser leaves the decided side unpriced, the market stands.
-    expect(Object.values(decided.raw.prices!).filter((p) => p !== 1).every((p) => p >= 5)).toBe(true);
+    expect(
+      Object.values(decided.raw.prices!)
+        .filter((p) => p !== 1)
+        .every((p) => p >= 5),
+    ).toBe(true);
     expect(decided.problems).toBe(0);
     expect(decided.parsed?.prices).not.toHaveProperty(winner);
     expect(Object.keys(decided.parsed!.prices!).length).toBe(Object.keys(decided.raw.prices!).length - 1);
   });
 
   it('scripted: setMarket lets a price of exactly 1.0 through', async () => {
-    const ev = liveEvent((e) => lineIn(e, e.event_id * 10).prices !== null && !('draw' in lineIn(e, e.event_id * 10).prices!));
+    const ev = liveEvent(
+      (e) => lineIn(e, e.event_id * 10).prices !== null && !('draw' in lineIn(e, e.event_id * 10).prices!),
+    );
     const ml = ev.event_id * 10;
     const w = await watch(ev.event_id);
     expect(sim.script.setMarket(ev.event_id, ml, { home: 1.0, away: 12.0 })).toBe(true);
@@ -441,9 +508,13 @@ describe('g. outcome words the client does not know', () => {
     const line = lines.find((l) => l.line_id === spread)!;
     expect([line.outcome_home, line.outcome_away]).toEqual(['half-win', 'void']);
     expect(['win', 'loss', 'push']).toContain(line.outcome_draw);
-    for (const l of lines.filter((x) => x.line_id !== spread)) for (const word of [l.outcome_home, l.outcome_draw, l.outcome_away]) expect(['win', 'loss', 'push']).toContain(word);
+    for (const l of lines.filter((x) => x.line_id !== spread))
+      for (const word of [l.outcome_home, l.outcome_draw, l.outcome_away])
+        expect(['win', 'loss', 'push']).toContain(word);
     const page = (await get(sim.url, `${PATHS.settled}?since=0&limit=1000`, KEY)).json as { events: SettledEvent[] };
-    expect(page.events.find((e) => e.event_id === ev.event_id)?.settlement.find((l) => l.line_id === spread)?.outcome_home).toBe('half-win');
+    expect(
+      page.events.find((e) => e.event_id === ev.event_id)?.settlement.find((l) => l.line_id === spread)?.outcome_home,
+    ).toBe('half-win');
   });
 
   it('scripts answer false for an event that is not in the book', () => {

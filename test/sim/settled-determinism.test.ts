@@ -116,7 +116,8 @@ describe('determinism', () => {
         }
         const ids = sim.truth.bookIds();
         for (const id of ids.slice(0, 3)) {
-          for (const p of [`${PATHS.specialsHistory}?event_id=${id}`, `${PATHS.specialsFixtures}?event_id=${id}`]) out.push((await get(sim.url, p, 'k')).text);
+          for (const p of [`${PATHS.specialsHistory}?event_id=${id}`, `${PATHS.specialsFixtures}?event_id=${id}`])
+            out.push((await get(sim.url, p, 'k')).text);
           const c = await openSse(`${sim.url}${PATHS.stream}?event_id=${id}`, 'k');
           out.push(JSON.stringify(await c.waitFor(1)));
           c.close();

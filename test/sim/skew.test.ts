@@ -16,7 +16,15 @@ afterEach(async () => {
 describe("the simulator's clock skewed from the host's", () => {
   for (const skewMs of [3 * 60_000, -3 * 60_000]) {
     it(`${skewMs > 0 ? 'ahead' : 'behind'} by 3 minutes: its times, its Date header and the measured skew say so`, async () => {
-      sim = await startSimulator({ port: 0, seed: 4, clock: 'real', speed: 1, skewMs, events: 10, keys: [{ key: KEY, plan: 'enterprise' }] });
+      sim = await startSimulator({
+        port: 0,
+        seed: 4,
+        clock: 'real',
+        speed: 1,
+        skewMs,
+        events: 10,
+        keys: [{ key: KEY, plan: 'enterprise' }],
+      });
       const before = Date.now();
       const r = await fetch(`${sim.url}${PATHS.status}`);
       const after = Date.now();
@@ -28,10 +36,15 @@ describe("the simulator's clock skewed from the host's", () => {
       expect(Math.abs(sim.now() - (Date.now() + skewMs))).toBeLessThan(1_000);
 
       // A price set now is stamped on its clock, not ours (the world moves in steps of a few seconds).
-      const event = sim.truth.bookIds().map((id) => sim!.truth.event(id)!).find((e) => e.markets.some((m) => m.prices))!;
+      const event = sim.truth
+        .bookIds()
+        .map((id) => sim!.truth.event(id)!)
+        .find((e) => e.markets.some((m) => m.prices))!;
       const line = event.markets.find((m) => m.prices)!;
       sim.script.setMarket(event.event_id, line.line_id, { home: 2.2, away: 1.7 });
-      const stamped = parseServiceTime(sim.truth.event(event.event_id)!.markets.find((m) => m.line_id === line.line_id)!.updated_at)!;
+      const stamped = parseServiceTime(
+        sim.truth.event(event.event_id)!.markets.find((m) => m.line_id === line.line_id)!.updated_at,
+      )!;
       expect(stamped).toBeLessThanOrEqual(Date.now() + skewMs);
       expect(stamped).toBeGreaterThan(Date.now() + skewMs - 10_000);
 
@@ -46,6 +59,8 @@ describe("the simulator's clock skewed from the host's", () => {
 
   it('skewMs needs the real clock and no startTime', async () => {
     await expect(startSimulator({ clock: 'manual', skewMs: 60_000 })).rejects.toThrow(/real clock/);
-    await expect(startSimulator({ clock: 'real', startTime: '2026-11-22T12:00:00', skewMs: 60_000 })).rejects.toThrow(/real clock/);
+    await expect(startSimulator({ clock: 'real', startTime: '2026-11-22T12:00:00', skewMs: 60_000 })).rejects.toThrow(
+      /real clock/,
+    );
   });
 });

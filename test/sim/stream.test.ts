@@ -3,7 +3,14 @@
 // test waits for real time to pass: after a move of the clock the simulator writes the world's messages, then a ping
 // to every open connection, and a test waits for that ping to know everything the move sent has arrived.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventOddsSchema, OddsMessageSchema, PATHS, ScoreMessageSchema, parseMarkets, parseRecord } from '../../src/shared/api';
+import {
+  EventOddsSchema,
+  OddsMessageSchema,
+  PATHS,
+  ScoreMessageSchema,
+  parseMarkets,
+  parseRecord,
+} from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { openSse, type SseConnection, type SseMessage } from '../../src/sim/testing';
 
@@ -54,7 +61,13 @@ async function advanceAndDrain(c: SseConnection, seconds: number): Promise<void>
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 5, events: 30, pingIntervalMs: 40, faultClock: 'sim', keys: [{ key: KEY, plan: 'enterprise' }] });
+  sim = await startSimulator({
+    seed: 5,
+    events: 30,
+    pingIntervalMs: 40,
+    faultClock: 'sim',
+    keys: [{ key: KEY, plan: 'enterprise' }],
+  });
 });
 afterAll(() => sim.close());
 
@@ -75,8 +88,12 @@ describe('stream', () => {
     c.messages.forEach(checkPayload);
     expect(c.messages.slice(1).every((m) => m.event === 'odds')).toBe(true);
     // Applying the updates to the snapshot gives what a perfect client holds.
-    const held = new Map((JSON.parse(first?.data ?? '') as { markets: Array<{ line_id: number }> }).markets.map((m) => [m.line_id, m]));
-    for (const m of c.messages.slice(1)) for (const mk of (JSON.parse(m.data) as { markets: Array<{ line_id: number }> }).markets) held.set(mk.line_id, mk);
+    const held = new Map(
+      (JSON.parse(first?.data ?? '') as { markets: Array<{ line_id: number }> }).markets.map((m) => [m.line_id, m]),
+    );
+    for (const m of c.messages.slice(1))
+      for (const mk of (JSON.parse(m.data) as { markets: Array<{ line_id: number }> }).markets)
+        held.set(mk.line_id, mk);
     expect([...held.values()]).toEqual(sim.truth.event(id)?.markets);
     c.close();
   });
@@ -131,11 +148,15 @@ describe('stream', () => {
   });
 
   it('ends with `end` (reason settled) and closes when the event settles; a later connection gets `end` at once', async () => {
-    const live = sim.truth.bookIds().map((i) => sim.truth.event(i)).find((e) => e?.live_status === 1);
+    const live = sim.truth
+      .bookIds()
+      .map((i) => sim.truth.event(i))
+      .find((e) => e?.live_status === 1);
     if (!live) throw new Error('no live event');
     const c = await openSse(streamUrl(live.event_id), KEY);
     await c.waitFor(1);
-    for (let i = 0; i < 60 && !sim.truth.settled().some((s) => s.event_id === live.event_id); i++) await sim.advance(600);
+    for (let i = 0; i < 60 && !sim.truth.settled().some((s) => s.event_id === live.event_id); i++)
+      await sim.advance(600);
     await c.closed;
     const end = c.messages[c.messages.length - 1];
     expect(end?.event).toBe('end');

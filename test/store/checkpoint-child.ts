@@ -14,7 +14,11 @@ const store = openStore({ path, checkpointer: { everyMs: 5 } });
 process.stdout.write(`ready ${store.walCheckpoints()} ${TICKS_PER_TX}\n`);
 for (let seq = 0; ; seq++) {
   store.recordTickBatches(
-    Array.from({ length: TICKS_PER_TX }, (_, e) => ({ eventId: e, markets: [market(e * 40 + (seq % 40), seq)], at: seq })),
+    Array.from({ length: TICKS_PER_TX }, (_, e) => ({
+      eventId: e,
+      markets: [market(e * 40 + (seq % 40), seq)],
+      at: seq,
+    })),
   );
   process.stdout.write(`committed ${seq + 1}\n`);
 }

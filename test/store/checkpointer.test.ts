@@ -95,7 +95,9 @@ describe('the store checkpointer', () => {
     const store = openStore({ path, clock: () => T0, checkpointer: { everyMs: 5 } });
     store.recordTickBatches(createTickLoad({ events: 5, linesPerEvent: 5, updatesPerSecond: 1_000 }).next(T0, 1_000));
     await until(() => walBytes(path) === 0); // the checkpointer ran (its idle truncation)
-    store.recordTickBatches(createTickLoad({ events: 5, linesPerEvent: 5, updatesPerSecond: 1_000, seed: 2 }).next(T0, 1_000));
+    store.recordTickBatches(
+      createTickLoad({ events: 5, linesPerEvent: 5, updatesPerSecond: 1_000, seed: 2 }).next(T0, 1_000),
+    );
     store.close();
     expect(existsSync(`${path}-wal`)).toBe(false);
     expect(existsSync(`${path}-shm`)).toBe(false);
@@ -117,10 +119,22 @@ describe('the store checkpointer', () => {
     openStore({ path, checkpoints: 'off' }).close();
     const binding = join(__dirname, '../../node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     const failures: Error[] = [];
-    const good = startCheckpointer({ path, nativeBinding: binding, everyMs: 5, journalSizeLimit: JOURNAL_SIZE_LIMIT, onFailure: (e) => failures.push(e) });
+    const good = startCheckpointer({
+      path,
+      nativeBinding: binding,
+      everyMs: 5,
+      journalSizeLimit: JOURNAL_SIZE_LIMIT,
+      onFailure: (e) => failures.push(e),
+    });
     await until(() => good.done() > 0);
     good.close();
-    const bad = startCheckpointer({ path, nativeBinding: join(dir, 'no-such-binding.node'), everyMs: 5, journalSizeLimit: JOURNAL_SIZE_LIMIT, onFailure: (e) => failures.push(e) });
+    const bad = startCheckpointer({
+      path,
+      nativeBinding: join(dir, 'no-such-binding.node'),
+      everyMs: 5,
+      journalSizeLimit: JOURNAL_SIZE_LIMIT,
+      onFailure: (e) => failures.push(e),
+    });
     await until(() => failures.length > 0);
     bad.close();
     expect(failures).toHaveLength(1);

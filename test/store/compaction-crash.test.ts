@@ -49,10 +49,13 @@ function check(path: string): { batches: number; compacted: number; points: numb
     // Replay the load: every max_win change is a kept point (written as its tick arrived, kept through compaction),
     // exactly once, and there is no other.
     const stored = new Map(
-      (db.prepare('SELECT line_id, at, max_win FROM line_max_win_points').all() as { line_id: number; at: number; max_win: number }[]).map((r) => [
-        `${r.line_id}@${r.at}`,
-        r.max_win,
-      ]),
+      (
+        db.prepare('SELECT line_id, at, max_win FROM line_max_win_points').all() as {
+          line_id: number;
+          at: number;
+          max_win: number;
+        }[]
+      ).map((r) => [`${r.line_id}@${r.at}`, r.max_win]),
     );
     const load = createTickLoad(CRASH_LOAD);
     const last = new Map<number, number>();

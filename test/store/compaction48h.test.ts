@@ -21,7 +21,8 @@ const BATCH_MS = 300_000;
 const dir = mkdtempSync(join(tmpdir(), 'compact48-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const clean = (p: Prices | null) => (p ? Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) : null);
+const clean = (p: Prices | null) =>
+  p ? Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) : null;
 
 describe('48 simulated hours at the benchmark rate', () => {
   it('end at most 1/20 of the raw size, with the same open/close and max_win steps', async () => {
@@ -102,7 +103,8 @@ describe('48 simulated hours at the benchmark rate', () => {
       expect(raw.every((p) => p.at > edge || history.some((q) => q.bar && Math.abs(q.at - p.at) < 60_000))).toBe(true);
       // The max_win steps a stepped chart draws: where the value changes, to what.
       const steps: [number, number][] = [];
-      for (const p of history) if (p.maxWin !== null && steps[steps.length - 1]?.[1] !== p.maxWin) steps.push([p.at, p.maxWin]);
+      for (const p of history)
+        if (p.maxWin !== null && steps[steps.length - 1]?.[1] !== p.maxWin) steps.push([p.at, p.maxWin]);
       expect(steps).toEqual(changes.get(lineId));
     }
     reopened.close();

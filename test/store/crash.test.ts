@@ -31,10 +31,18 @@ let writerCleanup = () => undefined as void;
 beforeAll(() => {
   ({ file: child, dir, cleanup } = bundleChild(join(__dirname, 'crash-child.ts'), 'crash'));
   // The checkpointer's thread goes beside the child, as scripts/build-cli.mjs puts it beside the CLI bundle.
-  ({ file: checkpointChild, dir: checkpointDir, cleanup: checkpointCleanup } = bundleChild(join(__dirname, 'checkpoint-child.ts'), 'checkpoint-crash'));
+  ({
+    file: checkpointChild,
+    dir: checkpointDir,
+    cleanup: checkpointCleanup,
+  } = bundleChild(join(__dirname, 'checkpoint-child.ts'), 'checkpoint-crash'));
   bundleThreads(checkpointDir);
   // The writer's child, with the store's threads beside it.
-  ({ file: writerChild, dir: writerDir, cleanup: writerCleanup } = bundleChild(join(__dirname, 'writer-child.ts'), 'writer-crash'));
+  ({
+    file: writerChild,
+    dir: writerDir,
+    cleanup: writerCleanup,
+  } = bundleChild(join(__dirname, 'writer-child.ts'), 'writer-crash'));
   bundleThreads(writerDir);
 });
 
@@ -42,7 +50,15 @@ beforeAll(() => {
 function bundleThreads(dir: string): void {
   for (const thread of ['checkpointWorker', 'writerWorker']) {
     const entry = join(__dirname, `../../src/core/store/${thread}.ts`);
-    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, `${thread}.js`), external: ['better-sqlite3'], logLevel: 'silent' });
+    buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: join(dir, `${thread}.js`),
+      external: ['better-sqlite3'],
+      logLevel: 'silent',
+    });
   }
 }
 
@@ -110,7 +126,11 @@ describe('crash safety', () => {
  * ready; resolves with what it said it runs on (where its store checkpoints, where its writes go), the ticks per
  * commit, and the last commit it reported.
  */
-function runReportingChild(file: string, db: string, killAfterMs: number): Promise<{ where: string; perTx: number; committed: number }> {
+function runReportingChild(
+  file: string,
+  db: string,
+  killAfterMs: number,
+): Promise<{ where: string; perTx: number; committed: number }> {
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, [file, db], { stdio: ['ignore', 'pipe', 'pipe'] });
     let partial = '';
@@ -187,7 +207,10 @@ describe('crash safety with the writer thread', () => {
       try {
         expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
         // Message k's ticks are stamped k: what is stored is messages 1..n, each whole, with no gap.
-        const perMessage = db.prepare('SELECT at, count(*) AS n FROM odds_ticks GROUP BY at ORDER BY at').raw().all() as Array<[number, number]>;
+        const perMessage = db
+          .prepare('SELECT at, count(*) AS n FROM odds_ticks GROUP BY at ORDER BY at')
+          .raw()
+          .all() as Array<[number, number]>;
         expect(perMessage.map(([at]) => at)).toEqual(perMessage.map((_, i) => i + 1));
         expect(perMessage.every(([, n]) => n === run.perTx)).toBe(true);
         // Everything it was told was committed is there (and at most the backlog more).

@@ -38,7 +38,11 @@ export function settlementLines(i: number, count: number): SettlementLine[] {
   return lines;
 }
 
-export function settledEvent(i: number, lineCount = 10, opts: { sports?: number; leagues?: number } = {}): SettledEvent {
+export function settledEvent(
+  i: number,
+  lineCount = 10,
+  opts: { sports?: number; leagues?: number } = {},
+): SettledEvent {
   const sports = opts.sports ?? 5;
   const leagues = opts.leagues ?? 40;
   return {

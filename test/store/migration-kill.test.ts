@@ -37,7 +37,7 @@ function seed(path: string): void {
   db.transaction(() => {
     for (let i = 0; i < ROWS; i++) {
       const blob = Buffer.alloc(200 + (i % 300), i % 251);
-      insert.run(1 + Math.floor(i / 4000), i % 40, 490_000 + Math.floor(i / 40) % 100, 1 + (i % 90), blob);
+      insert.run(1 + Math.floor(i / 4000), i % 40, 490_000 + (Math.floor(i / 40) % 100), 1 + (i % 90), blob);
     }
   })();
   db.close();
@@ -50,13 +50,24 @@ describe('a table-rebuilding migration killed in the middle', () => {
     const path = join(dir, 'history.db');
     seed(path);
     const before = shape(path);
-    expect(before).toMatchObject({ version: LATEST_VERSION, rebuilt: false, halfBuilt: false, integrity: 'ok', rows: ROWS });
+    expect(before).toMatchObject({
+      version: LATEST_VERSION,
+      rebuilt: false,
+      halfBuilt: false,
+      integrity: 'ok',
+      rows: ROWS,
+    });
 
     const lines: string[] = [];
-    const outcome = await runChildUntil(child, [path, String(SLICE)], (line) => {
-      const m = /^progress (\d+) (\d+)$/.exec(line);
-      return m !== null && Number(m[1]) >= 0.4 * Number(m[2]);
-    }, lines);
+    const outcome = await runChildUntil(
+      child,
+      [path, String(SLICE)],
+      (line) => {
+        const m = /^progress (\d+) (\d+)$/.exec(line);
+        return m !== null && Number(m[1]) >= 0.4 * Number(m[2]);
+      },
+      lines,
+    );
     // Killed mid-copy: the last report it made was short of the end.
     expect(outcome).toBe('killed');
     const reported = lines.filter((l) => l.startsWith('progress ')).map((l) => Number(l.split(' ')[1]));

@@ -58,7 +58,8 @@ export function createTickLoad(load: TickLoad) {
   let carry = 0;
 
   function tick(l: LineState): Market {
-    for (let i = 0; i < l.milli.length; i++) l.milli[i] = Math.max(1010, (l.milli[i] as number) + Math.floor(rnd() * 31) - 15);
+    for (let i = 0; i < l.milli.length; i++)
+      l.milli[i] = Math.max(1010, (l.milli[i] as number) + Math.floor(rnd() * 31) - 15);
     const [a, b, c] = l.milli.map((m) => m / 1000) as [number, number, number?];
     let prices: Market['prices'];
     if (rnd() < 1 / 2000) prices = null;

@@ -15,7 +15,9 @@ let k = 0;
 for (;;) {
   for (let i = 0; i < 4; i++) {
     k++;
-    store.writer.recordTickBatches(Array.from({ length: TICKS }, (_, e) => ({ eventId: e, markets: [market(e * 40 + (k % 40), k)], at: k })));
+    store.writer.recordTickBatches(
+      Array.from({ length: TICKS }, (_, e) => ({ eventId: e, markets: [market(e * 40 + (k % 40), k)], at: k })),
+    );
   }
   const upTo = k;
   await store.writer.settled();

@@ -26,7 +26,11 @@ const TICKS_PER_MESSAGE = 10;
 
 /** Message k's ticks: TICKS_PER_MESSAGE lines over EVENTS events, stamped k (so the stored order shows the applied order). */
 const ticksOf = (k: number): TickBatch[] =>
-  Array.from({ length: TICKS_PER_MESSAGE }, (_, j) => ({ eventId: 1 + (j % EVENTS), markets: [market(10 * (j % EVENTS) + ((k + j) % 8), k)], at: 1_000 * k }));
+  Array.from({ length: TICKS_PER_MESSAGE }, (_, j) => ({
+    eventId: 1 + (j % EVENTS),
+    markets: [market(10 * (j % EVENTS) + ((k + j) % 8), k)],
+    at: 1_000 * k,
+  }));
 
 /**
  * A stream's worth of mixed writes: ticks every time, a snapshot every 7th, closing-line prices every 3rd, event 1's
@@ -36,19 +40,34 @@ function handAll(store: Store, from: number, to: number): void {
   for (let k = from; k < to; k++) {
     store.writer.recordTickBatches(ticksOf(k));
     if (k % 7 === 0) {
-      const odds = { event_id: 1 + (k % EVENTS), markets: [market(10 * (k % EVENTS), k), market(10 * (k % EVENTS) + 1, k)], live_status: 0 } as unknown as EventOdds;
+      const odds = {
+        event_id: 1 + (k % EVENTS),
+        markets: [market(10 * (k % EVENTS), k), market(10 * (k % EVENTS) + 1, k)],
+        live_status: 0,
+      } as unknown as EventOdds;
       store.writer.recordSnapshot(odds, 1_000 * k + 1);
     }
     if (k % 3 === 0) {
-      store.writer.applyLineCloseOps([{ type: 'price', eventId: 1 + (k % EVENTS), market: market(10 * (k % EVENTS) + (k % 8), k), at: 1_000 * k }]);
+      store.writer.applyLineCloseOps([
+        { type: 'price', eventId: 1 + (k % EVENTS), market: market(10 * (k % EVENTS) + (k % 8), k), at: 1_000 * k },
+      ]);
     }
-    if (k === 40) store.writer.applyLineCloseOps([{ type: 'kickoff', eventId: 1, at: 1_000 * k, reason: 'kickoff', confirmed: true }]);
-    if (k % 5 === 0) store.writer.appendAlerts([{ kind: 'drop', eventId: 1 + (k % EVENTS), message: `drop ${k}`, data: { k }, at: 1_000 * k }]);
+    if (k === 40)
+      store.writer.applyLineCloseOps([
+        { type: 'kickoff', eventId: 1, at: 1_000 * k, reason: 'kickoff', confirmed: true },
+      ]);
+    if (k % 5 === 0)
+      store.writer.appendAlerts([
+        { kind: 'drop', eventId: 1 + (k % EVENTS), message: `drop ${k}`, data: { k }, at: 1_000 * k },
+      ]);
   }
 }
 
 /** Runs `fn` on a store on a fresh file whose writer runs on its thread (slowed by `slowMs`), with the problems it reports. */
-async function withThreadStore(slowMs: number, fn: (store: Store, problems: WriterProblem[]) => Promise<void>): Promise<void> {
+async function withThreadStore(
+  slowMs: number,
+  fn: (store: Store, problems: WriterProblem[]) => Promise<void>,
+): Promise<void> {
   // Each hand-over its own message (no group commit): the tests below are about messages in flight.
   const store = openStore({ path: freshPath(), writer: { mode: 'thread', slowMs, groupMs: 0 } });
   const problems: WriterProblem[] = [];
@@ -73,9 +92,22 @@ function dump(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true });
   try {
     return {
-      odds_ticks: db.prepare('SELECT event_id, line_id, at, price_home, price_away, max_win FROM odds_ticks ORDER BY rowid').raw().all(),
-      market_lines: db.prepare('SELECT event_id, line_id, price_home, price_away, max_win, offline, seen_at FROM market_lines ORDER BY event_id, line_id').raw().all(),
-      line_closes: db.prepare('SELECT event_id, line_id, open_home, last_home, last_at, closed_at, close_reason FROM line_closes ORDER BY event_id, line_id').raw().all(),
+      odds_ticks: db
+        .prepare('SELECT event_id, line_id, at, price_home, price_away, max_win FROM odds_ticks ORDER BY rowid')
+        .raw()
+        .all(),
+      market_lines: db
+        .prepare(
+          'SELECT event_id, line_id, price_home, price_away, max_win, offline, seen_at FROM market_lines ORDER BY event_id, line_id',
+        )
+        .raw()
+        .all(),
+      line_closes: db
+        .prepare(
+          'SELECT event_id, line_id, open_home, last_home, last_at, closed_at, close_reason FROM line_closes ORDER BY event_id, line_id',
+        )
+        .raw()
+        .all(),
       max_win_points: db.prepare('SELECT * FROM line_max_win_points ORDER BY event_id, line_id, at').raw().all(),
       live_states: db.prepare('SELECT event_id, at, live_status FROM live_states ORDER BY event_id, at').raw().all(),
       alert_log: db.prepare('SELECT id, at, kind, event_id, message, data FROM alert_log ORDER BY id').raw().all(),
@@ -84,7 +116,6 @@ function dump(path: string): Record<string, unknown[]> {
     db.close();
   }
 }
-
 
 describe('the store writer', () => {
   it('applies the stream writes on its thread in the order they were handed over, exactly as inline writes do', async () => {
@@ -196,7 +227,7 @@ describe('the store writer', () => {
       expectSameAsInline(store.path, 80);
     }));
 
-  it('after three crashes in a minute it writes inline, on the store\'s own connection, still losing nothing', () =>
+  it("after three crashes in a minute it writes inline, on the store's own connection, still losing nothing", () =>
     withThreadStore(2, async (store, problems) => {
       for (let crash = 0; crash < 4; crash++) {
         handAll(store, crash * 20, crash * 20 + 20);
@@ -221,7 +252,15 @@ describe('the store writer', () => {
     mkdirSync(join(__dirname, '../../.tmp'), { recursive: true });
     const bundleDir = mkdtempSync(join(__dirname, '../../.tmp', 'writer-entry-'));
     const entry = join(bundleDir, 'writerWorker.js');
-    buildSync({ entryPoints: [join(__dirname, '../../src/core/store/writerWorker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: entry, external: ['better-sqlite3'], logLevel: 'silent' });
+    buildSync({
+      entryPoints: [join(__dirname, '../../src/core/store/writerWorker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: entry,
+      external: ['better-sqlite3'],
+      logLevel: 'silent',
+    });
     const store = openStore({ path: freshPath(), writer: { mode: 'thread', entry, groupMs: 0, slowMs: 2 } });
     const problems: WriterProblem[] = [];
     store.writer.onProblem((p) => problems.push(p));
@@ -248,7 +287,9 @@ describe('the store writer', () => {
     withThreadStore(0, async (store, problems) => {
       store.writer.recordTickBatches(ticksOf(1));
       // A market with no line id: the tick table refuses it.
-      store.writer.recordTickBatches([{ eventId: 1, markets: [{ ...market(3, 2), line_id: null as unknown as number }], at: 2_000 }]);
+      store.writer.recordTickBatches([
+        { eventId: 1, markets: [{ ...market(3, 2), line_id: null as unknown as number }], at: 2_000 },
+      ]);
       store.writer.recordTickBatches(ticksOf(3));
       await store.writer.settled();
       expect(problems).toHaveLength(1);
@@ -287,7 +328,9 @@ describe('the store writer', () => {
         }
         await store.writer.settled();
         expect(problems).toEqual([]);
-        expect(store.knownSettlements(Array.from({ length: PAGES * 2 }, (_, i) => settledEvent(i).event_id)).size).toBe(PAGES * 2);
+        expect(store.knownSettlements(Array.from({ length: PAGES * 2 }, (_, i) => settledEvent(i).event_id)).size).toBe(
+          PAGES * 2,
+        );
         expect(ticks()).toBe((PAGES + 1) * TICKS_PER_MESSAGE);
       } finally {
         watcher.close();
@@ -296,13 +339,21 @@ describe('the store writer', () => {
 
   it('numbers alerts as they fire and stores them under those numbers, beside the alerts the store writes itself', () =>
     withThreadStore(2, async (store, problems) => {
-      const fired = store.writer.appendAlerts([{ kind: 'drop', eventId: 1, message: 'first' }, { kind: 'price', eventId: 2, message: 'second' }]);
+      const fired = store.writer.appendAlerts([
+        { kind: 'drop', eventId: 1, message: 'first' },
+        { kind: 'price', eventId: 2, message: 'second' },
+      ]);
       // A settlement's alert, on the store's own connection (in its settlement's transaction), meanwhile.
       const settled = store.transaction(() => store.appendAlert({ kind: 'settled', eventId: 3, message: 'third' }));
       const later = store.writer.appendAlerts([{ kind: 'drop', eventId: 4, message: 'fourth' }]);
       expect([...fired, settled, ...later].map((a) => a.id)).toEqual([1, 2, 3, 4]);
       await store.writer.settled();
-      expect(store.listAlerts().map((a) => [a.id, a.message])).toEqual([[4, 'fourth'], [3, 'third'], [2, 'second'], [1, 'first']]);
+      expect(store.listAlerts().map((a) => [a.id, a.message])).toEqual([
+        [4, 'fourth'],
+        [3, 'third'],
+        [2, 'second'],
+        [1, 'first'],
+      ]);
 
       // Another program writing the same file takes the next number: the alert is stored under a fresh one, and said.
       const other = new Database(store.path);
@@ -311,15 +362,22 @@ describe('the store writer', () => {
       const [clashing] = store.writer.appendAlerts([{ kind: 'drop', eventId: 5, message: 'fifth' }]);
       expect(clashing!.id).toBe(5);
       await store.writer.settled();
-      expect(problems.map((p) => p.message)).toEqual(['Could not record alerts: alert 5 was stored as 6: another program writes this history file']);
-      expect(store.listAlerts({ limit: 2 }).map((a) => [a.id, a.message])).toEqual([[6, 'fifth'], [5, 'from elsewhere']]);
+      expect(problems.map((p) => p.message)).toEqual([
+        'Could not record alerts: alert 5 was stored as 6: another program writes this history file',
+      ]);
+      expect(store.listAlerts({ limit: 2 }).map((a) => [a.id, a.message])).toEqual([
+        [6, 'fifth'],
+        [5, 'from elsewhere'],
+      ]);
       // Nothing lost, and the next alert takes the next free number.
       expect(store.writer.appendAlerts([{ kind: 'drop', eventId: 6, message: 'sixth' }])[0]!.id).toBe(7);
     }));
 
   it('updates a fired alert in place by its number (a drop episode that grew), on the thread and inline alike', async () => {
     await withThreadStore(2, async (store, problems) => {
-      const [episode] = store.writer.appendAlerts([{ kind: 'drop', eventId: 1, message: 'one line', data: { count: 1 }, at: 5 }]);
+      const [episode] = store.writer.appendAlerts([
+        { kind: 'drop', eventId: 1, message: 'one line', data: { count: 1 }, at: 5 },
+      ]);
       const [other] = store.writer.appendAlerts([{ kind: 'price', eventId: 2, message: 'crossed' }]);
       // Handed over right after its alert (the same group message): the order holds.
       store.writer.updateAlerts([{ id: episode!.id, message: 'two lines', data: { count: 2 } }]);
@@ -359,7 +417,11 @@ describe('the store writer', () => {
         await store.writer.settled();
       }
       const other = new Database(path);
-      const [folded] = other.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+      const [folded] = other.pragma('wal_checkpoint(PASSIVE)') as Array<{
+        busy: number;
+        log: number;
+        checkpointed: number;
+      }>;
       other.close();
       expect(folded!.log).toBe(folded!.checkpointed);
       store.writer.recordTickBatches(ticksOf(1));

@@ -9,7 +9,13 @@ import { startBridge } from '../../src/core/bridge/server';
 import type { CoreHandlers, PushListener } from '../../src/shared/ipc/contract';
 
 const handlers = {
-  'app:info': () => ({ version: 't', demo: true, host: 'browser', baseUrl: 'http://upstream', historyPath: ':memory:' }),
+  'app:info': () => ({
+    version: 't',
+    demo: true,
+    host: 'browser',
+    baseUrl: 'http://upstream',
+    historyPath: ':memory:',
+  }),
   'coverage:get': () => ({ sports: [{ sport: 'Tennis', events: 3 }], fetchedAt: 1, raw: { standard: { Tennis: 3 } } }),
   'status:get': () => {
     throw new Error('status is down');

@@ -12,7 +12,8 @@ export async function openBridgeSocket(where: number | string, token?: string): 
   ws.on('error', () => undefined);
   const next = () =>
     new Promise<{ type?: string; nonce?: string; proof?: string }>((resolve, reject) => {
-      const onClose = (code: number) => reject(new Error(`the bridge closed the socket (${code}) during the handshake`));
+      const onClose = (code: number) =>
+        reject(new Error(`the bridge closed the socket (${code}) during the handshake`));
       ws.once('close', onClose);
       ws.once('message', (d) => {
         ws.off('close', onClose);
@@ -20,11 +21,15 @@ export async function openBridgeSocket(where: number | string, token?: string): 
       });
     });
   const challenge = await next();
-  if (challenge.type !== 'challenge' || !challenge.nonce) throw new Error(`expected the host's challenge, got ${JSON.stringify(challenge)}`);
+  if (challenge.type !== 'challenge' || !challenge.nonce)
+    throw new Error(`expected the host's challenge, got ${JSON.stringify(challenge)}`);
   const nonce = newBridgeNonce();
   ws.send(JSON.stringify({ type: 'hello', nonce, proof: await bridgeProof(key, 'page', challenge.nonce, nonce) }));
   const welcome = await next();
-  if (welcome.type !== 'welcome' || !(await verifyBridgeProof(key, 'host', challenge.nonce, nonce, welcome.proof ?? ''))) {
+  if (
+    welcome.type !== 'welcome' ||
+    !(await verifyBridgeProof(key, 'host', challenge.nonce, nonce, welcome.proof ?? ''))
+  ) {
     ws.close();
     throw new Error('the bridge did not prove it holds the token');
   }

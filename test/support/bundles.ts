@@ -19,7 +19,8 @@ export async function buildBundles(opts: { web: boolean }): Promise<void> {
   if (opts.web) {
     const { buildWeb } = await load<{ buildWeb(): Promise<void> }>('build-web.mjs');
     await buildWeb();
-    if (!existsSync(path.join(root, 'out', 'web', 'index.html'))) throw new Error('the renderer build wrote no out/web/index.html');
+    if (!existsSync(path.join(root, 'out', 'web', 'index.html')))
+      throw new Error('the renderer build wrote no out/web/index.html');
   }
   // Children (`npm run web` in coverage.spec) inherit it: they use these bundles instead of building again.
   process.env['ODDSDESK_BUNDLES_BUILT'] = '1';

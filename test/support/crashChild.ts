@@ -13,7 +13,15 @@ export function bundleChild(entry: string, name: string): { file: string; dir: s
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(root, '.tmp', `${name}-`));
   const file = join(dir, 'child.mjs');
-  buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: file, external: ['better-sqlite3'], logLevel: 'silent' });
+  buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: file,
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+  });
   return { file, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -44,7 +52,12 @@ export function runChild(file: string, args: string[], killAfterMs: number | nul
  * finished by itself first with exit code 0 ('done'). Anything else rejects with the child's stderr. `lines` gets every
  * line it wrote, in order.
  */
-export function runChildUntil(file: string, args: string[], when: (line: string) => boolean, lines: string[] = []): Promise<'killed' | 'done'> {
+export function runChildUntil(
+  file: string,
+  args: string[],
+  when: (line: string) => boolean,
+  lines: string[] = [],
+): Promise<'killed' | 'done'> {
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, [file, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';

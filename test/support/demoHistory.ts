@@ -24,13 +24,26 @@ export interface DemoHistoryOptions {
  * service's address the file is stamped for (a host opens the file only for that service: src/core/profiles.ts) and
  * the key it takes; `sim` is the simulator itself (serving only with keepServing), for a test that moves it on.
  */
-export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUrl: string; key: string; sim: Simulator; close(): Promise<void> }> {
+export async function recordDemoHistory(
+  o: DemoHistoryOptions,
+): Promise<{ baseUrl: string; key: string; sim: Simulator; close(): Promise<void> }> {
   const key = 'demo-history-key';
   let serving = false;
-  const sim = await startSimulator({ port: 0, seed: o.seed ?? 27, clock: 'manual', pace: 10, events: 120, keys: [{ key, plan: 'enterprise' }] });
+  const sim = await startSimulator({
+    port: 0,
+    seed: o.seed ?? 27,
+    clock: 'manual',
+    pace: 10,
+    events: 120,
+    keys: [{ key, plan: 'enterprise' }],
+  });
   try {
-    const fixtures = (await (await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': key } })).json()) as Fixture[];
-    const upcoming = fixtures.filter((f) => parseServiceTime(f.starts)! > sim.now()).sort((a, b) => a.starts.localeCompare(b.starts));
+    const fixtures = (await (
+      await fetch(new URL('/api/fixtures', sim.url), { headers: { 'X-API-Key': key } })
+    ).json()) as Fixture[];
+    const upcoming = fixtures
+      .filter((f) => parseServiceTime(f.starts)! > sim.now())
+      .sort((a, b) => a.starts.localeCompare(b.starts));
     const watch = upcoming.slice(0, o.watch ?? 40).map((f) => f.event_id);
     const seconds = o.seconds ?? 3600;
     const clock = createManualClock(sim.now());
@@ -39,7 +52,15 @@ export async function recordDemoHistory(o: DemoHistoryOptions): Promise<{ baseUr
     const run = runRecord(
       { baseUrl: sim.url, db: o.db, watch, durationS: seconds, settledEveryS: 60 },
       // The simulator pings in real time while this clock runs far ahead: keep the watchdog out of it.
-      { clock, key, stop: new Promise<string>(() => undefined), pingIntervalMs: 3_600_000, fetch: globalThis.fetch.bind(globalThis), stdout: () => undefined, stderr: (t) => void (err += t) },
+      {
+        clock,
+        key,
+        stop: new Promise<string>(() => undefined),
+        pingIntervalMs: 3_600_000,
+        fetch: globalThis.fetch.bind(globalThis),
+        stdout: () => undefined,
+        stderr: (t) => void (err += t),
+      },
     );
     void run.finally(() => (finished = true));
     // Ten simulated seconds at a time, so the I/O each step starts lands before the next.

@@ -13,23 +13,75 @@ const HOUR = 60 * MIN;
 
 /** The bet log's handlers around a real store, with the trader's model, at T0. */
 export const ledgerHandlers = (s: Store, model = 'MPTO') =>
-  betsHandlers({ clock: { now: () => T0 }, session: { current: () => ({ store: s }) }, settings: { get: () => ({ devigModel: model, oddsFormat: 'decimal' }) } } as unknown as CoreContext);
+  betsHandlers({
+    clock: { now: () => T0 },
+    session: { current: () => ({ store: s }) },
+    settings: { get: () => ({ devigModel: model, oddsFormat: 'decimal' }) },
+  } as unknown as CoreContext);
 
 export const market = (line_id: number, m: Partial<Market>): Market => ({
-  line_id, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.1, draw: 3.4, away: 3.6 }, max_win: 500, updated_at: formatServiceTime(T0), ...m,
+  line_id,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices: { home: 2.1, draw: 3.4, away: 3.6 },
+  max_win: 500,
+  updated_at: formatServiceTime(T0),
+  ...m,
 });
-export const snapshot = (event_id: number, sport_id: number, league_id: number, league_name: string, markets: Market[], starts = T0 + HOUR): EventOdds => ({
-  event_id, sport_id, league_id, league_name, runner_home: `Home ${event_id}`, runner_away: `Away ${event_id}`, starts: formatServiceTime(starts),
-  live_status: 0, score_home: null, score_away: null, markets,
+export const snapshot = (
+  event_id: number,
+  sport_id: number,
+  league_id: number,
+  league_name: string,
+  markets: Market[],
+  starts = T0 + HOUR,
+): EventOdds => ({
+  event_id,
+  sport_id,
+  league_id,
+  league_name,
+  runner_home: `Home ${event_id}`,
+  runner_away: `Away ${event_id}`,
+  starts: formatServiceTime(starts),
+  live_status: 0,
+  score_home: null,
+  score_away: null,
+  markets,
 });
-export const settlement = (e: EventOdds, lines: SettledEvent['settlement'], score: [number, number], at: number): SettledEvent => ({
-  event_id: e.event_id, sport_id: e.sport_id, league_id: e.league_id, league_name: e.league_name, runner_home: e.runner_home, runner_away: e.runner_away,
-  starts: e.starts, score_home: score[0], score_away: score[1], status: 'ended', settled_at: formatServiceTime(at), settlement: lines,
+export const settlement = (
+  e: EventOdds,
+  lines: SettledEvent['settlement'],
+  score: [number, number],
+  at: number,
+): SettledEvent => ({
+  event_id: e.event_id,
+  sport_id: e.sport_id,
+  league_id: e.league_id,
+  league_name: e.league_name,
+  runner_home: e.runner_home,
+  runner_away: e.runner_away,
+  starts: e.starts,
+  score_home: score[0],
+  score_away: score[1],
+  status: 'ended',
+  settled_at: formatServiceTime(at),
+  settlement: lines,
 });
-export const settled = (line_id: number, line: number | null, h: string, d: string, a: string, m = 'moneyline') => ({ line_id, period: 0, market: m, line, outcome_home: h, outcome_draw: d, outcome_away: a });
+export const settled = (line_id: number, line: number | null, h: string, d: string, a: string, m = 'moneyline') => ({
+  line_id,
+  period: 0,
+  market: m,
+  line,
+  outcome_home: h,
+  outcome_draw: d,
+  outcome_away: a,
+});
 
 /** The service's words for home -0.5, -0.75 and -1 at 2-1: won, won (the score makes it half), pushed. */
-const spreadWords = (line: number): [string, string, string] => (line <= -1 ? ['push', 'loss', 'push'] : ['win', 'loss', 'loss']);
+const spreadWords = (line: number): [string, string, string] =>
+  line <= -1 ? ['push', 'loss', 'push'] : ['win', 'loss', 'loss'];
 
 export function writeLedgerBets(store: Store, o: { matches: number; bets: number }): void {
   const MATCHES = o.matches;
@@ -45,12 +97,23 @@ export function writeLedgerBets(store: Store, o: { matches: number; bets: number
     store.recordSnapshot(ev, T0);
     store.applyLineCloseOps(ev.markets.map((m) => ({ type: 'price' as const, eventId: e, market: m, at: T0 })));
   }
-  const sides = [[0, 'home'], [0, 'draw'], [0, 'away'], [1, 'home'], [1, 'away'], [2, 'over'], [2, 'under']] as const;
+  const sides = [
+    [0, 'home'],
+    [0, 'draw'],
+    [0, 'away'],
+    [1, 'home'],
+    [1, 'away'],
+    [2, 'over'],
+    [2, 'under'],
+  ] as const;
   for (let i = 0; i < o.bets; i++) {
     const e = (i % MATCHES) + 1;
     const [k, side] = sides[i % sides.length]!;
     const m = events[e - 1]!.markets[k]!;
-    store.addBet({ eventId: e, lineId: m.line_id, side, price: m.prices![side]! * (1 + (i % 9) / 100), stake: 10 + (i % 50) }, T0 + i * MIN);
+    store.addBet(
+      { eventId: e, lineId: m.line_id, side, price: m.prices![side]! * (1 + (i % 9) / 100), stake: 10 + (i % 50) },
+      T0 + i * MIN,
+    );
   }
   for (const ev of events) {
     store.applyLineCloseOps([
@@ -59,7 +122,18 @@ export function writeLedgerBets(store: Store, o: { matches: number; bets: number
     ]);
   }
   store.recordSettledPage(
-    events.map((ev) => settlement(ev, [settled(ev.event_id * 10, null, 'win', 'loss', 'loss'), settled(ev.event_id * 10 + 1, ev.markets[1]!.line, ...spreadWords(ev.markets[1]!.line!), 'spread'), settled(ev.event_id * 10 + 2, 2.5, 'win', 'loss', 'loss', 'totals')], [2, 1], T0 + 10_200 * MIN)),
+    events.map((ev) =>
+      settlement(
+        ev,
+        [
+          settled(ev.event_id * 10, null, 'win', 'loss', 'loss'),
+          settled(ev.event_id * 10 + 1, ev.markets[1]!.line, ...spreadWords(ev.markets[1]!.line!), 'spread'),
+          settled(ev.event_id * 10 + 2, 2.5, 'win', 'loss', 'loss', 'totals'),
+        ],
+        [2, 1],
+        T0 + 10_200 * MIN,
+      ),
+    ),
     Math.floor((T0 + 10_200 * MIN) / 1000),
   );
 }

@@ -57,17 +57,40 @@ export function seedLedgerHistory(o: LedgerHistoryOptions): { bets: number } {
         fair = kind === 'totals' ? { over: p, under: 1 - p } : { home: p, away: 1 - p };
       }
       const sides = Object.keys(fair) as PriceSide[];
-      const close = Object.fromEntries(sides.map((s) => [s, Math.round((1 / (fair[s]! * MARGIN)) * 1000) / 1000])) as Market['prices'];
+      const close = Object.fromEntries(
+        sides.map((s) => [s, Math.round((1 / (fair[s]! * MARGIN)) * 1000) / 1000]),
+      ) as Market['prices'];
       const side = rng.pick(sides);
       const clv = Math.max(-12, Math.min(15, 1.5 + 3.5 * rng.normal()));
       const price = Math.max(1.02, Math.round((1 / fair[side]!) * (1 + clv / 100) * 100) / 100);
-      const line = kind === 'spread' ? rng.pick([-1.5, -0.5, 0.5, 1.5]) : kind === 'totals' ? rng.pick([2.5, 3.5, 200.5, 8.5]) : null;
+      const line =
+        kind === 'spread'
+          ? rng.pick([-1.5, -0.5, 0.5, 1.5])
+          : kind === 'totals'
+            ? rng.pick([2.5, 3.5, 200.5, 8.5])
+            : null;
       const market: Market = {
-        line_id: eventId * 10, period: 0, market: kind, side: null, line, prices: close, max_win: 1000, updated_at: formatServiceTime(placedAt),
+        line_id: eventId * 10,
+        period: 0,
+        market: kind,
+        side: null,
+        line,
+        prices: close,
+        max_win: 1000,
+        updated_at: formatServiceTime(placedAt),
       };
       const snapshot: EventOdds = {
-        event_id: eventId, sport_id: sport.id, league_id: sport.id * 100 + leagueIndex, league_name: sport.leagues[leagueIndex]!,
-        runner_home: `Home ${i}`, runner_away: `Away ${i}`, starts: formatServiceTime(kickoff), live_status: 0, score_home: null, score_away: null, markets: [market],
+        event_id: eventId,
+        sport_id: sport.id,
+        league_id: sport.id * 100 + leagueIndex,
+        league_name: sport.leagues[leagueIndex]!,
+        runner_home: `Home ${i}`,
+        runner_away: `Away ${i}`,
+        starts: formatServiceTime(kickoff),
+        live_status: 0,
+        score_home: null,
+        score_away: null,
+        markets: [market],
       };
       store.recordSnapshot(snapshot, placedAt);
       store.applyLineCloseOps([{ type: 'price', eventId, market, at: placedAt }]);
@@ -89,12 +112,28 @@ export function seedLedgerHistory(o: LedgerHistoryOptions): { bets: number } {
       const settledAt = kickoff + 3 * HOUR;
       now = settledAt;
       const settlement: SettledEvent = {
-        event_id: eventId, sport_id: sport.id, league_id: snapshot.league_id, league_name: snapshot.league_name, runner_home: snapshot.runner_home,
-        runner_away: snapshot.runner_away, starts: snapshot.starts, score_home: 1, score_away: 0, status: 'ended', settled_at: formatServiceTime(settledAt),
-        settlement: [{
-          line_id: market.line_id, period: 0, market: kind, line: last.line,
-          outcome_home: word(kind === 'totals' ? 'over' : 'home'), outcome_draw: kind === 'moneyline' && sport.draw ? word('draw') : 'loss', outcome_away: word(kind === 'totals' ? 'under' : 'away'),
-        }],
+        event_id: eventId,
+        sport_id: sport.id,
+        league_id: snapshot.league_id,
+        league_name: snapshot.league_name,
+        runner_home: snapshot.runner_home,
+        runner_away: snapshot.runner_away,
+        starts: snapshot.starts,
+        score_home: 1,
+        score_away: 0,
+        status: 'ended',
+        settled_at: formatServiceTime(settledAt),
+        settlement: [
+          {
+            line_id: market.line_id,
+            period: 0,
+            market: kind,
+            line: last.line,
+            outcome_home: word(kind === 'totals' ? 'over' : 'home'),
+            outcome_draw: kind === 'moneyline' && sport.draw ? word('draw') : 'loss',
+            outcome_away: word(kind === 'totals' ? 'under' : 'away'),
+          },
+        ],
       };
       store.recordSettledPage([settlement], Math.floor(settledAt / 1000));
       // A moved line's bet has no settlement of its own line: the trader settles it by hand.

@@ -58,7 +58,12 @@ export function createManualClock(start = 0): ManualClock {
  * simulated time), until `probe` holds; fails after a bounded number of steps (5 simulated seconds) and, on a
  * machine too loaded for the I/O to have landed by then, a bounded real grace during which the clock stands still.
  */
-export async function advanceUntil(clock: ManualClock, probe: () => boolean, what: string, graceMs = 10_000): Promise<void> {
+export async function advanceUntil(
+  clock: ManualClock,
+  probe: () => boolean,
+  what: string,
+  graceMs = 10_000,
+): Promise<void> {
   for (let i = 0; i < 500; i++) {
     if (probe()) return;
     await clock.advance(10);

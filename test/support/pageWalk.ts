@@ -30,8 +30,17 @@ export async function pageCounts(page: Page, cdp: CDPSession): Promise<PageCount
   await cdp.send('HeapProfiler.collectGarbage');
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
-  const app = await page.evaluate(() => (globalThis as unknown as { __listenerCounts?: (() => Record<string, number>) | null }).__listenerCounts?.() ?? {});
-  return { nodes: metric('Nodes'), domListeners: metric('JSEventListeners'), heapMb: metric('JSHeapUsedSize') / 1024 / 1024, app };
+  const app = await page.evaluate(
+    () =>
+      (globalThis as unknown as { __listenerCounts?: (() => Record<string, number>) | null }).__listenerCounts?.() ??
+      {},
+  );
+  return {
+    nodes: metric('Nodes'),
+    domListeners: metric('JSEventListeners'),
+    heapMb: metric('JSHeapUsedSize') / 1024 / 1024,
+    app,
+  };
 }
 
 /**
@@ -71,9 +80,11 @@ export async function countingSession(page: Page): Promise<CDPSession> {
 /** Counts that differ between two readings: `name: before -> after` for each. */
 export function grown(before: PageCounts, after: PageCounts): string[] {
   const out: string[] = [];
-  for (const k of ['nodes', 'domListeners'] as const) if (after[k] !== before[k]) out.push(`${k}: ${before[k]} -> ${after[k]}`);
+  for (const k of ['nodes', 'domListeners'] as const)
+    if (after[k] !== before[k]) out.push(`${k}: ${before[k]} -> ${after[k]}`);
   for (const k of new Set([...Object.keys(before.app), ...Object.keys(after.app)])) {
-    if ((after.app[k] ?? 0) !== (before.app[k] ?? 0)) out.push(`app.${k}: ${before.app[k] ?? 0} -> ${after.app[k] ?? 0}`);
+    if ((after.app[k] ?? 0) !== (before.app[k] ?? 0))
+      out.push(`app.${k}: ${before.app[k] ?? 0} -> ${after.app[k] ?? 0}`);
   }
   return out;
 }
@@ -82,7 +93,13 @@ export function grown(before: PageCounts, after: PageCounts): string[] {
 export function elementCensus(page: Page): Promise<Record<string, number>> {
   return page.evaluate(() => {
     const out: Record<string, number> = {};
-    const doc = (globalThis as unknown as { document: { querySelectorAll(q: string): Iterable<{ tagName: string; getAttribute(n: string): string | null }> } }).document;
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          querySelectorAll(q: string): Iterable<{ tagName: string; getAttribute(n: string): string | null }>;
+        };
+      }
+    ).document;
     for (const el of doc.querySelectorAll('*')) {
       const key = `${el.tagName}.${(el.getAttribute('class') ?? '').split(' ')[0]}`;
       out[key] = (out[key] ?? 0) + 1;
@@ -93,7 +110,9 @@ export function elementCensus(page: Page): Promise<Record<string, number>> {
 
 /** The keys whose numbers differ between two censuses: `key before -> after`. */
 export function censusChanges(before: Record<string, number>, after: Record<string, number>): string[] {
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]).map((k) => `${k} ${before[k] ?? 0} -> ${after[k] ?? 0}`);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => before[k] !== after[k])
+    .map((k) => `${k} ${before[k] ?? 0} -> ${after[k] ?? 0}`);
 }
 
 /** Resolves once `check` holds, polling every 20 ms; throws `what` after `timeoutMs`. */

@@ -14,18 +14,22 @@ export function rebuildLineBars(sliceRows = 20_000): Migration {
     version: REBUILD_VERSION,
     name: 'line_bars rebuilt with a check on ticks',
     up: (db, progress) =>
-      rebuildTable(db, {
-        table: 'line_bars',
-        create: `CREATE TABLE {table} (
+      rebuildTable(
+        db,
+        {
+          table: 'line_bars',
+          create: `CREATE TABLE {table} (
           event_id INTEGER NOT NULL,
           line_id INTEGER NOT NULL,
           hour INTEGER NOT NULL,
           ticks INTEGER NOT NULL ${REBUILT_MARK},
           bars BLOB NOT NULL
         )`,
-        indexes: ['CREATE UNIQUE INDEX line_bars_by_line ON line_bars(event_id, line_id, hour)'],
-        sliceRows,
-      }, progress),
+          indexes: ['CREATE UNIQUE INDEX line_bars_by_line ON line_bars(event_id, line_id, hour)'],
+          sliceRows,
+        },
+        progress,
+      ),
   };
 }
 
@@ -45,7 +49,9 @@ export function rebuildShape(path: string): RebuildShape & { checkMs: number } {
   const db = new Database(path, { readonly: true });
   try {
     const sql = db.prepare(`SELECT sql FROM sqlite_schema WHERE name = 'line_bars'`).pluck().get() as string;
-    const sums = db.prepare('SELECT count(*) AS rows, sum(ticks) AS ticks, sum(length(bars)) AS bytes FROM line_bars').get() as { rows: number; ticks: number; bytes: number };
+    const sums = db
+      .prepare('SELECT count(*) AS rows, sum(ticks) AS ticks, sum(length(bars)) AS bytes FROM line_bars')
+      .get() as { rows: number; ticks: number; bytes: number };
     const t = performance.now();
     const integrity = db.pragma('integrity_check', { simple: true }) as string;
     return {

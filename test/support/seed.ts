@@ -11,7 +11,8 @@ export function testSeed(): number {
   const fromEnv = process.env['ODDSDESK_TEST_SEED'];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
     const n = Number(fromEnv);
-    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`ODDSDESK_TEST_SEED must be an integer in [0, 2^32), got ${fromEnv}`);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+      throw new Error(`ODDSDESK_TEST_SEED must be an integer in [0, 2^32), got ${fromEnv}`);
     return n;
   }
   return randomInt(0, 0x7fffffff);

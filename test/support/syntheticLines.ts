@@ -23,7 +23,10 @@ export function seeded(seed: number): () => number {
  * three-way market comes out at a 9% to 20% overround under each: a heavy-margin book, because the models differ by
  * the square of the margin, and a light one takes hundreds of thousands of lines to tell LOG, SHIN and OR apart.
  */
-export const SHAPES = { EM: 0.14, MPTO: 0.14, LOG: 1.14, OR: 1.3, SHIN: 0.12 } as const satisfies Record<DevigModel, number>;
+export const SHAPES = { EM: 0.14, MPTO: 0.14, LOG: 1.14, OR: 1.3, SHIN: 0.12 } as const satisfies Record<
+  DevigModel,
+  number
+>;
 
 /**
  * Implied probabilities (1 / odds) of true chances `p` in the shape `model` undoes exactly: EM scales every chance by
@@ -71,11 +74,34 @@ export function syntheticLines(o: SyntheticOptions): SettledClose[] {
     return p.length - 1;
   };
   const word = (won: number, side: number) => (won === side ? 'win' : 'loss');
-  const line = (eventId: number, sportId: number, market: string, handicap: number | null, home: number, drawPrice: number | null, away: number, words: [string, string, string]): SettledClose => ({
-    eventId, sportId, period: 0, market, line: handicap, closeLine: handicap,
-    closeHome: home, closeDraw: drawPrice, closeAway: away, closeOver: null, closeUnder: null,
-    outcomeHome: words[0], outcomeDraw: words[1], outcomeAway: words[2],
-    status: 'ended', scoreHome: null, scoreAway: null, team: null,
+  const line = (
+    eventId: number,
+    sportId: number,
+    market: string,
+    handicap: number | null,
+    home: number,
+    drawPrice: number | null,
+    away: number,
+    words: [string, string, string],
+  ): SettledClose => ({
+    eventId,
+    sportId,
+    period: 0,
+    market,
+    line: handicap,
+    closeLine: handicap,
+    closeHome: home,
+    closeDraw: drawPrice,
+    closeAway: away,
+    closeOver: null,
+    closeUnder: null,
+    outcomeHome: words[0],
+    outcomeDraw: words[1],
+    outcomeAway: words[2],
+    status: 'ended',
+    scoreHome: null,
+    scoreAway: null,
+    team: null,
   });
   for (let m = 0; m < o.matches; m++) {
     const eventId = 1000 + m;
@@ -86,11 +112,15 @@ export function syntheticLines(o: SyntheticOptions): SettledClose[] {
     const ml = rnd() < 0.5 ? [favourite, drawP, longshot] : [longshot, drawP, favourite];
     const [h, d, a] = priceWith(o.model, ml);
     const won = draw(ml);
-    lines.push(line(eventId, sportId, 'moneyline', null, 1 / h!, 1 / d!, 1 / a!, [word(won, 0), word(won, 1), word(won, 2)]));
+    lines.push(
+      line(eventId, sportId, 'moneyline', null, 1 / h!, 1 / d!, 1 / a!, [word(won, 0), word(won, 1), word(won, 2)]),
+    );
     const sp = 0.06 + 0.78 * rnd();
     const [sh, sa] = priceWith(o.model, [sp, 1 - sp]);
     const spWon = draw([sp, 1 - sp]);
-    lines.push(line(eventId, sportId, 'spread', -0.5, 1 / sh!, null, 1 / sa!, [word(spWon, 0), 'loss', word(spWon, 1)]));
+    lines.push(
+      line(eventId, sportId, 'spread', -0.5, 1 / sh!, null, 1 / sa!, [word(spWon, 0), 'loss', word(spWon, 1)]),
+    );
   }
   return lines;
 }
@@ -107,7 +137,11 @@ export interface SyntheticHistoryOptions {
  * (recordSettledPage) and each line's close as the closing-line follower does (its last price before kick-off, then
  * the kick-off). Lines of one match must be adjacent; each gets line id eventId × 10 + its place in the match.
  */
-export function writeSyntheticHistory(store: Store, lines: readonly SettledClose[], o: SyntheticHistoryOptions = {}): void {
+export function writeSyntheticHistory(
+  store: Store,
+  lines: readonly SettledClose[],
+  o: SyntheticHistoryOptions = {},
+): void {
   const first = o.firstKickOff ?? Date.UTC(2026, 0, 1, 12);
   if (o.sports) store.recordSports(Object.entries(o.sports).map(([id, name]) => ({ sport_id: Number(id), name })));
   let cursor = 0;
@@ -129,7 +163,15 @@ export function writeSyntheticHistory(store: Store, lines: readonly SettledClose
     for (let k = 0; i < lines.length && lines[i]!.eventId === eventId; i++, k++) {
       const l = lines[i]!;
       const lineId = eventId * 10 + k;
-      settlement.push({ line_id: lineId, period: l.period, market: l.market, line: l.line, outcome_home: l.outcomeHome, outcome_draw: l.outcomeDraw, outcome_away: l.outcomeAway });
+      settlement.push({
+        line_id: lineId,
+        period: l.period,
+        market: l.market,
+        line: l.line,
+        outcome_home: l.outcomeHome,
+        outcome_draw: l.outcomeDraw,
+        outcome_away: l.outcomeAway,
+      });
       const prices: Prices = {};
       if (l.closeHome !== null) prices.home = l.closeHome;
       if (l.closeDraw !== null) prices.draw = l.closeDraw;
@@ -137,13 +179,37 @@ export function writeSyntheticHistory(store: Store, lines: readonly SettledClose
       if (l.closeOver !== null) prices.over = l.closeOver;
       if (l.closeUnder !== null) prices.under = l.closeUnder;
       const side = l.team === 'home' || l.team === 'away' ? l.team : null;
-      ops.push({ type: 'price', eventId, at: kickOff - 60_000, market: { line_id: lineId, period: l.period, market: l.market, side, line: l.closeLine, prices, max_win: 1000, updated_at: formatServiceTime(kickOff - 60_000) } });
+      ops.push({
+        type: 'price',
+        eventId,
+        at: kickOff - 60_000,
+        market: {
+          line_id: lineId,
+          period: l.period,
+          market: l.market,
+          side,
+          line: l.closeLine,
+          prices,
+          max_win: 1000,
+          updated_at: formatServiceTime(kickOff - 60_000),
+        },
+      });
     }
     ops.push({ type: 'kickoff', eventId, at: kickOff, reason: 'kickoff', confirmed: true });
     const l = lines[i - 1]!;
     events.push({
-      event_id: eventId, sport_id: l.sportId, league_id: 1, league_name: 'Synthetic League', runner_home: `Home ${eventId}`, runner_away: `Away ${eventId}`,
-      starts: formatServiceTime(kickOff), score_home: l.scoreHome ?? 0, score_away: l.scoreAway ?? 0, status: l.status, settled_at: formatServiceTime(kickOff + 2 * 3_600_000), settlement,
+      event_id: eventId,
+      sport_id: l.sportId,
+      league_id: 1,
+      league_name: 'Synthetic League',
+      runner_home: `Home ${eventId}`,
+      runner_away: `Away ${eventId}`,
+      starts: formatServiceTime(kickOff),
+      score_home: l.scoreHome ?? 0,
+      score_away: l.scoreAway ?? 0,
+      status: l.status,
+      settled_at: formatServiceTime(kickOff + 2 * 3_600_000),
+      settlement,
     });
     if (events.length >= BATCH) flush();
   }

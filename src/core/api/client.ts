@@ -218,7 +218,11 @@ function redirectedAway(path: ApiPath, from: string, to: URL, status: number, ke
 }
 
 function redirectProblem(path: ApiPath, status: number, what: string): AppError {
-  return { kind: 'validation', status, message: `${pathLabel(path)}: the service answered ${status} with ${what}, so the request was stopped.` };
+  return {
+    kind: 'validation',
+    status,
+    message: `${pathLabel(path)}: the service answered ${status} with ${what}, so the request was stopped.`,
+  };
 }
 
 /**
@@ -295,7 +299,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
    * started at (scheme, host and port: http vs https, or 127.0.0.1 vs localhost, are other origins). A redirect
    * anywhere else throws an AppErrorException, which the governor returns as is, without a retry.
    */
-  async function sendConfined(path: ApiPath, target: string, init: RequestInit, key: string | null, signal: AbortSignal): Promise<Response> {
+  async function sendConfined(
+    path: ApiPath,
+    target: string,
+    init: RequestInit,
+    key: string | null,
+    signal: AbortSignal,
+  ): Promise<Response> {
     let current = new URL(target);
     const origin = current.origin;
     for (let hop = 0; ; hop++) {
@@ -316,7 +326,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw new AppErrorException(redirectProblem(path, res.status, 'a redirect to an address that is not a URL'));
       }
       if (next.origin !== origin) throw new AppErrorException(redirectedAway(path, origin, next, res.status, key));
-      if (hop >= MAX_REDIRECTS) throw new AppErrorException(redirectProblem(path, res.status, `more than ${MAX_REDIRECTS} redirects in a row`));
+      if (hop >= MAX_REDIRECTS)
+        throw new AppErrorException(redirectProblem(path, res.status, `more than ${MAX_REDIRECTS} redirects in a row`));
       governor.log('debug', `${pathLabel(path)}: the service redirected (${res.status}) within ${origin}`);
       current = next;
     }
@@ -372,7 +383,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     query: Query,
     o: RequestOptions | undefined,
     priority: Priority,
-    extra: { maxAttempts?: number; timing?: { sentAt: number; receivedAt: number }; paged?: { member: string; max: number } } = {},
+    extra: {
+      maxAttempts?: number;
+      timing?: { sentAt: number; receivedAt: number };
+      paged?: { member: string; max: number };
+    } = {},
   ) {
     const r = await governor.run({
       path,
@@ -384,13 +399,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ...(o?.signal ? { signal: o.signal } : {}),
       send: async (key, signal) => {
         const sentAt = clock.now();
-        const res = await sendConfined(path, url(path, query), { headers: { Accept: 'application/json' } }, key, signal);
+        const res = await sendConfined(
+          path,
+          url(path, query),
+          { headers: { Accept: 'application/json' } },
+          key,
+          signal,
+        );
         if (extra.timing) {
           extra.timing.sentAt = sentAt;
           extra.timing.receivedAt = clock.now();
         }
         const text = await readBodyCapped(path, res, maxBodyBytes);
-        if (!res.ok) return new Response(text || null, { status: res.status, statusText: res.statusText, headers: res.headers });
+        if (!res.ok)
+          return new Response(text || null, { status: res.status, statusText: res.statusText, headers: res.headers });
         // A 2xx body is handed past the governor as the text it is, not encoded into a Response and decoded again
         // (two more long steps of the event loop for a large page).
         const answer = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
@@ -405,7 +427,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       // A large page's records are read one by one, at most `extra.paged.max`, in slices with turns of the event
       // loop between them (./jsonPages.ts): JSON.parse of 2 MB is one step of 30 to 140 ms, of 32 MiB many times that.
-      if (extra.paged && text.length > YIELD_AFTER_BYTES) ({ body, total } = await parsePagedJson(text, extra.paged.member, extra.paged.max));
+      if (extra.paged && text.length > YIELD_AFTER_BYTES)
+        ({ body, total } = await parsePagedJson(text, extra.paged.member, extra.paged.max));
       else body = JSON.parse(text);
     } catch {
       return { ok: false as const, error: badPayload(path, 'the body is not valid JSON') };
@@ -422,14 +445,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       result = await work();
     } catch (e) {
-      result = { ok: false, error: { kind: 'internal', message: `${pathLabel(path)}: ${e instanceof Error ? e.message : String(e)}` } };
+      result = {
+        ok: false,
+        error: { kind: 'internal', message: `${pathLabel(path)}: ${e instanceof Error ? e.message : String(e)}` },
+      };
     }
     if (!result.ok) return { ok: false, error: governor.scrubError(result.error) };
     for (const p of result.problems) governor.log('warn', p.message);
     return result;
   }
 
-  function list<T>(path: ApiPath, schema: z.ZodType<T>, query: Query, o: RequestOptions | undefined, priority: Priority) {
+  function list<T>(
+    path: ApiPath,
+    schema: z.ZodType<T>,
+    query: Query,
+    o: RequestOptions | undefined,
+    priority: Priority,
+  ) {
     return guarded<T[]>(path, async () => {
       const r = await getJson(path, query, o, priority);
       if (!r.ok) return r;
@@ -443,13 +475,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function status(o: RequestOptions | undefined, maxAttempts?: number): Promise<ApiResult<ServiceStatus>> {
     return guarded(PATHS.status, async () => {
       const timing = { sentAt: 0, receivedAt: 0 };
-      const r = await getJson(PATHS.status, {}, o, 'normal', { timing, ...(maxAttempts === undefined ? {} : { maxAttempts }) });
+      const r = await getJson(PATHS.status, {}, o, 'normal', {
+        timing,
+        ...(maxAttempts === undefined ? {} : { maxAttempts }),
+      });
       if (!r.ok) return r;
       const parsed = parseRecord(StatusSchema, r.body, '');
-      if (!parsed.ok) return { ok: false, error: badPayload(PATHS.status, parsed.problem.message, parsed.problem.path) };
+      if (!parsed.ok)
+        return { ok: false, error: badPayload(PATHS.status, parsed.problem.message, parsed.problem.path) };
       const serviceMs = parseServiceTime(parsed.value.time);
       if (serviceMs !== null) governor.noteServiceTime(serviceMs, timing.sentAt, timing.receivedAt);
-      else governor.log('warn', `Service status: the time ${JSON.stringify(parsed.value.time.slice(0, 40))} is not a date-time; clock skew not measured`);
+      else
+        governor.log(
+          'warn',
+          `Service status: the time ${JSON.stringify(parsed.value.time.slice(0, 40))} is not a date-time; clock skew not measured`,
+        );
       return { ok: true, value: parsed.value, problems: [] };
     });
   }
@@ -463,15 +503,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function scheduleProbe() {
     if (!probePolicy || disposed || probeTimer !== null || probing) return;
     probeAttempt++;
-    probeTimer = clock.setTimeout(async () => {
-      probeTimer = null;
-      if (governor.state().reachable !== false) return;
-      probing = true;
-      await status({ priority: 'high' }, 1);
-      probing = false;
-      // An answer of any kind sets the governor reachable; otherwise knock again, later.
-      if (governor.state().reachable === false) scheduleProbe();
-    }, backoffDelay(probeAttempt, probePolicy, Math.random));
+    probeTimer = clock.setTimeout(
+      async () => {
+        probeTimer = null;
+        if (governor.state().reachable !== false) return;
+        probing = true;
+        await status({ priority: 'high' }, 1);
+        probing = false;
+        // An answer of any kind sets the governor reachable; otherwise knock again, later.
+        if (governor.state().reachable === false) scheduleProbe();
+      },
+      backoffDelay(probeAttempt, probePolicy, Math.random),
+    );
   }
   const stopWatching = governor.subscribe((st) => {
     if (st.reachable === false) scheduleProbe();
@@ -529,8 +572,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       list(PATHS.results, PeriodResultSchema, { [PARAMS.results.eventId]: eventId }, o, 'normal'),
     settled: (q = {}, o) =>
       guarded(PATHS.settled, async () => {
-        if (q.limit !== undefined && !(Number.isInteger(q.limit) && q.limit >= SETTLED_LIMIT.min && q.limit <= SETTLED_LIMIT.max)) {
-          return { ok: false, error: validation(`Settled matches: limit must be ${SETTLED_LIMIT.min} to ${SETTLED_LIMIT.max}.`) };
+        if (
+          q.limit !== undefined &&
+          !(Number.isInteger(q.limit) && q.limit >= SETTLED_LIMIT.min && q.limit <= SETTLED_LIMIT.max)
+        ) {
+          return {
+            ok: false,
+            error: validation(`Settled matches: limit must be ${SETTLED_LIMIT.min} to ${SETTLED_LIMIT.max}.`),
+          };
         }
         const p = PARAMS.settled;
         const r = await getJson(
@@ -542,7 +591,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         );
         if (!r.ok) return r;
         const parsed = parseSettledPage(r.body, r.total);
-        if (!parsed.page) return { ok: false, error: badPayload(PATHS.settled, parsed.envelope?.message ?? 'bad page', '') };
+        if (!parsed.page)
+          return { ok: false, error: badPayload(PATHS.settled, parsed.envelope?.message ?? 'bad page', '') };
         return { ok: true, value: parsed.page, problems: parsed.problems.map((pr) => badRecord(PATHS.settled, pr)) };
       }),
     settlement: (eventId, o) =>
@@ -550,12 +600,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         const r = await getJson(PATHS.settlement, { [PARAMS.settlement.eventId]: eventId }, o, 'high');
         if (!r.ok) return r;
         const parsed = parseSettledEvent(r.body, '');
-        if (!parsed.ok) return { ok: false, error: badPayload(PATHS.settlement, parsed.problem.message, parsed.problem.path) };
-        return { ok: true, value: parsed.value, problems: parsed.lineProblems.map((p) => badRecord(PATHS.settlement, p)) };
+        if (!parsed.ok)
+          return { ok: false, error: badPayload(PATHS.settlement, parsed.problem.message, parsed.problem.path) };
+        return {
+          ok: true,
+          value: parsed.value,
+          problems: parsed.lineProblems.map((p) => badRecord(PATHS.settlement, p)),
+        };
       }),
     specialsOpening: (q, o) => {
       if (q.model !== undefined && !DEVIG_MODELS.includes(q.model)) {
-        return Promise.resolve({ ok: false, error: validation(`Unknown de-vig model; use one of ${DEVIG_MODELS.join(', ')}.`) });
+        return Promise.resolve({
+          ok: false,
+          error: validation(`Unknown de-vig model; use one of ${DEVIG_MODELS.join(', ')}.`),
+        });
       }
       const p = PARAMS.specialsOpening;
       return list(
@@ -579,7 +637,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     specialsHistory: (q, o) => {
       const p = PARAMS.specialsHistory;
-      return list(PATHS.specialsHistory, SpecialOpeningSchema, { [p.eventId]: q.eventId, [p.specialId]: q.specialId }, o, 'normal');
+      return list(
+        PATHS.specialsHistory,
+        SpecialOpeningSchema,
+        { [p.eventId]: q.eventId, [p.specialId]: q.specialId },
+        o,
+        'normal',
+      );
     },
     outrightMarkets: (q = {}, o) => {
       const p = PARAMS.outrightMarkets;

@@ -47,7 +47,9 @@ export function scrubError(error: AppError, keys: Iterable<string>): AppError {
   const list = [...keys];
   const message = scrub(error.message, list);
   const path = error.path === undefined ? undefined : scrub(error.path, list);
-  return message === error.message && path === error.path ? error : { ...error, message, ...(path === undefined ? {} : { path }) };
+  return message === error.message && path === error.path
+    ? error
+    : { ...error, message, ...(path === undefined ? {} : { path }) };
 }
 
 function jsonOrNull(text: string): unknown {

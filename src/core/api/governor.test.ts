@@ -100,7 +100,9 @@ describe('governor', () => {
   it('takes the budget from X-RateLimit-* when present and falls back to counting without them', async () => {
     const { gov, clock, req } = setup({ quotaPerHour: 50 });
     const reset = String(Math.floor(clock.now() / 1000) + 1800);
-    await gov.run(req(() => ok({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '40', 'X-RateLimit-Reset': reset })));
+    await gov.run(
+      req(() => ok({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '40', 'X-RateLimit-Reset': reset })),
+    );
     expect(gov.state().quota).toMatchObject({ limit: 100, remaining: 40, used: 60, source: 'headers' });
     expect(gov.state().quota.resetAt).toBe(Number(reset) * 1000);
     await gov.run(req(() => ok()));
@@ -278,11 +280,14 @@ describe('governor: edge cases of a different upstream', () => {
     expect(gov.state().retryAfterClamp).toBeNull();
   });
 
-  it('reads a Retry-After given as an HTTP date against the answer\'s own Date, not a skewed local clock', async () => {
+  it("reads a Retry-After given as an HTTP date against the answer's own Date, not a skewed local clock", async () => {
     const { gov, clock, req } = setup();
     // The service's clock is two hours behind ours: its Date and its Retry-After date are both in our past.
     const serviceNow = clock.now() - 2 * 3_600_000;
-    const headers = { Date: new Date(serviceNow).toUTCString(), 'Retry-After': new Date(serviceNow + 120_000).toUTCString() };
+    const headers = {
+      Date: new Date(serviceNow).toUTCString(),
+      'Retry-After': new Date(serviceNow + 120_000).toUTCString(),
+    };
     const r = await gov.run(req(() => status(429, { detail: 'Hourly quota exceeded' }, headers)));
     expect(!r.ok && r.error.retryAfter).toBe(120);
     expect(gov.state().pausedUntil).toBe(clock.now() + 120_000);
@@ -307,10 +312,15 @@ describe('governor: edge cases of a different upstream', () => {
   for (const code of [401, 403]) {
     it(`takes a plan-restriction body under ${code} as a plan restriction, never as a rejected key`, async () => {
       const { gov, sent, req } = setup();
-      const body = { detail: 'This endpoint is reserved to a higher plan', your_plan: 'starter', required_plan: 'enterprise' };
+      const body = {
+        detail: 'This endpoint is reserved to a higher plan',
+        your_plan: 'starter',
+        required_plan: 'enterprise',
+      };
       const r = await gov.run(req(() => status(code, body), { path: PATHS.specialsOpening }));
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error).toMatchObject({ kind: 'plan', status: code, yourPlan: 'starter', requiredPlan: 'enterprise' });
+      if (!r.ok)
+        expect(r.error).toMatchObject({ kind: 'plan', status: code, yourPlan: 'starter', requiredPlan: 'enterprise' });
       expect(gov.state().auth).toBe('ok');
       expect(gov.state().plan).toBe('starter');
       expect(gov.state().restrictedPaths.map((p) => p.path)).toEqual([PATHS.specialsOpening]);
@@ -369,13 +379,20 @@ describe('governor: the account by purpose', () => {
 
   it('rolls the hour with the quota window while the session keeps counting', async () => {
     const { gov, clock, req } = setup();
-    await gov.run({ ...req(() => status(429, { detail: 'x' }, { 'Retry-After': '1' }), { path: PATHS.settled }), purpose: 'settled' });
+    await gov.run({
+      ...req(() => status(429, { detail: 'x' }, { 'Retry-After': '1' }), { path: PATHS.settled }),
+      purpose: 'settled',
+    });
     await clock.advance(30 * 60_000);
     await gov.run({ ...req(() => ok(), { path: PATHS.stream }), purpose: 'stream' });
     expect(gov.state().requests.hour).toMatchObject({ total: 2, rateLimited: 1 });
     await clock.advance(30 * 60_000);
     expect(gov.state().requests.hour).toMatchObject({ total: 1, rateLimited: 0, byPurpose: { settled: 0, stream: 1 } });
-    expect(gov.state().requests.session).toMatchObject({ total: 2, rateLimited: 1, byPurpose: { settled: 1, stream: 1 } });
+    expect(gov.state().requests.session).toMatchObject({
+      total: 2,
+      rateLimited: 1,
+      byPurpose: { settled: 1, stream: 1 },
+    });
     await clock.advance(30 * 60_000);
     expect(gov.state().requests.hour.total).toBe(0);
     expect(gov.state().quota).toMatchObject({ used: 0, resetAt: null });
@@ -399,7 +416,7 @@ describe('governor: the quota the trader states', () => {
     expect(gov.state().quota.limit).toBe(5000);
   });
 
-  it('the service\'s headers take precedence over the figure, whatever it is set to later', async () => {
+  it("the service's headers take precedence over the figure, whatever it is set to later", async () => {
     const { gov, req } = setup({ quotaPerHour: 50 });
     await gov.run(req(() => ok({ 'X-RateLimit-Limit': '300', 'X-RateLimit-Remaining': '280' })));
     gov.setQuotaPerHour(10);
@@ -415,7 +432,11 @@ describe('governor: the service clock', () => {
     gov.noteServiceTime(now + 600_000 + 50, now, now + 100);
     expect(gov.state().clockSkewMs).toBe(600_000);
     const serviceReset = Math.floor((now + 600_000 + 1_200_000) / 1000);
-    await gov.run(req(() => ok({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '90', 'X-RateLimit-Reset': String(serviceReset) })));
+    await gov.run(
+      req(() =>
+        ok({ 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '90', 'X-RateLimit-Reset': String(serviceReset) }),
+      ),
+    );
     // 20 minutes from now on our clock, not 30.
     expect(gov.state().quota.resetAt).toBe(serviceReset * 1000 - 600_000);
   });
@@ -482,11 +503,17 @@ describe('governor: admission by share of the hour', () => {
         kind: 'rate_limit',
         // The first special, sent at the start, leaves the hour 10 minutes from now.
         retryAfter: 600,
-        message: "Specials have used their share of this hour's requests (500 of 1000, at most 50%); the next is possible at 23:14 UTC.",
+        message:
+          "Specials have used their share of this hour's requests (500 of 1000, at most 50%); the next is possible at 23:14 UTC.",
       },
     });
     expect(t.sent).toHaveLength(500);
-    expect(t.gov.state().requests.hour).toEqual({ total: 500, rateLimited: 0, byPurpose: { ...none, specials: 500 }, refused: { ...none, specials: 1 } });
+    expect(t.gov.state().requests.hour).toEqual({
+      total: 500,
+      rateLimited: 0,
+      byPurpose: { ...none, specials: 500 },
+      refused: { ...none, specials: 1 },
+    });
     // Other purposes still spend their own.
     expect((await spend(t, 'settled', 1))[0]!.ok).toBe(true);
     expect((await spend(t, 'ui', 1))[0]!.ok).toBe(true);
@@ -506,7 +533,9 @@ describe('governor: admission by share of the hour', () => {
 
   it("admits the trader's look-ups up to a fifth of the hour when they all come at once, and not one more", async () => {
     const t = setup();
-    const results = await Promise.all(Array.from({ length: 230 }, () => t.gov.run(t.req(() => ok(), { purpose: 'ui' }))));
+    const results = await Promise.all(
+      Array.from({ length: 230 }, () => t.gov.run(t.req(() => ok(), { purpose: 'ui' }))),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(200);
     expect(t.sent).toHaveLength(200);
     const refused = results.filter((r) => !r.ok);
@@ -516,10 +545,15 @@ describe('governor: admission by share of the hour', () => {
       expect(!r.ok && r.error).toEqual({
         kind: 'rate_limit',
         retryAfter: 3600,
-        message: "Look-ups have used their share of this hour's requests (200 of 1000, at most 20%); the next is possible at 23:14 UTC.",
+        message:
+          "Look-ups have used their share of this hour's requests (200 of 1000, at most 20%); the next is possible at 23:14 UTC.",
       });
     }
-    expect(t.gov.state().requests.session).toMatchObject({ total: 200, byPurpose: { ...none, ui: 200 }, refused: { ...none, ui: 30 } });
+    expect(t.gov.state().requests.session).toMatchObject({
+      total: 200,
+      byPurpose: { ...none, ui: 200 },
+      refused: { ...none, ui: 30 },
+    });
   });
 
   it('keeps the last 300 requests from all but the settled walk, its repairs and stream opens, which a share never refuses', async () => {
@@ -553,13 +587,20 @@ describe('governor: admission by share of the hour', () => {
     const t = setup();
     // Another client of the same key has spent most of the hour: the service says so.
     const reset = Math.floor(t.clock.now() / 1000) + 1800;
-    const stated = (remaining: number) => ok({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) });
+    const stated = (remaining: number) =>
+      ok({
+        'X-RateLimit-Limit': '1000',
+        'X-RateLimit-Remaining': String(remaining),
+        'X-RateLimit-Reset': String(reset),
+      });
     await t.gov.run(t.req(() => stated(301)));
     expect(t.gov.headroom('ui')).toBe(1);
     expect((await t.gov.run(t.req(() => stated(300), { purpose: 'ui' }))).ok).toBe(true);
     const r = await t.gov.run(t.req(() => ok(), { purpose: 'ui' }));
     expect(!r.ok && r.error).toMatchObject({ kind: 'rate_limit', retryAfter: 1800 });
-    expect(!r.ok && r.error.message).toContain('the last 300 of this hour\'s 1000 requests are kept for settlements and live streams (300 left)');
+    expect(!r.ok && r.error.message).toContain(
+      "the last 300 of this hour's 1000 requests are kept for settlements and live streams (300 left)",
+    );
     expect(t.sent).toHaveLength(2);
   });
 
@@ -584,7 +625,10 @@ describe('governor: admission by share of the hour', () => {
 
   it('never holds back a status probe, which needs no key and is not counted', async () => {
     const t = setup({ quotaPerHour: 1 });
-    for (let i = 0; i < 3; i++) expect((await t.gov.run(t.req(() => ok(), { path: PATHS.status, needsKey: false, purpose: 'lookup' }))).ok).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await t.gov.run(t.req(() => ok(), { path: PATHS.status, needsKey: false, purpose: 'lookup' }))).ok).toBe(
+        true,
+      );
     expect(t.sent).toHaveLength(3);
     expect(t.gov.state().requests.session.refused).toEqual(none);
   });

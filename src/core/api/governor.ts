@@ -30,13 +30,7 @@
 //   over its purpose's share is refused at once with `rate_limit` and a `retryAfter` (when the share frees up as the
 //   hour rolls), sends nothing, and is counted in `requests.{hour,session}.refused`; it does not wait, since a share
 //   frees up in minutes to an hour, not seconds. Callers that would rather skip a round quietly ask `headroom`.
-import {
-  ENTERPRISE_PATHS,
-  PLANS,
-  RATE_LIMIT_HEADERS,
-  type ApiPath,
-  type Plan,
-} from '../../shared/api';
+import { ENTERPRISE_PATHS, PLANS, RATE_LIMIT_HEADERS, type ApiPath, type Plan } from '../../shared/api';
 import { AppErrorException, type AppError } from '../../shared/errors';
 import { DEFAULT_QUOTA_PER_HOUR, emptyByPurpose, type Purpose, type RequestCounts } from '../../shared/requests';
 import { ceilingOf, headroom as shareHeadroom, reserveOf, SHARES, shareBound, type BudgetView } from '../budget';
@@ -59,7 +53,11 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseMs: 500, maxMs: 
  * Exponential backoff with "equal jitter": half the step is fixed, half random, so a delay never collapses to
  * zero (which would hammer a failing service) and never exceeds the cap.
  */
-export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>, random: () => number): number {
+export function backoffDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseMs' | 'maxMs'>,
+  random: () => number,
+): number {
   const step = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(step / 2 + random() * (step / 2));
 }
@@ -133,7 +131,8 @@ export interface GovernedRequest {
   send(key: string | null, signal: AbortSignal): Promise<Response>;
 }
 
-export type GovernedResult = { ok: true; response: Response; attempts: number } | { ok: false; error: AppError; attempts: number };
+export type GovernedResult =
+  { ok: true; response: Response; attempts: number } | { ok: false; error: AppError; attempts: number };
 
 export interface GovernorOptions {
   keyProvider: KeyProvider;
@@ -262,7 +261,10 @@ export function createGovernor(options: GovernorOptions): Governor {
   const defaultTimeoutMs = options.timeoutMs ?? 30_000;
   const keyPollMs = options.keyPollMs ?? 2_000;
   const defaultRetryAfterS = options.defaultRetryAfterS ?? 60;
-  let configuredQuota = options.quotaPerHour !== undefined && validQuota(options.quotaPerHour) ? options.quotaPerHour : DEFAULT_QUOTA_PER_HOUR;
+  let configuredQuota =
+    options.quotaPerHour !== undefined && validQuota(options.quotaPerHour)
+      ? options.quotaPerHour
+      : DEFAULT_QUOTA_PER_HOUR;
   const maxWaitMs = options.maxWaitMs ?? 30_000;
 
   const knownKeys = new Set<string>();
@@ -506,11 +508,14 @@ export function createGovernor(options: GovernorOptions): Governor {
     if (wakeTimer !== null && wakeAt <= at) return;
     if (wakeTimer !== null) clock.clearTimeout(wakeTimer);
     wakeAt = at;
-    wakeTimer = clock.setTimeout(() => {
-      wakeTimer = null;
-      wakeAt = Infinity;
-      pump();
-    }, Math.max(0, at - clock.now()));
+    wakeTimer = clock.setTimeout(
+      () => {
+        wakeTimer = null;
+        wakeAt = Infinity;
+        pump();
+      },
+      Math.max(0, at - clock.now()),
+    );
   }
 
   type Block = { until: number; why: 'pause' | 'budget' | 'reserve' };
@@ -710,7 +715,14 @@ export function createGovernor(options: GovernorOptions): Governor {
       } catch {
         /* the status alone is enough to classify */
       }
-      const error = errorFromStatus(request.path, response.status, response.headers, body, clock.now(), clockSkewMs ?? 0);
+      const error = errorFromStatus(
+        request.path,
+        response.status,
+        response.headers,
+        body,
+        clock.now(),
+        clockSkewMs ?? 0,
+      );
       switch (error.kind) {
         case 'auth':
           if (key !== null && key === lastKey && error.status === 401) {
@@ -740,7 +752,8 @@ export function createGovernor(options: GovernorOptions): Governor {
           const windowS = HOUR_MS / 1000;
           const seconds = Math.min(windowS, Math.max(1, asked));
           const until = clock.now() + seconds * 1000;
-          if (until >= (pausedUntil ?? 0)) retryAfterClamp = asked > windowS ? { statedS: asked, appliedS: seconds } : null;
+          if (until >= (pausedUntil ?? 0))
+            retryAfterClamp = asked > windowS ? { statedS: asked, appliedS: seconds } : null;
           pausedUntil = Math.max(pausedUntil ?? 0, until);
           log(
             'warn',
@@ -782,7 +795,13 @@ export function createGovernor(options: GovernorOptions): Governor {
       if (refused) return { ok: false, error: refused, attempts: 0 };
     }
     return new Promise<GovernedResult>((resolve) => {
-      const entry: Entry = { request, rank: PRIORITY_RANK[request.priority ?? 'normal'], seq: ++seq, attempts: 0, resolve };
+      const entry: Entry = {
+        request,
+        rank: PRIORITY_RANK[request.priority ?? 'normal'],
+        seq: ++seq,
+        attempts: 0,
+        resolve,
+      };
       if (request.signal) {
         entry.onAbort = () => {
           const i = queue.indexOf(entry);

@@ -21,7 +21,11 @@ export interface PagedJson {
  * records. Throws a SyntaxError on text that is not JSON, as JSON.parse does. When the object has no such member
  * (or the text is not an object), it is parsed whole.
  */
-export async function parsePagedJson(text: string, member: string, maxElements: number): Promise<PagedJson | { body: unknown; total: null }> {
+export async function parsePagedJson(
+  text: string,
+  member: string,
+  maxElements: number,
+): Promise<PagedJson | { body: unknown; total: null }> {
   const span = text.trimStart().startsWith('{') ? await findArray(text, member, maxElements) : null;
   if (!span) return { body: JSON.parse(text) as unknown, total: null };
   const head = JSON.parse(`${text.slice(0, span.start)}[]${text.slice(span.end)}`) as Record<string, unknown>;

@@ -17,7 +17,12 @@ import type { CoreHandlers, PushListener } from '../../shared/ipc/contract';
 import { dispatch } from '../../shared/ipc/contract';
 import { BRIDGE_NONCE, BRIDGE_PROOF, bridgeProofText, type BridgeRole } from '../../shared/ipc/bridgeSession';
 import { createOddsFlow, createPushBatcher } from '../../shared/ipc/pushFrames';
-import type { BridgeClientMessage, BridgeHandshakeClientMessage, BridgeHandshakeServerMessage, BridgeServerMessage } from './protocol';
+import type {
+  BridgeClientMessage,
+  BridgeHandshakeClientMessage,
+  BridgeHandshakeServerMessage,
+  BridgeServerMessage,
+} from './protocol';
 import {
   BRIDGE_CLOSE_HANDSHAKE_TIMEOUT,
   BRIDGE_CLOSE_UNAUTHORIZED,
@@ -70,12 +75,16 @@ const LOOPBACK = '127.0.0.1';
  * is busy with a request or a proven page is the new one refused. Idle sockets are cut anyway by the headers and
  * keep-alive timeouts, unproven ones by the handshake timeout.
  */
-function limitConnections(server: http.Server, max: number): { busy(socket: Socket): () => void; unproven(socket: Socket): () => void } {
+function limitConnections(
+  server: http.Server,
+  max: number,
+): { busy(socket: Socket): () => void; unproven(socket: Socket): () => void } {
   const sockets = new Map<Socket, { busy: number; unproven: boolean }>(); // in the order they connected
   server.on('connection', (socket: Socket) => {
     if (sockets.size >= max) {
       const entries = [...sockets];
-      const giveWay = (entries.find(([, state]) => state.busy === 0) ?? entries.find(([, state]) => state.unproven))?.[0];
+      const giveWay = (entries.find(([, state]) => state.busy === 0) ??
+        entries.find(([, state]) => state.unproven))?.[0];
       if (!giveWay) {
         socket.destroy();
         return;
@@ -133,7 +142,9 @@ const PAGE_CSP =
 
 /** HMAC-SHA256(token, the role's proof text) as hex: the same proof the page computes with WebCrypto. */
 function proof(token: string, role: BridgeRole, challenge: string, nonce: string): string {
-  return createHmac('sha256', token).update(bridgeProofText(role, challenge, nonce)).digest('hex');
+  return createHmac('sha256', token)
+    .update(bridgeProofText(role, challenge, nonce))
+    .digest('hex');
 }
 
 function sameProof(a: string, b: string): boolean {
@@ -152,7 +163,8 @@ function provenHello(text: string, token: string, challenge: string): BridgeHand
   }
   if (typeof m !== 'object' || m === null || m.type !== 'hello') return null;
   const { nonce, proof: given } = m;
-  if (typeof nonce !== 'string' || !BRIDGE_NONCE.test(nonce) || typeof given !== 'string' || !BRIDGE_PROOF.test(given)) return null;
+  if (typeof nonce !== 'string' || !BRIDGE_NONCE.test(nonce) || typeof given !== 'string' || !BRIDGE_PROOF.test(given))
+    return null;
   return sameProof(given, proof(token, 'page', challenge, nonce)) ? { type: 'hello', nonce, proof: given } : null;
 }
 
@@ -186,7 +198,8 @@ const reply = (res: http.ServerResponse, status: number, text = '') => {
 };
 
 /** A short, printable rendering of an untrusted value for an error message. */
-const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : typeof value);
+const shown = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : typeof value;
 
 export async function startBridge(options: BridgeOptions): Promise<BridgeServer> {
   const token = options.token ?? randomBytes(24).toString('hex');
@@ -301,7 +314,8 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
   const pushTexts = new WeakMap<object, string>();
   /** `"event":…,"payload":…`: the inside of a push, as JSON.stringify writes it, with the payload's part made once. */
   const pushFields = (event: string, payload: unknown): string => {
-    if (typeof payload !== 'object' || payload === null) return `"event":${JSON.stringify(event)},"payload":${JSON.stringify(payload) ?? 'null'}`;
+    if (typeof payload !== 'object' || payload === null)
+      return `"event":${JSON.stringify(event)},"payload":${JSON.stringify(payload) ?? 'null'}`;
     let body = pushTexts.get(payload);
     if (body === undefined) {
       body = JSON.stringify(payload);
@@ -362,7 +376,9 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
           const items = ('pushes' in m ? m.pushes : [m]).map(fieldsOf).filter((f): f is string => f !== null);
           if (items.length === 0) return undefined;
           oddsFlow.sent(m);
-          return items.length === 1 ? `{"type":"push",${items[0]}}` : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`;
+          return items.length === 1
+            ? `{"type":"push",${items[0]}}`
+            : `{"type":"pushes","pushes":[{${items.join('},{')}}]}`;
         }),
       (flush) => setImmediate(flush),
       // A page that reads slower than the odds come (a stalled tab, a slow machine) gets the latest prices once it has
@@ -385,7 +401,10 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
     // Nothing but the handshake until the page has proven it holds the token: no push, no result.
     const challenge = randomBytes(32).toString('hex');
     let unsubscribe: (() => void) | null = null;
-    const handshakeTimer = setTimeout(() => ws.close(BRIDGE_CLOSE_HANDSHAKE_TIMEOUT, 'No proof of the token in time'), handshakeTimeout);
+    const handshakeTimer = setTimeout(
+      () => ws.close(BRIDGE_CLOSE_HANDSHAKE_TIMEOUT, 'No proof of the token in time'),
+      handshakeTimeout,
+    );
     send({ type: 'challenge', nonce: challenge });
     const admit = (text: string) => {
       clearTimeout(handshakeTimer);
@@ -422,20 +441,36 @@ export async function startBridge(options: BridgeOptions): Promise<BridgeServer>
         pushes.flush();
         return;
       }
-      if (typeof m !== 'object' || m === null || Array.isArray(m) || m.type !== 'invoke') return refuse('Not an invoke message');
+      if (typeof m !== 'object' || m === null || Array.isArray(m) || m.type !== 'invoke')
+        return refuse('Not an invoke message');
       const id = m.id;
-      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return refuse('An invoke needs a whole-number id');
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)
+        return refuse('An invoke needs a whole-number id');
       if (inFlight >= BRIDGE_MAX_IN_FLIGHT) {
-        send({ type: 'result', id, result: { ok: false, error: { kind: 'rate_limit', message: 'Too many requests in flight' } } });
+        send({
+          type: 'result',
+          id,
+          result: { ok: false, error: { kind: 'rate_limit', message: 'Too many requests in flight' } },
+        });
         return;
       }
       if (typeof m.channel !== 'string') {
-        send({ type: 'result', id, result: { ok: false, error: { kind: 'validation', message: `A channel is a string, not ${shown(m.channel)}` } } });
+        send({
+          type: 'result',
+          id,
+          result: {
+            ok: false,
+            error: { kind: 'validation', message: `A channel is a string, not ${shown(m.channel)}` },
+          },
+        });
         return;
       }
       inFlight++;
       dispatch(options.handlers, m.channel, m.args)
-        .catch((e: unknown) => ({ ok: false as const, error: { kind: 'internal' as const, message: e instanceof Error ? e.message : 'Request failed' } }))
+        .catch((e: unknown) => ({
+          ok: false as const,
+          error: { kind: 'internal' as const, message: e instanceof Error ? e.message : 'Request failed' },
+        }))
         .then((result) => send({ type: 'result', id, result }))
         .catch(() => undefined)
         .finally(() => inFlight--);

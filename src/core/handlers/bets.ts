@@ -41,7 +41,9 @@ export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] 
     const label = ev.runnerHome && ev.runnerAway ? `${ev.runnerHome} v ${ev.runnerAway}` : `event ${ev.eventId}`;
     for (const m of ev.markets) {
       if (!m.prices) continue;
-      const history = s.oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now }).filter((p) => sameLine(p.line, m.line, m.market));
+      const history = s
+        .oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now })
+        .filter((p) => sameLine(p.line, m.line, m.market));
       const seen = new Set<PriceSide>(history.flatMap((p) => pricedSides(p.prices)));
       const fair = fairPrices(m.prices, model, seen);
       if (!fair) continue;
@@ -51,29 +53,64 @@ export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] 
         const [m5, m15, m60] = refs.map((p) => move(p ? fairPrices(p.prices, model, seen)?.[side] : undefined, f));
         const ref60 = refs[2];
         rows.push({
-          eventId: ev.eventId, label, lineId: m.lineId, market: m.market, line: m.line, side, sideWords: sideWords(m.market, m.line, side, { team: m.side }), period: m.period, price: m.prices[side]!, fair: f,
-          move5: m5 ?? null, move15: m15 ?? null, move60: m60 ?? null, maxWin: m.maxWin,
+          eventId: ev.eventId,
+          label,
+          lineId: m.lineId,
+          market: m.market,
+          line: m.line,
+          side,
+          sideWords: sideWords(m.market, m.line, side, { team: m.side }),
+          period: m.period,
+          price: m.prices[side]!,
+          fair: f,
+          move5: m5 ?? null,
+          move15: m15 ?? null,
+          move60: m60 ?? null,
+          maxWin: m.maxWin,
           maxWinMove60: m.maxWin !== null && ref60?.maxWin ? move(ref60.maxWin, m.maxWin) : null,
         });
       }
     }
   }
-  return rows.sort((a, b) => Math.abs(b.move15 ?? 0) - Math.abs(a.move15 ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId);
+  return rows.sort(
+    (a, b) => Math.abs(b.move15 ?? 0) - Math.abs(a.move15 ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId,
+  );
 }
 
-export function betsHandlers(ctx: CoreContext): Pick<
+export function betsHandlers(
+  ctx: CoreContext,
+): Pick<
   CoreHandlers,
-  'bets:add' | 'bets:remove' | 'bets:update' | 'bets:restore' | 'bets:history' | 'bets:list' | 'bets:exportCsv' | 'bets:settle' | 'bets:report' | 'movers:list' | 'lines:closing' | 'priceAlerts:get' | 'priceAlerts:set'
+  | 'bets:add'
+  | 'bets:remove'
+  | 'bets:update'
+  | 'bets:restore'
+  | 'bets:history'
+  | 'bets:list'
+  | 'bets:exportCsv'
+  | 'bets:settle'
+  | 'bets:report'
+  | 'movers:list'
+  | 'lines:closing'
+  | 'priceAlerts:get'
+  | 'priceAlerts:set'
 > {
   const model = (): DevigModel => ctx.settings.get().devigModel;
   return {
     'bets:add': async (bet) => {
       const s = await settledStore(ctx);
       const line = s.latestMarkets(bet.eventId).find((m) => m.lineId === bet.lineId);
-      if (!line) throw new AppErrorException({ kind: 'validation', message: `Line ${bet.lineId} of event ${bet.eventId} is not known here.` });
+      if (!line)
+        throw new AppErrorException({
+          kind: 'validation',
+          message: `Line ${bet.lineId} of event ${bet.eventId} is not known here.`,
+        });
       const sides = pricedSides(line.prices);
       if (sides.length && !sides.includes(bet.side)) {
-        throw new AppErrorException({ kind: 'validation', message: `This ${line.market} line has no ${bet.side} price (it has ${sides.join(', ')}).` });
+        throw new AppErrorException({
+          kind: 'validation',
+          message: `This ${line.market} line has no ${bet.side} price (it has ${sides.join(', ')}).`,
+        });
       }
       try {
         return s.addBet(bet, ctx.clock.now());
@@ -82,7 +119,8 @@ export function betsHandlers(ctx: CoreContext): Pick<
       }
     },
     'bets:remove': (id) => {
-      if (!store(ctx).removeBet(id, ctx.clock.now())) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
+      if (!store(ctx).removeBet(id, ctx.clock.now()))
+        throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return null;
     },
     'bets:update': async (id, edit) => {
@@ -111,7 +149,8 @@ export function betsHandlers(ctx: CoreContext): Pick<
     },
     'bets:exportCsv': async (q) => {
       let out = csvRow(BET_CSV_HEADER);
-      for (const row of betCsvRows((await settledStore(ctx)).listBets(q), ctx.settings.get().oddsFormat)) out += csvRow(row);
+      for (const row of betCsvRows((await settledStore(ctx)).listBets(q), ctx.settings.get().oddsFormat))
+        out += csvRow(row);
       return out;
     },
     // The Report tab: every bet placed in the range, aggregated here (one read, one pass) so the page gets figures,
@@ -120,9 +159,16 @@ export function betsHandlers(ctx: CoreContext): Pick<
       const s = await settledStore(ctx);
       const started = performance.now();
       const names = s.sportNames();
-      const bets = s.ledgerBets({ ...(q.from === undefined ? {} : { from: q.from }), ...(q.to === undefined ? {} : { to: q.to }) });
+      const bets = s.ledgerBets({
+        ...(q.from === undefined ? {} : { from: q.from }),
+        ...(q.to === undefined ? {} : { to: q.to }),
+      });
       for (const b of bets) if (b.sport === null && b.sportId !== null) b.sport = names.get(b.sportId) ?? null;
-      return ledgerReport(bets, model(), { from: q.from ?? null, to: q.to ?? null, computedMs: Math.round(performance.now() - started) });
+      return ledgerReport(bets, model(), {
+        from: q.from ?? null,
+        to: q.to ?? null,
+        computedMs: Math.round(performance.now() - started),
+      });
     },
     'movers:list': async () => topMovers(await settledStore(ctx), model(), ctx.clock.now()),
     'lines:closing': async (eventId) =>
@@ -130,7 +176,9 @@ export function betsHandlers(ctx: CoreContext): Pick<
         const open = fairPrices(c.opening, model());
         const close = c.closing ? fairPrices(c.closing, model()) : null;
         const clv: LineCloseRow['clv'] = {};
-        if (open && close) for (const side of Object.keys(open) as PriceSide[]) if (close[side]) clv[side] = clvPct(open[side]!, close[side]!);
+        if (open && close)
+          for (const side of Object.keys(open) as PriceSide[])
+            if (close[side]) clv[side] = clvPct(open[side]!, close[side]!);
         return { ...c, clv: close ? clv : null };
       }),
     'priceAlerts:get': (eventId) => priceOverrides(store(ctx), eventId),

@@ -71,4 +71,5 @@ export function noteOutcome(ctx: CoreContext, error: AppError | null): void {
   ctx.pushes.noteOutcome(error);
 }
 
-export const notFound = (message: string): AppErrorException => new AppErrorException({ kind: 'not_found', message } satisfies AppError);
+export const notFound = (message: string): AppErrorException =>
+  new AppErrorException({ kind: 'not_found', message } satisfies AppError);

@@ -8,7 +8,9 @@ const ui = { priority: 'normal', purpose: 'ui' } as const;
 /** The service's default minimum of contestants (spec, /api/specials/outright-markets). */
 const DEFAULT_MIN_CONTESTANTS = 8;
 
-export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:get' | 'sports:list' | 'periods:list' | 'fixtures:list' | 'outrights:list'> {
+export function lookupHandlers(
+  ctx: CoreContext,
+): Pick<CoreHandlers, 'coverage:get' | 'sports:list' | 'periods:list' | 'fixtures:list' | 'outrights:list'> {
   return {
     'coverage:get': async (): Promise<CoverageView> => {
       try {
@@ -23,7 +25,13 @@ export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:g
         const cached = store(ctx).latestCoverage();
         if (cached.length === 0) throw e;
         const raw = { standard: Object.fromEntries(cached.map((c) => [c.sportName, c.count])) };
-        return { sports: cached.map((c) => ({ sport: c.sportName, events: c.count })).sort((a, b) => a.sport.localeCompare(b.sport)), fetchedAt: cached[0]!.at, raw };
+        return {
+          sports: cached
+            .map((c) => ({ sport: c.sportName, events: c.count }))
+            .sort((a, b) => a.sport.localeCompare(b.sport)),
+          fetchedAt: cached[0]!.at,
+          raw,
+        };
       }
     },
     'sports:list': async () => {
@@ -40,7 +48,12 @@ export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:g
     },
     'periods:list': () => store(ctx).periods(),
     'fixtures:list': async (q) => {
-      const fixtures = await online(ctx, (c) => c.fixtures({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.liveOnly ? { live: true } : {}) }, ui));
+      const fixtures = await online(ctx, (c) =>
+        c.fixtures(
+          { ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.liveOnly ? { live: true } : {}) },
+          ui,
+        ),
+      );
       const s = store(ctx);
       s.recordFixtures(fixtures, ctx.clock.now());
       const watched = new Set(s.watchIds());
@@ -49,7 +62,13 @@ export function lookupHandlers(ctx: CoreContext): Pick<CoreHandlers, 'coverage:g
     'outrights:list': async (q) => {
       try {
         const markets = await online(ctx, (c) =>
-          c.outrightMarkets({ ...(q.sportId === undefined ? {} : { sportId: q.sportId }), ...(q.minContestants === undefined ? {} : { minContestants: q.minContestants }) }, ui),
+          c.outrightMarkets(
+            {
+              ...(q.sportId === undefined ? {} : { sportId: q.sportId }),
+              ...(q.minContestants === undefined ? {} : { minContestants: q.minContestants }),
+            },
+            ui,
+          ),
         );
         store(ctx).recordOutrights(markets, ctx.clock.now());
         return markets;

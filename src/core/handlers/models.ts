@@ -7,7 +7,10 @@ import { scoreModels, type ScoreRunOptions } from '../report/run';
 import type { Store } from '../store';
 import { store, type CoreContext } from './context';
 
-export function modelsHandlers(ctx: CoreContext, options: Omit<ScoreRunOptions, 'onProgress'> = {}): Pick<CoreHandlers, 'models:score' | 'models:progress'> {
+export function modelsHandlers(
+  ctx: CoreContext,
+  options: Omit<ScoreRunOptions, 'onProgress'> = {},
+): Pick<CoreHandlers, 'models:score' | 'models:progress'> {
   let running: { key: string; store: Store; board: Promise<ModelScoreboard> | null } | null = null;
   let progress: ScoreProgress = { running: false, done: 0, total: 0 };
 

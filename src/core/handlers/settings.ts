@@ -13,7 +13,8 @@ import { mutedEvents, snoozedEvents } from './settlements';
  * app wrote keeps what this one knows.
  */
 export const GRID_LAYOUT_SETTING = 'grid.layout';
-export const gridLayoutOf = (s: { getSetting<T>(name: string): T | undefined }): GridLayout => readGridLayout(s.getSetting(GRID_LAYOUT_SETTING));
+export const gridLayoutOf = (s: { getSetting<T>(name: string): T | undefined }): GridLayout =>
+  readGridLayout(s.getSetting(GRID_LAYOUT_SETTING));
 
 export function targetBaseUrl(ctx: Pick<CoreContext, 'settings' | 'envService'>): string | null {
   return ctx.settings.get().baseUrl ?? ctx.envService?.baseUrl ?? null;
@@ -21,9 +22,21 @@ export function targetBaseUrl(ctx: Pick<CoreContext, 'settings' | 'envService'>)
 
 export function settingsHandlers(
   ctx: CoreContext,
-): Pick<CoreHandlers, 'settings:get' | 'settings:update' | 'settings:setApiKey' | 'settings:clearApiKey' | 'settings:forgetAllKeys' | 'app:info' | 'app:reconnect' | 'status:get'> {
+): Pick<
+  CoreHandlers,
+  | 'settings:get'
+  | 'settings:update'
+  | 'settings:setApiKey'
+  | 'settings:clearApiKey'
+  | 'settings:forgetAllKeys'
+  | 'app:info'
+  | 'app:reconnect'
+  | 'status:get'
+> {
   async function keychainStatus(): Promise<SettingsView['keychain']> {
-    const a = await ctx.secrets.availability().catch((e: unknown) => ({ available: false as const, message: String(e) }));
+    const a = await ctx.secrets
+      .availability()
+      .catch((e: unknown) => ({ available: false as const, message: String(e) }));
     return a.available ? { available: true, message: null } : { available: false, message: a.message };
   }
 
@@ -66,7 +79,13 @@ export function settingsHandlers(
   return {
     'app:info': () => {
       const c = conn(ctx);
-      return { version: ctx.version, demo: c.demo, host: ctx.host, baseUrl: c.engine?.baseUrl ?? '', historyPath: ctx.historyPath() };
+      return {
+        version: ctx.version,
+        demo: c.demo,
+        host: ctx.host,
+        baseUrl: c.engine?.baseUrl ?? '',
+        historyPath: ctx.historyPath(),
+      };
     },
     'app:reconnect': async () => {
       await ctx.session.reconnect();
@@ -87,10 +106,17 @@ export function settingsHandlers(
     'settings:setApiKey': (key, forBaseUrl) =>
       serial(async () => {
         const baseUrl = forBaseUrl ? normaliseBaseUrl(forBaseUrl) : targetBaseUrl(ctx);
-        if (!baseUrl) throw new AppErrorException({ kind: 'validation', message: 'Enter the service base URL first: the key is stored for that address.' });
+        if (!baseUrl)
+          throw new AppErrorException({
+            kind: 'validation',
+            message: 'Enter the service base URL first: the key is stored for that address.',
+          });
         const keychain = await keychainStatus();
         if (!keychain.available) {
-          throw new AppErrorException({ kind: 'keychain', message: `The key was not saved: ${keychain.message} Oddsdesk never stores keys in plain text.` });
+          throw new AppErrorException({
+            kind: 'keychain',
+            message: `The key was not saved: ${keychain.message} Oddsdesk never stores keys in plain text.`,
+          });
         }
         await ctx.secrets.set(baseUrl, key.trim());
         // A key for the service in use (or for the one named) takes effect at once.
@@ -115,7 +141,14 @@ export function settingsHandlers(
 }
 
 /** The requests that change what settings:get answers (the settings, the key, the mutes and snoozes in force). */
-export const SETTINGS_CHANGES = ['settings:update', 'settings:setApiKey', 'settings:clearApiKey', 'settings:forgetAllKeys', 'alerts:mute', 'alerts:snooze'] as const;
+export const SETTINGS_CHANGES = [
+  'settings:update',
+  'settings:setApiKey',
+  'settings:clearApiKey',
+  'settings:forgetAllKeys',
+  'alerts:mute',
+  'alerts:snooze',
+] as const;
 
 /**
  * `handlers` with every settings change announced to every window and tab (onSettings), before its answer, so a

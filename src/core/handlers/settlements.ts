@@ -13,7 +13,14 @@ export function settlementsHandlers(
   ctx: CoreContext,
 ): Pick<
   CoreHandlers,
-  'settlements:query' | 'settlements:detail' | 'settlements:syncNow' | 'settlements:exportCsv' | 'settlements:exportCsvToFile' | 'alerts:list' | 'alerts:mute' | 'alerts:snooze'
+  | 'settlements:query'
+  | 'settlements:detail'
+  | 'settlements:syncNow'
+  | 'settlements:exportCsv'
+  | 'settlements:exportCsvToFile'
+  | 'alerts:list'
+  | 'alerts:mute'
+  | 'alerts:snooze'
 > {
   /** Browser mode's download: the same rows and neutralised cells as the file export, as one text. */
   function exportCsv(q: SettlementQuery): string {
@@ -35,7 +42,9 @@ export function settlementsHandlers(
         if (r?.asked) noteOutcome(ctx, r.error);
       }
       const sportName =
-        c.store.eventView(eventId)?.sportName ?? c.store.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ?? null;
+        c.store.eventView(eventId)?.sportName ??
+        c.store.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ??
+        null;
       const teams = Object.fromEntries(teamTotalTeams(c.store, settlement));
       return { settlement, periodResults: c.store.results(eventId), sportName, periodNames: c.store.periods(), teams };
     },
@@ -47,8 +56,14 @@ export function settlementsHandlers(
     },
     'settlements:exportCsv': (q) => exportCsv(q),
     'settlements:exportCsvToFile': async (q) => {
-      if (!ctx.chooseSavePath) throw new AppErrorException({ kind: 'validation', message: 'This host has no save dialog; use the download instead.' });
-      const file = await ctx.chooseSavePath(`oddsdesk-settlements-${new Date(ctx.clock.now()).toISOString().slice(0, 10)}.csv`);
+      if (!ctx.chooseSavePath)
+        throw new AppErrorException({
+          kind: 'validation',
+          message: 'This host has no save dialog; use the download instead.',
+        });
+      const file = await ctx.chooseSavePath(
+        `oddsdesk-settlements-${new Date(ctx.clock.now()).toISOString().slice(0, 10)}.csv`,
+      );
       return file === null ? null : exportSettlementsCsvToFile(store(ctx), q, file);
     },
     // Price, drop and max_win alerts are written by the store's writer: the list waits for what already fired.
@@ -74,7 +89,8 @@ export function settlementsHandlers(
 
 /** Muted events belong to the profile: event ids mean something only within one service. */
 export const MUTED_SETTING = 'alerts.mutedEvents';
-export const mutedEvents = (s: { getSetting<T>(name: string): T | undefined }): number[] => s.getSetting<number[]>(MUTED_SETTING) ?? [];
+export const mutedEvents = (s: { getSetting<T>(name: string): T | undefined }): number[] =>
+  s.getSetting<number[]>(MUTED_SETTING) ?? [];
 
 /**
  * Snoozed events belong to the profile too: a timed quiet, unlike a mute. A snoozed event's alerts are still kept and
@@ -87,7 +103,9 @@ const MAX_SNOOZE_MS = 7 * 24 * 3_600_000;
 /** The snoozes in force at `now`. */
 export function snoozedEvents(s: { getSetting<T>(name: string): T | undefined }, now: number): SnoozedEvent[] {
   const all = s.getSetting<SnoozedEvent[]>(SNOOZE_SETTING);
-  return Array.isArray(all) ? all.filter((x) => Number.isSafeInteger(x?.eventId) && typeof x.until === 'number' && x.until > now) : [];
+  return Array.isArray(all)
+    ? all.filter((x) => Number.isSafeInteger(x?.eventId) && typeof x.until === 'number' && x.until > now)
+    : [];
 }
 
 export function isSnoozed(s: { getSetting<T>(name: string): T | undefined }, eventId: number, now: number): boolean {

@@ -8,8 +8,21 @@ export function specialsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'specials
   function view(eventId: number): SpecialsView {
     const c = conn(ctx);
     const r = c.engine?.client.governor.state().restrictedPaths.find((p) => p.path === PATHS.specialsFixtures);
-    const restricted: AppError | null = r ? { kind: 'plan', message: r.message, yourPlan: r.yourPlan ?? 'unknown', requiredPlan: r.requiredPlan ?? 'enterprise' } : null;
-    return { eventId, restricted, specials: c.store.specialsOf(eventId), maxWinPoints: c.store.maxWinPointsOf(eventId), lineMaxWinPoints: c.store.lineMaxWinChangesOf(eventId) };
+    const restricted: AppError | null = r
+      ? {
+          kind: 'plan',
+          message: r.message,
+          yourPlan: r.yourPlan ?? 'unknown',
+          requiredPlan: r.requiredPlan ?? 'enterprise',
+        }
+      : null;
+    return {
+      eventId,
+      restricted,
+      specials: c.store.specialsOf(eventId),
+      maxWinPoints: c.store.maxWinPointsOf(eventId),
+      lineMaxWinPoints: c.store.lineMaxWinChangesOf(eventId),
+    };
   }
   return {
     'specials:list': async (eventId) => {

@@ -24,7 +24,9 @@ describe('store handlers', () => {
     // An empty table and its index: a page each.
     expect(emptyBars).toBe(2 * 4096);
     let turns = 0;
-    const result = await storeHandlers(store, { stepBudgetMs: 1, yieldTurn: async () => void turns++ })['store:compact']();
+    const result = await storeHandlers(store, { stepBudgetMs: 1, yieldTurn: async () => void turns++ })[
+      'store:compact'
+    ]();
     expect(result.done).toBe(true);
     // 3 of the 4 hours are past the one-hour raw window: 1.5 ticks/s for 3 hours.
     expect(result.ticksCompacted).toBe(1.5 * 3 * 3600);
@@ -32,7 +34,9 @@ describe('store handlers', () => {
     const after = await h['store:usage']();
     expect(after.kinds.reduce((n, k) => n + k.bytes, 0)).toBe(after.fileBytes);
     expect(after.kinds.find((k) => k.kind === 'bars')!.bytes).toBeGreaterThan(emptyBars);
-    expect(after.kinds.find((k) => k.kind === 'rawTicks')!.bytes).toBeLessThan(before.kinds.find((k) => k.kind === 'rawTicks')!.bytes);
+    expect(after.kinds.find((k) => k.kind === 'rawTicks')!.bytes).toBeLessThan(
+      before.kinds.find((k) => k.kind === 'rawTicks')!.bytes,
+    );
     expect(after.oldestRawTickAt).toBeGreaterThanOrEqual(Date.UTC(2026, 0, 1) + 3 * HOUR - 5 * 60_000);
     expect(after.rawTickHours).toBe(1);
   });

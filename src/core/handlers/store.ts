@@ -18,7 +18,10 @@ export interface StoreHandlerOptions {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export function storeHandlers(store: CompactableStore, options: StoreHandlerOptions = {}): Pick<CoreHandlers, 'store:usage' | 'store:compact'> {
+export function storeHandlers(
+  store: CompactableStore,
+  options: StoreHandlerOptions = {},
+): Pick<CoreHandlers, 'store:usage' | 'store:compact'> {
   const budgetMs = options.stepBudgetMs ?? 10;
   const maxMs = options.maxMs ?? 30_000;
   const yieldTurn = options.yieldTurn ?? nextTurn;
@@ -26,7 +29,14 @@ export function storeHandlers(store: CompactableStore, options: StoreHandlerOpti
 
   async function compactNow(): Promise<CompactNowResult> {
     const started = performance.now();
-    const result: CompactNowResult = { done: false, ticksCompacted: 0, ticksDropped: 0, steps: 0, longestStepMs: 0, ms: 0 };
+    const result: CompactNowResult = {
+      done: false,
+      ticksCompacted: 0,
+      ticksDropped: 0,
+      steps: 0,
+      longestStepMs: 0,
+      ms: 0,
+    };
     while (performance.now() - started < maxMs) {
       const step = store.compactStep({ budgetMs });
       result.steps++;

@@ -24,11 +24,16 @@ async function checkWatchable(ctx: CoreContext, c: Connection, eventId: number):
   if (s.watchIds().includes(eventId)) return;
   const settled = s.settlement(eventId);
   if (settled) {
-    throw notFound(`${capital(named(c, eventId))} has ended (settled ${settled.score_home}–${settled.score_away}): there is nothing left to watch. Its result is in Settlements.`);
+    throw notFound(
+      `${capital(named(c, eventId))} has ended (settled ${settled.score_home}–${settled.score_away}): there is nothing left to watch. Its result is in Settlements.`,
+    );
   }
   if (!c.engine) return;
   const sportId = s.eventView(eventId)?.sportId ?? undefined;
-  const r = await c.engine.client.fixtures(sportId === undefined ? {} : { sportId }, { priority: 'normal', purpose: 'ui' });
+  const r = await c.engine.client.fixtures(sportId === undefined ? {} : { sportId }, {
+    priority: 'normal',
+    purpose: 'ui',
+  });
   noteOutcome(ctx, r.ok ? null : r.error);
   if (!r.ok) return;
   const found = r.value.find((f) => f.event_id === eventId);
@@ -37,13 +42,20 @@ async function checkWatchable(ctx: CoreContext, c: Connection, eventId: number):
     s.recordFixtures([found], ctx.clock.now());
     return;
   }
-  if (s.eventView(eventId)) throw notFound(`${capital(named(c, eventId))} is no longer in the service's book: it has ended or was taken off. Nothing to watch.`);
-  throw notFound(`There is no event ${eventId} in the service's book. Check the id: a match that has ended leaves the book too.`);
+  if (s.eventView(eventId))
+    throw notFound(
+      `${capital(named(c, eventId))} is no longer in the service's book: it has ended or was taken off. Nothing to watch.`,
+    );
+  throw notFound(
+    `There is no event ${eventId} in the service's book. Check the id: a match that has ended leaves the book too.`,
+  );
 }
 
 const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
-export function watchlistHandlers(ctx: CoreContext): Pick<CoreHandlers, 'watch:list' | 'watch:add' | 'watch:remove' | 'event:detail' | 'event:lineHistory'> {
+export function watchlistHandlers(
+  ctx: CoreContext,
+): Pick<CoreHandlers, 'watch:list' | 'watch:add' | 'watch:remove' | 'event:detail' | 'event:lineHistory'> {
   return {
     'watch:list': () => store(ctx).watchedEvents(),
     'watch:add': async (eventId) => {
@@ -67,7 +79,8 @@ export function watchlistHandlers(ctx: CoreContext): Pick<CoreHandlers, 'watch:l
         engine.monitor.unwatch(eventId);
         if (error) {
           const shown = engine.client.governor.scrubError(error);
-          const same = (e: AppError | undefined) => e !== undefined && e.kind === shown.kind && engine.client.governor.scrubError(e).message === shown.message;
+          const same = (e: AppError | undefined) =>
+            e !== undefined && e.kind === shown.kind && engine.client.governor.scrubError(e).message === shown.message;
           if (!engine.monitor.streamStates().some((st) => same(st.error))) ctx.pushes.forgetError(shown);
         }
       } else c.store.removeWatch(eventId);

@@ -11,7 +11,13 @@ const KEY = 'Kx9-host-kit-key-0001';
 const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-kit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function kitWithLines(options: { level?: 'debug' | 'info' | 'warn' | 'error'; deadlineMs?: number; setTimer?: (fn: () => void, ms: number) => unknown } = {}) {
+function kitWithLines(
+  options: {
+    level?: 'debug' | 'info' | 'warn' | 'error';
+    deadlineMs?: number;
+    setTimer?: (fn: () => void, ms: number) => unknown;
+  } = {},
+) {
   const lines: string[] = [];
   const kit = createHostKit({ sink: (level, line) => lines.push(`${level} ${line}`), ...options });
   return { kit, lines };
@@ -27,7 +33,7 @@ describe('key intake', () => {
     expect(lines).toEqual(['warn the service answered: unknown key [redacted]']);
   });
 
-  it('a key file wins over the environment (which is still cleared); one trailing line break is the editor\'s', () => {
+  it("a key file wins over the environment (which is still cleared); one trailing line break is the editor's", () => {
     const file = path.join(dir, 'key.txt');
     writeFileSync(file, `${KEY}\n`, { mode: 0o600 });
     const { kit, lines } = kitWithLines();
@@ -39,7 +45,11 @@ describe('key intake', () => {
 
   it('`-` reads standard input', () => {
     const { kit } = kitWithLines();
-    expect(kit.takeKey({ env: {}, file: '-', readStdin: () => `${KEY}\r\n` })).toEqual({ ok: true, key: KEY, from: 'stdin' });
+    expect(kit.takeKey({ env: {}, file: '-', readStdin: () => `${KEY}\r\n` })).toEqual({
+      ok: true,
+      key: KEY,
+      from: 'stdin',
+    });
   });
 
   it('a key file other accounts can read is used, with a warning to chmod it', () => {
@@ -71,7 +81,9 @@ describe('the keychain through the kit', () => {
   it('after a restart the key read back from the keychain is scrubbed from every line', async () => {
     const keychain = createMemorySecretStore();
     // First run: the trader enters the key; it is stored.
-    await createHostKit({ sink: () => undefined }).secrets(keychain).set('https://odds.example', KEY);
+    await createHostKit({ sink: () => undefined })
+      .secrets(keychain)
+      .set('https://odds.example', KEY);
     // Second run: a fresh kit knows nothing until the session reads the key back.
     const { kit, lines } = kitWithLines();
     kit.log('warn', `before: ${KEY}`);
@@ -88,13 +100,20 @@ describe('the log', () => {
     kit.log('debug', 'detail');
     kit.log('error', 'broken');
     expect(lines).toEqual(['error broken']);
-    const throwing = createHostKit({ sink: () => { throw new Error('EPIPE'); } });
+    const throwing = createHostKit({
+      sink: () => {
+        throw new Error('EPIPE');
+      },
+    });
     expect(() => throwing.log('error', 'x')).not.toThrow();
   });
 
   it('stderr lines carry the time and the level (none for info)', () => {
     const out: string[] = [];
-    const sink = stderrSink((t) => out.push(t), () => Date.UTC(2026, 10, 23, 21, 5, 9));
+    const sink = stderrSink(
+      (t) => out.push(t),
+      () => Date.UTC(2026, 10, 23, 21, 5, 9),
+    );
     sink('info', 'recording');
     sink('warn', 'stream 7: silent');
     expect(out).toEqual(['21:05:09 recording\n', '21:05:09 warn: stream 7: silent\n']);

@@ -32,7 +32,8 @@ export interface HostKitOptions {
 /** Where the key came from, for the start-up line (never the key itself). */
 export type KeyOrigin = 'environment' | 'file' | 'stdin';
 
-export type KeyIntake = { ok: true; key: string; from: KeyOrigin } | { ok: true; key: null } | { ok: false; message: string };
+export type KeyIntake =
+  { ok: true; key: string; from: KeyOrigin } | { ok: true; key: null } | { ok: false; message: string };
 
 export interface KeySources {
   /** The process environment: ODDSDESK_API_KEY is read from it and deleted. */
@@ -66,7 +67,11 @@ export interface HostKit {
 }
 
 /** Resolves with how `close` ended, or 'timeout' once `timeoutMs` has passed without it ending. */
-export async function closeWithin(close: () => Promise<void>, timeoutMs: number, setTimer: (fn: () => void, ms: number) => unknown = setTimeout): Promise<ShutdownOutcome> {
+export async function closeWithin(
+  close: () => Promise<void>,
+  timeoutMs: number,
+  setTimer: (fn: () => void, ms: number) => unknown = setTimeout,
+): Promise<ShutdownOutcome> {
   let timedOut!: () => void;
   const timeout = new Promise<'timeout'>((r) => (timedOut = () => r('timeout')));
   const timer = setTimer(() => timedOut(), timeoutMs);
@@ -136,12 +141,19 @@ export function createHostKit(options: HostKitOptions): HostKit {
           if (sources.file === '-') key = keyFromText((sources.readStdin ?? (() => readFileSync(0, 'utf8')))());
           else {
             const mode = statSync(sources.file).mode;
-            if (mode & 0o077) log('warn', `The key file ${sources.file} can be read by other accounts on this computer; chmod 600 it.`);
+            if (mode & 0o077)
+              log('warn', `The key file ${sources.file} can be read by other accounts on this computer; chmod 600 it.`);
             key = keyFromText(readFileSync(sources.file, 'utf8'));
           }
         } catch (e) {
           const why = e instanceof Error && 'code' in e ? String((e as NodeJS.ErrnoException).code) : 'unreadable';
-          return { ok: false, message: from === 'stdin' ? `The key could not be read from standard input (${why}).` : `The key file ${sources.file} could not be read (${why}).` };
+          return {
+            ok: false,
+            message:
+              from === 'stdin'
+                ? `The key could not be read from standard input (${why}).`
+                : `The key file ${sources.file} could not be read (${why}).`,
+          };
         }
       } else if (envKey) {
         key = envKey;
@@ -153,7 +165,11 @@ export function createHostKit(options: HostKitOptions): HostKit {
       scrubber.addSecret(key);
       const checked = checkApiKey(key);
       // The rule, never the key.
-      if (!checked.ok) return { ok: false, message: `The key from ${from === 'environment' ? API_KEY_ENV : from === 'stdin' ? 'standard input' : sources.file} is not a usable key. ${checked.message}` };
+      if (!checked.ok)
+        return {
+          ok: false,
+          message: `The key from ${from === 'environment' ? API_KEY_ENV : from === 'stdin' ? 'standard input' : sources.file} is not a usable key. ${checked.message}`,
+        };
       return { ok: true, key, from };
     },
     onShutdown(name, close) {
@@ -178,7 +194,11 @@ export function createHostKit(options: HostKitOptions): HostKit {
           options.deadlineMs ?? SHUTDOWN_DEADLINE_MS,
           options.setTimer,
         );
-        if (outcome === 'timeout') log('error', `Shutdown did not finish within ${Math.round((options.deadlineMs ?? SHUTDOWN_DEADLINE_MS) / 1000)} s; exiting anyway`);
+        if (outcome === 'timeout')
+          log(
+            'error',
+            `Shutdown did not finish within ${Math.round((options.deadlineMs ?? SHUTDOWN_DEADLINE_MS) / 1000)} s; exiting anyway`,
+          );
         else if (outcome === 'closed') log('info', 'Closed cleanly (ticks flushed, database closed)');
         return outcome;
       })();
@@ -206,6 +226,10 @@ export function logLevelFrom(env: NodeJS.ProcessEnv): LogLevel {
 }
 
 /** The CLI's and browser mode's sink: one stderr line per message, with the time. */
-export function stderrSink(write: (text: string) => void = (t) => void process.stderr.write(t), now: () => number = Date.now) {
-  return (level: LogLevel, line: string) => write(`${new Date(now()).toISOString().slice(11, 19)} ${level === 'info' ? '' : `${level}: `}${line}\n`);
+export function stderrSink(
+  write: (text: string) => void = (t) => void process.stderr.write(t),
+  now: () => number = Date.now,
+) {
+  return (level: LogLevel, line: string) =>
+    write(`${new Date(now()).toISOString().slice(11, 19)} ${level === 'info' ? '' : `${level}: `}${line}\n`);
 }

@@ -5,7 +5,22 @@
 export const REDACTED = '[redacted]';
 
 /** Field names whose values are secrets wherever they appear (objects, JSON, query strings, headers). */
-const SECRET_NAMES = ['x-api-key', 'api[-_]?key', 'apikey', 'key', 'token', 'access[-_]?token', 'refresh[-_]?token', 'secret', 'password', 'passwd', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
+const SECRET_NAMES = [
+  'x-api-key',
+  'api[-_]?key',
+  'apikey',
+  'key',
+  'token',
+  'access[-_]?token',
+  'refresh[-_]?token',
+  'secret',
+  'password',
+  'passwd',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+];
 const NAME = `(?:${SECRET_NAMES.join('|')})`;
 const SECRET_NAME = new RegExp(`^${NAME}$`, 'i');
 
@@ -17,7 +32,10 @@ const PATTERNS: Array<[RegExp, string]> = [
   // ?key=… &token=… #token=… key=… (query strings, fragments, key=value text)
   [new RegExp(`([?&#;\\s]|^)(${NAME})=[^&#\\s"'<>]+`, 'gi'), `$1$2=${REDACTED}`],
   // "invalid key sk_live_…": an opaque word (letters and digits, 16+) right after the word key/token/secret
-  [/\b((?:api[ -]?)?(?:key|token|secret|password)\s+)(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9._~+/=-]{16,}/gi, `$1${REDACTED}`],
+  [
+    /\b((?:api[ -]?)?(?:key|token|secret|password)\s+)(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9._~+/=-]{16,}/gi,
+    `$1${REDACTED}`,
+  ],
   // Bearer / Basic credentials wherever they stand
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g, `$1 ${REDACTED}`],
   // scheme://user:password@host
@@ -46,7 +64,8 @@ export function scrubText(text: string, secrets: Iterable<string> = []): string 
     if (s.length < MIN_SECRET_LENGTH) continue;
     // The value as is, and as it appears in a URL or form, in any case (a host name or an upper-cased message may
     // carry it in another case than the trader typed).
-    for (const form of new Set([s, encodeURIComponent(s)])) out = out.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
+    for (const form of new Set([s, encodeURIComponent(s)]))
+      out = out.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
   }
   for (const [re, replacement] of PATTERNS) out = out.replace(re, replacement);
   return out;
@@ -80,10 +99,15 @@ export function createScrubber(initial: Iterable<string> = []): Scrubber {
     }
     if (v instanceof URL) return text(v.href);
     if (Array.isArray(v)) return v.map((x) => value(x, depth + 1, seen));
-    if (v instanceof Map) return [...v.entries()].map(([k, x]) => [value(k, depth + 1, seen), SECRET_NAME.test(String(k)) ? REDACTED : value(x, depth + 1, seen)]);
+    if (v instanceof Map)
+      return [...v.entries()].map(([k, x]) => [
+        value(k, depth + 1, seen),
+        SECRET_NAME.test(String(k)) ? REDACTED : value(x, depth + 1, seen),
+      ]);
     if (v instanceof Date) return v;
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = SECRET_NAME.test(k) && x !== null && x !== undefined && x !== '' ? REDACTED : value(x, depth + 1, seen);
+    for (const [k, x] of Object.entries(v))
+      out[k] = SECRET_NAME.test(k) && x !== null && x !== undefined && x !== '' ? REDACTED : value(x, depth + 1, seen);
     return out;
   }
 

@@ -19,9 +19,33 @@ const settled = (over: Partial<SettledEvent> = {}): SettledEvent => ({
   status: 'ended',
   settled_at: '2026-11-20T14:00:00',
   settlement: [
-    { line_id: 1, period: 0, market: 'moneyline', line: null, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' },
-    { line_id: 2, period: 0, market: 'spread', line: -1.5, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' },
-    { line_id: 3, period: 1, market: 'totals', line: 12.5, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' },
+    {
+      line_id: 1,
+      period: 0,
+      market: 'moneyline',
+      line: null,
+      outcome_home: 'win',
+      outcome_draw: 'loss',
+      outcome_away: 'loss',
+    },
+    {
+      line_id: 2,
+      period: 0,
+      market: 'spread',
+      line: -1.5,
+      outcome_home: 'loss',
+      outcome_draw: 'loss',
+      outcome_away: 'win',
+    },
+    {
+      line_id: 3,
+      period: 1,
+      market: 'totals',
+      line: 12.5,
+      outcome_home: 'loss',
+      outcome_draw: 'loss',
+      outcome_away: 'win',
+    },
   ],
   ...over,
 });
@@ -58,7 +82,11 @@ describe('settlementDecision', () => {
       periodNames: periodNames([{ period: 1, description: 'First Set' }]),
     });
     expect(d.notify?.title).toBe('Settled: Alcaraz v Sinner 2–1');
-    expect(d.notify?.body.split('\n')).toEqual(['Moneyline Home: won', 'Away +1.5: won', 'Under 12.5 (First Set): won']);
+    expect(d.notify?.body.split('\n')).toEqual([
+      'Moneyline Home: won',
+      'Away +1.5: won',
+      'Under 12.5 (First Set): won',
+    ]);
     expect(d.alert?.message).toBe(`${d.notify?.title}\n${d.notify?.body}`);
     expect(d.alert?.message).not.toMatch(/\bH [WLP]\b|\(p\d+\)/);
   });
@@ -69,8 +97,24 @@ describe('settlementDecision', () => {
       score_home: 1,
       score_away: 1,
       settlement: [
-        { line_id: 5, period: 0, market: 'spread', line: -0.25, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' },
-        { line_id: 6, period: 0, market: 'team_total', line: 0.5, outcome_home: 'win', outcome_draw: 'loss', outcome_away: 'loss' },
+        {
+          line_id: 5,
+          period: 0,
+          market: 'spread',
+          line: -0.25,
+          outcome_home: 'loss',
+          outcome_draw: 'loss',
+          outcome_away: 'win',
+        },
+        {
+          line_id: 6,
+          period: 0,
+          market: 'team_total',
+          line: 0.5,
+          outcome_home: 'win',
+          outcome_draw: 'loss',
+          outcome_away: 'loss',
+        },
       ],
     });
     const d = settlementDecision(s, true, settings(), { teams: new Map([[6, 'away' as const]]) });
@@ -89,7 +133,16 @@ describe('settlementDecision', () => {
 });
 
 describe('maxWinDecision: a limit alerts on its move since the value that last alerted (issue 22)', () => {
-  const change = (from: number, to: number) => ({ eventId: 42, specialId: null, contestantId: null, lineId: 7, from, to, at: '2026-11-20T12:00:00', label: 'Moneyline · Full match' });
+  const change = (from: number, to: number) => ({
+    eventId: 42,
+    specialId: null,
+    contestantId: null,
+    lineId: 7,
+    from,
+    to,
+    at: '2026-11-20T12:00:00',
+    label: 'Moneyline · Full match',
+  });
 
   /** Walks a limit's values through the rule, carrying the base as the monitor does; the alerts' messages. */
   function walk(values: readonly number[], over: Partial<MonitorSettings> = {}): string[] {
@@ -107,11 +160,23 @@ describe('maxWinDecision: a limit alerts on its move since the value that last a
   it.each([
     // Cut 2% at a time: -2.0%, -4.0%, -6.0% from 1000 stay quiet; 900 is -10.0% from 1000 and alerts, then 900 is the
     // base: 880 is -2.2%, 810 is -10.0% from 900 (not from 880, -8.0%).
-    { name: 'a limit cut in small steps', values: [1000, 980, 960, 940, 900, 880, 810], alerts: ['Max stake 1,000 → 900 (-10.0%)', 'Max stake 900 → 810 (-10.0%)'] },
+    {
+      name: 'a limit cut in small steps',
+      values: [1000, 980, 960, 940, 900, 880, 810],
+      alerts: ['Max stake 1,000 → 900 (-10.0%)', 'Max stake 900 → 810 (-10.0%)'],
+    },
     // Raises count alike: +4.0%, +8.0%, then 1100 is +10.0% from 1000.
-    { name: 'a limit raised in small steps', values: [1000, 1040, 1080, 1100], alerts: ['Max stake 1,000 → 1,100 (+10.0%)'] },
+    {
+      name: 'a limit raised in small steps',
+      values: [1000, 1040, 1080, 1100],
+      alerts: ['Max stake 1,000 → 1,100 (+10.0%)'],
+    },
     // Back and forth about the base never adds up: -5.0%, 0, +5.0%, then 1100 is +10.0% from 1000 (+4.8% from 1050).
-    { name: 'a limit that swings back', values: [1000, 950, 1000, 1050, 1100], alerts: ['Max stake 1,000 → 1,100 (+10.0%)'] },
+    {
+      name: 'a limit that swings back',
+      values: [1000, 950, 1000, 1050, 1100],
+      alerts: ['Max stake 1,000 → 1,100 (+10.0%)'],
+    },
     // A jump alerts at once, as before: 1000 → 500 is -50.0%; 500 → 480 is -4.0% from the new base.
     { name: 'a jump', values: [1000, 500, 480], alerts: ['Max stake 1,000 → 500 (-50.0%)'] },
     // Under the threshold in total: 1000 → 910 is -9.0%.
@@ -121,12 +186,19 @@ describe('maxWinDecision: a limit alerts on its move since the value that last a
   });
 
   it('threshold 0 alerts every change, each from the one before', () => {
-    expect(walk([1000, 990, 995], { maxWinThresholdPct: 0 })).toEqual(['Max stake 1,000 → 990 (-1.0%)', 'Max stake 990 → 995 (+0.5%)']);
+    expect(walk([1000, 990, 995], { maxWinThresholdPct: 0 })).toEqual([
+      'Max stake 1,000 → 990 (-1.0%)',
+      'Max stake 990 → 995 (+0.5%)',
+    ]);
   });
 
   it("the alert's data is the move from the last alerted value, with the value just before; its notification says Max stake", () => {
     const d = maxWinDecision(change(940, 900), true, settings({ maxWinThresholdPct: 10 }), 1000);
-    expect(d.alert).toMatchObject({ kind: 'max_win', eventId: 42, data: { lineId: 7, from: 1000, to: 900, pct: -10, previous: 940 } });
+    expect(d.alert).toMatchObject({
+      kind: 'max_win',
+      eventId: 42,
+      data: { lineId: 7, from: 1000, to: 900, pct: -10, previous: 940 },
+    });
     expect(d.notify?.title).toBe('Max stake -10.0%: Moneyline · Full match');
     expect(d.notify?.body).toBe('Max stake 1,000 → 900 (-10.0%) on Moneyline · Full match');
     expect(d.base).toBe(900);
@@ -135,21 +207,48 @@ describe('maxWinDecision: a limit alerts on its move since the value that last a
   it('a muted or unwatched event does not alert and keeps its base; without a base the change is measured from its own previous value', () => {
     const muted = settings({ maxWinThresholdPct: 10, mutedEvents: new Set([42]) });
     expect(maxWinDecision(change(940, 900), true, muted, 1000)).toEqual({ alert: null, notify: null, base: 1000 });
-    expect(maxWinDecision(change(940, 900), false, settings({ maxWinThresholdPct: 10 }), 1000)).toEqual({ alert: null, notify: null, base: 1000 });
+    expect(maxWinDecision(change(940, 900), false, settings({ maxWinThresholdPct: 10 }), 1000)).toEqual({
+      alert: null,
+      notify: null,
+      base: 1000,
+    });
     expect(maxWinDecision(change(940, 900), true, settings({ maxWinThresholdPct: 10 })).base).toBe(940);
   });
 });
 
 describe('createMaxWinAlerts: the bases per limit, forgotten with the event', () => {
   const s = settings({ maxWinThresholdPct: 10 });
-  const line = (lineId: number, from: number, to: number, eventId = 42) => ({ eventId, specialId: null, contestantId: null, lineId, from, to, at: '', label: 'L' });
-  const special = (specialId: number, contestantId: number, from: number, to: number) => ({ eventId: 42, specialId, contestantId, lineId: null, from, to, at: '', label: 'S' });
+  const line = (lineId: number, from: number, to: number, eventId = 42) => ({
+    eventId,
+    specialId: null,
+    contestantId: null,
+    lineId,
+    from,
+    to,
+    at: '',
+    label: 'L',
+  });
+  const special = (specialId: number, contestantId: number, from: number, to: number) => ({
+    eventId: 42,
+    specialId,
+    contestantId,
+    lineId: null,
+    from,
+    to,
+    at: '',
+    label: 'S',
+  });
 
   it('keeps one base per line and per special contestant', () => {
     const a = createMaxWinAlerts();
     const fired = (c: Parameters<typeof a.decide>[0]) => a.decide(c, true, s).alert !== null;
     // Line 7 and special 7's contestant 1 slide side by side: each alerts on its own slide only.
-    expect([fired(line(7, 1000, 960)), fired(special(7, 1, 200, 196)), fired(line(7, 960, 900)), fired(special(7, 1, 196, 190))]).toEqual([false, false, true, false]);
+    expect([
+      fired(line(7, 1000, 960)),
+      fired(special(7, 1, 200, 196)),
+      fired(line(7, 960, 900)),
+      fired(special(7, 1, 196, 190)),
+    ]).toEqual([false, false, true, false]);
     expect(fired(special(7, 1, 190, 180))).toBe(true); // 200 → 180: -10.0%
     expect(a.held()).toBe(1);
   });

@@ -60,9 +60,15 @@ const PCT_EPSILON = 1e-9;
  * alerted; measured from the base, the steps add up (1000 → 980 → 960 → 940 → 900 alerts once, at 900). The alerted
  * value becomes the next base; cuts and raises alike. Pure: the caller keeps the base per line or contestant.
  */
-export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boolean, s: AlertSettings, base: number = c.from): MaxWinDecision {
+export function maxWinDecision(
+  c: MaxWinChange & { label: string },
+  watched: boolean,
+  s: AlertSettings,
+  base: number = c.from,
+): MaxWinDecision {
   const pct = pctChange(base, c.to);
-  if (!watched || isMuted(s, c.eventId) || c.to === base || Math.abs(pct) < s.maxWinThresholdPct - PCT_EPSILON) return { ...NONE, base };
+  if (!watched || isMuted(s, c.eventId) || c.to === base || Math.abs(pct) < s.maxWinThresholdPct - PCT_EPSILON)
+    return { ...NONE, base };
   const message = `Max stake ${money(base)} → ${money(c.to)} (${formatPct(pct)}) on ${c.label}`;
   return {
     alert: {
@@ -72,9 +78,17 @@ export function maxWinDecision(c: MaxWinChange & { label: string }, watched: boo
       contestantId: c.contestantId,
       message,
       // from: the value that last alerted (or the first seen); previous: the value just before this change.
-      data: { lineId: c.lineId, from: base, to: c.to, pct: Number.isFinite(pct) ? pct : null, at: c.at, previous: c.from },
+      data: {
+        lineId: c.lineId,
+        from: base,
+        to: c.to,
+        pct: Number.isFinite(pct) ? pct : null,
+        at: c.at,
+        previous: c.from,
+      },
     },
-    notify: s.notifyMaxWin && !s.doNotDisturb ? { title: `Max stake ${formatPct(pct)}: ${c.label}`, body: message } : null,
+    notify:
+      s.notifyMaxWin && !s.doNotDisturb ? { title: `Max stake ${formatPct(pct)}: ${c.label}`, body: message } : null,
     base: c.to,
   };
 }
@@ -115,7 +129,9 @@ export function specialStepDecision(
   const message = alike
     ? `Max stake ${money(first.from)} → ${money(first.to)} (${formatPct(first.pct ?? Infinity)}) on ${special.name}: ${steps.length} contestants (${named.map((x) => x.name).join(', ')}${tail})`
     : `Max stake step on ${special.name}: ${named.map((x) => `${x.name} ${money(x.from)} → ${money(x.to)} (${formatPct(x.pct ?? Infinity)})`).join('; ')}${more > 0 ? `;${tail}` : ''}`;
-  const title = alike ? `Max stake ${formatPct(first.pct ?? Infinity)}: ${special.name}` : `Max stake step: ${special.name}`;
+  const title = alike
+    ? `Max stake ${formatPct(first.pct ?? Infinity)}: ${special.name}`
+    : `Max stake step: ${special.name}`;
   return {
     alert: {
       kind: 'max_win',
@@ -123,9 +139,21 @@ export function specialStepDecision(
       specialId: special.specialId,
       contestantId: null,
       message,
-      data: { lineId: null, from: first.from, to: first.to, pct: first.pct, at: fired[0]!.at, previous: first.previous, contestants: steps, count: steps.length },
+      data: {
+        lineId: null,
+        from: first.from,
+        to: first.to,
+        pct: first.pct,
+        at: fired[0]!.at,
+        previous: first.previous,
+        contestants: steps,
+        count: steps.length,
+      },
     },
-    notify: fired.some((f) => f.decision.notify) && s.notifyMaxWin && !s.doNotDisturb ? { title: `${title} (${steps.length} contestants)`, body: message } : null,
+    notify:
+      fired.some((f) => f.decision.notify) && s.notifyMaxWin && !s.doNotDisturb
+        ? { title: `${title} (${steps.length} contestants)`, body: message }
+        : null,
   };
 }
 
@@ -151,7 +179,15 @@ export function settlementTitle(s: SettledEvent): string {
 export function settlementBody(s: SettledEvent, ctx: SettlementWordsContext = {}): string {
   const score = { home: s.score_home, away: s.score_away };
   return s.settlement
-    .map((l) => settledLineText(l, { sport: ctx.sportName ?? false, names: ctx.periodNames ?? NO_PERIOD_NAMES, score, team: ctx.teams?.get(l.line_id) ?? null, status: s.status }))
+    .map((l) =>
+      settledLineText(l, {
+        sport: ctx.sportName ?? false,
+        names: ctx.periodNames ?? NO_PERIOD_NAMES,
+        score,
+        team: ctx.teams?.get(l.line_id) ?? null,
+        status: s.status,
+      }),
+    )
     .join('\n');
 }
 
@@ -162,7 +198,9 @@ export function settlementInScope(s: SettledEvent, watched: boolean, settings: A
       return true;
     case 'chosen':
       // A watched match always counts: choosing sports widens the default, it never silences a watched match.
-      return watched || settings.settlementSports.includes(s.sport_id) || settings.settlementLeagues.includes(s.league_id);
+      return (
+        watched || settings.settlementSports.includes(s.sport_id) || settings.settlementLeagues.includes(s.league_id)
+      );
     default:
       return watched;
   }
@@ -183,9 +221,16 @@ export function settlementDecision(
       kind: 'settled',
       eventId: s.event_id,
       message: body ? `${title}\n${body}` : title,
-      data: { score_home: s.score_home, score_away: s.score_away, watched, sport_id: s.sport_id, league_id: s.league_id },
+      data: {
+        score_home: s.score_home,
+        score_away: s.score_away,
+        watched,
+        sport_id: s.sport_id,
+        league_id: s.league_id,
+      },
     },
-    notify: settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
+    notify:
+      settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
   };
 }
 
@@ -207,7 +252,12 @@ export function resettlementTitle(r: Resettlement): string {
  * settlement of that match would (the same scope, muting and silencing): the trader was told the first result, so
  * a change of it is news of the same weight. Its words list the lines as now settled.
  */
-export function resettlementDecision(r: Resettlement, watched: boolean, settings: AlertSettings, ctx: SettlementWordsContext = {}): AlertDecision {
+export function resettlementDecision(
+  r: Resettlement,
+  watched: boolean,
+  settings: AlertSettings,
+  ctx: SettlementWordsContext = {},
+): AlertDecision {
   if (!settlementInScope(r.to, watched, settings) || isMuted(settings, r.eventId)) return NONE;
   const title = resettlementTitle(r);
   const body = settlementBody(r.to, ctx);
@@ -227,6 +277,7 @@ export function resettlementDecision(r: Resettlement, watched: boolean, settings
         league_id: r.to.league_id,
       },
     },
-    notify: settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
+    notify:
+      settings.notifySettlements && !settings.doNotDisturb ? { title, body, sound: settings.settlementSound } : null,
   };
 }

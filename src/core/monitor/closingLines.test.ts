@@ -6,12 +6,27 @@ import { createClosingLines } from './closingLines';
 
 const T0 = Date.UTC(2026, 10, 22, 12);
 const market = (lineId: number, prices: Market['prices']): Market => ({
-  line_id: lineId, period: 0, market: lineId % 10 === 2 ? 'totals' : 'moneyline', side: null, line: lineId % 10 === 2 ? 2.5 : null,
-  prices, max_win: 500, updated_at: formatServiceTime(T0),
+  line_id: lineId,
+  period: 0,
+  market: lineId % 10 === 2 ? 'totals' : 'moneyline',
+  side: null,
+  line: lineId % 10 === 2 ? 2.5 : null,
+  prices,
+  max_win: 500,
+  updated_at: formatServiceTime(T0),
 });
 const snapshot = (eventId: number, liveStatus: number, markets: Market[]): EventOdds => ({
-  event_id: eventId, sport_id: 1, league_id: 1, league_name: 'L', runner_home: 'H', runner_away: 'A', starts: formatServiceTime(T0 + 3_600_000),
-  live_status: liveStatus, score_home: null, score_away: null, markets,
+  event_id: eventId,
+  sport_id: 1,
+  league_id: 1,
+  league_name: 'L',
+  runner_home: 'H',
+  runner_away: 'A',
+  starts: formatServiceTime(T0 + 3_600_000),
+  live_status: liveStatus,
+  score_home: null,
+  score_away: null,
+  markets,
 });
 
 /**
@@ -24,7 +39,13 @@ function setup(watched = new Set([1]), skewMs?: number | null) {
   const errors: string[] = [];
   const skew = { ms: skewMs };
   const serviceNow = skewMs === undefined ? {} : { serviceNow: () => (skew.ms == null ? null : clock.now() + skew.ms) };
-  const lines = createClosingLines({ store, clock, isWatched: (id) => watched.has(id), ...serviceNow, reportError: (e) => errors.push(e.message) });
+  const lines = createClosingLines({
+    store,
+    clock,
+    isWatched: (id) => watched.has(id),
+    ...serviceNow,
+    reportError: (e) => errors.push(e.message),
+  });
   /** The skew as measured now (the status probe answering after the stream's snapshot). */
   const measured = (ms: number) => (skew.ms = ms);
   return { clock, store, lines, errors, measured };
@@ -134,7 +155,10 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2, away: 1.9 }, 'kickoff', KICKOFF, false]]);
     // A fresh snapshot: the match, not live, starts an hour later. The lines are open again, at the snapshot's prices.
     await clock.advance(5 * 60_000);
-    lines.onSnapshot(1, { ...snapshot(1, 0, [market(10, { home: 1.8, away: 2.1 })]), starts: formatServiceTime(KICKOFF + 3_600_000) });
+    lines.onSnapshot(1, {
+      ...snapshot(1, 0, [market(10, { home: 1.8, away: 2.1 })]),
+      starts: formatServiceTime(KICKOFF + 3_600_000),
+    });
     await clock.advance(1_000);
     expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
     await clock.advance(30 * 60_000);
@@ -144,9 +168,16 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     lines.onScore(1, { live_status: 1 });
     await clock.advance(1_000);
     const [c] = store.lineCloses(1);
-    expect([c!.closing, c!.closeReason, c!.closedAt]).toEqual([{ home: 1.7, away: 2.25 }, 'started', clock.now() - 1_000]);
+    expect([c!.closing, c!.closeReason, c!.closedAt]).toEqual([
+      { home: 1.7, away: 2.25 },
+      'started',
+      clock.now() - 1_000,
+    ]);
     // A snapshot that moves nothing (the same start) after a real kick-off changes nothing.
-    lines.onSnapshot(1, { ...snapshot(1, 1, [market(10, { home: 1.2, away: 4 })]), starts: formatServiceTime(KICKOFF + 3_600_000) });
+    lines.onSnapshot(1, {
+      ...snapshot(1, 1, [market(10, { home: 1.2, away: 4 })]),
+      starts: formatServiceTime(KICKOFF + 3_600_000),
+    });
     await clock.advance(1_000);
     expect(store.lineCloses(1)[0]!.closing).toEqual({ home: 1.7, away: 2.25 });
   });
@@ -154,7 +185,10 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
   describe("the service's clock minutes ahead of ours or behind (issue 37): kick-off is the service's start, on its clock", () => {
     const MIN = 60_000;
     // A price the service stamps now on its own clock.
-    const stamped = (lineId: number, prices: Market['prices'], serviceMs: number): Market => ({ ...market(lineId, prices), updated_at: formatServiceTime(serviceMs) });
+    const stamped = (lineId: number, prices: Market['prices'], serviceMs: number): Market => ({
+      ...market(lineId, prices),
+      updated_at: formatServiceTime(serviceMs),
+    });
 
     it('3 minutes ahead: the start passes at 11:57 on our clock; the close is the price before it, stamped 11:57 ours', async () => {
       const SKEW = 3 * MIN;
@@ -185,7 +219,9 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       lines.onMarkets(1, [{ ...market(10, { home: 2.25, away: 1.72 }), updated_at: null as unknown as string }]);
       // The service's start passes at 12:03 ours: closed there, at the last price.
       await clock.advance(MIN + 1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.25, away: 1.72 }, 'kickoff', KICKOFF - SKEW, false]]);
+      expect(store.lineCloses(1).map(row)).toEqual([
+        [10, { home: 2.25, away: 1.72 }, 'kickoff', KICKOFF - SKEW, false],
+      ]);
     });
 
     it('the start read on our clock through a skew measured since falls before a pre-match price taken: the close is stamped no earlier than it', async () => {
@@ -216,10 +252,12 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       await clock.advance(20_000);
       lines.onScore(1, { live_status: 1 });
       await clock.advance(1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 1.95, away: 1.95 }, 'started', KICKOFF - SKEW - 10_000, false]]);
+      expect(store.lineCloses(1).map(row)).toEqual([
+        [10, { home: 1.95, away: 1.95 }, 'started', KICKOFF - SKEW - 10_000, false],
+      ]);
     });
 
-    it('a first snapshot after the start on the service\'s clock (ahead: 11:58 ours is 12:01 its) records no open and no close', async () => {
+    it("a first snapshot after the start on the service's clock (ahead: 11:58 ours is 12:01 its) records no open and no close", async () => {
       const SKEW = 3 * MIN;
       const { clock, store, lines } = setup(new Set([1]), SKEW);
       // Our 11:58 is the service's 12:01: the match has started, though the stream has not said so yet.
@@ -230,7 +268,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       expect(store.lineCloses(1)).toEqual([]);
     });
 
-    it('the skew measured after the snapshot (3 minutes ahead): the next prices set the start on the service\'s clock', async () => {
+    it("the skew measured after the snapshot (3 minutes ahead): the next prices set the start on the service's clock", async () => {
       const SKEW = 3 * MIN;
       const { clock, store, lines, measured } = setup(new Set([1]), null);
       lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
@@ -240,7 +278,9 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       lines.onMarkets(1, [stamped(10, { home: 2.05, away: 1.85 }, clock.now() + SKEW)]);
       // The service's kick-off, 3 minutes before ours: closed there, at the last price, with no word from the stream.
       await clock.advance(KICKOFF - SKEW - clock.now() + 1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.05, away: 1.85 }, 'kickoff', KICKOFF - SKEW, false]]);
+      expect(store.lineCloses(1).map(row)).toEqual([
+        [10, { home: 2.05, away: 1.85 }, 'kickoff', KICKOFF - SKEW, false],
+      ]);
     });
 
     it('the skew not measured yet: only the stream tells kick-off (a price stamped after the start, or live), never our clock', async () => {

@@ -67,7 +67,10 @@ export function createClosingLines(o: {
     try {
       o.store.writer.applyLineCloseOps(batch);
     } catch (e) {
-      o.reportError({ kind: 'internal', message: `Could not record closing lines: ${e instanceof Error ? e.message : String(e)}` });
+      o.reportError({
+        kind: 'internal',
+        message: `Could not record closing lines: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   };
   const push = (op: LineCloseOp) => {
@@ -83,7 +86,13 @@ export function createClosingLines(o: {
     if (s.timer !== null) o.clock.clearTimeout(s.timer);
     s.timer = null;
   };
-  const kickOff = (eventId: number, s: EventState, kickOffAt: number, reason: 'started' | 'kickoff', confirmed: boolean) => {
+  const kickOff = (
+    eventId: number,
+    s: EventState,
+    kickOffAt: number,
+    reason: 'started' | 'kickoff',
+    confirmed: boolean,
+  ) => {
     if (s.started) return;
     // The start on the service's clock, read on ours, can fall before a pre-match price we took after it (stamped
     // before the start, delivered after, or a service clock read through a skew measured a while ago): the close is
@@ -145,7 +154,16 @@ export function createClosingLines(o: {
       const svc = serviceNow();
       // The kick-off moved: the scheduled start closed the lines, and now the match, not live, starts later. The
       // close is taken at the real kick-off: the lines open again and this snapshot's prices go on from there.
-      if (s.started && s.byClockAt !== null && odds.live_status !== LIVE_STATUS.liveNow && s.starts !== null && was !== null && s.starts > was && svc !== null && svc < s.starts) {
+      if (
+        s.started &&
+        s.byClockAt !== null &&
+        odds.live_status !== LIVE_STATUS.liveNow &&
+        s.starts !== null &&
+        was !== null &&
+        s.starts > was &&
+        svc !== null &&
+        svc < s.starts
+      ) {
         push({ type: 'reopen', eventId, at: s.byClockAt });
         s.started = false;
         s.byClockAt = null;
@@ -156,7 +174,8 @@ export function createClosingLines(o: {
         // kick-off, so the lines close at their last prices seen, and those are stale when seen long before.
         return kickOff(eventId, s, s.starts === null ? now : local(s.starts), 'started', false);
       }
-      if (s.starts !== null && svc !== null && svc >= s.starts) return kickOff(eventId, s, local(s.starts), 'kickoff', false);
+      if (s.starts !== null && svc !== null && svc >= s.starts)
+        return kickOff(eventId, s, local(s.starts), 'kickoff', false);
       prices(eventId, s, odds.markets, now);
       push({ type: 'snapshotLines', eventId, lineIds: odds.markets.map((m) => m.line_id), at: now });
       clearTimer(s);

@@ -3,7 +3,16 @@ import type { Market } from '../../shared/api';
 import { createManualClock } from '../../../test/support/manualClock';
 import { createCoalescer, type CoalescedEvent } from './coalescer';
 
-const m = (lineId: number, home: number): Market => ({ line_id: lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home, away: 2 }, max_win: 100, updated_at: '2026-11-24T00:00:00' });
+const m = (lineId: number, home: number): Market => ({
+  line_id: lineId,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices: { home, away: 2 },
+  max_win: 100,
+  updated_at: '2026-11-24T00:00:00',
+});
 
 describe('the coalescer', () => {
   it('hands a quiet line on at once, a busy one at most every interval with only its latest value', async () => {
@@ -22,7 +31,10 @@ describe('the coalescer', () => {
     expect(batches).toHaveLength(1);
     await clock.advance(1);
     expect(batches.map((b) => b.at)).toEqual([1_000, 1_008]);
-    expect(batches[1]!.batch.map((e) => [e.eventId, e.markets.map((x) => x.prices!.home)])).toEqual([[7, [1.7]], [8, [3.0]]]);
+    expect(batches[1]!.batch.map((e) => [e.eventId, e.markets.map((x) => x.prices!.home)])).toEqual([
+      [7, [1.7]],
+      [8, [3.0]],
+    ]);
     // Quiet again for longer than the interval: the next one goes at once.
     await clock.advance(50);
     c.add(7, [m(1, 1.6)]);
@@ -47,7 +59,13 @@ describe('the coalescer', () => {
     expect(batches).toHaveLength(1); // a score does not jump the interval
     await clock.advance(1);
     expect(batches[1]).toEqual([
-      { eventId: 7, markets: [m(1, 1.8)], replace: false, score: { liveStatus: 1, scoreHome: 2, scoreAway: 0 }, ended: 'settled' },
+      {
+        eventId: 7,
+        markets: [m(1, 1.8)],
+        replace: false,
+        score: { liveStatus: 1, scoreHome: 2, scoreAway: 0 },
+        ended: 'settled',
+      },
       { eventId: 9, markets: [], replace: false, score: { liveStatus: 1, scoreHome: 0, scoreAway: 3 } },
     ]);
     // A snapshot stands for the prices before it but keeps the score; a stream back after an end is not ended.
@@ -56,6 +74,8 @@ describe('the coalescer', () => {
     c.end(7, 'removed');
     c.add(7, [m(2, 2.5)], true);
     await clock.advance(0);
-    expect(batches[2]).toEqual([{ eventId: 7, markets: [m(2, 2.5)], replace: true, score: { liveStatus: 1, scoreHome: 2, scoreAway: 1 } }]);
+    expect(batches[2]).toEqual([
+      { eventId: 7, markets: [m(2, 2.5)], replace: true, score: { liveStatus: 1, scoreHome: 2, scoreAway: 1 } },
+    ]);
   });
 });

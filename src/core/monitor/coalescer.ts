@@ -79,7 +79,12 @@ export function createCoalescer(clock: Clock, intervalMs: number, sink: (batch: 
       let p = entry(eventId);
       if (replace) {
         // A snapshot stands for everything before it; a stream that ended and came back is no longer ended.
-        p = { markets: new Map(), replace: true, ...(snapshot ? { snapshot } : {}), ...(p.score ? { score: p.score } : {}) };
+        p = {
+          markets: new Map(),
+          replace: true,
+          ...(snapshot ? { snapshot } : {}),
+          ...(p.score ? { score: p.score } : {}),
+        };
         pending.set(eventId, p);
       }
       for (const m of markets) p.markets.set(m.line_id, m);

@@ -25,7 +25,16 @@ function harness() {
   const take = (now: number) => {
     const out = eps.take(now);
     for (const o of out.opened) {
-      const r: AlertRecord = { id: next++, at: o.alert.at!, kind: o.alert.kind, eventId: o.alert.eventId ?? null, specialId: null, contestantId: null, message: o.alert.message, data: o.alert.data };
+      const r: AlertRecord = {
+        id: next++,
+        at: o.alert.at!,
+        kind: o.alert.kind,
+        eventId: o.alert.eventId ?? null,
+        specialId: null,
+        contestantId: null,
+        message: o.alert.message,
+        data: o.alert.data,
+      };
       o.bind(r);
       rows.set(r.id, r);
       opened.push(r);
@@ -70,7 +79,9 @@ describe('drop episodes (docs/trading.md: one alert per burst of drops on an eve
     // The largest move is named at the top (the line a notification opens at), and leads the words.
     expect(data).toMatchObject({ lineId: 2, side: 'home', from: 3.0, to: 2.5, basis: 'open', at: 1_000, until: 1_863 });
     expect(data.lines[0]).toEqual({ lineId: 2, side: 'home', from: 3.0, to: 2.5, pct: data.pct, basis: 'open' });
-    expect(row.message).toMatch(/^23 lines dropped on A v B \(EM\): Line 2 · Full match fair 3\.000 → 2\.500 \(-16\.7%\); .*; and 18 more$/);
+    expect(row.message).toMatch(
+      /^23 lines dropped on A v B \(EM\): Line 2 · Full match fair 3\.000 → 2\.500 \(-16\.7%\); .*; and 18 more$/,
+    );
     // Nothing more to say until it grows again.
     expect(h.eps.nextAt()).toBeNull();
   });
@@ -83,7 +94,9 @@ describe('drop episodes (docs/trading.md: one alert per burst of drops on an eve
     h.eps.add(7, 'A v B', drop(1, 1.8, 1.6, { basis: 'alert' }), 3_000);
     h.take(3_000);
     const data = h.rows.get(1)!.data as EpisodeData;
-    expect(data.lines).toEqual([{ lineId: 1, side: 'home', from: 2.0, to: 1.6, pct: expect.closeTo(-20, 9) as number, basis: 'open' }]);
+    expect(data.lines).toEqual([
+      { lineId: 1, side: 'home', from: 2.0, to: 1.6, pct: expect.closeTo(-20, 9) as number, basis: 'open' },
+    ]);
   });
 
   it('a burst after the quiet gap is a new episode; the first one ends with its last state written', () => {
@@ -113,11 +126,21 @@ describe('drop episodes (docs/trading.md: one alert per burst of drops on an eve
       if (t % 5_000 === 0) h.eps.add(8, 'C v D', drop(1, 2.0, 1.8), t);
       h.take(t);
     }
-    expect(h.opened.filter((r) => r.eventId === 7).map((r) => r.at)).toEqual([0, EPISODE_RULES.maxMs, 2 * EPISODE_RULES.maxMs]);
-    expect(h.opened.filter((r) => r.eventId === 8).map((r) => r.at)).toEqual([0, EPISODE_RULES.maxMs, 2 * EPISODE_RULES.maxMs]);
+    expect(h.opened.filter((r) => r.eventId === 7).map((r) => r.at)).toEqual([
+      0,
+      EPISODE_RULES.maxMs,
+      2 * EPISODE_RULES.maxMs,
+    ]);
+    expect(h.opened.filter((r) => r.eventId === 8).map((r) => r.at)).toEqual([
+      0,
+      EPISODE_RULES.maxMs,
+      2 * EPISODE_RULES.maxMs,
+    ]);
     // At most one update a second per event, and fewer as the episode lasts: a second apart at first, a third of the
     // episode's age later, 10 s apart at most; so a 5-minute storm is rewritten about 35 times, not 300.
-    const seven = h.updates.filter((r) => r.eventId === 7 && r.updatedAt! < EPISODE_RULES.maxMs).map((r) => r.updatedAt!);
+    const seven = h.updates
+      .filter((r) => r.eventId === 7 && r.updatedAt! < EPISODE_RULES.maxMs)
+      .map((r) => r.updatedAt!);
     const gaps = seven.slice(1).map((at, i) => at - seven[i]!);
     expect(gaps.every((g) => g >= EPISODE_RULES.updateMs)).toBe(true);
     expect(gaps.slice(0, 3)).toEqual([1_000, 1_000, 1_000]);

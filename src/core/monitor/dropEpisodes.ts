@@ -30,7 +30,13 @@ export interface EpisodeRules {
  * 10 s quiet: a goal moves every line of a match within a few seconds, and a second goal 10 s later is rare; 5 min at
  * most, so that under a constant storm an event's record still starts anew and stays readable; one update a second.
  */
-export const EPISODE_RULES: EpisodeRules = { quietMs: 10_000, maxMs: 300_000, updateMs: 1_000, updateAgeShare: 1 / 3, maxUpdateMs: 10_000 };
+export const EPISODE_RULES: EpisodeRules = {
+  quietMs: 10_000,
+  maxMs: 300_000,
+  updateMs: 1_000,
+  updateAgeShare: 1 / 3,
+  maxUpdateMs: 10_000,
+};
 
 /** How long an open episode's next update waits after its last one: a second at first, a third of its age later, 10 s at most. */
 export function updateGap(rules: EpisodeRules, startedAt: number, givenAt: number): number {
@@ -126,13 +132,34 @@ function ordered(lines: ReadonlyMap<string, LineDrop>): LineDrop[] {
 }
 
 /** The episode's words and data: one line reads as its own drop alert; more list the largest moves first. */
-export function episodeWords(ep: { name: string; startedAt: number; lastAt: number; lines: ReadonlyMap<string, LineDrop> }): { message: string; data: EpisodeData } {
+export function episodeWords(ep: {
+  name: string;
+  startedAt: number;
+  lastAt: number;
+  lines: ReadonlyMap<string, LineDrop>;
+}): { message: string; data: EpisodeData } {
   const lines = ordered(ep.lines);
   const top = lines[0]!;
-  const listed: EpisodeLine[] = lines.map((l) => ({ lineId: l.lineId, side: l.side, from: l.from, to: l.to, pct: l.pct, basis: l.basis }));
-  const data: EpisodeData = { ...listed[0]!, model: top.model, at: ep.startedAt, until: ep.lastAt, lines: listed, count: lines.length };
+  const listed: EpisodeLine[] = lines.map((l) => ({
+    lineId: l.lineId,
+    side: l.side,
+    from: l.from,
+    to: l.to,
+    pct: l.pct,
+    basis: l.basis,
+  }));
+  const data: EpisodeData = {
+    ...listed[0]!,
+    model: top.model,
+    at: ep.startedAt,
+    until: ep.lastAt,
+    lines: listed,
+    count: lines.length,
+  };
   if (lines.length === 1) return { message: top.message, data };
-  const shown = lines.slice(0, EPISODE_LINES_IN_WORDS).map((l) => `${l.words} fair ${l.from.toFixed(3)} → ${l.to.toFixed(3)} (${formatPct(l.pct)})`);
+  const shown = lines
+    .slice(0, EPISODE_LINES_IN_WORDS)
+    .map((l) => `${l.words} fair ${l.from.toFixed(3)} → ${l.to.toFixed(3)} (${formatPct(l.pct)})`);
   const more = lines.length - shown.length;
   const message = `${lines.length} lines dropped on ${ep.name} (${top.model}): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
   return { message, data };
@@ -146,7 +173,12 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
   const overAt = (ep: Episode) => Math.min(ep.lastAt + rules.quietMs, ep.startedAt + rules.maxMs);
   const isOver = (ep: Episode, now: number) => now >= overAt(ep);
   /** When an episode has output due: a new one at once, a grown one at its next update or its end, a clean one never. */
-  const dueOf = (ep: Episode): number => (ep.state === 'new' ? ep.givenAt : ep.state === 'dirty' ? Math.min(ep.givenAt + updateGap(rules, ep.startedAt, ep.givenAt), overAt(ep)) : Infinity);
+  const dueOf = (ep: Episode): number =>
+    ep.state === 'new'
+      ? ep.givenAt
+      : ep.state === 'dirty'
+        ? Math.min(ep.givenAt + updateGap(rules, ep.startedAt, ep.givenAt), overAt(ep))
+        : Infinity;
   /**
    * No episode has output due before this (kept as adds and takes change them): take() runs on every coalesced batch,
    * and a walk over every open episode each time was work for nothing most of the time under a storm.
@@ -212,7 +244,8 @@ export function createDropEpisodes(rules: EpisodeRules = EPISODE_RULES): DropEpi
           continue;
         }
         if (ep.state === 'new') out.opened.push(opening(ep));
-        else if (ep.state === 'dirty' && ep.record && now - ep.givenAt >= updateGap(rules, ep.startedAt, ep.givenAt)) out.updated.push(updateOf(ep, now));
+        else if (ep.state === 'dirty' && ep.record && now - ep.givenAt >= updateGap(rules, ep.startedAt, ep.givenAt))
+          out.updated.push(updateOf(ep, now));
         else {
           dueAt = Math.min(dueAt, dueOf(ep));
           continue;

@@ -19,7 +19,12 @@ export interface MaxWinChange {
 
 export type MonitorEvent =
   /** A settlement stored for the first time, or (`resettled`: the result it replaced) one sent again with another result. */
-  | { type: 'settlement'; settlement: SettledEvent; watched: boolean; resettled?: { scoreHome: number; scoreAway: number; status: string } }
+  | {
+      type: 'settlement';
+      settlement: SettledEvent;
+      watched: boolean;
+      resettled?: { scoreHome: number; scoreAway: number; status: string };
+    }
   | ({ type: 'max_win'; watched: boolean } & MaxWinChange)
   /**
    * What the streams delivered since the last batch, coalesced (./coalescer.ts): per event, its markets' latest values

@@ -190,7 +190,19 @@ export function createMonitor(options: MonitorOptions): Monitor {
     for (const c of step.changes) {
       const decision = maxWinDecide(c);
       const d = decision.alert?.data as { from: number; to: number; pct: number | null } | undefined;
-      if (d) fired.push({ decision, at: c.at, step: { contestantId: c.contestantId, name: c.contestant, from: d.from, to: d.to, pct: d.pct, previous: c.from } });
+      if (d)
+        fired.push({
+          decision,
+          at: c.at,
+          step: {
+            contestantId: c.contestantId,
+            name: c.contestant,
+            from: d.from,
+            to: d.to,
+            pct: d.pct,
+            previous: c.from,
+          },
+        });
     }
     maxWinAlert(specialStepDecision(step, fired, options.settings()), step.eventId, null);
   }
@@ -219,14 +231,19 @@ export function createMonitor(options: MonitorOptions): Monitor {
       const fired = priceAlerts;
       priceAlerts = [];
       const episodes = priceWatch.takeEpisodes(now);
-      const opened: Array<{ alert: NewAlert; notify: { title: string; body: string } | null; bind?(record: AlertRecord): void }> = [...fired, ...episodes.opened];
+      const opened: Array<{
+        alert: NewAlert;
+        notify: { title: string; body: string } | null;
+        bind?(record: AlertRecord): void;
+      }> = [...fired, ...episodes.opened];
       if (opened.length && !stopped) {
         const stored = store.writer.appendAlerts(opened.map((f) => f.alert));
         opened.forEach((f, i) => {
           const alert = stored[i]!;
           f.bind?.(alert);
           emit({ type: 'alert', alert });
-          if (f.notify) notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId, lineId: alertLineId(alert.data) });
+          if (f.notify)
+            notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId, lineId: alertLineId(alert.data) });
         });
       }
       if (episodes.updated.length && !stopped) {
@@ -256,7 +273,14 @@ export function createMonitor(options: MonitorOptions): Monitor {
     episodeTimer = { handle, at };
   }
 
-  const closingLines = createClosingLines({ store, clock, isWatched, isFollowing: (id) => streams.state(id)?.status === 'live', serviceNow: () => (client.clockSkewMs() === null ? null : client.serviceNow()), reportError });
+  const closingLines = createClosingLines({
+    store,
+    clock,
+    isWatched,
+    isFollowing: (id) => streams.state(id)?.status === 'live',
+    serviceNow: () => (client.clockSkewMs() === null ? null : client.serviceNow()),
+    reportError,
+  });
 
   const odds = createOddsPipeline({
     store,
@@ -270,7 +294,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
       try {
         observePrices(batch);
       } catch (e) {
-        reportError({ kind: 'internal', message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}` });
+        reportError({
+          kind: 'internal',
+          message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}`,
+        });
       }
       for (const e of batch) if (e.ended !== undefined) priceWatch.forget(e.eventId);
     },
@@ -308,7 +335,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
     try {
       if (!stopped) store.recordPeriods(r.value);
     } catch (e) {
-      reportError({ kind: 'internal', message: `Could not record the period list: ${e instanceof Error ? e.message : String(e)}` });
+      reportError({
+        kind: 'internal',
+        message: `Could not record the period list: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   }
 
@@ -365,9 +395,16 @@ export function createMonitor(options: MonitorOptions): Monitor {
           try {
             store.recordScore(score, clock.now());
           } catch (e) {
-            reportError({ kind: 'internal', message: `Could not record a score: ${e instanceof Error ? e.message : String(e)}` });
+            reportError({
+              kind: 'internal',
+              message: `Could not record a score: ${e instanceof Error ? e.message : String(e)}`,
+            });
           }
-          odds.onScore(eventId, { liveStatus: score.live_status, scoreHome: score.score_home, scoreAway: score.score_away });
+          odds.onScore(eventId, {
+            liveStatus: score.live_status,
+            scoreHome: score.score_home,
+            scoreAway: score.score_away,
+          });
         }),
         streams.onEnd((eventId, end) => {
           if (!otherMatches.admits(eventId)) return;
@@ -393,13 +430,19 @@ export function createMonitor(options: MonitorOptions): Monitor {
         openStream(id);
       }
       every(() => options.settings().settledEverySeconds, settlements.sync);
-      every(() => options.settings().specialsEverySeconds, () => specials.refresh());
+      every(
+        () => options.settings().specialsEverySeconds,
+        () => specials.refresh(),
+      );
       // Housekeeping a minute in, then daily: retention of tick history and planner statistics.
       const maintain = () => {
         try {
           store.maintain();
         } catch (e) {
-          reportError({ kind: 'internal', message: `Store maintenance failed: ${e instanceof Error ? e.message : String(e)}` });
+          reportError({
+            kind: 'internal',
+            message: `Store maintenance failed: ${e instanceof Error ? e.message : String(e)}`,
+          });
         }
         later(maintain, 86_400_000);
       };
@@ -411,7 +454,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
         try {
           done = store.compactStep({ budgetMs: 10 }).done;
         } catch (e) {
-          reportError({ kind: 'internal', message: `Tick compaction failed: ${e instanceof Error ? e.message : String(e)}` });
+          reportError({
+            kind: 'internal',
+            message: `Tick compaction failed: ${e instanceof Error ? e.message : String(e)}`,
+          });
         }
         later(compact, done ? 30_000 : 100);
       };
@@ -480,7 +526,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
       };
     },
     lastSettledSync: () => settlements.lastSync(),
-    streamStates: () => streams.watched().map((id) => streams.state(id)).filter((s): s is StreamState => s !== null),
+    streamStates: () =>
+      streams
+        .watched()
+        .map((id) => streams.state(id))
+        .filter((s): s is StreamState => s !== null),
     followedEvents: () => odds.followed(),
     retime: () => {
       for (const w of waits) w();

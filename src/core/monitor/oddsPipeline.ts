@@ -48,7 +48,11 @@ const failure = (what: string, e: unknown): AppError => ({
  * A market line in the trader's words, as every screen labels it: "Home -1.5 / Away +1.5 · 1st Half",
  * "Home team total 1.5 · Full match", "Moneyline · Full match".
  */
-export function lineLabel(m: Pick<Market, 'market' | 'line' | 'side' | 'period'>, sport: string | boolean = false, names: PeriodNames = NO_PERIOD_NAMES): string {
+export function lineLabel(
+  m: Pick<Market, 'market' | 'line' | 'side' | 'period'>,
+  sport: string | boolean = false,
+  names: PeriodNames = NO_PERIOD_NAMES,
+): string {
   return `${lineWords(m.market, m.line, { team: m.side })} · ${labelPeriod(sport, m.period, names)}`;
 }
 
@@ -100,7 +104,8 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
     const lines = baseline(eventId);
     // Read only when a limit moved: the sport and the service's period names, for the label.
     let words: { sport: string | boolean; names: PeriodNames } | null = null;
-    const wordsOf = () => (words ??= { sport: store.eventView(eventId)?.sportName ?? false, names: periodNames(store.periods()) });
+    const wordsOf = () =>
+      (words ??= { sport: store.eventView(eventId)?.sportName ?? false, names: periodNames(store.periods()) });
     for (const m of markets) {
       const previous = lines.get(m.line_id);
       lines.set(m.line_id, m.max_win);

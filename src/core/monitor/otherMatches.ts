@@ -36,7 +36,10 @@ export function createOtherMatches(o: {
         other = o.store.namesAnotherMatch(snapshot, 'stream', o.clock.now());
       } catch (e) {
         // Not judged (the file is locked past its wait): the snapshot goes on as before, and its own write judges it.
-        o.reportError({ kind: 'internal', message: `Could not check the match of event ${eventId}: ${e instanceof Error ? e.message : String(e)}` });
+        o.reportError({
+          kind: 'internal',
+          message: `Could not check the match of event ${eventId}: ${e instanceof Error ? e.message : String(e)}`,
+        });
         return true;
       }
       if (!other) return true;

@@ -9,7 +9,14 @@
 // caller's and is updated in place (see sideStep). ./priceWatch.ts feeds it the coalesced batches.
 import type { DevigModel, Prices } from '../../shared/api';
 import type { NewAlert, PriceSide, PriceThreshold } from '../../shared/domain';
-import { DEFAULT_DROP_MIN_PROB_PTS, fairFallPct, fairPrices, isDrop, pricedSides, sideWords } from '../../shared/trading';
+import {
+  DEFAULT_DROP_MIN_PROB_PTS,
+  fairFallPct,
+  fairPrices,
+  isDrop,
+  pricedSides,
+  sideWords,
+} from '../../shared/trading';
 import { formatPct } from './alertRules';
 
 export interface PriceRuleConfig {
@@ -84,7 +91,12 @@ export const WINDOW_SLICES = 120;
  * updated in place (a line's state belongs to its caller, which hands back the state it was given last): at 2,000
  * updates a second, copying each window on every tick was most of the rule's cost.
  */
-function sideStep(prev: SideState | undefined, fair: number, at: number, windowMs: number): { state: SideState; windowRef: number } {
+function sideStep(
+  prev: SideState | undefined,
+  fair: number,
+  at: number,
+  windowMs: number,
+): { state: SideState; windowRef: number } {
   if (!prev) return { state: { openFair: fair, ats: [at], fairs: [fair] }, windowRef: fair };
   const start = at - windowMs;
   const slice = windowMs / WINDOW_SLICES;
@@ -125,13 +137,16 @@ function dropStep(
   const sides: LineState['sides'] = { ...prev?.sides };
   const lastDrop = prev?.lastDrop;
   const rule = { dropPct: c.dropPct, minProbPts: c.minProbPts ?? DEFAULT_DROP_MIN_PROB_PTS };
-  let pick: { side: PriceSide; fall: number; from: number; to: number; basis: 'open' | 'window' | 'alert' } | null = null;
+  let pick: { side: PriceSide; fall: number; from: number; to: number; basis: 'open' | 'window' | 'alert' } | null =
+    null;
   for (const side of Object.keys(fair) as PriceSide[]) {
     const to = fair[side]!;
     const r = sideStep(prev?.sides[side], to, o.at, windowMs);
     sides[side] = r.state;
     const anchor = lastDrop?.fair[side];
-    const refs: Array<{ from: number; basis: 'open' | 'window' | 'alert' }> = [anchor !== undefined ? { from: anchor, basis: 'alert' } : { from: r.state.openFair, basis: 'open' }];
+    const refs: Array<{ from: number; basis: 'open' | 'window' | 'alert' }> = [
+      anchor !== undefined ? { from: anchor, basis: 'alert' } : { from: r.state.openFair, basis: 'open' },
+    ];
     if (!lastDrop || o.at - windowMs >= lastDrop.at) refs.push({ from: r.windowRef, basis: 'window' });
     for (const ref of refs) {
       if (!isDrop(ref.from, to, rule)) continue;
@@ -141,7 +156,12 @@ function dropStep(
   }
   // isDrop is false for a rule of 0 (off), so no pick then either.
   if (!pick) return { sides, alert: null };
-  const basis = pick.basis === 'open' ? 'since the open' : pick.basis === 'alert' ? 'since the last drop alert' : `in ${c.dropWindowMinutes} min`;
+  const basis =
+    pick.basis === 'open'
+      ? 'since the open'
+      : pick.basis === 'alert'
+        ? 'since the last drop alert'
+        : `in ${c.dropWindowMinutes} min`;
   const side = o.market ? sideWords(o.market, o.line ?? null, pick.side, { team: o.team ?? null }) : pick.side;
   return {
     sides,
@@ -150,12 +170,27 @@ function dropStep(
       kind: 'drop',
       eventId: o.eventId,
       message: `${side} fair ${pick.from.toFixed(3)} → ${pick.to.toFixed(3)} (${formatPct(-pick.fall)} ${basis}, ${c.model}) on ${o.label}`,
-      data: { lineId: o.lineId, side: pick.side, from: pick.from, to: pick.to, pct: -pick.fall, basis: pick.basis, model: c.model, at: o.at },
+      data: {
+        lineId: o.lineId,
+        side: pick.side,
+        from: pick.from,
+        to: pick.to,
+        pct: -pick.fall,
+        basis: pick.basis,
+        model: c.model,
+        at: o.at,
+      },
     },
   };
 }
 
-function thresholdStep(prev: ThresholdState | undefined, price: number, t: PriceThreshold, o: PriceObservation, c: PriceRuleConfig): { state: ThresholdState | undefined; alert: NewAlert | null } {
+function thresholdStep(
+  prev: ThresholdState | undefined,
+  price: number,
+  t: PriceThreshold,
+  o: PriceObservation,
+  c: PriceRuleConfig,
+): { state: ThresholdState | undefined; alert: NewAlert | null } {
   if (!prev) {
     // The first sight only says which side of X the price is on; exactly at X waits for a move.
     if (price === t.price) return { state: undefined, alert: null };
@@ -181,8 +216,17 @@ function thresholdStep(prev: ThresholdState | undefined, price: number, t: Price
  * One observation of a line: its next state and the alerts that fire. An offline line (null prices) changes nothing;
  * a partial one (lacking a side it has had) has no fair price, so the drop rule waits for the side to come back.
  */
-export function stepLine(prev: LineState | undefined, o: PriceObservation, c: PriceRuleConfig): { state: LineState; alerts: NewAlert[] } {
-  const state: LineState = { sides: { ...prev?.sides }, seen: prev?.seen ?? [], thresholds: { ...prev?.thresholds }, ...(prev?.lastDrop ? { lastDrop: prev.lastDrop } : {}) };
+export function stepLine(
+  prev: LineState | undefined,
+  o: PriceObservation,
+  c: PriceRuleConfig,
+): { state: LineState; alerts: NewAlert[] } {
+  const state: LineState = {
+    sides: { ...prev?.sides },
+    seen: prev?.seen ?? [],
+    thresholds: { ...prev?.thresholds },
+    ...(prev?.lastDrop ? { lastDrop: prev.lastDrop } : {}),
+  };
   const alerts: NewAlert[] = [];
   const priced = pricedSides(o.prices);
   if (!o.prices || priced.length === 0) return { state, alerts };

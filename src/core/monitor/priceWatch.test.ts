@@ -12,19 +12,45 @@ afterEach(() => {
   store = null;
 });
 
-const market = (lineId: number, prices: Prices): Market => ({ line_id: lineId, period: 0, market: 'moneyline', side: null, line: null, prices, max_win: 1000, updated_at: '2026-11-22T12:00:00' });
+const market = (lineId: number, prices: Prices): Market => ({
+  line_id: lineId,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices,
+  max_win: 1000,
+  updated_at: '2026-11-22T12:00:00',
+});
 
 const header = (eventId: number, sportId: number, live: number): SnapshotHeader => ({
-  event_id: eventId, sport_id: sportId, league_id: 1, league_name: 'L', runner_home: `Home ${eventId}`, runner_away: `Away ${eventId}`,
-  starts: '2026-11-23T12:00:00', live_status: live, score_home: null, score_away: null,
+  event_id: eventId,
+  sport_id: sportId,
+  league_id: 1,
+  league_name: 'L',
+  runner_home: `Home ${eventId}`,
+  runner_away: `Away ${eventId}`,
+  starts: '2026-11-23T12:00:00',
+  live_status: live,
+  score_home: null,
+  score_away: null,
 });
 
 /** A price watch on a store of its own, with the scope given; returns its episodes as they open. */
 function watch(scope: Pick<PriceAlertSettings, 'phase' | 'sports'>) {
   store = openStore({ path: ':memory:' });
-  const settings = { ...DEFAULT_MONITOR_SETTINGS, model: 'EM' as const, price: { ...DEFAULT_MONITOR_SETTINGS.price, dropPct: 5, ...scope } };
+  const settings = {
+    ...DEFAULT_MONITOR_SETTINGS,
+    model: 'EM' as const,
+    price: { ...DEFAULT_MONITOR_SETTINGS.price, dropPct: 5, ...scope },
+  };
   const thresholds: NewAlert[] = [];
-  const w = createPriceWatch({ store, settings: () => settings, isWatched: () => true, onAlert: (a) => void thresholds.push(a) });
+  const w = createPriceWatch({
+    store,
+    settings: () => settings,
+    isWatched: () => true,
+    onAlert: (a) => void thresholds.push(a),
+  });
   const opened: Array<{ eventId: number | null | undefined; notify: boolean }> = [];
   const observe = (batch: CoalescedEvent[], at: number) => {
     w.observe(batch, at);
@@ -34,8 +60,24 @@ function watch(scope: Pick<PriceAlertSettings, 'phase' | 'sports'>) {
 }
 
 /** An event's snapshot at 2.0 / 1.9, then its home side steamed to 1.6 (a drop of the rule's size), a minute later. */
-function steam(observe: (b: CoalescedEvent[], at: number) => void, eventId: number, sportId: number, live: number, at: number) {
-  observe([{ eventId, markets: [market(eventId * 10, { home: 2.0, away: 1.9 })], replace: true, snapshot: header(eventId, sportId, live) }], at);
+function steam(
+  observe: (b: CoalescedEvent[], at: number) => void,
+  eventId: number,
+  sportId: number,
+  live: number,
+  at: number,
+) {
+  observe(
+    [
+      {
+        eventId,
+        markets: [market(eventId * 10, { home: 2.0, away: 1.9 })],
+        replace: true,
+        snapshot: header(eventId, sportId, live),
+      },
+    ],
+    at,
+  );
   observe([{ eventId, markets: [market(eventId * 10, { home: 1.6, away: 2.4 })], replace: false }], at + 60_000);
 }
 
@@ -61,7 +103,17 @@ describe('drop rule scope (docs/trading.md: pre-match, in play, sports)', () => 
     steam(w.observe, 1, 1, 0, 0);
     expect(w.opened).toEqual([]);
     // Kick-off: the stream's score says live. The move before it is not news now.
-    w.observe([{ eventId: 1, markets: [market(10, { home: 1.6, away: 2.4 })], replace: false, score: { liveStatus: 1, scoreHome: 0, scoreAway: 0 } }], 120_000);
+    w.observe(
+      [
+        {
+          eventId: 1,
+          markets: [market(10, { home: 1.6, away: 2.4 })],
+          replace: false,
+          score: { liveStatus: 1, scoreHome: 0, scoreAway: 0 },
+        },
+      ],
+      120_000,
+    );
     expect(w.opened).toEqual([]);
     // A steam in play: 1.6 → 1.35.
     w.observe([{ eventId: 1, markets: [market(10, { home: 1.35, away: 3.5 })], replace: false }], 180_000);

@@ -7,7 +7,14 @@
 // its line id AND line value (lineKey): a handicap moved under the same id is another line, never a drop from the
 // old value's price (issue 35, class 4).
 import type { Market } from '../../shared/api';
-import type { AlertRecord, DropAlertPhase, NewAlert, PriceAlertOverrides, PriceSide, PriceThreshold } from '../../shared/domain';
+import type {
+  AlertRecord,
+  DropAlertPhase,
+  NewAlert,
+  PriceAlertOverrides,
+  PriceSide,
+  PriceThreshold,
+} from '../../shared/domain';
 import { labelPeriod } from '../../shared/periods';
 import { lineKey, sideWords } from '../../shared/trading';
 import type { Store } from '../store';
@@ -81,7 +88,10 @@ export function episodeRulesFrom(env: Record<string, string | undefined>): Episo
   const quiet = env['ODDSDESK_TEST_DROP_EPISODE_QUIET_MS'];
   if (quiet === undefined || quiet === '') return EPISODE_RULES;
   const ms = Number(quiet);
-  if (!Number.isInteger(ms) || ms < 0 || ms > EPISODE_RULES.quietMs) throw new Error(`ODDSDESK_TEST_DROP_EPISODE_QUIET_MS must be a whole number of ms from 0 to ${EPISODE_RULES.quietMs}, not ${quiet}`);
+  if (!Number.isInteger(ms) || ms < 0 || ms > EPISODE_RULES.quietMs)
+    throw new Error(
+      `ODDSDESK_TEST_DROP_EPISODE_QUIET_MS must be a whole number of ms from 0 to ${EPISODE_RULES.quietMs}, not ${quiet}`,
+    );
   return { ...EPISODE_RULES, quietMs: ms };
 }
 
@@ -126,7 +136,8 @@ export function createPriceWatch(o: {
     if (e.snapshot) {
       k.sportId = e.snapshot.sport_id ?? k.sportId;
       k.live = e.snapshot.live_status === 1;
-      if (e.snapshot.runner_home && e.snapshot.runner_away) k.teams = `${e.snapshot.runner_home} v ${e.snapshot.runner_away}`;
+      if (e.snapshot.runner_home && e.snapshot.runner_away)
+        k.teams = `${e.snapshot.runner_home} v ${e.snapshot.runner_away}`;
     }
     if (e.score) k.live = e.score.liveStatus === 1;
     return k;
@@ -156,12 +167,25 @@ export function createPriceWatch(o: {
         const muted = s.mutedEvents.has(e.eventId);
         const dropsSpeak = !muted && dropInScope(s.price, k);
         for (const m of e.markets) {
-          const thresholds = over.thresholds.length ? over.thresholds.filter((t) => t.lineId === m.line_id) : NO_THRESHOLDS;
+          const thresholds = over.thresholds.length
+            ? over.thresholds.filter((t) => t.lineId === m.line_id)
+            : NO_THRESHOLDS;
           if (base.dropPct <= 0 && thresholds.length === 0) continue;
           // The label reads the event's names: only an alert that fires needs it (a getter, read once).
           let named: string | undefined;
           const labelOf = () => (named ??= `${nameOf(e.eventId)} ${lineLabel(m)}`);
-          const observation = { eventId: e.eventId, lineId: m.line_id, at, prices: m.prices, market: m.market, line: m.line, team: m.side, get label() { return labelOf(); } };
+          const observation = {
+            eventId: e.eventId,
+            lineId: m.line_id,
+            at,
+            prices: m.prices,
+            market: m.market,
+            line: m.line,
+            team: m.side,
+            get label() {
+              return labelOf();
+            },
+          };
           const key = lineKey(m.line_id, m.line);
           const r = stepLine(state.get(key), observation, thresholds.length ? { ...base, thresholds } : base);
           state.set(key, r.state);
@@ -171,7 +195,10 @@ export function createPriceWatch(o: {
               if (dropsSpeak) episodes.add(e.eventId, nameOf(e.eventId), lineDrop(alert, m), at);
               continue;
             }
-            o.onAlert(alert, s.price.notify && !s.doNotDisturb ? { title: `Price: ${labelOf()}`, body: alert.message } : null);
+            o.onAlert(
+              alert,
+              s.price.notify && !s.doNotDisturb ? { title: `Price: ${labelOf()}`, body: alert.message } : null,
+            );
           }
         }
       }
@@ -202,7 +229,15 @@ export function createPriceWatch(o: {
 
 /** A per-line drop alert (./priceRules.ts) as a line of its event's episode. */
 function lineDrop(alert: NewAlert, m: Market): LineDrop {
-  const d = alert.data as { lineId: number; side: PriceSide; from: number; to: number; pct: number; basis: LineDrop['basis']; model: string };
+  const d = alert.data as {
+    lineId: number;
+    side: PriceSide;
+    from: number;
+    to: number;
+    pct: number;
+    basis: LineDrop['basis'];
+    model: string;
+  };
   return {
     lineId: d.lineId,
     line: m.line,

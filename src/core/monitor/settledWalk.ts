@@ -85,7 +85,13 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
   // The walk's problems within the caps: the first ones whole, the rest counted into one summary at the end.
   const budget = problemBudget('events');
   const problems = (): BadRecord[] =>
-    budget.done().map((p) => ('kind' in p ? (p as BadRecord) : { ...p, kind: 'bad_payload' as const, message: `Settled matches, this walk: ${p.message}` }));
+    budget
+      .done()
+      .map((p) =>
+        'kind' in p
+          ? (p as BadRecord)
+          : { ...p, kind: 'bad_payload' as const, message: `Settled matches, this walk: ${p.message}` },
+      );
   const seen = new Set<number>();
   let pages = 0;
 
@@ -118,12 +124,20 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
   }
 
   /** Reads every event of one second (`second`) through per-sport pages; false when even that cannot finish. */
-  async function readSecondBySport(second: number): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
+  async function readSecondBySport(
+    second: number,
+  ): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
     const events: SettledEvent[] = [];
     const sports = await options.sportIds();
     if (!sports.ok) return sports;
     if (sports.value.length === 0) {
-      return { ok: false, error: { kind: 'bad_payload', message: `The service lists no sports to split the crowded second ${second} by; the walk waits before it.` } };
+      return {
+        ok: false,
+        error: {
+          kind: 'bad_payload',
+          message: `The service lists no sports to split the crowded second ${second} by; the walk waits before it.`,
+        },
+      };
     }
     for (const sportId of sports.value) {
       const r = await fetchPage(second, SETTLED_LIMIT.max, sportId);
@@ -148,7 +162,10 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
    * (the page is not kept, so the cursor stays before it); only a record the service keeps malformed or says it does
    * not have is given up on, and that is reported loudly.
    */
-  async function repair(bad: readonly BadRecord[], have: readonly SettledEvent[]): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
+  async function repair(
+    bad: readonly BadRecord[],
+    have: readonly SettledEvent[],
+  ): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
     const repaired: SettledEvent[] = [];
     for (const b of bad) {
       if (b.eventId === undefined) {
@@ -198,7 +215,10 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
         pages,
         cursor: store.settledCursor(),
         problems: problems(),
-        error: { kind: 'bad_payload', message: `The service moved the settled cursor backwards (${since} -> ${page.last}); the walk stopped and will try again.` },
+        error: {
+          kind: 'bad_payload',
+          message: `The service moved the settled cursor backwards (${since} -> ${page.last}); the walk stopped and will try again.`,
+        },
       };
     }
     const full = page.count >= limit || received >= limit;

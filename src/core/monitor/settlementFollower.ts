@@ -101,11 +101,22 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
       const resettled = store.recordSettledPage(events, cursor);
       // A settlement the store refused (its id names another match than the stored one) is not the match's result.
       const stored = store.knownSettlements(events.map((e) => e.event_id));
-      const told: Array<{ settlement: SettledEvent; fresh: boolean; resettled?: Resettlement['from']; watched: boolean; alert: AlertRecord | null; notify: { title: string; body: string; sound?: boolean } | null }> = [];
+      const told: Array<{
+        settlement: SettledEvent;
+        fresh: boolean;
+        resettled?: Resettlement['from'];
+        watched: boolean;
+        alert: AlertRecord | null;
+        notify: { title: string; body: string; sound?: boolean } | null;
+      }> = [];
       for (const s of events) {
         if (known.has(s.event_id) || !stored.has(s.event_id)) continue;
         const watched = o.isWatched(s.event_id);
-        const decision = settlementDecision(s, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null, teams: teamTotalTeams(store, s) });
+        const decision = settlementDecision(s, watched, settings, {
+          ...words,
+          sportName: sportNames.get(s.sport_id) ?? null,
+          teams: teamTotalTeams(store, s),
+        });
         const alert = decision.alert ? store.appendAlert(decision.alert) : null;
         if (publishesResults(s.sport_id)) store.oweResults(s.event_id, now, watched);
         told.push({ settlement: s, fresh: true, watched, alert, notify: decision.notify });
@@ -113,7 +124,11 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
       for (const r of resettled) {
         const s = r.to;
         const watched = o.isWatched(s.event_id);
-        const decision = resettlementDecision(r, watched, settings, { ...words, sportName: sportNames.get(s.sport_id) ?? null, teams: teamTotalTeams(store, s) });
+        const decision = resettlementDecision(r, watched, settings, {
+          ...words,
+          sportName: sportNames.get(s.sport_id) ?? null,
+          teams: teamTotalTeams(store, s),
+        });
         const alert = decision.alert ? store.appendAlert(decision.alert) : null;
         told.push({ settlement: s, fresh: false, resettled: r.from, watched, alert, notify: decision.notify });
       }
@@ -121,7 +136,12 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     });
     // Told only once the page is safely stored: a crash before this point leaves it to be read again, unalerted.
     for (const f of committed) {
-      o.emit({ type: 'settlement', settlement: f.settlement, watched: f.watched, ...(f.resettled ? { resettled: f.resettled } : {}) });
+      o.emit({
+        type: 'settlement',
+        settlement: f.settlement,
+        watched: f.watched,
+        ...(f.resettled ? { resettled: f.resettled } : {}),
+      });
       if (f.alert) o.emit({ type: 'alert', alert: f.alert });
       if (f.notify) o.notifier.notify({ kind: 'settlement', ...f.notify, eventId: f.settlement.event_id });
     }
@@ -129,7 +149,10 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
   }
 
   /** 'stop' when the quota or the key said no (a share refused, a 429, a rejected key): the results stay owed. */
-  async function fetchResults(eventId: number, purpose: 'results' | 'ui'): Promise<{ next: 'done' | 'later' | 'stop'; error: AppError | null }> {
+  async function fetchResults(
+    eventId: number,
+    purpose: 'results' | 'ui',
+  ): Promise<{ next: 'done' | 'later' | 'stop'; error: AppError | null }> {
     const r = await client.results(eventId, { priority: purpose === 'ui' ? 'high' : 'normal', purpose });
     if (!r.ok) {
       if (r.error.kind === 'rate_limit' || r.error.kind === 'auth') return { next: 'stop', error: r.error };
@@ -154,7 +177,10 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     for (const due of store.resultsDue(now, { limit: WATCHED_RESULTS_PER_WALK, watchedOnly: true })) {
       if ((await fetchResults(due.eventId, 'results')).next === 'stop') return;
     }
-    const spare = Math.min(BACKGROUND_RESULTS_PER_WALK, Math.floor(o.spareQuota ? o.spareQuota() : client.governor.headroom('results')));
+    const spare = Math.min(
+      BACKGROUND_RESULTS_PER_WALK,
+      Math.floor(o.spareQuota ? o.spareQuota() : client.governor.headroom('results')),
+    );
     if (spare <= 0) return;
     for (const due of store.resultsDue(now, { limit: spare })) {
       if ((await fetchResults(due.eventId, 'results')).next === 'stop') return;
@@ -208,9 +234,13 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
 }
 
 /** Which team each team-total line of a settlement is about, from the lines the stream showed (none asked for otherwise). */
-export function teamTotalTeams(store: Pick<Store, 'latestMarkets'>, s: Pick<SettledEvent, 'event_id' | 'settlement'>): Map<number, 'home' | 'away'> {
+export function teamTotalTeams(
+  store: Pick<Store, 'latestMarkets'>,
+  s: Pick<SettledEvent, 'event_id' | 'settlement'>,
+): Map<number, 'home' | 'away'> {
   const teams = new Map<number, 'home' | 'away'>();
   if (!s.settlement.some((l) => marketKind(l.market) === 'team_total')) return teams;
-  for (const m of store.latestMarkets(s.event_id)) if (m.side && marketKind(m.market) === 'team_total') teams.set(m.lineId, m.side);
+  for (const m of store.latestMarkets(s.event_id))
+    if (m.side && marketKind(m.market) === 'team_total') teams.set(m.lineId, m.side);
   return teams;
 }

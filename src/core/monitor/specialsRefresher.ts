@@ -56,7 +56,10 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
     try {
       return store.recordSpecialTicks(ticks, clock.now());
     } catch (e) {
-      o.reportError({ kind: 'internal', message: `Could not record specials: ${e instanceof Error ? e.message : String(e)}` });
+      o.reportError({
+        kind: 'internal',
+        message: `Could not record specials: ${e instanceof Error ? e.message : String(e)}`,
+      });
       return [];
     }
   }

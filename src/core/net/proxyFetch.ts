@@ -65,7 +65,11 @@ function wantsEventStream(init: RequestInit | undefined): boolean {
  * body, so a refusal is read exactly as fetch's. Network faults reject as fetch's do: a TypeError whose cause has
  * the code (ECONNREFUSED); a cancel rejects with the signal's reason.
  */
-async function eventStreamFetch(input: Parameters<typeof fetch>[0], init: RequestInit | undefined, dispatcher: Dispatcher | undefined): Promise<Response> {
+async function eventStreamFetch(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  dispatcher: Dispatcher | undefined,
+): Promise<Response> {
   const url = urlOf(input);
   if (!url) throw new TypeError('fetch failed', { cause: new Error('not a URL') });
   const signal = init?.signal ?? undefined;
@@ -74,7 +78,12 @@ async function eventStreamFetch(input: Parameters<typeof fetch>[0], init: Reques
   new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
   let answer: Dispatcher.ResponseData;
   try {
-    answer = await undiciRequest(url, { method: 'GET', headers, ...(signal ? { signal } : {}), ...(dispatcher ? { dispatcher } : {}) });
+    answer = await undiciRequest(url, {
+      method: 'GET',
+      headers,
+      ...(signal ? { signal } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+    });
   } catch (e) {
     if (signal?.aborted) throw signal.reason;
     throw new TypeError('fetch failed', { cause: e });
@@ -102,16 +111,26 @@ async function eventStreamFetch(input: Parameters<typeof fetch>[0], init: Reques
   }
   // As fetch: a compressed body is decompressed (nothing asks for one, but a service may send one anyway).
   const encoding = (h.get('content-encoding') ?? '').trim().toLowerCase();
-  const inflate = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+  const inflate =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : null;
   if (inflate) {
     h.delete('content-encoding');
     h.delete('content-length');
     answer.body.on('error', (e) => inflate.destroy(e));
     answer.body.pipe(inflate);
-    return attachRawBody(new Response(null, { status, headers: h }), rawBodyFromReadable(inflate, () => {
-      answer.body.destroy();
-      inflate.destroy();
-    }));
+    return attachRawBody(
+      new Response(null, { status, headers: h }),
+      rawBodyFromReadable(inflate, () => {
+        answer.body.destroy();
+        inflate.destroy();
+      }),
+    );
   }
   return attachRawBody(new Response(null, { status, headers: h }), rawBodyFromReadable(answer.body));
 }
@@ -146,7 +165,10 @@ export function createProxyFetch(env: ProxyEnv, tls: { ca?: string | Buffer } = 
     // undici's fetch is the WHATWG fetch the global one is built from (a newer copy): its Response, Headers and
     // body stream are the same web types, so the core cannot tell them apart. Its RequestInit typing differs only
     // in the dispatcher field.
-    return undiciFetch(input as never, { ...(init as object), dispatcher: agent } as never) as unknown as Promise<Response>;
+    return undiciFetch(
+      input as never,
+      { ...(init as object), dispatcher: agent } as never,
+    ) as unknown as Promise<Response>;
   };
   return proxied as typeof fetch;
 }

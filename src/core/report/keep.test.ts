@@ -33,25 +33,52 @@ function everyLine(s: Store, filter: ScoreboardFilter): ModelScoreboard {
   }
   const counts = s.scoreboardCounts(filter);
   const names = s.sportNames();
-  return scorer.finish({ filter: { since: filter.since ?? null, sportId: filter.sportId ?? null }, sportName: (id) => names.get(id) ?? null, awaitingSettlement: counts.closed - counts.settled });
+  return scorer.finish({
+    filter: { since: filter.since ?? null, sportId: filter.sportId ?? null },
+    sportName: (id) => names.get(id) ?? null,
+    awaitingSettlement: counts.closed - counts.settled,
+  });
 }
 
 const fromKept = async (s: Store, filter: ScoreboardFilter) => ({ ...(await scoreModels(s, filter)), computedMs: 0 });
 
 /** A two-way line of the worked examples (src/core/report/scoreboard.test.ts): pushes, voids, moves, quarters. */
-function line(eventId: number, market: string, lineValue: number | null, scoreHome: number, scoreAway: number, extra: Partial<SettledClose> = {}): SettledClose {
+function line(
+  eventId: number,
+  market: string,
+  lineValue: number | null,
+  scoreHome: number,
+  scoreAway: number,
+  extra: Partial<SettledClose> = {},
+): SettledClose {
   const margin = scoreHome - scoreAway + (lineValue ?? 0);
   return {
-    eventId, sportId: 29, period: 0, market, line: lineValue, closeLine: lineValue,
-    closeHome: 1.95, closeDraw: null, closeAway: 1.9, closeOver: null, closeUnder: null,
-    outcomeHome: margin > 0 ? 'win' : margin < 0 ? 'loss' : 'push', outcomeDraw: 'loss', outcomeAway: margin > 0 ? 'loss' : margin < 0 ? 'win' : 'push',
-    status: 'ended', scoreHome, scoreAway, team: null, ...extra,
+    eventId,
+    sportId: 29,
+    period: 0,
+    market,
+    line: lineValue,
+    closeLine: lineValue,
+    closeHome: 1.95,
+    closeDraw: null,
+    closeAway: 1.9,
+    closeOver: null,
+    closeUnder: null,
+    outcomeHome: margin > 0 ? 'win' : margin < 0 ? 'loss' : 'push',
+    outcomeDraw: 'loss',
+    outcomeAway: margin > 0 ? 'loss' : margin < 0 ? 'win' : 'push',
+    status: 'ended',
+    scoreHome,
+    scoreAway,
+    team: null,
+    ...extra,
   };
 }
 
 const ODD_LINES: SettledClose[] = [
   // Home -0.25 at 1-1: half pushed, half lost (weight 0.5); home -0.75 at 3-1: both halves won.
-  line(1, 'spread', -0.25, 1, 1), line(1, 'spread', -0.75, 1, 1),
+  line(1, 'spread', -0.25, 1, 1),
+  line(1, 'spread', -0.75, 1, 1),
   line(2, 'spread', -0.75, 3, 1),
   // A push; an abandoned match (void); a word the app does not know (void); a moved line; a first-half quarter line.
   line(3, 'spread', -1, 2, 1),
@@ -61,28 +88,89 @@ const ODD_LINES: SettledClose[] = [
   line(7, 'spread', -0.25, 1, 0, { period: 1 }),
   // An unpriced close, a two-way close of a draw (no priced side won), a market the scoreboard does not score.
   line(8, 'moneyline', null, 1, 0, { closeHome: 1.02, closeDraw: 12, closeAway: 150 }),
-  line(9, 'moneyline', null, 1, 1, { closeHome: 2.5, closeAway: 2.8, outcomeHome: 'loss', outcomeAway: 'loss', outcomeDraw: 'win' }),
+  line(9, 'moneyline', null, 1, 1, {
+    closeHome: 2.5,
+    closeAway: 2.8,
+    outcomeHome: 'loss',
+    outcomeAway: 'loss',
+    outcomeDraw: 'win',
+  }),
   line(9, 'corners', 0.5, 1, 1),
   // A team total's quarter line: its sides settle from the home team's score (3 against 2.75: over wins half, the
   // half on 3 pushes), so only with its team known (the market line's side).
-  line(10, 'team_total', 2.75, 3, 0, { team: 'home', closeHome: null, closeAway: null, closeOver: 1.9, closeUnder: 1.95, outcomeHome: 'win', outcomeAway: 'loss' }),
+  line(10, 'team_total', 2.75, 3, 0, {
+    team: 'home',
+    closeHome: null,
+    closeAway: null,
+    closeOver: 1.9,
+    closeUnder: 1.95,
+    outcomeHome: 'win',
+    outcomeAway: 'loss',
+  }),
 ];
 
-const FILTERS: ScoreboardFilter[] = [{}, { sportId: 2 }, { sportId: 29 }, { since: FIRST + 100 * 60_000 }, { sportId: 1, since: FIRST + 250 * 60_000 }];
+const FILTERS: ScoreboardFilter[] = [
+  {},
+  { sportId: 2 },
+  { sportId: 29 },
+  { since: FIRST + 100 * 60_000 },
+  { sportId: 1, since: FIRST + 250 * 60_000 },
+];
 
-function settledEvent(eventId: number, lines: Array<{ line_id: number; market: string; line: number | null; words: [string, string, string] }>, score: [number, number], kickOff: number): SettledEvent {
+function settledEvent(
+  eventId: number,
+  lines: Array<{ line_id: number; market: string; line: number | null; words: [string, string, string] }>,
+  score: [number, number],
+  kickOff: number,
+): SettledEvent {
   return {
-    event_id: eventId, sport_id: 1, league_id: 1, league_name: 'Synthetic League', runner_home: `Home ${eventId}`, runner_away: `Away ${eventId}`,
-    starts: formatServiceTime(kickOff), score_home: score[0], score_away: score[1], status: 'ended', settled_at: formatServiceTime(kickOff + 7_200_000),
-    settlement: lines.map((l) => ({ line_id: l.line_id, period: 0, market: l.market, line: l.line, outcome_home: l.words[0], outcome_draw: l.words[1], outcome_away: l.words[2] })),
+    event_id: eventId,
+    sport_id: 1,
+    league_id: 1,
+    league_name: 'Synthetic League',
+    runner_home: `Home ${eventId}`,
+    runner_away: `Away ${eventId}`,
+    starts: formatServiceTime(kickOff),
+    score_home: score[0],
+    score_away: score[1],
+    status: 'ended',
+    settled_at: formatServiceTime(kickOff + 7_200_000),
+    settlement: lines.map((l) => ({
+      line_id: l.line_id,
+      period: 0,
+      market: l.market,
+      line: l.line,
+      outcome_home: l.words[0],
+      outcome_draw: l.words[1],
+      outcome_away: l.words[2],
+    })),
   };
 }
 
 beforeEach(() => {
   store = openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-keep-')), 'h.db') });
-  writeSyntheticHistory(store, [...ODD_LINES, ...syntheticLines({ model: 'SHIN', matches: MATCHES, seed: 11, sports: 3 })], { firstKickOff: FIRST, sports: { 1: 'Soccer', 2: 'Tennis', 29: 'Soccer' } });
+  writeSyntheticHistory(
+    store,
+    [...ODD_LINES, ...syntheticLines({ model: 'SHIN', matches: MATCHES, seed: 11, sports: 3 })],
+    { firstKickOff: FIRST, sports: { 1: 'Soccer', 2: 'Tennis', 29: 'Soccer' } },
+  );
   // The team total's team, as the stream's market line says it (line id: its match's id × 10 + its place).
-  store.recordTicks(10, [{ line_id: 100, period: 0, market: 'team_total', side: 'home', line: 2.75, prices: { over: 1.9, under: 1.95 }, max_win: 500, updated_at: formatServiceTime(FIRST) }], FIRST);
+  store.recordTicks(
+    10,
+    [
+      {
+        line_id: 100,
+        period: 0,
+        market: 'team_total',
+        side: 'home',
+        line: 2.75,
+        prices: { over: 1.9, under: 1.95 },
+        max_win: 500,
+        updated_at: formatServiceTime(FIRST),
+      },
+    ],
+    FIRST,
+  );
 });
 afterEach(() => store.close());
 
@@ -98,13 +186,22 @@ describe("the scoreboard's kept sums", () => {
     expect(all.excluded.unpriced).toBeGreaterThanOrEqual(1);
     // Match 1's -0.25 at 1-1, and the team total: 3 goals against over 2.75 (the half on 3 pushes).
     expect(all.halfPushes).toBe(2);
-    expect(all.byMarket.map((g) => [g.key, g.matches])).toEqual([['moneyline', MATCHES], ['spread', MATCHES + 2], ['team_total', 1]]);
+    expect(all.byMarket.map((g) => [g.key, g.matches])).toEqual([
+      ['moneyline', MATCHES],
+      ['spread', MATCHES + 2],
+      ['team_total', 1],
+    ]);
   });
 
   it('follow a re-settlement that arrives after they were kept', async () => {
     const before = await fromKept(store, {});
     // Match 2 re-settled: home -0.75 at 3-1 becomes 1-1 (both halves lose: away won, where home had).
-    const resettled = settledEvent(2, [{ line_id: 20, market: 'spread', line: -0.75, words: ['loss', 'loss', 'win'] }], [1, 1], FIRST + 60_000);
+    const resettled = settledEvent(
+      2,
+      [{ line_id: 20, market: 'spread', line: -0.75, words: ['loss', 'loss', 'win'] }],
+      [1, 1],
+      FIRST + 60_000,
+    );
     store.transaction(() => store.recordSettledPage([{ ...resettled, sport_id: 29 }], 999));
     expect(store.scoreboardStale(10).map((m) => m.eventId)).toEqual([2]);
     const after = await fromKept(store, {});
@@ -115,7 +212,16 @@ describe("the scoreboard's kept sums", () => {
 
   it('follow a close that arrives before its settlement, and one that arrives after', async () => {
     const kickOff = FIRST + 1_000 * 60_000;
-    const market = (lineId: number, prices: { home: number; away: number }) => ({ line_id: lineId, period: 0, market: 'moneyline', side: null, line: null, prices, max_win: 500, updated_at: formatServiceTime(kickOff - 60_000) });
+    const market = (lineId: number, prices: { home: number; away: number }) => ({
+      line_id: lineId,
+      period: 0,
+      market: 'moneyline',
+      side: null,
+      line: null,
+      prices,
+      max_win: 500,
+      updated_at: formatServiceTime(kickOff - 60_000),
+    });
     const before = await fromKept(store, {});
     // Match 5001 closes (watched at kick-off); its settlement comes later.
     store.applyLineCloseOps([
@@ -125,13 +231,37 @@ describe("the scoreboard's kept sums", () => {
     const waiting = await fromKept(store, {});
     expect(waiting.awaitingSettlement).toBe(before.awaitingSettlement + 1);
     expect(waiting.all.lines).toBe(before.all.lines);
-    store.transaction(() => store.recordSettledPage([settledEvent(5001, [{ line_id: 50010, market: 'moneyline', line: null, words: ['win', 'loss', 'loss'] }], [2, 0], kickOff)], 1_000));
+    store.transaction(() =>
+      store.recordSettledPage(
+        [
+          settledEvent(
+            5001,
+            [{ line_id: 50010, market: 'moneyline', line: null, words: ['win', 'loss', 'loss'] }],
+            [2, 0],
+            kickOff,
+          ),
+        ],
+        1_000,
+      ),
+    );
     const settled = await fromKept(store, {});
     expect(settled).toEqual(everyLine(store, {}));
     expect(settled.awaitingSettlement).toBe(before.awaitingSettlement);
     expect(settled.all.lines).toBe(before.all.lines + 1);
     // Match 5002 settled first (the book's settlement of a match the app only closed afterwards): the close counts.
-    store.transaction(() => store.recordSettledPage([settledEvent(5002, [{ line_id: 50020, market: 'moneyline', line: null, words: ['loss', 'loss', 'win'] }], [0, 1], kickOff)], 1_001));
+    store.transaction(() =>
+      store.recordSettledPage(
+        [
+          settledEvent(
+            5002,
+            [{ line_id: 50020, market: 'moneyline', line: null, words: ['loss', 'loss', 'win'] }],
+            [0, 1],
+            kickOff,
+          ),
+        ],
+        1_001,
+      ),
+    );
     store.applyLineCloseOps([
       { type: 'price', eventId: 5002, at: kickOff - 60_000, market: market(50020, { home: 1.5, away: 2.6 }) },
       { type: 'kickoff', eventId: 5002, at: kickOff, reason: 'kickoff', confirmed: true },
@@ -147,7 +277,10 @@ describe("the scoreboard's kept sums", () => {
     expect(keepScoreSumsNow(store)).toBe(MATCHES + 10);
     expect(store.scoreboardStaleCount().matches).toBe(0);
     const progress: number[] = [];
-    expect(await scoreModels(store, {}, { onProgress: (p) => progress.push(p.total) })).toEqual({ ...reference, computedMs: expect.any(Number) });
+    expect(await scoreModels(store, {}, { onProgress: (p) => progress.push(p.total) })).toEqual({
+      ...reference,
+      computedMs: expect.any(Number),
+    });
     // Nothing left to score: the run read the kept sums only.
     expect(progress.every((t) => t === 0)).toBe(true);
   });

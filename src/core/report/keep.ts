@@ -6,7 +6,10 @@
 import type { Store } from '../store';
 import { matchSums, packSums, type SettledClose } from './scoreboard';
 
-export type KeptSumsStore = Pick<Store, 'scoreboardStale' | 'scoreboardStaleCount' | 'scoreboardMatchLines' | 'keepScoreboardMatches'>;
+export type KeptSumsStore = Pick<
+  Store,
+  'scoreboardStale' | 'scoreboardStaleCount' | 'scoreboardMatchLines' | 'keepScoreboardMatches'
+>;
 
 export interface KeepOptions {
   /** Matches scored and kept in one transaction (default 200: about 8,000 lines). */

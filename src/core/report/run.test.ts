@@ -20,10 +20,27 @@ let store: Store;
 
 beforeAll(() => {
   store = openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-score-run-')), 'h.db') });
-  writeSyntheticHistory(store, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), { firstKickOff: FIRST, sports: { 1: 'Soccer', 2: 'Tennis' } });
+  writeSyntheticHistory(store, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), {
+    firstKickOff: FIRST,
+    sports: { 1: 'Soccer', 2: 'Tennis' },
+  });
   // A watched match that has kicked off (its moneyline closed) but not settled yet.
   store.applyLineCloseOps([
-    { type: 'price', eventId: 99, at: FIRST - 60_000, market: { line_id: 990, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.8, away: 2.1 }, max_win: 500, updated_at: formatServiceTime(FIRST - 60_000) } },
+    {
+      type: 'price',
+      eventId: 99,
+      at: FIRST - 60_000,
+      market: {
+        line_id: 990,
+        period: 0,
+        market: 'moneyline',
+        side: null,
+        line: null,
+        prices: { home: 1.8, away: 2.1 },
+        max_win: 500,
+        updated_at: formatServiceTime(FIRST - 60_000),
+      },
+    },
     { type: 'kickoff', eventId: 99, at: FIRST, reason: 'kickoff', confirmed: true },
   ]);
 });
@@ -35,17 +52,21 @@ describe('a scoring run', () => {
   it('scores and keeps the stale matches a slice at a time, the event loop turning (and the database free) between slices, with its progress in lines', async () => {
     const progress: ScoreProgress[] = [];
     let turns = 0;
-    const board = await scoreModels(store, {}, {
-      // 500 matches a slice: 1,000 lines (every match has two).
-      sliceMatches: 500,
-      onProgress: (p) => progress.push(p),
-      yieldTurn: async () => {
-        turns++;
-        // Another request between two chunks reads the same connection.
-        expect(store.watchIds()).toEqual([]);
-        await new Promise<void>((r) => setImmediate(r));
+    const board = await scoreModels(
+      store,
+      {},
+      {
+        // 500 matches a slice: 1,000 lines (every match has two).
+        sliceMatches: 500,
+        onProgress: (p) => progress.push(p),
+        yieldTurn: async () => {
+          turns++;
+          // Another request between two chunks reads the same connection.
+          expect(store.watchIds()).toEqual([]);
+          await new Promise<void>((r) => setImmediate(r));
+        },
       },
-    });
+    );
     expect(board.all.lines + board.excluded.unpriced).toBe(2 * MATCHES);
     expect(turns).toBe(4);
     // The unsettled match's close (match 99, the first in id order) is among the stale lines.
@@ -64,7 +85,10 @@ describe('a scoring run', () => {
   it('gives the same figures whatever the slice size, and from the kept sums as when they were scored', async () => {
     const kept = await scoreModels(store, {});
     const again = openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-score-run-')), 'h.db') });
-    writeSyntheticHistory(again, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), { firstKickOff: FIRST, sports: { 1: 'Soccer', 2: 'Tennis' } });
+    writeSyntheticHistory(again, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), {
+      firstKickOff: FIRST,
+      sports: { 1: 'Soccer', 2: 'Tennis' },
+    });
     const sliced = await scoreModels(again, {}, { sliceMatches: 7 });
     again.close();
     // (The other file has no match waiting for its settlement.)
@@ -93,7 +117,9 @@ describe("the Models view's handler", () => {
     const gate = new Promise<void>((r) => (release = r));
     // Stale matches again (the same history written again: the triggers mark every match).
     expect(store.scoreboardStaleCount().matches).toBe(0);
-    writeSyntheticHistory(store, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), { firstKickOff: FIRST });
+    writeSyntheticHistory(store, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), {
+      firstKickOff: FIRST,
+    });
     expect(store.scoreboardStaleCount().matches).toBe(MATCHES);
     const h = modelsHandlers(ctx, { sliceMatches: 500, yieldTurn: () => gate });
     const first = h['models:score']({});

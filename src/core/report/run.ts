@@ -20,7 +20,11 @@ export interface ScoreRunOptions {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function scoreModels(store: ScoreboardStore, filter: ScoreboardFilter, o: ScoreRunOptions = {}): Promise<ModelScoreboard> {
+export async function scoreModels(
+  store: ScoreboardStore,
+  filter: ScoreboardFilter,
+  o: ScoreRunOptions = {},
+): Promise<ModelScoreboard> {
   const started = performance.now();
   let last: ScoreProgress = { running: true, done: 0, total: 0 };
   const report = (p: ScoreProgress) => o.onProgress?.((last = p));

@@ -18,12 +18,33 @@ function board(lines: SettledClose[], sportName?: (id: number) => string | null)
 const scoreOf = (g: ScoreGroup, model: DevigModel) => g.models.find((m) => m.model === model)!;
 
 /** A settled two-way moneyline (home, away) with its close; `won` names the side that won. */
-function moneyline(eventId: number, home: number, away: number, won: 'home' | 'away', extra: Partial<SettledClose> = {}): SettledClose {
+function moneyline(
+  eventId: number,
+  home: number,
+  away: number,
+  won: 'home' | 'away',
+  extra: Partial<SettledClose> = {},
+): SettledClose {
   return {
-    eventId, sportId: 29, period: 0, market: 'moneyline', line: null, closeLine: null,
-    closeHome: home, closeDraw: null, closeAway: away, closeOver: null, closeUnder: null,
-    outcomeHome: won === 'home' ? 'win' : 'loss', outcomeDraw: 'loss', outcomeAway: won === 'away' ? 'win' : 'loss',
-    status: 'ended', scoreHome: won === 'home' ? 2 : 0, scoreAway: won === 'away' ? 2 : 0, team: null, ...extra,
+    eventId,
+    sportId: 29,
+    period: 0,
+    market: 'moneyline',
+    line: null,
+    closeLine: null,
+    closeHome: home,
+    closeDraw: null,
+    closeAway: away,
+    closeOver: null,
+    closeUnder: null,
+    outcomeHome: won === 'home' ? 'win' : 'loss',
+    outcomeDraw: 'loss',
+    outcomeAway: won === 'away' ? 'win' : 'loss',
+    status: 'ended',
+    scoreHome: won === 'home' ? 2 : 0,
+    scoreAway: won === 'away' ? 2 : 0,
+    team: null,
+    ...extra,
   };
 }
 
@@ -52,8 +73,19 @@ describe('the model scoreboard, worked examples', () => {
   });
 
   it('counts a quarter line decided by one half at half weight, and leaves out pushes, voids, moved lines and n/a closes, counting each', () => {
-    const spread = (eventId: number, line: number, scoreHome: number, scoreAway: number, extra: Partial<SettledClose> = {}): SettledClose => ({
-      ...moneyline(eventId, 1.95, 1.95, 'home'), market: 'spread', line, closeLine: line, scoreHome, scoreAway,
+    const spread = (
+      eventId: number,
+      line: number,
+      scoreHome: number,
+      scoreAway: number,
+      extra: Partial<SettledClose> = {},
+    ): SettledClose => ({
+      ...moneyline(eventId, 1.95, 1.95, 'home'),
+      market: 'spread',
+      line,
+      closeLine: line,
+      scoreHome,
+      scoreAway,
       // Whole and half lines settle by the service's words; a quarter line from the final score (docs/trading.md).
       outcomeHome: scoreHome - scoreAway + line > 0 ? 'win' : scoreHome - scoreAway + line < 0 ? 'loss' : 'push',
       outcomeAway: scoreHome - scoreAway + line > 0 ? 'loss' : scoreHome - scoreAway + line < 0 ? 'win' : 'push',
@@ -90,12 +122,27 @@ describe('the model scoreboard, worked examples', () => {
   it('breaks the figures down by sport and by market, with the lines behind each', () => {
     const lines = [
       moneyline(1, 1.5, 2.5, 'home'),
-      { ...moneyline(1, 1.9, 1.9, 'away'), market: 'totals', closeHome: null, closeAway: null, closeOver: 1.9, closeUnder: 1.9, outcomeHome: 'loss', outcomeAway: 'win' },
+      {
+        ...moneyline(1, 1.9, 1.9, 'away'),
+        market: 'totals',
+        closeHome: null,
+        closeAway: null,
+        closeOver: 1.9,
+        closeUnder: 1.9,
+        outcomeHome: 'loss',
+        outcomeAway: 'win',
+      },
       { ...moneyline(2, 1.8, 2.0, 'away'), sportId: 4 },
     ];
     const b = board(lines, (id) => (id === 29 ? 'Soccer' : null));
-    expect(b.bySport.map((g) => [g.label, g.lines, g.matches])).toEqual([['Soccer', 2, 1], ['Sport 4', 1, 1]]);
-    expect(b.byMarket.map((g) => [g.label, g.lines, g.matches])).toEqual([['Moneyline', 2, 2], ['Total', 1, 1]]);
+    expect(b.bySport.map((g) => [g.label, g.lines, g.matches])).toEqual([
+      ['Soccer', 2, 1],
+      ['Sport 4', 1, 1],
+    ]);
+    expect(b.byMarket.map((g) => [g.label, g.lines, g.matches])).toEqual([
+      ['Moneyline', 2, 2],
+      ['Total', 1, 1],
+    ]);
     // The under won its 50/50 close: ln 2.
     expect(scoreOf(b.byMarket[1]!, 'SHIN').logLoss.mean).toBeCloseTo(Math.LN2, 9);
   });
@@ -148,19 +195,22 @@ describe('the model scoreboard on books priced in each model’s margin shape', 
     expect(boards.get('EM')!.sentence).toContain('The lead is significant');
   });
 
-  it.each(DEVIG_MODELS)('a book in %s’s shape: its model lies on the diagonal, every bin within its interval; a model of another shape does not', (model) => {
-    // Seed 1 as it came: a 95% interval misses about one bin in twenty on a random seed.
-    const own = boards.get(model)!.reliability.find((r) => r.model === model)!;
-    expect(own.bins.length).toBeGreaterThanOrEqual(9);
-    for (const bin of own.bins) {
-      expect(bin.count).toBeGreaterThan(100);
-      expect(bin.meanPredicted, `${model}'s bin ${bin.from}-${bin.to}`).toBeGreaterThanOrEqual(bin.low);
-      expect(bin.meanPredicted, `${model}'s bin ${bin.from}-${bin.to}`).toBeLessThanOrEqual(bin.high);
-    }
-    // EM reads any other shape wrong (and another model reads EM's), by two points or more in some bin.
-    const other = boards.get(model)!.reliability.find((r) => r.model === (model === 'EM' ? 'LOG' : 'EM'))!;
-    const off = other.bins.filter((bin) => bin.meanPredicted < bin.low || bin.meanPredicted > bin.high);
-    expect(off.length).toBeGreaterThanOrEqual(3);
-    expect(Math.max(...off.map((bin) => Math.abs(bin.observed - bin.meanPredicted)))).toBeGreaterThan(0.02);
-  });
+  it.each(DEVIG_MODELS)(
+    'a book in %s’s shape: its model lies on the diagonal, every bin within its interval; a model of another shape does not',
+    (model) => {
+      // Seed 1 as it came: a 95% interval misses about one bin in twenty on a random seed.
+      const own = boards.get(model)!.reliability.find((r) => r.model === model)!;
+      expect(own.bins.length).toBeGreaterThanOrEqual(9);
+      for (const bin of own.bins) {
+        expect(bin.count).toBeGreaterThan(100);
+        expect(bin.meanPredicted, `${model}'s bin ${bin.from}-${bin.to}`).toBeGreaterThanOrEqual(bin.low);
+        expect(bin.meanPredicted, `${model}'s bin ${bin.from}-${bin.to}`).toBeLessThanOrEqual(bin.high);
+      }
+      // EM reads any other shape wrong (and another model reads EM's), by two points or more in some bin.
+      const other = boards.get(model)!.reliability.find((r) => r.model === (model === 'EM' ? 'LOG' : 'EM'))!;
+      const off = other.bins.filter((bin) => bin.meanPredicted < bin.low || bin.meanPredicted > bin.high);
+      expect(off.length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...off.map((bin) => Math.abs(bin.observed - bin.meanPredicted)))).toBeGreaterThan(0.02);
+    },
+  );
 });

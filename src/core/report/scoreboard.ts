@@ -11,11 +11,28 @@
 import { DEVIG_MODELS, type DevigModel } from '../../shared/api';
 import type { PriceSide } from '../../shared/domain';
 import type {
-  ModelComparison, ModelReliability, ModelScore, ModelScoreboard, ReliabilityBin, ScoreExclusions, ScoreGroup, ScoreInterval,
+  ModelComparison,
+  ModelReliability,
+  ModelScore,
+  ModelScoreboard,
+  ReliabilityBin,
+  ScoreExclusions,
+  ScoreGroup,
+  ScoreInterval,
 } from '../../shared/scoreboard';
 import { countOf } from '../../shared/formats';
 import { formatScore } from '../../shared/scoreboard';
-import { isPrice, isQuarterLine, marketKind, marketName, sameLine, settleSide, type BetResult, type MarketKind, type SideSettlement } from '../../shared/trading';
+import {
+  isPrice,
+  isQuarterLine,
+  marketKind,
+  marketName,
+  sameLine,
+  settleSide,
+  type BetResult,
+  type MarketKind,
+  type SideSettlement,
+} from '../../shared/trading';
 import { fairProbabilities, MAX_SIDES, MODEL_COUNT } from './devigKernel';
 
 /** One settled line with its close, as the store reads it. */
@@ -67,14 +84,24 @@ function settleWord(word: string, status: string): SideSettlement {
   const key = `${status}\u0000${word}`;
   let s = byWord.get(key);
   if (!s) {
-    s = settleSide({ period: 0, market: 'moneyline', line: null, outcome_home: word, outcome_draw: word, outcome_away: word }, 'home', null, null, status);
+    s = settleSide(
+      { period: 0, market: 'moneyline', line: null, outcome_home: word, outcome_draw: word, outcome_away: word },
+      'home',
+      null,
+      null,
+      status,
+    );
     if (byWord.size < 100) byWord.set(key, s);
   }
   return s;
 }
 
 const SIDE_WORD: Record<PriceSide, 'outcomeHome' | 'outcomeDraw' | 'outcomeAway'> = {
-  home: 'outcomeHome', draw: 'outcomeDraw', away: 'outcomeAway', over: 'outcomeHome', under: 'outcomeAway',
+  home: 'outcomeHome',
+  draw: 'outcomeDraw',
+  away: 'outcomeAway',
+  over: 'outcomeHome',
+  under: 'outcomeAway',
 };
 
 /**
@@ -82,7 +109,12 @@ const SIDE_WORD: Record<PriceSide, 'outcomeHome' | 'outcomeDraw' | 'outcomeAway'
  * sides settle from the final score, docs/trading.md), a pushed half drops out, and the line weighs what is left.
  * Writes each side's share of the decided weight into `observed` (1 for the side that won).
  */
-export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSide[], n: number, observed: Float64Array): LineVerdict {
+export function lineVerdict(
+  row: Readonly<SettledClose>,
+  sides: readonly PriceSide[],
+  n: number,
+  observed: Float64Array,
+): LineVerdict {
   const quarter = isQuarterLine(row.line);
   let won = 0;
   let pushes = 0;
@@ -90,7 +122,14 @@ export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSi
     const side = sides[i]!;
     const s = quarter
       ? settleSide(
-          { period: row.period, market: row.market, line: row.line, outcome_home: row.outcomeHome, outcome_draw: row.outcomeDraw, outcome_away: row.outcomeAway },
+          {
+            period: row.period,
+            market: row.market,
+            line: row.line,
+            outcome_home: row.outcomeHome,
+            outcome_draw: row.outcomeDraw,
+            outcome_away: row.outcomeAway,
+          },
           side,
           row.scoreHome !== null && row.scoreAway !== null ? { home: row.scoreHome, away: row.scoreAway } : null,
           row.team === 'home' || row.team === 'away' ? row.team : null,
@@ -117,7 +156,14 @@ export function lineVerdict(row: Readonly<SettledClose>, sides: readonly PriceSi
  */
 function closeSides(row: Readonly<SettledClose>, odds: number[], sides: PriceSide[]): number {
   // A side listed without a price (1.0: decided) makes the close partial, as fairPrices reads it: no fair price.
-  if (listedUnpriced(row.closeHome) || listedUnpriced(row.closeDraw) || listedUnpriced(row.closeAway) || listedUnpriced(row.closeOver) || listedUnpriced(row.closeUnder)) return 0;
+  if (
+    listedUnpriced(row.closeHome) ||
+    listedUnpriced(row.closeDraw) ||
+    listedUnpriced(row.closeAway) ||
+    listedUnpriced(row.closeOver) ||
+    listedUnpriced(row.closeUnder)
+  )
+    return 0;
   let n = 0;
   if (isPrice(row.closeHome)) n = put(sides, odds, n, 'home', row.closeHome);
   if (isPrice(row.closeDraw)) n = put(sides, odds, n, 'draw', row.closeDraw);
@@ -140,7 +186,10 @@ function put(sides: PriceSide[], odds: number[], n: number, side: PriceSide, pri
 // ---- statistics ----
 
 /** Student's t, 97.5th percentile, for 1..30 degrees of freedom; beyond, a Cornish-Fisher step from the normal. */
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 export function t975(df: number): number {
   if (df < 1) return NaN;
   if (df <= 30) return T975[Math.round(df) - 1]!;
@@ -228,7 +277,14 @@ class GroupSums {
 // then each market kind) the lines, B = Σw and A = Σw·loss per cell, and the reliability sums per model and bin.
 
 const MARKET_ORDER: MarketKind[] = ['moneyline', 'spread', 'totals', 'team_total'];
-const EXCLUSIONS = ['push', 'void', 'unreadable', 'lineMoved', 'unpriced', 'noWinner'] as const satisfies readonly (keyof ScoreExclusions)[];
+const EXCLUSIONS = [
+  'push',
+  'void',
+  'unreadable',
+  'lineMoved',
+  'unpriced',
+  'noWinner',
+] as const satisfies readonly (keyof ScoreExclusions)[];
 const HALF_PUSHES = EXCLUSIONS.length;
 const SLOTS_AT = HALF_PUSHES + 1;
 const SLOT = 2 + CELLS;
@@ -237,7 +293,14 @@ const REL_AT = SLOTS_AT + (1 + MARKET_ORDER.length) * SLOT;
 /** The length of one match's sums. */
 export const MATCH_SUMS_LENGTH = REL_AT + MODEL_COUNT * BINS * REL;
 const slotOf = (kind: MarketKind) => SLOTS_AT + (1 + MARKET_ORDER.indexOf(kind)) * SLOT;
-const EXCLUSION_AT: Record<Unscored | 'lineMoved' | 'unpriced', number> = { push: 0, void: 1, unreadable: 2, lineMoved: 3, unpriced: 4, noWinner: 5 };
+const EXCLUSION_AT: Record<Unscored | 'lineMoved' | 'unpriced', number> = {
+  push: 0,
+  void: 1,
+  unreadable: 2,
+  lineMoved: 3,
+  unpriced: 4,
+  noWinner: 5,
+};
 
 // Kept, a match's sums are most of them 0 (the market kinds it has no line of, the reliability bins its prices missed):
 // the bytes kept are a bitmap of the entries that are not 0, then those entries. Unpacked, they are the same numbers.
@@ -263,9 +326,14 @@ export function unpackSums(bytes: Uint8Array): Float64Array {
   const m = new Float64Array(MATCH_SUMS_LENGTH);
   let n = 0;
   for (let i = 0; i < MATCH_SUMS_LENGTH; i++) if (bytes[i >> 3]! & (1 << (i & 7))) n++;
-  if (bytes.byteLength !== BITMAP_BYTES + 8 * n) throw new Error(`A match's kept scoreboard sums have ${bytes.byteLength} bytes, not ${BITMAP_BYTES + 8 * n}: the file was written by another version of the app.`);
+  if (bytes.byteLength !== BITMAP_BYTES + 8 * n)
+    throw new Error(
+      `A match's kept scoreboard sums have ${bytes.byteLength} bytes, not ${BITMAP_BYTES + 8 * n}: the file was written by another version of the app.`,
+    );
   // A copy: a blob's bytes need not sit on an 8-byte boundary.
-  const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset + BITMAP_BYTES, bytes.byteOffset + bytes.byteLength));
+  const values = new Float64Array(
+    bytes.buffer.slice(bytes.byteOffset + BITMAP_BYTES, bytes.byteOffset + bytes.byteLength),
+  );
   let k = 0;
   for (let i = 0; i < MATCH_SUMS_LENGTH; i++) if (bytes[i >> 3]! & (1 << (i & 7))) m[i] = values[k++]!;
   return m;
@@ -277,7 +345,12 @@ export interface Scorer {
   /** A whole match's sums (matchSums, or as stored), in event id order with the lines given to add. */
   addMatch(sportId: number, sums: Float64Array): void;
   /** The scoreboard; `sportName` labels sport ids (unknown ones read "Sport 29"). */
-  finish(o: { filter: ModelScoreboard['filter']; sportName?: (id: number) => string | null; awaitingSettlement?: number; computedMs?: number }): ModelScoreboard;
+  finish(o: {
+    filter: ModelScoreboard['filter'];
+    sportName?: (id: number) => string | null;
+    awaitingSettlement?: number;
+    computedMs?: number;
+  }): ModelScoreboard;
 }
 
 /** Scores one line into a match's sums. The scratch buffers are the caller's, reused line after line. */
@@ -314,7 +387,10 @@ function scoreLine(row: Readonly<SettledClose>, kind: MarketKind, m: Float64Arra
       m[at + 3]! += w * p;
       m[at + 4]! += w * o;
     }
-    for (const [c, loss] of [[cell(k, LOG_LOSS), logLoss], [cell(k, BRIER), brier]] as const) {
+    for (const [c, loss] of [
+      [cell(k, LOG_LOSS), logLoss],
+      [cell(k, BRIER), brier],
+    ] as const) {
       m[all + 2 + c]! += w * loss;
       m[market + 2 + c]! += w * loss;
     }
@@ -327,7 +403,12 @@ interface Scratch {
   observed: Float64Array;
   probs: Float64Array;
 }
-const scratch = (): Scratch => ({ odds: [0, 0, 0, 0, 0], sides: ['home', 'draw', 'away', 'over', 'under'], observed: new Float64Array(MAX_SIDES), probs: new Float64Array(MODEL_COUNT * MAX_SIDES) });
+const scratch = (): Scratch => ({
+  odds: [0, 0, 0, 0, 0],
+  sides: ['home', 'draw', 'away', 'over', 'under'],
+  observed: new Float64Array(MAX_SIDES),
+  probs: new Float64Array(MODEL_COUNT * MAX_SIDES),
+});
 
 const kinds = new Map<string, MarketKind>();
 function kindOf(market: string): MarketKind {
@@ -416,7 +497,9 @@ export function createScorer(): Scorer {
       const sportLabel = (id: number) => o.sportName?.(id) ?? `Sport ${id}`;
       const groups = {
         all: group('all', 'All lines', all),
-        bySport: [...bySport].map(([id, g]) => group(String(id), sportLabel(id), g)).sort((x, y) => y.lines - x.lines || x.label.localeCompare(y.label)),
+        bySport: [...bySport]
+          .map(([id, g]) => group(String(id), sportLabel(id), g))
+          .sort((x, y) => y.lines - x.lines || x.label.localeCompare(y.label)),
         byMarket: MARKET_ORDER.filter((k) => byMarket.has(k)).map((k) => group(k, marketName(k), byMarket.get(k)!)),
       };
       const reliability: ModelReliability[] = DEVIG_MODELS.map((model, m) => {
@@ -427,7 +510,15 @@ export function createScorer(): Scorer {
           if (count === 0) continue;
           const observedShare = swo / sw;
           const ci = wilson(observedShare, (sw * sw) / sw2);
-          bins.push({ from: b / BINS, to: (b + 1) / BINS, count, weight: sw, meanPredicted: swp / sw, observed: observedShare, ...ci });
+          bins.push({
+            from: b / BINS,
+            to: (b + 1) / BINS,
+            count,
+            weight: sw,
+            meanPredicted: swp / sw,
+            observed: observedShare,
+            ...ci,
+          });
         }
         return { model, bins };
       });
@@ -442,7 +533,7 @@ export function createScorer(): Scorer {
         awaitingSettlement: o.awaitingSettlement ?? 0,
         sentence: sentence(groups.all, comparison),
         intervalMethod:
-          '95% intervals over matches: the lines of one match share its result, so the spread of per-match sums sets the interval (a cluster-robust variance, Student\'s t on matches − 1 degrees of freedom). The lead is significant when the paired, line-by-line difference between the leader and the runner-up has an interval that excludes 0.',
+          "95% intervals over matches: the lines of one match share its result, so the spread of per-match sums sets the interval (a cluster-robust variance, Student's t on matches − 1 degrees of freedom). The lead is significant when the paired, line-by-line difference between the leader and the runner-up has an interval that excludes 0.",
         computedMs: o.computedMs ?? 0,
       };
     },
@@ -450,8 +541,20 @@ export function createScorer(): Scorer {
 }
 
 function group(key: string, label: string, g: GroupSums): ScoreGroup {
-  const models: ModelScore[] = DEVIG_MODELS.map((model, m) => ({ model, logLoss: g.interval(cell(m, LOG_LOSS)), brier: g.interval(cell(m, BRIER)) }));
-  return { key, label, lines: g.lines, matches: g.matches, weight: g.weight, models, leader: g.lines ? ranked(g, LOG_LOSS)[0]! : null };
+  const models: ModelScore[] = DEVIG_MODELS.map((model, m) => ({
+    model,
+    logLoss: g.interval(cell(m, LOG_LOSS)),
+    brier: g.interval(cell(m, BRIER)),
+  }));
+  return {
+    key,
+    label,
+    lines: g.lines,
+    matches: g.matches,
+    weight: g.weight,
+    models,
+    leader: g.lines ? ranked(g, LOG_LOSS)[0]! : null,
+  };
 }
 
 /** Models from the lowest mean loss to the highest (DEVIG_MODELS order on a tie). */
@@ -486,14 +589,17 @@ function compare(g: GroupSums): ModelComparison | null {
   };
 }
 
-
 function sentence(all: ScoreGroup, c: ModelComparison | null): string {
-  if (all.lines === 0) return 'No settled line with a stored close yet: closes are taken for watched matches at kick-off, and a line is scored once its match settles.';
+  if (all.lines === 0)
+    return 'No settled line with a stored close yet: closes are taken for watched matches at kick-off, and a line is scored once its match settles.';
   const behind = `${countOf(all.lines, 'line')} from ${countOf(all.matches, 'match', 'matches')}`;
   if (!c) return `Too few settled lines to compare the models: ${behind}.`;
   const score = (m: DevigModel) => formatScore(all.models.find((x) => x.model === m)!.logLoss.mean);
   const leaders = [c.best, ...c.tiedWith];
-  const who = leaders.length === 1 ? `${c.best} calls` : `${leaders.slice(0, -1).join(', ')} and ${leaders.at(-1)} (the same prices on these lines) call`;
+  const who =
+    leaders.length === 1
+      ? `${c.best} calls`
+      : `${leaders.slice(0, -1).join(', ')} and ${leaders.at(-1)} (the same prices on these lines) call`;
   const d = c.difference;
   const range = `95% interval ${formatDifference(d.low)} to ${formatDifference(d.high)}`;
   const lead = c.significant

@@ -53,8 +53,7 @@ export function createKeytarSecretStore(options: KeytarStoreOptions = {}): Secre
   // Only success is remembered: a keychain that was locked may be unlocked a minute later.
   let known: KeychainAvailability | null = null;
 
-  const unusable = (detail: string) =>
-    `No usable OS keychain: ${keychainAdvice(platform)}. Detail: ${detail}.`;
+  const unusable = (detail: string) => `No usable OS keychain: ${keychainAdvice(platform)}. Detail: ${detail}.`;
 
   function keytarModule(): Promise<KeytarLike> {
     keytar ??= load().catch((e: unknown) => {
@@ -72,7 +71,15 @@ export function createKeytarSecretStore(options: KeytarStoreOptions = {}): Secre
     const k = await keytarModule();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the keychain did not answer within ${Math.round(timeoutMs / 1000)} s (locked, or an unlock prompt is waiting)`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the keychain did not answer within ${Math.round(timeoutMs / 1000)} s (locked, or an unlock prompt is waiting)`,
+            ),
+          ),
+        timeoutMs,
+      );
     });
     try {
       return await Promise.race([run(k), deadline]);

@@ -30,7 +30,8 @@ export interface AlertUpdate {
 
 /** The next free number of the file's alert log (AUTOINCREMENT: never one a deleted alert had). */
 function nextFree(db: Database.Database): number {
-  const seq = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_log'`).pluck().get() as number | undefined;
+  const seq = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_log'`).pluck().get() as
+    number | undefined;
   const max = db.prepare(`SELECT max(id) FROM alert_log`).pluck().get() as number | null;
   return Math.max(seq ?? 0, max ?? 0) + 1;
 }
@@ -57,7 +58,15 @@ export function createAlertLog(db: Database.Database, clock: () => number, count
       };
     },
     write(r) {
-      const args = [r.at, r.kind, r.eventId, r.specialId, r.contestantId, r.message, r.data === null || r.data === undefined ? null : JSON.stringify(r.data)];
+      const args = [
+        r.at,
+        r.kind,
+        r.eventId,
+        r.specialId,
+        r.contestantId,
+        r.message,
+        r.data === null || r.data === undefined ? null : JSON.stringify(r.data),
+      ];
       if (insert.run(r.id, ...args).changes === 1) return { clashedTo: null };
       const id = Number(insert.run(null, ...args).lastInsertRowid);
       counter.next = Math.max(counter.next, id + 1);

@@ -61,11 +61,16 @@ export const minuteOf = (at: number): number => Math.floor((at - hourOf(at) * HO
 
 function priceOf(t: TickValues, s: Side): number | null {
   switch (s) {
-    case 'home': return t.price_home;
-    case 'draw': return t.price_draw;
-    case 'away': return t.price_away;
-    case 'over': return t.price_over;
-    case 'under': return t.price_under;
+    case 'home':
+      return t.price_home;
+    case 'draw':
+      return t.price_draw;
+    case 'away':
+      return t.price_away;
+    case 'over':
+      return t.price_over;
+    case 'under':
+      return t.price_under;
   }
 }
 
@@ -248,7 +253,12 @@ export function decodeBars(blob: Uint8Array): Bar[] {
       if (!(mask & (1 << k))) return;
       const open = readNum(r, closes[s] ?? null) as number;
       const close = readNum(r, open) as number;
-      const o = { open, high: readNum(r, Math.max(open, close)) as number, low: readNum(r, Math.min(open, close)) as number, close };
+      const o = {
+        open,
+        high: readNum(r, Math.max(open, close)) as number,
+        low: readNum(r, Math.min(open, close)) as number,
+        close,
+      };
       sides[s] = o;
       closes[s] = o.close;
     });

@@ -42,7 +42,10 @@ function run(d: CheckpointWorkerData, control: Int32Array): void {
   // or the store's close() sees it started and waits for the connection to close.
   Atomics.store(control, STARTED, 1);
   if (Atomics.load(control, STATE) !== RUN) return;
-  const db = new Database(d.path, { fileMustExist: true, ...(d.nativeBinding ? { nativeBinding: d.nativeBinding } : {}) });
+  const db = new Database(d.path, {
+    fileMustExist: true,
+    ...(d.nativeBinding ? { nativeBinding: d.nativeBinding } : {}),
+  });
   try {
     // Never wait on the store's connection: a checkpoint that cannot go now goes at the next look.
     db.pragma('busy_timeout = 0');

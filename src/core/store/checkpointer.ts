@@ -66,7 +66,9 @@ export function startCheckpointer(o: CheckpointerOptions): Checkpointer {
   const worker = startThread(entry, workerData);
   // Never what keeps a process alive: a CLI run that ends without closing its store simply ends.
   worker.unref();
-  worker.on('message', (m: { error?: string }) => fail(new Error(`the store's checkpointer failed: ${m.error ?? 'unknown error'}`)));
+  worker.on('message', (m: { error?: string }) =>
+    fail(new Error(`the store's checkpointer failed: ${m.error ?? 'unknown error'}`)),
+  );
   worker.on('error', (e) => fail(e));
   worker.on('exit', (code) => fail(new Error(`the store's checkpointer stopped (exit code ${code})`)));
 

@@ -55,7 +55,16 @@ describe('compaction', () => {
   it('is not held up by a tick dated far ahead (a clock that jumped back): it folds it and goes on', () => {
     const { store, clock, lines } = loaded(2);
     const { eventId, lineId } = lines[0]!;
-    const m = { line_id: lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 2.5, away: 1.6 }, max_win: 1, updated_at: '' };
+    const m = {
+      line_id: lineId,
+      period: 0,
+      market: 'moneyline',
+      side: null,
+      line: null,
+      prices: { home: 2.5, away: 1.6 },
+      max_win: 1,
+      updated_at: '',
+    };
     store.recordTicks(eventId, [m], T0 + 48 * HOUR);
     const load = createTickLoad({ events: 2, linesPerEvent: 4, updatesPerSecond: 2, seed: 9 });
     for (let at = T0 + 2 * HOUR; at < T0 + 4 * HOUR; at += 60_000) store.recordTickBatches(load.next(at, 60_000));
@@ -63,6 +72,10 @@ describe('compaction', () => {
     drain(store);
     expect(store.usage().oldestRawTickAt).toBeGreaterThanOrEqual(T0 + 3 * HOUR - 5 * 60_000);
     const future = store.oddsHistory(eventId, lineId, { from: T0 + 47 * HOUR });
-    expect(future.map((p) => [p.bar?.edge, p.prices?.home])).toEqual([['open', 2.5], [undefined, 2.5], ['close', 2.5]]);
+    expect(future.map((p) => [p.bar?.edge, p.prices?.home])).toEqual([
+      ['open', 2.5],
+      [undefined, 2.5],
+      ['close', 2.5],
+    ]);
   });
 });

@@ -68,8 +68,17 @@ export function createCompaction(
     for (const t of ticks) {
       if (previous !== undefined && t.max_win === previous) continue;
       upsertPoint.run(
-        eventId, lineId, t.at, t.max_win, previous ?? null, t.line,
-        t.price_home, t.price_draw, t.price_away, t.price_over, t.price_under,
+        eventId,
+        lineId,
+        t.at,
+        t.max_win,
+        previous ?? null,
+        t.line,
+        t.price_home,
+        t.price_draw,
+        t.price_away,
+        t.price_over,
+        t.price_under,
       );
       previous = t.max_win;
       points++;
@@ -104,7 +113,13 @@ export function createCompaction(
     const future = now + FUTURE_SLACK_MS;
     const started = performance.now();
     const progress: CompactProgress = {
-      done: false, ticksCompacted: 0, ticksDropped: 0, lines: 0, changePoints: 0, ms: 0, compactedBefore: cutoff,
+      done: false,
+      ticksCompacted: 0,
+      ticksDropped: 0,
+      lines: 0,
+      changePoints: 0,
+      ms: 0,
+      compactedBefore: cutoff,
       oldestRawAt: null,
     };
     db.transaction(() => {
@@ -124,9 +139,17 @@ export function createCompaction(
         if (!last) throw new Error(`compaction: the oldest raw tick of line ${h.line_id} vanished mid-step`);
         const kept = ticks.filter((t) => (hourOf(t.at) + 1) * HOUR_MS > retentionCutoff).length;
         progress.changePoints += foldLine(h.event_id, h.line_id, ticks, retentionCutoff);
-        const deleted = deleteTicks.run({ e: h.event_id, l: h.line_id, lo, hi, at: last.at, rowid: last.rowid }).changes;
+        const deleted = deleteTicks.run({
+          e: h.event_id,
+          l: h.line_id,
+          lo,
+          hi,
+          at: last.at,
+          rowid: last.rowid,
+        }).changes;
         // The bars just written count exactly these ticks; anything else would count a tick twice or lose one.
-        if (deleted !== ticks.length) throw new Error(`compaction: folded ${ticks.length} ticks but ${deleted} matched`);
+        if (deleted !== ticks.length)
+          throw new Error(`compaction: folded ${ticks.length} ticks but ${deleted} matched`);
         progress.ticksCompacted += kept;
         progress.ticksDropped += ticks.length - kept;
         progress.lines++;

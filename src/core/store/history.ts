@@ -62,8 +62,15 @@ export function createLineHistory(db: Database.Database): LineHistory {
       AND (@sport IS NULL OR e.sport_id = @sport)
     ORDER BY p.at, p.event_id, p.line_id LIMIT ${LINE_CHUNK}`);
   type ChangeRow = {
-    event_id: number; line_id: number; at: number; max_win: number | null; previous_max_win: number | null;
-    line: number | null; period: number | null; market: string | null; sport_id: number | null;
+    event_id: number;
+    line_id: number;
+    at: number;
+    max_win: number | null;
+    previous_max_win: number | null;
+    line: number | null;
+    period: number | null;
+    market: string | null;
+    sport_id: number | null;
   };
   const toChange = (r: ChangeRow): LineMaxWinChange => ({
     eventId: r.event_id,
@@ -99,16 +106,35 @@ export function createLineHistory(db: Database.Database): LineHistory {
         while (k < pts.length && (pts[k] as PointRow).at < start) inEffect = (pts[k++] as PointRow).max_win;
         const range = { high: barPrices(bar, 'high'), low: barPrices(bar, 'low'), ticks: bar.ticks };
         if (start >= from && start <= to) {
-          out.push({ p: { at: start, line: bar.line, prices: barPrices(bar, 'open'), maxWin: inEffect, bar: { edge: 'open', ...range } }, order: 0 });
+          out.push({
+            p: {
+              at: start,
+              line: bar.line,
+              prices: barPrices(bar, 'open'),
+              maxWin: inEffect,
+              bar: { edge: 'open', ...range },
+            },
+            order: 0,
+          });
         }
         // The kept change ticks inside the bar, exact.
         while (k < pts.length && (pts[k] as PointRow).at <= end) {
           const c = pts[k++] as PointRow;
           inEffect = c.max_win;
-          if (c.at >= from && c.at <= to && !rawAt.has(c.at)) out.push({ p: { at: c.at, line: c.line, prices: pricesFromRow(c), maxWin: c.max_win }, order: 1 });
+          if (c.at >= from && c.at <= to && !rawAt.has(c.at))
+            out.push({ p: { at: c.at, line: c.line, prices: pricesFromRow(c), maxWin: c.max_win }, order: 1 });
         }
         if (end >= from && end <= to) {
-          out.push({ p: { at: end, line: bar.line, prices: barPrices(bar, 'close'), maxWin: bar.maxWin, bar: { edge: 'close', ...range } }, order: 2 });
+          out.push({
+            p: {
+              at: end,
+              line: bar.line,
+              prices: barPrices(bar, 'close'),
+              maxWin: bar.maxWin,
+              bar: { edge: 'close', ...range },
+            },
+            order: 2,
+          });
         }
       }
     }

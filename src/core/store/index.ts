@@ -120,7 +120,10 @@ export interface Store extends Ingest, Reads, LineHistory, BetLog, ScoreboardRea
   /** Notes that a settlement's period results are owed; a watched match goes to the front. */
   oweResults(eventId: number, settledAt: number, watched: boolean): void;
   /** Owed results due at `now`: watched first, then newest settlement first. */
-  resultsDue(now: number, opts: { limit: number; watchedOnly?: boolean }): Array<{ eventId: number; watched: boolean; attempts: number }>;
+  resultsDue(
+    now: number,
+    opts: { limit: number; watchedOnly?: boolean },
+  ): Array<{ eventId: number; watched: boolean; attempts: number }>;
   /** An attempt that found nothing yet (or failed): ask again after `nextAt`, or give up once `attempts` run out. */
   resultsRetry(eventId: number, nextAt: number, maxAttempts: number): void;
   resultsSettled(eventId: number): void;
@@ -201,7 +204,8 @@ export function openStore(options: StoreOptions): Store {
   const run = randomUUID();
   // Rows of runs that crashed long ago: the progress of a run is only read while it writes.
   forgetRuns(db, run, clock() - DAY_MS);
-  const writerOptions = typeof options.writer === 'string' ? { mode: options.writer } : (options.writer ?? { mode: 'inline' as const });
+  const writerOptions =
+    typeof options.writer === 'string' ? { mode: options.writer } : (options.writer ?? { mode: 'inline' as const });
   const writer = createWriter({
     ...writerOptions,
     mode: db.memory ? 'inline' : writerOptions.mode,
@@ -222,9 +226,13 @@ export function openStore(options: StoreOptions): Store {
   const addWatch = db.prepare(`INSERT OR IGNORE INTO watchlist (event_id, added_at) VALUES (?, ?)`);
   const removeWatch = db.prepare(`DELETE FROM watchlist WHERE event_id = ?`);
   const watchIds = db.prepare(`SELECT event_id FROM watchlist ORDER BY added_at, event_id`).pluck();
-  const maxEventId = db.prepare(`
+  const maxEventId = db
+    .prepare(
+      `
     SELECT max(coalesce((SELECT max(event_id) FROM events), 0), coalesce((SELECT max(event_id) FROM watchlist), 0),
-               coalesce((SELECT max(event_id) FROM settlements), 0), coalesce((SELECT max(event_id) FROM bets), 0))`).pluck();
+               coalesce((SELECT max(event_id) FROM settlements), 0), coalesce((SELECT max(event_id) FROM bets), 0))`,
+    )
+    .pluck();
   const listAlerts = db.prepare(`SELECT * FROM alert_log WHERE id < ? ORDER BY id DESC LIMIT ?`);
   const getSetting = db.prepare(`SELECT value FROM settings WHERE name = ?`).pluck();
   const setSetting = db.prepare(`
@@ -243,7 +251,9 @@ export function openStore(options: StoreOptions): Store {
   const firstKeptTick = (table: string) =>
     db.prepare(`SELECT rowid FROM ${table} WHERE at >= ? ORDER BY rowid LIMIT 1`).pluck();
   const deletePrefix = (table: string) =>
-    db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE rowid < ? ORDER BY rowid LIMIT ?)`);
+    db.prepare(
+      `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE rowid < ? ORDER BY rowid LIMIT ?)`,
+    );
   const retention = ['special_ticks'].map((t) => ({
     first: firstKeptTick(t),
     maxRowid: db.prepare(`SELECT max(rowid) FROM ${t}`).pluck(),
@@ -330,16 +340,23 @@ export function openStore(options: StoreOptions): Store {
     // IMMEDIATE, as every write transaction of the store (see ingest.ts): the writer thread shares the file.
     transaction: (fn) => db.transaction(fn).immediate(),
 
-    oweResults: (eventId, settledAt, watched) => void oweResults.run(eventId, settledAt, watched ? 1 : 0, watched ? 0 : Number.MAX_SAFE_INTEGER),
+    oweResults: (eventId, settledAt, watched) =>
+      void oweResults.run(eventId, settledAt, watched ? 1 : 0, watched ? 0 : Number.MAX_SAFE_INTEGER),
     resultsDue(now, opts) {
-      const rows = resultsDue.all(now, opts.watchedOnly ? 1 : 0, opts.limit) as Array<{ event_id: number; watched: number; attempts: number }>;
+      const rows = resultsDue.all(now, opts.watchedOnly ? 1 : 0, opts.limit) as Array<{
+        event_id: number;
+        watched: number;
+        attempts: number;
+      }>;
       return rows.map((r) => ({ eventId: r.event_id, watched: r.watched === 1, attempts: r.attempts }));
     },
     resultsRetry: (eventId, nextAt, maxAttempts) =>
-      db.transaction(() => {
-        resultsRetry.run(nextAt, eventId);
-        resultsGiveUp.run(eventId, maxAttempts);
-      }).immediate(),
+      db
+        .transaction(() => {
+          resultsRetry.run(nextAt, eventId);
+          resultsGiveUp.run(eventId, maxAttempts);
+        })
+        .immediate(),
     resultsSettled: (eventId) => void resultsSettled.run(eventId),
     resultsOwedCount: () => resultsOwedCount.get() as number,
     isResultOwed: (eventId) => isResultOwed.get(eventId) !== undefined,
@@ -348,8 +365,7 @@ export function openStore(options: StoreOptions): Store {
       const cutoff = clock() - history.retentionDays * DAY_MS;
       const deleted = retention.map(({ first, maxRowid, del }) => {
         // No tick newer than the cutoff: everything up to the last rowid goes.
-        const keepFrom =
-          (first.get(cutoff) as number | undefined) ?? ((maxRowid.get() as number | null) ?? 0) + 1;
+        const keepFrom = (first.get(cutoff) as number | undefined) ?? ((maxRowid.get() as number | null) ?? 0) + 1;
         let total = 0;
         for (;;) {
           const n = db.transaction(() => del.run(keepFrom, RETENTION_SLICE).changes).immediate();
@@ -386,11 +402,13 @@ export function openStore(options: StoreOptions): Store {
     configure(settings) {
       const { retentionDays, rawTickHours } = settings;
       if (retentionDays !== undefined) {
-        if (!(Number.isFinite(retentionDays) && retentionDays > 0)) throw new Error(`retentionDays must be > 0, got ${retentionDays}`);
+        if (!(Number.isFinite(retentionDays) && retentionDays > 0))
+          throw new Error(`retentionDays must be > 0, got ${retentionDays}`);
         history.retentionDays = retentionDays;
       }
       if (rawTickHours !== undefined) {
-        if (!(Number.isFinite(rawTickHours) && rawTickHours >= 0)) throw new Error(`rawTickHours must be >= 0, got ${rawTickHours}`);
+        if (!(Number.isFinite(rawTickHours) && rawTickHours >= 0))
+          throw new Error(`rawTickHours must be >= 0, got ${rawTickHours}`);
         history.rawTickHours = rawTickHours;
       }
       return { ...history };
@@ -414,13 +432,15 @@ export function openStore(options: StoreOptions): Store {
   };
 }
 
-
 /**
  * Automatic checkpoints off on the store's connection and the checkpointer started on the file (unless asked
  * otherwise, or in memory). A checkpointer that cannot start, or stops, hands checkpoints back to SQLite: the log
  * then stays bounded the old way, with the old stalls, and walCheckpoints() says 'sqlite'.
  */
-function startCheckpoints(db: Database.Database, options: StoreOptions): { where: WalCheckpoints; checkpointer: Checkpointer | null } {
+function startCheckpoints(
+  db: Database.Database,
+  options: StoreOptions,
+): { where: WalCheckpoints; checkpointer: Checkpointer | null } {
   const state: { where: WalCheckpoints; checkpointer: Checkpointer | null } = { where: 'none', checkpointer: null };
   if (db.memory) return state;
   const wanted = options.checkpoints ?? 'thread';

@@ -72,15 +72,23 @@ export interface Resettlement {
   to: SettledEvent;
 }
 
-type StoredLine = Pick<SettlementLine, 'line_id' | 'period' | 'market' | 'line' | 'outcome_home' | 'outcome_draw' | 'outcome_away'>;
+type StoredLine = Pick<
+  SettlementLine,
+  'line_id' | 'period' | 'market' | 'line' | 'outcome_home' | 'outcome_draw' | 'outcome_away'
+>;
 
 /** A settlement's lines in one order, as the store keeps them: one per line id, the last sent winning. */
 function linesByIdOf(lines: readonly StoredLine[]): StoredLine[] {
   const byId = new Map<number, StoredLine>();
   for (const l of lines) {
     byId.set(l.line_id, {
-      line_id: l.line_id, period: l.period, market: l.market, line: l.line,
-      outcome_home: l.outcome_home, outcome_draw: l.outcome_draw, outcome_away: l.outcome_away,
+      line_id: l.line_id,
+      period: l.period,
+      market: l.market,
+      line: l.line,
+      outcome_home: l.outcome_home,
+      outcome_draw: l.outcome_draw,
+      outcome_away: l.outcome_away,
     });
   }
   return [...byId.values()].sort((a, b) => a.line_id - b.line_id);
@@ -146,8 +154,16 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
    * Whether the service now describes this id as another match than the one stored (../../shared/eventIdentity.ts):
    * then nothing of it is merged into the stored match, neither its description nor its settlement.
    */
-  function anotherMatch(p: { event_id: number; sport_id: number | null; runner_home: string | null; runner_away: string | null; starts: number | null }): boolean {
-    const was = storedIdentity.get(p.event_id) as { sport_id: number | null; runner_home: string | null; runner_away: string | null; starts: number | null } | undefined;
+  function anotherMatch(p: {
+    event_id: number;
+    sport_id: number | null;
+    runner_home: string | null;
+    runner_away: string | null;
+    starts: number | null;
+  }): boolean {
+    const was = storedIdentity.get(p.event_id) as
+      | { sport_id: number | null; runner_home: string | null; runner_away: string | null; starts: number | null }
+      | undefined;
     if (!was) return false;
     return describesAnotherMatch(
       { sportId: was.sport_id, runnerHome: was.runner_home, runnerAway: was.runner_away, starts: was.starts },
@@ -195,9 +211,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       offline = excluded.offline, updated_at = excluded.updated_at, seen_at = excluded.seen_at
     WHERE excluded.seen_at >= market_lines.seen_at`);
   const markEventLinesOffline = db.prepare(`UPDATE market_lines SET offline = 1 WHERE event_id = ?`);
-  const currentLiveState = db.prepare(
-    `SELECT live_status, score_home, score_away FROM events WHERE event_id = ?`,
-  );
+  const currentLiveState = db.prepare(`SELECT live_status, score_home, score_away FROM events WHERE event_id = ?`);
   const setLiveState = db.prepare(
     `UPDATE events SET live_status = ?, score_home = ?, score_away = ? WHERE event_id = ?`,
   );
@@ -224,11 +238,15 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     INSERT OR REPLACE INTO settlement_lines (event_id, line_id, period, market, line, outcome_home, outcome_draw,
                                              outcome_away)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const storedSettlement = db.prepare(`SELECT score_home, score_away, status, settled_at, stored_at FROM settlements WHERE event_id = ?`);
+  const storedSettlement = db.prepare(
+    `SELECT score_home, score_away, status, settled_at, stored_at FROM settlements WHERE event_id = ?`,
+  );
   const storedLines = db.prepare(`
     SELECT line_id, period, market, line, outcome_home, outcome_draw, outcome_away FROM settlement_lines
     WHERE event_id = ? ORDER BY line_id`);
-  const nextRevision = db.prepare(`SELECT coalesce(max(revision), 0) + 1 FROM settlement_revisions WHERE event_id = ?`).pluck();
+  const nextRevision = db
+    .prepare(`SELECT coalesce(max(revision), 0) + 1 FROM settlement_revisions WHERE event_id = ?`)
+    .pluck();
   const insertRevision = db.prepare(`
     INSERT INTO settlement_revisions (event_id, revision, score_home, score_away, status, settled_at, stored_at, replaced_at, lines)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -292,9 +310,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       odds = excluded.odds
     WHERE excluded.at < true_odds_records.at OR (excluded.at = true_odds_records.at AND true_odds_records.odds IS NULL)`);
   const openingAt = db
-    .prepare(
-      `SELECT min(at) FROM true_odds_records WHERE special_id = ? AND contestant_id = ? AND kind = 'opening'`,
-    )
+    .prepare(`SELECT min(at) FROM true_odds_records WHERE special_id = ? AND contestant_id = ? AND kind = 'opening'`)
     .pluck();
   const upsertClosing = db.prepare(`
     INSERT INTO true_odds_records (special_id, contestant_id, kind, model, true_odds, at, odds)
@@ -372,9 +388,21 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   function writeLine(eventId: number, m: Market, at: number): void {
     const p = m.prices;
     upsertLine.run(
-      eventId, m.line_id, m.period, m.market, m.side, m.line,
-      p?.home ?? null, p?.draw ?? null, p?.away ?? null, p?.over ?? null, p?.under ?? null,
-      m.max_win, p ? 0 : 1, m.updated_at, at,
+      eventId,
+      m.line_id,
+      m.period,
+      m.market,
+      m.side,
+      m.line,
+      p?.home ?? null,
+      p?.draw ?? null,
+      p?.away ?? null,
+      p?.over ?? null,
+      p?.under ?? null,
+      m.max_win,
+      p ? 0 : 1,
+      m.updated_at,
+      at,
     );
   }
 
@@ -397,8 +425,16 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       for (const m of b.markets) {
         const p = m.prices;
         insertTick.run(
-          b.eventId, m.line_id, b.at, m.line,
-          p?.home ?? null, p?.draw ?? null, p?.away ?? null, p?.over ?? null, p?.under ?? null, m.max_win,
+          b.eventId,
+          m.line_id,
+          b.at,
+          m.line,
+          p?.home ?? null,
+          p?.draw ?? null,
+          p?.away ?? null,
+          p?.over ?? null,
+          p?.under ?? null,
+          m.max_win,
         );
         let known = limits.get(b.eventId);
         if (!known) limits.set(b.eventId, (known = new Map()));
@@ -406,8 +442,17 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
         const before = here ? here.maxWin : maxWinBefore(b.eventId, m.line_id, b.at);
         if (before === undefined || before !== m.max_win) {
           upsertLinePoint.run(
-            b.eventId, m.line_id, b.at, m.max_win, before ?? null, m.line,
-            p?.home ?? null, p?.draw ?? null, p?.away ?? null, p?.over ?? null, p?.under ?? null,
+            b.eventId,
+            m.line_id,
+            b.at,
+            m.max_win,
+            before ?? null,
+            m.line,
+            p?.home ?? null,
+            p?.draw ?? null,
+            p?.away ?? null,
+            p?.over ?? null,
+            p?.under ?? null,
           );
         }
         if (!here || here.at <= b.at) known.set(m.line_id, { maxWin: m.max_win, at: b.at });
@@ -428,8 +473,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     scoreAway: number | null,
   ): void {
     const cur = currentLiveState.get(eventId) as
-      | { live_status: number | null; score_home: number | null; score_away: number | null }
-      | undefined;
+      { live_status: number | null; score_home: number | null; score_away: number | null } | undefined;
     if (cur && cur.live_status === liveStatus && cur.score_home === scoreHome && cur.score_away === scoreAway) return;
     setLiveState.run(liveStatus, scoreHome, scoreAway, eventId);
     insertLiveState.run(eventId, at, liveStatus, scoreHome, scoreAway);
@@ -477,7 +521,13 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     writeLiveState(m.event_id, at, m.live_status, m.score_home, m.score_away);
   });
 
-  type StoredSettlement = { score_home: number; score_away: number; status: string; settled_at: number; stored_at: number };
+  type StoredSettlement = {
+    score_home: number;
+    score_away: number;
+    status: string;
+    settled_at: number;
+    stored_at: number;
+  };
 
   /**
    * Whether `e` changes the stored result of its match (score, status, or any line's words, line or presence); if so
@@ -488,11 +538,23 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
     if (!was) return null;
     const wasLines = storedLines.all(e.event_id) as StoredLine[];
     const sameResult =
-      was.score_home === e.score_home && was.score_away === e.score_away && was.status === e.status &&
+      was.score_home === e.score_home &&
+      was.score_away === e.score_away &&
+      was.status === e.status &&
       JSON.stringify(wasLines) === JSON.stringify(linesByIdOf(e.settlement));
     if (sameResult) return null;
     const revision = nextRevision.get(e.event_id) as number;
-    insertRevision.run(e.event_id, revision, was.score_home, was.score_away, was.status, was.settled_at, was.stored_at, now, JSON.stringify(wasLines));
+    insertRevision.run(
+      e.event_id,
+      revision,
+      was.score_home,
+      was.score_away,
+      was.status,
+      was.settled_at,
+      was.stored_at,
+      now,
+      JSON.stringify(wasLines),
+    );
     return {
       eventId: e.event_id,
       revision,
@@ -544,7 +606,14 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
       deleteSettlementLines.run(e.event_id);
       for (const l of e.settlement) {
         insertSettlementLine.run(
-          e.event_id, l.line_id, l.period, l.market, l.line, l.outcome_home, l.outcome_draw, l.outcome_away,
+          e.event_id,
+          l.line_id,
+          l.period,
+          l.market,
+          l.line,
+          l.outcome_home,
+          l.outcome_draw,
+          l.outcome_away,
         );
       }
     }
@@ -555,8 +624,16 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
   const recordPeriodResults = tx((results: readonly PeriodResult[]) => {
     for (const r of results) {
       upsertResult.run(
-        r.event_id, r.period, r.status, r.score_home, r.score_away, r.sets_home, r.sets_away, r.settlement_id,
-        r.cancellation_reason, r.timestamp ? parseServiceTime(r.timestamp) : null,
+        r.event_id,
+        r.period,
+        r.status,
+        r.score_home,
+        r.score_away,
+        r.sets_home,
+        r.sets_away,
+        r.settlement_id,
+        r.cancellation_reason,
+        r.timestamp ? parseServiceTime(r.timestamp) : null,
       );
     }
   });
@@ -629,8 +706,7 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
         }
       }
       const state = contestantState.get(t.special_id, t.contestant_id) as
-        | { last_tick_at: number | null; last_max_win: number | null }
-        | undefined;
+        { last_tick_at: number | null; last_max_win: number | null } | undefined;
       // A replayed or late tick (history re-fetched after a restart) is already reflected: never a new change.
       if (state?.last_tick_at != null && ms <= state.last_tick_at) continue;
       insertSpecialTick.run(t.special_id, t.contestant_id, ms, t.handicap, t.odds, t.todds, t.max_win);
@@ -673,7 +749,8 @@ export function createIngest(db: Database.Database, clock: () => number): Ingest
         ),
       );
       upsertOutright.run({ ...m, updated_at: at });
-      for (const c of m.contestants) upsertOutrightContestant.run(m.special_id, c.name, c.handicap, c.odds, c.todds, at);
+      for (const c of m.contestants)
+        upsertOutrightContestant.run(m.special_id, c.name, c.handicap, c.odds, c.todds, at);
     }
   });
 

@@ -11,11 +11,20 @@ const SIDE_SETS = [['home', 'away'], ['home', 'draw', 'away'], ['home', 'draw'],
 
 function rng(seed: number) {
   let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function market(lineId: number, prices: Market['prices']): Market {
-  return { line_id: lineId, period: 0, market: 'moneyline', side: null, line: lineId % 2 ? null : 1.5, prices, max_win: 500, updated_at: '2026-11-22T12:00:00' };
+  return {
+    line_id: lineId,
+    period: 0,
+    market: 'moneyline',
+    side: null,
+    line: lineId % 2 ? null : 1.5,
+    prices,
+    max_win: 500,
+    updated_at: '2026-11-22T12:00:00',
+  };
 }
 
 function randomOps(seed: number, n: number): LineCloseOp[] {
@@ -26,7 +35,8 @@ function randomOps(seed: number, n: number): LineCloseOp[] {
     at += 1 + Math.floor(r() * 100);
     const eventId = 1 + Math.floor(r() * 2);
     const x = r();
-    if (x < 0.03) ops.push({ type: 'kickoff', eventId, at, reason: r() < 0.5 ? 'kickoff' : 'started', confirmed: r() < 0.5 });
+    if (x < 0.03)
+      ops.push({ type: 'kickoff', eventId, at, reason: r() < 0.5 ? 'kickoff' : 'started', confirmed: r() < 0.5 });
     else if (x < 0.06) ops.push({ type: 'snapshotLines', eventId, lineIds: [1, 2, 3].filter(() => r() < 0.6), at });
     else {
       const lineId = 1 + Math.floor(r() * 3);
@@ -49,14 +59,19 @@ describe('closing-line ops folded per flush', () => {
       const folded = openStore({ path: ':memory:' });
       for (const op of ops) oneByOne.applyLineCloseOps([op]);
       folded.applyLineCloseOps(ops);
-      for (const eventId of [1, 2]) expect(folded.lineCloses(eventId), `seed ${seed}`).toEqual(oneByOne.lineCloses(eventId));
+      for (const eventId of [1, 2])
+        expect(folded.lineCloses(eventId), `seed ${seed}`).toEqual(oneByOne.lineCloses(eventId));
       oneByOne.close();
       folded.close();
     }
   });
 
   it('writes fewer statements when a line moves several times between flushes, and keeps a run apart when a price lacks a side', () => {
-    const p = (home: number, away?: number, draw?: number) => ({ home, ...(away === undefined ? {} : { away }), ...(draw === undefined ? {} : { draw }) });
+    const p = (home: number, away?: number, draw?: number) => ({
+      home,
+      ...(away === undefined ? {} : { away }),
+      ...(draw === undefined ? {} : { draw }),
+    });
     const ops: LineCloseOp[] = [
       { type: 'price', eventId: 1, market: market(1, p(2.0, 1.8)), at: 1 },
       { type: 'price', eventId: 1, market: market(1, p(2.1, 1.7)), at: 2 },
@@ -66,11 +81,21 @@ describe('closing-line ops folded per flush', () => {
       { type: 'price', eventId: 1, market: market(1, p(2.4, 1.5)), at: 6 },
     ];
     const out = coalesceLineCloseOps(ops);
-    expect(out.map((o) => o.type === 'price' ? `${o.at}${o.open ? `<${o.open.at}` : ''}` : o.type)).toEqual(['2<1', '4<3', 'kickoff', '6']);
+    expect(out.map((o) => (o.type === 'price' ? `${o.at}${o.open ? `<${o.open.at}` : ''}` : o.type))).toEqual([
+      '2<1',
+      '4<3',
+      'kickoff',
+      '6',
+    ]);
     const s = openStore({ path: ':memory:' });
     s.applyLineCloseOps(ops);
     // Opened at the first price; closed at kick-off on the last price that had both sides; nothing after kick-off.
-    expect(s.lineCloses(1)[0]).toMatchObject({ openedAt: 1, opening: { home: 2.0, away: 1.8 }, closing: { home: 2.3, away: 1.6 }, closedAt: 5 });
+    expect(s.lineCloses(1)[0]).toMatchObject({
+      openedAt: 1,
+      opening: { home: 2.0, away: 1.8 },
+      closing: { home: 2.3, away: 1.6 },
+      closedAt: 5,
+    });
     s.close();
   });
 });

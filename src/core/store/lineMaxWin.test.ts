@@ -8,10 +8,24 @@ const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
 
 const spread = (maxWin: number, home = 1.9): Market => ({
-  line_id: 71, period: 1, market: 'spread', side: null, line: -1.5, prices: { home, away: 1.95 }, max_win: maxWin, updated_at: '',
+  line_id: 71,
+  period: 1,
+  market: 'spread',
+  side: null,
+  line: -1.5,
+  prices: { home, away: 1.95 },
+  max_win: maxWin,
+  updated_at: '',
 });
 const total = (maxWin: number): Market => ({
-  line_id: 72, period: 0, market: 'totals', side: null, line: 2.5, prices: { over: 1.8, under: 2.0 }, max_win: maxWin, updated_at: '',
+  line_id: 72,
+  period: 0,
+  market: 'totals',
+  side: null,
+  line: 2.5,
+  prices: { over: 1.8, under: 2.0 },
+  max_win: maxWin,
+  updated_at: '',
 });
 
 describe('market line max_win change points', () => {
@@ -60,9 +74,13 @@ describe('market line max_win change points', () => {
   it('survive compaction and tick retention, with nothing twice in the line history', () => {
     const clock = { now: T0 };
     const store = openStore({ path: ':memory:', clock: () => clock.now, rawTickHours: 1, retentionDays: 1 });
-    for (let i = 0; i < 120; i++) store.recordTicks(9, [spread(i < 60 ? 500 : 2000, 1.8 + (i % 7) / 100)], T0 + i * 60_000);
+    for (let i = 0; i < 120; i++)
+      store.recordTicks(9, [spread(i < 60 ? 500 : 2000, 1.8 + (i % 7) / 100)], T0 + i * 60_000);
     const before = [...store.exportLineMaxWin()];
-    expect(before.map((c) => [c.previousMaxWin, c.maxWin])).toEqual([[null, 500], [500, 2000]]);
+    expect(before.map((c) => [c.previousMaxWin, c.maxWin])).toEqual([
+      [null, 500],
+      [500, 2000],
+    ]);
 
     // Two hours on, compaction folds the first hour: the history shows the change once, not once per store.
     clock.now = T0 + 3 * HOUR;

@@ -97,7 +97,12 @@ describe('migrations', () => {
     // Two one-minute bars (open and close each) and the kept max_win ticks (baseline and the change at 60 s);
     // prices exactly as stored, even those thousandths cannot hold.
     expect(after.map((p) => [p.at, p.prices?.home, p.maxWin])).toEqual([
-      [0, 2, null], [0, 2, 500], [59_999, 2.059, 500], [60_000, 2.06, 500], [60_000, 2.06, 750], [119_999, 2 + 119 / 1000, 750],
+      [0, 2, null],
+      [0, 2, 500],
+      [59_999, 2.059, 500],
+      [60_000, 2.06, 500],
+      [60_000, 2.06, 750],
+      [119_999, 2 + 119 / 1000, 750],
     ]);
     now += 1;
     store.close();
@@ -114,10 +119,18 @@ describe('migrations', () => {
     expect(store.schemaVersion()).toBe(LATEST_VERSION);
     expect(store.watchIds()).toEqual([7]);
     const bet = store.addBet({ eventId: 7, lineId: 70, side: 'home', price: 2.1, stake: 10 }, 5);
-    expect(bet).toMatchObject({ label: 'A v B · Moneyline Home · Full match', closingPrice: null, clvByModel: null, result: null, pnl: null });
+    expect(bet).toMatchObject({
+      label: 'A v B · Moneyline Home · Full match',
+      closingPrice: null,
+      clvByModel: null,
+      result: null,
+      pnl: null,
+    });
     store.close();
     const raw = new Database(path);
-    const insert = raw.prepare(`INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1, 7, 70, ?, ?, ?, 0, 'moneyline')`);
+    const insert = raw.prepare(
+      `INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1, 7, 70, ?, ?, ?, 0, 'moneyline')`,
+    );
     expect(() => insert.run('home', 1, 10)).toThrow(/CHECK/);
     expect(() => insert.run('home', 2, 0)).toThrow(/CHECK/);
     expect(() => insert.run('left', 2, 5)).toThrow(/CHECK/);
@@ -136,10 +149,16 @@ describe('migrations', () => {
     const store = openStore({ path });
     expect(store.schemaVersion()).toBe(LATEST_VERSION);
     // The old close (at a suspension, as version 5 read it) is kept as it was, with its reason.
-    expect(store.lineCloses(8).map((c) => [c.closing, c.closeReason])).toEqual([[{ home: 1.9, away: 1.95 }, 'offline']]);
+    expect(store.lineCloses(8).map((c) => [c.closing, c.closeReason])).toEqual([
+      [{ home: 1.9, away: 1.95 }, 'offline'],
+    ]);
     const [bet] = store.listBets();
     expect(bet).toMatchObject({ sideWords: 'Home -0.25', closingPrice: 1.9, result: null });
-    expect(store.settleBetByHand(bet!.id, 'half_loss')).toMatchObject({ result: 'half_loss', resultBy: 'hand', pnl: -50 });
+    expect(store.settleBetByHand(bet!.id, 'half_loss')).toMatchObject({
+      result: 'half_loss',
+      resultBy: 'hand',
+      pnl: -50,
+    });
     expect(store.settleBetByHand(bet!.id, null)).toMatchObject({ result: null, resultBy: null, pnl: null });
     store.close();
     const raw = new Database(path);
@@ -175,11 +194,23 @@ describe('migrations', () => {
     expect(rows()[2]).toMatchObject({ clv: null });
     expect(rows()[2]!.fairMove).toBeCloseTo(2.62 / 2.2 - 1, 9);
     // The same opening record fetched again fills in its offered odds (an earlier one would too).
-    store.recordSpecialTicks([{
-      event_id: 5, special_id: 70, special_name: 'Top scorer', contestant_id: 3, contestant_name: 'C3', handicap: 0,
-      odds: 2.75, todds: 2.7, period: 0, max_win: 100, cutoff: '2026-02-01T00:00:00', timestamp: formatServiceTime(1000),
-      true_odds_by_model: { LOG: 2.62, EM: 2.6, MPTO: 2.6, SHIN: 2.6, OR: 2.6 },
-    }]);
+    store.recordSpecialTicks([
+      {
+        event_id: 5,
+        special_id: 70,
+        special_name: 'Top scorer',
+        contestant_id: 3,
+        contestant_name: 'C3',
+        handicap: 0,
+        odds: 2.75,
+        todds: 2.7,
+        period: 0,
+        max_win: 100,
+        cutoff: '2026-02-01T00:00:00',
+        timestamp: formatServiceTime(1000),
+        true_odds_by_model: { LOG: 2.62, EM: 2.6, MPTO: 2.6, SHIN: 2.6, OR: 2.6 },
+      },
+    ]);
     expect(rows()[2]!.openingOdds).toBe(2.75);
     expect(rows()[2]!.clv).toBeCloseTo(2.75 / 2.2 - 1, 9);
     store.close();
@@ -203,9 +234,28 @@ f');
     expect(store.schemaVersion()).toBe(LATEST_VERSION);
     expect(store.listBets()[0]).toMatchObject({ result: 'loss', pnl: -10, resettled: null });
     const sent = (scoreHome: number, scoreAway: number, words: [string, string, string], settledAt: number) => ({
-      event_id: 9, sport_id: 1, league_id: 2, league_name: 'L', runner_home: 'E', runner_away: 'F', starts: formatServiceTime(1000),
-      score_home: scoreHome, score_away: scoreAway, status: 'ended', settled_at: formatServiceTime(settledAt),
-      settlement: [{ line_id: 90, period: 0, market: 'moneyline', line: null, outcome_home: words[0], outcome_draw: words[1], outcome_away: words[2] }],
+      event_id: 9,
+      sport_id: 1,
+      league_id: 2,
+      league_name: 'L',
+      runner_home: 'E',
+      runner_away: 'F',
+      starts: formatServiceTime(1000),
+      score_home: scoreHome,
+      score_away: scoreAway,
+      status: 'ended',
+      settled_at: formatServiceTime(settledAt),
+      settlement: [
+        {
+          line_id: 90,
+          period: 0,
+          market: 'moneyline',
+          line: null,
+          outcome_home: words[0],
+          outcome_draw: words[1],
+          outcome_away: words[2],
+        },
+      ],
     });
     // The same result again (the inclusive cursor's replay, even with a later settled_at): no re-settlement.
     expect(store.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 5_000_000)], 5000)).toEqual([]);
@@ -214,21 +264,55 @@ f');
     // 2-3 becomes 99-99: a re-settlement; the draw bet is now won, and says from what.
     const changed = store.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000);
     expect(changed).toHaveLength(1);
-    expect(changed[0]).toMatchObject({ eventId: 9, revision: 1, runnerHome: 'E', runnerAway: 'F', from: { scoreHome: 2, scoreAway: 3, status: 'ended' } });
+    expect(changed[0]).toMatchObject({
+      eventId: 9,
+      revision: 1,
+      runnerHome: 'E',
+      runnerAway: 'F',
+      from: { scoreHome: 2, scoreAway: 3, status: 'ended' },
+    });
     expect(changed[0]!.to).toMatchObject({ score_home: 99, score_away: 99 });
     expect(store.settlement(9)).toMatchObject({ score_home: 99, score_away: 99 });
     const [bet] = store.listBets();
-    expect(bet).toMatchObject({ result: 'win', pnl: 24, resettled: { fromResult: 'loss', fromScore: { home: 2, away: 3 }, toScore: { home: 99, away: 99 } } });
+    expect(bet).toMatchObject({
+      result: 'win',
+      pnl: 24,
+      resettled: { fromResult: 'loss', fromScore: { home: 2, away: 3 }, toScore: { home: 99, away: 99 } },
+    });
     // Sent again as now stored: nothing more.
     expect(store.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000)).toEqual([]);
     store.close();
     const raw = new Database(path);
-    const kept = raw.prepare(`SELECT event_id, revision, score_home, score_away, status, settled_at, stored_at, lines FROM settlement_revisions`).all();
-    expect(kept).toEqual([{
-      event_id: 9, revision: 1, score_home: 2, score_away: 3, status: 'ended', settled_at: 6_000_000, stored_at: expect.any(Number) as number,
-      lines: JSON.stringify([{ line_id: 90, period: 0, market: 'moneyline', line: null, outcome_home: 'loss', outcome_draw: 'loss', outcome_away: 'win' }]),
-    }]);
-    expect(() => raw.exec(`INSERT INTO settlement_revisions VALUES (9, 0, 1, 1, 'ended', 1, 1, 1, '[]')`)).toThrow(/CHECK/);
+    const kept = raw
+      .prepare(
+        `SELECT event_id, revision, score_home, score_away, status, settled_at, stored_at, lines FROM settlement_revisions`,
+      )
+      .all();
+    expect(kept).toEqual([
+      {
+        event_id: 9,
+        revision: 1,
+        score_home: 2,
+        score_away: 3,
+        status: 'ended',
+        settled_at: 6_000_000,
+        stored_at: expect.any(Number) as number,
+        lines: JSON.stringify([
+          {
+            line_id: 90,
+            period: 0,
+            market: 'moneyline',
+            line: null,
+            outcome_home: 'loss',
+            outcome_draw: 'loss',
+            outcome_away: 'win',
+          },
+        ]),
+      },
+    ]);
+    expect(() => raw.exec(`INSERT INTO settlement_revisions VALUES (9, 0, 1, 1, 'ended', 1, 1, 1, '[]')`)).toThrow(
+      /CHECK/,
+    );
     raw.close();
   });
 
@@ -244,14 +328,21 @@ f');
     expect(store.schemaVersion()).toBe(LATEST_VERSION);
     const [home, draw] = store.listBets();
     expect(draw).toMatchObject({ side: 'draw', price: 3.4, stake: 10, note: '', editedAt: null });
-    expect(store.betHistory(draw!.id)).toEqual([{ revision: 1, at: 1000, change: 'recorded', price: 3.4, stake: 10, note: '' }]);
-    expect(store.betHistory(home!.id)).toEqual([{ revision: 1, at: 2000, change: 'recorded', price: 2.1, stake: 25, note: '' }]);
+    expect(store.betHistory(draw!.id)).toEqual([
+      { revision: 1, at: 1000, change: 'recorded', price: 3.4, stake: 10, note: '' },
+    ]);
+    expect(store.betHistory(home!.id)).toEqual([
+      { revision: 1, at: 2000, change: 'recorded', price: 2.1, stake: 25, note: '' },
+    ]);
     expect(store.removeBet(draw!.id, 3000)).toBe(true);
     expect(store.listBets().map((b) => b.id)).toEqual([home!.id]);
     expect(store.restoreBet(draw!.id, 4000)).toMatchObject({ id: draw!.id, price: 3.4 });
     store.close();
     const raw = new Database(path);
-    expect(raw.prepare(`SELECT id, removed_at FROM bets ORDER BY id`).all()).toEqual([{ id: draw!.id, removed_at: null }, { id: home!.id, removed_at: null }]);
+    expect(raw.prepare(`SELECT id, removed_at FROM bets ORDER BY id`).all()).toEqual([
+      { id: draw!.id, removed_at: null },
+      { id: home!.id, removed_at: null },
+    ]);
     expect(() => raw.exec(`INSERT INTO bet_revisions VALUES (1, 0, 1, 'edited', 2, 1, '')`)).toThrow(/CHECK/);
     expect(() => raw.exec(`INSERT INTO bet_revisions VALUES (1, 9, 1, 'deleted', 2, 1, '')`)).toThrow(/CHECK/);
     expect(() => raw.exec(`UPDATE bets SET note = '${'x'.repeat(501)}'`)).toThrow(/CHECK/);
@@ -275,20 +366,52 @@ f');
     expect(row?.markets.map((m) => m.prices)).toEqual([{ home: 2.1, draw: 3.4, away: 3.0 }]);
     // The stream's snapshot of another match under id 9: flagged, and none of its prices taken.
     const snapshot = {
-      event_id: 9, sport_id: 3, league_id: 30, league_name: 'B', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls', starts: '2026-03-01T10:00:00',
-      live_status: 1, score_home: 1, score_away: 0,
-      markets: [{ line_id: 90, period: 0, market: 'moneyline', side: null, line: null, prices: { home: 1.5, away: 2.6 }, max_win: 100, updated_at: '2026-03-01T10:00:00' }],
+      event_id: 9,
+      sport_id: 3,
+      league_id: 30,
+      league_name: 'B',
+      runner_home: 'Oakton Pilots',
+      runner_away: 'Redford Owls',
+      starts: '2026-03-01T10:00:00',
+      live_status: 1,
+      score_home: 1,
+      score_away: 0,
+      markets: [
+        {
+          line_id: 90,
+          period: 0,
+          market: 'moneyline',
+          side: null,
+          line: null,
+          prices: { home: 1.5, away: 2.6 },
+          max_win: 100,
+          updated_at: '2026-03-01T10:00:00',
+        },
+      ],
     };
     expect(store.namesAnotherMatch(snapshot, 'stream')).toBe(true);
     store.recordSnapshot(snapshot);
     store.close();
     store = openStore({ path });
-    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'E', otherMatch: 'Oakton Pilots v Redford Owls', markets: [{ prices: { home: 2.1, draw: 3.4, away: 3.0 } }] });
+    expect(store.watchedEvents()[0]).toMatchObject({
+      runnerHome: 'E',
+      otherMatch: 'Oakton Pilots v Redford Owls',
+      markets: [{ prices: { home: 2.1, draw: 3.4, away: 3.0 } }],
+    });
     expect(store.listBets()).toMatchObject([{ eventId: 9, price: 2.1 }]);
     store.close();
     const raw = new Database(path);
-    expect(raw.prepare(`SELECT event_id, sport_id, runner_home, runner_away, source, seen_at FROM other_matches`).all()).toEqual([
-      { event_id: 9, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls', source: 'stream', seen_at: 5000 },
+    expect(
+      raw.prepare(`SELECT event_id, sport_id, runner_home, runner_away, source, seen_at FROM other_matches`).all(),
+    ).toEqual([
+      {
+        event_id: 9,
+        sport_id: 3,
+        runner_home: 'Oakton Pilots',
+        runner_away: 'Redford Owls',
+        source: 'stream',
+        seen_at: 5000,
+      },
     ]);
     raw.close();
   });

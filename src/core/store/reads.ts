@@ -269,7 +269,13 @@ export function createReads(db: Database.Database): Reads {
         settled: r.settled === 1,
         markets: (byEvent.get(r.event_id as number) ?? []).map(marketFromRow),
         ...(r.other_match === 1
-          ? { otherMatch: otherMatchName({ runnerHome: r.other_home as string | null, runnerAway: r.other_away as string | null, sportName: r.other_sport as string | null }) }
+          ? {
+              otherMatch: otherMatchName({
+                runnerHome: r.other_home as string | null,
+                runnerAway: r.other_away as string | null,
+                sportName: r.other_sport as string | null,
+              }),
+            }
           : {}),
       }));
     },
@@ -407,7 +413,10 @@ export function createReads(db: Database.Database): Reads {
     storedSports: () => sports.all() as { sport_id: number; name: string }[],
 
     storedOutrights(q = {}) {
-      const rows = outrights.all({ sport: q.sportId ?? null, min: q.minContestants ?? 0 }) as Record<string, string | number | null>[];
+      const rows = outrights.all({ sport: q.sportId ?? null, min: q.minContestants ?? 0 }) as Record<
+        string,
+        string | number | null
+      >[];
       return rows.map((r) => ({
         event_id: r.event_id as number,
         special_id: r.special_id as number,
@@ -476,4 +485,3 @@ export function createReads(db: Database.Database): Reads {
     },
   };
 }
-

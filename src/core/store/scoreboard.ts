@@ -39,7 +39,12 @@ export interface ScoreboardReads {
    * Visits the settled closed lines after (eventId, lineId), in that order, at most `limit`; returns how many. The
    * row handed to `visit` is one object refilled for every line: read it, do not keep it.
    */
-  scoreboardChunk(f: ScoreboardFilter, after: { eventId: number; lineId: number } | null, limit: number, visit: (row: Readonly<ScoreboardRow>) => void): number;
+  scoreboardChunk(
+    f: ScoreboardFilter,
+    after: { eventId: number; lineId: number } | null,
+    limit: number,
+    visit: (row: Readonly<ScoreboardRow>) => void,
+  ): number;
   /** Sport names as stored (from /api/sports and the events' headers). */
   sportNames(): Map<number, string>;
 
@@ -50,7 +55,10 @@ export interface ScoreboardReads {
   /** How many matches are stale, and their closed lines (the work a refresh has before it). */
   scoreboardStaleCount(): { matches: number; lines: number };
   /** Visits one match's settled closed lines, in line order (the row is refilled: do not keep it); its counts. */
-  scoreboardMatchLines(eventId: number, visit: (row: Readonly<ScoreboardRow>) => void): { closed: number; settled: number };
+  scoreboardMatchLines(
+    eventId: number,
+    visit: (row: Readonly<ScoreboardRow>) => void,
+  ): { closed: number; settled: number };
   /** Keeps matches' fresh sums, each clearing its stale mark unless it was marked again since it was read. */
   keepScoreboardMatches(matches: readonly KeptMatch[]): void;
   /** Visits the kept sums of the settled matches in scope, in match order (null: nothing of the match scored). */
@@ -73,8 +81,25 @@ export interface KeptMatch extends StaleMatch {
 
 /** A row's fields in the order the line queries select them. */
 const ROW_FIELDS = [
-  'eventId', 'lineId', 'sportId', 'period', 'market', 'line', 'closeLine', 'closeHome', 'closeDraw', 'closeAway', 'closeOver', 'closeUnder',
-  'outcomeHome', 'outcomeDraw', 'outcomeAway', 'status', 'scoreHome', 'scoreAway', 'team',
+  'eventId',
+  'lineId',
+  'sportId',
+  'period',
+  'market',
+  'line',
+  'closeLine',
+  'closeHome',
+  'closeDraw',
+  'closeAway',
+  'closeOver',
+  'closeUnder',
+  'outcomeHome',
+  'outcomeDraw',
+  'outcomeAway',
+  'status',
+  'scoreHome',
+  'scoreAway',
+  'team',
 ] as const satisfies readonly (keyof ScoreboardRow)[];
 
 export function createScoreboardReads(db: Database.Database): ScoreboardReads {
@@ -123,7 +148,11 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   const staleCount = db.prepare(`
     SELECT (SELECT count(*) FROM model_score_stale) AS matches,
       (SELECT count(*) FROM model_score_stale s CROSS JOIN line_closes c ON c.event_id = s.event_id WHERE c.closed_at IS NOT NULL) AS lines`);
-  const matchLines = db.prepare(chunkSql.replace('(c.event_id, c.line_id) > (@event, @line)', 'c.event_id = @event').replace('LIMIT @limit', '')).raw();
+  const matchLines = db
+    .prepare(
+      chunkSql.replace('(c.event_id, c.line_id) > (@event, @line)', 'c.event_id = @event').replace('LIMIT @limit', ''),
+    )
+    .raw();
   const matchCounts = db.prepare(`
     SELECT count(*) AS closed, count(sl.event_id) AS settled FROM line_closes c
     LEFT JOIN settlement_lines sl ON sl.event_id = c.event_id AND sl.line_id = c.line_id
@@ -145,10 +174,14 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   });
   // Only settled matches have sums: the settlement decides sport and kick-off, as for the lines. (CROSS JOIN: the kept
   // rows drive the scan, in their key's order; the planner would rather walk every settlement's index.)
-  const kept = db.prepare(`
+  const kept = db
+    .prepare(
+      `
     SELECT m.event_id, st.sport_id, m.sums FROM model_score_matches m CROSS JOIN settlements st ON st.event_id = m.event_id
     WHERE m.sums IS NOT NULL AND (@sport IS NULL OR st.sport_id = @sport) AND (@since IS NULL OR st.starts >= @since)
-    ORDER BY m.event_id`).raw();
+    ORDER BY m.event_id`,
+    )
+    .raw();
   const keptCounts = db.prepare(`
     SELECT coalesce(sum(m.closed), 0) AS closed, coalesce(sum(m.settled), 0) AS settled
     FROM model_score_matches m
@@ -165,7 +198,12 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   return {
     scoreboardCounts: (f = {}) => counts.get(params(f)) as { closed: number; settled: number },
     scoreboardChunk(f, after, limit, visit) {
-      const rows = chunk.all({ ...params(f), event: after?.eventId ?? -Number.MAX_SAFE_INTEGER, line: after?.lineId ?? -Number.MAX_SAFE_INTEGER, limit }) as unknown[][];
+      const rows = chunk.all({
+        ...params(f),
+        event: after?.eventId ?? -Number.MAX_SAFE_INTEGER,
+        line: after?.lineId ?? -Number.MAX_SAFE_INTEGER,
+        limit,
+      }) as unknown[][];
       const row = {} as ScoreboardRow;
       for (const r of rows) {
         fill(row, r);
@@ -176,7 +214,8 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
     sportNames() {
       const names = new Map<number, string>();
       // The service's own list first; an event's header only fills a sport the list does not have.
-      for (const r of sports.all() as Array<{ id: number; name: string }>) if (!names.has(r.id)) names.set(r.id, r.name);
+      for (const r of sports.all() as Array<{ id: number; name: string }>)
+        if (!names.has(r.id)) names.set(r.id, r.name);
       return names;
     },
 
@@ -189,7 +228,8 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
     },
     keepScoreboardMatches: (matches) => keepAll.immediate(matches),
     scoreboardMatches(f, visit) {
-      for (const r of kept.iterate(params(f)) as IterableIterator<[number, number, Uint8Array]>) visit(r[0], r[1], r[2]);
+      for (const r of kept.iterate(params(f)) as IterableIterator<[number, number, Uint8Array]>)
+        visit(r[0], r[1], r[2]);
     },
     keptScoreboardCounts: (f = {}) => keptCounts.get(params(f)) as { closed: number; settled: number },
   };

@@ -97,7 +97,9 @@ export function createSettlementsQuery(db: Database.Database): (q: SettlementQue
     const last = rows[rows.length - 1];
     const total = q.withoutTotal
       ? null
-      : (prepared(`SELECT count(*) FROM settlements s ${where.sql}`).pluck().get(...where.params) as number);
+      : (prepared(`SELECT count(*) FROM settlements s ${where.sql}`)
+          .pluck()
+          .get(...where.params) as number);
     return {
       rows: rows.map(settlementFromRow),
       total,

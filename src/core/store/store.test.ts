@@ -14,9 +14,18 @@ function memStore(now = { t: 10 * DAY }) {
 
 function tick(specialId: number, contestantId: number, ts: string, maxWin: number, withTrue = false): SpecialTick {
   return {
-    event_id: 5, special_id: specialId, special_name: 'Top scorer', contestant_id: contestantId,
-    contestant_name: `C${contestantId}`, handicap: 0, odds: 3, todds: 3.1, period: 0, max_win: maxWin,
-    cutoff: '2026-02-01T00:00:00', timestamp: ts,
+    event_id: 5,
+    special_id: specialId,
+    special_name: 'Top scorer',
+    contestant_id: contestantId,
+    contestant_name: `C${contestantId}`,
+    handicap: 0,
+    odds: 3,
+    todds: 3.1,
+    period: 0,
+    max_win: maxWin,
+    cutoff: '2026-02-01T00:00:00',
+    timestamp: ts,
     true_odds_by_model: withTrue ? { LOG: 3.1, EM: 3.2, MPTO: 3.0, SHIN: 3.1, OR: 3.3 } : null,
   };
 }
@@ -73,33 +82,62 @@ describe('settlements', () => {
     const to = Date.parse(`${events[60]!.settled_at}Z`);
     expect(store.querySettlements({ from, to }).total).toBe(30);
 
-    const mlHomeWin = events.filter((e) => e.settlement.some((l) => l.market === 'moneyline' && l.period === 0 && l.outcome_home === 'win'));
-    expect(store.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } }).total).toBe(mlHomeWin.length);
-    const anyAwayPush = events.filter((e) => e.settlement.some((l) => l.market === 'spread' && l.outcome_away === 'push'));
-    expect(store.querySettlements({ outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' } }).total).toBe(anyAwayPush.length);
+    const mlHomeWin = events.filter((e) =>
+      e.settlement.some((l) => l.market === 'moneyline' && l.period === 0 && l.outcome_home === 'win'),
+    );
+    expect(store.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } }).total).toBe(
+      mlHomeWin.length,
+    );
+    const anyAwayPush = events.filter((e) =>
+      e.settlement.some((l) => l.market === 'spread' && l.outcome_away === 'push'),
+    );
+    expect(
+      store.querySettlements({ outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' } }).total,
+    ).toBe(anyAwayPush.length);
   });
 
   it('exports with since and sport filters', () => {
     const { store } = memStore();
-    store.recordSettledPage(Array.from({ length: 30 }, (_, i) => settledEvent(i)), 0);
+    store.recordSettledPage(
+      Array.from({ length: 30 }, (_, i) => settledEvent(i)),
+      0,
+    );
     const since = Date.parse(`${settledEvent(15).settled_at}Z`);
     const out = [...store.exportSettlements({ since, sportId: 1 })];
     // Exactly the generated settlements of sport 1 from event 15 on (15, 20 and 25), not an empty list.
-    const want = Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since);
+    const want = Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter(
+      (e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since,
+    );
     expect(want.length).toBeGreaterThan(0);
     expect(out.map((e) => e.event_id).sort((x, y) => x - y)).toEqual(want.map((e) => e.event_id).sort((x, y) => x - y));
     expect(out.every((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since)).toBe(true);
-    expect(out.length).toBe(Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter((e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since).length);
+    expect(out.length).toBe(
+      Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter(
+        (e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since,
+      ).length,
+    );
   });
 });
 
 describe('ticks, watchlist and retention', () => {
   it('keeps the latest odds per line and the history for charts', () => {
     const { store } = memStore();
-    store.recordSnapshot({
-      event_id: 5, sport_id: 1, league_id: 2, league_name: 'L', runner_home: 'A', runner_away: 'B',
-      starts: '2026-01-01T12:00:00', live_status: 0, score_home: null, score_away: null, markets: [market(1, 0), market(2, 0)],
-    }, 1000);
+    store.recordSnapshot(
+      {
+        event_id: 5,
+        sport_id: 1,
+        league_id: 2,
+        league_name: 'L',
+        runner_home: 'A',
+        runner_away: 'B',
+        starts: '2026-01-01T12:00:00',
+        live_status: 0,
+        score_home: null,
+        score_away: null,
+        markets: [market(1, 0), market(2, 0)],
+      },
+      1000,
+    );
     store.recordTicks(5, [market(1, 1)], 2000);
     store.recordTicks(5, [{ ...market(2, 2), prices: null }], 3000);
     store.addWatch(5);
@@ -156,7 +194,10 @@ describe('specials', () => {
   it('keeps opening and closing true odds per model for closing-line value', () => {
     const { store } = memStore();
     store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)]);
-    const closing = { ...tick(70, 1, '2026-01-01T05:00:00', 100), true_odds_by_model: { LOG: 2.5, EM: 2.6, MPTO: 2.4, SHIN: 2.5, OR: 2.7 } };
+    const closing = {
+      ...tick(70, 1, '2026-01-01T05:00:00', 100),
+      true_odds_by_model: { LOG: 2.5, EM: 2.6, MPTO: 2.4, SHIN: 2.5, OR: 2.7 },
+    };
     store.recordSpecialTicks([closing]);
     const [row] = store.closingLineValue({ specialId: 70, model: 'MPTO' });
     expect(row?.openingOdds).toBe(3);
@@ -169,14 +210,39 @@ describe('specials', () => {
   describe('specials CLV: the opening offered odds against the fair close under each model (issue 22)', () => {
     // Opening record: offered odds 2.50, todds 2.60, true odds LOG 2.62, EM 2.64, MPTO 2.60, SHIN 2.61, OR 2.66.
     // An intermediate tick at 2.40 (no true odds). Closing record: offered 2.10, true odds below.
-    const opening = { ...tick(70, 1, '2026-01-01T00:00:00', 100), odds: 2.5, todds: 2.6, true_odds_by_model: { LOG: 2.62, EM: 2.64, MPTO: 2.6, SHIN: 2.61, OR: 2.66 } };
+    const opening = {
+      ...tick(70, 1, '2026-01-01T00:00:00', 100),
+      odds: 2.5,
+      todds: 2.6,
+      true_odds_by_model: { LOG: 2.62, EM: 2.64, MPTO: 2.6, SHIN: 2.61, OR: 2.66 },
+    };
     const between = { ...tick(70, 1, '2026-01-01T02:00:00', 120), odds: 2.4, todds: 2.5 };
-    const closing = { ...tick(70, 1, '2026-01-01T05:00:00', 150), odds: 2.1, todds: 2.3, true_odds_by_model: { LOG: 2.2, EM: 2.25, MPTO: 2.3, SHIN: 2.4, OR: 2.5 } };
+    const closing = {
+      ...tick(70, 1, '2026-01-01T05:00:00', 150),
+      odds: 2.1,
+      todds: 2.3,
+      true_odds_by_model: { LOG: 2.2, EM: 2.25, MPTO: 2.3, SHIN: 2.4, OR: 2.5 },
+    };
     // CLV = 2.50 / closing true - 1; fair move = opening true / closing true - 1 (what the view called CLV before).
     const table = [
-      { model: 'LOG', close: 2.2, clv: 0.136364 /* 2.50/2.20 = 1.136364: +13.6% */, fairMove: 0.190909 /* 2.62/2.20 */ },
-      { model: 'EM', close: 2.25, clv: 0.111111 /* 2.50/2.25 = 1.111111: +11.1% */, fairMove: 0.173333 /* 2.64/2.25 */ },
-      { model: 'MPTO', close: 2.3, clv: 0.086957 /* 2.50/2.30 = 1.086957: +8.7% */, fairMove: 0.130435 /* 2.60/2.30 */ },
+      {
+        model: 'LOG',
+        close: 2.2,
+        clv: 0.136364 /* 2.50/2.20 = 1.136364: +13.6% */,
+        fairMove: 0.190909 /* 2.62/2.20 */,
+      },
+      {
+        model: 'EM',
+        close: 2.25,
+        clv: 0.111111 /* 2.50/2.25 = 1.111111: +11.1% */,
+        fairMove: 0.173333 /* 2.64/2.25 */,
+      },
+      {
+        model: 'MPTO',
+        close: 2.3,
+        clv: 0.086957 /* 2.50/2.30 = 1.086957: +8.7% */,
+        fairMove: 0.130435 /* 2.60/2.30 */,
+      },
       { model: 'SHIN', close: 2.4, clv: 0.041667 /* 2.50/2.40 = 1.041667: +4.2% */, fairMove: 0.0875 /* 2.61/2.40 */ },
       { model: 'OR', close: 2.5, clv: 0 /* 2.50/2.50: 0.0% */, fairMove: 0.064 /* 2.66/2.50 */ },
     ] as const;
@@ -195,7 +261,13 @@ describe('specials', () => {
       store.recordSpecialTicks([between]);
       store.recordSpecialTicks([opening]); // the opening endpoint answered after the history
       const [open] = store.closingLineValue({ specialId: 70, model: 'LOG' });
-      expect(open).toMatchObject({ openingOdds: 2.5, openingTrueOdds: 2.62, closingTrueOdds: null, clv: null, fairMove: null });
+      expect(open).toMatchObject({
+        openingOdds: 2.5,
+        openingTrueOdds: 2.62,
+        closingTrueOdds: null,
+        clv: null,
+        fairMove: null,
+      });
       store.recordSpecialTicks([closing]);
       expect(store.closingLineValue({ specialId: 70, model: 'LOG' })[0]!.clv).toBeCloseTo(2.5 / 2.2 - 1, 9);
     });
@@ -218,8 +290,31 @@ describe('results, alerts, settings', () => {
   it('labels tennis periods', () => {
     const { store } = memStore();
     store.recordSports([{ sport_id: 3, name: 'Tennis' }]);
-    store.recordFixtures([{ event_id: 8, sport_id: 3, sport_name: 'Tennis', league_id: 1, league_name: 'ATP', runner_home: 'A', runner_away: 'B', starts: '2026-01-01T10:00:00', live_status: 0 }]);
-    const r = (period: number, sid: number) => ({ event_id: 8, period, status: 1, score_home: 1, score_away: 0, sets_home: null, sets_away: null, settlement_id: sid, cancellation_reason: null, timestamp: '2026-01-01T12:00:00' });
+    store.recordFixtures([
+      {
+        event_id: 8,
+        sport_id: 3,
+        sport_name: 'Tennis',
+        league_id: 1,
+        league_name: 'ATP',
+        runner_home: 'A',
+        runner_away: 'B',
+        starts: '2026-01-01T10:00:00',
+        live_status: 0,
+      },
+    ]);
+    const r = (period: number, sid: number) => ({
+      event_id: 8,
+      period,
+      status: 1,
+      score_home: 1,
+      score_away: 0,
+      sets_home: null,
+      sets_away: null,
+      settlement_id: sid,
+      cancellation_reason: null,
+      timestamp: '2026-01-01T12:00:00',
+    });
     store.recordPeriodResults([r(0, 1), r(2, 1), r(6 + 13 + 2, 1)]);
     store.recordPeriodResults([{ ...r(0, 0), score_home: 9 }]); // older settlement id: ignored
     const labels = store.results(8).map((x) => x.periodLabel);
@@ -246,10 +341,26 @@ describe('results, alerts, settings', () => {
 });
 
 describe('one id, one match (issue 34)', () => {
-  const fixture = { event_id: 1_000_000, sport_id: 1, sport_name: 'Soccer', league_id: 1, league_name: 'L', runner_home: 'Kingston City', runner_away: 'Greenfield City', starts: '2026-01-01T10:00:00', live_status: 1 };
-  const baseball = { ...fixture, sport_id: 3, sport_name: 'Baseball', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' };
+  const fixture = {
+    event_id: 1_000_000,
+    sport_id: 1,
+    sport_name: 'Soccer',
+    league_id: 1,
+    league_name: 'L',
+    runner_home: 'Kingston City',
+    runner_away: 'Greenfield City',
+    starts: '2026-01-01T10:00:00',
+    live_status: 1,
+  };
+  const baseball = {
+    ...fixture,
+    sport_id: 3,
+    sport_name: 'Baseball',
+    runner_home: 'Oakton Pilots',
+    runner_away: 'Redford Owls',
+  };
 
-  it('a description of another match under a stored id is never merged: names, settlement and result stay the stored match\'s', () => {
+  it("a description of another match under a stored id is never merged: names, settlement and result stay the stored match's", () => {
     const { store } = memStore();
     store.recordFixtures([fixture]);
     store.addWatch(1_000_000);
@@ -259,24 +370,64 @@ describe('one id, one match (issue 34)', () => {
     expect(store.watchedEvents()[0]?.otherMatch).toBeUndefined();
     // A restarted book gives the id to a baseball match: flagged with its name, nothing of it merged.
     store.recordFixtures([baseball]);
-    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', runnerAway: 'Greenfield City', sportId: 1, otherMatch: 'Oakton Pilots v Redford Owls (Baseball)' });
+    expect(store.watchedEvents()[0]).toMatchObject({
+      runnerHome: 'Kingston City',
+      runnerAway: 'Greenfield City',
+      sportId: 1,
+      otherMatch: 'Oakton Pilots v Redford Owls (Baseball)',
+    });
     expect(store.otherMatchIds()).toEqual([1_000_000]);
     // Its settlement is not the stored match's result.
-    const other = { ...settledEvent(0), event_id: 1_000_000, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' };
+    const other = {
+      ...settledEvent(0),
+      event_id: 1_000_000,
+      sport_id: 3,
+      runner_home: 'Oakton Pilots',
+      runner_away: 'Redford Owls',
+    };
     store.recordSettledPage([other], settledAtSeconds(0));
     expect([...store.exportSettlements()]).toEqual([]);
     // Nor do its snapshot's prices and score.
-    store.recordSnapshot({
-      event_id: 1_000_000, sport_id: 3, league_id: 9, league_name: 'B', runner_home: 'Oakton Pilots', runner_away: 'Redford Owls',
-      starts: '2026-03-01T10:00:00', live_status: 1, score_home: 7, score_away: 2, markets: [market(1, 0)],
-    }, 5000);
+    store.recordSnapshot(
+      {
+        event_id: 1_000_000,
+        sport_id: 3,
+        league_id: 9,
+        league_name: 'B',
+        runner_home: 'Oakton Pilots',
+        runner_away: 'Redford Owls',
+        starts: '2026-03-01T10:00:00',
+        live_status: 1,
+        score_home: 7,
+        score_away: 2,
+        markets: [market(1, 0)],
+      },
+      5000,
+    );
     expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', scoreHome: null, markets: [] });
     // The flag holds for good: whatever comes under the id later (the stored match's own names included) is not taken,
     // and the row keeps the name of the first other match.
     expect(store.namesAnotherMatch({ ...fixture, starts: '2026-01-03T10:00:00' }, 'fixture')).toBe(true);
-    store.recordFixtures([{ ...fixture, starts: '2026-01-03T10:00:00' }, { ...fixture, event_id: 1_000_001 }]);
-    store.recordSettledPage([{ ...other, sport_id: 1, runner_home: 'Kingston City', runner_away: 'Greenfield City', starts: '2026-01-02T10:00:00' }], settledAtSeconds(1));
-    expect(store.watchedEvents()[0]).toMatchObject({ starts: Date.UTC(2026, 0, 2, 10), otherMatch: 'Oakton Pilots v Redford Owls (Baseball)' });
+    store.recordFixtures([
+      { ...fixture, starts: '2026-01-03T10:00:00' },
+      { ...fixture, event_id: 1_000_001 },
+    ]);
+    store.recordSettledPage(
+      [
+        {
+          ...other,
+          sport_id: 1,
+          runner_home: 'Kingston City',
+          runner_away: 'Greenfield City',
+          starts: '2026-01-02T10:00:00',
+        },
+      ],
+      settledAtSeconds(1),
+    );
+    expect(store.watchedEvents()[0]).toMatchObject({
+      starts: Date.UTC(2026, 0, 2, 10),
+      otherMatch: 'Oakton Pilots v Redford Owls (Baseball)',
+    });
     expect([...store.exportSettlements()]).toEqual([]);
     // Another id is judged on its own.
     expect(store.namesAnotherMatch({ ...fixture, event_id: 1_000_001 }, 'stream')).toBe(false);
@@ -295,10 +446,24 @@ describe('one id, one match (issue 34)', () => {
       store = openStore({ path: file, clock: () => 11 * DAY });
       expect(store.otherMatchIds()).toEqual([1_000_000]);
       // The sport named from the service's list, once known.
-      expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', otherMatch: 'Oakton Pilots v Redford Owls' });
+      expect(store.watchedEvents()[0]).toMatchObject({
+        runnerHome: 'Kingston City',
+        otherMatch: 'Oakton Pilots v Redford Owls',
+      });
       store.recordSports([{ sport_id: 3, name: 'Baseball' }]);
       expect(store.watchedEvents()[0]?.otherMatch).toBe('Oakton Pilots v Redford Owls (Baseball)');
-      store.recordSettledPage([{ ...settledEvent(0), event_id: 1_000_000, sport_id: 3, runner_home: 'Oakton Pilots', runner_away: 'Redford Owls' }], settledAtSeconds(0));
+      store.recordSettledPage(
+        [
+          {
+            ...settledEvent(0),
+            event_id: 1_000_000,
+            sport_id: 3,
+            runner_home: 'Oakton Pilots',
+            runner_away: 'Redford Owls',
+          },
+        ],
+        settledAtSeconds(0),
+      );
       expect([...store.exportSettlements()]).toEqual([]);
       store.close();
     } finally {

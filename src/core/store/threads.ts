@@ -35,7 +35,11 @@ export function startThread(entry: string, workerData: unknown): Worker {
   if (!entry.endsWith('.ts')) return new Worker(entry, { workerData, resourceLimits });
   // Node 20 gives a worker none of the parent's module hooks: tsx registers its own in the thread first, through its
   // ES module API (package exports: ./esm/api is index.mjs to `import`, index.cjs to `require`).
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const api = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`;
   return new Worker(boot, { eval: true, workerData, resourceLimits });
 }

@@ -11,7 +11,8 @@ export function storageKindOf(name: string): StorageKind {
   if (name === 'odds_ticks' || name === 'odds_ticks_by_line') return 'rawTicks';
   if (name.startsWith('line_bars')) return 'bars';
   if (name.startsWith('line_max_win_points') || name.startsWith('max_win_points')) return 'maxWinPoints';
-  if (/^(special|true_odds|outright)/.test(name) || name.includes('_special') || name.includes('_outright')) return 'specials';
+  if (/^(special|true_odds|outright)/.test(name) || name.includes('_special') || name.includes('_outright'))
+    return 'specials';
   if (/^(settlement|period_results|settled_cursor)/.test(name) || name.includes('_settlement')) return 'settlements';
   if (name.startsWith('alert_log') || name.includes('_alert_log')) return 'alerts';
   return 'other';
@@ -38,7 +39,10 @@ export function measureUsage(
   let exact = true;
   try {
     // aggregate: one row per table or index, still read page by page (bench/compaction.ts: usage_ms_per_gb).
-    const rows = db.prepare(`SELECT name, pgsize FROM dbstat WHERE aggregate = TRUE`).all() as { name: string; pgsize: number }[];
+    const rows = db.prepare(`SELECT name, pgsize FROM dbstat WHERE aggregate = TRUE`).all() as {
+      name: string;
+      pgsize: number;
+    }[];
     for (const r of rows) add(storageKindOf(r.name), r.pgsize);
   } catch {
     exact = false;
@@ -51,7 +55,16 @@ export function measureUsage(
     add('other', Math.max(0, pages * pageSize - free - known));
   }
   add('free', free);
-  const order: StorageKind[] = ['rawTicks', 'bars', 'maxWinPoints', 'specials', 'settlements', 'alerts', 'other', 'free'];
+  const order: StorageKind[] = [
+    'rawTicks',
+    'bars',
+    'maxWinPoints',
+    'specials',
+    'settlements',
+    'alerts',
+    'other',
+    'free',
+  ];
   const oldest = db.prepare(`SELECT at FROM odds_ticks ORDER BY rowid LIMIT 1`).pluck().get() as number | undefined;
   return {
     fileBytes: pages * pageSize,

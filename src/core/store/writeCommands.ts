@@ -63,7 +63,12 @@ export interface ApplierParts {
  * Inline, it must share the store's own ingest: the ingest keeps what it learnt of each line's max_win, and two of
  * them on one connection would each miss what the other wrote.
  */
-export function createApplier(db: Database.Database, run: string, clock: () => number, parts?: ApplierParts): ApplyMessage {
+export function createApplier(
+  db: Database.Database,
+  run: string,
+  clock: () => number,
+  parts?: ApplierParts,
+): ApplyMessage {
   const ingest = parts?.ingest ?? createIngest(db, clock);
   const bets = parts?.bets ?? createBetLog(db);
   // The thread's own counter only numbers an alert whose number another program took (see ./alertLog.ts).
@@ -73,26 +78,28 @@ export function createApplier(db: Database.Database, run: string, clock: () => n
     INSERT INTO writer_progress (run, seq, at) VALUES (?, ?, ?)
     ON CONFLICT(run) DO UPDATE SET seq = max(seq, excluded.seq), at = excluded.at`);
   /** One command in its own savepoint: what its ticks learnt of max_win, and the alerts whose number was taken. */
-  const one = db.transaction((c: WriteCommand): { limits: KeptMaxWins | null; clashes: Array<{ id: number; to: number }> } => {
-    if (c.type === 'ticks') return { limits: ingest.learning.ticks(c.batches), clashes: [] };
-    if (c.type === 'snapshot') return { limits: ingest.learning.snapshot(c.odds, c.at), clashes: [] };
-    if (c.type === 'closeOps') {
-      bets.applyLineCloseOps(c.ops);
-      return { limits: null, clashes: [] };
-    }
-    if (c.type === 'alertUpdates') {
-      // An update always follows its alert in the writer's order, so its row is there; one that is not (the alert's
-      // own write failed, and was said) has nothing to update.
-      for (const u of c.updates) alerts.update(u);
-      return { limits: null, clashes: [] };
-    }
-    const clashes: Array<{ id: number; to: number }> = [];
-    for (const a of c.alerts) {
-      const { clashedTo } = alerts.write(a);
-      if (clashedTo !== null) clashes.push({ id: a.id, to: clashedTo });
-    }
-    return { limits: null, clashes };
-  });
+  const one = db.transaction(
+    (c: WriteCommand): { limits: KeptMaxWins | null; clashes: Array<{ id: number; to: number }> } => {
+      if (c.type === 'ticks') return { limits: ingest.learning.ticks(c.batches), clashes: [] };
+      if (c.type === 'snapshot') return { limits: ingest.learning.snapshot(c.odds, c.at), clashes: [] };
+      if (c.type === 'closeOps') {
+        bets.applyLineCloseOps(c.ops);
+        return { limits: null, clashes: [] };
+      }
+      if (c.type === 'alertUpdates') {
+        // An update always follows its alert in the writer's order, so its row is there; one that is not (the alert's
+        // own write failed, and was said) has nothing to update.
+        for (const u of c.updates) alerts.update(u);
+        return { limits: null, clashes: [] };
+      }
+      const clashes: Array<{ id: number; to: number }> = [];
+      for (const a of c.alerts) {
+        const { clashedTo } = alerts.write(a);
+        if (clashedTo !== null) clashes.push({ id: a.id, to: clashedTo });
+      }
+      return { limits: null, clashes };
+    },
+  );
   const message = db.transaction((seq: number, commands: readonly WriteCommand[]): AppliedMessage => {
     const committed = (done.get(run) as number | undefined) ?? 0;
     if (seq <= committed) return { applied: false, failures: [] };
@@ -104,7 +111,10 @@ export function createApplier(db: Database.Database, run: string, clock: () => n
         // Kept at once: the message's next tick write of the same line finds its change point against this one.
         if (r.limits) ingest.learning.keep(r.limits);
         for (const { id, to } of r.clashes) {
-          failures.push({ type: c.type, message: `alert ${id} was stored as ${to}: another program writes this history file` });
+          failures.push({
+            type: c.type,
+            message: `alert ${id} was stored as ${to}: another program writes this history file`,
+          });
           alertsFrom = Math.max(alertsFrom ?? 0, to + 1);
         }
       } catch (e) {

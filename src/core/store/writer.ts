@@ -30,7 +30,15 @@ import type { LineCloseOp } from './bets';
 import type { TickBatch } from './ingest';
 import { startThread, threadEntry } from './threads';
 import { COMMAND_WORDS, type ApplyMessage, type WriteCommand, type WriteFailure } from './writeCommands';
-import { ACKED, CLOSED, CONTROL_SLOTS, DEAD, type WriterMessage, type WriterReply, type WriterWorkerData } from './writerProtocol';
+import {
+  ACKED,
+  CLOSED,
+  CONTROL_SLOTS,
+  DEAD,
+  type WriterMessage,
+  type WriterReply,
+  type WriterWorkerData,
+} from './writerProtocol';
 
 export type WriterMode = 'thread' | 'inline';
 
@@ -125,7 +133,8 @@ export function createWriter(o: WriterOptions): StoreWriter {
     for (const l of listeners) l(p);
   };
   const reportFailures = (failures: readonly WriteFailure[]) => {
-    for (const f of failures) problem({ kind: 'write', message: `Could not record ${COMMAND_WORDS[f.type]}: ${f.message}` });
+    for (const f of failures)
+      problem({ kind: 'write', message: `Could not record ${COMMAND_WORDS[f.type]}: ${f.message}` });
   };
   const stats: WriterStats = { messages: 0, waits: 0, waitedMs: 0, restarts: 0, resent: 0 };
   let seq = 0;
@@ -208,10 +217,14 @@ export function createWriter(o: WriterOptions): StoreWriter {
         fallBack(`stopped (${why}) and could not start again (${e instanceof Error ? e.message : String(e)})`);
         return;
       }
-      problem({ kind: 'thread', message: `The store's writer thread stopped (${why}): started again, nothing is lost` });
+      problem({
+        kind: 'thread',
+        message: `The store's writer thread stopped (${why}): started again, nothing is lost`,
+      });
       stats.restarts++;
       // The new thread gets everything not yet done, in order; what the old one committed it skips.
-      for (const m of unacked) thread!.worker.postMessage({ type: 'write', seq: m.seq, commands: m.commands } satisfies WriterMessage);
+      for (const m of unacked)
+        thread!.worker.postMessage({ type: 'write', seq: m.seq, commands: m.commands } satisfies WriterMessage);
       stats.resent += unacked.length;
       if (unacked.length) thread!.worker.ref();
       else thread!.worker.unref();
@@ -293,7 +306,12 @@ export function createWriter(o: WriterOptions): StoreWriter {
     } catch (e) {
       mode = 'inline';
       // Said once the caller has had a chance to listen.
-      queueMicrotask(() => problem({ kind: 'thread', message: `The store's writer thread could not start (${e instanceof Error ? e.message : String(e)}): writes go on inline` }));
+      queueMicrotask(() =>
+        problem({
+          kind: 'thread',
+          message: `The store's writer thread could not start (${e instanceof Error ? e.message : String(e)}): writes go on inline`,
+        }),
+      );
     }
   }
 
@@ -308,7 +326,8 @@ export function createWriter(o: WriterOptions): StoreWriter {
       return records;
     },
     updateAlerts(updates) {
-      if (updates.length) hand([{ type: 'alertUpdates', updates: updates.map((u) => ({ id: u.id, message: u.message, data: u.data })) }]);
+      if (updates.length)
+        hand([{ type: 'alertUpdates', updates: updates.map((u) => ({ id: u.id, message: u.message, data: u.data })) }]);
     },
     settled() {
       postGathered();
@@ -331,7 +350,11 @@ export function createWriter(o: WriterOptions): StoreWriter {
       if (t?.alive) {
         t.worker.postMessage({ type: 'close' } satisfies WriterMessage);
         const until = performance.now() + CLOSE_WAIT_MS;
-        while (Atomics.load(t.control, CLOSED) === 0 && Atomics.load(t.control, DEAD) === 0 && performance.now() < until) {
+        while (
+          Atomics.load(t.control, CLOSED) === 0 &&
+          Atomics.load(t.control, DEAD) === 0 &&
+          performance.now() < until
+        ) {
           Atomics.wait(t.control, CLOSED, 0, 100);
         }
         prune(Atomics.load(t.control, ACKED));

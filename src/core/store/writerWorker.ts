@@ -20,7 +20,10 @@ const slow = data.slowMs ? new Int32Array(new SharedArrayBuffer(4)) : null;
 
 let db: Database.Database | null = null;
 try {
-  db = new Database(data.path, { fileMustExist: true, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) });
+  db = new Database(data.path, {
+    fileMustExist: true,
+    ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+  });
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // The store's own connection may hold the write lock for a moment (a settlement page, compaction): wait for it.

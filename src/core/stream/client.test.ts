@@ -36,7 +36,8 @@ const snapshot = {
   score_away: null,
   markets: [market(1, 1.9), market(2, 1.8)],
 };
-const msg = (id: number, event: string, data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const msg = (id: number, event: string, data: unknown) =>
+  `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 const HOUR = 3_600_000;
 /** No watchdog in these tests: nothing here is about silence. */
 const NO_WATCHDOG = 1e9;
@@ -52,11 +53,19 @@ interface Seen {
   res: ServerResponse;
 }
 
-async function scriptedServer(clock: ManualClock, script: (n: number, req: IncomingMessage, res: ServerResponse) => void) {
+async function scriptedServer(
+  clock: ManualClock,
+  script: (n: number, req: IncomingMessage, res: ServerResponse) => void,
+) {
   let n = 0;
   const seen: Seen[] = [];
   const srv = createServer((req, res) => {
-    seen.push({ key: req.headers['x-api-key'] as string | undefined, lastEventId: req.headers['last-event-id'] as string | undefined, at: clock.now(), res });
+    seen.push({
+      key: req.headers['x-api-key'] as string | undefined,
+      lastEventId: req.headers['last-event-id'] as string | undefined,
+      at: clock.now(),
+      res,
+    });
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
     script(++n, req, res);
   });
@@ -86,7 +95,12 @@ const TRANSPORTS: Array<[string, typeof fetch | undefined]> = [
 let transport: typeof fetch | undefined;
 
 function setup(clock: ManualClock, url: string, extra: Partial<Parameters<typeof createStreamClient>[0]> = {}) {
-  const api = createApiClient({ baseUrl: url, keyProvider: () => 'unit-test-key-1', clock, ...(transport ? { fetch: transport } : {}) });
+  const api = createApiClient({
+    baseUrl: url,
+    keyProvider: () => 'unit-test-key-1',
+    clock,
+    ...(transport ? { fetch: transport } : {}),
+  });
   const streams = createStreamClient({ api, clock, pingIntervalMs: NO_WATCHDOG, random: () => 1, ...extra });
   closers.push(() => {
     streams.close();
@@ -118,7 +132,13 @@ describe.each(TRANSPORTS)('over %s', (_name, fetchImpl) => {
             // A replay that overlaps what was applied: id 6 must not be applied again.
             msg(6, 'odds', { event_id: 7, ts: '2026-11-22T12:00:01', markets: [market(1, 9.9)] }) +
               msg(8, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(2, null)] }) +
-              msg(9, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }) +
+              msg(9, 'score', {
+                event_id: 7,
+                ts: '2026-11-22T12:00:03',
+                live_status: 1,
+                score_home: 1,
+                score_away: 0,
+              }) +
               msg(10, 'end', { event_id: 7, reason: 'settled' }),
           );
         }
@@ -211,7 +231,10 @@ describe.each(TRANSPORTS)('over %s', (_name, fetchImpl) => {
       const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
       const start = clock.now();
       const { url, seen } = await scriptedServer(clock, (_n, _req, res) => res.end(msg(1, 'snapshot', snapshot)));
-      const { api, streams } = setup(clock, url, { backoff: { baseMs: 1000, maxMs: 8000 }, openCap: { max: 5, windowMs: HOUR } });
+      const { api, streams } = setup(clock, url, {
+        backoff: { baseMs: 1000, maxMs: 8000 },
+        openCap: { max: 5, windowMs: HOUR },
+      });
       const states: StreamState[] = [];
       streams.onState((s) => states.push(s));
       streams.watch(7);
@@ -273,14 +296,16 @@ describe.each(TRANSPORTS)('over %s', (_name, fetchImpl) => {
   });
 
   /** Writes `line` and then an endless run of `x` until the client drops it. */
-  const endlessLine = (res: ServerResponse, line: string) => writeEndless(res, line, 'x', { written: 0, closed: false });
+  const endlessLine = (res: ServerResponse, line: string) =>
+    writeEndless(res, line, 'x', { written: 0, closed: false });
 
   describe('lines and messages over the size cap', () => {
     it('cuts an endless line with its error while the server still writes it, and reconnects under the backoff', async () => {
       const clock = createManualClock(Date.UTC(2026, 10, 22, 12));
       let endless: { written: number; closed: boolean } | null = null;
       const { url, seen } = await scriptedServer(clock, (n, _req, res) => {
-        if (n === 1) endless = endlessLine(res, msg(1, 'snapshot', snapshot) + 'event: odds\ndata: {"event_id": 7, "markets": ["');
+        if (n === 1)
+          endless = endlessLine(res, msg(1, 'snapshot', snapshot) + 'event: odds\ndata: {"event_id": 7, "markets": ["');
         else res.write(msg(2, 'odds', { event_id: 7, ts: '2026-11-22T12:00:02', markets: [market(1, 2.2)] }));
       });
       const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
@@ -315,14 +340,20 @@ describe.each(TRANSPORTS)('over %s', (_name, fetchImpl) => {
         if (n === 1) {
           // Pings alone, 2 MiB of them without a blank line: the parser keeps none of them.
           res.write(msg(1, 'snapshot', snapshot) + ': ping\n'.repeat((2 * MAX_STREAM_MESSAGE_BYTES) / 7));
-          res.write(msg(2, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }));
+          res.write(
+            msg(2, 'score', { event_id: 7, ts: '2026-11-22T12:00:03', live_status: 1, score_home: 1, score_away: 0 }),
+          );
           res.write('event: odds\n' + line.repeat(1024));
         }
       });
       const { streams } = setup(clock, url, { backoff: { baseMs: 2000, maxMs: 8000 } });
       streams.watch(7);
       expect(await until(() => waiting(streams), 10_000)).toBe(true);
-      expect(streams.state(7)).toMatchObject({ status: 'reconnecting', lastEventId: 2, error: { kind: 'bad_payload' } });
+      expect(streams.state(7)).toMatchObject({
+        status: 'reconnecting',
+        lastEventId: 2,
+        error: { kind: 'bad_payload' },
+      });
       expect(streams.state(7)!.error!.message).toMatch(/longer than 1 MiB/);
       expect(seen).toHaveLength(1);
     });
@@ -347,7 +378,8 @@ describe('message size guard', () => {
       'id: 1\nevent: odds\r\n\r\n' + // 5 + 11 = 16
       'data: 0123456789\n\n' + // 16
       'data: abc\rid: 22\r\n\r' + // 9 + 6
-      ': comment of 16!' + '\r\n';
+      ': comment of 16!' +
+      '\r\n';
     for (const answers of everyCut(16, text)) expect(answers).toEqual([true, true]);
   });
 

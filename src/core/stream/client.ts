@@ -178,7 +178,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
 
   function setState(s: Stream, patch: Partial<StreamState>) {
     const next = { ...s.state, ...patch };
-    if (!('error' in patch) && patch.status && patch.status !== s.state.status && patch.status === 'live') delete next.error;
+    if (!('error' in patch) && patch.status && patch.status !== s.state.status && patch.status === 'live')
+      delete next.error;
     // retryAt describes one planned open: any other change of state (the open began, it went live) ends it.
     if (!('retryAt' in patch)) delete next.retryAt;
     s.state = next;
@@ -321,7 +322,9 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     const opens = recentOpens(s.eventId);
     opens.push(clock.now());
     opensByEvent.set(s.eventId, opens);
-    setState(s, { status: s.state.status === 'reconnecting' || s.state.status === 'failing' ? 'reconnecting' : 'connecting' });
+    setState(s, {
+      status: s.state.status === 'reconnecting' || s.state.status === 'failing' ? 'reconnecting' : 'connecting',
+    });
 
     const request = new AbortController();
     s.request = request;
@@ -476,7 +479,11 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
         } else s.odds.markets[i] = m;
       }
       applied(s, id, 'odds');
-      if (markets.items.length) ev.markets.emit(s.eventId, markets.items.map((m) => ({ ...m })));
+      if (markets.items.length)
+        ev.markets.emit(
+          s.eventId,
+          markets.items.map((m) => ({ ...m })),
+        );
       return;
     }
     const score = ScoreMessageSchema.safeParse(data);

@@ -22,7 +22,10 @@ import { SpecialsView } from './views/SpecialsView';
 import { TopMoversView } from './views/TopMoversView';
 import { WatchlistView } from './views/WatchlistView';
 
-const keyOf = (v: ViewName) => Object.entries(VIEW_KEYS).find(([, view]) => view === v)?.[0]?.toUpperCase() ?? '';
+const keyOf = (v: ViewName) =>
+  Object.entries(VIEW_KEYS)
+    .find(([, view]) => view === v)?.[0]
+    ?.toUpperCase() ?? '';
 
 function NavItem({ view }: { view: ViewName }) {
   const active = useStore((s) => s.view === view);
@@ -43,7 +46,12 @@ function NavItem({ view }: { view: ViewName }) {
       <span>{VIEW_TITLES[view]}</span>
       {badge > 0 &&
         (view === 'alerts' ? (
-          <span className="count hot" data-testid="alerts-unread" aria-label={`${badge} unread`} title={`${badge} alert${badge === 1 ? '' : 's'} not seen yet`}>
+          <span
+            className="count hot"
+            data-testid="alerts-unread"
+            aria-label={`${badge} unread`}
+            title={`${badge} alert${badge === 1 ? '' : 's'} not seen yet`}
+          >
             {badge > 999 ? '999+' : badge}
           </span>
         ) : (
@@ -60,7 +68,13 @@ function Toasts() {
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((t) => (
-        <div key={t.id} className={`toast ${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'} onClick={() => dismiss(t.id)} data-testid="toast">
+        <div
+          key={t.id}
+          className={`toast ${t.tone}`}
+          role={t.tone === 'error' ? 'alert' : 'status'}
+          onClick={() => dismiss(t.id)}
+          data-testid="toast"
+        >
           {t.text}
           {t.action && (
             <button
@@ -116,20 +130,27 @@ export function App() {
   }, [theme]);
 
   return (
-    <div className={`app${detailId !== null ? ' with-detail' : ''}${pinned ? ` single${pinnedEvent !== null ? ' single-event' : ''}` : ''}`} data-window={pinned ? 'single' : 'main'}>
+    <div
+      className={`app${detailId !== null ? ' with-detail' : ''}${pinned ? ` single${pinnedEvent !== null ? ' single-event' : ''}` : ''}`}
+      data-window={pinned ? 'single' : 'main'}
+    >
       {/* A window of one view or event (a second monitor) has no navigation: it shows that alone. */}
       {!pinned && (
-      <nav className="nav" aria-label="Views">
-        <div className="brand">Oddsdesk</div>
-        {VIEWS.map((v) => (
-          <NavItem key={v} view={v} />
-        ))}
-        <span className="spacer" />
-        <button className="nav-item palette-hint" onClick={() => useStore.getState().setPaletteOpen(true)} data-testid="open-palette">
-          <span>Command</span>
-          <kbd>Ctrl K</kbd>
-        </button>
-      </nav>
+        <nav className="nav" aria-label="Views">
+          <div className="brand">Oddsdesk</div>
+          {VIEWS.map((v) => (
+            <NavItem key={v} view={v} />
+          ))}
+          <span className="spacer" />
+          <button
+            className="nav-item palette-hint"
+            onClick={() => useStore.getState().setPaletteOpen(true)}
+            data-testid="open-palette"
+          >
+            <span>Command</span>
+            <kbd>Ctrl K</kbd>
+          </button>
+        </nav>
       )}
       <main className="main">
         <Banner />

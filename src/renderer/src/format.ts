@@ -39,13 +39,17 @@ export function useOdds(): (o: number | null | undefined) => string {
 
 const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
-export const fmtOdds = (o: number | null | undefined, format: OddsFormat = shownFormat): string => formatOdds(o, format);
+export const fmtOdds = (o: number | null | undefined, format: OddsFormat = shownFormat): string =>
+  formatOdds(o, format);
 /** A probability (0..1) as a percentage: 52.4%. */
-export const fmtPct = (p: number | null | undefined): string => (p == null || !Number.isFinite(p) ? '—' : formatPercent(p * 100));
-export const fmtMoney = (n: number | null | undefined): string => (n == null || !Number.isFinite(n) ? '—' : thousands.format(n));
+export const fmtPct = (p: number | null | undefined): string =>
+  p == null || !Number.isFinite(p) ? '—' : formatPercent(p * 100);
+export const fmtMoney = (n: number | null | undefined): string =>
+  n == null || !Number.isFinite(n) ? '—' : thousands.format(n);
 export const fmtLine = (l: number | null | undefined): string => (l == null ? '' : l > 0 ? `+${l}` : String(l));
 /** A signed share, e.g. CLV: +3.2%. */
-export const fmtSignedPct = (x: number | null | undefined): string => (x == null || !Number.isFinite(x) ? '—' : formatPercent(x * 100, { sign: true }));
+export const fmtSignedPct = (x: number | null | undefined): string =>
+  x == null || !Number.isFinite(x) ? '—' : formatPercent(x * 100, { sign: true });
 
 /** HH:MM:SS in the trader's zone. */
 export function fmtTime(ms: number | null | undefined, zone: string = shownZone): string {
@@ -64,7 +68,9 @@ export function fmtShortDateTime(ms: number | null | undefined, zone: string = s
 
 /** The hover text: the same instant in UTC, and the zone the screen shows it in. */
 export function utcTitle(ms: number | null | undefined, zone: string = shownZone): string | undefined {
-  return ms == null ? undefined : `${formatDateTime(ms, 'UTC', { seconds: true })} UTC · shown in ${zoneLabel(zone, ms)}`;
+  return ms == null
+    ? undefined
+    : `${formatDateTime(ms, 'UTC', { seconds: true })} UTC · shown in ${zoneLabel(zone, ms)}`;
 }
 
 /** A service date-time text (UTC, no zone) as ms, or null. */

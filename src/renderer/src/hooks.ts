@@ -63,7 +63,11 @@ export interface Query<T> {
  * one event's data under another's title.
  */
 export function useQuery<T>(key: string | null, fetcher: () => Promise<Result<T>>, refreshMs?: number): Query<T> {
-  const [state, setState] = useState<{ key: string | null; data: T | null; error: AppError | null }>({ key: null, data: null, error: null });
+  const [state, setState] = useState<{ key: string | null; data: T | null; error: AppError | null }>({
+    key: null,
+    data: null,
+    error: null,
+  });
   const fetchRef = useRef(fetcher);
   fetchRef.current = fetcher;
   const [nonce, setNonce] = useState(0);
@@ -73,7 +77,9 @@ export function useQuery<T>(key: string | null, fetcher: () => Promise<Result<T>
     const run = async () => {
       const r = await fetchRef.current();
       if (!alive) return;
-      setState((s) => (r.ok ? { key, data: r.value, error: null } : { key, data: s.key === key ? s.data : null, error: r.error }));
+      setState((s) =>
+        r.ok ? { key, data: r.value, error: null } : { key, data: s.key === key ? s.data : null, error: r.error },
+      );
     };
     void run();
     const t = refreshMs ? setInterval(() => void run(), refreshMs) : undefined;
@@ -84,5 +90,10 @@ export function useQuery<T>(key: string | null, fetcher: () => Promise<Result<T>
   }, [key, refreshMs, nonce]);
   const reload = useCallback(() => setNonce((n) => n + 1), []);
   const current = state.key === key;
-  return { data: current ? state.data : null, error: current ? state.error : null, loading: key !== null && !current, reload };
+  return {
+    data: current ? state.data : null,
+    error: current ? state.error : null,
+    loading: key !== null && !current,
+    reload,
+  };
 }

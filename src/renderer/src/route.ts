@@ -3,7 +3,14 @@
 // button, the palette, Shift+Enter) as a desktop window or a browser tab; and which of the open windows plays the
 // alert sounds, so a second window never doubles them. Everything else a window shows comes from the core's pushes,
 // which every window and tab gets, so they stay in step.
-import { parseWindowHash, windowHash, windowTitle, WINDOW_VIEWS, type WindowTarget, type WindowView } from '../../shared/ipc/windowRoute';
+import {
+  parseWindowHash,
+  windowHash,
+  windowTitle,
+  WINDOW_VIEWS,
+  type WindowTarget,
+  type WindowView,
+} from '../../shared/ipc/windowRoute';
 import { api } from './api';
 import { openTab } from './api/bridgeClient';
 import { isTextField } from './keys';
@@ -13,7 +20,8 @@ import type { ViewName } from './store/ui';
 // A window of its own shows one of the navigation's views (a view not yet in WINDOW_VIEWS has none).
 export const WINDOW_VIEWS_ARE_VIEWS: [WindowView] extends [ViewName] ? true : false = true;
 /** The view as a window's view, or null when it cannot have a window of its own. */
-export const windowViewOf = (view: ViewName): WindowView | null => ((WINDOW_VIEWS as readonly string[]).includes(view) ? (view as WindowView) : null);
+export const windowViewOf = (view: ViewName): WindowView | null =>
+  (WINDOW_VIEWS as readonly string[]).includes(view) ? (view as WindowView) : null;
 
 /** What this window shows alone; null for the whole app (the main window, the address the host printed). */
 export const pinned: WindowTarget | null = parseWindowHash(window.location.hash);
@@ -36,7 +44,8 @@ export function keepToPinned(): void {
     if (pinnedEvent !== null) {
       // The window is the detail: its "Close (Esc)" closes the window (a browser may refuse for a tab it did not open).
       if (!s.detailOpen) window.close();
-      if (s.view !== 'watchlist' || s.selectedEventId !== pinnedEvent || !s.detailOpen) useStore.setState({ view: 'watchlist', selectedEventId: pinnedEvent, detailOpen: true });
+      if (s.view !== 'watchlist' || s.selectedEventId !== pinnedEvent || !s.detailOpen)
+        useStore.setState({ view: 'watchlist', selectedEventId: pinnedEvent, detailOpen: true });
       return;
     }
     const eventOpen = s.view === 'watchlist' && s.detailOpen && s.selectedEventId !== null;
@@ -65,8 +74,10 @@ export async function openInNewWindow(target: WindowTarget): Promise<void> {
 /** What Shift+Enter opens here: the row's event where the list has one under the keyboard, else this view. */
 export function targetHere(): WindowTarget | null {
   const s = useStore.getState();
-  if (s.view === 'watchlist' && s.selectedEventId !== null && s.watchEvents[s.selectedEventId]) return { view: 'event', eventId: s.selectedEventId };
-  if (s.view === 'settlements' && typeof s.listCursor.settlements === 'number') return { view: 'event', eventId: s.listCursor.settlements };
+  if (s.view === 'watchlist' && s.selectedEventId !== null && s.watchEvents[s.selectedEventId])
+    return { view: 'event', eventId: s.selectedEventId };
+  if (s.view === 'settlements' && typeof s.listCursor.settlements === 'number')
+    return { view: 'event', eventId: s.listCursor.settlements };
   if (s.view === 'alerts' && typeof s.listCursor.alerts === 'number') {
     const alert = s.alertsById[s.listCursor.alerts];
     if (alert && alert.eventId !== null) return { view: 'event', eventId: alert.eventId };

@@ -30,11 +30,23 @@ const anything = fc.oneof(
 );
 
 /** Mostly the ordinary value, now and then anything at all: most markets are good but one field off. */
-const mostly = <T,>(ordinary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: ordinary, weight: 12 }, { arbitrary: anything, weight: 1 });
+const mostly = <T>(ordinary: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: ordinary, weight: 12 }, { arbitrary: anything, weight: 1 });
 
 /** Ordinary prices, the edge of 1.0 and below it (a side being decided), and now and then anything at all. */
-const price = mostly(fc.oneof({ arbitrary: fc.double({ min: 1, max: 50 }), weight: 6 }, fc.constantFrom(1, 1.0, 0.5, 0, -1, null), fc.double({ max: 1 })));
-const prices = mostly(fc.record({ home: price, draw: price, away: price, over: price, under: price, extra: anything }, { requiredKeys: [] }));
+const price = mostly(
+  fc.oneof(
+    { arbitrary: fc.double({ min: 1, max: 50 }), weight: 6 },
+    fc.constantFrom(1, 1.0, 0.5, 0, -1, null),
+    fc.double({ max: 1 }),
+  ),
+);
+const prices = mostly(
+  fc.record(
+    { home: price, draw: price, away: price, over: price, under: price, extra: anything },
+    { requiredKeys: [] },
+  ),
+);
 
 /** A market built field by field, each field either ordinary or anything at all, some missing, some extra. */
 const marketish = fc.record(
@@ -77,7 +89,11 @@ describe('market fast path', () => {
   });
 
   it('still reports a bad market with the schema message and keeps the good ones', () => {
-    const r = parseMarkets([good, { ...good, line_id: 12, prices: { home: '1.9', away: 1.95 } }, { ...good, line_id: 13 }]);
+    const r = parseMarkets([
+      good,
+      { ...good, line_id: 12, prices: { home: '1.9', away: 1.95 } },
+      { ...good, line_id: 13 },
+    ]);
     expect(r.items.map((m) => m.line_id)).toEqual([11, 13]);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]!.path).toBe('markets[1]');

@@ -5,7 +5,15 @@ import { RESPONSE_LIMITS } from './limits';
 import { FixtureSchema, parseMarkets, parseRecords, parseSettledPage } from './schemas';
 
 const fixture = (id: number, league = 'L') => ({
-  event_id: id, sport_id: 1, sport_name: 'S', league_id: 1, league_name: league, runner_home: 'H', runner_away: 'A', starts: '2026-11-22T12:00:00', live_status: 0,
+  event_id: id,
+  sport_id: 1,
+  sport_name: 'S',
+  league_id: 1,
+  league_name: league,
+  runner_home: 'H',
+  runner_away: 'A',
+  starts: '2026-11-22T12:00:00',
+  live_status: 0,
 });
 
 describe('response caps', () => {
@@ -21,12 +29,16 @@ describe('response caps', () => {
     const r = parseMarkets(new Array<unknown>(1_000_000).fill(0));
     expect(r.items).toEqual([]);
     expect(r.problems).toHaveLength(RESPONSE_LIMITS.problemsShown + 1);
-    expect(r.problems.at(-1)!.message).toMatch(/999800 records were not read: after 200 bad ones the rest of the answer was refused/);
+    expect(r.problems.at(-1)!.message).toMatch(
+      /999800 records were not read: after 200 bad ones the rest of the answer was refused/,
+    );
   });
 
   it('reads no more records of a settled page than a page may hold', () => {
     const r = parseSettledPage({ last: 1, since: 0, count: 1, events: [] }, 5000);
-    expect(r.problems).toEqual([expect.objectContaining({ count: 5000, message: expect.stringMatching(/more than the 1000 it may/) })]);
+    expect(r.problems).toEqual([
+      expect.objectContaining({ count: 5000, message: expect.stringMatching(/more than the 1000 it may/) }),
+    ]);
   });
 
   it('refuses a record whose text is longer than the cap, saying so', () => {

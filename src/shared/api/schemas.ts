@@ -11,7 +11,12 @@ const int = z.number().int();
  * Any text the service sends: a record whose text is longer than RESPONSE_LIMITS.textChars is refused with this
  * reason, so a 4 MB league name never reaches the store, the screen or a log line.
  */
-const text = z.string().max(RESPONSE_LIMITS.textChars, `longer than ${RESPONSE_LIMITS.textChars} characters (the most any text from the service may hold)`);
+const text = z
+  .string()
+  .max(
+    RESPONSE_LIMITS.textChars,
+    `longer than ${RESPONSE_LIMITS.textChars} characters (the most any text from the service may hold)`,
+  );
 const num = z.number().finite();
 const serviceTime = text.refine(isServiceTime, { message: 'expected a date-time YYYY-MM-DDTHH:MM:SS' });
 /**
@@ -344,8 +349,12 @@ export function problemBudget(path: string, shown: number = RESPONSE_LIMITS.prob
       const unreadCount = unread?.count ?? 0;
       if (hidden === 0 && unreadCount === 0) return kept;
       const parts: string[] = [];
-      if (hidden > 0) parts.push(`${hidden} more record${hidden === 1 ? '' : 's'} broke the contract (the first ${kept.length} are shown)`);
-      if (unreadCount > 0) parts.push(`${unreadCount} record${unreadCount === 1 ? ' was' : 's were'} not read: ${unread!.reason}`);
+      if (hidden > 0)
+        parts.push(
+          `${hidden} more record${hidden === 1 ? '' : 's'} broke the contract (the first ${kept.length} are shown)`,
+        );
+      if (unreadCount > 0)
+        parts.push(`${unreadCount} record${unreadCount === 1 ? ' was' : 's were'} not read: ${unread!.reason}`);
       const summary: RecordProblem = {
         path,
         message: parts.join('; '),
@@ -390,7 +399,11 @@ export function parseRecord<T>(
   const eventId = (value as { event_id?: unknown } | null)?.event_id;
   return {
     ok: false,
-    problem: { path, message: describe(r.error), ...(Number.isSafeInteger(eventId) ? { eventId: eventId as number } : {}) },
+    problem: {
+      path,
+      message: describe(r.error),
+      ...(Number.isSafeInteger(eventId) ? { eventId: eventId as number } : {}),
+    },
   };
 }
 
@@ -422,10 +435,18 @@ const SettledEventShellSchema = SettledEventSchema.extend({ settlement: z.array(
  * One settled match, checked line by line: a line the schema does not accept is dropped and reported on its own
  * (scope 'line'), and the match is kept with its other lines. Only a bad match-level field spoils the record.
  */
-export function parseSettledEvent(value: unknown, path: string): { ok: true; value: SettledEvent; lineProblems: RecordProblem[] } | { ok: false; problem: RecordProblem } {
+export function parseSettledEvent(
+  value: unknown,
+  path: string,
+): { ok: true; value: SettledEvent; lineProblems: RecordProblem[] } | { ok: false; problem: RecordProblem } {
   const shell = parseRecord(SettledEventShellSchema, value, path);
   if (!shell.ok) return shell;
-  const lines = parseRecords(SettlementLineSchema, shell.value.settlement, `${path ? `${path}.` : ''}settlement`, RESPONSE_LIMITS.settlementLines);
+  const lines = parseRecords(
+    SettlementLineSchema,
+    shell.value.settlement,
+    `${path ? `${path}.` : ''}settlement`,
+    RESPONSE_LIMITS.settlementLines,
+  );
   const eventId = shell.value.event_id;
   return {
     ok: true,
@@ -443,7 +464,11 @@ export function parseSettledEvent(value: unknown, path: string): { ok: true; val
 }
 
 /** `total`: how many records the page held, when only the first ones were handed over (the client's paged read). */
-export function parseSettledEvents(values: readonly unknown[], basePath = '', total: number = values.length): Parsed<SettledEvent> {
+export function parseSettledEvents(
+  values: readonly unknown[],
+  basePath = '',
+  total: number = values.length,
+): Parsed<SettledEvent> {
   const items: SettledEvent[] = [];
   const budget = problemBudget(basePath);
   const cap = RESPONSE_LIMITS.settledPageRecords;
@@ -462,7 +487,10 @@ export function parseSettledEvents(values: readonly unknown[], basePath = '', to
 
 const SettledPageHeaderSchema = SettledPageEnvelopeSchema.omit({ events: true });
 
-export function parseSettledPage(body: unknown, total?: number | null): Parsed<SettledEvent> & { page: SettledPage | null; envelope?: RecordProblem } {
+export function parseSettledPage(
+  body: unknown,
+  total?: number | null,
+): Parsed<SettledEvent> & { page: SettledPage | null; envelope?: RecordProblem } {
   // The envelope without its events: the schema of `events` would copy the whole list (a million entries of a hostile
   // page) before parseSettledEvents reads the few it may.
   const events = isObject(body) ? body['events'] : undefined;
@@ -505,7 +533,16 @@ export function fastMarket(v: unknown): Market | null {
       if (isUsablePrice(p)) outPrices[k] = p;
     }
   }
-  return { line_id: line_id as number, period: period as number, market, side, line, prices: outPrices, max_win, updated_at };
+  return {
+    line_id: line_id as number,
+    period: period as number,
+    market,
+    side,
+    line,
+    prices: outPrices,
+    max_win,
+    updated_at,
+  };
 }
 
 export function parseMarkets(values: readonly unknown[], basePath = 'markets'): Parsed<Market> {

@@ -58,17 +58,29 @@ export function newBridgeNonce(): string {
 }
 
 function hmacKey(token: string, use: 'sign' | 'verify') {
-  return crypto.subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
+  return crypto.subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    use,
+  ]);
 }
 
 /** HMAC-SHA256(token, bridgeProofText(role, challenge, nonce)) as hex (WebCrypto; the host uses node:crypto). */
 export async function bridgeProof(token: string, role: BridgeRole, challenge: string, nonce: string): Promise<string> {
   const key = await hmacKey(token, 'sign');
-  return hex(new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(bridgeProofText(role, challenge, nonce)))));
+  return hex(
+    new Uint8Array(
+      await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(bridgeProofText(role, challenge, nonce))),
+    ),
+  );
 }
 
 /** Whether `proof` is that HMAC (checked by WebCrypto's verify, in constant time). */
-export async function verifyBridgeProof(token: string, role: BridgeRole, challenge: string, nonce: string, proof: string): Promise<boolean> {
+export async function verifyBridgeProof(
+  token: string,
+  role: BridgeRole,
+  challenge: string,
+  nonce: string,
+  proof: string,
+): Promise<boolean> {
   if (!BRIDGE_PROOF.test(proof)) return false;
   const bytes = new Uint8Array(32);
   for (let i = 0; i < 32; i++) bytes[i] = parseInt(proof.slice(i * 2, i * 2 + 2), 16);
@@ -249,7 +261,16 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
 
     const handle = async (text: string): Promise<void> => {
       if (attempt.done) return;
-      let msg: { type?: unknown; id?: unknown; result?: unknown; event?: unknown; payload?: unknown; pushes?: unknown; nonce?: unknown; proof?: unknown };
+      let msg: {
+        type?: unknown;
+        id?: unknown;
+        result?: unknown;
+        event?: unknown;
+        payload?: unknown;
+        pushes?: unknown;
+        nonce?: unknown;
+        proof?: unknown;
+      };
       try {
         msg = JSON.parse(text) as typeof msg;
       } catch {
@@ -277,7 +298,8 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       }
       // Before the proof only the handshake may arrive, in its order: anything else is not our host talking.
       if (challenge === null) {
-        if (msg.type !== 'challenge' || typeof msg.nonce !== 'string' || !BRIDGE_NONCE.test(msg.nonce)) return distrust();
+        if (msg.type !== 'challenge' || typeof msg.nonce !== 'string' || !BRIDGE_NONCE.test(msg.nonce))
+          return distrust();
         challenge = msg.nonce;
         const proof = await bridgeProof(options.token, 'page', challenge, nonce);
         if (attempt.done) return;
@@ -333,7 +355,10 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       if (!attempt) return { ok: false, error: { kind: 'network', message: LOST } };
       if (!(await attempt.ready) || attempt.done) {
         const stopped = end as BridgeEnd | null; // may have been set while this request waited
-        return { ok: false, error: { kind: 'network', message: stopped?.message ?? 'The Oddsdesk host is not reachable' } };
+        return {
+          ok: false,
+          error: { kind: 'network', message: stopped?.message ?? 'The Oddsdesk host is not reachable' },
+        };
       }
       const id = nextId++;
       const message: BridgeClientMessage = { type: 'invoke', id, channel, args };

@@ -50,7 +50,17 @@ export const REQUEST_CHANNELS = [
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 
-export const PUSH_EVENTS = ['onStatus', 'onOdds', 'onWatchlist', 'onAlert', 'onSettlement', 'onNotification', 'onFocusEvent', 'onBridge', 'onSettings'] as const;
+export const PUSH_EVENTS = [
+  'onStatus',
+  'onOdds',
+  'onWatchlist',
+  'onAlert',
+  'onSettlement',
+  'onNotification',
+  'onFocusEvent',
+  'onBridge',
+  'onSettings',
+] as const;
 export type PushEventName = (typeof PUSH_EVENTS)[number];
 
 /** Electron IPC channel that carries every pushed event: `{ event, payload }`. */

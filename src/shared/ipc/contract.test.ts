@@ -17,7 +17,15 @@ function settingsHost() {
 describe('settings:update baseUrl', () => {
   it('refuses http:// to a non-loopback host, and other schemes, before the handler runs', async () => {
     const host = settingsHost();
-    for (const baseUrl of ['http://example.com', 'http://192.168.1.5:8787', 'ftp://odds.example', 'file:///etc/passwd', 'javascript:alert(1)', 'https://u:p@odds.example', '']) {
+    for (const baseUrl of [
+      'http://example.com',
+      'http://192.168.1.5:8787',
+      'ftp://odds.example',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://u:p@odds.example',
+      '',
+    ]) {
       const r = await host.update({ baseUrl });
       expect(r.ok, baseUrl).toBe(false);
       if (!r.ok) expect(r.error.kind).toBe('validation');
@@ -29,7 +37,13 @@ describe('settings:update baseUrl', () => {
 
   it('passes https anywhere and http on loopback to the handler in normalised form; null clears it', async () => {
     const host = settingsHost();
-    for (const baseUrl of ['HTTPS://Odds.Example:443/', 'http://127.0.0.2:8080/', 'http://[::1]:1', 'http://localhost:8787', null]) {
+    for (const baseUrl of [
+      'HTTPS://Odds.Example:443/',
+      'http://127.0.0.2:8080/',
+      'http://[::1]:1',
+      'http://localhost:8787',
+      null,
+    ]) {
       expect((await host.update({ baseUrl })).ok, String(baseUrl)).toBe(true);
     }
     expect(host.patches.map((p) => p.baseUrl)).toEqual([

@@ -109,7 +109,11 @@ const settingsPatch = z
     devigModel: z.enum(DEVIG_MODELS).optional(),
     maxWinThresholdPct: z.number().min(0).max(1000).optional(),
     notifySettlements: z.boolean().optional(),
-    settlementAlerts: z.enum(SETTLEMENT_ALERT_SCOPES as readonly SettlementAlertScope[] as [SettlementAlertScope, ...SettlementAlertScope[]]).optional(),
+    settlementAlerts: z
+      .enum(
+        SETTLEMENT_ALERT_SCOPES as readonly SettlementAlertScope[] as [SettlementAlertScope, ...SettlementAlertScope[]],
+      )
+      .optional(),
     settlementSports: z.array(id).max(500).optional(),
     settlementLeagues: z.array(id).max(5000).optional(),
     settlementSound: z.boolean().optional(),
@@ -128,13 +132,23 @@ const settingsPatch = z
     dropAlertPct: z.number().min(0).max(100).optional(),
     dropWindowMinutes: z.number().int().min(1).max(240).optional(),
     /** When drop alerts fire: before kick-off, in play, or both. */
-    dropAlertPhase: z.enum(DROP_ALERT_PHASES as readonly DropAlertPhase[] as [DropAlertPhase, ...DropAlertPhase[]]).optional(),
+    dropAlertPhase: z
+      .enum(DROP_ALERT_PHASES as readonly DropAlertPhase[] as [DropAlertPhase, ...DropAlertPhase[]])
+      .optional(),
     /** The sports whose drops alert; empty: every sport. */
     dropAlertSports: z.array(id).max(500).optional(),
     priceAlertHysteresisPct: z.number().min(0).max(50).optional(),
     notifyPriceAlerts: z.boolean().optional(),
     /** The unit stakes and P/L are shown in (EUR, USD, u, ...): printable, at most 8 characters, blank for none. */
-    moneyUnit: z.string().trim().max(8).refine((u) => [...u].every((c) => c >= ' ' && c !== '\u007f' && c !== '<' && c !== '>'), 'made of printable characters (no < or >)').optional(),
+    moneyUnit: z
+      .string()
+      .trim()
+      .max(8)
+      .refine(
+        (u) => [...u].every((c) => c >= ' ' && c !== '\u007f' && c !== '<' && c !== '>'),
+        'made of printable characters (no < or >)',
+      )
+      .optional(),
     /** How every price on screen reads (the exports keep the decimal price beside it). */
     oddsFormat: z.enum(ODDS_FORMATS).optional(),
     /** The IANA zone every time on screen is shown in, kept in its canonical spelling. */
@@ -166,7 +180,9 @@ const betQuery = z
   .strict();
 const stake = z.number().finite().positive().max(1e9);
 const newBet = z.object({ eventId: id, lineId: id, side: priceSide, price: decimalPrice, stake }).strict();
-const betEdit = z.object({ price: decimalPrice.optional(), stake: stake.optional(), note: z.string().max(500).optional() }).strict();
+const betEdit = z
+  .object({ price: decimalPrice.optional(), stake: stake.optional(), note: z.string().max(500).optional() })
+  .strict();
 const priceAlertOverrides = z
   .object({
     dropPct: z.number().min(0).max(100).optional(),
@@ -191,14 +207,18 @@ export const requestSchemas = {
   'event:lineHistory': z.tuple([id, id]),
   'specials:list': z.tuple([id]),
   'specials:history': z.tuple([id, id, id]),
-  'outrights:list': z.tuple([z.object({ sportId: id.optional(), minContestants: z.number().int().min(1).max(100).optional() }).strict()]),
+  'outrights:list': z.tuple([
+    z.object({ sportId: id.optional(), minContestants: z.number().int().min(1).max(100).optional() }).strict(),
+  ]),
   'settlements:query': z.tuple([settlementQuery]),
   'settlements:detail': z.tuple([id]),
   'settlements:syncNow': z.tuple([]),
   'settlements:exportCsv': z.tuple([settlementQuery]),
   // The file is chosen by the trader in the host's save dialog; no path ever comes from the renderer.
   'settlements:exportCsvToFile': z.tuple([settlementQuery]),
-  'alerts:list': z.tuple([z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }).strict()]),
+  'alerts:list': z.tuple([
+    z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }).strict(),
+  ]),
   'alerts:mute': z.tuple([id, z.boolean()]),
   /** Snoozes an event's alerts until an instant (epoch ms; at most a week ahead), or ends the snooze (null). */
   'alerts:snooze': z.tuple([id, z.number().int().positive().nullable()]),
@@ -223,13 +243,19 @@ export const requestSchemas = {
   /** The trader's own result for a bet the app cannot settle (null takes it back). */
   'bets:settle': z.tuple([id, z.enum(['win', 'half_win', 'push', 'half_loss', 'loss']).nullable()]),
   /** The ledger report of the bets placed in [from, to) (epoch ms; either may be left out). */
-  'bets:report': z.tuple([z.object({ from: z.number().int().nonnegative().optional(), to: z.number().int().nonnegative().optional() }).strict()]),
+  'bets:report': z.tuple([
+    z
+      .object({ from: z.number().int().nonnegative().optional(), to: z.number().int().nonnegative().optional() })
+      .strict(),
+  ]),
   'movers:list': z.tuple([]),
   'lines:closing': z.tuple([id]),
   'priceAlerts:get': z.tuple([id]),
   'priceAlerts:set': z.tuple([id, priceAlertOverrides]),
   /** The model scoreboard over the lines of matches kicking off at or after `since` (epoch ms), of one sport. */
-  'models:score': z.tuple([z.object({ since: z.number().int().nonnegative().optional(), sportId: id.optional() }).strict()]),
+  'models:score': z.tuple([
+    z.object({ since: z.number().int().nonnegative().optional(), sportId: id.optional() }).strict(),
+  ]),
   'models:progress': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
@@ -632,7 +658,14 @@ export type DesktopHandlers = {
 
 /** `dispatch` for the desktop shell's channels: validates, runs, never throws. */
 export function dispatchDesktop(handlers: DesktopHandlers, channel: unknown, args: unknown): Promise<Result<unknown>> {
-  return dispatchTo(desktopRequestSchemas, handlers as Record<DesktopChannel, unknown>, isDesktopChannel, 'desktop request', channel, args);
+  return dispatchTo(
+    desktopRequestSchemas,
+    handlers as Record<DesktopChannel, unknown>,
+    isDesktopChannel,
+    'desktop request',
+    channel,
+    args,
+  );
 }
 
 /** What the core implements; a host turns it into an OddsdeskApi over its transport. */
@@ -661,14 +694,21 @@ async function dispatchTo<C extends string>(
 ): Promise<Result<unknown>> {
   if (!known(channel)) {
     // Never String() an untrusted value: an object whose toString is not a function makes String() throw.
-    const shown = typeof channel === 'string' ? JSON.stringify(channel.slice(0, 64)) : `a value of type ${typeof channel}`;
+    const shown =
+      typeof channel === 'string' ? JSON.stringify(channel.slice(0, 64)) : `a value of type ${typeof channel}`;
     return { ok: false, error: { kind: 'validation', message: `Unknown ${what}: ${shown}` } };
   }
   const parsed = schemas[channel].safeParse(args ?? []);
   if (!parsed.success) {
     // In the trader's words, about the field: "Drop alert must be a number from 0 to 100".
     const issue = parsed.error.issues[0];
-    return { ok: false, error: { kind: 'validation', message: issue ? validationMessage(channel, schemas[channel], issue) : 'The request was not valid' } };
+    return {
+      ok: false,
+      error: {
+        kind: 'validation',
+        message: issue ? validationMessage(channel, schemas[channel], issue) : 'The request was not valid',
+      },
+    };
   }
   try {
     const handler = handlers[channel] as (...a: unknown[]) => unknown;

@@ -6,10 +6,28 @@ import type { OddsBatch } from './contract';
 import { createOddsFold, type OddsEntry } from './oddsFold';
 
 const m = (lineId: number, home: number): MarketView => ({
-  lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home, away: 2 }, maxWin: 100, updatedAt: null, seenAt: 0,
+  lineId,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices: { home, away: 2 },
+  maxWin: 100,
+  updatedAt: null,
+  seenAt: 0,
 });
 const header = (runnerHome: string) => ({
-  eventId: 1, sportId: 1, sportName: 'Soccer', leagueId: 1, leagueName: 'L', runnerHome, runnerAway: 'B', starts: 0, liveStatus: 1, scoreHome: 0, scoreAway: 0,
+  eventId: 1,
+  sportId: 1,
+  sportName: 'Soccer',
+  leagueId: 1,
+  leagueName: 'L',
+  runnerHome,
+  runnerAway: 'B',
+  starts: 0,
+  liveStatus: 1,
+  scoreHome: 0,
+  scoreAway: 0,
 });
 
 /** What a page holds of one event after applying entries in order (lines in order, header, score, end). */
@@ -47,18 +65,34 @@ describe('odds fold', () => {
     expect(folded.at).toBe(5);
     expect(applyAll(folded.events)).toEqual(applyAll(batches.flatMap((b) => b.events)));
     // The snapshot's lines only, in their order, then the line new after it.
-    expect(applyAll(folded.events).lines).toEqual([[2, 3.2], [4, 5.0], [5, 6.0]]);
+    expect(applyAll(folded.events).lines).toEqual([
+      [2, 3.2],
+      [4, 5.0],
+      [5, 6.0],
+    ]);
     expect(fold.size).toBe(0);
     expect(fold.takeAll()).toBeNull();
   });
 
   it('keeps an event in its place when it moves again, and hands a lone batch on as it came', () => {
     const fold = createOddsFold();
-    const lone: OddsBatch = { at: 1, events: [{ eventId: 7, markets: [m(1, 2)] }, { eventId: 8, markets: [m(1, 3)] }] };
+    const lone: OddsBatch = {
+      at: 1,
+      events: [
+        { eventId: 7, markets: [m(1, 2)] },
+        { eventId: 8, markets: [m(1, 3)] },
+      ],
+    };
     fold.add(lone);
     expect(fold.takeAll()).toBe(lone);
     fold.add(lone);
-    fold.add({ at: 2, events: [{ eventId: 9, markets: [m(1, 4)] }, { eventId: 7, markets: [m(1, 2.5)] }] });
+    fold.add({
+      at: 2,
+      events: [
+        { eventId: 9, markets: [m(1, 4)] },
+        { eventId: 7, markets: [m(1, 2.5)] },
+      ],
+    });
     expect(fold.shift()!.eventId).toBe(7);
     expect(fold.shift()!.eventId).toBe(8);
     expect(fold.shift()!.markets[0]!.prices!.home).toBe(4);

@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { createOddsFlow, createPushBatcher, hasOdds, ODDS_IN_FLIGHT, unpackPushes, type PushMessage } from './pushFrames';
+import {
+  createOddsFlow,
+  createPushBatcher,
+  hasOdds,
+  ODDS_IN_FLIGHT,
+  unpackPushes,
+  type PushMessage,
+} from './pushFrames';
 
 describe('desktop push frames', () => {
   it('sends the pushes of one turn as one message in their order, a lone push as itself', () => {
     const sent: PushMessage[] = [];
     const turns: Array<() => void> = [];
-    const b = createPushBatcher((m) => sent.push(m), (f) => turns.push(f));
+    const b = createPushBatcher(
+      (m) => sent.push(m),
+      (f) => turns.push(f),
+    );
     b.push('onOdds', { at: 1 });
     b.push('onAlert', { id: 1 });
     b.push('onAlert', { id: 2 });
     expect(sent).toEqual([]); // nothing before the turn ends
     expect(turns).toHaveLength(1); // one flush per turn, however many pushes
     turns.shift()!();
-    expect(sent).toEqual([{ pushes: [{ event: 'onOdds', payload: { at: 1 } }, { event: 'onAlert', payload: { id: 1 } }, { event: 'onAlert', payload: { id: 2 } }] }]);
+    expect(sent).toEqual([
+      {
+        pushes: [
+          { event: 'onOdds', payload: { at: 1 } },
+          { event: 'onAlert', payload: { id: 1 } },
+          { event: 'onAlert', payload: { id: 2 } },
+        ],
+      },
+    ]);
     b.push('onStatus', null);
     turns.shift()!();
     expect(sent[1]).toEqual({ event: 'onStatus', payload: null });
@@ -22,24 +40,50 @@ describe('desktop push frames', () => {
 
   it('unpacks nothing from a message that is neither shape', () => {
     for (const m of [null, 'x', 3, {}, { event: 4 }, { pushes: 'no' }]) expect(unpackPushes(m)).toEqual([]);
-    expect(unpackPushes({ pushes: [null, { event: 'onOdds', payload: 1 }, { event: 2 }] })).toEqual([{ event: 'onOdds', payload: 1 }]);
+    expect(unpackPushes({ pushes: [null, { event: 'onOdds', payload: 1 }, { event: 2 }] })).toEqual([
+      { event: 'onOdds', payload: 1 },
+    ]);
   });
 });
 
 describe('odds in push frames: latest value wins', () => {
   const batch = (at: number, eventId: number, lineId: number, home: number) => ({
     at,
-    events: [{ eventId, markets: [{ lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home, away: 2 }, maxWin: 100, updatedAt: null, seenAt: at }] }],
+    events: [
+      {
+        eventId,
+        markets: [
+          {
+            lineId,
+            period: 0,
+            market: 'moneyline',
+            side: null,
+            line: null,
+            prices: { home, away: 2 },
+            maxWin: 100,
+            updatedAt: null,
+            seenAt: at,
+          },
+        ],
+      },
+    ],
   });
   const homes = (m: PushMessage | undefined) =>
     unpackPushes(m)
       .filter((p) => p.event === 'onOdds')
-      .flatMap((p) => (p.payload as ReturnType<typeof batch>).events.flatMap((e) => e.markets.map((x) => `${e.eventId}:${x.lineId}=${x.prices.home}`)));
+      .flatMap((p) =>
+        (p.payload as ReturnType<typeof batch>).events.flatMap((e) =>
+          e.markets.map((x) => `${e.eventId}:${x.lineId}=${x.prices.home}`),
+        ),
+      );
 
   it('the odds batches of one turn go as one batch in the place of the first, with the latest price per line', () => {
     const sent: PushMessage[] = [];
     const turns: Array<() => void> = [];
-    const b = createPushBatcher((m) => sent.push(m), (f) => turns.push(f));
+    const b = createPushBatcher(
+      (m) => sent.push(m),
+      (f) => turns.push(f),
+    );
     b.push('onStatus', 's');
     b.push('onOdds', batch(1, 7, 1, 2.0));
     b.push('onAlert', { id: 1 });
@@ -55,7 +99,11 @@ describe('odds in push frames: latest value wins', () => {
     const turns: Array<() => void> = [];
     const retries: Array<() => void> = [];
     let congested = true;
-    const b = createPushBatcher((m) => sent.push(m), (f) => turns.push(f), { congested: () => congested, retry: (f) => retries.push(f) });
+    const b = createPushBatcher(
+      (m) => sent.push(m),
+      (f) => turns.push(f),
+      { congested: () => congested, retry: (f) => retries.push(f) },
+    );
     // A thousand turns of odds while the page is not reading, with an alert among them.
     for (let i = 1; i <= 1_000; i++) {
       b.push('onOdds', batch(i, 7, i % 3, 2 + i / 1000));
@@ -88,7 +136,27 @@ describe('odds flow: a page that acknowledges has at most ODDS_IN_FLIGHT odds fr
       (f) => turns.push(f),
       { congested: () => flow.held() },
     );
-    const odds = (n: number) => ({ at: n, events: [{ eventId: 1, markets: [{ lineId: 1, period: 0, market: 'moneyline', side: null, line: null, prices: { home: n, away: 2 }, maxWin: 1, updatedAt: null, seenAt: n }] }] });
+    const odds = (n: number) => ({
+      at: n,
+      events: [
+        {
+          eventId: 1,
+          markets: [
+            {
+              lineId: 1,
+              period: 0,
+              market: 'moneyline',
+              side: null,
+              line: null,
+              prices: { home: n, away: 2 },
+              maxWin: 1,
+              updatedAt: null,
+              seenAt: n,
+            },
+          ],
+        },
+      ],
+    });
     const oddsSent = () => sent.filter(hasOdds).length;
     // A page that never acknowledged is not held back.
     for (let n = 1; n <= 5; n++) {
@@ -109,7 +177,9 @@ describe('odds flow: a page that acknowledges has at most ODDS_IN_FLIGHT odds fr
     while (flow.held()) flow.ack();
     b.flush();
     expect(oddsSent()).toBe(6);
-    const last = unpackPushes(sent[sent.length - 1]).find((p) => p.event === 'onOdds')!.payload as ReturnType<typeof odds>;
+    const last = unpackPushes(sent[sent.length - 1]).find((p) => p.event === 'onOdds')!.payload as ReturnType<
+      typeof odds
+    >;
     expect(last.events[0]!.markets[0]!.prices.home).toBe(50);
     expect(ODDS_IN_FLIGHT).toBe(2);
   });

@@ -19,11 +19,18 @@ export type PushMessage = PushItem | { pushes: PushItem[] };
 export function unpackPushes(message: unknown): PushItem[] {
   if (typeof message !== 'object' || message === null) return [];
   const m = message as { event?: unknown; payload?: unknown; pushes?: unknown };
-  if (Array.isArray(m.pushes)) return (m.pushes as unknown[]).filter((p): p is PushItem => typeof p === 'object' && p !== null && typeof (p as PushItem).event === 'string');
+  if (Array.isArray(m.pushes))
+    return (m.pushes as unknown[]).filter(
+      (p): p is PushItem => typeof p === 'object' && p !== null && typeof (p as PushItem).event === 'string',
+    );
   return typeof m.event === 'string' ? [{ event: m.event, payload: m.payload }] : [];
 }
 
-const isOddsBatch = (p: unknown): p is OddsBatch => typeof p === 'object' && p !== null && Array.isArray((p as OddsBatch).events) && typeof (p as OddsBatch).at === 'number';
+const isOddsBatch = (p: unknown): p is OddsBatch =>
+  typeof p === 'object' &&
+  p !== null &&
+  Array.isArray((p as OddsBatch).events) &&
+  typeof (p as OddsBatch).at === 'number';
 
 export interface PushBatcherOptions {
   /**

@@ -97,7 +97,10 @@ const ARG_WORDS: Record<string, readonly string[]> = {
 
 /** camelCase to words, for a field this table does not know: "dropWindowMinutes" -> "Drop window minutes". */
 function fromName(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -132,7 +135,11 @@ const defOf = (s: AnySchema): Def => (s as unknown as { _zod: { def: Def } })._z
 function unwrap(s: AnySchema): AnySchema {
   for (let i = 0; i < 10; i++) {
     const d = defOf(s);
-    if ((d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') && d.innerType) s = d.innerType;
+    if (
+      (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') &&
+      d.innerType
+    )
+      s = d.innerType;
     else if (d.type === 'pipe' && d.in) s = d.in;
     else break;
   }
@@ -165,9 +172,12 @@ function numberRule(s: AnySchema | null): NumberRule | null {
   const rule: NumberRule = { whole: false, min: null, max: null };
   for (const c of defOf(s).checks ?? []) {
     const d = c._zod.def;
-    if (d.check === 'number_format' && (d.format === 'safeint' || d.format === 'int32' || d.format === 'uint32')) rule.whole = true;
-    else if (d.check === 'greater_than' && typeof d.value === 'number') rule.min = { value: d.value, inclusive: d.inclusive ?? true };
-    else if (d.check === 'less_than' && typeof d.value === 'number') rule.max = { value: d.value, inclusive: d.inclusive ?? true };
+    if (d.check === 'number_format' && (d.format === 'safeint' || d.format === 'int32' || d.format === 'uint32'))
+      rule.whole = true;
+    else if (d.check === 'greater_than' && typeof d.value === 'number')
+      rule.min = { value: d.value, inclusive: d.inclusive ?? true };
+    else if (d.check === 'less_than' && typeof d.value === 'number')
+      rule.max = { value: d.value, inclusive: d.inclusive ?? true };
   }
   if (rule.whole && rule.min === null) rule.min = { value: Number.MIN_SAFE_INTEGER, inclusive: true };
   if (rule.min?.value === Number.MIN_SAFE_INTEGER) rule.min = null;
@@ -219,13 +229,20 @@ export function validationMessage(channel: string, schema: AnySchema, issue: z.c
         return `${field} must be ${numberWords(rule ?? { whole: false, min: issue.code === 'too_small' ? { value: Number(issue.minimum), inclusive: issue.inclusive ?? true } : null, max: issue.code === 'too_big' ? { value: Number(issue.maximum), inclusive: issue.inclusive ?? true } : null })}`;
       }
       if (issue.origin === 'string') {
-        return issue.code === 'too_big' ? `${field} must be at most ${num(Number(issue.maximum))} characters` : Number(issue.minimum) <= 1 ? `${field} must not be blank` : `${field} must be at least ${num(Number(issue.minimum))} characters`;
+        return issue.code === 'too_big'
+          ? `${field} must be at most ${num(Number(issue.maximum))} characters`
+          : Number(issue.minimum) <= 1
+            ? `${field} must not be blank`
+            : `${field} must be at least ${num(Number(issue.minimum))} characters`;
       }
       if (issue.origin === 'array' && path.length === 0) {
         const words = ARG_WORDS[channel];
         return `This request takes ${words ? `${words.length === 1 ? 'one value' : `${words.length} values`} (${list(words)})` : issue.code === 'too_big' ? `at most ${num(Number(issue.maximum))} values` : `at least ${num(Number(issue.minimum))} values`}`;
       }
-      if (issue.origin === 'array') return issue.code === 'too_big' ? `${field} may hold at most ${num(Number(issue.maximum))} entries` : `${field} needs at least ${num(Number(issue.minimum))} entries`;
+      if (issue.origin === 'array')
+        return issue.code === 'too_big'
+          ? `${field} may hold at most ${num(Number(issue.maximum))} entries`
+          : `${field} needs at least ${num(Number(issue.minimum))} entries`;
       return `${field} is ${issue.code === 'too_big' ? 'too large' : 'too small'}`;
     }
     case 'invalid_type': {

@@ -1,6 +1,13 @@
 // A window's address says what it shows alone; the page never shows something made up from it.
 import { describe, expect, it } from 'vitest';
-import { parseWindowHash, sameWindowTarget, windowHash, windowTitle, WINDOW_VIEWS, type WindowTarget } from './windowRoute';
+import {
+  parseWindowHash,
+  sameWindowTarget,
+  windowHash,
+  windowTitle,
+  WINDOW_VIEWS,
+  type WindowTarget,
+} from './windowRoute';
 
 describe('the address of a window of its own', () => {
   it('names every view and one event, and reads back what it named', () => {
@@ -16,7 +23,19 @@ describe('the address of a window of its own', () => {
   });
 
   it('is the whole app without one, or with one that names nothing it knows', () => {
-    for (const hash of ['', '#', '#token=abc123', '#view=', '#view=elsewhere', '#view=Movers', '#event=', '#event=12x', '#event=-1', '#event=1.5', '#event=99999999999999999']) {
+    for (const hash of [
+      '',
+      '#',
+      '#token=abc123',
+      '#view=',
+      '#view=elsewhere',
+      '#view=Movers',
+      '#event=',
+      '#event=12x',
+      '#event=-1',
+      '#event=1.5',
+      '#event=99999999999999999',
+    ]) {
       expect(parseWindowHash(hash), hash).toBeNull();
     }
   });

@@ -4,13 +4,25 @@
 // fragment but browser mode's token, which the page takes out as it loads (src/renderer/src/api/bridgeClient.ts).
 
 /** The views a window can show alone: every view of the navigation (the renderer's VIEWS, checked there). */
-export const WINDOW_VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'models', 'alerts', 'coverage', 'settings'] as const;
+export const WINDOW_VIEWS = [
+  'watchlist',
+  'movers',
+  'specials',
+  'outrights',
+  'settlements',
+  'bets',
+  'models',
+  'alerts',
+  'coverage',
+  'settings',
+] as const;
 export type WindowView = (typeof WINDOW_VIEWS)[number];
 
 /** A view, or one event's detail. */
 export type WindowTarget = { view: WindowView } | { view: 'event'; eventId: number };
 
-const isWindowView = (v: string | null): v is WindowView => v !== null && (WINDOW_VIEWS as readonly string[]).includes(v);
+const isWindowView = (v: string | null): v is WindowView =>
+  v !== null && (WINDOW_VIEWS as readonly string[]).includes(v);
 
 /** The fragment (without '#') that names `target`: `view=movers` or `event=123`. */
 export function windowHash(target: WindowTarget): string {

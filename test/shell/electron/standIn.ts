@@ -388,7 +388,19 @@ export class StandInApp extends EventEmitter {
   ) {
     super();
     this.readyPromise = new Promise((r) => (this.resolveReady = r));
-    for (const name of ['home', 'appData', 'temp', 'downloads', 'desktop', 'documents', 'music', 'pictures', 'videos', 'logs', 'crashDumps']) {
+    for (const name of [
+      'home',
+      'appData',
+      'temp',
+      'downloads',
+      'desktop',
+      'documents',
+      'music',
+      'pictures',
+      'videos',
+      'logs',
+      'crashDumps',
+    ]) {
       this.paths.set(name, path.join(base, name));
     }
     this.paths.set('userData', path.join(base, 'appData', 'Oddsdesk'));
@@ -538,9 +550,15 @@ export class StandInIpcMain extends EventEmitter {
    * What `ipcRenderer.invoke(channel, ...args)` in `frame` of `sender` reaches: the handler's answer, serialised as
    * IPC serialises it; a handler that throws rejects the page's promise, as Electron's does.
    */
-  async invoke(sender: StandInWebContents, frame: StandInFrame | null, channel: string, ...args: unknown[]): Promise<unknown> {
+  async invoke(
+    sender: StandInWebContents,
+    frame: StandInFrame | null,
+    channel: string,
+    ...args: unknown[]
+  ): Promise<unknown> {
     const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
+    if (!handler)
+      throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
     const event: StandInInvokeEvent = { sender, senderFrame: frame, frameId: 1, processId: 1, type: 'frame' };
     let value: unknown;
     try {
@@ -682,19 +700,23 @@ export class StandInClientRequest extends EventEmitter {
       urlText = `${o.protocol ?? 'http:'}//${o.host ?? `${o.hostname ?? 'localhost'}${o.port ? `:${o.port}` : ''}`}${u.pathname}${u.search}`;
     }
     this.url = new URL(urlText);
-    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new Error('ClientRequest only supports http: and https: protocols');
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
+      throw new Error('ClientRequest only supports http: and https: protocols');
     const policy = o.redirect ?? 'follow';
-    if (!['follow', 'error', 'manual'].includes(policy)) throw new Error('redirect mode should be one of follow, error or manual');
+    if (!['follow', 'error', 'manual'].includes(policy))
+      throw new Error('redirect mode should be one of follow, error or manual');
     this.redirectPolicy = policy;
     this.method = (o.method ?? 'GET').toUpperCase();
     const sessions = activeSessions!;
     if (o.session) {
-      if (!(o.session instanceof StandInSession)) throw new TypeError('`session` should be an instance of the Session class');
+      if (!(o.session instanceof StandInSession))
+        throw new TypeError('`session` should be an instance of the Session class');
       this.session = o.session;
     } else {
       this.session = o.partition ? sessions.fromPartition(o.partition) : sessions.defaultSession;
     }
-    for (const [name, value] of Object.entries(o.headers ?? {})) this.setHeader(name, Array.isArray(value) ? value.join(', ') : value);
+    for (const [name, value] of Object.entries(o.headers ?? {}))
+      this.setHeader(name, Array.isArray(value) ? value.join(', ') : value);
   }
 
   setHeader(name: string, value: string): void {
@@ -809,7 +831,14 @@ export class StandInClientRequest extends EventEmitter {
     req.end(body);
   }
 
-  private redirect(res: http.IncomingMessage, from: URL, method: string, hops: number, status: number, location: string): void {
+  private redirect(
+    res: http.IncomingMessage,
+    from: URL,
+    method: string,
+    hops: number,
+    status: number,
+    location: string,
+  ): void {
     let next: URL;
     try {
       next = new URL(location, from);
@@ -821,7 +850,10 @@ export class StandInClientRequest extends EventEmitter {
       this.die(new Error('net::ERR_TOO_MANY_REDIRECTS'));
       return;
     }
-    const newMethod = (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST') ? 'GET' : method;
+    const newMethod =
+      (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')
+        ? 'GET'
+        : method;
     if (this.redirectPolicy === 'error') {
       this.die(new Error("Attempted to redirect, but redirect policy was 'error'"));
       return;
@@ -842,8 +874,14 @@ export class StandInClientRequest extends EventEmitter {
 // ---------------------------------------------------------------- session
 
 export class StandInSession {
-  onHeadersReceived: ((details: { responseHeaders?: Record<string, string[]> }, callback: (r: { responseHeaders?: Record<string, string[]> }) => void) => void) | null = null;
-  permissionRequestHandler: ((wc: unknown, permission: string, callback: (granted: boolean) => void, details?: unknown) => void) | null = null;
+  onHeadersReceived:
+    | ((
+        details: { responseHeaders?: Record<string, string[]> },
+        callback: (r: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void)
+    | null = null;
+  permissionRequestHandler:
+    ((wc: unknown, permission: string, callback: (granted: boolean) => void, details?: unknown) => void) | null = null;
   permissionCheckHandler: ((wc: unknown, permission: string) => boolean) | null = null;
   readonly webRequest = {
     onHeadersReceived: (listener: StandInSession['onHeadersReceived']) => {
@@ -882,7 +920,13 @@ export class StandInSession {
       }
       let r: StandInClientRequest;
       try {
-        r = new StandInClientRequest({ session: this as never, method: req.method, url: req.url, redirect: req.redirect, cache: req.cache });
+        r = new StandInClientRequest({
+          session: this as never,
+          method: req.method,
+          url: req.url,
+          redirect: req.redirect,
+          cache: req.cache,
+        });
       } catch (e) {
         reject(e);
         return;
@@ -901,7 +945,8 @@ export class StandInSession {
       r.on('response', (resp: StandInIncomingMessage) => {
         if (locallyAborted) return;
         const headers = new Headers();
-        for (const [name, value] of Object.entries(resp.headers)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        for (const [name, value] of Object.entries(resp.headers))
+          headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         const nullBody = [101, 204, 205, 304].includes(resp.statusCode) || req.method === 'HEAD';
         const body = nullBody ? null : (Readable.toWeb(resp) as ReadableStream<Uint8Array>);
         resolve(new Response(body, { headers, status: resp.statusCode, statusText: resp.statusMessage }));
@@ -1029,7 +1074,9 @@ export class StandInNativeImage {
   }
   getSize(): { width: number; height: number } {
     // A PNG's IHDR: width and height at bytes 16-23.
-    return this.png.length >= 24 ? { width: this.png.readUInt32BE(16), height: this.png.readUInt32BE(20) } : { width: 0, height: 0 };
+    return this.png.length >= 24
+      ? { width: this.png.readUInt32BE(16), height: this.png.readUInt32BE(20) }
+      : { width: 0, height: 0 };
   }
 }
 
@@ -1146,7 +1193,8 @@ export interface ElectronStandIn {
 /** contextBridge's copy of an exposed value: plain values cloned, functions callable, nothing else reachable. */
 function bridged(value: unknown): unknown {
   if (typeof value === 'function') return (...args: unknown[]) => (value as (...a: unknown[]) => unknown)(...args);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bridged(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bridged(v)]));
   return structuredClone(value);
 }
 
@@ -1186,7 +1234,9 @@ export function createElectronStandIn(options: StandInOptions = {}): ElectronSta
 
   /** dialog.x([window,] options): Electron's optional first argument. */
   const split = (a: unknown, b: unknown): [StandInBrowserWindow | null, Record<string, unknown>] =>
-    a instanceof StandInBrowserWindow ? [a, (b ?? {}) as Record<string, unknown>] : [null, (a ?? {}) as Record<string, unknown>];
+    a instanceof StandInBrowserWindow
+      ? [a, (b ?? {}) as Record<string, unknown>]
+      : [null, (a ?? {}) as Record<string, unknown>];
 
   // The renderer side, for the preload: the frame it runs in, and what it exposed.
   let preloadFrame: { win: StandInBrowserWindow; frame: StandInFrame } | null = null;
@@ -1207,7 +1257,11 @@ export function createElectronStandIn(options: StandInOptions = {}): ElectronSta
     },
     send(channel: string, ...args: unknown[]): void {
       const { win, frame } = rendererFrame();
-      ipcMain.emit(channel, { sender: win.webContents, senderFrame: frame, frameId: 1, processId: 1 }, ...structuredClone(args));
+      ipcMain.emit(
+        channel,
+        { sender: win.webContents, senderFrame: frame, frameId: 1, processId: 1 },
+        ...structuredClone(args),
+      );
     },
   };
 
@@ -1279,11 +1333,23 @@ export function createElectronStandIn(options: StandInOptions = {}): ElectronSta
     screen: {
       getAllDisplays() {
         app.mustBeReady('screen');
-        return [{ id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1040 }, scaleFactor: 1 }];
+        return [
+          {
+            id: 1,
+            bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+            workArea: { x: 0, y: 0, width: 1920, height: 1040 },
+            scaleFactor: 1,
+          },
+        ];
       },
       getPrimaryDisplay() {
         app.mustBeReady('screen');
-        return { id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, workArea: { x: 0, y: 0, width: 1920, height: 1040 }, scaleFactor: 1 };
+        return {
+          id: 1,
+          bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+          workArea: { x: 0, y: 0, width: 1920, height: 1040 },
+          scaleFactor: 1,
+        };
       },
     },
     powerMonitor,

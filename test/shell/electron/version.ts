@@ -3,4 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const STAND_IN_ELECTRON = (JSON.parse(readFileSync(path.resolve(__dirname, '../../../node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+export const STAND_IN_ELECTRON = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '../../../node_modules/electron/package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;

@@ -17,7 +17,20 @@ import { migration012 } from './012_model_score_sums';
 export type { Migration, MigrationProgress } from './types';
 export { rebuildTable, type TableRebuild } from './rebuild';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration008,
+  migration009,
+  migration010,
+  migration011,
+  migration012,
+];
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export function schemaVersion(db: Database.Database): number {
@@ -46,7 +59,8 @@ export function migrate(db: Database.Database, to?: number, options: MigrateOpti
   }
   for (const m of migrations) {
     if (m.version <= from || m.version > target) continue;
-    const progress = (done: number, total: number) => options.onProgress?.({ version: m.version, name: m.name, done, total });
+    const progress = (done: number, total: number) =>
+      options.onProgress?.({ version: m.version, name: m.name, done, total });
     db.transaction(() => {
       m.up(db, progress);
       db.pragma(`user_version = ${m.version}`);

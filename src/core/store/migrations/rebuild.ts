@@ -17,7 +17,11 @@ export interface TableRebuild {
 }
 
 /** Rebuilds a rowid table as `r` says, reporting rows copied of rows to copy after each slice. */
-export function rebuildTable(db: Database.Database, r: TableRebuild, progress: (done: number, total: number) => void): void {
+export function rebuildTable(
+  db: Database.Database,
+  r: TableRebuild,
+  progress: (done: number, total: number) => void,
+): void {
   const temp = `${r.table}__rebuild`;
   const columns = r.columns ?? (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(r.table) as string[]);
   const list = columns.map((c) => `"${c}"`).join(', ');

@@ -47,7 +47,13 @@ describe('bridge token', () => {
     const refuse = () => {
       throw new Error('SecurityError');
     };
-    expect(takeToken({ location, history: { state: null, replaceState: refuse }, session: { getItem: refuse, setItem: refuse } })).toBe('abc');
+    expect(
+      takeToken({
+        location,
+        history: { state: null, replaceState: refuse },
+        session: { getItem: refuse, setItem: refuse },
+      }),
+    ).toBe('abc');
     expect(takeToken({ location: { ...location, hash: '' }, history: null, session: null })).toBe('');
   });
 

@@ -3,7 +3,12 @@
 // The token comes from the URL fragment the host printed and leaves the address bar as soon as it is read; it is
 // never sent anywhere, not even to the host, which proves it knows it instead. A tab this page opens (a view of its
 // own, for a second monitor) gets it the same way, in its address's fragment, and takes it out as it loads.
-import { createBridgeSession, type BridgeEnd, type BridgeSession, type OpenBridgeSocket } from '../../../shared/ipc/bridgeSession';
+import {
+  createBridgeSession,
+  type BridgeEnd,
+  type BridgeSession,
+  type OpenBridgeSocket,
+} from '../../../shared/ipc/bridgeSession';
 import { countListeners } from '../listenerCounts';
 
 const TOKEN_KEY = 'oddsdesk.bridgeToken';

@@ -6,7 +6,11 @@ import { playAlertSound } from '../notify';
 import { useStore } from '../store';
 import type { AlertSound } from '../store/alerts';
 
-const KINDS: ReadonlyArray<{ sound: AlertSound; key: 'settlementSound' | 'maxWinSound' | 'priceSound'; words: string }> = [
+const KINDS: ReadonlyArray<{
+  sound: AlertSound;
+  key: 'settlementSound' | 'maxWinSound' | 'priceSound';
+  words: string;
+}> = [
   { sound: 'settlement', key: 'settlementSound', words: 'settlements' },
   { sound: 'max_win', key: 'maxWinSound', words: 'max stake changes' },
   { sound: 'price', key: 'priceSound', words: 'price and drop alerts' },
@@ -16,20 +20,36 @@ export function AlertSoundsSetting() {
   const settings = useStore((s) => s.settings);
   const update = useStore((s) => s.updateSettings);
   const toast = useStore((s) => s.toast);
-  const save = (patch: SettingsPatch) => void update(patch).then((err) => err && toast(`Sound not saved: ${err.message}`, 'error'));
+  const save = (patch: SettingsPatch) =>
+    void update(patch).then((err) => err && toast(`Sound not saved: ${err.message}`, 'error'));
   return (
     <div className="set-row" data-testid="alert-sounds">
       <div className="set-label">
         Sounds
-        <div className="muted small-text">Played by this window as alerts arrive, one tune per kind; silent under do-not-disturb and for muted or snoozed events.</div>
+        <div className="muted small-text">
+          Played by this window as alerts arrive, one tune per kind; silent under do-not-disturb and for muted or
+          snoozed events.
+        </div>
       </div>
       <div className="set-control">
         {KINDS.map((k) => (
           <span key={k.key} className="sound-choice">
             <label className="check">
-              <input type="checkbox" checked={settings?.[k.key] ?? false} disabled={!settings} data-testid={`sound-${k.sound}`} onChange={(e) => save({ [k.key]: e.target.checked })} /> {k.words}
+              <input
+                type="checkbox"
+                checked={settings?.[k.key] ?? false}
+                disabled={!settings}
+                data-testid={`sound-${k.sound}`}
+                onChange={(e) => save({ [k.key]: e.target.checked })}
+              />{' '}
+              {k.words}
             </label>
-            <button className="small" onClick={() => playAlertSound(k.sound)} aria-label={`Play the ${k.words} sound`} title="Play it">
+            <button
+              className="small"
+              onClick={() => playAlertSound(k.sound)}
+              aria-label={`Play the ${k.words} sound`}
+              title="Play it"
+            >
               ▶
             </button>
           </span>

@@ -28,7 +28,8 @@ export function restrictedPhrase(restricted: StatusView['restricted']): string {
     if (!list.includes(words)) list.push(words);
     byPlan.set(r.requiredPlan, list);
   }
-  const join = (xs: string[]) => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  const join = (xs: string[]) =>
+    xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
   return [...byPlan].map(([plan, words]) => `${join(words)} need the ${plan} plan`).join('; ');
 }
 
@@ -125,8 +126,8 @@ export function Banner() {
   if (demo)
     return (
       <div className="banner demo" role="status" data-testid="banner-demo">
-        DEMO: simulated matches from the built-in simulator, kept apart from any service's history. Enter a base URL
-        and key to monitor your service.
+        DEMO: simulated matches from the built-in simulator, kept apart from any service's history. Enter a base URL and
+        key to monitor your service.
         <button onClick={() => setView('settings')}>Open Settings</button>
       </div>
     );

@@ -42,7 +42,8 @@ interface Props {
  */
 export function timeRange(min: number | null, max: number | null, minSpanMs: number, nowMs: number): [number, number] {
   const span = minSpanMs / 1000;
-  if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max)) return [nowMs / 1000 - span, nowMs / 1000];
+  if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max))
+    return [nowMs / 1000 - span, nowMs / 1000];
   if (max - min >= span) return [min, max];
   const mid = (min + max) / 2;
   return [mid - span / 2, mid + span / 2];
@@ -50,8 +51,8 @@ export function timeRange(min: number | null, max: number | null, minSpanMs: num
 
 /** Decimal prices a price axis may label: the ones a trader reads at a glance. */
 const PRICE_TICKS = [
-  1.01, 1.02, 1.05, 1.1, 1.2, 1.25, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.2, 2.5, 2.75, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 10, 12, 15, 20,
-  25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000,
+  1.01, 1.02, 1.05, 1.1, 1.2, 1.25, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.2, 2.5, 2.75, 3, 3.5, 4, 4.5, 5, 6, 7, 8,
+  10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000,
 ];
 
 /**
@@ -73,7 +74,8 @@ function logPriceSplits(u: uPlot, _axis: number, min: number, max: number): numb
   return kept;
 }
 
-const valueText = (values: Props['values'], format: OddsFormat) => (v: number) => (values === 'odds' ? formatOdds(v, format) : fmtMoney(v));
+const valueText = (values: Props['values'], format: OddsFormat) => (v: number) =>
+  values === 'odds' ? formatOdds(v, format) : fmtMoney(v);
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
@@ -100,7 +102,11 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
     // instances' closures): what it was given reaches the chart's element only through `shown`, which the cleanup
     // empties, so a chart it keeps never keeps the closed detail around it (the element's tree, its listeners).
     const shown: { el: HTMLDivElement | null } = { el };
-    const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
+    const axis = {
+      stroke: css('--muted'),
+      grid: { stroke: css('--line'), width: 1 },
+      ticks: { stroke: css('--line'), width: 1 },
+    };
     const text = valueText(values, oddsFormat);
     // Implied probability falls as the decimal price rises: its axis runs the other way, so a rise reads as a rise.
     const inverted = values === 'odds' && oddsFormat === 'implied';
@@ -137,14 +143,22 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
           values: (u, vals) => {
             const labels = vals.map((v) => (v == null || (values === 'odds' && v <= 1) ? '' : text(v)));
             // Top to bottom as drawn.
-            const drawn = vals.map((v, i) => ({ at: u.valToPos(v, 'y'), label: labels[i]! })).filter((l) => l.label !== '');
-            if (shown.el) shown.el.dataset.yLabels = drawn.sort((a, b) => a.at - b.at).map((l) => l.label).join(' | ');
+            const drawn = vals
+              .map((v, i) => ({ at: u.valToPos(v, 'y'), label: labels[i]! }))
+              .filter((l) => l.label !== '');
+            if (shown.el)
+              shown.el.dataset.yLabels = drawn
+                .sort((a, b) => a.at - b.at)
+                .map((l) => l.label)
+                .join(' | ');
             return labels;
           },
         },
       ],
       series: [
-        { value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, zone, { seconds: true })) },
+        {
+          value: (_u: uPlot, v: number | null) => (v == null ? '—' : formatDateTime(v * 1000, zone, { seconds: true })),
+        },
         ...series.map((s) => ({
           label: s.label,
           stroke: s.color.startsWith('--') ? css(s.color) : s.color,
@@ -176,5 +190,15 @@ export function Chart({ title, data, series, height = 150, testId, values, log =
     plot.current?.setData(dataRef.current());
   }, [data]);
 
-  return <div className="chart" ref={box} data-testid={testId} data-points={data[0]?.length ?? 0} data-scale={log ? 'log' : 'linear'} data-zone={zone} data-odds-format={values === 'odds' ? oddsFormat : undefined} />;
+  return (
+    <div
+      className="chart"
+      ref={box}
+      data-testid={testId}
+      data-points={data[0]?.length ?? 0}
+      data-scale={log ? 'log' : 'linear'}
+      data-zone={zone}
+      data-odds-format={values === 'odds' ? oddsFormat : undefined}
+    />
+  );
 }

@@ -65,23 +65,47 @@ export function CommandPalette() {
       hint: keyOf(v).toUpperCase(),
       run: () => s.setView(v),
     }));
-    const act = (id: string, label: string, run: Item['run'], hint?: string): Item => ({ id: `act-${id}`, group: 'Action', label, run, ...(hint ? { hint } : {}) });
+    const act = (id: string, label: string, run: Item['run'], hint?: string): Item => ({
+      id: `act-${id}`,
+      group: 'Action',
+      label,
+      run,
+      ...(hint ? { hint } : {}),
+    });
     const actions: Item[] = [
       ...(s.undo ? [act('undo', s.undo.label, () => void useStore.getState().runUndo(), 'Z / Ctrl+Z')] : []),
-      act('fixtures', 'Browse fixtures to watch', () => useStore.setState({ view: 'watchlist', fixturesOpen: true, openedFrom: null })),
+      act('fixtures', 'Browse fixtures to watch', () =>
+        useStore.setState({ view: 'watchlist', fixturesOpen: true, openedFrom: null }),
+      ),
       act('search', "Search or filter this view's list", () => focusSearch(), '/'),
-      act('theme', `Switch to the ${s.theme === 'dark' ? 'light' : 'dark'} theme`, () => void s.updateSettings({ theme: s.theme === 'dark' ? 'light' : 'dark' })),
-      act('dnd', s.settings?.doNotDisturb ? 'Turn do-not-disturb off' : 'Turn do-not-disturb on (no notification, no sound)', () => void s.updateSettings({ doNotDisturb: !s.settings?.doNotDisturb })),
+      act(
+        'theme',
+        `Switch to the ${s.theme === 'dark' ? 'light' : 'dark'} theme`,
+        () => void s.updateSettings({ theme: s.theme === 'dark' ? 'light' : 'dark' }),
+      ),
+      act(
+        'dnd',
+        s.settings?.doNotDisturb ? 'Turn do-not-disturb off' : 'Turn do-not-disturb on (no notification, no sound)',
+        () => void s.updateSettings({ doNotDisturb: !s.settings?.doNotDisturb }),
+      ),
       act('live-only', s.watchLiveOnly ? 'Watchlist: show every event' : 'Watchlist: show live events only', () => {
         s.setWatchLiveOnly(!s.watchLiveOnly);
         s.setView('watchlist');
       }),
       act('check-settlements', 'Check settlements now', async () => {
         const r = await api.invoke('settlements:syncNow');
-        toast(r.ok ? `Settlements checked: ${r.value.added} new` : `Could not check settlements: ${r.error.message}`, r.ok ? 'info' : 'error');
+        toast(
+          r.ok ? `Settlements checked: ${r.value.added} new` : `Could not check settlements: ${r.error.message}`,
+          r.ok ? 'info' : 'error',
+        );
         if (r.ok) void useStore.getState().loadSettlements();
       }),
-      act('export-settlements', 'Export the settlements shown (CSV)', () => pressViewKey('settlements', 'x'), 'T then X'),
+      act(
+        'export-settlements',
+        'Export the settlements shown (CSV)',
+        () => pressViewKey('settlements', 'x'),
+        'T then X',
+      ),
       act('export-bets', 'Export the bets shown (CSV)', () => pressViewKey('bets', 'x'), 'B then X'),
       act('bets-all', 'Bets: show all', () => pressViewKey('bets', '1'), 'B then 1'),
       act('bets-open', 'Bets: show open bets', () => pressViewKey('bets', '2'), 'B then 2'),
@@ -97,7 +121,9 @@ export function CommandPalette() {
       act('sounds', 'Alert sounds and notifications (Settings)', () => s.setView('settings')),
     ];
     if (notificationPermission() === 'default') {
-      actions.push(act('allow-notifications', 'Allow notifications in this browser', () => void askNotificationPermission()));
+      actions.push(
+        act('allow-notifications', 'Allow notifications in this browser', () => void askNotificationPermission()),
+      );
     }
     // The selected event's own actions.
     const sel = s.selectedEventId !== null ? s.watchEvents[s.selectedEventId] : undefined;
@@ -108,20 +134,40 @@ export function CommandPalette() {
       const snoozed = s.settings?.snoozedEvents.some((x) => x.eventId === id && x.until > Date.now()) ?? false;
       actions.push(
         act('open-detail', `Open ${name}`, () => s.openEvent(id), 'Enter'),
-        act('record-bet', `Record a bet on ${name}`, () => {
-          s.openEvent(id);
-          // After the detail (and its form) is on screen: two frames, so its effects have run.
-          requestAnimationFrame(() => requestAnimationFrame(() => window.dispatchEvent(new CustomEvent(RECORD_BET_EVENT, { detail: { eventId: id } }))));
-        }, 'R'),
+        act(
+          'record-bet',
+          `Record a bet on ${name}`,
+          () => {
+            s.openEvent(id);
+            // After the detail (and its form) is on screen: two frames, so its effects have run.
+            requestAnimationFrame(() =>
+              requestAnimationFrame(() =>
+                window.dispatchEvent(new CustomEvent(RECORD_BET_EVENT, { detail: { eventId: id } })),
+              ),
+            );
+          },
+          'R',
+        ),
         act('mute', `${muted ? 'Unmute' : 'Mute'} the alerts of ${name}`, () => void s.muteEvent(id, !muted)),
-        ...SNOOZE_CHOICES.map((c) => act(`snooze-${c.id}`, `Snooze the alerts of ${name}: ${c.label}`, () => void snooze(id, c))),
+        ...SNOOZE_CHOICES.map((c) =>
+          act(`snooze-${c.id}`, `Snooze the alerts of ${name}: ${c.label}`, () => void snooze(id, c)),
+        ),
         ...(snoozed ? [act('snooze-off', `End the snooze of ${name}`, () => void snooze(id, null))] : []),
         act('remove', `Stop watching ${name} (undo for 8 s)`, () => void s.removeWatchWithUndo(id), 'Del'),
       );
     }
-    if (s.view === 'watchlist' && s.detailOpen) actions.push(act('close-detail', 'Close the event detail', () => s.setDetailOpen(false), 'Esc'));
+    if (s.view === 'watchlist' && s.detailOpen)
+      actions.push(act('close-detail', 'Close the event detail', () => s.setDetailOpen(false), 'Esc'));
     // Windows of their own (a second monitor): what Shift+Enter opens here, this view, the lists.
-    actions.push(...newWindowActions().map((w): Item => ({ id: `act-${w.id}`, group: 'Action', label: w.label, run: w.run, ...(w.hint ? { hint: w.hint } : {}) })));
+    actions.push(
+      ...newWindowActions().map((w): Item => ({
+        id: `act-${w.id}`,
+        group: 'Action',
+        label: w.label,
+        run: w.run,
+        ...(w.hint ? { hint: w.hint } : {}),
+      })),
+    );
     const id = Number(query.trim());
     if (query.trim() && Number.isInteger(id) && id >= 0 && !watchEvents[id]) {
       actions.unshift({
@@ -160,7 +206,9 @@ export function CommandPalette() {
 
   const shown = useMemo(() => {
     const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
-    const hits = tokens.length ? items.filter((it) => tokens.every((t) => `${it.label} ${it.hint ?? ''}`.toLowerCase().includes(t))) : items.filter((it) => it.group !== 'Event' || it.id.startsWith('ev-'));
+    const hits = tokens.length
+      ? items.filter((it) => tokens.every((t) => `${it.label} ${it.hint ?? ''}`.toLowerCase().includes(t)))
+      : items.filter((it) => it.group !== 'Event' || it.id.startsWith('ev-'));
     return hits.slice(0, 50);
   }, [items, query]);
 
@@ -177,7 +225,13 @@ export function CommandPalette() {
 
   return (
     <div className="palette-backdrop" onMouseDown={close}>
-      <div className="palette" role="dialog" aria-label="Command palette" data-testid="palette" onMouseDown={(e) => e.stopPropagation()}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-label="Command palette"
+        data-testid="palette"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <input
           ref={input}
           data-testid="palette-input"

@@ -4,7 +4,19 @@
 import { useEffect, useState } from 'react';
 import { parseDay, zoneLabel } from '../../../shared/formats';
 
-export function DayInput({ value, onChange, label, testId, zone }: { value: string; onChange(day: string): void; label: string; testId: string; zone: string }) {
+export function DayInput({
+  value,
+  onChange,
+  label,
+  testId,
+  zone,
+}: {
+  value: string;
+  onChange(day: string): void;
+  label: string;
+  testId: string;
+  zone: string;
+}) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   const valid = text.trim() === '' || parseDay(text) !== null;

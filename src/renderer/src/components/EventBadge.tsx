@@ -6,18 +6,41 @@ import { STREAM_GONE } from '../../../shared/ipc/contract';
 import { isFullTime } from '../store/selectors';
 import { endedOf } from '../store/watchlist';
 
-export function eventBadge(settled: boolean, ended: string | null, live: boolean, fullTime = false): { text: string; cls: string; title: string } | null {
+export function eventBadge(
+  settled: boolean,
+  ended: string | null,
+  live: boolean,
+  fullTime = false,
+): { text: string; cls: string; title: string } | null {
   if (settled) return { text: 'FT', cls: 'settled', title: 'Settled: the match has left the book' };
-  if (ended === 'settled') return { text: 'FT', cls: 'settled', title: 'The match finished; its settlement follows from /api/settled' };
-  if (ended === STREAM_GONE) return { text: 'GONE', cls: 'ended', title: 'The service no longer knows this event: no more prices, and no result unless its settlement comes' };
-  if (fullTime) return { text: 'FT', cls: 'settled', title: 'Full time: the stream says play is over; the settlement follows' };
-  if (ended === 'removed') return { text: 'REMOVED', cls: 'ended', title: 'The service removed this event from the book: no more prices' };
+  if (ended === 'settled')
+    return { text: 'FT', cls: 'settled', title: 'The match finished; its settlement follows from /api/settled' };
+  if (ended === STREAM_GONE)
+    return {
+      text: 'GONE',
+      cls: 'ended',
+      title: 'The service no longer knows this event: no more prices, and no result unless its settlement comes',
+    };
+  if (fullTime)
+    return { text: 'FT', cls: 'settled', title: 'Full time: the stream says play is over; the settlement follows' };
+  if (ended === 'removed')
+    return { text: 'REMOVED', cls: 'ended', title: 'The service removed this event from the book: no more prices' };
   if (ended) return { text: 'ENDED', cls: 'ended', title: `The stream ended (${ended}): no more prices` };
   if (live) return { text: 'LIVE', cls: 'live', title: 'In play' };
   return null;
 }
 
-export function EventBadge({ eventId, settled, live, testId }: { eventId: number; settled: boolean; live: boolean; testId?: string }) {
+export function EventBadge({
+  eventId,
+  settled,
+  live,
+  testId,
+}: {
+  eventId: number;
+  settled: boolean;
+  live: boolean;
+  testId?: string;
+}) {
   const ended = useStore((s) => endedOf(s, eventId));
   const storeSettled = useStore((s) => s.watchEvents[eventId]?.settled ?? false);
   const fullTime = useStore((s) => isFullTime(s.watchEvents[eventId]));

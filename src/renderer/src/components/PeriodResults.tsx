@@ -4,7 +4,15 @@
 import type { PeriodResultView } from '../../../shared/domain';
 import { fmtScore } from '../format';
 
-export function PeriodResults({ results, testId, withStatus = false }: { results: readonly PeriodResultView[]; testId: string; withStatus?: boolean }) {
+export function PeriodResults({
+  results,
+  testId,
+  withStatus = false,
+}: {
+  results: readonly PeriodResultView[];
+  testId: string;
+  withStatus?: boolean;
+}) {
   const sorted = [...results].sort((a, b) => a.period - b.period);
   const cancelled = (r: PeriodResultView) => (r.cancellationReason ? `cancelled: ${r.cancellationReason}` : null);
   return (
@@ -23,7 +31,9 @@ export function PeriodResults({ results, testId, withStatus = false }: { results
             <td>{r.periodLabel}</td>
             <td className="num">{fmtScore(r.scoreHome, r.scoreAway) || '—'}</td>
             <td className="num">{(!withStatus && cancelled(r)) || fmtScore(r.setsHome, r.setsAway) || '—'}</td>
-            {withStatus && <td className="muted">{cancelled(r) ?? (r.status === 1 ? 'settled' : `status ${r.status}`)}</td>}
+            {withStatus && (
+              <td className="muted">{cancelled(r) ?? (r.status === 1 ? 'settled' : `status ${r.status}`)}</td>
+            )}
           </tr>
         ))}
       </tbody>

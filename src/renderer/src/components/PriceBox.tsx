@@ -6,7 +6,14 @@
 // A typed price far from the live one is asked about once before it is kept (useFarAsk, FarAskQuestion).
 import { useCallback, useEffect, useState, type KeyboardEvent, type ReactNode, type Ref, type RefObject } from 'react';
 import { formatOdds, ODDS_FORMAT_NAMES, type OddsFormat } from '../../../shared/formats';
-import { farFromLive, parseOddsInput, priceBoxText, priceInWords, TYPED_EXAMPLE, type ParsedPrice } from '../../../shared/oddsInput';
+import {
+  farFromLive,
+  parseOddsInput,
+  priceBoxText,
+  priceInWords,
+  TYPED_EXAMPLE,
+  type ParsedPrice,
+} from '../../../shared/oddsInput';
 
 export interface PriceBoxState {
   text: string;
@@ -23,11 +30,24 @@ export interface PriceBoxState {
 }
 
 export function usePriceBox(format: OddsFormat): PriceBoxState {
-  const [s, set] = useState<{ text: string; edited: boolean; filled: number | null }>({ text: '', edited: false, filled: null });
-  const fill = useCallback((d: number | null) => set({ text: d === null ? '' : priceBoxText(d, format), edited: false, filled: d }), [format]);
+  const [s, set] = useState<{ text: string; edited: boolean; filled: number | null }>({
+    text: '',
+    edited: false,
+    filled: null,
+  });
+  const fill = useCallback(
+    (d: number | null) => set({ text: d === null ? '' : priceBoxText(d, format), edited: false, filled: d }),
+    [format],
+  );
   const type = useCallback((text: string) => set((p) => ({ ...p, text, edited: true })), []);
-  useEffect(() => set((p) => (p.edited || p.filled === null ? p : { ...p, text: priceBoxText(p.filled, format) })), [format]);
-  const value: ParsedPrice = !s.edited && s.filled !== null ? { ok: true, decimal: s.filled, shown: formatOdds(s.filled, format) } : parseOddsInput(s.text, format);
+  useEffect(
+    () => set((p) => (p.edited || p.filled === null ? p : { ...p, text: priceBoxText(p.filled, format) })),
+    [format],
+  );
+  const value: ParsedPrice =
+    !s.edited && s.filled !== null
+      ? { ok: true, decimal: s.filled, shown: formatOdds(s.filled, format) }
+      : parseOddsInput(s.text, format);
   return { ...s, value, fill, type };
 }
 
@@ -111,7 +131,11 @@ export interface FarAsk {
   escape(e: KeyboardEvent, close: () => void): void;
 }
 
-export function useFarAsk(box: PriceBoxState, live: number | null, priceInput: RefObject<HTMLInputElement | null>): FarAsk {
+export function useFarAsk(
+  box: PriceBoxState,
+  live: number | null,
+  priceInput: RefObject<HTMLInputElement | null>,
+): FarAsk {
   /** The far-from-live price the form asked about (submitted again, it is kept). */
   const [asked, setAsked] = useState<number | null>(null);
   const drop = useCallback(() => setAsked(null), []);
@@ -137,7 +161,19 @@ export function useFarAsk(box: PriceBoxState, live: number | null, priceInput: R
 }
 
 /** The question, in the form: "The live price is +210; keep +300?" Keep submits the form (Enter), Change goes back (Esc). */
-export function FarAskQuestion({ live, shown, format, testId, onChange }: { live: number; shown: string; format: OddsFormat; testId: string; onChange: () => void }) {
+export function FarAskQuestion({
+  live,
+  shown,
+  format,
+  testId,
+  onChange,
+}: {
+  live: number;
+  shown: string;
+  format: OddsFormat;
+  testId: string;
+  onChange: () => void;
+}) {
   return (
     <span className="form-confirm" role="alert" data-testid={`${testId}-confirm`}>
       The live price is {formatOdds(live, format)}; keep {shown}?{' '}

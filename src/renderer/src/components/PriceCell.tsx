@@ -55,7 +55,17 @@ function forgetFlash(el: HTMLElement): void {
   flashing.delete(el);
 }
 
-const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { eventId: number; lineId: number; side: PriceSide; format: OddsFormat }) {
+const LivePrice = memo(function LivePrice({
+  eventId,
+  lineId,
+  side,
+  format,
+}: {
+  eventId: number;
+  lineId: number;
+  side: PriceSide;
+  format: OddsFormat;
+}) {
   const cell = useRef<HTMLSpanElement>(null);
   const arrow = useRef<HTMLSpanElement>(null);
   const value = useRef<HTMLSpanElement>(null);
@@ -110,12 +120,30 @@ const LivePrice = memo(function LivePrice({ eventId, lineId, side, format }: { e
   );
 });
 
-export const PriceCell = memo(function PriceCell({ eventId, lineId, side }: { eventId: number; lineId: number | null; side: PriceSide }) {
+export const PriceCell = memo(function PriceCell({
+  eventId,
+  lineId,
+  side,
+}: {
+  eventId: number;
+  lineId: number | null;
+  side: PriceSide;
+}) {
   return <FormattedPriceCell eventId={eventId} lineId={lineId} side={side} format={useOddsFormat()} />;
 });
 
 /** A PriceCell given the odds format by its caller: the grid reads the format once, not once per cell. */
-export const FormattedPriceCell = memo(function FormattedPriceCell({ eventId, lineId, side, format }: { eventId: number; lineId: number | null; side: PriceSide; format: OddsFormat }) {
+export const FormattedPriceCell = memo(function FormattedPriceCell({
+  eventId,
+  lineId,
+  side,
+  format,
+}: {
+  eventId: number;
+  lineId: number | null;
+  side: PriceSide;
+  format: OddsFormat;
+}) {
   if (lineId === null) return <span className="cell num price empty">—</span>;
   // Keyed by line: another line in this place is another price, with no arrow from the last one.
   return <LivePrice key={lineId} eventId={eventId} lineId={lineId} side={side} format={format} />;

@@ -4,7 +4,14 @@
 import { useMemo } from 'react';
 import type { SettlementDetail } from '../../../shared/ipc/contract';
 import { labelPeriod, periodNames, sportHasDraws } from '../../../shared/periods';
-import { lineWords, marketSides, settledLineText, settlementStatusNote, settleSide, sideWords } from '../../../shared/trading';
+import {
+  lineWords,
+  marketSides,
+  settledLineText,
+  settlementStatusNote,
+  settleSide,
+  sideWords,
+} from '../../../shared/trading';
 import { Outcome } from './Outcome';
 import { PeriodResults } from './PeriodResults';
 
@@ -15,7 +22,9 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
   const s = detail.settlement;
   const score = { home: s.score_home, away: s.score_away };
   const status = settlementStatusNote(s.status);
-  const lines = [...s.settlement].sort((a, b) => a.period - b.period || a.market.localeCompare(b.market) || (a.line ?? 0) - (b.line ?? 0));
+  const lines = [...s.settlement].sort(
+    (a, b) => a.period - b.period || a.market.localeCompare(b.market) || (a.line ?? 0) - (b.line ?? 0),
+  );
   return (
     <div className="settled-lines">
       {status && (
@@ -41,15 +50,27 @@ export function SettledLines({ detail }: { detail: SettlementDetail }) {
                 <td>
                   <span className="sides">
                     {/* No draw result for a sport played to a winner: its "draw loses" is no result a trader reads. */}
-                    {marketSides(l.market).filter((side) => side !== 'draw' || sportHasDraws(detail.sportName) || l.outcome_draw.trim().toLowerCase() !== 'loss').map((side) => {
-                      const r = settleSide(l, side, score, team, s.status);
-                      const words = sideWords(l.market, l.line, side, { team });
-                      return (
-                        <span className="side" key={side}>
-                          {words} <Outcome value={r.kind === 'settled' ? r.result : null} reason={r.kind === 'by_hand' ? r.reason : undefined} label={words} />
-                        </span>
-                      );
-                    })}
+                    {marketSides(l.market)
+                      .filter(
+                        (side) =>
+                          side !== 'draw' ||
+                          sportHasDraws(detail.sportName) ||
+                          l.outcome_draw.trim().toLowerCase() !== 'loss',
+                      )
+                      .map((side) => {
+                        const r = settleSide(l, side, score, team, s.status);
+                        const words = sideWords(l.market, l.line, side, { team });
+                        return (
+                          <span className="side" key={side}>
+                            {words}{' '}
+                            <Outcome
+                              value={r.kind === 'settled' ? r.result : null}
+                              reason={r.kind === 'by_hand' ? r.reason : undefined}
+                              label={words}
+                            />
+                          </span>
+                        );
+                      })}
                   </span>
                   <span className="muted line-words" data-testid={`settled-words-${l.line_id}`}>
                     {settledLineText(l, { sport, names, score, team, status: s.status })}

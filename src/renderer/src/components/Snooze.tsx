@@ -16,7 +16,11 @@ export const SNOOZE_CHOICES: readonly SnoozeChoice[] = [
   { id: '15m', label: '15 min', until: (now) => now + 15 * 60_000 },
   { id: '1h', label: '1 hour', until: (now) => now + 60 * 60_000 },
   // Midnight in the trader's zone (Settings), not the machine's.
-  { id: 'tomorrow', label: 'until tomorrow', until: (now, zone) => dayStartIn(formatDay(now, zone), zone, 1) ?? now + 24 * 3_600_000 },
+  {
+    id: 'tomorrow',
+    label: 'until tomorrow',
+    until: (now, zone) => dayStartIn(formatDay(now, zone), zone, 1) ?? now + 24 * 3_600_000,
+  },
 ];
 
 /** Snoozes (or, with null, wakes) an event's alerts, saying so in a toast; the choice's instant is taken now. */
@@ -25,7 +29,12 @@ export async function snooze(eventId: number, choice: SnoozeChoice | null): Prom
   const until = choice ? choice.until(Date.now(), resolveTimeZone(s.settings?.timeZone)) : null;
   const err = await s.snoozeEvent(eventId, until);
   if (err) s.toast(`Could not snooze: ${err.message}`, 'error');
-  else s.toast(until === null ? 'Alerts back on' : `Snoozed until ${fmtShortDateTime(until)}: listed, but no notification, sound or flash`);
+  else
+    s.toast(
+      until === null
+        ? 'Alerts back on'
+        : `Snoozed until ${fmtShortDateTime(until)}: listed, but no notification, sound or flash`,
+    );
 }
 
 /** When the event's snooze ends (epoch ms), or null when it is not snoozed; re-renders as it ends. */
@@ -49,7 +58,11 @@ export function SnoozeSelect({ eventId, className }: { eventId: number; classNam
       className={`snooze${until !== null ? ' on' : ''}${className ? ` ${className}` : ''}`}
       value=""
       aria-label={until !== null ? `Snoozed until ${fmtShortDateTime(until)}` : 'Snooze alerts'}
-      title={until !== null ? `Snoozed until ${fmtShortDateTime(until)}: alerts are listed, but no notification, sound or flash` : 'Snooze this event: alerts listed, but no notification, sound or flash'}
+      title={
+        until !== null
+          ? `Snoozed until ${fmtShortDateTime(until)}: alerts are listed, but no notification, sound or flash`
+          : 'Snooze this event: alerts listed, but no notification, sound or flash'
+      }
       data-testid={`snooze-${eventId}`}
       data-snoozed={until !== null ? 'true' : 'false'}
       onClick={(e) => e.stopPropagation()}

@@ -24,15 +24,29 @@ const STATE_WORDS: Record<StreamState, string> = {
 export function StatusBar() {
   const status = useStore((s) => s.status);
   const behindMs = useStore((s) => s.screenBehindMs);
-  const { demo, hostConnected, theme } = useStore(useShallow((s) => ({ demo: s.info?.demo ?? s.status?.demo ?? false, hostConnected: s.hostConnected, theme: s.theme })));
-  const names = useStore(useShallow((s) => (s.status?.streams ?? []).map((st) => eventName(s.watchEvents[st.eventId]?.runnerHome, s.watchEvents[st.eventId]?.runnerAway, st.eventId))));
+  const { demo, hostConnected, theme } = useStore(
+    useShallow((s) => ({
+      demo: s.info?.demo ?? s.status?.demo ?? false,
+      hostConnected: s.hostConnected,
+      theme: s.theme,
+    })),
+  );
+  const names = useStore(
+    useShallow((s) =>
+      (s.status?.streams ?? []).map((st) =>
+        eventName(s.watchEvents[st.eventId]?.runnerHome, s.watchEvents[st.eventId]?.runnerAway, st.eventId),
+      ),
+    ),
+  );
   const offline = !hostConnected || status?.connection === 'offline';
   const streams = status?.streams ?? [];
   const counts = new Map<StreamState, number>();
   for (const st of streams) counts.set(st.state, (counts.get(st.state) ?? 0) + 1);
   const live = counts.get('live') ?? 0;
   const open = streams.filter((s) => s.state !== 'ended').length;
-  const others = offline ? [] : STATE_ORDER.filter((k) => k !== 'live' && counts.get(k)).map((k) => `${counts.get(k)} ${STATE_WORDS[k]}`);
+  const others = offline
+    ? []
+    : STATE_ORDER.filter((k) => k !== 'live' && counts.get(k)).map((k) => `${counts.get(k)} ${STATE_WORDS[k]}`);
   const dotClass = offline ? 'offline' : streams.length === 0 ? 'idle' : live === open ? 'online' : 'degraded';
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;
@@ -45,10 +59,21 @@ export function StatusBar() {
       <span
         className="seg"
         data-testid="status-streams"
-        title={streams.length === 0 ? 'No streams open' : offline ? 'Offline: no prices are coming in; the streams open again once the service answers' : streams.map((s, i) => `${names[i]}: ${STATE_WORDS[s.state]}`).join('\n')}
+        title={
+          streams.length === 0
+            ? 'No streams open'
+            : offline
+              ? 'Offline: no prices are coming in; the streams open again once the service answers'
+              : streams.map((s, i) => `${names[i]}: ${STATE_WORDS[s.state]}`).join('\n')
+        }
       >
         {/* Offline, no stream is live whatever it last said: none is claimed. */}
-        <span className={`dot ${dotClass}`} aria-hidden /> {streams.length === 0 ? 'no streams' : offline ? `${countOf(open, 'stream')} waiting (offline)` : `stream ${live}/${open} live`}
+        <span className={`dot ${dotClass}`} aria-hidden />{' '}
+        {streams.length === 0
+          ? 'no streams'
+          : offline
+            ? `${countOf(open, 'stream')} waiting (offline)`
+            : `stream ${live}/${open} live`}
         {others.length > 0 && <span className="muted"> ({others.join(', ')})</span>}
       </span>
       <span className="seg" data-testid="status-plan">
@@ -56,12 +81,20 @@ export function StatusBar() {
       </span>
       <QuotaSegment q={q} paused={paused} />
       {behindMs !== null && (
-        <span className="seg status-warn" data-testid="status-behind" title="This screen shows prices older than the newest the app has received: it is catching up. Ages are measured from when the app received each price.">
+        <span
+          className="seg status-warn"
+          data-testid="status-behind"
+          title="This screen shows prices older than the newest the app has received: it is catching up. Ages are measured from when the app received each price."
+        >
           screen {(behindMs / 1000).toFixed(1)} s behind
         </span>
       )}
       {skew && (
-        <span className="seg status-warn" data-testid="status-skew" title={`${skew}. Ages and reset times are shown on this machine's clock.`}>
+        <span
+          className="seg status-warn"
+          data-testid="status-skew"
+          title={`${skew}. Ages and reset times are shown on this machine's clock.`}
+        >
           service clock {fmtSkew(status!.quota.clockSkewMs!)}
         </span>
       )}
@@ -74,7 +107,11 @@ export function StatusBar() {
         </span>
       )}
       <span className="spacer" />
-      <span className="seg muted" data-testid="status-zone" title="Times are shown in this zone, on a 24-hour clock (Settings, Time zone)">
+      <span
+        className="seg muted"
+        data-testid="status-zone"
+        title="Times are shown in this zone, on a 24-hour clock (Settings, Time zone)"
+      >
         {zoneLabel(zone, Date.now())}
       </span>
       {demo && (
@@ -84,7 +121,10 @@ export function StatusBar() {
       )}
       {offline && (
         <span className="badge offline" data-testid="badge-offline" title={utcTitle(status?.connectionSince)}>
-          OFFLINE{status?.connection === 'offline' && status.connectionSince != null ? ` since ${fmtShortDateTime(status.connectionSince)}` : ''}
+          OFFLINE
+          {status?.connection === 'offline' && status.connectionSince != null
+            ? ` since ${fmtShortDateTime(status.connectionSince)}`
+            : ''}
         </span>
       )}
       <span className="muted">{theme === 'dark' ? '◐' : '◑'} Ctrl+K</span>
@@ -159,13 +199,18 @@ function QuotaTooltip({ q, paused, style }: { q: QuotaView; paused: number | nul
       )}
       <div data-testid="quota-source">
         {q.limit != null ? `limit ${n(q.limit)}/hour, ` : ''}
-        {q.source === 'headers' ? "from the service's rate-limit headers" : q.source === 'setting' ? 'from your setting (Settings › Hourly quota)' : 'not connected'}
+        {q.source === 'headers'
+          ? "from the service's rate-limit headers"
+          : q.source === 'setting'
+            ? 'from your setting (Settings › Hourly quota)'
+            : 'not connected'}
       </div>
       {q.resetAt != null && <div className="muted">next request frees up {fmtTime(q.resetAt)}</div>}
       {paused && (
         <div className="status-error" data-testid="quota-paused">
           paused until {fmtTime(paused)}
-          {q.retryAfterClampedFromS != null && ` — the service asked to wait ${n(q.retryAfterClampedFromS)} s; cut to the quota's hour`}
+          {q.retryAfterClampedFromS != null &&
+            ` — the service asked to wait ${n(q.retryAfterClampedFromS)} s; cut to the quota's hour`}
         </div>
       )}
       {skew && (

@@ -9,11 +9,14 @@ const QUARTER_MS = 15 * 60_000;
 const quarterListeners = new Set<() => void>();
 let quarterTimer: ReturnType<typeof setTimeout> | null = null;
 function armQuarter() {
-  quarterTimer = setTimeout(() => {
-    quarterTimer = null;
-    for (const l of [...quarterListeners]) l();
-    if (quarterListeners.size) armQuarter();
-  }, QUARTER_MS - (Date.now() % QUARTER_MS) + 50);
+  quarterTimer = setTimeout(
+    () => {
+      quarterTimer = null;
+      for (const l of [...quarterListeners]) l();
+      if (quarterListeners.size) armQuarter();
+    },
+    QUARTER_MS - (Date.now() % QUARTER_MS) + 50,
+  );
 }
 function onQuarter(listener: () => void): () => void {
   quarterListeners.add(listener);
@@ -28,11 +31,25 @@ const noQuarter = () => 0;
  * `short`: time only for today, otherwise day, month and time; `withDate`: the full date and time. Memoised: a row
  * drawn again for a price keeps its times as they were (formatting in a zone is not free, and a grid has hundreds).
  */
-export const Time = memo(function Time({ ms, withDate = false, short = false, className }: { ms: number | null | undefined; withDate?: boolean; short?: boolean; className?: string }) {
+export const Time = memo(function Time({
+  ms,
+  withDate = false,
+  short = false,
+  className,
+}: {
+  ms: number | null | undefined;
+  withDate?: boolean;
+  short?: boolean;
+  className?: string;
+}) {
   const zone = useTimeZone();
   useSyncExternalStore(short ? onQuarter : noSubscription, short ? quarterNow : noQuarter);
   return (
-    <time className={className} dateTime={ms == null ? undefined : new Date(ms).toISOString()} title={utcTitle(ms, zone)}>
+    <time
+      className={className}
+      dateTime={ms == null ? undefined : new Date(ms).toISOString()}
+      title={utcTitle(ms, zone)}
+    >
       {short ? fmtShortDateTime(ms, zone) : withDate ? fmtDateTime(ms, zone) : fmtTime(ms, zone)}
     </time>
   );

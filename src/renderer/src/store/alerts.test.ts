@@ -19,9 +19,25 @@ beforeAll(async () => {
 });
 afterEach(() => void vi.useRealTimers());
 
-const alert = (kind: string, eventId: number | null = 7): AlertRecord => ({ id: 1, at: 0, kind, eventId, specialId: null, contestantId: null, message: '', data: null });
+const alert = (kind: string, eventId: number | null = 7): AlertRecord => ({
+  id: 1,
+  at: 0,
+  kind,
+  eventId,
+  specialId: null,
+  contestantId: null,
+  message: '',
+  data: null,
+});
 const NOW = 1_000_000;
-const defaults = { doNotDisturb: false, mutedEvents: [], snoozedEvents: [], settlementSound: true, maxWinSound: false, priceSound: false };
+const defaults = {
+  doNotDisturb: false,
+  mutedEvents: [],
+  snoozedEvents: [],
+  settlementSound: true,
+  maxWinSound: false,
+  priceSound: false,
+};
 
 describe('alert sounds', () => {
   it('settlements sound by default; max stake, price and drop alerts only when switched on', () => {
@@ -82,13 +98,24 @@ describe('alerts updated in place (a drop episode that grew)', () => {
   it('an update replaces its row where it stands, counts as nothing new and rings nothing', () => {
     const s = () => useStore.getState();
     useStore.setState({ alertsById: {}, alertIds: [], unseenAlerts: 0, view: 'watchlist' });
-    const episode: AlertRecord = { ...alert('drop', 7), id: 501, at: 1, message: '2 lines dropped', data: { count: 2 } };
+    const episode: AlertRecord = {
+      ...alert('drop', 7),
+      id: 501,
+      at: 1,
+      message: '2 lines dropped',
+      data: { count: 2 },
+    };
     const other: AlertRecord = { ...alert('price', 8), id: 502, at: 2, message: 'crossed' };
     s().addAlerts([episode, other]);
     expect(s().alertIds.slice(0, 2)).toEqual([502, 501]);
     expect(s().unseenAlerts).toBe(2);
     // Two pushes of the same episode in one frame: the latest wins.
-    const grown = (n: number): AlertRecord => ({ ...episode, message: `${n} lines dropped`, data: { count: n }, updatedAt: 1_000 + n });
+    const grown = (n: number): AlertRecord => ({
+      ...episode,
+      message: `${n} lines dropped`,
+      data: { count: n },
+      updatedAt: 1_000 + n,
+    });
     s().addAlerts([grown(5), grown(9)]);
     expect(s().alertIds.slice(0, 2)).toEqual([502, 501]);
     expect(s().alertsById[501]).toMatchObject({ message: '9 lines dropped', data: { count: 9 } });

@@ -28,7 +28,11 @@ export function isSnoozed(snoozes: readonly SnoozedEvent[] | undefined, eventId:
 }
 
 /** An event whose alerts say nothing now: muted, or snoozed at `now`. */
-function quiet(settings: Pick<SettingsView, 'mutedEvents' | 'snoozedEvents'> | null | undefined, eventId: number, now: number): boolean {
+function quiet(
+  settings: Pick<SettingsView, 'mutedEvents' | 'snoozedEvents'> | null | undefined,
+  eventId: number,
+  now: number,
+): boolean {
   return Boolean(settings?.mutedEvents.includes(eventId)) || isSnoozed(settings?.snoozedEvents, eventId, now);
 }
 
@@ -38,11 +42,18 @@ function quiet(settings: Pick<SettingsView, 'mutedEvents' | 'snoozedEvents'> | n
  */
 export function alertSound(
   alerts: readonly AlertRecord[],
-  settings: Pick<SettingsView, 'doNotDisturb' | 'mutedEvents' | 'snoozedEvents' | 'settlementSound' | 'maxWinSound' | 'priceSound'> | null,
+  settings: Pick<
+    SettingsView,
+    'doNotDisturb' | 'mutedEvents' | 'snoozedEvents' | 'settlementSound' | 'maxWinSound' | 'priceSound'
+  > | null,
   now: number,
 ): AlertSound | null {
   if (!settings || settings.doNotDisturb) return null;
-  const on: Record<AlertSound, boolean> = { settlement: settings.settlementSound, max_win: settings.maxWinSound, price: settings.priceSound };
+  const on: Record<AlertSound, boolean> = {
+    settlement: settings.settlementSound,
+    max_win: settings.maxWinSound,
+    price: settings.priceSound,
+  };
   for (const a of alerts) {
     // An update of an alert already fired (a drop episode that grew) rang when it fired.
     if (a.updatedAt !== undefined) continue;
@@ -162,7 +173,9 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       // has been quiet for ALERT_FLASH_MS. A row already flashing is left alone: under a burst (hundreds of alerts a
       // second) rendering every alerted row again each frame was the page's largest cost.
       const now = Date.now();
-      const alerted = [...new Set([...fresh, ...updated].map((a) => a.eventId))].filter((id): id is number => id !== null && !quiet(s.settings, id, now));
+      const alerted = [...new Set([...fresh, ...updated].map((a) => a.eventId))].filter(
+        (id): id is number => id !== null && !quiet(s.settings, id, now),
+      );
       for (const id of alerted) lastAlertAt.set(id, now);
       const starting = alerted.filter((id) => !flashes.has(id));
       let alertFlash = s.alertFlash;

@@ -2,7 +2,13 @@
 // settlements, charts opened on many lines. What the store holds must stay bounded (the same at the end of the day
 // as at midday), and an open chart grows by the pushes instead of re-fetching its line's history.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AlertRecord, LineHistoryPoint, MarketView, SettlementRow, WatchedEventView } from '../../../shared/domain';
+import type {
+  AlertRecord,
+  LineHistoryPoint,
+  MarketView,
+  SettlementRow,
+  WatchedEventView,
+} from '../../../shared/domain';
 import type { OddsdeskApi } from '../../../shared/ipc/contract';
 import type { useStore as UseStore } from './index';
 
@@ -12,30 +18,69 @@ const DAY_S = 86_400;
 const FRAME_S = 30; // one applied odds frame per 30 simulated seconds, each carrying 60 market updates
 const calls: Record<string, number> = {};
 let useStore: typeof UseStore;
-let caps: { ALERTS_KEEP: number; SETTLEMENT_LIST_KEEP: number; SETTLEMENT_LIVE_KEEP: number; LINE_SERIES_KEEP: number; LINE_POINTS_KEEP: number };
+let caps: {
+  ALERTS_KEEP: number;
+  SETTLEMENT_LIST_KEEP: number;
+  SETTLEMENT_LIVE_KEEP: number;
+  LINE_SERIES_KEEP: number;
+  LINE_POINTS_KEEP: number;
+};
 
 // A deterministic generator, so a failure replays.
 let seed = 12345;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = (n: number) => Math.floor(rand() * n);
 
 const market = (lineId: number, at: number): MarketView => ({
-  lineId, period: lineId % 3, market: lineId % 4 === 0 ? 'moneyline' : 'spread', side: null, line: lineId % 4 === 0 ? null : -1.5,
-  prices: { home: 1.5 + rand(), away: 1.5 + rand() }, maxWin: 500 + pick(10) * 100, updatedAt: null, seenAt: at,
+  lineId,
+  period: lineId % 3,
+  market: lineId % 4 === 0 ? 'moneyline' : 'spread',
+  side: null,
+  line: lineId % 4 === 0 ? null : -1.5,
+  prices: { home: 1.5 + rand(), away: 1.5 + rand() },
+  maxWin: 500 + pick(10) * 100,
+  updatedAt: null,
+  seenAt: at,
 });
 const watched = (eventId: number, at: number): WatchedEventView => ({
-  eventId, sportId: 1, sportName: 'Soccer', leagueId: 1 + (eventId % 30), leagueName: `League ${eventId % 30}`, runnerHome: `H${eventId}`,
-  runnerAway: `A${eventId}`, starts: at, liveStatus: 1, scoreHome: 0, scoreAway: 0, addedAt: at, settled: false,
+  eventId,
+  sportId: 1,
+  sportName: 'Soccer',
+  leagueId: 1 + (eventId % 30),
+  leagueName: `League ${eventId % 30}`,
+  runnerHome: `H${eventId}`,
+  runnerAway: `A${eventId}`,
+  starts: at,
+  liveStatus: 1,
+  scoreHome: 0,
+  scoreAway: 0,
+  addedAt: at,
+  settled: false,
   markets: Array.from({ length: LINES }, (_, k) => market(eventId * 100 + k, at)),
 });
 const settlement = (eventId: number, at: number): SettlementRow => ({
-  eventId, sportId: 1, leagueId: 1 + (eventId % 30), leagueName: `League ${eventId % 30}`, runnerHome: `H${eventId}`, runnerAway: `A${eventId}`,
-  starts: at - 7_200_000, settledAt: at, scoreHome: 1, scoreAway: 0, status: 'ended', lineCount: 10,
+  eventId,
+  sportId: 1,
+  leagueId: 1 + (eventId % 30),
+  leagueName: `League ${eventId % 30}`,
+  runnerHome: `H${eventId}`,
+  runnerAway: `A${eventId}`,
+  starts: at - 7_200_000,
+  settledAt: at,
+  scoreHome: 1,
+  scoreAway: 0,
+  status: 'ended',
+  lineCount: 10,
   moneyline: { home: 'win', draw: 'loss', away: 'loss' },
 });
 /** A recorded history as the core returns it (ticks up to a minute before the chart opens). */
 const history = (lineId: number, until: number): LineHistoryPoint[] =>
-  Array.from({ length: 300 }, (_, i) => ({ at: until - 60_000 - i * 10_000, line: null, prices: { home: 2, away: 1.9 }, maxWin: 500 + (lineId % 3) }));
+  Array.from({ length: 300 }, (_, i) => ({
+    at: until - 60_000 - i * 10_000,
+    line: null,
+    prices: { home: 2, away: 1.9 },
+    maxWin: 500 + (lineId % 3),
+  }));
 
 let now = 0;
 const api: OddsdeskApi = {
@@ -46,7 +91,11 @@ const api: OddsdeskApi = {
       case 'event:lineHistory':
         return ok(history(args[1] as number, now));
       case 'settlements:query':
-        return ok({ rows: Array.from({ length: 200 }, (_, i) => settlement(900_000 + i, now - i * 60_000)), total: 200, next: null });
+        return ok({
+          rows: Array.from({ length: 200 }, (_, i) => settlement(900_000 + i, now - i * 60_000)),
+          total: 200,
+          next: null,
+        });
       case 'alerts:list':
         return ok([]);
       default:
@@ -59,7 +108,11 @@ const api: OddsdeskApi = {
 beforeAll(async () => {
   (globalThis as unknown as { window: { oddsdesk: OddsdeskApi } }).window = { oddsdesk: api };
   ({ useStore } = await import('./index'));
-  const [alerts, settlements, lines] = await Promise.all([import('./alerts'), import('./settlements'), import('./lineHistory')]);
+  const [alerts, settlements, lines] = await Promise.all([
+    import('./alerts'),
+    import('./settlements'),
+    import('./lineHistory'),
+  ]);
   caps = { ...alerts, ...settlements, ...lines };
 });
 
@@ -105,7 +158,16 @@ describe('renderer store over a trading day', () => {
       if (chartKey) events.push({ eventId: chartKey.eventId, markets: [market(chartKey.lineId, now)] });
       s().applyOdds([{ at: now, events }]);
       for (let k = 0; k < 2; k++) {
-        s().addAlert({ id: alertId++, at: now, kind: 'max_win', eventId: ids[pick(ids.length)]!, specialId: null, contestantId: null, message: 'max win up', data: { from: 500, to: 900 } } satisfies AlertRecord);
+        s().addAlert({
+          id: alertId++,
+          at: now,
+          kind: 'max_win',
+          eventId: ids[pick(ids.length)]!,
+          specialId: null,
+          contestantId: null,
+          message: 'max win up',
+          data: { from: 500, to: 900 },
+        } satisfies AlertRecord);
         s().addLiveSettlement(settlement(settledId++, now + k));
       }
       if (t % 600 === 0) {
@@ -121,7 +183,8 @@ describe('renderer store over a trading day', () => {
         ids = [...ids.slice(20), ...Array.from({ length: 20 }, () => nextEvent++)];
         s().setWatchlist(ids.map((id) => watched(id, now)));
       }
-      if (!capped && s().alertIds.length === caps.ALERTS_KEEP && s().settlementIds.length === caps.SETTLEMENT_LIST_KEEP) capped = sizes();
+      if (!capped && s().alertIds.length === caps.ALERTS_KEEP && s().settlementIds.length === caps.SETTLEMENT_LIST_KEEP)
+        capped = sizes();
     }
     const end = sizes();
 
@@ -149,6 +212,9 @@ describe('renderer store over a trading day', () => {
     // Scrolling the list down after the trim pages in from where the kept rows end.
     const last = s().settlementsById[s().settlementIds.at(-1)!]!;
     expect(s().settlementNext).toEqual({ settledAt: last.settledAt, eventId: last.eventId });
-    console.log(`renderer store, a day: ${alertId - 1} alerts, ${settledId - 1} settlements, ${(DAY_S / FRAME_S) * 61} market updates, ${opened} charts; holds`, end);
+    console.log(
+      `renderer store, a day: ${alertId - 1} alerts, ${settledId - 1} settlements, ${(DAY_S / FRAME_S) * 61} market updates, ${opened} charts; holds`,
+      end,
+    );
   }, 120_000);
 });

@@ -19,14 +19,42 @@ beforeAll(async () => {
 });
 
 const ml = (lineId: number, home: number, away: number): MarketView => ({
-  lineId, period: 0, market: 'moneyline', side: null, line: null, prices: { home, away }, maxWin: 1000, updatedAt: null, seenAt: 1,
+  lineId,
+  period: 0,
+  market: 'moneyline',
+  side: null,
+  line: null,
+  prices: { home, away },
+  maxWin: 1000,
+  updatedAt: null,
+  seenAt: 1,
 });
 const total = (lineId: number, line: number): MarketView => ({
-  lineId, period: 0, market: 'totals', side: null, line, prices: { over: 1.9, under: 1.9 }, maxWin: 1000, updatedAt: null, seenAt: 1,
+  lineId,
+  period: 0,
+  market: 'totals',
+  side: null,
+  line,
+  prices: { over: 1.9, under: 1.9 },
+  maxWin: 1000,
+  updatedAt: null,
+  seenAt: 1,
 });
 const event = (eventId: number, home: string, starts: number | null, markets: MarketView[]): WatchedEventView => ({
-  eventId, sportId: 1, sportName: 'Soccer', leagueId: 1, leagueName: 'League', runnerHome: home, runnerAway: 'Away side',
-  starts, liveStatus: 0, scoreHome: null, scoreAway: null, addedAt: eventId, settled: false, markets,
+  eventId,
+  sportId: 1,
+  sportName: 'Soccer',
+  leagueId: 1,
+  leagueName: 'League',
+  runnerHome: home,
+  runnerAway: 'Away side',
+  starts,
+  liveStatus: 0,
+  scoreHome: null,
+  scoreAway: null,
+  addedAt: eventId,
+  settled: false,
+  markets,
 });
 
 function order(key: GridSortKey, dir: 1 | -1): number[] {
@@ -37,12 +65,14 @@ function order(key: GridSortKey, dir: 1 | -1): number[] {
 
 describe('the grid in the sort the trader chose', () => {
   it('by a price, up and down; the row without that price last both ways', () => {
-    useStore.getState().setWatchlist([
-      event(1, 'Alpha', 300, [ml(11, 2.5, 1.6), total(12, 2.5)]),
-      event(2, 'Bravo', 100, [ml(21, 1.8, 2.1), total(22, 3.5)]),
-      event(3, 'Charlie', null, [total(32, 1.5)]),
-      event(4, 'Delta', 200, [ml(41, 3.4, 1.35)]),
-    ]);
+    useStore
+      .getState()
+      .setWatchlist([
+        event(1, 'Alpha', 300, [ml(11, 2.5, 1.6), total(12, 2.5)]),
+        event(2, 'Bravo', 100, [ml(21, 1.8, 2.1), total(22, 3.5)]),
+        event(3, 'Charlie', null, [total(32, 1.5)]),
+        event(4, 'Delta', 200, [ml(41, 3.4, 1.35)]),
+      ]);
     expect(order('home', 1)).toEqual([2, 1, 4, 3]);
     expect(order('home', -1)).toEqual([4, 1, 2, 3]);
     expect(order('away', 1)).toEqual([4, 1, 2, 3]);

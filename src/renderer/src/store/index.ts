@@ -36,25 +36,31 @@ export type StoreState = AppSlice &
   SettlementsSlice &
   LineHistorySlice;
 
-export const useStore = create<StoreState>()(withCountedSubscribers('store', (set, get, store) => ({
-  info: null,
-  status: null,
-  hostConnected: true,
-  coverage: null,
-  coverageLoading: false,
-  coverageError: null,
-  async loadCoverage() {
-    set({ coverageLoading: true });
-    const r = await api.invoke('coverage:get');
-    set(r.ok ? { coverage: r.value, coverageError: null, coverageLoading: false } : { coverageError: r.error, coverageLoading: false });
-  },
-  ...createWatchlistSlice(set, get, store),
-  ...createUiSlice(set, get, store),
-  ...createSettingsSlice(set, get, store),
-  ...createAlertsSlice(set, get, store),
-  ...createSettlementsSlice(set, get, store),
-  ...createLineHistorySlice(set, get, store),
-})));
+export const useStore = create<StoreState>()(
+  withCountedSubscribers('store', (set, get, store) => ({
+    info: null,
+    status: null,
+    hostConnected: true,
+    coverage: null,
+    coverageLoading: false,
+    coverageError: null,
+    async loadCoverage() {
+      set({ coverageLoading: true });
+      const r = await api.invoke('coverage:get');
+      set(
+        r.ok
+          ? { coverage: r.value, coverageError: null, coverageLoading: false }
+          : { coverageError: r.error, coverageLoading: false },
+      );
+    },
+    ...createWatchlistSlice(set, get, store),
+    ...createUiSlice(set, get, store),
+    ...createSettingsSlice(set, get, store),
+    ...createAlertsSlice(set, get, store),
+    ...createSettlementsSlice(set, get, store),
+    ...createLineHistorySlice(set, get, store),
+  })),
+);
 
 /** Show one event: the watchlist with that row selected and its detail open, at a line when one is named (notification clicks, palette). */
 export function focusEvent(eventId: number, lineId: number | null = null): void {

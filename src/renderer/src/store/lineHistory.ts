@@ -33,15 +33,24 @@ export interface LineHistorySlice {
   resetLineSeries(): void;
 }
 
-const trim = (points: LineHistoryPoint[]) => (points.length > LINE_POINTS_KEEP + TRIM_SLACK ? points.slice(-LINE_POINTS_KEEP) : points);
+const trim = (points: LineHistoryPoint[]) =>
+  points.length > LINE_POINTS_KEEP + TRIM_SLACK ? points.slice(-LINE_POINTS_KEEP) : points;
 
-const pointOf = (m: MarketView): LineHistoryPoint => ({ at: m.seenAt, line: m.line, prices: m.prices, maxWin: m.maxWin });
+const pointOf = (m: MarketView): LineHistoryPoint => ({
+  at: m.seenAt,
+  line: m.line,
+  prices: m.prices,
+  maxWin: m.maxWin,
+});
 
 /**
  * The series after some pushed market updates: each held line gets the update as a point when it is newer than its
  * last one. Returns null when no held series changed (the common case: the open chart's line did not move).
  */
-export function extendLineSeries(held: Record<string, LineSeries>, updates: Iterable<[key: string, market: MarketView]>): Record<string, LineSeries> | null {
+export function extendLineSeries(
+  held: Record<string, LineSeries>,
+  updates: Iterable<[key: string, market: MarketView]>,
+): Record<string, LineSeries> | null {
   let next: Record<string, LineSeries> | null = null;
   for (const [key, m] of updates) {
     const series = (next ?? held)[key];
@@ -68,7 +77,10 @@ export const createLineHistorySlice: StateCreator<StoreState, [], [], LineHistor
     }
     // The line's latest tick may be on screen before it is on disk (the core pushes first): it starts the series.
     const latest = s.markets[key];
-    const lineSeries = { ...s.lineSeries, [key]: { points: latest ? [pointOf(latest)] : [], loaded: false, error: null } };
+    const lineSeries = {
+      ...s.lineSeries,
+      [key]: { points: latest ? [pointOf(latest)] : [], loaded: false, error: null },
+    };
     for (const k of dropped) delete lineSeries[k];
     set({ lineSeries, lineSeriesOrder: order });
     void api.invoke('event:lineHistory', eventId, lineId).then((r) => {

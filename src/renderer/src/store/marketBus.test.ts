@@ -18,12 +18,31 @@ beforeAll(async () => {
 });
 
 const market = (lineId: number, home: number, seenAt = 1): MarketView => ({
-  lineId, period: 0, market: lineId === 1 ? 'moneyline' : 'spread', side: null, line: lineId === 1 ? null : -0.5,
-  prices: { home, away: 3 }, maxWin: 500, updatedAt: null, seenAt,
+  lineId,
+  period: 0,
+  market: lineId === 1 ? 'moneyline' : 'spread',
+  side: null,
+  line: lineId === 1 ? null : -0.5,
+  prices: { home, away: 3 },
+  maxWin: 500,
+  updatedAt: null,
+  seenAt,
 });
 const watched = (eventId: number): WatchedEventView => ({
-  eventId, sportId: 1, sportName: 'Soccer', leagueId: 1, leagueName: 'League', runnerHome: `H${eventId}`, runnerAway: `A${eventId}`,
-  starts: 0, liveStatus: 1, scoreHome: 0, scoreAway: 0, addedAt: 1, settled: false, markets: [market(1, 2), market(2, 1.9)],
+  eventId,
+  sportId: 1,
+  sportName: 'Soccer',
+  leagueId: 1,
+  leagueName: 'League',
+  runnerHome: `H${eventId}`,
+  runnerAway: `A${eventId}`,
+  starts: 0,
+  liveStatus: 1,
+  scoreHome: 0,
+  scoreAway: 0,
+  addedAt: 1,
+  settled: false,
+  markets: [market(1, 2), market(2, 1.9)],
 });
 const batch = (events: OddsBatch['events']): OddsBatch => ({ events, at: 0 });
 const s = () => useStore.getState();
@@ -62,7 +81,8 @@ describe('market bus', () => {
   it('a thousand ticks folded into one frame tell each changed market once, and a frame with nothing tells nobody', () => {
     const { heard, stop } = listenAll();
     const backlog: OddsBatch[] = [];
-    for (let i = 0; i < 1000; i++) backlog.push(batch([{ eventId: 1 + (i % 2), markets: [market(1 + (i % 4 < 2 ? 0 : 1), 2 + i / 1000, 10 + i)] }]));
+    for (let i = 0; i < 1000; i++)
+      backlog.push(batch([{ eventId: 1 + (i % 2), markets: [market(1 + (i % 4 < 2 ? 0 : 1), 2 + i / 1000, 10 + i)] }]));
     s().applyOdds(backlog);
     expect(Object.fromEntries(heard)).toEqual({ '1:1': 1, '1:2': 1, '2:1': 1, '2:2': 1, 'event 1': 1, 'event 2': 1 });
     heard.clear();

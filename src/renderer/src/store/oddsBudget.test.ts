@@ -13,11 +13,30 @@ let oddsFrame: typeof OddsFrame;
 const EVENTS = 200;
 const LINES = 6;
 const market = (eventId: number, lineId: number, home: number, seenAt: number): MarketView => ({
-  lineId, period: 0, market: 'spread', side: null, line: -1.5, prices: { home, away: 1.9 }, maxWin: 500, updatedAt: null, seenAt,
+  lineId,
+  period: 0,
+  market: 'spread',
+  side: null,
+  line: -1.5,
+  prices: { home, away: 1.9 },
+  maxWin: 500,
+  updatedAt: null,
+  seenAt,
 });
 const watched = (eventId: number): WatchedEventView => ({
-  eventId, sportId: 1, sportName: 'Soccer', leagueId: 1, leagueName: 'L', runnerHome: `H${eventId}`, runnerAway: `A${eventId}`,
-  starts: 0, liveStatus: 1, scoreHome: 0, scoreAway: 0, addedAt: 0, settled: false,
+  eventId,
+  sportId: 1,
+  sportName: 'Soccer',
+  leagueId: 1,
+  leagueName: 'L',
+  runnerHome: `H${eventId}`,
+  runnerAway: `A${eventId}`,
+  starts: 0,
+  liveStatus: 1,
+  scoreHome: 0,
+  scoreAway: 0,
+  addedAt: 0,
+  settled: false,
   markets: Array.from({ length: LINES }, (_, k) => market(eventId, k, 2, 0)),
 });
 
@@ -40,7 +59,6 @@ beforeAll(async () => {
   ({ useStore } = await import('./index'));
   ({ oddsFrame } = await import('./watchlist'));
 });
-
 
 describe('odds folded to the latest value, applied within a frame budget', () => {
   it('a page a thousand batches behind shows the latest prices after one frame: the backlog folded, not replayed', () => {

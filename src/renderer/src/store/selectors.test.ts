@@ -19,11 +19,36 @@ beforeAll(async () => {
 
 const EVENT = 1600123;
 const watched = (markets: MarketView[], settled = false): WatchedEventView => ({
-  eventId: EVENT, sportId: 1, sportName: 'Soccer', leagueId: 101, leagueName: 'Premier Division', runnerHome: 'Lions', runnerAway: 'Kings',
-  starts: 5, liveStatus: 1, scoreHome: 0, scoreAway: 0, addedAt: 1, settled, markets,
+  eventId: EVENT,
+  sportId: 1,
+  sportName: 'Soccer',
+  leagueId: 101,
+  leagueName: 'Premier Division',
+  runnerHome: 'Lions',
+  runnerAway: 'Kings',
+  starts: 5,
+  liveStatus: 1,
+  scoreHome: 0,
+  scoreAway: 0,
+  addedAt: 1,
+  settled,
+  markets,
 });
-const market = (lineId: number, kind: 'moneyline' | 'spread' | 'totals', prices: MarketView['prices'], period = 0): MarketView => ({
-  lineId, period, market: kind, side: null, line: kind === 'moneyline' ? null : 0.5, prices, maxWin: 2500, updatedAt: null, seenAt: 1,
+const market = (
+  lineId: number,
+  kind: 'moneyline' | 'spread' | 'totals',
+  prices: MarketView['prices'],
+  period = 0,
+): MarketView => ({
+  lineId,
+  period,
+  market: kind,
+  side: null,
+  line: kind === 'moneyline' ? null : 0.5,
+  prices,
+  maxWin: 2500,
+  updatedAt: null,
+  seenAt: 1,
 });
 const status = (stream: StreamState | null, extra: Partial<StatusView> = {}): StatusView =>
   ({
@@ -33,20 +58,30 @@ const status = (stream: StreamState | null, extra: Partial<StatusView> = {}): St
     auth: 'ok',
     plan: 'enterprise',
     restricted: [],
-    streams: stream ? [{ eventId: EVENT, state: stream, lastMessageAt: null, endReason: stream === 'ended' ? 'removed' : null }] : [],
+    streams: stream
+      ? [{ eventId: EVENT, state: stream, lastMessageAt: null, endReason: stream === 'ended' ? 'removed' : null }]
+      : [],
     lastSettledSync: null,
     lastError: null,
     ...extra,
   }) as StatusView;
 
-function reason(markets: MarketView[], stream: StreamState | null, o: { settled?: boolean; extra?: Partial<StatusView>; host?: boolean; period?: number } = {}): NoPriceReason | null {
+function reason(
+  markets: MarketView[],
+  stream: StreamState | null,
+  o: { settled?: boolean; extra?: Partial<StatusView>; host?: boolean; period?: number } = {},
+): NoPriceReason | null {
   useStore.getState().setWatchlist([watched(markets, o.settled)]);
   useStore.setState({ status: status(stream, o.extra), hostConnected: o.host ?? true });
   return noPriceReason(useStore.getState(), EVENT, o.period ?? 0);
 }
 
 const offline = [market(1, 'moneyline', null), market(2, 'spread', null), market(3, 'totals', null)];
-const priced = [market(1, 'moneyline', { home: 2.1, draw: 3.3, away: 3.6 }), market(2, 'spread', null), market(3, 'totals', null)];
+const priced = [
+  market(1, 'moneyline', { home: 2.1, draw: 3.3, away: 3.6 }),
+  market(2, 'spread', null),
+  market(3, 'totals', null),
+];
 
 describe('noPriceReason', () => {
   it('is null while any main line has a price, whatever the feed (a stale price is dimmed, not explained away)', () => {
@@ -68,7 +103,11 @@ describe('noPriceReason', () => {
     expect(reason([], 'failed')).toBe('failed');
     expect(reason([], 'restricted')).toBe('restricted');
     // A starter key: no stream is opened at all, and the status names the restricted path.
-    expect(reason([], null, { extra: { restricted: [{ path: '/api/stream/event', requiredPlan: 'enterprise', yourPlan: 'starter' }] } })).toBe('restricted');
+    expect(
+      reason([], null, {
+        extra: { restricted: [{ path: '/api/stream/event', requiredPlan: 'enterprise', yourPlan: 'starter' }] },
+      }),
+    ).toBe('restricted');
   });
 
   it('puts the connection before the stream, and an ended event before everything', () => {

@@ -15,7 +15,8 @@ export interface MainLines {
   total: number | null;
 }
 
-const imbalance = (a: number | undefined, b: number | undefined) => (a && b ? Math.abs(a - b) : Number.POSITIVE_INFINITY);
+const imbalance = (a: number | undefined, b: number | undefined) =>
+  a && b ? Math.abs(a - b) : Number.POSITIVE_INFINITY;
 
 /** The main line of a market kind in a period: the most balanced priced one (ties: the lowest line id). */
 export function mainLines(s: StoreState, eventId: number, period: number): MainLines {
@@ -97,20 +98,21 @@ export function moveOf(rows: readonly MoverRow[] | undefined, period: number): M
 }
 
 /** Sort keys read from the live lines (their order changes as prices move), and the side or line each reads. */
-const PRICE_SORT: Partial<Record<GridSortKey, { lines: keyof MainLines; side?: PriceSide; line?: true; fair?: true }>> = {
-  home: { lines: 'ml', side: 'home' },
-  draw: { lines: 'ml', side: 'draw' },
-  away: { lines: 'ml', side: 'away' },
-  fairHome: { lines: 'ml', side: 'home', fair: true },
-  fairDraw: { lines: 'ml', side: 'draw', fair: true },
-  fairAway: { lines: 'ml', side: 'away', fair: true },
-  spreadLine: { lines: 'spread', line: true },
-  spreadHome: { lines: 'spread', side: 'home' },
-  spreadAway: { lines: 'spread', side: 'away' },
-  totalLine: { lines: 'total', line: true },
-  over: { lines: 'total', side: 'over' },
-  under: { lines: 'total', side: 'under' },
-};
+const PRICE_SORT: Partial<Record<GridSortKey, { lines: keyof MainLines; side?: PriceSide; line?: true; fair?: true }>> =
+  {
+    home: { lines: 'ml', side: 'home' },
+    draw: { lines: 'ml', side: 'draw' },
+    away: { lines: 'ml', side: 'away' },
+    fairHome: { lines: 'ml', side: 'home', fair: true },
+    fairDraw: { lines: 'ml', side: 'draw', fair: true },
+    fairAway: { lines: 'ml', side: 'away', fair: true },
+    spreadLine: { lines: 'spread', line: true },
+    spreadHome: { lines: 'spread', side: 'home' },
+    spreadAway: { lines: 'spread', side: 'away' },
+    totalLine: { lines: 'total', line: true },
+    over: { lines: 'total', side: 'over' },
+    under: { lines: 'total', side: 'under' },
+  };
 const readsMarkets = (key: GridSortKey) => key in PRICE_SORT || key === 'maxWin' || key === 'age' || key === 'move';
 
 /** Periods an event has lines for, sorted. */
@@ -143,7 +145,8 @@ export function selectVisibleWatchIds(s: StoreState): number[] {
     ...(key === 'move' ? [s.gridMoves] : []),
     ...(key === 'age' ? [s.status?.quota.clockSkewMs] : []),
   ];
-  if (lastVisible && lastVisible.inputs.length === inputs.length && lastVisible.inputs.every((x, i) => x === inputs[i])) return lastVisible.ids;
+  if (lastVisible && lastVisible.inputs.length === inputs.length && lastVisible.inputs.every((x, i) => x === inputs[i]))
+    return lastVisible.ids;
   const ids = visibleWatchIds(s);
   lastVisible = { inputs, ids };
   return ids;
@@ -156,7 +159,9 @@ function visibleWatchIds(s: StoreState): number[] {
     if (!e) return false;
     if (s.watchLiveOnly && e.liveStatus !== 1) return false;
     if (!q) return true;
-    return [e.runnerHome, e.runnerAway, e.leagueName, e.sportName, String(e.eventId)].some((t) => t?.toLowerCase().includes(q));
+    return [e.runnerHome, e.runnerAway, e.leagueName, e.sportName, String(e.eventId)].some((t) =>
+      t?.toLowerCase().includes(q),
+    );
   });
   const { key, dir } = gridLayoutOf(s).sort;
   const period = s.watchPeriod;
@@ -245,7 +250,8 @@ export function noPriceReason(s: StoreState, eventId: number, period: number): N
 
 /** Whether any of these main lines shows a price (a market held, and not offline). */
 export function hasMainPrice(s: StoreState, eventId: number, lines: MainLines): boolean {
-  for (const id of [lines.ml, lines.spread, lines.total]) if (id !== null && s.markets[marketKey(eventId, id)]?.prices) return true;
+  for (const id of [lines.ml, lines.spread, lines.total])
+    if (id !== null && s.markets[marketKey(eventId, id)]?.prices) return true;
   return false;
 }
 
@@ -254,7 +260,12 @@ export function hasMainPrice(s: StoreState, eventId: number, lines: MainLines): 
  * caller: the grid's row keeps those from the market changes of its own event, and asks this on every store update,
  * where it reads only the event, the connection and the stream.
  */
-export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines, priced: boolean): NoPriceReason | null {
+export function noPriceReasonOf(
+  s: StoreState,
+  eventId: number,
+  lines: MainLines,
+  priced: boolean,
+): NoPriceReason | null {
   const ev = s.watchEvents[eventId];
   if (!ev) return null;
   if (ev.otherMatch) return 'other_match';
@@ -268,8 +279,13 @@ export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines
   if (!s.hostConnected) return 'host';
   if (s.status?.connection === 'offline') return 'offline';
   const stream = streamOf(s, eventId)?.state;
-  if (stream === 'restricted' || (stream === undefined && s.status?.restricted.some((r) => r.path === '/api/stream/event'))) return 'restricted';
-  if (stream === 'connecting' || stream === 'reconnecting' || stream === 'failing' || stream === 'failed') return stream;
+  if (
+    stream === 'restricted' ||
+    (stream === undefined && s.status?.restricted.some((r) => r.path === '/api/stream/event'))
+  )
+    return 'restricted';
+  if (stream === 'connecting' || stream === 'reconnecting' || stream === 'failing' || stream === 'failed')
+    return stream;
   if ((s.lineIdsByEvent[eventId] ?? []).length === 0) return 'not_offered';
   if (lines.ml === null && lines.spread === null && lines.total === null) return 'no_lines';
   return 'suspended';
@@ -277,29 +293,69 @@ export function noPriceReasonOf(s: StoreState, eventId: number, lines: MainLines
 
 /** A reason in a trader's words: a short text for the row and the detail for its tooltip. */
 export const NO_PRICE_WORDS: Record<NoPriceReason, { text: string; detail: string }> = {
-  settled: { text: 'Ended · settled', detail: 'The match has ended and left the book: no more prices. Its result is in Settlements.' },
+  settled: {
+    text: 'Ended · settled',
+    detail: 'The match has ended and left the book: no more prices. Its result is in Settlements.',
+  },
   other_match: {
     text: 'Id now names another match',
-    detail: "The service now uses this event's id for another match (the row's flag names it). This row keeps the match you watched, its close, bets, settlement and snooze; nothing of the other match is stored or shown here, and its stream is stopped (no quota is spent on it). Remove the watch when you are done with it.",
+    detail:
+      "The service now uses this event's id for another match (the row's flag names it). This row keeps the match you watched, its close, bets, settlement and snooze; nothing of the other match is stored or shown here, and its stream is stopped (no quota is spent on it). Remove the watch when you are done with it.",
   },
   gone: {
     text: 'Gone from the service',
-    detail: 'The service no longer knows this event (its book was restarted, or the event was withdrawn): no more prices, and no result unless its settlement comes. Remove the watch when you are done with it.',
+    detail:
+      'The service no longer knows this event (its book was restarted, or the event was withdrawn): no more prices, and no result unless its settlement comes. Remove the watch when you are done with it.',
   },
-  full_time: { text: 'Full time, settling', detail: 'The stream says play is over; the result and the settlement follow within minutes.' },
-  removed: { text: 'Taken off the book', detail: 'The service took this event off its book (postponed, cancelled or withdrawn): no more prices.' },
+  full_time: {
+    text: 'Full time, settling',
+    detail: 'The stream says play is over; the result and the settlement follow within minutes.',
+  },
+  removed: {
+    text: 'Taken off the book',
+    detail: 'The service took this event off its book (postponed, cancelled or withdrawn): no more prices.',
+  },
   ended: { text: 'Ended', detail: 'The stream says this event has ended: no more prices.' },
-  host: { text: 'No connection to Oddsdesk', detail: 'This page has lost its connection to Oddsdesk; prices come back when it reconnects.' },
-  offline: { text: 'Service offline', detail: 'The odds service cannot be reached; prices come back when it answers again.' },
-  restricted: { text: 'Needs the enterprise plan', detail: "Live odds streams need the enterprise plan, and this key's plan does not include them." },
-  connecting: { text: 'Connecting…', detail: "Opening this event's live odds stream; prices appear with its first message." },
-  reconnecting: { text: 'Stream reconnecting…', detail: 'The live odds stream dropped; it reconnects by itself, and prices come back with it.' },
-  failing: { text: 'Stream failing, retrying later', detail: 'The live odds stream kept dropping; it rests and reconnects by itself within the hour.' },
-  failed: { text: 'Stream stopped', detail: "The service refused this event's live odds stream (the status bar says why). Remove the watch if the event is gone." },
-  not_offered: { text: 'Not offered yet', detail: 'The service offers no markets for this event yet; prices appear here as soon as it does.' },
-  no_lines: { text: 'No lines for this period', detail: 'This event has no moneyline, spread or total for the period chosen above.' },
+  host: {
+    text: 'No connection to Oddsdesk',
+    detail: 'This page has lost its connection to Oddsdesk; prices come back when it reconnects.',
+  },
+  offline: {
+    text: 'Service offline',
+    detail: 'The odds service cannot be reached; prices come back when it answers again.',
+  },
+  restricted: {
+    text: 'Needs the enterprise plan',
+    detail: "Live odds streams need the enterprise plan, and this key's plan does not include them.",
+  },
+  connecting: {
+    text: 'Connecting…',
+    detail: "Opening this event's live odds stream; prices appear with its first message.",
+  },
+  reconnecting: {
+    text: 'Stream reconnecting…',
+    detail: 'The live odds stream dropped; it reconnects by itself, and prices come back with it.',
+  },
+  failing: {
+    text: 'Stream failing, retrying later',
+    detail: 'The live odds stream kept dropping; it rests and reconnects by itself within the hour.',
+  },
+  failed: {
+    text: 'Stream stopped',
+    detail:
+      "The service refused this event's live odds stream (the status bar says why). Remove the watch if the event is gone.",
+  },
+  not_offered: {
+    text: 'Not offered yet',
+    detail: 'The service offers no markets for this event yet; prices appear here as soon as it does.',
+  },
+  no_lines: {
+    text: 'No lines for this period',
+    detail: 'This event has no moneyline, spread or total for the period chosen above.',
+  },
   suspended: {
     text: 'Suspended',
-    detail: "The service has taken this event's main markets off (suspended, or not offered in play now); prices come back when it offers them again.",
+    detail:
+      "The service has taken this event's main markets off (suspended, or not offered in play now); prices come back when it offers them again.",
   },
 };

@@ -65,7 +65,8 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
         set({ devigModel: patch.devigModel });
       }
       const cur = get().settings;
-      if (cur) set({ settings: { ...cur, ...patch, baseUrl: patch.baseUrl === undefined ? cur.baseUrl : patch.baseUrl } });
+      if (cur)
+        set({ settings: { ...cur, ...patch, baseUrl: patch.baseUrl === undefined ? cur.baseUrl : patch.baseUrl } });
       const r = await change(() => api.invoke('settings:update', patch));
       if (r.ok) {
         adopt(r.value);
@@ -74,7 +75,9 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
       return r.error;
     },
     async setApiKey(key, baseUrl) {
-      const r = await change(() => (baseUrl ? api.invoke('settings:setApiKey', key, baseUrl) : api.invoke('settings:setApiKey', key)));
+      const r = await change(() =>
+        baseUrl ? api.invoke('settings:setApiKey', key, baseUrl) : api.invoke('settings:setApiKey', key),
+      );
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
     },

@@ -12,7 +12,9 @@ const asked: Array<{ query: SettlementQuery; answer(page: SettlementPage): void 
 const api: OddsdeskApi = {
   invoke: ((channel: string, query: SettlementQuery) => {
     if (channel !== 'settlements:query') return Promise.resolve({ ok: true, value: null });
-    return new Promise<unknown>((resolve) => asked.push({ query, answer: (page) => resolve({ ok: true, value: page }) }));
+    return new Promise<unknown>((resolve) =>
+      asked.push({ query, answer: (page) => resolve({ ok: true, value: page }) }),
+    );
   }) as unknown as OddsdeskApi['invoke'],
   on: () => () => undefined,
 };
@@ -23,8 +25,19 @@ beforeAll(async () => {
 });
 
 const row = (eventId: number, sportId: number): SettlementRow => ({
-  eventId, sportId, leagueId: sportId * 100, leagueName: `League ${sportId}`, runnerHome: 'A', runnerAway: 'B', starts: 1, settledAt: 2,
-  scoreHome: 1, scoreAway: 0, status: 'settled', lineCount: 3, moneyline: null,
+  eventId,
+  sportId,
+  leagueId: sportId * 100,
+  leagueName: `League ${sportId}`,
+  runnerHome: 'A',
+  runnerAway: 'B',
+  starts: 1,
+  settledAt: 2,
+  scoreHome: 1,
+  scoreAway: 0,
+  status: 'settled',
+  lineCount: 3,
+  moneyline: null,
 });
 const page = (rows: SettlementRow[]): SettlementPage => ({ rows, total: rows.length, next: null });
 const settle = () => new Promise((r) => setTimeout(r, 0));

@@ -22,7 +22,15 @@ export interface SettlementFilter {
   outcomeResult: '' | 'win' | 'loss' | 'push';
 }
 
-export const EMPTY_FILTER: SettlementFilter = { sportId: null, leagueId: null, team: '', from: '', to: '', outcomeSide: '', outcomeResult: '' };
+export const EMPTY_FILTER: SettlementFilter = {
+  sportId: null,
+  leagueId: null,
+  team: '',
+  from: '',
+  to: '',
+  outcomeSide: '',
+  outcomeResult: '',
+};
 const PAGE = 200;
 export const SETTLEMENT_LIVE_KEEP = 100;
 export const SETTLEMENT_LIST_KEEP = 5000;
@@ -97,11 +105,16 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
     const s = get();
     // A new list (new filter): keep only what the live strip still shows.
     const settlementsById: Record<number, SettlementRow> = fresh ? {} : { ...s.settlementsById };
-    if (fresh) for (const id of s.liveSettlementIds) if (s.settlementsById[id]) settlementsById[id] = s.settlementsById[id];
+    if (fresh)
+      for (const id of s.liveSettlementIds) if (s.settlementsById[id]) settlementsById[id] = s.settlementsById[id];
     let leaguesSeen = s.leaguesSeen;
     for (const r of rows) {
       settlementsById[r.eventId] = r;
-      if (!leaguesSeen[r.leagueId]) leaguesSeen = { ...leaguesSeen, [r.leagueId]: { leagueId: r.leagueId, leagueName: r.leagueName, sportId: r.sportId } };
+      if (!leaguesSeen[r.leagueId])
+        leaguesSeen = {
+          ...leaguesSeen,
+          [r.leagueId]: { leagueId: r.leagueId, leagueName: r.leagueName, sportId: r.sportId },
+        };
     }
     return { settlementsById, leaguesSeen };
   };
@@ -136,7 +149,8 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
         const at = detailOrder.indexOf(eventId);
         if (at >= 0) detailOrder.splice(at, 1);
         detailOrder.push(eventId);
-        for (const id of detailOrder.splice(0, Math.max(0, detailOrder.length - SETTLEMENT_DETAIL_KEEP))) delete next[id];
+        for (const id of detailOrder.splice(0, Math.max(0, detailOrder.length - SETTLEMENT_DETAIL_KEEP)))
+          delete next[id];
         set({ settlementDetails: next });
         return null;
       });
@@ -151,7 +165,10 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       const mine = ++seq;
       const filter = get().settlementFilter;
       set({ settlementsLoading: true });
-      const r = await api.invoke('settlements:query', { ...toQuery(filter, resolveTimeZone(get().settings?.timeZone)), limit: PAGE });
+      const r = await api.invoke('settlements:query', {
+        ...toQuery(filter, resolveTimeZone(get().settings?.timeZone)),
+        limit: PAGE,
+      });
       if (mine !== seq) return; // a newer filter is on its way
       if (!r.ok) {
         set({ settlementsLoading: false, settlementsLoaded: true, settlementsError: r.error });
@@ -196,7 +213,8 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       const s = get();
       const fresh = !s.settlementsById[row.eventId];
       const inList = s.settlementIds.includes(row.eventId);
-      const showInList = !inList && s.settlementsLoaded && matches(s.settlementFilter, row, resolveTimeZone(s.settings?.timeZone));
+      const showInList =
+        !inList && s.settlementsLoaded && matches(s.settlementFilter, row, resolveTimeZone(s.settings?.timeZone));
       const { settlementsById, leaguesSeen } = remember([row]);
       const liveSettlementIds = [row.eventId, ...s.liveSettlementIds.filter((id) => id !== row.eventId)];
       const leftLive = liveSettlementIds.splice(SETTLEMENT_LIVE_KEEP);
@@ -218,13 +236,22 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
         leaguesSeen,
         liveSettlementIds,
         ...(showInList
-          ? { settlementIds, settlementNext, settlementTotal: s.settlementTotal === null ? null : s.settlementTotal + (fresh ? 1 : 0) }
+          ? {
+              settlementIds,
+              settlementNext,
+              settlementTotal: s.settlementTotal === null ? null : s.settlementTotal + (fresh ? 1 : 0),
+            }
           : {}),
       });
       // A settled watched event has left the book: mark it so the grid can say so.
       const w = s.watchEvents[row.eventId];
       if (w && !w.settled) {
-        set({ watchEvents: { ...get().watchEvents, [row.eventId]: { ...w, settled: true, scoreHome: row.scoreHome, scoreAway: row.scoreAway } } });
+        set({
+          watchEvents: {
+            ...get().watchEvents,
+            [row.eventId]: { ...w, settled: true, scoreHome: row.scoreHome, scoreAway: row.scoreAway },
+          },
+        });
       }
     },
   };

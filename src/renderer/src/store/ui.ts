@@ -7,7 +7,18 @@ import type { StateCreator } from 'zustand';
 import type { DevigModel } from '../../../shared/api';
 import type { StoreState } from './index';
 
-export const VIEWS = ['watchlist', 'movers', 'specials', 'outrights', 'settlements', 'bets', 'models', 'alerts', 'coverage', 'settings'] as const;
+export const VIEWS = [
+  'watchlist',
+  'movers',
+  'specials',
+  'outrights',
+  'settlements',
+  'bets',
+  'models',
+  'alerts',
+  'coverage',
+  'settings',
+] as const;
 export type ViewName = (typeof VIEWS)[number];
 export type Theme = 'dark' | 'light';
 
@@ -122,7 +133,9 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   setWatchPeriod: (watchPeriod) => set({ watchPeriod }),
   toast(text, tone = 'info', options = {}) {
     const id = toastId++;
-    set({ toasts: [...get().toasts.slice(-3), { id, text, tone, ...(options.action ? { action: options.action } : {}) }] });
+    set({
+      toasts: [...get().toasts.slice(-3), { id, text, tone, ...(options.action ? { action: options.action } : {}) }],
+    });
     setTimeout(() => get().dismissToast(id), options.ms ?? 5000);
   },
   dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),

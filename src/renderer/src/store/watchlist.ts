@@ -199,7 +199,14 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
           markets[k] = old && old.seenAt === m.seenAt && old.prices === m.prices ? old : m;
         }
       }
-      set({ watchEvents, watchIds: list.map((w) => w.eventId), markets, lineIdsByEvent, watchLoaded: true, watchError: null });
+      set({
+        watchEvents,
+        watchIds: list.map((w) => w.eventId),
+        markets,
+        lineIdsByEvent,
+        watchLoaded: true,
+        watchError: null,
+      });
       marketBus.emitAll();
     },
 

@@ -64,7 +64,9 @@ export function startStore(): void {
   api.on('onAlert', queueAlert);
   api.on('onNotification', showNotification);
   api.on('onSettlement', (row) => s().addLiveSettlement(row));
-  api.on('onFocusEvent', ({ eventId, kind, lineId }) => (kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId, lineId ?? null)));
+  api.on('onFocusEvent', ({ eventId, kind, lineId }) =>
+    kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId, lineId ?? null),
+  );
   // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
   api.on('onBridge', ({ connected }) => {
     useStore.setState({ hostConnected: connected });

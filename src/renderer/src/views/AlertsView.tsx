@@ -15,13 +15,20 @@ import { useListKeys } from '../keys';
 import { useStore } from '../store';
 import { useFitColumns } from './fitColumns';
 
-const KIND_LABEL: Record<string, string> = { max_win: 'MAX STAKE', max_win_change: 'MAX STAKE', settled: 'SETTLED', resettled: 'RE-SETTLED', odds_move: 'MOVE' };
+const KIND_LABEL: Record<string, string> = {
+  max_win: 'MAX STAKE',
+  max_win_change: 'MAX STAKE',
+  settled: 'SETTLED',
+  resettled: 'RE-SETTLED',
+  odds_move: 'MOVE',
+};
 /** The alert list's columns at their narrowest (an empty list): time, kind, event, mute and snooze, what happened. */
 const ALERT_FLOORS = [80, 60, 120, 120, 200] as const;
 const kindLabel = (k: string) => KIND_LABEL[k] ?? k.replace(/_/g, ' ').toUpperCase();
 /** A settlement and a re-settlement (the service sent it again with another result) open the same place. */
 const isSettlementKind = (k: string) => k === 'settled' || k === 'resettled';
-const kindClass = (k: string) => (k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') || isSettlementKind(k) ? 'settled' : 'other');
+const kindClass = (k: string) =>
+  k.startsWith('max_win') ? 'maxwin' : k.startsWith('settle') || isSettlementKind(k) ? 'settled' : 'other';
 
 /** The line an alert is about: price, drop and max stake alerts carry it in their data. */
 export function alertLineId(a: Pick<AlertRecord, 'data'>): number | null {
@@ -56,7 +63,17 @@ function MuteButton({ eventId }: { eventId: number }) {
   );
 }
 
-const AlertRow = memo(function AlertRow({ id, top, cursor, onSelect }: { id: number; top: number; cursor: boolean; onSelect(id: number): void }) {
+const AlertRow = memo(function AlertRow({
+  id,
+  top,
+  cursor,
+  onSelect,
+}: {
+  id: number;
+  top: number;
+  cursor: boolean;
+  onSelect(id: number): void;
+}) {
   const a = useStore((s) => s.alertsById[id]);
   const ev = useStore(useShallow((s) => (a?.eventId != null ? s.watchEvents[a.eventId] : undefined)));
   const format = useOddsFormat();
@@ -74,11 +91,19 @@ const AlertRow = memo(function AlertRow({ id, top, cursor, onSelect }: { id: num
       data-event-id={a.eventId ?? undefined}
       onClick={() => onSelect(a.id)}
       onDoubleClick={() => openAlert(a)}
-      title={a.eventId != null ? (isSettlementKind(a.kind) ? 'Enter or double-click: the settlement explained' : 'Enter or double-click: the event, at this line') : undefined}
+      title={
+        a.eventId != null
+          ? isSettlementKind(a.kind)
+            ? 'Enter or double-click: the settlement explained'
+            : 'Enter or double-click: the event, at this line'
+          : undefined
+      }
     >
       <Time ms={a.at} short className="cell" />
       <span className={`cell kind ${kindClass(a.kind)}`}>{kindLabel(a.kind)}</span>
-      <span className="cell ellipsis muted">{a.eventId != null ? (ev ? eventName(ev.runnerHome, ev.runnerAway) : `#${a.eventId}`) : ''}</span>
+      <span className="cell ellipsis muted">
+        {a.eventId != null ? (ev ? eventName(ev.runnerHome, ev.runnerAway) : `#${a.eventId}`) : ''}
+      </span>
       {/* Mute and snooze before the words, which are the longest: in reach without scrolling sideways. */}
       <span className="cell actions">
         {a.eventId != null && (
@@ -98,12 +123,24 @@ export function AlertsView() {
   const allIds = useStore(useShallow((s) => s.alertIds));
   const byId = useStore((s) => s.alertsById);
   const { loaded, error, load, markSeen, mutedEvents } = useStore(
-    useShallow((s) => ({ loaded: s.alertsLoaded, error: s.alertsError, load: s.loadAlerts, markSeen: s.markAlertsSeen, mutedEvents: s.settings?.mutedEvents })),
+    useShallow((s) => ({
+      loaded: s.alertsLoaded,
+      error: s.alertsError,
+      load: s.loadAlerts,
+      markSeen: s.markAlertsSeen,
+      mutedEvents: s.settings?.mutedEvents,
+    })),
   );
   const [kind, setKind] = useState('');
   const [text, setText] = useState('');
   // The muted matches by name (the watchlist knows them), not by id.
-  const mutedNames = useStore(useShallow((s) => (mutedEvents ?? []).map((id) => (s.watchEvents[id] ? eventName(s.watchEvents[id].runnerHome, s.watchEvents[id].runnerAway, id) : `event ${id}`))));
+  const mutedNames = useStore(
+    useShallow((s) =>
+      (mutedEvents ?? []).map((id) =>
+        s.watchEvents[id] ? eventName(s.watchEvents[id].runnerHome, s.watchEvents[id].runnerAway, id) : `event ${id}`,
+      ),
+    ),
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const selectAlert = useCallback((id: number) => useStore.getState().setListCursor('alerts', id), []);
   useEffect(() => {
@@ -126,7 +163,10 @@ export function AlertsView() {
     return allIds.reduce((n, id) => (seen.has(id) ? n : n + 1), 0);
   }, [held, allIds]);
 
-  const kinds = useMemo(() => [...new Set(allIds.map((id) => byId[id]?.kind ?? ''))].filter(Boolean).sort(), [allIds, byId]);
+  const kinds = useMemo(
+    () => [...new Set(allIds.map((id) => byId[id]?.kind ?? ''))].filter(Boolean).sort(),
+    [allIds, byId],
+  );
   const ids = useMemo(() => {
     const q = text.trim().toLowerCase();
     if (!kind && !q) return shownIds;
@@ -135,7 +175,12 @@ export function AlertsView() {
       return !!a && (!kind || a.kind === kind) && (!q || `${a.message} ${a.eventId ?? ''}`.toLowerCase().includes(q));
     });
   }, [shownIds, byId, kind, text]);
-  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 28,
+    overscan: 12,
+  });
   // Time, kind, event, mute and snooze, what happened: each as wide as what it shows.
   const fit = useFitColumns(scroller, ALERT_FLOORS);
   const cursor = useStore((s) => s.listCursor.alerts);
@@ -159,8 +204,20 @@ export function AlertsView() {
       <header className="view-header">
         <h1 id="alerts-title">Alerts</h1>
         <span className="muted">{allIds.length.toLocaleString('en-US')} in history</span>
-        <input type="search" data-search placeholder="Filter (/)" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter alerts" />
-        <select value={kind} onChange={(e) => setKind(e.target.value)} aria-label="Kind" data-testid="alert-kind-filter">
+        <input
+          type="search"
+          data-search
+          placeholder="Filter (/)"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Filter alerts"
+        />
+        <select
+          value={kind}
+          onChange={(e) => setKind(e.target.value)}
+          aria-label="Kind"
+          data-testid="alert-kind-filter"
+        >
           <option value="">All kinds</option>
           {kinds.map((k) => (
             <option key={k} value={k}>
@@ -228,7 +285,13 @@ export function AlertsView() {
             </div>
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((it) => (
-                <AlertRow key={ids[it.index]} id={ids[it.index]!} top={it.start} cursor={it.index === cursorIndex} onSelect={selectAlert} />
+                <AlertRow
+                  key={ids[it.index]}
+                  id={ids[it.index]!}
+                  top={it.start}
+                  cursor={it.index === cursorIndex}
+                  onSelect={selectAlert}
+                />
               ))}
             </div>
           </div>

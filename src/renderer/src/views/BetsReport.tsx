@@ -10,8 +10,14 @@ import 'uplot/dist/uPlot.min.css';
 import type { AppError } from '../../../shared/errors';
 import { countOf, dayStartIn, EDGE_PCT_DECIMALS, formatPercent, toneOf, zoneLabel } from '../../../shared/formats';
 import {
-  CLV_STATE_WORDS, CLV_STATES, LEDGER_DIMENSION_NAMES, ledgerCsv, ledgerSeriesCsv, oddsBandLabel,
-  type LedgerGroup, type LedgerReport,
+  CLV_STATE_WORDS,
+  CLV_STATES,
+  LEDGER_DIMENSION_NAMES,
+  ledgerCsv,
+  ledgerSeriesCsv,
+  oddsBandLabel,
+  type LedgerGroup,
+  type LedgerReport,
 } from '../../../shared/ledger';
 import { PushShareNote } from './BetsReportPush';
 import { formatMoney } from '../../../shared/trading';
@@ -45,7 +51,12 @@ function saveFile(blob: Blob, name: string) {
  * A chart as a PNG: uPlot's canvas (the plot and its axes) on the theme's panel colour, with the chart's title and
  * legend drawn above it (uPlot keeps those in the page, not on the canvas).
  */
-function savePng(box: HTMLElement | null, title: string, legend: Array<{ label: string; color: string }>, name: string): boolean {
+function savePng(
+  box: HTMLElement | null,
+  title: string,
+  legend: Array<{ label: string; color: string }>,
+  name: string,
+): boolean {
   const plot = box?.querySelector('canvas');
   if (!plot || plot.width === 0) return false;
   const scale = plot.clientWidth > 0 ? plot.width / plot.clientWidth : 1;
@@ -98,7 +109,10 @@ export function BetsReport() {
     setWorking(true);
     const from = dayStartIn(range.from, zone);
     const to = dayStartIn(range.to, zone, 1); // the "to" day is included
-    const r = await api.invoke('bets:report', { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) });
+    const r = await api.invoke('bets:report', {
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    });
     if (ask !== asked.current) return;
     setWorking(false);
     if (r.ok) {
@@ -111,11 +125,28 @@ export function BetsReport() {
     // The trader's model changes every CLV: ask again.
   }, [load, model]);
 
-  const stamp = range.from || range.to ? `${range.from || 'start'}_${range.to || 'now'}` : new Date().toISOString().slice(0, 10);
-  const exportTable = () => report && saveFile(new Blob([ledgerCsv(report, format)], { type: 'text/csv;charset=utf-8' }), `oddsdesk-bets-report-${stamp}.csv`);
-  const exportSeries = () => report && saveFile(new Blob([ledgerSeriesCsv(report)], { type: 'text/csv;charset=utf-8' }), `oddsdesk-bets-series-${stamp}.csv`);
-  const png = (box: HTMLElement | null, title: string, legend: Array<{ label: string; color: string }>, name: string) => {
-    if (!savePng(box, title, legend, `oddsdesk-bets-${name}-${stamp}.png`)) toast('Nothing drawn to save yet.', 'error');
+  const stamp =
+    range.from || range.to ? `${range.from || 'start'}_${range.to || 'now'}` : new Date().toISOString().slice(0, 10);
+  const exportTable = () =>
+    report &&
+    saveFile(
+      new Blob([ledgerCsv(report, format)], { type: 'text/csv;charset=utf-8' }),
+      `oddsdesk-bets-report-${stamp}.csv`,
+    );
+  const exportSeries = () =>
+    report &&
+    saveFile(
+      new Blob([ledgerSeriesCsv(report)], { type: 'text/csv;charset=utf-8' }),
+      `oddsdesk-bets-series-${stamp}.csv`,
+    );
+  const png = (
+    box: HTMLElement | null,
+    title: string,
+    legend: Array<{ label: string; color: string }>,
+    name: string,
+  ) => {
+    if (!savePng(box, title, legend, `oddsdesk-bets-${name}-${stamp}.png`))
+      toast('Nothing drawn to save yet.', 'error');
   };
 
   const t = report?.total;
@@ -124,9 +155,21 @@ export function BetsReport() {
     <div data-testid="bets-report" style={{ opacity: working && report ? 0.6 : 1 }}>
       <div className="view-header" style={{ paddingBottom: 4 }}>
         <span className="muted">Placed from</span>
-        <DayInput value={range.from} onChange={(from) => setRange((r) => ({ ...r, from }))} label="Placed from (YYYY-MM-DD)" testId="report-from" zone={zone} />
+        <DayInput
+          value={range.from}
+          onChange={(from) => setRange((r) => ({ ...r, from }))}
+          label="Placed from (YYYY-MM-DD)"
+          testId="report-from"
+          zone={zone}
+        />
         <span className="muted">to</span>
-        <DayInput value={range.to} onChange={(to) => setRange((r) => ({ ...r, to }))} label="Placed to (YYYY-MM-DD)" testId="report-to" zone={zone} />
+        <DayInput
+          value={range.to}
+          onChange={(to) => setRange((r) => ({ ...r, to }))}
+          label="Placed to (YYYY-MM-DD)"
+          testId="report-to"
+          zone={zone}
+        />
         <span className="muted small-text">{zoneLabel(zone, Date.now())}</span>
         <button onClick={exportTable} disabled={!report} data-testid="report-export-csv">
           Export table CSV
@@ -148,14 +191,46 @@ export function BetsReport() {
       {t && report && (
         <>
           <dl className="totals" data-testid="report-totals">
-            <div><dt>Bets</dt><dd data-testid="report-count">{count(t.bets)}</dd></div>
-            <div><dt>Settled</dt><dd data-testid="report-settled">{count(t.settled)}</dd></div>
-            <div><dt>Stake</dt><dd data-testid="report-stake">{money(t.stake)}</dd></div>
-            <div><dt>P/L</dt><dd className={tone(t.pnl)} data-testid="report-pnl">{money(t.pnl, true)}</dd></div>
-            <div><dt>ROI</dt><dd className={tone(t.roi)} data-testid="report-roi">{fmtPct2(t.roi)}</dd></div>
-            <div><dt>Average CLV ({report.model})</dt><dd className={tone(t.averageClv)} data-testid="report-avg-clv">{fmtPct2(t.averageClv)}</dd></div>
-            <div><dt>Beat the close</dt><dd data-testid="report-beat">{beat(t)}</dd></div>
-            <div><dt>Expected value</dt><dd className={tone(t.ev)} data-testid="report-ev">{money(t.ev, true)}</dd></div>
+            <div>
+              <dt>Bets</dt>
+              <dd data-testid="report-count">{count(t.bets)}</dd>
+            </div>
+            <div>
+              <dt>Settled</dt>
+              <dd data-testid="report-settled">{count(t.settled)}</dd>
+            </div>
+            <div>
+              <dt>Stake</dt>
+              <dd data-testid="report-stake">{money(t.stake)}</dd>
+            </div>
+            <div>
+              <dt>P/L</dt>
+              <dd className={tone(t.pnl)} data-testid="report-pnl">
+                {money(t.pnl, true)}
+              </dd>
+            </div>
+            <div>
+              <dt>ROI</dt>
+              <dd className={tone(t.roi)} data-testid="report-roi">
+                {fmtPct2(t.roi)}
+              </dd>
+            </div>
+            <div>
+              <dt>Average CLV ({report.model})</dt>
+              <dd className={tone(t.averageClv)} data-testid="report-avg-clv">
+                {fmtPct2(t.averageClv)}
+              </dd>
+            </div>
+            <div>
+              <dt>Beat the close</dt>
+              <dd data-testid="report-beat">{beat(t)}</dd>
+            </div>
+            <div>
+              <dt>Expected value</dt>
+              <dd className={tone(t.ev)} data-testid="report-ev">
+                {money(t.ev, true)}
+              </dd>
+            </div>
           </dl>
           {t.bets === 0 ? (
             <p className="calm-message">No bets placed in this range.</p>
@@ -175,7 +250,13 @@ export function BetsReport() {
                     />
                   </div>
                   <PushShareNote report={report} />
-                  <button className="link" onClick={() => png(chartBox.current, `Cumulative P/L and expected value (${report.model})`, SERIES, 'pnl-ev')} data-testid="report-chart-png">
+                  <button
+                    className="link"
+                    onClick={() =>
+                      png(chartBox.current, `Cumulative P/L and expected value (${report.model})`, SERIES, 'pnl-ev')
+                    }
+                    data-testid="report-chart-png"
+                  >
                     Save chart as PNG
                   </button>
                 </div>
@@ -185,7 +266,17 @@ export function BetsReport() {
                   </div>
                   <button
                     className="link"
-                    onClick={() => png(histBox.current, `CLV distribution (${report.model}), ${countOf(t.clvBets, 'bet')}`, [{ label: 'below zero', color: '--down' }, { label: 'zero or above', color: '--up' }], 'clv')}
+                    onClick={() =>
+                      png(
+                        histBox.current,
+                        `CLV distribution (${report.model}), ${countOf(t.clvBets, 'bet')}`,
+                        [
+                          { label: 'below zero', color: '--down' },
+                          { label: 'zero or above', color: '--up' },
+                        ],
+                        'clv',
+                      )
+                    }
                     data-testid="report-histogram-png"
                   >
                     Save chart as PNG
@@ -193,10 +284,11 @@ export function BetsReport() {
                 </div>
               </div>
               <p className="muted small-text" style={{ maxWidth: 1100 }} data-testid="report-reading">
-                P/L is what the settled bets made; expected value is what their prices were worth against the no-vig close (stake × (1 − push share) × CLV
-                under {report.model}: on a line that can push, only the part of the stake that does not push earns the edge).
-                The P/L line wandering above or below the expected-value line is luck; the expected-value line climbing is skill.
-                CLV counts only the real close of the bet's own line:{' '}
+                P/L is what the settled bets made; expected value is what their prices were worth against the no-vig
+                close (stake × (1 − push share) × CLV under {report.model}: on a line that can push, only the part of
+                the stake that does not push earns the edge). The P/L line wandering above or below the expected-value
+                line is luck; the expected-value line climbing is skill. CLV counts only the real close of the bet's own
+                line:{' '}
                 {notCounted.length === 0
                   ? 'every bet here has one.'
                   : notCounted.map((s, i) => (
@@ -205,7 +297,8 @@ export function BetsReport() {
                         {i < notCounted.length - 1 ? '; ' : '. '}
                       </span>
                     ))}
-                {notCounted.length > 0 && 'They count in the stake, P/L and ROI, and not in the CLV, the beat-the-close rate or the expected value.'}{' '}
+                {notCounted.length > 0 &&
+                  'They count in the stake, P/L and ROI, and not in the CLV, the beat-the-close rate or the expected value.'}{' '}
                 Computed in {count(report.computedMs)} ms.
               </p>
               <Breakdowns report={report} money={money} />
@@ -218,7 +311,8 @@ export function BetsReport() {
   );
 }
 
-const beat = (g: LedgerGroup) => (g.beatRate === null ? '—' : `${formatPercent(g.beatRate)} (${count(g.beatClose)} of ${count(g.clvBets)})`);
+const beat = (g: LedgerGroup) =>
+  g.beatRate === null ? '—' : `${formatPercent(g.beatRate)} (${count(g.beatClose)} of ${count(g.clvBets)})`;
 
 function Breakdowns({ report, money }: { report: LedgerReport; money: (n: number | null, sign?: boolean) => string }) {
   const format = useOddsFormat();
@@ -227,14 +321,24 @@ function Breakdowns({ report, money }: { report: LedgerReport; money: (n: number
     return (
       <tr key={id} data-testid={id}>
         <td>{label}</td>
-        <td className="num" data-testid={`${id}-bets`}>{count(g.bets)}</td>
+        <td className="num" data-testid={`${id}-bets`}>
+          {count(g.bets)}
+        </td>
         <td className="num">{count(g.settled)}</td>
         <td className="num">{money(g.stake)}</td>
-        <td className={`num ${tone(g.pnl)}`} data-testid={`${id}-pnl`}>{money(g.pnl, true)}</td>
-        <td className={`num ${tone(g.roi)}`} data-testid={`${id}-roi`}>{fmtPct2(g.roi)}</td>
+        <td className={`num ${tone(g.pnl)}`} data-testid={`${id}-pnl`}>
+          {money(g.pnl, true)}
+        </td>
+        <td className={`num ${tone(g.roi)}`} data-testid={`${id}-roi`}>
+          {fmtPct2(g.roi)}
+        </td>
         <td className="num">{count(g.clvBets)}</td>
-        <td className={`num ${tone(g.averageClv)}`} data-testid={`${id}-clv`}>{fmtPct2(g.averageClv)}</td>
-        <td className="num" data-testid={`${id}-beat`}>{beat(g)}</td>
+        <td className={`num ${tone(g.averageClv)}`} data-testid={`${id}-clv`}>
+          {fmtPct2(g.averageClv)}
+        </td>
+        <td className="num" data-testid={`${id}-beat`}>
+          {beat(g)}
+        </td>
         <td className={`num ${tone(g.ev)}`}>{money(g.ev, true)}</td>
       </tr>
     );
@@ -249,10 +353,17 @@ function Breakdowns({ report, money }: { report: LedgerReport; money: (n: number
           <th className="num">Stake</th>
           <th className="num">P/L</th>
           <th className="num">ROI</th>
-          <th className="num" title="Bets whose CLV counts">CLV bets</th>
+          <th className="num" title="Bets whose CLV counts">
+            CLV bets
+          </th>
           <th className="num">Average CLV</th>
           <th className="num">Beat the close</th>
-          <th className="num" title="Σ stake × (1 − push share) × CLV over the bets whose CLV counts and whose push share is known">Expected value</th>
+          <th
+            className="num"
+            title="Σ stake × (1 − push share) × CLV over the bets whose CLV counts and whose push share is known"
+          >
+            Expected value
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -261,12 +372,22 @@ function Breakdowns({ report, money }: { report: LedgerReport; money: (n: number
           <tr key={`head-${d.dimension}`}>
             <th colSpan={10} style={{ textAlign: 'left', paddingTop: 10 }}>
               By {LEDGER_DIMENSION_NAMES[d.dimension].toLowerCase()}
-              {d.dimension === 'model' && <span className="muted small-text"> (P/L does not depend on the model; CLV is under each)</span>}
+              {d.dimension === 'model' && (
+                <span className="muted small-text"> (P/L does not depend on the model; CLV is under each)</span>
+              )}
               {d.dimension === 'oddsBand' && <span className="muted small-text"> (the price taken)</span>}
             </th>
           </tr>,
           ...d.groups.map((g) =>
-            row(d.dimension, g, d.dimension === 'oddsBand' && g.band ? oddsBandLabel(g.band, format) : d.dimension === 'model' && g.key === report.model ? `${g.label} (yours)` : g.label),
+            row(
+              d.dimension,
+              g,
+              d.dimension === 'oddsBand' && g.band
+                ? oddsBandLabel(g.band, format)
+                : d.dimension === 'model' && g.key === report.model
+                  ? `${g.label} (yours)`
+                  : g.label,
+            ),
           ),
         ])}
       </tbody>
@@ -285,7 +406,11 @@ function ClvHistogramPlot({ report }: { report: LedgerReport }) {
     const xs = h.bins.map((b) => b.from + h.width / 2);
     const below = h.bins.map((b) => (b.to <= 0 ? b.count : null));
     const above = h.bins.map((b) => (b.from >= 0 ? b.count : null));
-    const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
+    const axis = {
+      stroke: css('--muted'),
+      grid: { stroke: css('--line'), width: 1 },
+      ticks: { stroke: css('--line'), width: 1 },
+    };
     const bars = uPlot.paths.bars?.({ size: [0.92, Infinity], align: 0 });
     const height = 240;
     const opts: uPlot.Options = {
@@ -294,15 +419,32 @@ function ClvHistogramPlot({ report }: { report: LedgerReport }) {
       height,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: false, range: [h.bins[0]!.from, h.bins[h.bins.length - 1]!.to] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+      scales: {
+        x: { time: false, range: [h.bins[0]!.from, h.bins[h.bins.length - 1]!.to] },
+        y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+      },
       axes: [
         { ...axis, size: 32, values: (_u, vals) => vals.map((v) => `${v > 0 ? '+' : ''}${v}%`) },
         { ...axis, size: 44, values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? count(v) : '')) },
       ],
       series: [
         {},
-        { label: 'below zero', stroke: css('--down'), fill: css('--down-bg'), width: 1, paths: bars, points: { show: false } },
-        { label: 'zero or above', stroke: css('--up'), fill: css('--up-bg'), width: 1, paths: bars, points: { show: false } },
+        {
+          label: 'below zero',
+          stroke: css('--down'),
+          fill: css('--down-bg'),
+          width: 1,
+          paths: bars,
+          points: { show: false },
+        },
+        {
+          label: 'zero or above',
+          stroke: css('--up'),
+          fill: css('--up-bg'),
+          width: 1,
+          paths: bars,
+          points: { show: false },
+        },
       ],
     };
     const u = new uPlot(opts, [xs, below, above], el);
@@ -313,8 +455,15 @@ function ClvHistogramPlot({ report }: { report: LedgerReport }) {
       u.destroy();
     };
   }, [h, report.model, report.total.clvBets, theme]);
-  if (h.bins.length === 0) return <p className="muted" data-testid="report-histogram">No bet here has a CLV that counts yet.</p>;
-  const tails = [h.below > 0 ? `${count(h.below)} below −50%` : '', h.above > 0 ? `${count(h.above)} above +50%` : ''].filter(Boolean).join(', ');
+  if (h.bins.length === 0)
+    return (
+      <p className="muted" data-testid="report-histogram">
+        No bet here has a CLV that counts yet.
+      </p>
+    );
+  const tails = [h.below > 0 ? `${count(h.below)} below −50%` : '', h.above > 0 ? `${count(h.above)} above +50%` : '']
+    .filter(Boolean)
+    .join(', ');
   return (
     <>
       <div className="chart" ref={box} data-testid="report-histogram" data-bins={h.bins.length} data-theme={theme} />

@@ -20,14 +20,15 @@ export function PushShareNote({ report }: { report: LedgerReport }) {
       Push share{' '}
       {p.draw > 0 && (
         <span data-testid="report-push-share-draw">
-          from the match&apos;s closing three-way moneyline (its fair draw, {report.model}) for {bets(p.draw)} on draw no bet and the ±0.25 lines next to it
+          from the match&apos;s closing three-way moneyline (its fair draw, {report.model}) for {bets(p.draw)} on draw
+          no bet and the ±0.25 lines next to it
           {p.unknown > 0 ? '; ' : '.'}
         </span>
       )}
       {p.unknown > 0 && (
         <span className="warn-text" data-testid="report-push-share-unknown">
-          not known for {bets(p.unknown)} on lines that can push (no close of the match gives it): left out of the expected value, whose stake × CLV
-          would only be an upper bound.
+          not known for {bets(p.unknown)} on lines that can push (no close of the match gives it): left out of the
+          expected value, whose stake × CLV would only be an upper bound.
         </span>
       )}
     </p>

@@ -56,7 +56,10 @@ export function BetsView() {
   const table = useRef<HTMLTableElement>(null);
   /** The bet whose edit form is open. */
   const [editing, setEditing] = useState<number | null>(null);
-  const query = useCallback((): BetQuery => ({ ...(status === 'all' ? {} : { status }), ...(market ? { market } : {}) }), [status, market]);
+  const query = useCallback(
+    (): BetQuery => ({ ...(status === 'all' ? {} : { status }), ...(market ? { market } : {}) }),
+    [status, market],
+  );
 
   const load = useCallback(async () => {
     const r = await api.invoke('bets:list', query());
@@ -105,7 +108,7 @@ export function BetsView() {
     },
     other: (e) => {
       const k = e.key.toLowerCase();
-      if (k === '4') return setTab('report'), true;
+      if (k === '4') return (setTab('report'), true);
       if (k === '1' || k === '2' || k === '3') {
         setTab('log');
         setStatus(STATUSES[Number(k) - 1]!);
@@ -113,9 +116,9 @@ export function BetsView() {
         return true;
       }
       if (tab !== 'log') return false;
-      if (k === 'x') return void exportCsv(), true;
-      if (k === 'e' && bets[selected]) return setEditing(bets[selected].id), true;
-      if ((k === 'delete' || k === 'backspace') && bets[selected]) return void removeWithUndo(bets[selected]), true;
+      if (k === 'x') return (void exportCsv(), true);
+      if (k === 'e' && bets[selected]) return (setEditing(bets[selected].id), true);
+      if ((k === 'delete' || k === 'backspace') && bets[selected]) return (void removeWithUndo(bets[selected]), true);
       return false;
     },
   });
@@ -130,7 +133,12 @@ export function BetsView() {
         <h1 id="bets-title">Bets</h1>
         <div className="segmented" role="group" aria-label="Status">
           {STATUSES.map((s, i) => (
-            <button key={s} aria-pressed={tab === 'log' && status === s} data-testid={`bets-status-${s}`} onClick={() => (setTab('log'), setStatus(s))}>
+            <button
+              key={s}
+              aria-pressed={tab === 'log' && status === s}
+              data-testid={`bets-status-${s}`}
+              onClick={() => (setTab('log'), setStatus(s))}
+            >
               {STATUS_WORD[s]} <KeyHint k={String(i + 1)} />
             </button>
           ))}
@@ -140,7 +148,12 @@ export function BetsView() {
         </div>
         {tab === 'log' && (
           <>
-            <select value={market} onChange={(e) => setMarket(e.target.value)} aria-label="Market" data-testid="bets-market">
+            <select
+              value={market}
+              onChange={(e) => setMarket(e.target.value)}
+              aria-label="Market"
+              data-testid="bets-market"
+            >
               {MARKETS.map((m) => (
                 <option key={m} value={m}>
                   {m ? marketName(m) : 'Every market'}
@@ -148,13 +161,32 @@ export function BetsView() {
               ))}
             </select>
             <button onClick={() => void exportCsv()} data-testid="bets-export">
-              Export CSV <kbd className="key" title="key X">X</kbd>
+              Export CSV{' '}
+              <kbd className="key" title="key X">
+                X
+              </kbd>
             </button>
-            <button onClick={() => bets[selected] && setEditing(bets[selected].id)} disabled={!bets[selected]} data-testid="bets-edit" title="Edit the selected bet's price, stake or note">
-              Edit <kbd className="key" title="key E">E</kbd>
+            <button
+              onClick={() => bets[selected] && setEditing(bets[selected].id)}
+              disabled={!bets[selected]}
+              data-testid="bets-edit"
+              title="Edit the selected bet's price, stake or note"
+            >
+              Edit{' '}
+              <kbd className="key" title="key E">
+                E
+              </kbd>
             </button>
-            <button onClick={() => bets[selected] && void removeWithUndo(bets[selected])} disabled={!bets[selected]} data-testid="bets-remove" title="Remove the selected bet (Undo brings it back)">
-              Remove <kbd className="key" title="key Del">Del</kbd>
+            <button
+              onClick={() => bets[selected] && void removeWithUndo(bets[selected])}
+              disabled={!bets[selected]}
+              data-testid="bets-remove"
+              title="Remove the selected bet (Undo brings it back)"
+            >
+              Remove{' '}
+              <kbd className="key" title="key Del">
+                Del
+              </kbd>
             </button>
           </>
         )}
@@ -162,7 +194,12 @@ export function BetsView() {
       {tab === 'report' && <BetsReport />}
       {tab === 'log' && (
         <>
-          <p className="muted small-text">Keys: <kbd className="key">1</kbd> all, <kbd className="key">2</kbd> open, <kbd className="key">3</kbd> settled, ↑↓ move, Enter opens the bet's line, <kbd className="key">E</kbd> edits, <kbd className="key">X</kbd> exports, Del removes (Z undoes). Recorded from the event detail (R). Kept in this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).</p>
+          <p className="muted small-text">
+            Keys: <kbd className="key">1</kbd> all, <kbd className="key">2</kbd> open, <kbd className="key">3</kbd>{' '}
+            settled, ↑↓ move, Enter opens the bet's line, <kbd className="key">E</kbd> edits,{' '}
+            <kbd className="key">X</kbd> exports, Del removes (Z undoes). Recorded from the event detail (R). Kept in
+            this profile's history on this machine only; CLV is against the line's no-vig close ({data?.model ?? '…'}).
+          </p>
           {error && (
             <p className="calm-message" role="alert">
               {error.message}
@@ -170,11 +207,32 @@ export function BetsView() {
           )}
           {t && (
             <dl className="totals" data-testid="bets-totals">
-              <div><dt>Bets</dt><dd data-testid="bets-count">{t.count}</dd></div>
-              <div><dt>Average CLV</dt><dd className={tone(t.averageClv)} data-testid="bets-avg-clv">{fmtClv(t.averageClv)}</dd></div>
-              <div><dt>Stake</dt><dd data-testid="bets-stake">{money(t.stake)}</dd></div>
-              <div><dt>P/L</dt><dd className={tone(t.pnl)} data-testid="bets-pnl">{money(t.pnl, true)}</dd></div>
-              <div><dt>ROI</dt><dd className={tone(t.roi)} data-testid="bets-roi">{fmtClv(t.roi)}</dd></div>
+              <div>
+                <dt>Bets</dt>
+                <dd data-testid="bets-count">{t.count}</dd>
+              </div>
+              <div>
+                <dt>Average CLV</dt>
+                <dd className={tone(t.averageClv)} data-testid="bets-avg-clv">
+                  {fmtClv(t.averageClv)}
+                </dd>
+              </div>
+              <div>
+                <dt>Stake</dt>
+                <dd data-testid="bets-stake">{money(t.stake)}</dd>
+              </div>
+              <div>
+                <dt>P/L</dt>
+                <dd className={tone(t.pnl)} data-testid="bets-pnl">
+                  {money(t.pnl, true)}
+                </dd>
+              </div>
+              <div>
+                <dt>ROI</dt>
+                <dd className={tone(t.roi)} data-testid="bets-roi">
+                  {fmtClv(t.roi)}
+                </dd>
+              </div>
             </dl>
           )}
           {editing !== null && bets.some((b) => b.id === editing) && (
@@ -186,13 +244,19 @@ export function BetsView() {
               onDone={(saved) => {
                 setEditing(null);
                 if (saved) {
-                  toast(`Bet changed: ${priceInWords(saved.sideWords, saved.price, format)} for ${formatMoney(saved.stake, unit)}`);
+                  toast(
+                    `Bet changed: ${priceInWords(saved.sideWords, saved.price, format)} for ${formatMoney(saved.stake, unit)}`,
+                  );
                   void load();
                 }
               }}
             />
           )}
-          {data && data.bets.length === 0 && <p className="calm-message">No bets here yet. Open an event (Enter on the watchlist) and press R to record one.</p>}
+          {data && data.bets.length === 0 && (
+            <p className="calm-message">
+              No bets here yet. Open an event (Enter on the watchlist) and press R to record one.
+            </p>
+          )}
           {data && data.bets.length > 0 && (
             <table className="grid" data-testid="bets-table" ref={table}>
               <thead>
@@ -222,26 +286,75 @@ export function BetsView() {
                     <td>{b.label.replace(/ · .*$/, '')}</td>
                     <td data-testid="bet-side" title={b.note ? `${b.label}\nNote: ${b.note}` : b.label}>
                       {b.sideWords}
-                      {b.market !== 'moneyline' && b.market !== 'spread' && b.market !== 'totals' && b.market !== 'team_total' ? ` (${marketName(b.market)})` : ''}
-                      {b.note && <span className="muted small-text bet-note" data-testid="bet-note">{b.note}</span>}
+                      {b.market !== 'moneyline' &&
+                      b.market !== 'spread' &&
+                      b.market !== 'totals' &&
+                      b.market !== 'team_total'
+                        ? ` (${marketName(b.market)})`
+                        : ''}
+                      {b.note && (
+                        <span className="muted small-text bet-note" data-testid="bet-note">
+                          {b.note}
+                        </span>
+                      )}
                     </td>
-                    <td className="num" data-testid="bet-price" title={b.editedAt ? `edited ${fmtDateTime(b.editedAt, zone)}` : undefined}>
+                    <td
+                      className="num"
+                      data-testid="bet-price"
+                      title={b.editedAt ? `edited ${fmtDateTime(b.editedAt, zone)}` : undefined}
+                    >
                       {fmtOdds(b.price)}
-                      {b.editedAt ? <span className="muted" data-testid="bet-edited"> ✎</span> : null}
+                      {b.editedAt ? (
+                        <span className="muted" data-testid="bet-edited">
+                          {' '}
+                          ✎
+                        </span>
+                      ) : null}
                     </td>
                     <td className="num">{money(b.stake)}</td>
-                    <td className={`num${b.closeStale ? ' stale' : ''}`} title={b.closeNote ?? undefined} data-testid="bet-close">
+                    <td
+                      className={`num${b.closeStale ? ' stale' : ''}`}
+                      title={b.closeNote ?? undefined}
+                      data-testid="bet-close"
+                    >
                       {fmtOdds(b.closingPrice)}
-                      {b.closeStale && <span className="badge warn" data-testid="bet-close-stale"> stale</span>}
-                      {b.closingPrice === null && b.closeNote && <span className="muted" data-testid="bet-close-note"> ⚠</span>}
+                      {b.closeStale && (
+                        <span className="badge warn" data-testid="bet-close-stale">
+                          {' '}
+                          stale
+                        </span>
+                      )}
+                      {b.closingPrice === null && b.closeNote && (
+                        <span className="muted" data-testid="bet-close-note">
+                          {' '}
+                          ⚠
+                        </span>
+                      )}
                     </td>
-                    <td className={`num ${tone(b.clvByModel?.[data.model])}`} title={b.clvByModel ? DEVIG_MODELS.map((m) => `${m} ${fmtClv(b.clvByModel![m])}`).join('  ') : (b.closeNote ?? 'the line has not closed yet')} data-testid="bet-clv">
+                    <td
+                      className={`num ${tone(b.clvByModel?.[data.model])}`}
+                      title={
+                        b.clvByModel
+                          ? DEVIG_MODELS.map((m) => `${m} ${fmtClv(b.clvByModel![m])}`).join('  ')
+                          : (b.closeNote ?? 'the line has not closed yet')
+                      }
+                      data-testid="bet-clv"
+                    >
                       {b.clvByModel && b.clvByModel[data.model] === null ? 'n/a' : fmtClv(b.clvByModel?.[data.model])}
                     </td>
                     <td data-testid="bet-result">
-                      <BetResultCell bet={b} onSettle={(result) => void api.invoke('bets:settle', b.id, result).then((r) => (r.ok ? load() : toast(r.error.message, 'error')))} />
+                      <BetResultCell
+                        bet={b}
+                        onSettle={(result) =>
+                          void api
+                            .invoke('bets:settle', b.id, result)
+                            .then((r) => (r.ok ? load() : toast(r.error.message, 'error')))
+                        }
+                      />
                     </td>
-                    <td className={`num ${tone(b.pnl)}`} data-testid="bet-pnl">{money(b.pnl, true)}</td>
+                    <td className={`num ${tone(b.pnl)}`} data-testid="bet-pnl">
+                      {money(b.pnl, true)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -268,7 +381,11 @@ function Resettled({ bet }: { bet: BetView }) {
   return (
     <>
       {' '}
-      <span className="badge warn" data-testid="bet-resettled" title={`The match was settled again with another result: ${change}`}>
+      <span
+        className="badge warn"
+        data-testid="bet-resettled"
+        title={`The match was settled again with another result: ${change}`}
+      >
         re-settled
       </span>{' '}
       <span className="muted small-text" data-testid="bet-resettled-from">
@@ -310,7 +427,12 @@ function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: HandR
       <span className="warn-text" title={bet.settleByHand} data-testid="bet-settle-by-hand">
         settle by hand
       </span>{' '}
-      <select aria-label="Settle by hand" defaultValue="" onChange={(e) => e.target.value && onSettle(e.target.value as HandResult)} data-testid="bet-settle-select">
+      <select
+        aria-label="Settle by hand"
+        defaultValue=""
+        onChange={(e) => e.target.value && onSettle(e.target.value as HandResult)}
+        data-testid="bet-settle-select"
+      >
         <option value="">…</option>
         {BET_RESULTS.map((r) => (
           <option key={r} value={r}>
@@ -324,14 +446,20 @@ function BetResultCell({ bet, onSettle }: { bet: BetView; onSettle(result: HandR
   );
 }
 
-
-const CHANGE_WORDS: Record<BetRevision['change'], string> = { recorded: 'Recorded', edited: 'Edited', removed: 'Removed', restored: 'Brought back' };
+const CHANGE_WORDS: Record<BetRevision['change'], string> = {
+  recorded: 'Recorded',
+  edited: 'Edited',
+  removed: 'Removed',
+  restored: 'Brought back',
+};
 
 /** What a revision changed from the one before it, in words: "price 2.000 → 2.100, stake 50.00 → 20.00". */
 function changeWords(r: BetRevision, before: BetRevision | undefined, format: OddsFormat, unit: string): string {
-  if (!before) return `${formatOdds(r.price, format)} for ${formatMoney(r.stake, unit)}${r.note ? `, note "${r.note}"` : ''}`;
+  if (!before)
+    return `${formatOdds(r.price, format)} for ${formatMoney(r.stake, unit)}${r.note ? `, note "${r.note}"` : ''}`;
   const parts: string[] = [];
-  if (r.price !== before.price) parts.push(`price ${formatOdds(before.price, format)} → ${formatOdds(r.price, format)}`);
+  if (r.price !== before.price)
+    parts.push(`price ${formatOdds(before.price, format)} → ${formatOdds(r.price, format)}`);
   if (r.stake !== before.stake) parts.push(`stake ${formatMoney(before.stake, unit)} → ${formatMoney(r.stake, unit)}`);
   if (r.note !== before.note) parts.push(r.note ? `note "${r.note}"` : 'note cleared');
   return parts.join(', ');
@@ -342,7 +470,17 @@ function changeWords(r: BetRevision, before: BetRevision | undefined, format: Od
  * Esc leaves it as it was. A typed price far from the line's live one (when the event is watched and the side priced)
  * asks once, as recording does. Under it, every change the bet has had (bets:history), oldest first.
  */
-function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: OddsFormat; unit: string; onDone(saved: BetView | null): void }) {
+function BetEditForm({
+  bet,
+  format,
+  unit,
+  onDone,
+}: {
+  bet: BetView;
+  format: OddsFormat;
+  unit: string;
+  onDone(saved: BetView | null): void;
+}) {
   const zone = useTimeZone();
   const box = usePriceBox(format);
   const live = useStore((s) => s.markets[marketKey(bet.eventId, bet.lineId)]?.prices?.[bet.side] ?? null);
@@ -364,7 +502,8 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
   const save = async () => {
     if (!typed.ok) return setProblem({ field: 'price', text: typed.message });
     const st = Number(stake);
-    if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
+    if (stake.trim() === '' || !(st > 0))
+      return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
     if (ask.holds(typed.decimal)) return;
     const r = await api.invoke('bets:update', bet.id, { price: typed.decimal, stake: st, note: note.trim() });
     if (!r.ok) return setProblem({ field: null, text: `The bet was not changed: ${r.error.message}` });
@@ -383,9 +522,32 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
       onKeyDown={(e) => ask.escape(e, () => onDone(null))}
     >
       <strong>{bet.label}</strong>
-      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="bet-edit-price" inputRef={priceInput} onType={() => (setProblem(null), ask.drop())} />
-      <input aria-label="Stake" inputMode="decimal" size={7} value={stake} onChange={(e) => (setStake(e.target.value), setProblem(null))} aria-invalid={problem?.field === 'stake' || undefined} data-testid="bet-edit-stake" />
-      <input aria-label="Note" placeholder="note" maxLength={500} size={24} value={note} onChange={(e) => setNote(e.target.value)} data-testid="bet-edit-note" />
+      <PriceBox
+        box={box}
+        format={format}
+        invalid={problem?.field === 'price' || (box.edited && !typed.ok)}
+        testId="bet-edit-price"
+        inputRef={priceInput}
+        onType={() => (setProblem(null), ask.drop())}
+      />
+      <input
+        aria-label="Stake"
+        inputMode="decimal"
+        size={7}
+        value={stake}
+        onChange={(e) => (setStake(e.target.value), setProblem(null))}
+        aria-invalid={problem?.field === 'stake' || undefined}
+        data-testid="bet-edit-stake"
+      />
+      <input
+        aria-label="Note"
+        placeholder="note"
+        maxLength={500}
+        size={24}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        data-testid="bet-edit-note"
+      />
       <button type="submit" data-testid="bet-edit-save">
         Save (Enter)
       </button>
@@ -393,7 +555,9 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
         Cancel (Esc)
       </button>
       <PriceReadBack what={bet.sideWords} box={box} format={format} testId="bet-edit-readback" />
-      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="bet-edit" onChange={ask.back} />}
+      {ask.asking && typed.ok && live !== null && (
+        <FarAskQuestion live={live} shown={typed.shown} format={format} testId="bet-edit" onChange={ask.back} />
+      )}
       {problem && (
         <span className="form-error" role="alert" data-testid="bet-edit-error">
           {problem.text}
@@ -404,7 +568,9 @@ function BetEditForm({ bet, format, unit, onDone }: { bet: BetView; format: Odds
           {history.map((r, i) => (
             <li key={r.revision}>
               {CHANGE_WORDS[r.change]} {fmtDateTime(r.at, zone)}
-              {r.change === 'recorded' || r.change === 'edited' ? `: ${changeWords(r, history[i - 1], format, unit)}` : ''}
+              {r.change === 'recorded' || r.change === 'edited'
+                ? `: ${changeWords(r, history[i - 1], format, unit)}`
+                : ''}
             </li>
           ))}
         </ol>

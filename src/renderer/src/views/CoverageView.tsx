@@ -6,7 +6,12 @@ import { useStore } from '../store';
 
 export function CoverageView() {
   const { coverage, loading, error, load } = useStore(
-    useShallow((s) => ({ coverage: s.coverage, loading: s.coverageLoading, error: s.coverageError, load: s.loadCoverage })),
+    useShallow((s) => ({
+      coverage: s.coverage,
+      loading: s.coverageLoading,
+      error: s.coverageError,
+      load: s.loadCoverage,
+    })),
   );
   useEffect(() => {
     void load();
@@ -101,7 +106,11 @@ function RequestSplit() {
       </table>
       <p className="muted small-text" data-testid="coverage-requests-source">
         {quota.limit != null ? `Limit ${quota.limit.toLocaleString('en-US')} per hour, ` : ''}
-        {quota.source === 'headers' ? "stated by the service's rate-limit headers." : quota.source === 'setting' ? 'from your setting (Settings › Hourly quota).' : 'not connected.'}
+        {quota.source === 'headers'
+          ? "stated by the service's rate-limit headers."
+          : quota.source === 'setting'
+            ? 'from your setting (Settings › Hourly quota).'
+            : 'not connected.'}
       </p>
     </>
   );

@@ -6,7 +6,16 @@ import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
 import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
 import { labelPeriod } from '../../../shared/periods';
-import { fairPrices, lineWords, marketKind, marketName, marketSides, pricedSides, sideName, sideWords } from '../../../shared/trading';
+import {
+  fairPrices,
+  lineWords,
+  marketKind,
+  marketName,
+  marketSides,
+  pricedSides,
+  sideName,
+  sideWords,
+} from '../../../shared/trading';
 import { api } from '../api';
 import { Chart } from '../components/Chart';
 import { EventBadge } from '../components/EventBadge';
@@ -26,7 +35,8 @@ import { RecordBet } from './RecordBet';
 const MARKET_ORDER = ['moneyline', 'spread', 'totals', 'team_total'];
 /** The sides a line shows: a moneyline's draw column once it has had a draw price (`seen`), even while it lacks one. */
 export function sidesOf(m: Pick<MarketView, 'market' | 'prices'>, seen?: ReadonlySet<PriceSide>): PriceSide[] {
-  if (marketKind(m.market) === 'moneyline') return m.prices?.draw === undefined && !seen?.has('draw') ? ['home', 'away'] : ['home', 'draw', 'away'];
+  if (marketKind(m.market) === 'moneyline')
+    return m.prices?.draw === undefined && !seen?.has('draw') ? ['home', 'away'] : ['home', 'draw', 'away'];
   return marketSides(m.market);
 }
 
@@ -34,7 +44,11 @@ export function sidesOf(m: Pick<MarketView, 'market' | 'prices'>, seen?: Readonl
  * Fair probabilities of a market's sides under a model, or null when it has none: the trading module's rule (a
  * market lacking a side it has had is partial; a model that cannot price it, MPTO on an extreme longshot, is n/a).
  */
-export function fairOf(m: Pick<MarketView, 'market' | 'prices'>, model: DevigModel, seen?: ReadonlySet<PriceSide>): Partial<Record<PriceSide, number>> | null {
+export function fairOf(
+  m: Pick<MarketView, 'market' | 'prices'>,
+  model: DevigModel,
+  seen?: ReadonlySet<PriceSide>,
+): Partial<Record<PriceSide, number>> | null {
   const fair = fairPrices(m.prices, model, seen);
   if (!fair) return null;
   return Object.fromEntries(Object.entries(fair).map(([s, f]) => [s, 1 / f]));
@@ -68,13 +82,33 @@ function MarketRowView({
       data-testid={`market-${market.lineId}`}
       title="Click to chart this line"
     >
-      <td>{marketKind(market.market) === 'team_total' ? lineWords(market.market, null, { team }) : marketName(market.market)}</td>
+      <td>
+        {marketKind(market.market) === 'team_total'
+          ? lineWords(market.market, null, { team })
+          : marketName(market.market)}
+      </td>
       <td className="sides">
         {sides.map((s) => (
           <span key={s} className="side">
-            <span className="side-label" data-testid={`side-${market.lineId}-${s}`}>{sideWords(market.market, market.line, s, { team }).replace(/^(Home|Away) team total /, '')}</span>
-            {live ? <PriceCell eventId={eventId} lineId={market.lineId} side={s} /> : <span className="cell num price">{odds(market.prices?.[s])}</span>}
-            <span className="fair" data-testid={`fair-${market.lineId}-${s}`} title={fair ? `fair probability (${model})` : market.prices ? `no fair price under ${model}: the market is partial or the model cannot price it` : 'offline'}>
+            <span className="side-label" data-testid={`side-${market.lineId}-${s}`}>
+              {sideWords(market.market, market.line, s, { team }).replace(/^(Home|Away) team total /, '')}
+            </span>
+            {live ? (
+              <PriceCell eventId={eventId} lineId={market.lineId} side={s} />
+            ) : (
+              <span className="cell num price">{odds(market.prices?.[s])}</span>
+            )}
+            <span
+              className="fair"
+              data-testid={`fair-${market.lineId}-${s}`}
+              title={
+                fair
+                  ? `fair probability (${model})`
+                  : market.prices
+                    ? `no fair price under ${model}: the market is partial or the model cannot price it`
+                    : 'offline'
+              }
+            >
               {market.prices && !fair && pricedSides(market.prices).length ? 'n/a' : fmtPct(fair?.[s])}
             </span>
           </span>
@@ -85,7 +119,12 @@ function MarketRowView({
   );
 }
 
-const LiveMarketRow = memo(function LiveMarketRow(props: { eventId: number; lineId: number; chosen: boolean; onChoose: (lineId: number) => void }) {
+const LiveMarketRow = memo(function LiveMarketRow(props: {
+  eventId: number;
+  lineId: number;
+  chosen: boolean;
+  onChoose: (lineId: number) => void;
+}) {
   const market = useStore((s) => s.markets[marketKey(props.eventId, props.lineId)]);
   if (!market) return null;
   return <MarketRowView eventId={props.eventId} market={market} live chosen={props.chosen} onChoose={props.onChoose} />;
@@ -106,19 +145,35 @@ function LineCharts({ eventId, lineId, live }: { eventId: number; lineId: number
   const error = series?.error ?? null;
   const all = points ?? NO_POINTS;
 
-  const sidesKey = (current ? sidesOf(current) : sidesOf({ market: 'moneyline', prices: all.find((p) => p.prices)?.prices ?? null })).join(',');
+  const sidesKey = (
+    current ? sidesOf(current) : sidesOf({ market: 'moneyline', prices: all.find((p) => p.prices)?.prices ?? null })
+  ).join(',');
   const sides = useMemo(() => sidesKey.split(',') as PriceSide[], [sidesKey]);
-  const priceData = useMemo(() => [all.map((p) => p.at), ...sides.map((s) => all.map((p) => p.prices?.[s] ?? null))], [all, sides]);
+  const priceData = useMemo(
+    () => [all.map((p) => p.at), ...sides.map((s) => all.map((p) => p.prices?.[s] ?? null))],
+    [all, sides],
+  );
   const maxWinData = useMemo(() => [all.map((p) => p.at), all.map((p) => p.maxWin)], [all]);
   const color = (i: number) => `--c${i + 1}`;
 
   if (error) return <p className="calm-message">The line's history is not available: {error.message}</p>;
   if (!points) return <p className="calm-message">Loading the line's history…</p>;
   if (all.length === 0) return <p className="calm-message">No ticks recorded for this line yet.</p>;
-  if (all.length === 1) return <p className="calm-message">One tick recorded so far; the charts start with the next one.</p>;
+  if (all.length === 1)
+    return <p className="calm-message">One tick recorded so far; the charts start with the next one.</p>;
   return (
     <div className="charts">
-      <Chart title="Price" testId="chart-price" log data={priceData} series={sides.map((s, i) => ({ label: current ? sideWords(current.market, current.line, s, { team: current.side }) : sideName(s), color: color(i) }))} values="odds" />
+      <Chart
+        title="Price"
+        testId="chart-price"
+        log
+        data={priceData}
+        series={sides.map((s, i) => ({
+          label: current ? sideWords(current.market, current.line, s, { team: current.side }) : sideName(s),
+          color: color(i),
+        }))}
+        values="odds"
+      />
       <Chart
         title="Max stake"
         testId="chart-maxwin"
@@ -167,8 +222,16 @@ function SettledSection({ eventId }: { eventId: number }) {
   }, [eventId, load]);
   return (
     <section className="period" data-testid="detail-settlement">
-      <h3>Settled{detail ? ` ${detail.settlement.score_home}–${detail.settlement.score_away}` : ''}: it has left the book</h3>
-      {detail ? <SettledLines detail={detail} /> : <p className="calm-message">{detail === null ? 'The settlement is not cached.' : 'Loading the settled lines…'}</p>}
+      <h3>
+        Settled{detail ? ` ${detail.settlement.score_home}–${detail.settlement.score_away}` : ''}: it has left the book
+      </h3>
+      {detail ? (
+        <SettledLines detail={detail} />
+      ) : (
+        <p className="calm-message">
+          {detail === null ? 'The settlement is not cached.' : 'Loading the settled lines…'}
+        </p>
+      )}
     </section>
   );
 }
@@ -245,7 +308,17 @@ function DetailResizer() {
         const step = e.shiftKey ? 64 : 16;
         const now = pane(e.currentTarget);
         const next =
-          e.key === 'ArrowLeft' ? now + step : e.key === 'ArrowRight' ? now - step : e.key === 'Home' ? MIN_WIDTH : e.key === 'End' ? window.innerWidth : e.key === 'Enter' ? null : undefined;
+          e.key === 'ArrowLeft'
+            ? now + step
+            : e.key === 'ArrowRight'
+              ? now - step
+              : e.key === 'Home'
+                ? MIN_WIDTH
+                : e.key === 'End'
+                  ? window.innerWidth
+                  : e.key === 'Enter'
+                    ? null
+                    : undefined;
         if (next === undefined) return;
         // The grid's arrows and Home/End are not for this key.
         e.preventDefault();
@@ -260,10 +333,22 @@ export function EventDetail({ eventId }: { eventId: number }) {
   const watched = useStore((s) => !!s.watchEvents[eventId]);
   const ev = useStore(useShallow((s) => s.watchEvents[eventId] ?? null));
   const lineIds = useStore(useShallow((s) => s.lineIdsByEvent[eventId] ?? []));
-  const liveMarkets = useStore(useShallow((s) => lineIds.map((id) => s.markets[marketKey(eventId, id)]).map((m) => (m ? `${m.lineId}:${m.period}:${m.market}:${m.line}` : ''))));
+  const liveMarkets = useStore(
+    useShallow((s) =>
+      lineIds
+        .map((id) => s.markets[marketKey(eventId, id)])
+        .map((m) => (m ? `${m.lineId}:${m.period}:${m.market}:${m.line}` : '')),
+    ),
+  );
   const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
   const { muteEvent, removeWatch, addWatch, toast, setDetailOpen } = useStore(
-    useShallow((s) => ({ muteEvent: s.muteEvent, removeWatch: s.removeWatchWithUndo, addWatch: s.addWatch, toast: s.toast, setDetailOpen: s.setDetailOpen })),
+    useShallow((s) => ({
+      muteEvent: s.muteEvent,
+      removeWatch: s.removeWatchWithUndo,
+      addWatch: s.addWatch,
+      toast: s.toast,
+      setDetailOpen: s.setDetailOpen,
+    })),
   );
   // The pane is keyed by event id (App.tsx), so its local state starts fresh for each event.
   const { data: detail, error } = useQuery(String(eventId), () => api.invoke('event:detail', eventId), 20_000);
@@ -287,7 +372,12 @@ export function EventDetail({ eventId }: { eventId: number }) {
     const byPeriod = new Map<number, MarketView[]>();
     for (const m of list) byPeriod.set(m.period, [...(byPeriod.get(m.period) ?? []), m]);
     for (const ms of byPeriod.values())
-      ms.sort((a, b) => MARKET_ORDER.indexOf(a.market) - MARKET_ORDER.indexOf(b.market) || (a.line ?? 0) - (b.line ?? 0) || a.lineId - b.lineId);
+      ms.sort(
+        (a, b) =>
+          MARKET_ORDER.indexOf(a.market) - MARKET_ORDER.indexOf(b.market) ||
+          (a.line ?? 0) - (b.line ?? 0) ||
+          a.lineId - b.lineId,
+      );
     return [...byPeriod.entries()].sort((a, b) => a[0] - b[0]);
     // liveMarkets is the structural fingerprint of the live lines.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -303,82 +393,113 @@ export function EventDetail({ eventId }: { eventId: number }) {
 
   const firstLine = structure[0]?.[1][0]?.lineId ?? null;
   const lineForCharts = chosenLine ?? firstLine;
-  const chartLine = lineForCharts === null ? undefined : structure.flatMap(([, ms]) => ms).find((m) => m.lineId === lineForCharts);
+  const chartLine =
+    lineForCharts === null ? undefined : structure.flatMap(([, ms]) => ms).find((m) => m.lineId === lineForCharts);
 
   return (
     <aside className="detail" aria-label="Event detail" data-testid="event-detail">
       <DetailResizer />
       <div className="detail-body" data-testid="detail-body">
-      <header className="detail-head">
-        <div>
-          <h2 data-testid="detail-title">{eventName(event?.runnerHome, event?.runnerAway, eventId)}</h2>
-          <div className="muted" title={`Event id ${eventId}`} data-testid="detail-subtitle">
-            {event?.sportName} · {event?.leagueName} · <Time ms={event?.starts} withDate />
+        <header className="detail-head">
+          <div>
+            <h2 data-testid="detail-title">{eventName(event?.runnerHome, event?.runnerAway, eventId)}</h2>
+            <div className="muted" title={`Event id ${eventId}`} data-testid="detail-subtitle">
+              {event?.sportName} · {event?.leagueName} · <Time ms={event?.starts} withDate />
+            </div>
           </div>
-        </div>
-        <div className="detail-score" data-testid="detail-score">
-          <EventBadge eventId={eventId} settled={!!detail?.settled} live={event?.liveStatus === 1} testId="detail-badge" />{' '}
-          {fmtScore(event?.scoreHome, event?.scoreAway) || (event?.starts != null ? <KickOffIn starts={event.starts} /> : '–')}
-        </div>
-        {/* In the pane's header, which stays in view as the pane scrolls: always there to close it. */}
-        <button className="detail-close" onClick={() => setDetailOpen(false)} aria-label="Close detail" data-testid="detail-close">
-          Close (Esc)
-        </button>
-      </header>
-      <div className="detail-actions">
-        {watched ? (
-          <button onClick={() => void removeWatch(eventId)} data-testid="unwatch">
-            Unwatch (Del)
+          <div className="detail-score" data-testid="detail-score">
+            <EventBadge
+              eventId={eventId}
+              settled={!!detail?.settled}
+              live={event?.liveStatus === 1}
+              testId="detail-badge"
+            />{' '}
+            {fmtScore(event?.scoreHome, event?.scoreAway) ||
+              (event?.starts != null ? <KickOffIn starts={event.starts} /> : '–')}
+          </div>
+          {/* In the pane's header, which stays in view as the pane scrolls: always there to close it. */}
+          <button
+            className="detail-close"
+            onClick={() => setDetailOpen(false)}
+            aria-label="Close detail"
+            data-testid="detail-close"
+          >
+            Close (Esc)
           </button>
-        ) : (
-          <button onClick={() => void addWatch(eventId).then((e) => e && toast(e.message, 'error'))}>Watch</button>
-        )}
-        <button onClick={() => void muteEvent(eventId, !muted).then((e) => e && toast(e.message, 'error'))} data-testid="mute-event" aria-pressed={muted}>
-          {muted ? 'Unmute alerts' : 'Mute alerts'}
-        </button>
-        <SnoozeSelect eventId={eventId} />
-        <RecordBet eventId={eventId} />
-        <PriceAlerts eventId={eventId} />
-        <span className="spacer" />
-        <OpenInWindowButton target={{ view: 'event', eventId }} />
-      </div>
-      {error && !watched && <p className="calm-message">The event's detail is not available: {error.message}</p>}
-      {(detail?.settled || ev?.settled) && <SettledSection eventId={eventId} />}
-      {structure.length === 0 && !error && <p className="calm-message">{watched || detail ? 'No markets offered right now.' : 'Loading…'}</p>}
-      {structure.map(([period, markets]) => (
-        <section key={period} className="period">
-          <h3>{labelPeriod(sport, period, periodNames)}</h3>
-          <table className="grid markets">
-            <tbody>
-              {markets.map((m) =>
-                watched ? (
-                  <LiveMarketRow key={m.lineId} eventId={eventId} lineId={m.lineId} chosen={m.lineId === lineForCharts} onChoose={setChosenLine} />
-                ) : (
-                  <MarketRowView key={m.lineId} eventId={eventId} market={m} live={false} chosen={m.lineId === lineForCharts} onChoose={setChosenLine} />
-                ),
-              )}
-            </tbody>
-          </table>
-        </section>
-      ))}
-      {lineForCharts !== null && (
-        <section className="period">
-          <h3 title={`Line id ${lineForCharts}`} data-testid="chart-line-title">
-            {chartLine ? `${lineLabel(chartLine, sport, periodNames)} over time` : 'The line over time'}
-          </h3>
-          <LineCharts eventId={eventId} lineId={lineForCharts} live={watched} />
-        </section>
-      )}
-      {!(detail?.settled || ev?.settled) && (
-        <section className="period">
-          <h3>Period results</h3>
-          {!detail || detail.periodResults.length === 0 ? (
-            <p className="calm-message">No period has a result yet.</p>
+        </header>
+        <div className="detail-actions">
+          {watched ? (
+            <button onClick={() => void removeWatch(eventId)} data-testid="unwatch">
+              Unwatch (Del)
+            </button>
           ) : (
-            <PeriodResults results={detail.periodResults} testId="period-results" withStatus />
+            <button onClick={() => void addWatch(eventId).then((e) => e && toast(e.message, 'error'))}>Watch</button>
           )}
-        </section>
-      )}
+          <button
+            onClick={() => void muteEvent(eventId, !muted).then((e) => e && toast(e.message, 'error'))}
+            data-testid="mute-event"
+            aria-pressed={muted}
+          >
+            {muted ? 'Unmute alerts' : 'Mute alerts'}
+          </button>
+          <SnoozeSelect eventId={eventId} />
+          <RecordBet eventId={eventId} />
+          <PriceAlerts eventId={eventId} />
+          <span className="spacer" />
+          <OpenInWindowButton target={{ view: 'event', eventId }} />
+        </div>
+        {error && !watched && <p className="calm-message">The event's detail is not available: {error.message}</p>}
+        {(detail?.settled || ev?.settled) && <SettledSection eventId={eventId} />}
+        {structure.length === 0 && !error && (
+          <p className="calm-message">{watched || detail ? 'No markets offered right now.' : 'Loading…'}</p>
+        )}
+        {structure.map(([period, markets]) => (
+          <section key={period} className="period">
+            <h3>{labelPeriod(sport, period, periodNames)}</h3>
+            <table className="grid markets">
+              <tbody>
+                {markets.map((m) =>
+                  watched ? (
+                    <LiveMarketRow
+                      key={m.lineId}
+                      eventId={eventId}
+                      lineId={m.lineId}
+                      chosen={m.lineId === lineForCharts}
+                      onChoose={setChosenLine}
+                    />
+                  ) : (
+                    <MarketRowView
+                      key={m.lineId}
+                      eventId={eventId}
+                      market={m}
+                      live={false}
+                      chosen={m.lineId === lineForCharts}
+                      onChoose={setChosenLine}
+                    />
+                  ),
+                )}
+              </tbody>
+            </table>
+          </section>
+        ))}
+        {lineForCharts !== null && (
+          <section className="period">
+            <h3 title={`Line id ${lineForCharts}`} data-testid="chart-line-title">
+              {chartLine ? `${lineLabel(chartLine, sport, periodNames)} over time` : 'The line over time'}
+            </h3>
+            <LineCharts eventId={eventId} lineId={lineForCharts} live={watched} />
+          </section>
+        )}
+        {!(detail?.settled || ev?.settled) && (
+          <section className="period">
+            <h3>Period results</h3>
+            {!detail || detail.periodResults.length === 0 ? (
+              <p className="calm-message">No period has a result yet.</p>
+            ) : (
+              <PeriodResults results={detail.periodResults} testId="period-results" withStatus />
+            )}
+          </section>
+        )}
       </div>
     </aside>
   );

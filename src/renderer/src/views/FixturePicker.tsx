@@ -19,12 +19,18 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
   const [text, setText] = useState('');
   const [adding, setAdding] = useState<Set<number>>(new Set());
   const watchEvents = useStore((s) => s.watchEvents);
-  const { addWatch, toast, select } = useStore(useShallow((s) => ({ addWatch: s.addWatch, toast: s.toast, select: s.selectEvent })));
+  const { addWatch, toast, select } = useStore(
+    useShallow((s) => ({ addWatch: s.addWatch, toast: s.toast, select: s.selectEvent })),
+  );
   const [active, setActive] = useState(0);
   const scroller = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
 
-  const { data: fixtures, error, reload } = useQuery(`${sportId}:${liveOnly}`, () =>
+  const {
+    data: fixtures,
+    error,
+    reload,
+  } = useQuery(`${sportId}:${liveOnly}`, () =>
     api.invoke('fixtures:list', { ...(sportId !== null ? { sportId } : {}), liveOnly }),
   );
   useEffect(() => input.current?.focus(), []);
@@ -32,11 +38,18 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
   const shown = useMemo(() => {
     const q = text.trim().toLowerCase();
     const list = (fixtures ?? []).filter(
-      (f) => !q || `${f.runner_home} ${f.runner_away} ${f.league_name} ${f.sport_name} ${f.event_id}`.toLowerCase().includes(q),
+      (f) =>
+        !q ||
+        `${f.runner_home} ${f.runner_away} ${f.league_name} ${f.sport_name} ${f.event_id}`.toLowerCase().includes(q),
     );
     return list.sort((a, b) => a.starts.localeCompare(b.starts) || a.event_id - b.event_id);
   }, [fixtures, text]);
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 10 });
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 28,
+    overscan: 10,
+  });
   // A new list (typed text, another sport): the first fixture is the highlighted one again.
   useEffect(() => setActive(0), [shown]);
   const highlighted = shown.length === 0 ? -1 : Math.min(active, shown.length - 1);
@@ -82,7 +95,16 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
           aria-activedescendant={highlighted >= 0 ? `fixture-option-${shown[highlighted]!.event_id}` : undefined}
           data-testid="fixture-filter"
           onKeyDown={(e) => {
-            const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 10 : e.key === 'PageUp' ? -10 : 0;
+            const step =
+              e.key === 'ArrowDown'
+                ? 1
+                : e.key === 'ArrowUp'
+                  ? -1
+                  : e.key === 'PageDown'
+                    ? 10
+                    : e.key === 'PageUp'
+                      ? -10
+                      : 0;
             if (step !== 0 && shown.length > 0) {
               e.preventDefault();
               moveTo(highlighted + step);
@@ -96,7 +118,13 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
         />
         <SportSelect value={sportId} onChange={setSportId} />
         <label className="check">
-          <input type="checkbox" checked={liveOnly} onChange={(e) => setLiveOnly(e.target.checked)} data-testid="fixture-live-only" /> live now only
+          <input
+            type="checkbox"
+            checked={liveOnly}
+            onChange={(e) => setLiveOnly(e.target.checked)}
+            data-testid="fixture-live-only"
+          />{' '}
+          live now only
         </label>
         <span className="muted">{fixtures ? countOf(shown.length, 'fixture') : ''}</span>
         <span className="spacer" />
@@ -110,7 +138,9 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
         </p>
       )}
       {!error && !fixtures && <p className="calm-message">Loading fixtures…</p>}
-      {fixtures && shown.length === 0 && <p className="calm-message">No fixture matches. {liveOnly ? 'Try without "live now only".' : ''}</p>}
+      {fixtures && shown.length === 0 && (
+        <p className="calm-message">No fixture matches. {liveOnly ? 'Try without "live now only".' : ''}</p>
+      )}
       <div className="picker-list" ref={scroller} id="fixture-list" role="listbox" aria-label="Fixtures">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {

@@ -51,10 +51,18 @@ interface Candidates {
   flags: string[];
 }
 
-let last: { ids: unknown; events: unknown; settings: unknown; zone: string; out: Candidates; key: string } | null = null;
+let last: { ids: unknown; events: unknown; settings: unknown; zone: string; out: Candidates; key: string } | null =
+  null;
 /** The longest names, leagues and start times of the watched matches; worked out again only when they may differ. */
 function candidates(s: StoreState, zone: string): { out: Candidates; key: string } {
-  if (last && last.ids === s.watchIds && last.events === s.watchEvents && last.settings === s.settings && last.zone === zone) return last;
+  if (
+    last &&
+    last.ids === s.watchIds &&
+    last.events === s.watchEvents &&
+    last.settings === s.settings &&
+    last.zone === zone
+  )
+    return last;
   const events = s.watchIds.map((id) => s.watchEvents[id]).filter((e) => e !== undefined);
   const watched = new Set(s.watchIds);
   const flags = [
@@ -87,7 +95,7 @@ function Samples(kind: string, className: string, texts: readonly string[]) {
 export function GridSizer({ format, onMeasure }: { format: OddsFormat; onMeasure: (fit: ContentWidths) => void }) {
   const zone = useTimeZone();
   const key = useStore((s) => candidates(s, zone).key);
-  const { names, leagues, starts, flags } = (JSON.parse(key) as Candidates);
+  const { names, leagues, starts, flags } = JSON.parse(key) as Candidates;
   const version = useSyncExternalStore(onFit, fitVersion);
   const box = useRef<HTMLDivElement>(null);
   const shapes = (kind: string) => fitShapes(kind);

@@ -7,7 +7,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { AppError } from '../../../shared/errors';
-import type { ModelReliability, ModelScoreboard, ScoreGroup, ScoreInterval, ScoreProgress } from '../../../shared/scoreboard';
+import type {
+  ModelReliability,
+  ModelScoreboard,
+  ScoreGroup,
+  ScoreInterval,
+  ScoreProgress,
+} from '../../../shared/scoreboard';
 import { formatScore } from '../../../shared/scoreboard';
 import { countOf, dayStartIn, zoneLabel } from '../../../shared/formats';
 import { api } from '../api';
@@ -17,7 +23,8 @@ import { useStore } from '../store';
 
 const PROGRESS_MS = 200;
 const count = (n: number) => n.toLocaleString('en-US');
-const interval = (i: ScoreInterval) => (i.low === null || i.high === null ? '—' : `${formatScore(i.low)} – ${formatScore(i.high)}`);
+const interval = (i: ScoreInterval) =>
+  i.low === null || i.high === null ? '—' : `${formatScore(i.low)} – ${formatScore(i.high)}`;
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 
 interface Filter {
@@ -35,30 +42,36 @@ export function ModelsView() {
   const asked = useRef(0);
   const zone = useTimeZone();
 
-  const score = useCallback(async (f: Filter) => {
-    const ask = ++asked.current;
-    setProgress({ running: true, done: 0, total: 0 });
-    // The core scores a chunk at a time; meanwhile the view asks how far it has got.
-    const poll = setInterval(() => {
-      void api.invoke('models:progress').then((r) => {
-        if (r.ok && ask === asked.current && r.value.running) setProgress(r.value);
+  const score = useCallback(
+    async (f: Filter) => {
+      const ask = ++asked.current;
+      setProgress({ running: true, done: 0, total: 0 });
+      // The core scores a chunk at a time; meanwhile the view asks how far it has got.
+      const poll = setInterval(() => {
+        void api.invoke('models:progress').then((r) => {
+          if (r.ok && ask === asked.current && r.value.running) setProgress(r.value);
+        });
+      }, PROGRESS_MS);
+      // The day's start in the trader's zone, as every other day filter reads it.
+      const since = dayStartIn(f.since, zone);
+      const r = await api.invoke('models:score', {
+        ...(f.sportId === null ? {} : { sportId: f.sportId }),
+        ...(since === undefined ? {} : { since }),
       });
-    }, PROGRESS_MS);
-    // The day's start in the trader's zone, as every other day filter reads it.
-    const since = dayStartIn(f.since, zone);
-    const r = await api.invoke('models:score', { ...(f.sportId === null ? {} : { sportId: f.sportId }), ...(since === undefined ? {} : { since }) });
-    clearInterval(poll);
-    if (ask !== asked.current) return;
-    setProgress(null);
-    if (!r.ok) {
-      setError(r.error);
-      return;
-    }
-    setError(null);
-    setBoard(r.value);
-    // The sports to choose from: those of the whole history, as first seen.
-    if (f.sportId === null) setSports(r.value.bySport.map((g) => ({ id: Number(g.key), label: g.label })));
-  }, [zone]);
+      clearInterval(poll);
+      if (ask !== asked.current) return;
+      setProgress(null);
+      if (!r.ok) {
+        setError(r.error);
+        return;
+      }
+      setError(null);
+      setBoard(r.value);
+      // The sports to choose from: those of the whole history, as first seen.
+      if (f.sportId === null) setSports(r.value.bySport.map((g) => ({ id: Number(g.key), label: g.label })));
+    },
+    [zone],
+  );
 
   useEffect(() => {
     void score(filter);
@@ -85,8 +98,16 @@ export function ModelsView() {
           </select>
         </label>
         <span className="muted">Kick-off since</span>
-        <DayInput value={filter.since} onChange={(since) => setFilter((f) => ({ ...f, since }))} label="Kick-off since (YYYY-MM-DD)" testId="models-since" zone={zone} />
-        <span className="muted small-text" data-testid="models-zone">{zoneLabel(zone, Date.now())}</span>
+        <DayInput
+          value={filter.since}
+          onChange={(since) => setFilter((f) => ({ ...f, since }))}
+          label="Kick-off since (YYYY-MM-DD)"
+          testId="models-since"
+          zone={zone}
+        />
+        <span className="muted small-text" data-testid="models-zone">
+          {zoneLabel(zone, Date.now())}
+        </span>
         <button onClick={() => void score(filter)} disabled={working} data-testid="models-refresh">
           {working ? 'Scoring…' : 'Score again'}
         </button>
@@ -106,7 +127,11 @@ export function ModelsView() {
 function Progress({ progress }: { progress: ScoreProgress }) {
   return (
     <span className="muted" data-testid="models-progress" role="status">
-      <progress value={progress.done} max={Math.max(1, progress.total)} style={{ width: 120, verticalAlign: 'middle', marginRight: 6 }} />
+      <progress
+        value={progress.done}
+        max={Math.max(1, progress.total)}
+        style={{ width: 120, verticalAlign: 'middle', marginRight: 6 }}
+      />
       {progress.total > 0 ? `${count(progress.done)} of ${count(progress.total)} lines` : 'Reading the history…'}
     </span>
   );
@@ -126,7 +151,9 @@ function Scoreboard({ board, stale }: { board: ModelScoreboard; stale: boolean }
               <ScoreTable group={all} />
               <p className="muted small-text" data-testid="models-lines">
                 {countOf(all.lines, 'line')} from {countOf(all.matches, 'match', 'matches')}
-                {board.halfPushes > 0 ? `, ${countOf(board.halfPushes, 'quarter line')} scored on the half that did not push` : ''}
+                {board.halfPushes > 0
+                  ? `, ${countOf(board.halfPushes, 'quarter line')} scored on the half that did not push`
+                  : ''}
               </p>
             </>
           )}
@@ -143,17 +170,23 @@ function Scoreboard({ board, stale }: { board: ModelScoreboard; stale: boolean }
         <>
           <h2>Reliability</h2>
           <p className="muted small-text" style={{ maxWidth: 980 }}>
-            Each dot is a bin of sides by the fair closing probability the model gave them (across), against how often those sides won (up), with its
-            95% interval. A model that reads this book's margin right keeps its dots on the dashed diagonal.
+            Each dot is a bin of sides by the fair closing probability the model gave them (across), against how often
+            those sides won (up), with its 95% interval. A model that reads this book's margin right keeps its dots on
+            the dashed diagonal.
           </p>
-          <div className="cards" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))' }} data-testid="models-reliability">
+          <div
+            className="cards"
+            style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(230px, 1fr))' }}
+            data-testid="models-reliability"
+          >
             {board.reliability.map((r) => (
               <ReliabilityCard key={r.model} reliability={r} leader={all.leader === r.model} />
             ))}
           </div>
           <p className="muted small-text" style={{ maxWidth: 980 }} data-testid="models-method">
-            Log loss: −ln of the fair closing probability of the side that won. Brier: the sum over the line's sides of (fair probability − outcome)².
-            Lower is better for both; ★ marks the lowest log loss. {board.intervalMethod} Scored in {count(board.computedMs)} ms.
+            Log loss: −ln of the fair closing probability of the side that won. Brier: the sum over the line's sides of
+            (fair probability − outcome)². Lower is better for both; ★ marks the lowest log loss. {board.intervalMethod}{' '}
+            Scored in {count(board.computedMs)} ms.
           </p>
         </>
       )}
@@ -175,7 +208,11 @@ function ScoreTable({ group }: { group: ScoreGroup }) {
       </thead>
       <tbody>
         {group.models.map((m) => (
-          <tr key={m.model} data-testid={`models-row-${m.model}`} style={group.leader === m.model ? { fontWeight: 600 } : undefined}>
+          <tr
+            key={m.model}
+            data-testid={`models-row-${m.model}`}
+            style={group.leader === m.model ? { fontWeight: 600 } : undefined}
+          >
             <td>
               {m.model}
               {group.leader === m.model ? ' ★' : ''}
@@ -218,7 +255,13 @@ function Excluded({ board }: { board: ModelScoreboard }) {
           {i < parts.length - 1 ? ', ' : '.'}
         </span>
       ))}{' '}
-      {board.awaitingSettlement > 0 && <span data-testid="models-awaiting">{board.awaitingSettlement === 1 ? "1 closed line awaits its match's settlement." : `${countOf(board.awaitingSettlement, 'closed line')} await their matches' settlements.`}</span>}
+      {board.awaitingSettlement > 0 && (
+        <span data-testid="models-awaiting">
+          {board.awaitingSettlement === 1
+            ? "1 closed line awaits its match's settlement."
+            : `${countOf(board.awaitingSettlement, 'closed line')} await their matches' settlements.`}
+        </span>
+      )}
     </p>
   );
 }
@@ -253,7 +296,13 @@ function Breakdown({ title, testId, groups }: { title: string; testId: string; g
               <td className="num">{count(g.matches)}</td>
               <td data-testid={`${testId}-${g.key}-leader`}>{g.leader ?? '—'}</td>
               {g.models.map((m) => (
-                <td key={m.model} className="num" data-testid={`${testId}-${g.key}-${m.model}`} title={`95% interval ${interval(m.logLoss)}`} style={g.leader === m.model ? { fontWeight: 600 } : undefined}>
+                <td
+                  key={m.model}
+                  className="num"
+                  data-testid={`${testId}-${g.key}-${m.model}`}
+                  title={`95% interval ${interval(m.logLoss)}`}
+                  style={g.leader === m.model ? { fontWeight: 600 } : undefined}
+                >
                   {formatScore(m.logLoss.mean)}
                 </td>
               ))}
@@ -294,7 +343,11 @@ function ReliabilityPlot({ reliability }: { reliability: ModelReliability }) {
     if (!el) return;
     const xs = [0, ...bins.map((b) => b.meanPredicted), 1];
     const data: uPlot.AlignedData = [xs, xs, [null, ...bins.map((b) => b.observed), null]];
-    const axis = { stroke: css('--muted'), grid: { stroke: css('--line'), width: 1 }, ticks: { stroke: css('--line'), width: 1 } };
+    const axis = {
+      stroke: css('--muted'),
+      grid: { stroke: css('--line'), width: 1 },
+      ticks: { stroke: css('--line'), width: 1 },
+    };
     const pct = (_u: uPlot, vals: number[]) => vals.map((v) => `${Math.round(v * 100)}%`);
     const colour = css('--c1');
     const height = 170;
@@ -311,7 +364,13 @@ function ReliabilityPlot({ reliability }: { reliability: ModelReliability }) {
       series: [
         {},
         { label: 'Calibrated', stroke: css('--muted'), width: 1, dash: [4, 4], points: { show: false } },
-        { label: 'Won', stroke: colour, width: 0, paths: () => null, points: { show: true, size: 7, fill: colour, stroke: colour } },
+        {
+          label: 'Won',
+          stroke: colour,
+          width: 0,
+          paths: () => null,
+          points: { show: true, size: 7, fill: colour, stroke: colour },
+        },
       ],
       hooks: {
         draw: [
@@ -340,5 +399,13 @@ function ReliabilityPlot({ reliability }: { reliability: ModelReliability }) {
       u.destroy();
     };
   }, [bins, theme]);
-  return <div className="chart" ref={box} data-testid={`reliability-${reliability.model}`} data-bins={bins.length} data-theme={theme} />;
+  return (
+    <div
+      className="chart"
+      ref={box}
+      data-testid={`reliability-${reliability.model}`}
+      data-bins={bins.length}
+      data-theme={theme}
+    />
+  );
 }

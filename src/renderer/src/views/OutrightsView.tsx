@@ -15,7 +15,11 @@ export function OutrightsView() {
   const [sportId, setSportId] = useState<number | null>(null);
   const [minContestants, setMin] = useState(OUTRIGHT_MIN_CONTESTANTS_DEFAULT);
   const [text, setText] = useState('');
-  const { data: markets, error, reload } = useQuery(`${sportId}:${minContestants}`, () =>
+  const {
+    data: markets,
+    error,
+    reload,
+  } = useQuery(`${sportId}:${minContestants}`, () =>
     api.invoke('outrights:list', { ...(sportId !== null ? { sportId } : {}), minContestants }),
   );
 
@@ -23,15 +27,23 @@ export function OutrightsView() {
     const q = text.trim().toLowerCase();
     const bySport = new Map<string, Map<string, OutrightMarket[]>>();
     for (const m of markets ?? []) {
-      if (q && !`${m.special_name} ${m.league_name} ${m.home} ${m.away} ${m.contestants.map((c) => c.name).join(' ')}`.toLowerCase().includes(q)) continue;
+      if (
+        q &&
+        !`${m.special_name} ${m.league_name} ${m.home} ${m.away} ${m.contestants.map((c) => c.name).join(' ')}`
+          .toLowerCase()
+          .includes(q)
+      )
+        continue;
       const leagues = bySport.get(m.sport_name) ?? new Map<string, OutrightMarket[]>();
       bySport.set(m.sport_name, leagues);
       leagues.set(m.league_name, [...(leagues.get(m.league_name) ?? []), m]);
     }
-    return [...bySport.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([sport, leagues]) => ({
-      sport,
-      leagues: [...leagues.entries()].sort((a, b) => a[0].localeCompare(b[0])),
-    }));
+    return [...bySport.entries()]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([sport, leagues]) => ({
+        sport,
+        leagues: [...leagues.entries()].sort((a, b) => a[0].localeCompare(b[0])),
+      }));
   }, [markets, text]);
   const count = groups.reduce((n, g) => n + g.leagues.reduce((k, [, ms]) => k + ms.length, 0), 0);
 
@@ -39,8 +51,17 @@ export function OutrightsView() {
     <section className="view outrights" aria-labelledby="outrights-title">
       <header className="view-header">
         <h1 id="outrights-title">Outrights</h1>
-        <span className="muted" data-testid="outright-count">{markets ? `${count} markets` : ''}</span>
-        <input type="search" data-search placeholder="Filter (/)" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter outrights" />
+        <span className="muted" data-testid="outright-count">
+          {markets ? `${count} markets` : ''}
+        </span>
+        <input
+          type="search"
+          data-search
+          placeholder="Filter (/)"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Filter outrights"
+        />
         <SportSelect value={sportId} onChange={setSportId} testId="outright-sport" />
         <label className="check">
           min contestants{' '}
@@ -70,7 +91,11 @@ export function OutrightsView() {
         </div>
       )}
       {!markets && !error && <p className="calm-message">Loading outrights…</p>}
-      {markets && count === 0 && <p className="calm-message">No outright market with at least {minContestants} contestants. Lower the minimum to see more.</p>}
+      {markets && count === 0 && (
+        <p className="calm-message">
+          No outright market with at least {minContestants} contestants. Lower the minimum to see more.
+        </p>
+      )}
       {groups.map((g) => (
         <section key={g.sport} className="outright-sport">
           <h2>{g.sport}</h2>
@@ -79,11 +104,16 @@ export function OutrightsView() {
               <h3>{league}</h3>
               <div className="cards">
                 {ms.map((m) => (
-                  <article key={`${m.event_id}-${m.special_id}`} className="card" data-testid={`outright-${m.special_id}`}>
+                  <article
+                    key={`${m.event_id}-${m.special_id}`}
+                    className="card"
+                    data-testid={`outright-${m.special_id}`}
+                  >
                     <header>
                       <strong>{m.special_name}</strong>
                       <div className="muted small-text">
-                        {m.home} v {m.away} · cutoff <Time ms={serviceMs(m.cutoff)} withDate /> · {m.contestants.length} contestants
+                        {m.home} v {m.away} · cutoff <Time ms={serviceMs(m.cutoff)} withDate /> · {m.contestants.length}{' '}
+                        contestants
                       </div>
                     </header>
                     <table className="grid compact">
@@ -95,7 +125,10 @@ export function OutrightsView() {
                               <td className="ellipsis">{c.name}</td>
                               <td className="num muted">{c.handicap ? fmtLine(c.handicap) : ''}</td>
                               <td className="num">{fmtOdds(c.odds)}</td>
-                              <td className="num muted" title="True odds as the service gives them: de-vigged under the account's model on the service, which may not be the model chosen in Settings">
+                              <td
+                                className="num muted"
+                                title="True odds as the service gives them: de-vigged under the account's model on the service, which may not be the model chosen in Settings"
+                              >
                                 {fmtOdds(c.todds)}
                               </td>
                             </tr>

@@ -19,7 +19,11 @@ import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
 
 /** A line in words with its period: "Home team total 1.5 · 1st half". */
-export function lineLabel(m: Pick<MarketView, 'market' | 'line' | 'side' | 'period'>, sport: string, names: ReturnType<typeof usePeriodNames>): string {
+export function lineLabel(
+  m: Pick<MarketView, 'market' | 'line' | 'side' | 'period'>,
+  sport: string,
+  names: ReturnType<typeof usePeriodNames>,
+): string {
   return `${lineWords(m.market, m.line, { team: m.side })} · ${labelPeriod(sport, m.period, names)}`;
 }
 
@@ -28,9 +32,15 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
   const format = useOddsFormat();
   const periodNames = usePeriodNames();
   const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
-  const defaults = useStore(useShallow((s) => ({ pct: s.settings?.dropAlertPct ?? null, minutes: s.settings?.dropWindowMinutes ?? null })));
+  const defaults = useStore(
+    useShallow((s) => ({ pct: s.settings?.dropAlertPct ?? null, minutes: s.settings?.dropWindowMinutes ?? null })),
+  );
   const lines = useStore(
-    useShallow((s) => (s.lineIdsByEvent[eventId] ?? []).map((id) => s.markets[marketKey(eventId, id)]).filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0)),
+    useShallow((s) =>
+      (s.lineIdsByEvent[eventId] ?? [])
+        .map((id) => s.markets[marketKey(eventId, id)])
+        .filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0),
+    ),
   );
   const [saved, setSaved] = useState<PriceAlertOverrides | null>(null);
   const [pct, setPct] = useState('');
@@ -72,17 +82,34 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
   const saveRule = () => {
     const p = pct.trim() === '' ? undefined : Number(pct);
     const m = minutes.trim() === '' ? undefined : Number(minutes);
-    if (p !== undefined && !(p >= 0 && p <= 100)) return setProblem({ at: 'rule', text: 'The drop must be a number from 0 to 100 (%); blank keeps the default.' });
-    if (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 240)) return setProblem({ at: 'rule', text: 'The window must be a whole number of minutes from 1 to 240; blank keeps the default.' });
-    void store({ thresholds, ...(p === undefined ? {} : { dropPct: p }), ...(m === undefined ? {} : { dropWindowMinutes: m }) }, 'Drop rule', 'rule');
+    if (p !== undefined && !(p >= 0 && p <= 100))
+      return setProblem({ at: 'rule', text: 'The drop must be a number from 0 to 100 (%); blank keeps the default.' });
+    if (m !== undefined && !(Number.isInteger(m) && m >= 1 && m <= 240))
+      return setProblem({
+        at: 'rule',
+        text: 'The window must be a whole number of minutes from 1 to 240; blank keeps the default.',
+      });
+    void store(
+      { thresholds, ...(p === undefined ? {} : { dropPct: p }), ...(m === undefined ? {} : { dropWindowMinutes: m }) },
+      'Drop rule',
+      'rule',
+    );
   };
   const typed = box.value;
   const addThreshold = async () => {
     if (!line) return setProblem({ at: 'threshold', text: 'Choose a line for the threshold.' });
     if (!typed.ok) return setProblem({ at: 'threshold', text: typed.message });
-    if (await store({ ...saved, thresholds: [...thresholds, { lineId: line.lineId, side: chosenSide, price: typed.decimal }] }, 'Threshold', 'threshold')) box.fill(null);
+    if (
+      await store(
+        { ...saved, thresholds: [...thresholds, { lineId: line.lineId, side: chosenSide, price: typed.decimal }] },
+        'Threshold',
+        'threshold',
+      )
+    )
+      box.fill(null);
   };
-  const remove = (i: number) => void store({ ...saved, thresholds: thresholds.filter((_, j) => j !== i) }, 'Threshold removal', 'threshold');
+  const remove = (i: number) =>
+    void store({ ...saved, thresholds: thresholds.filter((_, j) => j !== i) }, 'Threshold removal', 'threshold');
   const sideSaid = line ? sideWords(line.market, line.line, chosenSide, { team: line.side }) : sideName(chosenSide);
 
   return (
@@ -124,7 +151,13 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
       </div>
       <ul className="thresholds" data-testid="thresholds">
         {thresholds.map((t, i) => (
-          <ThresholdItem key={`${t.lineId}:${t.side}:${t.price}`} eventId={eventId} sport={sport} threshold={t} onRemove={() => remove(i)} />
+          <ThresholdItem
+            key={`${t.lineId}:${t.side}:${t.price}`}
+            eventId={eventId}
+            sport={sport}
+            threshold={t}
+            onRemove={() => remove(i)}
+          />
         ))}
       </ul>
       {lines.length > 0 && (
@@ -135,14 +168,24 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
             void addThreshold();
           }}
         >
-          <select value={line?.lineId ?? ''} onChange={(e) => (setLineId(Number(e.target.value)), setProblem(null))} aria-label="Line" data-testid="threshold-line">
+          <select
+            value={line?.lineId ?? ''}
+            onChange={(e) => (setLineId(Number(e.target.value)), setProblem(null))}
+            aria-label="Line"
+            data-testid="threshold-line"
+          >
             {lines.map((m) => (
               <option key={m.lineId} value={m.lineId}>
                 {lineLabel(m, sport, periodNames)}
               </option>
             ))}
           </select>
-          <select value={chosenSide} onChange={(e) => (setSide(e.target.value as PriceSide), setProblem(null))} aria-label="Side" data-testid="threshold-side">
+          <select
+            value={chosenSide}
+            onChange={(e) => (setSide(e.target.value as PriceSide), setProblem(null))}
+            aria-label="Side"
+            data-testid="threshold-side"
+          >
             {sides.map((s) => (
               <option key={s} value={s}>
                 {line ? sideWords(line.market, line.line, s, { team: line.side }) : sideName(s)}
@@ -160,7 +203,9 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
           <button type="submit" data-testid="threshold-add">
             Add threshold
           </button>
-          {box.edited && <PriceReadBack what={sideSaid} link="crosses" box={box} format={format} testId="threshold-readback" />}
+          {box.edited && (
+            <PriceReadBack what={sideSaid} link="crosses" box={box} format={format} testId="threshold-readback" />
+          )}
           {problem?.at === 'threshold' && (
             <span className="form-error" role="alert" data-testid="threshold-error">
               {problem.text}
@@ -192,7 +237,9 @@ function ThresholdItem({
       return x ? { market: x.market, line: x.line, side: x.side, period: x.period } : null;
     }),
   );
-  const what = m ? `${lineLabel(m, sport, names)}: ${sideWords(m.market, m.line, threshold.side, { team: m.side })}` : `A line not offered now: ${sideName(threshold.side)}`;
+  const what = m
+    ? `${lineLabel(m, sport, names)}: ${sideWords(m.market, m.line, threshold.side, { team: m.side })}`
+    : `A line not offered now: ${sideName(threshold.side)}`;
   return (
     <li title={`Line id ${threshold.lineId}`} data-testid={`threshold-${threshold.lineId}-${threshold.side}`}>
       {priceInWords(what, threshold.price, format, undefined, 'crosses')}{' '}

@@ -31,7 +31,11 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
   const periodNames = usePeriodNames();
   const lines = useStore(
-    useShallow((s) => (s.lineIdsByEvent[eventId] ?? []).map((id) => s.markets[marketKey(eventId, id)]).filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0)),
+    useShallow((s) =>
+      (s.lineIdsByEvent[eventId] ?? [])
+        .map((id) => s.markets[marketKey(eventId, id)])
+        .filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0),
+    ),
   );
   const [open, setOpen] = useState(false);
   const [lineId, setLineId] = useState<number | null>(null);
@@ -52,17 +56,20 @@ export function RecordBet({ eventId }: { eventId: number }) {
   const ask = useFarAsk(box, live, priceInput);
   const { drop } = ask;
 
-  const choose = useCallback((m: MarketView | undefined, s?: PriceSide) => {
-    if (!m) return;
-    const next = s && pricedSides(m.prices).includes(s) ? s : pricedSides(m.prices)[0]!;
-    const live = m.prices?.[next] ?? null;
-    setLineId(m.lineId);
-    setSide(next);
-    fill(live);
-    setChosenAt(live);
-    drop();
-    setProblem(null);
-  }, [fill, drop]);
+  const choose = useCallback(
+    (m: MarketView | undefined, s?: PriceSide) => {
+      if (!m) return;
+      const next = s && pricedSides(m.prices).includes(s) ? s : pricedSides(m.prices)[0]!;
+      const live = m.prices?.[next] ?? null;
+      setLineId(m.lineId);
+      setSide(next);
+      fill(live);
+      setChosenAt(live);
+      drop();
+      setProblem(null);
+    },
+    [fill, drop],
+  );
   // The filled-in price follows the market until the trader types in the box.
   useEffect(() => {
     if (open && !edited && live !== null && live !== filled) fill(live);
@@ -101,7 +108,8 @@ export function RecordBet({ eventId }: { eventId: number }) {
     const st = Number(stake);
     if (!line) return setProblem({ field: 'line', text: 'Choose a line to bet on.' });
     if (!typed.ok) return setProblem({ field: 'price', text: typed.message });
-    if (stake.trim() === '' || !(st > 0)) return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
+    if (stake.trim() === '' || !(st > 0))
+      return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
     const p = typed.decimal;
     if (ask.holds(p)) return;
     const r = await api.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
@@ -119,7 +127,12 @@ export function RecordBet({ eventId }: { eventId: number }) {
 
   if (!open) {
     return (
-      <button onClick={() => (setOpen(true), choose(lines[0]))} disabled={lines.length === 0} data-testid="record-bet-open" title="Record a bet on a line (R)">
+      <button
+        onClick={() => (setOpen(true), choose(lines[0]))}
+        disabled={lines.length === 0}
+        data-testid="record-bet-open"
+        title="Record a bet on a line (R)"
+      >
         Record bet (R)
       </button>
     );
@@ -135,21 +148,43 @@ export function RecordBet({ eventId }: { eventId: number }) {
       // Esc on the question goes back to the price; otherwise it closes the form.
       onKeyDown={(e) => ask.escape(e, () => (setProblem(null), setOpen(false)))}
     >
-      <select aria-label="Line" value={line?.lineId ?? ''} onChange={(e) => choose(lines.find((m) => m.lineId === Number(e.target.value)), side)} data-testid="record-bet-line">
+      <select
+        aria-label="Line"
+        value={line?.lineId ?? ''}
+        onChange={(e) =>
+          choose(
+            lines.find((m) => m.lineId === Number(e.target.value)),
+            side,
+          )
+        }
+        data-testid="record-bet-line"
+      >
         {lines.map((m) => (
           <option key={m.lineId} value={m.lineId}>
             {lineWords(m.market, m.line, { team: m.side })} · {labelPeriod(sport, m.period, periodNames)}
           </option>
         ))}
       </select>
-      <select aria-label="Side" value={side} onChange={(e) => choose(line, e.target.value as PriceSide)} data-testid="record-bet-side">
+      <select
+        aria-label="Side"
+        value={side}
+        onChange={(e) => choose(line, e.target.value as PriceSide)}
+        data-testid="record-bet-side"
+      >
         {sides.map((s) => (
           <option key={s} value={s}>
             {line ? sideWords(line.market, line.line, s, { team: line.side }) : sideName(s)}
           </option>
         ))}
       </select>
-      <PriceBox box={box} format={format} invalid={problem?.field === 'price' || (box.edited && !typed.ok)} testId="record-bet-price" inputRef={priceInput} onType={() => (setProblem(null), drop())} />
+      <PriceBox
+        box={box}
+        format={format}
+        invalid={problem?.field === 'price' || (box.edited && !typed.ok)}
+        testId="record-bet-price"
+        inputRef={priceInput}
+        onType={() => (setProblem(null), drop())}
+      />
       <input
         aria-label="Stake"
         inputMode="decimal"
@@ -182,7 +217,9 @@ export function RecordBet({ eventId }: { eventId: number }) {
           </span>
         )}
       </PriceReadBack>
-      {ask.asking && typed.ok && live !== null && <FarAskQuestion live={live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />}
+      {ask.asking && typed.ok && live !== null && (
+        <FarAskQuestion live={live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />
+      )}
       {problem && (
         <span className="form-error" role="alert" data-testid="record-bet-error">
           {problem.text}

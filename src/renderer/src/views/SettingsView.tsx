@@ -5,11 +5,25 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
 import type { StorageKind } from '../../../shared/domain';
-import type { DesktopApi, DesktopView, SettingsPatch, SettingsView as SettingsValues } from '../../../shared/ipc/contract';
+import type {
+  DesktopApi,
+  DesktopView,
+  SettingsPatch,
+  SettingsView as SettingsValues,
+} from '../../../shared/ipc/contract';
 import type { AppError } from '../../../shared/errors';
 import type { DropAlertPhase, SettlementAlertScope } from '../../../shared/domain';
 import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../shared/requests';
-import { formatClock, formatOdds, ODDS_FORMAT_NAMES, ODDS_FORMATS, systemTimeZone, timeZoneNames, zoneLabel, type OddsFormat } from '../../../shared/formats';
+import {
+  formatClock,
+  formatOdds,
+  ODDS_FORMAT_NAMES,
+  ODDS_FORMATS,
+  systemTimeZone,
+  timeZoneNames,
+  zoneLabel,
+  type OddsFormat,
+} from '../../../shared/formats';
 import { api } from '../api';
 import { Time } from '../components/Time';
 import { useQuery, useSports } from '../hooks';
@@ -98,7 +112,8 @@ const UPDATE_TEXT: Record<DesktopView['update']['state'], string> = {
   error: 'The update check failed.',
 };
 
-const FORGET_ALL_WARNING = 'Forget all keys: removes the API key of every service from the OS keychain; you will need to enter it again.';
+const FORGET_ALL_WARNING =
+  'Forget all keys: removes the API key of every service from the OS keychain; you will need to enter it again.';
 
 /** "Forget all keys", asked twice: every service's key leaves the keychain, not only the current one's. */
 function ForgetAllKeys({ disabled }: { disabled: boolean }) {
@@ -112,7 +127,13 @@ function ForgetAllKeys({ disabled }: { disabled: boolean }) {
     setBusy(false);
     setAsking(false);
     if ('error' in r) toast(`No key was forgotten: ${r.error.message}`, 'error');
-    else toast(r.removed === 0 ? 'No keys were stored: nothing to forget' : `Forgot ${r.removed} ${r.removed === 1 ? 'key' : 'keys'}: removed from the OS keychain`, 'info');
+    else
+      toast(
+        r.removed === 0
+          ? 'No keys were stored: nothing to forget'
+          : `Forgot ${r.removed} ${r.removed === 1 ? 'key' : 'keys'}: removed from the OS keychain`,
+        'info',
+      );
   };
   if (!asking) {
     return (
@@ -127,7 +148,13 @@ function ForgetAllKeys({ disabled }: { disabled: boolean }) {
       <button type="button" disabled={busy} onClick={() => void confirm()} data-testid="forget-all-keys-yes">
         Forget all keys
       </button>{' '}
-      <button type="button" disabled={busy} onClick={() => setAsking(false)} data-testid="forget-all-keys-cancel" autoFocus>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => setAsking(false)}
+        data-testid="forget-all-keys-cancel"
+        autoFocus
+      >
         Cancel
       </button>
     </div>
@@ -150,7 +177,10 @@ function DesktopSection({ desktop }: { desktop: DesktopApi }) {
       clearInterval(timer);
     };
   }, [desktop]);
-  const run = async <T,>(work: () => Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>, done?: (v: T) => void) => {
+  const run = async <T,>(
+    work: () => Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>,
+    done?: (v: T) => void,
+  ) => {
     setBusy(true);
     const r = await work();
     setBusy(false);
@@ -161,25 +191,40 @@ function DesktopSection({ desktop }: { desktop: DesktopApi }) {
   return (
     <>
       <h2>Desktop</h2>
-      <Row label="Closing the window" hint="Oddsdesk keeps watching and notifying from the tray; quit from the tray menu or the app menu.">
+      <Row
+        label="Closing the window"
+        hint="Oddsdesk keeps watching and notifying from the tray; quit from the tray menu or the app menu."
+      >
         <label className="check">
           <input
             type="checkbox"
             checked={view?.closeToTray ?? true}
             disabled={!view}
             data-testid="close-to-tray-toggle"
-            onChange={(e) => void run(() => desktop.invoke('desktop:update', { closeToTray: e.target.checked }), setView)}
+            onChange={(e) =>
+              void run(() => desktop.invoke('desktop:update', { closeToTray: e.target.checked }), setView)
+            }
           />{' '}
           keeps Oddsdesk running in the tray
         </label>
-        {view && !view.trayAvailable && <div className="muted small-text">This desktop shows no tray icon: closing the window quits.</div>}
+        {view && !view.trayAvailable && (
+          <div className="muted small-text">This desktop shows no tray icon: closing the window quits.</div>
+        )}
       </Row>
-      <Row label="When something goes wrong" hint="The log never contains your key. The summary lists versions, the connection state and recent log lines.">
+      <Row
+        label="When something goes wrong"
+        hint="The log never contains your key. The summary lists versions, the connection state and recent log lines."
+      >
         <button onClick={() => void run(() => desktop.invoke('desktop:openLogFolder'))} data-testid="open-log-folder">
           Open log folder
         </button>{' '}
         <button
-          onClick={() => void run(() => desktop.invoke('desktop:copyDiagnostics'), () => toast('Diagnostics copied to the clipboard', 'info'))}
+          onClick={() =>
+            void run(
+              () => desktop.invoke('desktop:copyDiagnostics'),
+              () => toast('Diagnostics copied to the clipboard', 'info'),
+            )
+          }
           data-testid="copy-diagnostics"
         >
           Copy diagnostics
@@ -189,19 +234,41 @@ function DesktopSection({ desktop }: { desktop: DesktopApi }) {
       <Row label="Updates" hint={update ? `You have ${update.currentVersion}.` : undefined}>
         <span data-testid="update-state">
           {update ? UPDATE_TEXT[update.state] : ''}
-          {update?.version && update.state !== 'latest' ? ` ${update.version}${update.state === 'manual' ? '.' : ''}` : ''}
+          {update?.version && update.state !== 'latest'
+            ? ` ${update.version}${update.state === 'manual' ? '.' : ''}`
+            : ''}
           {update?.state === 'downloading' && update.percent !== null ? ` ${update.percent}%` : ''}
           {update?.message && (update.state === 'error' || update.state === 'manual') ? ` ${update.message}` : ''}
         </span>{' '}
-        {update && update.state !== 'off' && (update.state === 'available' || update.state === 'ready' ? (
-          <button disabled={busy} onClick={() => void run(() => desktop.invoke('desktop:installUpdate'), (u) => setView((v) => (v ? { ...v, update: u } : v)))} data-testid="install-update">
-            {update.state === 'ready' ? 'Restart and install' : 'Download, restart and install'}
-          </button>
-        ) : (
-          <button disabled={busy || update.state === 'checking' || update.state === 'downloading'} onClick={() => void run(() => desktop.invoke('desktop:checkForUpdates'), (u) => setView((v) => (v ? { ...v, update: u } : v)))} data-testid="check-updates">
-            Check for updates
-          </button>
-        ))}
+        {update &&
+          update.state !== 'off' &&
+          (update.state === 'available' || update.state === 'ready' ? (
+            <button
+              disabled={busy}
+              onClick={() =>
+                void run(
+                  () => desktop.invoke('desktop:installUpdate'),
+                  (u) => setView((v) => (v ? { ...v, update: u } : v)),
+                )
+              }
+              data-testid="install-update"
+            >
+              {update.state === 'ready' ? 'Restart and install' : 'Download, restart and install'}
+            </button>
+          ) : (
+            <button
+              disabled={busy || update.state === 'checking' || update.state === 'downloading'}
+              onClick={() =>
+                void run(
+                  () => desktop.invoke('desktop:checkForUpdates'),
+                  (u) => setView((v) => (v ? { ...v, update: u } : v)),
+                )
+              }
+              data-testid="check-updates"
+            >
+              Check for updates
+            </button>
+          ))}
       </Row>
     </>
   );
@@ -242,7 +309,12 @@ function StorageUsage() {
     reload();
     if (!r.ok) return toast(`Compaction failed: ${r.error.message}`, 'error');
     const n = r.value.ticksCompacted.toLocaleString();
-    toast(r.value.done ? `Compacted ${n} ticks; nothing older than the full-detail window is left raw` : `Compacted ${n} ticks; more remains and continues in the background`, 'info');
+    toast(
+      r.value.done
+        ? `Compacted ${n} ticks; nothing older than the full-detail window is left raw`
+        : `Compacted ${n} ticks; more remains and continues in the background`,
+      'info',
+    );
   };
   if (error) return <span className="status-error">The database size is not available: {error.message}</span>;
   if (!usage) return <span className="muted">Measuring…</span>;
@@ -281,12 +353,21 @@ function StorageUsage() {
 }
 
 /** When and where drop alerts speak: before kick-off, in play or both, and in which sports (none chosen: all). */
-function DropScopeSetting({ settings, update }: { settings: SettingsValues | null; update: (p: SettingsPatch) => Promise<AppError | null> }) {
+function DropScopeSetting({
+  settings,
+  update,
+}: {
+  settings: SettingsValues | null;
+  update: (p: SettingsPatch) => Promise<AppError | null>;
+}) {
   const sports = useSports();
   const chosen = settings?.dropAlertSports ?? [];
   const toggle = (id: number, on: boolean) => (on ? [...new Set([...chosen, id])] : chosen.filter((x) => x !== id));
   return (
-    <Row label="Drop alerts when" hint="In play means the stream says the match is live. Choose sports to limit drop alerts to them; none chosen means every sport. Price thresholds are not limited.">
+    <Row
+      label="Drop alerts when"
+      hint="In play means the stream says the match is live. Choose sports to limit drop alerts to them; none chosen means every sport. Price thresholds are not limited."
+    >
       <select
         value={settings?.dropAlertPhase ?? 'both'}
         disabled={!settings}
@@ -301,7 +382,13 @@ function DropScopeSetting({ settings, update }: { settings: SettingsValues | nul
       <div className="chosen-scope" data-testid="drop-alert-sports">
         {sports.map((s) => (
           <label key={s.sport_id} className="check">
-            <input type="checkbox" checked={chosen.includes(s.sport_id)} disabled={!settings} onChange={(e) => void update({ dropAlertSports: toggle(s.sport_id, e.target.checked) })} /> {s.name}
+            <input
+              type="checkbox"
+              checked={chosen.includes(s.sport_id)}
+              disabled={!settings}
+              onChange={(e) => void update({ dropAlertSports: toggle(s.sport_id, e.target.checked) })}
+            />{' '}
+            {s.name}
           </label>
         ))}
         {chosen.length === 0 && <span className="muted"> every sport</span>}
@@ -311,13 +398,20 @@ function DropScopeSetting({ settings, update }: { settings: SettingsValues | nul
 }
 
 /** Which settlements alert and notify: watched matches (default), all, or chosen sports and leagues (their sound is under Sounds). */
-function SettlementAlertsSetting({ settings, update }: { settings: SettingsValues | null; update: (p: SettingsPatch) => Promise<AppError | null> }) {
+function SettlementAlertsSetting({
+  settings,
+  update,
+}: {
+  settings: SettingsValues | null;
+  update: (p: SettingsPatch) => Promise<AppError | null>;
+}) {
   const sports = useSports();
   const leagues = useStore(useShallow((s) => Object.values(s.leaguesSeen)));
   const scope = settings?.settlementAlerts ?? 'watched';
   const chosenSports = settings?.settlementSports ?? [];
   const chosenLeagues = settings?.settlementLeagues ?? [];
-  const toggle = (list: number[], id: number, on: boolean) => (on ? [...new Set([...list, id])] : list.filter((x) => x !== id));
+  const toggle = (list: number[], id: number, on: boolean) =>
+    on ? [...new Set([...list, id])] : list.filter((x) => x !== id);
   return (
     <Row label="Settlement alerts" hint="Which settled matches alert (and notify, unless silenced above).">
       <select
@@ -336,7 +430,14 @@ function SettlementAlertsSetting({ settings, update }: { settings: SettingsValue
           <div>
             {sports.map((s) => (
               <label key={s.sport_id} className="check">
-                <input type="checkbox" checked={chosenSports.includes(s.sport_id)} onChange={(e) => void update({ settlementSports: toggle(chosenSports, s.sport_id, e.target.checked) })} /> {s.name}
+                <input
+                  type="checkbox"
+                  checked={chosenSports.includes(s.sport_id)}
+                  onChange={(e) =>
+                    void update({ settlementSports: toggle(chosenSports, s.sport_id, e.target.checked) })
+                  }
+                />{' '}
+                {s.name}
               </label>
             ))}
           </div>
@@ -347,7 +448,14 @@ function SettlementAlertsSetting({ settings, update }: { settings: SettingsValue
                 .sort((a, b) => a.leagueName.localeCompare(b.leagueName))
                 .map((l) => (
                   <label key={l.leagueId} className="check">
-                    <input type="checkbox" checked={chosenLeagues.includes(l.leagueId)} onChange={(e) => void update({ settlementLeagues: toggle(chosenLeagues, l.leagueId, e.target.checked) })} /> {l.leagueName}
+                    <input
+                      type="checkbox"
+                      checked={chosenLeagues.includes(l.leagueId)}
+                      onChange={(e) =>
+                        void update({ settlementLeagues: toggle(chosenLeagues, l.leagueId, e.target.checked) })
+                      }
+                    />{' '}
+                    {l.leagueName}
                   </label>
                 ))}
             </div>
@@ -360,10 +468,23 @@ function SettlementAlertsSetting({ settings, update }: { settings: SettingsValue
 
 export function SettingsView() {
   const { settings, error, theme, model, info, quota } = useStore(
-    useShallow((s) => ({ settings: s.settings, error: s.settingsError, theme: s.theme, model: s.devigModel, info: s.info, quota: s.status?.quota })),
+    useShallow((s) => ({
+      settings: s.settings,
+      error: s.settingsError,
+      theme: s.theme,
+      model: s.devigModel,
+      info: s.info,
+      quota: s.status?.quota,
+    })),
   );
   const { update, setApiKey, clearApiKey, load, toast } = useStore(
-    useShallow((s) => ({ update: s.updateSettings, setApiKey: s.setApiKey, clearApiKey: s.clearApiKey, load: s.loadSettings, toast: s.toast })),
+    useShallow((s) => ({
+      update: s.updateSettings,
+      setApiKey: s.setApiKey,
+      clearApiKey: s.clearApiKey,
+      load: s.loadSettings,
+      toast: s.toast,
+    })),
   );
   const [baseUrl, setBaseUrl] = useState(settings?.baseUrl ?? '');
   const [key, setKey] = useState('');
@@ -406,7 +527,15 @@ export function SettingsView() {
             void save({ baseUrl: baseUrl.trim() || null }, 'Base URL');
           }}
         >
-          <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://…" size={40} data-testid="base-url-input" disabled={!settings} />
+          <input
+            type="url"
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.target.value)}
+            placeholder="https://…"
+            size={40}
+            data-testid="base-url-input"
+            disabled={!settings}
+          />
           <button type="submit" disabled={!settings || baseUrl.trim() === (settings.baseUrl ?? '')}>
             Save
           </button>
@@ -436,19 +565,42 @@ export function SettingsView() {
             {settings ? (settings.hasKey ? '● a key is stored' : '○ no key stored') : ''}
           </span>
           {settings?.hasKey && (
-            <button type="button" onClick={() => void clearApiKey().then((err) => toast(err ? err.message : 'Key cleared', err ? 'error' : 'info'))} data-testid="api-key-clear">
+            <button
+              type="button"
+              onClick={() =>
+                void clearApiKey().then((err) => toast(err ? err.message : 'Key cleared', err ? 'error' : 'info'))
+              }
+              data-testid="api-key-clear"
+            >
               Clear key
             </button>
           )}
         </form>
         {/* An error only where a key is needed (a service is set); demo mode with no key needs none, and says so calmly. */}
-        {settings && !settings.keychain.available && (settings.baseUrl ? <div className="status-error small-text">{settings.keychain.message ?? 'The OS keychain is not available.'}</div> : <div className="muted small-text" title={settings.keychain.message ?? undefined} data-testid="keychain-note">No OS keychain here, so a key cannot be stored yet; demo mode needs none.</div>)}
+        {settings &&
+          !settings.keychain.available &&
+          (settings.baseUrl ? (
+            <div className="status-error small-text">
+              {settings.keychain.message ?? 'The OS keychain is not available.'}
+            </div>
+          ) : (
+            <div
+              className="muted small-text"
+              title={settings.keychain.message ?? undefined}
+              data-testid="keychain-note"
+            >
+              No OS keychain here, so a key cannot be stored yet; demo mode needs none.
+            </div>
+          ))}
         <div className="small-text">
           <ForgetAllKeys disabled={!settings || !settings.keychain.available} />
         </div>
         {settings?.demo && <div className="muted small-text">Demo mode: running on the built-in simulator.</div>}
       </Row>
-      <Row label="Hourly quota" hint="Requests per hour your plan allows; the service does not publish it. Rate-limit headers from the service take precedence.">
+      <Row
+        label="Hourly quota"
+        hint="Requests per hour your plan allows; the service does not publish it. Rate-limit headers from the service take precedence."
+      >
         <NumberSetting
           value={settings?.quotaPerHour ?? DEFAULT_QUOTA_PER_HOUR}
           min={QUOTA_PER_HOUR_RANGE.min}
@@ -468,8 +620,15 @@ export function SettingsView() {
       </Row>
 
       <h2>Pricing</h2>
-      <Row label="De-vig model" hint="Fair probabilities in the event detail are computed locally from live prices with this model.">
-        <select value={model} onChange={(e) => void update({ devigModel: e.target.value as DevigModel })} data-testid="devig-model-select">
+      <Row
+        label="De-vig model"
+        hint="Fair probabilities in the event detail are computed locally from live prices with this model."
+      >
+        <select
+          value={model}
+          onChange={(e) => void update({ devigModel: e.target.value as DevigModel })}
+          data-testid="devig-model-select"
+        >
           {DEVIG_MODELS.map((m) => (
             <option key={m} value={m}>
               {MODEL_NAMES[m]}
@@ -479,31 +638,87 @@ export function SettingsView() {
       </Row>
 
       <h2>Alerts and notifications</h2>
-      <Row label="Max stake alert threshold" hint="Alert when a limit (the maximum stake accepted on a line or special) has moved by at least this share since its last alert.">
-        <NumberSetting value={settings?.maxWinThresholdPct ?? 0} min={0} max={1000} suffix="%" testId="threshold-input" onSave={(n) => void save({ maxWinThresholdPct: n }, 'Threshold')} />
+      <Row
+        label="Max stake alert threshold"
+        hint="Alert when a limit (the maximum stake accepted on a line or special) has moved by at least this share since its last alert."
+      >
+        <NumberSetting
+          value={settings?.maxWinThresholdPct ?? 0}
+          min={0}
+          max={1000}
+          suffix="%"
+          testId="threshold-input"
+          onSave={(n) => void save({ maxWinThresholdPct: n }, 'Threshold')}
+        />
       </Row>
       <Row label="Notify">
         <label className="check">
-          <input type="checkbox" checked={settings?.notifySettlements ?? false} disabled={!settings} onChange={(e) => void update({ notifySettlements: e.target.checked })} /> settlements
+          <input
+            type="checkbox"
+            checked={settings?.notifySettlements ?? false}
+            disabled={!settings}
+            onChange={(e) => void update({ notifySettlements: e.target.checked })}
+          />{' '}
+          settlements
         </label>
         <label className="check">
-          <input type="checkbox" checked={settings?.notifyMaxWin ?? false} disabled={!settings} onChange={(e) => void update({ notifyMaxWin: e.target.checked })} /> max stake changes
+          <input
+            type="checkbox"
+            checked={settings?.notifyMaxWin ?? false}
+            disabled={!settings}
+            onChange={(e) => void update({ notifyMaxWin: e.target.checked })}
+          />{' '}
+          max stake changes
         </label>
         <label className="check">
-          <input type="checkbox" checked={settings?.notifyPriceAlerts ?? false} disabled={!settings} onChange={(e) => void update({ notifyPriceAlerts: e.target.checked })} data-testid="notify-price-toggle" /> price and drop alerts
+          <input
+            type="checkbox"
+            checked={settings?.notifyPriceAlerts ?? false}
+            disabled={!settings}
+            onChange={(e) => void update({ notifyPriceAlerts: e.target.checked })}
+            data-testid="notify-price-toggle"
+          />{' '}
+          price and drop alerts
         </label>
         <label className="check">
-          <input type="checkbox" checked={settings?.doNotDisturb ?? false} disabled={!settings} onChange={(e) => void update({ doNotDisturb: e.target.checked })} data-testid="dnd-toggle" /> do not disturb
+          <input
+            type="checkbox"
+            checked={settings?.doNotDisturb ?? false}
+            disabled={!settings}
+            onChange={(e) => void update({ doNotDisturb: e.target.checked })}
+            data-testid="dnd-toggle"
+          />{' '}
+          do not disturb
         </label>
       </Row>
       <SettlementAlertsSetting settings={settings} update={update} />
       <AlertSoundsSetting />
-      <Row label="Drop alert" hint="Alert when a side's no-vig fair price shortens at least this much (and its fair probability rises at least 1 point) since the open or within the window; after an alert, again when it shortens this much from the price it alerted at. A drift is never a drop. Each event can override it in its detail.">
-        <NumberSetting value={settings?.dropAlertPct ?? 5} min={0} max={100} suffix="%" testId="drop-pct-default" onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')} />{' '}
-        <NumberSetting value={settings?.dropWindowMinutes ?? 15} min={1} max={240} suffix="minutes" testId="drop-window-default" onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')} />
+      <Row
+        label="Drop alert"
+        hint="Alert when a side's no-vig fair price shortens at least this much (and its fair probability rises at least 1 point) since the open or within the window; after an alert, again when it shortens this much from the price it alerted at. A drift is never a drop. Each event can override it in its detail."
+      >
+        <NumberSetting
+          value={settings?.dropAlertPct ?? 5}
+          min={0}
+          max={100}
+          suffix="%"
+          testId="drop-pct-default"
+          onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')}
+        />{' '}
+        <NumberSetting
+          value={settings?.dropWindowMinutes ?? 15}
+          min={1}
+          max={240}
+          suffix="minutes"
+          testId="drop-window-default"
+          onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')}
+        />
       </Row>
       <DropScopeSetting settings={settings} update={update} />
-      <Row label="Money unit" hint="The currency or unit of your stakes and P/L (EUR, USD, u). Every stake and P/L is shown with two decimals in it.">
+      <Row
+        label="Money unit"
+        hint="The currency or unit of your stakes and P/L (EUR, USD, u). Every stake and P/L is shown with two decimals in it."
+      >
         <input
           key={settings?.moneyUnit ?? ''}
           defaultValue={settings?.moneyUnit ?? ''}
@@ -512,12 +727,25 @@ export function SettingsView() {
           disabled={!settings}
           aria-label="Money unit"
           data-testid="money-unit"
-          onBlur={(e) => e.target.value.trim() !== (settings?.moneyUnit ?? '') && void save({ moneyUnit: e.target.value.trim() }, 'Money unit')}
+          onBlur={(e) =>
+            e.target.value.trim() !== (settings?.moneyUnit ?? '') &&
+            void save({ moneyUnit: e.target.value.trim() }, 'Money unit')
+          }
           onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
         />
       </Row>
-      <Row label="Price alert hysteresis" hint="A price must move back this far past a threshold before it can fire again, so a price flickering around it alerts once.">
-        <NumberSetting value={settings?.priceAlertHysteresisPct ?? 1} min={0} max={50} suffix="%" testId="hysteresis-input" onSave={(n) => void save({ priceAlertHysteresisPct: n }, 'Hysteresis')} />
+      <Row
+        label="Price alert hysteresis"
+        hint="A price must move back this far past a threshold before it can fire again, so a price flickering around it alerts once."
+      >
+        <NumberSetting
+          value={settings?.priceAlertHysteresisPct ?? 1}
+          min={0}
+          max={50}
+          suffix="%"
+          testId="hysteresis-input"
+          onSave={(n) => void save({ priceAlertHysteresisPct: n }, 'Hysteresis')}
+        />
       </Row>
       {info?.host !== 'electron' && (
         <Row label="Browser notifications" hint="Browser mode shows alerts as desktop notifications once allowed.">
@@ -534,24 +762,55 @@ export function SettingsView() {
       )}
 
       <h2>Data</h2>
-      <Row label="Keep tick history for" hint="Older odds history is deleted; settlements, specials, alerts and max stake change points are kept.">
-        <NumberSetting value={settings?.retentionDays ?? 30} min={1} max={3650} suffix="days" testId="retention-input" onSave={(n) => void save({ retentionDays: n }, 'Retention')} />
+      <Row
+        label="Keep tick history for"
+        hint="Older odds history is deleted; settlements, specials, alerts and max stake change points are kept."
+      >
+        <NumberSetting
+          value={settings?.retentionDays ?? 30}
+          min={1}
+          max={3650}
+          suffix="days"
+          testId="retention-input"
+          onSave={(n) => void save({ retentionDays: n }, 'Retention')}
+        />
       </Row>
-      <Row label="Full tick detail for" hint="Older odds ticks are compacted into one-minute bars (open, high, low, close); every max stake change is kept exactly.">
-        <NumberSetting value={settings?.rawTickHours ?? 1} min={1} max={168} suffix="hours" testId="raw-hours-input" onSave={(n) => void save({ rawTickHours: n }, 'Full-detail window')} />
+      <Row
+        label="Full tick detail for"
+        hint="Older odds ticks are compacted into one-minute bars (open, high, low, close); every max stake change is kept exactly."
+      >
+        <NumberSetting
+          value={settings?.rawTickHours ?? 1}
+          min={1}
+          max={168}
+          suffix="hours"
+          testId="raw-hours-input"
+          onSave={(n) => void save({ rawTickHours: n }, 'Full-detail window')}
+        />
       </Row>
       <Row label="Database" hint="The history file on this computer and what each kind of history takes in it.">
         <StorageUsage />
       </Row>
       <Row label="Settlement sync every">
-        <NumberSetting value={settings?.settledEverySeconds ?? 60} min={10} max={3600} suffix="seconds" testId="settled-every-input" onSave={(n) => void save({ settledEverySeconds: n }, 'Sync interval')} />
+        <NumberSetting
+          value={settings?.settledEverySeconds ?? 60}
+          min={10}
+          max={3600}
+          suffix="seconds"
+          testId="settled-every-input"
+          onSave={(n) => void save({ settledEverySeconds: n }, 'Sync interval')}
+        />
       </Row>
 
       {api.desktop && <DesktopSection desktop={api.desktop} />}
 
       <h2>Appearance</h2>
       <Row label="Theme">
-        <select value={theme} onChange={(e) => void update({ theme: e.target.value as 'dark' | 'light' })} data-testid="theme-select">
+        <select
+          value={theme}
+          onChange={(e) => void update({ theme: e.target.value as 'dark' | 'light' })}
+          data-testid="theme-select"
+        >
           <option value="dark">Dark</option>
           <option value="light">Light</option>
         </select>
@@ -572,14 +831,21 @@ function OddsAndClock({ settings }: { settings: SettingsValues | null }) {
   const zone = settings?.timeZone ?? system;
   const format = settings?.oddsFormat ?? 'decimal';
   const zones = useMemo(() => timeZoneNames([zone, system]), [zone, system]);
-  const change = (patch: SettingsPatch, what: string) => void update(patch).then((err) => err && toast(`${what} not saved: ${err.message}`, 'error'));
+  const change = (patch: SettingsPatch, what: string) =>
+    void update(patch).then((err) => err && toast(`${what} not saved: ${err.message}`, 'error'));
   return (
     <>
       <Row
         label="Odds format"
         hint="How every price on screen reads: the grid, the detail, charts, Top movers, bets, specials and the alert list. CSV exports keep the decimal price and add this one beside it; desktop notifications stay decimal."
       >
-        <select value={format} disabled={!settings} onChange={(e) => change({ oddsFormat: e.target.value as OddsFormat }, 'Odds format')} aria-label="Odds format" data-testid="odds-format-select">
+        <select
+          value={format}
+          disabled={!settings}
+          onChange={(e) => change({ oddsFormat: e.target.value as OddsFormat }, 'Odds format')}
+          aria-label="Odds format"
+          data-testid="odds-format-select"
+        >
           {ODDS_FORMATS.map((f) => (
             <option key={f} value={f}>
               {ODDS_FORMAT_NAMES[f]}
@@ -590,8 +856,17 @@ function OddsAndClock({ settings }: { settings: SettingsValues | null }) {
           {formatOdds(EXAMPLE_PRICE, 'decimal')} reads {formatOdds(EXAMPLE_PRICE, format)}
         </span>
       </Row>
-      <Row label="Time zone" hint="Every time is shown in this zone, on a 24-hour clock; the status bar names it. Date filters take YYYY-MM-DD days from midnight in it. Default: this computer's zone.">
-        <select value={zone} disabled={!settings} onChange={(e) => change({ timeZone: e.target.value }, 'Time zone')} aria-label="Time zone" data-testid="time-zone-select">
+      <Row
+        label="Time zone"
+        hint="Every time is shown in this zone, on a 24-hour clock; the status bar names it. Date filters take YYYY-MM-DD days from midnight in it. Default: this computer's zone."
+      >
+        <select
+          value={zone}
+          disabled={!settings}
+          onChange={(e) => change({ timeZone: e.target.value }, 'Time zone')}
+          aria-label="Time zone"
+          data-testid="time-zone-select"
+        >
           {zones.map((z) => (
             <option key={z} value={z}>
               {z === system ? `${z} (this computer)` : z}

@@ -54,9 +54,7 @@ const SettlementRowView = memo(function SettlementRowView({
       onClick={() => onSelect(eventId)}
     >
       <Time ms={r.settledAt} short className="cell" />
-      <span className="cell muted ellipsis">
-        {[sportName(r.sportId), r.leagueName].filter(Boolean).join(' · ')}
-      </span>
+      <span className="cell muted ellipsis">{[sportName(r.sportId), r.leagueName].filter(Boolean).join(' · ')}</span>
       <span className="cell ellipsis">
         {r.runnerHome} v {r.runnerAway}
       </span>
@@ -69,7 +67,12 @@ const SettlementRowView = memo(function SettlementRowView({
           <Outcome value={r.moneyline?.draw} label="draw" testId={`ml-${eventId}-draw`} />
         ) : (
           // A sport played to a winner has no draw: its column stays, empty, so the rows line up.
-          <span className="oc none" title={`No draw in ${sportName(r.sportId).toLowerCase()}`} data-testid={`ml-${eventId}-draw`} data-outcome="none" />
+          <span
+            className="oc none"
+            title={`No draw in ${sportName(r.sportId).toLowerCase()}`}
+            data-testid={`ml-${eventId}-draw`}
+            data-outcome="none"
+          />
         )}
         <Outcome value={r.moneyline?.away} label="away" testId={`ml-${eventId}-away`} />
       </span>
@@ -86,7 +89,8 @@ function SettlementDetail({ eventId }: { eventId: number }) {
     setError(null);
     void load(eventId).then((e) => e && setError(e.message));
   }, [eventId, load]);
-  if (detail === undefined && error) return <p className="calm-message">The settlement's lines are not available: {error}</p>;
+  if (detail === undefined && error)
+    return <p className="calm-message">The settlement's lines are not available: {error}</p>;
   if (detail === undefined) return <p className="calm-message">Loading lines…</p>;
   if (detail === null) return <p className="calm-message">This settlement is no longer cached.</p>;
   const s = detail.settlement;
@@ -106,12 +110,18 @@ function SettlementDetail({ eventId }: { eventId: number }) {
 function LiveFeed({ sportName }: { sportName: (id: number) => string }) {
   const ids = useStore(useShallow((s) => s.liveSettlementIds.slice(0, 6)));
   const rows = useStore(useShallow((s) => ids.map((id) => s.settlementsById[id]).filter((r) => !!r)));
-  if (rows.length === 0) return <div className="live-feed muted">Live: new settlements appear here as they arrive.</div>;
+  if (rows.length === 0)
+    return <div className="live-feed muted">Live: new settlements appear here as they arrive.</div>;
   return (
     <div className="live-feed" data-testid="live-settlements">
       <span className="muted">Live:</span>
       {rows.map((r) => (
-        <span key={r.eventId} className="live-item" data-testid={`live-settlement-${r.eventId}`} title={[sportName(r.sportId), r.leagueName].filter(Boolean).join(' · ')}>
+        <span
+          key={r.eventId}
+          className="live-item"
+          data-testid={`live-settlement-${r.eventId}`}
+          title={[sportName(r.sportId), r.leagueName].filter(Boolean).join(' · ')}
+        >
           <Time ms={r.settledAt} /> {r.runnerHome} v {r.runnerAway} {r.scoreHome}–{r.scoreAway}
         </span>
       ))}
@@ -146,7 +156,12 @@ export function SettlementsView() {
     })),
   );
   const { setFilter, load, loadMore, toast } = useStore(
-    useShallow((s) => ({ setFilter: s.setSettlementFilter, load: s.loadSettlements, loadMore: s.loadMoreSettlements, toast: s.toast })),
+    useShallow((s) => ({
+      setFilter: s.setSettlementFilter,
+      load: s.loadSettlements,
+      loadMore: s.loadMoreSettlements,
+      toast: s.toast,
+    })),
   );
   const sports = useSports();
   const sportName = useMemo(() => {
@@ -160,7 +175,12 @@ export function SettlementsView() {
   const [exporting, setExporting] = useState(false);
   const zone = useTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
   // Settled, sport · league, match, score, 1 X 2, lines: each as wide as what it shows.
   const fit = useFitColumns(scroller, SETTLEMENT_FLOORS);
   const items = virtualizer.getVirtualItems();
@@ -249,9 +269,26 @@ export function SettlementsView() {
       </header>
       <LiveFeed sportName={sportName} />
       <div className="filters" role="search">
-        <input type="search" data-search placeholder="Team (/)" value={team} onChange={(e) => setTeam(e.target.value)} aria-label="Team" data-testid="settlement-team-filter" />
-        <SportSelect value={filter.sportId} onChange={(sportId) => setFilter({ sportId, leagueId: null })} testId="settlement-sport-filter" />
-        <select value={filter.leagueId ?? ''} onChange={(e) => setFilter({ leagueId: e.target.value === '' ? null : Number(e.target.value) })} aria-label="League" data-testid="settlement-league-filter">
+        <input
+          type="search"
+          data-search
+          placeholder="Team (/)"
+          value={team}
+          onChange={(e) => setTeam(e.target.value)}
+          aria-label="Team"
+          data-testid="settlement-team-filter"
+        />
+        <SportSelect
+          value={filter.sportId}
+          onChange={(sportId) => setFilter({ sportId, leagueId: null })}
+          testId="settlement-sport-filter"
+        />
+        <select
+          value={filter.leagueId ?? ''}
+          onChange={(e) => setFilter({ leagueId: e.target.value === '' ? null : Number(e.target.value) })}
+          aria-label="League"
+          data-testid="settlement-league-filter"
+        >
           <option value="">All leagues</option>
           {leagueList.map((l) => (
             <option key={l.leagueId} value={l.leagueId}>
@@ -260,10 +297,24 @@ export function SettlementsView() {
           ))}
         </select>
         <label className="check">
-          from <DayInput value={filter.from} onChange={(from) => setFilter({ from })} label="Settled from (YYYY-MM-DD)" testId="settlement-from" zone={zone} />
+          from{' '}
+          <DayInput
+            value={filter.from}
+            onChange={(from) => setFilter({ from })}
+            label="Settled from (YYYY-MM-DD)"
+            testId="settlement-from"
+            zone={zone}
+          />
         </label>
         <label className="check">
-          to <DayInput value={filter.to} onChange={(to) => setFilter({ to })} label="Settled to (YYYY-MM-DD)" testId="settlement-to" zone={zone} />
+          to{' '}
+          <DayInput
+            value={filter.to}
+            onChange={(to) => setFilter({ to })}
+            label="Settled to (YYYY-MM-DD)"
+            testId="settlement-to"
+            zone={zone}
+          />
         </label>
         <select
           value={filter.outcomeSide}
@@ -297,13 +348,22 @@ export function SettlementsView() {
       )}
       {!error && loaded && ids.length === 0 && (
         <div className="calm-message" data-testid="settlements-empty">
-          {filtered ? 'No cached settlement matches these filters.' : 'No settlement cached yet; they arrive as matches finish.'}{' '}
+          {filtered
+            ? 'No cached settlement matches these filters.'
+            : 'No settlement cached yet; they arrive as matches finish.'}{' '}
           {filtered && <button onClick={clearFilters}>Clear filters</button>}
         </div>
       )}
       {!loaded && !error && <p className="calm-message">Loading cached settlements…</p>}
       <div className={`split${selected !== null ? ' open' : ''}`}>
-        <div className={`sgrid${stale ? ' stale' : ''}`} role="grid" aria-rowcount={ids.length} aria-busy={stale} data-testid="settlement-grid" style={fit}>
+        <div
+          className={`sgrid${stale ? ' stale' : ''}`}
+          role="grid"
+          aria-rowcount={ids.length}
+          aria-busy={stale}
+          data-testid="settlement-grid"
+          style={fit}
+        >
           <div className="sbody" ref={scroller} data-testid="settlement-list">
             <div className="shead" role="row">
               <span className="th">Settled</span>

@@ -18,7 +18,11 @@ import { eventName, fmtLine, fmtMoney, fmtSignedPct, serviceMs, useOdds } from '
 import { useStore } from '../store';
 
 /** A special's bet type as a trader says it; the service's code on hover. */
-const BET_TYPE_WORDS: Record<string, string> = { MULTI_WAY_HEAD_TO_HEAD: 'Multi-way', SPREAD: 'Spread', OVER_UNDER: 'Over/under' };
+const BET_TYPE_WORDS: Record<string, string> = {
+  MULTI_WAY_HEAD_TO_HEAD: 'Multi-way',
+  SPREAD: 'Spread',
+  OVER_UNDER: 'Over/under',
+};
 export function betTypeWords(code: string): string {
   const known = BET_TYPE_WORDS[code];
   if (known) return known;
@@ -30,7 +34,8 @@ function PlanRestricted({ error }: { error: AppError }) {
   const setView = useStore((s) => s.setView);
   return (
     <div className="calm-message plan" data-testid="specials-restricted">
-      Specials need the {error.requiredPlan ?? 'enterprise'} plan; your plan: {error.yourPlan ?? useStore.getState().status?.plan ?? 'unknown'}.{' '}
+      Specials need the {error.requiredPlan ?? 'enterprise'} plan; your plan:{' '}
+      {error.yourPlan ?? useStore.getState().status?.plan ?? 'unknown'}.{' '}
       <button onClick={() => setView('settings')}>Use another key</button>
     </div>
   );
@@ -38,7 +43,7 @@ function PlanRestricted({ error }: { error: AppError }) {
 
 const CLV_TITLE =
   'CLV: the opening offered odds (what one could have bet at the open) against the fair closing price under this model, minus 1. ' +
-  'Fair move: the fair price\'s own move from the opening record to the closing record (nothing one could have bet).';
+  "Fair move: the fair price's own move from the opening record to the closing record (nothing one could have bet).";
 
 function ClvCell({ row, id }: { row: ClvRow | undefined; id: string }) {
   const clv = row?.clv ?? null;
@@ -53,14 +58,26 @@ function ClvCell({ row, id }: { row: ClvRow | undefined; id: string }) {
       <div className={clv == null ? 'muted' : toneOf(clv * 100)} data-testid={`${id}-clv`}>
         {!closed ? 'open' : clv == null ? 'CLV —' : `CLV ${clv >= 0 ? '▲' : '▼'} ${fmtSignedPct(clv)}`}
       </div>
-      <div className="muted" data-testid={`${id}-fair-move`} title={`Fair (no-vig) price under this model: ${fmtOdds(row?.openingTrueOdds)} at the open → ${fmtOdds(row?.closingTrueOdds)} at the close`}>
+      <div
+        className="muted"
+        data-testid={`${id}-fair-move`}
+        title={`Fair (no-vig) price under this model: ${fmtOdds(row?.openingTrueOdds)} at the open → ${fmtOdds(row?.closingTrueOdds)} at the close`}
+      >
         {closed ? `fair move ${fmtSignedPct(row?.fairMove)}` : `fair open ${fmtOdds(row?.openingTrueOdds)}`}
       </div>
     </td>
   );
 }
 
-function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; chosen: number | null; onChoose: (contestantId: number) => void }) {
+function SpecialTable({
+  special,
+  chosen,
+  onChoose,
+}: {
+  special: SpecialView;
+  chosen: number | null;
+  onChoose: (contestantId: number) => void;
+}) {
   // The trader's model: the opening and closing records carry true odds under every model; between them the
   // service's todds follows the model asked for when the tick was fetched.
   const model = useStore((s) => s.devigModel);
@@ -70,80 +87,126 @@ function SpecialTable({ special, chosen, onChoose }: { special: SpecialView; cho
       <h3>
         {special.specialName}{' '}
         <span className="muted">
-          · <span title={`Bet type ${special.betType}`}>{betTypeWords(special.betType)}</span> · {special.category} · cutoff{' '}
+          · <span title={`Bet type ${special.betType}`}>{betTypeWords(special.betType)}</span> · {special.category} ·
+          cutoff{' '}
         </span>
         <Time ms={serviceMs(special.cutoff)} withDate className="muted" />
       </h3>
       {/* Wider than the pane, the table scrolls sideways in its own box, the contestant kept in sight. */}
       <div className="table-scroll">
-      <table className="grid specials-grid">
-        <thead>
-          <tr>
-            <th rowSpan={2} className="sticky-first">
-              Contestant
-            </th>
-            <th rowSpan={2} className="num">Hcp</th>
-            <th rowSpan={2} className="num">Odds</th>
-            <th rowSpan={2} className="num" title={`True (no-vig) odds under ${model}, your de-vig model (Settings)`} data-testid="specials-true-head">
-              True ({model})
-            </th>
-            <th rowSpan={2} className="num" title="Limit: the maximum stake accepted on this market (max_win)">
-              Max stake
-            </th>
-            {DEVIG_MODELS.map((m) => (
-              <th key={m} className="num model-head">
-                {m}
+        <table className="grid specials-grid">
+          <thead>
+            <tr>
+              <th rowSpan={2} className="sticky-first">
+                Contestant
               </th>
-            ))}
-          </tr>
-          <tr>
-            {DEVIG_MODELS.map((m) => (
-              <th key={m} className="num muted sub" title={CLV_TITLE}>
-                open odds → fair close · CLV · fair move
+              <th rowSpan={2} className="num">
+                Hcp
               </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {special.contestants.map((c) => {
-            const byModel = c.trueOddsByModel?.[model];
-            return (
-              <tr key={c.contestantId} className={chosen === c.contestantId ? 'chosen' : undefined} onClick={() => onChoose(c.contestantId)} title="Click for the max stake timeline">
-                <td className="sticky-first">{c.contestantName}</td>
-                <td className="num">{fmtLine(c.handicap)}</td>
-                <td className="num">{fmtOdds(c.odds)}</td>
-                <td
-                  className="num"
-                  data-testid={`true-${special.specialId}-${c.contestantId}`}
-                  title={byModel !== undefined ? `${model}, from the service's true odds by model` : `The service's todds of the latest tick (under the model asked for when it was fetched)`}
+              <th rowSpan={2} className="num">
+                Odds
+              </th>
+              <th
+                rowSpan={2}
+                className="num"
+                title={`True (no-vig) odds under ${model}, your de-vig model (Settings)`}
+                data-testid="specials-true-head"
+              >
+                True ({model})
+              </th>
+              <th rowSpan={2} className="num" title="Limit: the maximum stake accepted on this market (max_win)">
+                Max stake
+              </th>
+              {DEVIG_MODELS.map((m) => (
+                <th key={m} className="num model-head">
+                  {m}
+                </th>
+              ))}
+            </tr>
+            <tr>
+              {DEVIG_MODELS.map((m) => (
+                <th key={m} className="num muted sub" title={CLV_TITLE}>
+                  open odds → fair close · CLV · fair move
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {special.contestants.map((c) => {
+              const byModel = c.trueOddsByModel?.[model];
+              return (
+                <tr
+                  key={c.contestantId}
+                  className={chosen === c.contestantId ? 'chosen' : undefined}
+                  onClick={() => onChoose(c.contestantId)}
+                  title="Click for the max stake timeline"
                 >
-                  {fmtOdds(byModel ?? c.todds)}
-                </td>
-                <td className="num" title="Maximum stake accepted">{fmtMoney(c.maxWin)}</td>
-                {DEVIG_MODELS.map((m) => (
-                  <ClvCell key={m} row={c.clv.find((r) => r.model === m)} id={`clv-${special.specialId}-${c.contestantId}-${m}`} />
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                  <td className="sticky-first">{c.contestantName}</td>
+                  <td className="num">{fmtLine(c.handicap)}</td>
+                  <td className="num">{fmtOdds(c.odds)}</td>
+                  <td
+                    className="num"
+                    data-testid={`true-${special.specialId}-${c.contestantId}`}
+                    title={
+                      byModel !== undefined
+                        ? `${model}, from the service's true odds by model`
+                        : `The service's todds of the latest tick (under the model asked for when it was fetched)`
+                    }
+                  >
+                    {fmtOdds(byModel ?? c.todds)}
+                  </td>
+                  <td className="num" title="Maximum stake accepted">
+                    {fmtMoney(c.maxWin)}
+                  </td>
+                  {DEVIG_MODELS.map((m) => (
+                    <ClvCell
+                      key={m}
+                      row={c.clv.find((r) => r.model === m)}
+                      id={`clv-${special.specialId}-${c.contestantId}-${m}`}
+                    />
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       </div>
     </section>
   );
 }
 
-function ContestantTimeline({ eventId, specialId, contestantId, name }: { eventId: number; specialId: number; contestantId: number; name: string }) {
-  const { data: raw, error } = useQuery(`${eventId}:${specialId}:${contestantId}`, () => api.invoke('specials:history', eventId, specialId, contestantId));
+function ContestantTimeline({
+  eventId,
+  specialId,
+  contestantId,
+  name,
+}: {
+  eventId: number;
+  specialId: number;
+  contestantId: number;
+  name: string;
+}) {
+  const { data: raw, error } = useQuery(`${eventId}:${specialId}:${contestantId}`, () =>
+    api.invoke('specials:history', eventId, specialId, contestantId),
+  );
   const points = useMemo(() => (raw ? [...raw].sort((a, b) => a.at - b.at) : null), [raw]);
   const data = useMemo(() => (points ? [points.map((p) => p.at), points.map((p) => p.maxWin)] : [[], []]), [points]);
-  const odds = useMemo(() => (points ? [points.map((p) => p.at), points.map((p) => p.odds), points.map((p) => p.todds)] : [[], [], []]), [points]);
+  const odds = useMemo(
+    () => (points ? [points.map((p) => p.at), points.map((p) => p.odds), points.map((p) => p.todds)] : [[], [], []]),
+    [points],
+  );
   if (error) return <p className="calm-message">The history is not available: {error.message}</p>;
   if (!points) return <p className="calm-message">Loading {name}'s history…</p>;
   if (points.length === 0) return <p className="calm-message">No ticks recorded for {name} yet.</p>;
   return (
     <div className="charts two">
-      <Chart title={`${name}: max stake`} data={data} series={[{ label: 'max stake', color: '--c2', stepped: true }]} values="money" testId="chart-special-maxwin" />
+      <Chart
+        title={`${name}: max stake`}
+        data={data}
+        series={[{ label: 'max stake', color: '--c2', stepped: true }]}
+        values="money"
+        testId="chart-special-maxwin"
+      />
       <Chart
         title={`${name}: odds`}
         log
@@ -176,9 +239,7 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
   const sport = useStore((s) => s.watchEvents[data.eventId]?.sportName ?? '');
   // The team of each team-total line the page holds (its market's side).
   const teamKey = useStore((s) =>
-    data.lineMaxWinPoints
-      .map((p) => s.markets[marketKey(data.eventId, p.lineId)]?.side ?? '')
-      .join(','),
+    data.lineMaxWinPoints.map((p) => s.markets[marketKey(data.eventId, p.lineId)]?.side ?? '').join(','),
   );
   const teams = useMemo(() => {
     const sides = teamKey.split(',');
@@ -201,7 +262,10 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
         at: p.at,
         // A team total names its team where the stream showed the line (its market's side).
         ids: `Line id ${p.lineId}`,
-        what: p.market === null ? 'A line no longer offered' : lineWords(p.market, p.line, { team: teams.get(p.lineId) ?? null }),
+        what:
+          p.market === null
+            ? 'A line no longer offered'
+            : lineWords(p.market, p.line, { team: teams.get(p.lineId) ?? null }),
         detail: p.period === null ? '' : labelPeriod(sport, p.period, names),
         from: p.previousMaxWin,
         to: p.maxWin,
@@ -239,7 +303,9 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
                 <td>{r.detail}</td>
                 <td className="num">{r.from == null ? 'baseline' : fmtMoney(r.from)}</td>
                 <td className="num">{fmtMoney(r.to)}</td>
-                <td className={`num ${ch == null ? 'muted' : toneOf(ch * 100)}`}>{ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}</td>
+                <td className={`num ${ch == null ? 'muted' : toneOf(ch * 100)}`}>
+                  {ch == null ? '—' : `${ch >= 0 ? '▲' : '▼'} ${fmtSignedPct(ch)}`}
+                </td>
               </tr>
             );
           })}
@@ -251,14 +317,24 @@ function MaxWinTimeline({ data }: { data: SpecialsViewData }) {
 
 export function SpecialsView() {
   const watched = useStore(
-    useShallow((s) => s.watchIds.map((id) => `${id}\t${eventName(s.watchEvents[id]?.runnerHome, s.watchEvents[id]?.runnerAway, id)}`)),
+    useShallow((s) =>
+      s.watchIds.map((id) => `${id}\t${eventName(s.watchEvents[id]?.runnerHome, s.watchEvents[id]?.runnerAway, id)}`),
+    ),
   );
   const selected = useStore((s) => s.selectedEventId);
   const selectEvent = useStore((s) => s.selectEvent);
   const setView = useStore((s) => s.setView);
   const eventId = selected ?? (watched[0] ? Number(watched[0].split('\t')[0]) : null);
-  const { data, error, reload } = useQuery(eventId === null ? null : String(eventId), () => api.invoke('specials:list', eventId ?? 0), 30_000);
-  const [chosenFor, setChosenFor] = useState<{ eventId: number | null; specialId: number; contestantId: number } | null>(null);
+  const { data, error, reload } = useQuery(
+    eventId === null ? null : String(eventId),
+    () => api.invoke('specials:list', eventId ?? 0),
+    30_000,
+  );
+  const [chosenFor, setChosenFor] = useState<{
+    eventId: number | null;
+    specialId: number;
+    contestantId: number;
+  } | null>(null);
   const chosen = chosenFor?.eventId === eventId ? chosenFor : null;
   const setChosen = (c: { specialId: number; contestantId: number }) => setChosenFor({ eventId, ...c });
 
@@ -273,8 +349,16 @@ export function SpecialsView() {
     <section className="view specials" aria-labelledby="specials-title">
       <header className="view-header">
         <h1 id="specials-title">Specials</h1>
-        <select value={eventId ?? ''} onChange={(e) => selectEvent(Number(e.target.value))} aria-label="Watched event" data-testid="specials-event-select" disabled={watched.length === 0}>
-          {eventId !== null && !watched.some((w) => w.startsWith(`${eventId}\t`)) && <option value={eventId}>#{eventId}</option>}
+        <select
+          value={eventId ?? ''}
+          onChange={(e) => selectEvent(Number(e.target.value))}
+          aria-label="Watched event"
+          data-testid="specials-event-select"
+          disabled={watched.length === 0}
+        >
+          {eventId !== null && !watched.some((w) => w.startsWith(`${eventId}\t`)) && (
+            <option value={eventId}>#{eventId}</option>
+          )}
           {watched.map((w) => {
             const [id, name] = w.split('\t');
             return (
@@ -291,7 +375,8 @@ export function SpecialsView() {
       </header>
       {eventId === null && (
         <div className="calm-message">
-          Specials are shown for a watched event. <button onClick={() => setView('watchlist')}>Go to the watchlist</button>
+          Specials are shown for a watched event.{' '}
+          <button onClick={() => setView('watchlist')}>Go to the watchlist</button>
         </div>
       )}
       {restricted && <PlanRestricted error={restricted} />}
@@ -310,7 +395,14 @@ export function SpecialsView() {
           onChoose={(contestantId) => setChosen({ specialId: sp.specialId, contestantId })}
         />
       ))}
-      {chosen && eventId !== null && <ContestantTimeline eventId={eventId} specialId={chosen.specialId} contestantId={chosen.contestantId} name={chosenName} />}
+      {chosen && eventId !== null && (
+        <ContestantTimeline
+          eventId={eventId}
+          specialId={chosen.specialId}
+          contestantId={chosen.contestantId}
+          name={chosenName}
+        />
+      )}
       {data && (data.maxWinPoints.length > 0 || data.lineMaxWinPoints.length > 0) && <MaxWinTimeline data={data} />}
     </section>
   );

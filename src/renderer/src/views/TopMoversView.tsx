@@ -8,7 +8,15 @@ import type { MoverRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { api } from '../api';
 import { KeyHint } from '../components/KeyHint';
-import { arrowOf, COLOUR_LEGEND, COLOUR_LEGEND_IMPLIED, formatPercent, movePctIn, toneOf, type OddsFormat } from '../../../shared/formats';
+import {
+  arrowOf,
+  COLOUR_LEGEND,
+  COLOUR_LEGEND_IMPLIED,
+  formatPercent,
+  movePctIn,
+  toneOf,
+  type OddsFormat,
+} from '../../../shared/formats';
 import { fmtMoney, useOddsFormat, useOdds } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
@@ -18,13 +26,20 @@ type Window = (typeof WINDOWS)[number];
 const REFRESH_MS = 5_000;
 
 /** A row's move over `w` minutes as the trader reads it: the fair price's, or in implied-% mode its probability's. */
-const moveOf = (r: MoverRow, w: Window, format: OddsFormat) => movePctIn(format, w === 5 ? r.move5 : w === 15 ? r.move15 : r.move60);
+const moveOf = (r: MoverRow, w: Window, format: OddsFormat) =>
+  movePctIn(format, w === 5 ? r.move5 : w === 15 ? r.move15 : r.move60);
 /** "▲ +11.5%": the arrow the colour legend promises, and the signed move. */
-const fmtMove = (x: number | null) => (x === null ? formatPercent(x) : `${arrowOf(x)} ${formatPercent(x, { sign: true })}`.trim());
+const fmtMove = (x: number | null) =>
+  x === null ? formatPercent(x) : `${arrowOf(x)} ${formatPercent(x, { sign: true })}`.trim();
 
 /** The biggest moves first (either way); ties by event and line, so the order is stable. */
 const rank = (rows: readonly MoverRow[], w: Window, format: OddsFormat) =>
-  [...rows].sort((a, b) => Math.abs(moveOf(b, w, format) ?? 0) - Math.abs(moveOf(a, w, format) ?? 0) || a.eventId - b.eventId || a.lineId - b.lineId);
+  [...rows].sort(
+    (a, b) =>
+      Math.abs(moveOf(b, w, format) ?? 0) - Math.abs(moveOf(a, w, format) ?? 0) ||
+      a.eventId - b.eventId ||
+      a.lineId - b.lineId,
+  );
 /** A row's identity: its line and side. */
 const rowKey = (r: MoverRow) => `${r.lineId}:${r.side}`;
 
@@ -72,7 +87,8 @@ export function TopMoversView() {
     },
   });
   useEffect(() => {
-    if (selected >= 0) table.current?.querySelector(`[data-testid="mover-row-${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+    if (selected >= 0)
+      table.current?.querySelector(`[data-testid="mover-row-${selected}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
 
   return (
@@ -87,7 +103,13 @@ export function TopMoversView() {
           ))}
         </div>
       </header>
-      <p className="muted small-text">Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price: {implied ? 'the relative change of its probability (+ = more likely, a steam; − = less likely)' : 'its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted)'}. A line missing a side it had is left out. ↑↓ move, Enter opens the event at this line (Esc comes back).</p>
+      <p className="muted small-text">
+        Ranked by the size of the {span}-minute move of the fair (no-vig, chosen model) price:{' '}
+        {implied
+          ? 'the relative change of its probability (+ = more likely, a steam; − = less likely)'
+          : 'its relative change, as the drop alert measures it (− = shortened, a steam; + = drifted)'}
+        . A line missing a side it had is left out. ↑↓ move, Enter opens the event at this line (Esc comes back).
+      </p>
       <p className="muted small-text" data-testid="colour-legend">
         {implied ? COLOUR_LEGEND_IMPLIED : COLOUR_LEGEND}
       </p>
@@ -96,7 +118,9 @@ export function TopMoversView() {
           {error.message}
         </p>
       )}
-      {rows && ranked.length === 0 && <p className="calm-message">No priced lines on the watchlist yet: watch a few events (W).</p>}
+      {rows && ranked.length === 0 && (
+        <p className="calm-message">No priced lines on the watchlist yet: watch a few events (W).</p>
+      )}
       {ranked.length > 0 && (
         <table className="grid" data-testid="movers-table" ref={table}>
           <thead>
@@ -111,8 +135,12 @@ export function TopMoversView() {
                   {w} min
                 </th>
               ))}
-              <th className="num" title="Limit: the maximum stake accepted on the line">Max stake</th>
-              <th className="num" title="How the maximum stake accepted moved over the last 60 minutes">Max stake 60 min</th>
+              <th className="num" title="Limit: the maximum stake accepted on the line">
+                Max stake
+              </th>
+              <th className="num" title="How the maximum stake accepted moved over the last 60 minutes">
+                Max stake 60 min
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -132,7 +160,11 @@ export function TopMoversView() {
                 <td className="num">{fmtOdds(r.price)}</td>
                 <td className="num">{fmtOdds(r.fair)}</td>
                 {WINDOWS.map((w) => (
-                  <td key={w} className={`num ${toneOf(moveOf(r, w, format))}`} data-testid={w === span ? `mover-move-${i}` : undefined}>
+                  <td
+                    key={w}
+                    className={`num ${toneOf(moveOf(r, w, format))}`}
+                    data-testid={w === span ? `mover-move-${i}` : undefined}
+                  >
                     {fmtMove(moveOf(r, w, format))}
                   </td>
                 ))}

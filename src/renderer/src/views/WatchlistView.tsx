@@ -5,10 +5,30 @@
 // menu and the headers; kept per profile by the core); without a choice of columns, the default set that fits the
 // grid's width. The event column stays put when the grid scrolls sideways.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type RefObject } from 'react';
+import {
+  Fragment,
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+  type RefObject,
+} from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
-import { arrowOf, countOf, formatOdds, movePctIn, formatPercent, toneOf, type OddsFormat } from '../../../shared/formats';
+import {
+  arrowOf,
+  countOf,
+  formatOdds,
+  movePctIn,
+  formatPercent,
+  toneOf,
+  type OddsFormat,
+} from '../../../shared/formats';
 import type { GridColumn, GridSortKey } from '../../../shared/gridLayout';
 import { labelPeriod } from '../../../shared/periods';
 import { sideName } from '../../../shared/trading';
@@ -33,7 +53,17 @@ import {
 import { endedOf, marketKey, streamOf } from '../store/watchlist';
 import { AgeCell, FairCell, fmtAge, LineCell, MaxWinCell, ScoreCell } from './gridCells';
 import { FixturePicker } from './FixturePicker';
-import { autoColumns, COLUMN_CELLS, COLUMN_NAMES, gridTemplate, menuOrder, moveColumn, priceRuns, toggleColumn, type ContentWidths } from './gridColumns';
+import {
+  autoColumns,
+  COLUMN_CELLS,
+  COLUMN_NAMES,
+  gridTemplate,
+  menuOrder,
+  moveColumn,
+  priceRuns,
+  toggleColumn,
+  type ContentWidths,
+} from './gridColumns';
 import { GridSizer } from './GridSizer';
 
 const ROW_HEIGHT = 30;
@@ -55,7 +85,8 @@ interface RowLines extends MainLines {
   /** A main line shows a price (held and not offline). */
   priced: boolean;
 }
-const sameRowLines = (a: RowLines, b: RowLines) => a.ml === b.ml && a.spread === b.spread && a.total === b.total && a.held === b.held && a.priced === b.priced;
+const sameRowLines = (a: RowLines, b: RowLines) =>
+  a.ml === b.ml && a.spread === b.spread && a.total === b.total && a.held === b.held && a.priced === b.priced;
 
 /**
  * The row's main lines, read again only when its own event's markets change (marketBus), not on every store update:
@@ -67,7 +98,9 @@ function useRowLines(eventId: number, period: number): RowLines {
   return useSyncExternalStore(subscribe, () => {
     const s = useStore.getState();
     const lines = mainLines(s, eventId, period);
-    const held = [lines.ml, lines.spread, lines.total].some((id) => id !== null && s.markets[marketKey(eventId, id)] !== undefined);
+    const held = [lines.ml, lines.spread, lines.total].some(
+      (id) => id !== null && s.markets[marketKey(eventId, id)] !== undefined,
+    );
     const next: RowLines = { ...lines, held, priced: held && hasMainPrice(s, eventId, lines) };
     if (last.current && sameRowLines(last.current, next)) return last.current;
     return (last.current = next);
@@ -75,7 +108,17 @@ function useRowLines(eventId: number, period: number): RowLines {
 }
 
 /** A header cell: click (or Enter) sorts by it, again reverses; the choice is kept for the profile. */
-function SortHeader({ k, label, title, className }: { k: GridSortKey; label: string; title?: string; className?: string }) {
+function SortHeader({
+  k,
+  label,
+  title,
+  className,
+}: {
+  k: GridSortKey;
+  label: string;
+  title?: string;
+  className?: string;
+}) {
   const sort = useStore(useShallow((s) => gridLayoutOf(s).sort));
   const sortBy = useStore((s) => s.sortGridBy);
   const toast = useStore((s) => s.toast);
@@ -96,7 +139,15 @@ function SortHeader({ k, label, title, className }: { k: GridSortKey; label: str
 }
 
 /** The moneyline side whose fair price moved most in 15 minutes: "1 ▼ 4.2%" (▼ shortened, ▲ drifted; in implied-% mode the probability's move). */
-const MoveCell = memo(function MoveCell({ eventId, period, format }: { eventId: number; period: number; format: OddsFormat }) {
+const MoveCell = memo(function MoveCell({
+  eventId,
+  period,
+  format,
+}: {
+  eventId: number;
+  period: number;
+  format: OddsFormat;
+}) {
   // The event's movers are replaced every 15 s (loadGridMoves): the cell renders then, not on a price tick.
   const rows = useStore((s) => s.gridMoves[eventId]);
   const move = useMemo(() => {
@@ -104,14 +155,27 @@ const MoveCell = memo(function MoveCell({ eventId, period, format }: { eventId: 
     // In implied-% mode the probability's move, which rises as the price shortens.
     return r ? { side: r.side, raw: r.move15!, pct: movePctIn(format, r.move15)!, fair: r.fair } : null;
   }, [rows, period, format]);
-  if (!move) return <span className="cell num move muted" data-testid={`move-${eventId}`} title="No 15-minute move of the moneyline yet">—</span>;
+  if (!move)
+    return (
+      <span
+        className="cell num move muted"
+        data-testid={`move-${eventId}`}
+        title="No 15-minute move of the moneyline yet"
+      >
+        —
+      </span>
+    );
   const label = move.side === 'home' ? '1' : move.side === 'draw' ? 'X' : '2';
   const from = move.fair / (1 + move.raw / 100);
   const tone = toneOf(move.pct);
   // A move that rounds to nothing names no side.
   if (tone === '') {
     return (
-      <span className="cell num move muted" data-testid={`move-${eventId}`} title="No move of the moneyline's fair prices in the last 15 minutes">
+      <span
+        className="cell num move muted"
+        data-testid={`move-${eventId}`}
+        title="No move of the moneyline's fair prices in the last 15 minutes"
+      >
         {formatPercent(0)}
       </span>
     );
@@ -132,7 +196,13 @@ const MoveCell = memo(function MoveCell({ eventId, period, format }: { eventId: 
 function NoPriceCell({ eventId, reason, span }: { eventId: number; reason: NoPriceReason; span: number }) {
   const words = NO_PRICE_WORDS[reason];
   return (
-    <span className="cell muted" style={{ gridColumn: `span ${span}` }} title={words.detail} data-testid={`no-price-${eventId}`} data-reason={reason}>
+    <span
+      className="cell muted"
+      style={{ gridColumn: `span ${span}` }}
+      title={words.detail}
+      data-testid={`no-price-${eventId}`}
+      data-reason={reason}
+    >
       {words.text}
     </span>
   );
@@ -218,7 +288,10 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
       // A single click opens the detail, also once Esc has closed it (it opened only while the pane was still open).
       onClick={() => useStore.getState().selectEvent(eventId, true)}
     >
-      <span className="cell ev" title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}>
+      <span
+        className="cell ev"
+        title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}
+      >
         {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
         <span className="teams">
           {e.home || e.away ? (
@@ -240,14 +313,21 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
         {(muted || snoozed || e.otherMatch !== null || (streamFailing && reason !== 'failing')) && (
           <span className="flags">
             {e.otherMatch !== null && (
-              <span className="other-match" data-testid={`other-match-${eventId}`} title="The service now uses this id for another match; this row keeps the one you watched">
+              <span
+                className="other-match"
+                data-testid={`other-match-${eventId}`}
+                title="The service now uses this id for another match; this row keeps the one you watched"
+              >
                 id now names {e.otherMatch}
               </span>
             )}
             {muted && <span title="Alerts of this event are muted">muted</span>}
             {snoozed && <span title="Alerts of this event are snoozed">snoozed</span>}
             {streamFailing && reason !== 'failing' && (
-              <span data-testid={`stream-failing-${eventId}`} title="The live stream kept dropping; it rests and reconnects by itself within the hour">
+              <span
+                data-testid={`stream-failing-${eventId}`}
+                title="The live stream kept dropping; it rests and reconnects by itself within the hour"
+              >
                 stream failing, retrying later
               </span>
             )}
@@ -258,7 +338,11 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
         const run = reason ? runs.get(c) : undefined;
         if (run === 0) return null;
         if (run) {
-          return run.first ? <NoPriceCell key={c} eventId={eventId} reason={reason!} span={run.span} /> : <span key={c} className="cell" style={{ gridColumn: `span ${run.span}` }} />;
+          return run.first ? (
+            <NoPriceCell key={c} eventId={eventId} reason={reason!} span={run.span} />
+          ) : (
+            <span key={c} className="cell" style={{ gridColumn: `span ${run.span}` }} />
+          );
         }
         switch (c) {
           case 'league':
@@ -274,9 +358,7 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
               </span>
             );
           case 'score':
-            return (
-              <ScoreCell key={c} eventId={eventId} settled={e.settled} ended={ended} live={e.live} />
-            );
+            return <ScoreCell key={c} eventId={eventId} settled={e.settled} ended={ended} live={e.live} />;
           case 'moneyline':
             return (
               <Fragment key={c}>
@@ -312,7 +394,16 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
           case 'move':
             return <MoveCell key={c} eventId={eventId} period={period} format={format} />;
           case 'age':
-            return <AgeCell key={c} eventId={eventId} ml={lines.ml} spread={lines.spread} total={lines.total} stale={stale} />;
+            return (
+              <AgeCell
+                key={c}
+                eventId={eventId}
+                ml={lines.ml}
+                spread={lines.spread}
+                total={lines.total}
+                stale={stale}
+              />
+            );
           case 'maxWin':
             return <MaxWinCell key={c} eventId={eventId} lineId={lines.ml} />;
         }
@@ -327,10 +418,11 @@ function usePeriods(): number[] {
   return useMemo(() => {
     const s = useStore.getState();
     const set = new Set<number>([0]);
-    for (const [ev, ids] of Object.entries(lineIdsByEvent)) for (const id of ids) {
-      const m = s.markets[marketKey(Number(ev), id)];
-      if (m) set.add(m.period);
-    }
+    for (const [ev, ids] of Object.entries(lineIdsByEvent))
+      for (const id of ids) {
+        const m = s.markets[marketKey(Number(ev), id)];
+        if (m) set.add(m.period);
+      }
     return [...set].sort((a, b) => a - b).slice(0, 40);
   }, [lineIdsByEvent]);
 }
@@ -405,16 +497,26 @@ function useGridWidth(scroller: RefObject<HTMLDivElement | null>, present: boole
  * width. A dialog of plain checkboxes and buttons: Tab moves through it, Space ticks, Esc closes and returns to the
  * button that opened it. Every change is kept for the profile at once.
  */
-function ColumnMenu({ shown, fitted, onClose }: { shown: readonly GridColumn[]; fitted: boolean; onClose: () => void }) {
+function ColumnMenu({
+  shown,
+  fitted,
+  onClose,
+}: {
+  shown: readonly GridColumn[];
+  fitted: boolean;
+  onClose: () => void;
+}) {
   const setColumns = useStore((s) => s.setGridColumns);
   const toast = useStore((s) => s.toast);
-  const save = (columns: GridColumn[] | null) => void setColumns(columns).then((e) => e && toast(`The columns were not kept: ${e.message}`, 'error'));
+  const save = (columns: GridColumn[] | null) =>
+    void setColumns(columns).then((e) => e && toast(`The columns were not kept: ${e.message}`, 'error'));
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     box.current?.querySelector<HTMLInputElement>('input')?.focus();
     const away = (e: PointerEvent) => {
       const t = e.target as Node;
-      if (!box.current?.contains(t) && !(t instanceof Element && t.closest('[data-testid="columns-button"]'))) onClose();
+      if (!box.current?.contains(t) && !(t instanceof Element && t.closest('[data-testid="columns-button"]')))
+        onClose();
     };
     // Esc closes it wherever the focus is (a moved row can take the focus with it), before the app's own Esc.
     const esc = (e: KeyboardEvent) => {
@@ -434,7 +536,9 @@ function ColumnMenu({ shown, fitted, onClose }: { shown: readonly GridColumn[]; 
   const move = (c: GridColumn, by: -1 | 1) => {
     save(moveColumn(shown, c, by));
     requestAnimationFrame(() => {
-      const again = box.current?.querySelector<HTMLButtonElement>(`[data-testid="column-${by < 0 ? 'left' : 'right'}-${c}"]`);
+      const again = box.current?.querySelector<HTMLButtonElement>(
+        `[data-testid="column-${by < 0 ? 'left' : 'right'}-${c}"]`,
+      );
       if (again && !again.disabled && document.activeElement !== again) again.focus();
     });
   };
@@ -452,7 +556,9 @@ function ColumnMenu({ shown, fitted, onClose }: { shown: readonly GridColumn[]; 
     >
       <div className="column-menu-head">
         <strong>Columns</strong>
-        <span className="muted small-text">{fitted ? 'the default set for this width' : 'your choice, kept for this profile'}</span>
+        <span className="muted small-text">
+          {fitted ? 'the default set for this width' : 'your choice, kept for this profile'}
+        </span>
       </div>
       <ul>
         {menuOrder(shown).map((c) => {
@@ -460,14 +566,31 @@ function ColumnMenu({ shown, fitted, onClose }: { shown: readonly GridColumn[]; 
           return (
             <li key={c}>
               <label className="check">
-                <input type="checkbox" checked={at >= 0} onChange={(e) => save(toggleColumn(shown, c, e.target.checked))} data-testid={`column-toggle-${c}`} />
+                <input
+                  type="checkbox"
+                  checked={at >= 0}
+                  onChange={(e) => save(toggleColumn(shown, c, e.target.checked))}
+                  data-testid={`column-toggle-${c}`}
+                />
                 {COLUMN_NAMES[c]}
               </label>
               <span className="spacer" />
-              <button className="small" disabled={at <= 0} onClick={() => move(c, -1)} aria-label={`Move ${COLUMN_NAMES[c]} left`} data-testid={`column-left-${c}`}>
+              <button
+                className="small"
+                disabled={at <= 0}
+                onClick={() => move(c, -1)}
+                aria-label={`Move ${COLUMN_NAMES[c]} left`}
+                data-testid={`column-left-${c}`}
+              >
                 ←
               </button>
-              <button className="small" disabled={at < 0 || at === shown.length - 1} onClick={() => move(c, 1)} aria-label={`Move ${COLUMN_NAMES[c]} right`} data-testid={`column-right-${c}`}>
+              <button
+                className="small"
+                disabled={at < 0 || at === shown.length - 1}
+                onClick={() => move(c, 1)}
+                aria-label={`Move ${COLUMN_NAMES[c]} right`}
+                data-testid={`column-right-${c}`}
+              >
                 →
               </button>
             </li>
@@ -475,7 +598,12 @@ function ColumnMenu({ shown, fitted, onClose }: { shown: readonly GridColumn[]; 
         })}
       </ul>
       <div className="column-menu-foot">
-        <button onClick={() => save(null)} disabled={fitted} data-testid="column-reset" title="The default columns, as many as fit the grid's width">
+        <button
+          onClick={() => save(null)}
+          disabled={fitted}
+          data-testid="column-reset"
+          title="The default columns, as many as fit the grid's width"
+        >
           Fit to the width
         </button>
         <span className="spacer" />
@@ -495,19 +623,36 @@ export function WatchlistView() {
   const loaded = useStore((s) => s.watchLoaded);
   const error = useStore((s) => s.watchError);
   const { filter, liveOnly, period, selected } = useStore(
-    useShallow((s) => ({ filter: s.watchFilter, liveOnly: s.watchLiveOnly, period: s.watchPeriod, selected: s.selectedEventId })),
+    useShallow((s) => ({
+      filter: s.watchFilter,
+      liveOnly: s.watchLiveOnly,
+      period: s.watchPeriod,
+      selected: s.selectedEventId,
+    })),
   );
   const { setFilter, setLiveOnly, setPeriod, reload } = useStore(
-    useShallow((s) => ({ setFilter: s.setWatchFilter, setLiveOnly: s.setWatchLiveOnly, setPeriod: s.setWatchPeriod, reload: s.loadWatchlist })),
+    useShallow((s) => ({
+      setFilter: s.setWatchFilter,
+      setLiveOnly: s.setWatchLiveOnly,
+      setPeriod: s.setWatchPeriod,
+      reload: s.loadWatchlist,
+    })),
   );
-  const sportOfSelected = useStore((s) => (s.selectedEventId !== null ? (s.watchEvents[s.selectedEventId]?.sportName ?? null) : null));
+  const sportOfSelected = useStore((s) =>
+    s.selectedEventId !== null ? (s.watchEvents[s.selectedEventId]?.sportName ?? null) : null,
+  );
   const periods = usePeriods();
   const format = useOddsFormat();
   const model = useStore((s) => s.devigModel);
   const picker = useStore((s) => s.fixturesOpen);
   const setPicker = useStore((s) => s.setFixturesOpen);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
 
   // The columns: the trader's, or the default set that fits the width the grid has now.
   const chosen = useStore(useShallow((s) => gridLayoutOf(s).columns ?? NONE));
@@ -515,9 +660,15 @@ export function WatchlistView() {
   const width = useGridWidth(scroller, total > 0);
   // Each column as wide as what it shows (GridSizer measures it), the default set as many as fit beside the names.
   const [fit, setFit] = useState<ContentWidths | undefined>(undefined);
-  const measured = useCallback((next: ContentWidths) => setFit((was) => (was && JSON.stringify(was) === JSON.stringify(next) ? was : next)), []);
+  const measured = useCallback(
+    (next: ContentWidths) => setFit((was) => (was && JSON.stringify(was) === JSON.stringify(next) ? was : next)),
+    [],
+  );
   const fittedKey = fitted ? autoColumns(width, fit).join(',') : '';
-  const columns = useMemo<GridColumn[]>(() => (fitted ? (fittedKey ? (fittedKey.split(',') as GridColumn[]) : []) : chosen), [fitted, fittedKey, chosen]);
+  const columns = useMemo<GridColumn[]>(
+    () => (fitted ? (fittedKey ? (fittedKey.split(',') as GridColumn[]) : []) : chosen),
+    [fitted, fittedKey, chosen],
+  );
   const { template, minWidth } = useMemo(() => gridTemplate(columns, fit), [columns, fit]);
   // The event column stays put only when the grid scrolls sideways: a sticky cell is a compositor layer of its own,
   // one per row, which cost the page's frames hundreds of milliseconds with 200 rows on a tall screen.
@@ -585,8 +736,7 @@ export function WatchlistView() {
       {picker && <FixturePicker onClose={() => setPicker(false)} />}
       {error && (
         <div className="calm-message" role="alert">
-          The watchlist is not available: {error.message}{' '}
-          <button onClick={() => void reload()}>Try again</button>
+          The watchlist is not available: {error.message} <button onClick={() => void reload()}>Try again</button>
         </div>
       )}
       {!error && !loaded && <p className="calm-message">Loading the watchlist…</p>}
@@ -623,12 +773,24 @@ export function WatchlistView() {
                   Columns ▾
                 </button>
               </span>
-              {columns.flatMap((c) => COLUMN_CELLS[c].map((h) => <SortHeader key={h.key} k={h.key} label={h.label} title={h.title} className={h.num ? 'num' : ''} />))}
+              {columns.flatMap((c) =>
+                COLUMN_CELLS[c].map((h) => (
+                  <SortHeader key={h.key} k={h.key} label={h.label} title={h.title} className={h.num ? 'num' : ''} />
+                )),
+              )}
             </div>
             {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => (
-                <WatchRow key={ids[item.index]} eventId={ids[item.index]!} top={item.start} columns={columns} period={period} format={format} model={model} />
+                <WatchRow
+                  key={ids[item.index]}
+                  eventId={ids[item.index]!}
+                  top={item.start}
+                  columns={columns}
+                  period={period}
+                  format={format}
+                  model={model}
+                />
               ))}
             </div>
           </div>

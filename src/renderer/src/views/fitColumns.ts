@@ -11,7 +11,13 @@ function contentWidth(el: Element, range: Range): number {
   range.selectNodeContents(el);
   const inner = range.getBoundingClientRect().width;
   const css = getComputedStyle(el);
-  return Math.ceil(inner + parseFloat(css.paddingLeft) + parseFloat(css.paddingRight) + parseFloat(css.borderLeftWidth) + parseFloat(css.borderRightWidth));
+  return Math.ceil(
+    inner +
+      parseFloat(css.paddingLeft) +
+      parseFloat(css.paddingRight) +
+      parseFloat(css.borderLeftWidth) +
+      parseFloat(css.borderRightWidth),
+  );
 }
 
 /**
@@ -40,5 +46,8 @@ export function useFitColumns(body: RefObject<HTMLElement | null>, floors: reado
     if (next.some((w, i) => w !== widths[i])) setWidths(next);
   });
   const total = widths.reduce((a, b) => a + b, 0);
-  return { '--fit-cols': [...widths.map((w) => `${w}px`), 'minmax(0, 1fr)'].join(' '), '--fit-min': `${total}px` } as CSSProperties;
+  return {
+    '--fit-cols': [...widths.map((w) => `${w}px`), 'minmax(0, 1fr)'].join(' '),
+    '--fit-min': `${total}px`,
+  } as CSSProperties;
 }

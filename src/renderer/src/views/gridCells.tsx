@@ -45,7 +45,15 @@ function followMarket(eventId: number, lineId: number | null, write: (key: strin
 }
 
 /** A spread's home handicap is signed ("+0.5", "-1.25"); a total never is ("2.5"), as everywhere else. */
-export const LineCell = memo(function LineCell({ eventId, lineId, signed }: { eventId: number; lineId: number | null; signed: boolean }) {
+export const LineCell = memo(function LineCell({
+  eventId,
+  lineId,
+  signed,
+}: {
+  eventId: number;
+  lineId: number | null;
+  signed: boolean;
+}) {
   const cell = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
     const el = cell.current!;
@@ -82,7 +90,12 @@ export const FairCell = memo(function FairCell({
       const text = fair === null ? '—' : formatOdds(fair, format);
       setText(el, text);
       noteFit(`fair:${format}`, text);
-      setTitle(el, fair === null ? null : `Fair ${sideName(side).toLowerCase()} under ${model}: ${formatOddsWithDecimal(fair, format)}`);
+      setTitle(
+        el,
+        fair === null
+          ? null
+          : `Fair ${sideName(side).toLowerCase()} under ${model}: ${formatOddsWithDecimal(fair, format)}`,
+      );
     });
   }, [eventId, lineId, side, format, model]);
   return <span ref={cell} className="cell num fair-cell" data-testid={`fair-${eventId}-${side}`} />;
@@ -102,7 +115,17 @@ export const MaxWinCell = memo(function MaxWinCell({ eventId, lineId }: { eventI
 });
 
 /** The badge (LIVE, FT, ENDED: the row's structure) and the score, written as the event's pushes change it. */
-export const ScoreCell = memo(function ScoreCell({ eventId, settled, ended, live }: { eventId: number; settled: boolean; ended: string | null; live: boolean }) {
+export const ScoreCell = memo(function ScoreCell({
+  eventId,
+  settled,
+  ended,
+  live,
+}: {
+  eventId: number;
+  settled: boolean;
+  ended: string | null;
+  live: boolean;
+}) {
   const b = eventBadge(settled, ended, live);
   // The score's width is kept by its badge ("score:live 000–000"): the badge is drawn smaller, in its own box.
   const badge = b ? `${b.cls}\t${b.text}` : '';
@@ -179,14 +202,21 @@ export const AgeCell = memo(function AgeCell({
       const age = at === null ? null : fmtAge(Math.max(0, now - at));
       setText(el, age ?? '—');
       const when = age === 'now' ? 'just now' : `${age} ago`; // not "now ago"
-      setTitle(el, age === null ? 'No price' : `Price set ${when}${stale ? '; the feed is not live, so it may be out of date' : ''}`);
+      setTitle(
+        el,
+        age === null
+          ? 'No price'
+          : `Price set ${when}${stale ? '; the feed is not live, so it may be out of date' : ''}`,
+      );
     };
     const read = () => {
       at = latestPriceTime(useStore.getState(), eventId, lines);
       paint(Date.now());
     };
     read();
-    const off = [ml, spread, total].flatMap((id) => (id === null ? [] : [marketBus.onMarket(marketKey(eventId, id), read)]));
+    const off = [ml, spread, total].flatMap((id) =>
+      id === null ? [] : [marketBus.onMarket(marketKey(eventId, id), read)],
+    );
     off.push(onAgeClock(paint));
     return () => off.forEach((f) => f());
   }, [eventId, ml, spread, total, stale]);

@@ -2,12 +2,22 @@
 // open"), and a row without prices says why across its price columns, wherever the trader put them.
 import { describe, expect, it } from 'vitest';
 import { GRID_COLUMNS } from '../../../shared/gridLayout';
-import { autoColumns, columnWidth, EVENT_FIT_WIDTH, gridTemplate, menuOrder, moveColumn, priceRuns, toggleColumn } from './gridColumns';
+import {
+  autoColumns,
+  columnWidth,
+  EVENT_FIT_WIDTH,
+  gridTemplate,
+  menuOrder,
+  moveColumn,
+  priceRuns,
+  toggleColumn,
+} from './gridColumns';
 
 // The grid's row width (its scroller's client width) at the window sizes the issue was found at: the window less
 // the navigation (150), the detail pane (minmax(420px, 28vw)), the view's padding (24), the grid's border (2) and,
 // with a long list, a 15 px scrollbar.
-const gridWidth = (window: number, detail: boolean, scrollbar = 0) => window - 150 - (detail ? Math.max(420, window * 0.28) : 0) - 24 - 2 - scrollbar;
+const gridWidth = (window: number, detail: boolean, scrollbar = 0) =>
+  window - 150 - (detail ? Math.max(420, window * 0.28) : 0) - 24 - 2 - scrollbar;
 
 describe('the default columns fit the width', () => {
   it('at 1280 px with the detail open: the moneyline, the score, start, age and max stake, and names in full', () => {
@@ -20,12 +30,37 @@ describe('the default columns fit the width', () => {
   });
 
   it('at 1600 px with the detail open: every default but the league; with a scrollbar, also without the age', () => {
-    expect(autoColumns(gridWidth(1600, true))).toEqual(['start', 'score', 'moneyline', 'spread', 'total', 'age', 'maxWin']);
-    expect(autoColumns(gridWidth(1600, true, 15))).toEqual(['start', 'score', 'moneyline', 'spread', 'total', 'maxWin']);
+    expect(autoColumns(gridWidth(1600, true))).toEqual([
+      'start',
+      'score',
+      'moneyline',
+      'spread',
+      'total',
+      'age',
+      'maxWin',
+    ]);
+    expect(autoColumns(gridWidth(1600, true, 15))).toEqual([
+      'start',
+      'score',
+      'moneyline',
+      'spread',
+      'total',
+      'maxWin',
+    ]);
   });
 
   it('without the detail: every default column, the league too', () => {
-    for (const w of [1280, 1600]) expect(autoColumns(gridWidth(w, false))).toEqual(['start', 'score', 'league', 'moneyline', 'spread', 'total', 'age', 'maxWin']);
+    for (const w of [1280, 1600])
+      expect(autoColumns(gridWidth(w, false))).toEqual([
+        'start',
+        'score',
+        'league',
+        'moneyline',
+        'spread',
+        'total',
+        'age',
+        'maxWin',
+      ]);
   });
 
   it('never wider than the grid, at any width, and the event column keeps room for names', () => {
@@ -61,7 +96,10 @@ describe("the trader's choice", () => {
   });
 
   it("the template has the event column first, at least 150 px, then each column's cells, then the room left", () => {
-    expect(gridTemplate(['age', 'total'])).toEqual({ template: '150px 40px 52px 60px 60px minmax(0, 1fr)', minWidth: 150 + 40 + 172 });
+    expect(gridTemplate(['age', 'total'])).toEqual({
+      template: '150px 40px 52px 60px 60px minmax(0, 1fr)',
+      minWidth: 150 + 40 + 172,
+    });
   });
 });
 

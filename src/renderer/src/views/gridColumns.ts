@@ -29,7 +29,13 @@ export interface ContentWidths {
 }
 
 // Before they are measured: prices 60 px ("▲ 12.500", "+1150", "11/2"), a line 52 px ("+0.75", "224.5"), a score 88 px.
-const cell = (key: GridSortKey, label: string, title: string, width: number, num = true): HeaderCell => ({ key, label, title, num, width });
+const cell = (key: GridSortKey, label: string, title: string, width: number, num = true): HeaderCell => ({
+  key,
+  label,
+  title,
+  num,
+  width,
+});
 export const COLUMN_CELLS: Record<GridColumn, HeaderCell[]> = {
   league: [cell('league', 'League', 'The league or competition', 120, false)],
   start: [cell('start', 'Start', 'When the match starts (or started), in your time zone', 84, false)],
@@ -54,7 +60,14 @@ export const COLUMN_CELLS: Record<GridColumn, HeaderCell[]> = {
     cell('over', 'Over', 'The main total: over', 60),
     cell('under', 'Under', 'The main total: under', 60),
   ],
-  move: [cell('move', 'Move', "The moneyline side whose fair price moved most in the last 15 minutes, and by how much (the Top movers measure)", 84)],
+  move: [
+    cell(
+      'move',
+      'Move',
+      'The moneyline side whose fair price moved most in the last 15 minutes, and by how much (the Top movers measure)',
+      84,
+    ),
+  ],
   age: [cell('age', 'Age', "How long ago the row's freshest price was set; dimmed while the feed is not live", 40)],
   maxWin: [cell('maxWin', 'Max stake', 'Limit: the maximum stake accepted on the moneyline', 80)],
 };
@@ -77,14 +90,34 @@ export const COLUMN_NAMES: Record<GridColumn, string> = {
 export const PRICE_COLUMNS: ReadonlySet<GridColumn> = new Set(['moneyline', 'fair', 'spread', 'total', 'move']);
 
 export const cellWidth = (h: HeaderCell, fit?: ContentWidths): number => fit?.cells[h.key] ?? h.width;
-export const columnWidth = (c: GridColumn, fit?: ContentWidths): number => COLUMN_CELLS[c].reduce((sum, h) => sum + cellWidth(h, fit), 0);
+export const columnWidth = (c: GridColumn, fit?: ContentWidths): number =>
+  COLUMN_CELLS[c].reduce((sum, h) => sum + cellWidth(h, fit), 0);
 /** The event column's width: its longest name, at least EVENT_MIN_WIDTH. */
-export const eventWidth = (fit?: ContentWidths): number => Math.max(EVENT_MIN_WIDTH, Math.ceil(fit?.event ?? EVENT_FIT_WIDTH));
+export const eventWidth = (fit?: ContentWidths): number =>
+  Math.max(EVENT_MIN_WIDTH, Math.ceil(fit?.event ?? EVENT_FIT_WIDTH));
 
 /** The default columns, in the order they are shown. */
-export const DEFAULT_ORDER: readonly GridColumn[] = ['start', 'score', 'league', 'moneyline', 'spread', 'total', 'age', 'maxWin'];
+export const DEFAULT_ORDER: readonly GridColumn[] = [
+  'start',
+  'score',
+  'league',
+  'moneyline',
+  'spread',
+  'total',
+  'age',
+  'maxWin',
+];
 /** Which of them stay when the grid is narrow, most wanted first. */
-const FIT_PRIORITY: readonly GridColumn[] = ['moneyline', 'score', 'maxWin', 'start', 'total', 'spread', 'age', 'league'];
+const FIT_PRIORITY: readonly GridColumn[] = [
+  'moneyline',
+  'score',
+  'maxWin',
+  'start',
+  'total',
+  'spread',
+  'age',
+  'league',
+];
 
 /**
  * The default set for a grid `width` px wide: the most wanted columns that fit beside the event column (its names
@@ -109,7 +142,10 @@ export function autoColumns(width: number, fit?: ContentWidths): GridColumn[] {
  * column as wide as what it shows, the event column first; what the window has beyond that is left empty at the
  * right, so the prices sit beside the names rather than at the far edge.
  */
-export function gridTemplate(columns: readonly GridColumn[], fit?: ContentWidths): { template: string; minWidth: number } {
+export function gridTemplate(
+  columns: readonly GridColumn[],
+  fit?: ContentWidths,
+): { template: string; minWidth: number } {
   const widths = columns.flatMap((c) => COLUMN_CELLS[c].map((h) => cellWidth(h, fit)));
   const event = eventWidth(fit);
   return {
