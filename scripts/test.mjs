@@ -183,6 +183,9 @@ const checks = Promise.all([
     quietStep('typecheck (tsc -b: node side, web side, end-to-end tests)', bin('tsc'), ['-b'], {}, true),
   ).then((ok) => count('typecheck', ok)),
   quietStep('lint (incl. layering rule)', bin('eslint'), ['.'], {}, true).then((ok) => count('lint', ok)),
+  quietStep('format (prettier --check .)', bin('prettier'), ['--check', '.'], {}, true).then((ok) =>
+    count('format (prettier --check .)', ok),
+  ),
 ]);
 const [, webOk] = await Promise.all([
   quietStep('build the CLI and browser-mode host (out/cli)', process.execPath, ['scripts/build-cli.mjs']).then((ok) =>
