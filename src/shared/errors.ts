@@ -51,10 +51,18 @@ export function isAppError(value: unknown): value is AppError {
   );
 }
 
+/** The message of anything thrown: an Error's message, an AppError's message, or the value as text. The one place a
+ * caught value becomes words (a log line, a status, a problem report). */
+export function errorMessage(e: unknown): string {
+  if (e instanceof AppErrorException) return e.error.message;
+  if (e instanceof Error) return e.message;
+  if (isAppError(e)) return e.message;
+  return String(e);
+}
+
 /** Turns anything thrown into an AppError. Unknown exceptions become `internal` with their message only. */
 export function toAppError(e: unknown): AppError {
   if (e instanceof AppErrorException) return e.error;
   if (isAppError(e)) return e;
-  const message = e instanceof Error ? e.message : String(e);
-  return { kind: 'internal', message };
+  return { kind: 'internal', message: errorMessage(e) };
 }
