@@ -223,6 +223,32 @@ function useSettlementKeys(
   return cursorIndex;
 }
 
+/** One end of the settled days (from, or to and including), a day in the trader's zone. */
+function SettledDay({
+  bound,
+  day,
+  setFilter,
+  zone,
+}: {
+  bound: 'from' | 'to';
+  day: string;
+  setFilter: (patch: Partial<SettlementFilter>) => void;
+  zone: string;
+}) {
+  return (
+    <label className="check">
+      {bound}{' '}
+      <DayInput
+        value={day}
+        onChange={(next) => setFilter({ [bound]: next })}
+        label={`Settled ${bound} (YYYY-MM-DD)`}
+        testId={`settlement-${bound}`}
+        zone={zone}
+      />
+    </label>
+  );
+}
+
 /** The filter form: team, sport, league, settled from and to (days in the trader's zone), the moneyline's outcome. */
 function SettlementFilters({
   filter,
@@ -274,26 +300,8 @@ function SettlementFilters({
           </option>
         ))}
       </select>
-      <label className="check">
-        from{' '}
-        <DayInput
-          value={filter.from}
-          onChange={(from) => setFilter({ from })}
-          label="Settled from (YYYY-MM-DD)"
-          testId="settlement-from"
-          zone={zone}
-        />
-      </label>
-      <label className="check">
-        to{' '}
-        <DayInput
-          value={filter.to}
-          onChange={(to) => setFilter({ to })}
-          label="Settled to (YYYY-MM-DD)"
-          testId="settlement-to"
-          zone={zone}
-        />
-      </label>
+      <SettledDay bound="from" day={filter.from} setFilter={setFilter} zone={zone} />
+      <SettledDay bound="to" day={filter.to} setFilter={setFilter} zone={zone} />
       <select
         value={filter.outcomeSide}
         onChange={(e) => setFilter({ outcomeSide: e.target.value as typeof filter.outcomeSide })}

@@ -338,6 +338,23 @@ interface RowCells {
   model: DevigModel;
 }
 
+/** A line column's cells: the line (a spread's handicap, signed; a total's points) and its two sides' prices. */
+function lineCells(
+  c: GridColumn,
+  eventId: number,
+  lineId: number | null,
+  [first, second]: ['home', 'away'] | ['over', 'under'],
+  format: OddsFormat,
+) {
+  return (
+    <Fragment key={c}>
+      <LineCell eventId={eventId} lineId={lineId} signed={first === 'home'} />
+      <FormattedPriceCell eventId={eventId} lineId={lineId} side={first} format={format} />
+      <FormattedPriceCell eventId={eventId} lineId={lineId} side={second} format={format} />
+    </Fragment>
+  );
+}
+
 /** One column's cells in a row; the prices, ages, scores and max stakes write themselves (gridCells.tsx). */
 function columnCells(c: GridColumn, { eventId, e, lines, stale, period, format, model }: RowCells) {
   switch (c) {
@@ -372,21 +389,9 @@ function columnCells(c: GridColumn, { eventId, e, lines, stale, period, format, 
         </Fragment>
       );
     case 'spread':
-      return (
-        <Fragment key={c}>
-          <LineCell eventId={eventId} lineId={lines.spread} signed />
-          <FormattedPriceCell eventId={eventId} lineId={lines.spread} side="home" format={format} />
-          <FormattedPriceCell eventId={eventId} lineId={lines.spread} side="away" format={format} />
-        </Fragment>
-      );
+      return lineCells(c, eventId, lines.spread, ['home', 'away'], format);
     case 'total':
-      return (
-        <Fragment key={c}>
-          <LineCell eventId={eventId} lineId={lines.total} signed={false} />
-          <FormattedPriceCell eventId={eventId} lineId={lines.total} side="over" format={format} />
-          <FormattedPriceCell eventId={eventId} lineId={lines.total} side="under" format={format} />
-        </Fragment>
-      );
+      return lineCells(c, eventId, lines.total, ['over', 'under'], format);
     case 'move':
       return <MoveCell key={c} eventId={eventId} period={period} format={format} />;
     case 'age':
