@@ -10,6 +10,7 @@ import type { SettlementDetail } from '../../../shared/ipc/contract';
 import { dayStartIn, resolveTimeZone } from '../../../shared/formats';
 import { api } from '../api';
 import type { StoreState } from './index';
+import type { GetStore, SetStore } from './slice';
 
 export interface SettlementFilter {
   sportId: number | null;
@@ -100,38 +101,36 @@ const detailOrder: number[] = [];
 
 let seq = 0;
 
-export const createSettlementsSlice: StateCreator<StoreState, [], [], SettlementsSlice> = (set, get) => {
-  const remember = (rows: SettlementRow[], fresh = false) => {
-    const s = get();
-    // A new list (new filter): keep only what the live strip still shows.
-    const settlementsById: Record<number, SettlementRow> = fresh ? {} : { ...s.settlementsById };
-    if (fresh)
-      for (const id of s.liveSettlementIds) if (s.settlementsById[id]) settlementsById[id] = s.settlementsById[id];
-    let leaguesSeen = s.leaguesSeen;
-    for (const r of rows) {
-      settlementsById[r.eventId] = r;
-      if (!leaguesSeen[r.leagueId])
-        leaguesSeen = {
-          ...leaguesSeen,
-          [r.leagueId]: { leagueId: r.leagueId, leagueName: r.leagueName, sportId: r.sportId },
-        };
-    }
-    return { settlementsById, leaguesSeen };
-  };
+/**
+ * The rows kept once `rows` are in: a new list (`fresh`, a new filter) keeps only what the live strip still shows of
+ * the old one. Also the leagues seen, for the filter's league list.
+ */
+function remember(
+  s: StoreState,
+  rows: SettlementRow[],
+  fresh = false,
+): Pick<StoreState, 'settlementsById' | 'leaguesSeen'> {
+  const settlementsById: Record<number, SettlementRow> = fresh ? {} : { ...s.settlementsById };
+  if (fresh)
+    for (const id of s.liveSettlementIds) if (s.settlementsById[id]) settlementsById[id] = s.settlementsById[id];
+  let leaguesSeen = s.leaguesSeen;
+  for (const r of rows) {
+    settlementsById[r.eventId] = r;
+    if (!leaguesSeen[r.leagueId])
+      leaguesSeen = {
+        ...leaguesSeen,
+        [r.leagueId]: { leagueId: r.leagueId, leagueName: r.leagueName, sportId: r.sportId },
+      };
+  }
+  return { settlementsById, leaguesSeen };
+}
+
+/** The settlement open in the view and its explanation, fetched on demand and kept (the newest few hundred). */
+function detailActions(
+  set: SetStore,
+  get: GetStore,
+): Pick<SettlementsSlice, 'selectSettlement' | 'loadSettlementDetail'> {
   return {
-    settlementFilter: EMPTY_FILTER,
-    settlementsById: {},
-    settlementIds: [],
-    settlementTotal: null,
-    settlementNext: null,
-    settlementsLoading: false,
-    settlementsLoaded: false,
-    settlementsError: null,
-    settlementListFilter: null,
-    liveSettlementIds: [],
-    leaguesSeen: {},
-    selectedSettlementId: null,
-    settlementDetails: {},
     selectSettlement(eventId) {
       set({ selectedSettlementId: eventId });
       if (eventId !== null) void get().loadSettlementDetail(eventId);
@@ -157,6 +156,15 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       detailInFlight.set(eventId, p);
       return p;
     },
+  };
+}
+
+/** The offline review: the filter, its first page, and the next pages by keyset. */
+function listActions(
+  set: SetStore,
+  get: GetStore,
+): Pick<SettlementsSlice, 'setSettlementFilter' | 'loadSettlements' | 'loadMoreSettlements'> {
+  return {
     setSettlementFilter(patch) {
       set({ settlementFilter: { ...get().settlementFilter, ...patch } });
       void get().loadSettlements();
@@ -176,7 +184,7 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       }
       set({
         settlementListFilter: filter,
-        ...remember(r.value.rows, true),
+        ...remember(get(), r.value.rows, true),
         settlementIds: r.value.rows.map((x) => x.eventId),
         settlementTotal: r.value.total,
         settlementNext: r.value.next,
@@ -203,56 +211,80 @@ export const createSettlementsSlice: StateCreator<StoreState, [], [], Settlement
       }
       const have = new Set(get().settlementIds);
       set({
-        ...remember(r.value.rows),
+        ...remember(get(), r.value.rows),
         settlementIds: [...get().settlementIds, ...r.value.rows.map((x) => x.eventId).filter((id) => !have.has(id))],
         settlementNext: r.value.next,
         settlementsLoading: false,
       });
     },
-    addLiveSettlement(row) {
-      const s = get();
-      const fresh = !s.settlementsById[row.eventId];
-      const inList = s.settlementIds.includes(row.eventId);
-      const showInList =
-        !inList && s.settlementsLoaded && matches(s.settlementFilter, row, resolveTimeZone(s.settings?.timeZone));
-      const { settlementsById, leaguesSeen } = remember([row]);
-      const liveSettlementIds = [row.eventId, ...s.liveSettlementIds.filter((id) => id !== row.eventId)];
-      const leftLive = liveSettlementIds.splice(SETTLEMENT_LIVE_KEEP);
-      let settlementIds = s.settlementIds;
-      let settlementNext = s.settlementNext;
-      let leftList: number[] = [];
-      if (showInList) {
-        settlementIds = [row.eventId, ...s.settlementIds];
-        leftList = settlementIds.splice(SETTLEMENT_LIST_KEEP);
-        const last = settlementsById[settlementIds[settlementIds.length - 1]!];
-        // The rows pushed out are older than the last kept one: scrolling down pages them in again from here.
-        if (leftList.length && last) settlementNext = { settledAt: last.settledAt, eventId: last.eventId };
-      }
-      // Usually one id leaves each list per settlement: a scan is cheaper than building sets.
-      for (const id of leftLive) if (!settlementIds.includes(id)) delete settlementsById[id];
-      for (const id of leftList) if (!liveSettlementIds.includes(id)) delete settlementsById[id];
-      set({
-        settlementsById,
-        leaguesSeen,
-        liveSettlementIds,
-        ...(showInList
-          ? {
-              settlementIds,
-              settlementNext,
-              settlementTotal: s.settlementTotal === null ? null : s.settlementTotal + (fresh ? 1 : 0),
-            }
-          : {}),
-      });
-      // A settled watched event has left the book: mark it so the grid can say so.
-      const w = s.watchEvents[row.eventId];
-      if (w && !w.settled) {
-        set({
-          watchEvents: {
-            ...get().watchEvents,
-            [row.eventId]: { ...w, settled: true, scoreHome: row.scoreHome, scoreAway: row.scoreAway },
-          },
-        });
-      }
-    },
   };
-};
+}
+
+/**
+ * A settlement pushed live: into the strip, and into the list when it matches the filter, each list bounded (what
+ * falls out of both leaves the map). A watched event it settles is marked so the grid can say so.
+ */
+function addLiveSettlement(set: SetStore, get: GetStore, row: SettlementRow): void {
+  const s = get();
+  const fresh = !s.settlementsById[row.eventId];
+  const inList = s.settlementIds.includes(row.eventId);
+  const showInList =
+    !inList && s.settlementsLoaded && matches(s.settlementFilter, row, resolveTimeZone(s.settings?.timeZone));
+  const { settlementsById, leaguesSeen } = remember(s, [row]);
+  const liveSettlementIds = [row.eventId, ...s.liveSettlementIds.filter((id) => id !== row.eventId)];
+  const leftLive = liveSettlementIds.splice(SETTLEMENT_LIVE_KEEP);
+  let settlementIds = s.settlementIds;
+  let settlementNext = s.settlementNext;
+  let leftList: number[] = [];
+  if (showInList) {
+    settlementIds = [row.eventId, ...s.settlementIds];
+    leftList = settlementIds.splice(SETTLEMENT_LIST_KEEP);
+    const last = settlementsById[settlementIds[settlementIds.length - 1]!];
+    // The rows pushed out are older than the last kept one: scrolling down pages them in again from here.
+    if (leftList.length && last) settlementNext = { settledAt: last.settledAt, eventId: last.eventId };
+  }
+  // Usually one id leaves each list per settlement: a scan is cheaper than building sets.
+  for (const id of leftLive) if (!settlementIds.includes(id)) delete settlementsById[id];
+  for (const id of leftList) if (!liveSettlementIds.includes(id)) delete settlementsById[id];
+  set({
+    settlementsById,
+    leaguesSeen,
+    liveSettlementIds,
+    ...(showInList
+      ? {
+          settlementIds,
+          settlementNext,
+          settlementTotal: s.settlementTotal === null ? null : s.settlementTotal + (fresh ? 1 : 0),
+        }
+      : {}),
+  });
+  // A settled watched event has left the book: mark it so the grid can say so.
+  const w = s.watchEvents[row.eventId];
+  if (w && !w.settled) {
+    set({
+      watchEvents: {
+        ...get().watchEvents,
+        [row.eventId]: { ...w, settled: true, scoreHome: row.scoreHome, scoreAway: row.scoreAway },
+      },
+    });
+  }
+}
+
+export const createSettlementsSlice: StateCreator<StoreState, [], [], SettlementsSlice> = (set, get) => ({
+  settlementFilter: EMPTY_FILTER,
+  settlementsById: {},
+  settlementIds: [],
+  settlementTotal: null,
+  settlementNext: null,
+  settlementsLoading: false,
+  settlementsLoaded: false,
+  settlementsError: null,
+  settlementListFilter: null,
+  liveSettlementIds: [],
+  leaguesSeen: {},
+  selectedSettlementId: null,
+  settlementDetails: {},
+  ...detailActions(set, get),
+  ...listActions(set, get),
+  addLiveSettlement: (row) => addLiveSettlement(set, get, row),
+});

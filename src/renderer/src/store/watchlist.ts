@@ -10,12 +10,13 @@ import type { EventView, MarketView, MoverRow, WatchedEventView } from '../../..
 import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey } from '../../../shared/gridLayout';
 import { marketKind } from '../../../shared/trading';
 import { STREAM_GONE, type OddsBatch } from '../../../shared/ipc/contract';
-import { createOddsFold } from '../../../shared/ipc/oddsFold';
+import { createOddsFold, type OddsEntry, type OddsFold } from '../../../shared/ipc/oddsFold';
 import { api } from '../api';
 import type { StoreState } from './index';
 import { extendLineSeries } from './lineHistory';
 import { marketBus } from './marketBus';
 import { marketKey } from './marketKey';
+import type { GetStore, SetStore } from './slice';
 
 // Views and selectors read the key from here, beside the slice that stores lines by it.
 export { marketKey };
@@ -125,18 +126,16 @@ function withHeader(ev: WatchEvent, h: EventView): WatchEvent {
   };
 }
 
-export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => {
-  /** Odds waiting for a frame, folded to the latest value per market (src/shared/ipc/oddsFold.ts). */
-  const fold = createOddsFold();
+/**
+ * The screen's lag behind the host's newest price, as the status bar shows it: given `at`, the host's time of the
+ * oldest price still waiting or of the newest one just shown, the figure (ms) while it is over SCREEN_BEHIND_MS, null
+ * once caught up; undefined when nothing needs to change. The host stamps batches with its wall clock, and the page
+ * reads the same machine's.
+ */
+function createScreenLag(get: GetStore): (at: number | null) => number | null | undefined {
   /** When the behind figure was last shown, so a lagging screen updates it a few times a second, not every frame. */
   let lagShownAt = 0;
-  /**
-   * The screen's lag behind the host's newest price, as the status bar shows it: the figure (ms) while it is over
-   * SCREEN_BEHIND_MS, null once caught up; undefined when nothing needs to change. `at` is the host's time of the
-   * oldest price still waiting, or of the newest one just shown. The host stamps batches with its wall clock, and
-   * the page reads the same machine's.
-   */
-  const screenLag = (at: number | null): number | null | undefined => {
+  return (at) => {
     const shown = get().screenBehindMs;
     const now = Date.now();
     const lag = at === null ? 0 : now - at;
@@ -146,20 +145,140 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
     lagShownAt = now;
     return lag;
   };
+}
+
+/**
+ * What one frame's share of the waiting odds changed: copies of the store's maps where something changed (null:
+ * untouched), and the keys and events to tell the grid's cells after the set() (marketBus.ts).
+ */
+interface FrameChanges {
+  markets: Record<string, MarketView> | null;
+  events: Record<number, WatchEvent> | null;
+  lineIds: Record<number, number[]> | null;
+  /** The markets applied, for open charts (collected only while one is open). */
+  appliedMarkets: Array<[string, MarketView]>;
+  changedKeys: string[];
+  changedEvents: Set<number>;
+}
+
+/** Applies one event's pushed odds (header, end, lines, score) to the frame's changes; an unwatched event is skipped. */
+function applyEntry(s: StoreState, c: FrameChanges, e: OddsEntry, chartsOpen: boolean): void {
+  let ev = (c.events ?? s.watchEvents)[e.eventId];
+  if (!ev) return;
+  c.changedEvents.add(e.eventId);
+  if (e.event || (e.ended && ev.ended !== e.ended)) {
+    c.events ??= { ...s.watchEvents };
+    if (e.event) ev = withHeader(ev, e.event);
+    if (e.ended) ev = { ...ev, ended: e.ended };
+    c.events[e.eventId] = ev;
+  }
+  const markets = (c.markets ??= { ...s.markets });
+  if (e.replace) {
+    c.lineIds ??= { ...s.lineIdsByEvent };
+    for (const id of c.lineIds[e.eventId] ?? []) {
+      const k = marketKey(e.eventId, id);
+      delete markets[k];
+      c.changedKeys.push(k);
+    }
+    c.lineIds[e.eventId] = e.markets.map((m) => m.lineId);
+  } else {
+    const known = (c.lineIds ?? s.lineIdsByEvent)[e.eventId] ?? [];
+    const added = e.markets.filter((m) => !(marketKey(e.eventId, m.lineId) in markets)).map((m) => m.lineId);
+    if (added.length) {
+      c.lineIds ??= { ...s.lineIdsByEvent };
+      c.lineIds[e.eventId] = [...known, ...added];
+    }
+  }
+  for (const m of e.markets) {
+    const k = marketKey(e.eventId, m.lineId);
+    markets[k] = m;
+    c.changedKeys.push(k);
+    if (chartsOpen) c.appliedMarkets.push([k, m]);
+  }
+  if (e.score && !ev.otherMatch) {
+    c.events ??= { ...s.watchEvents };
+    c.events[e.eventId] = { ...ev, ...e.score };
+  }
+}
+
+/**
+ * Takes what waits in the fold into the frame's changes, within the frame's budget. The budget bounds a frame by what
+ * changed, never by how far behind the page is: whatever is left waits folded (latest value per market) and goes
+ * first in the next frame, with whatever arrives meanwhile.
+ */
+function drainFold(s: StoreState, fold: OddsFold, chartsOpen: boolean): FrameChanges {
+  const c: FrameChanges = {
+    markets: null,
+    events: null,
+    lineIds: null,
+    appliedMarkets: [],
+    changedKeys: [],
+    changedEvents: new Set<number>(),
+  };
+  const started = oddsFrame.now();
+  let applied = 0;
+  for (let e = fold.shift(); e; e = fold.shift()) {
+    applied++;
+    applyEntry(s, c, e, chartsOpen);
+    if (applied % CHECK_EVERY === 0 && fold.size && oddsFrame.now() - started > oddsFrame.budgetMs) break;
+  }
+  return c;
+}
+
+/** Whether any chart is open: charts grow by the pushed ticks of their lines; without one nothing needs collecting. */
+function anyChartOpen(s: StoreState): boolean {
+  for (const _ in s.lineSeries) return true;
+  return false;
+}
+
+/** Pushed odds: folded as they arrive, shown once per frame within its budget. */
+function oddsActions(set: SetStore, get: GetStore): Pick<WatchlistSlice, 'queueOdds' | 'applyOdds'> {
+  /** Odds waiting for a frame, folded to the latest value per market (src/shared/ipc/oddsFold.ts). */
+  const fold = createOddsFold();
+  const screenLag = createScreenLag(get);
+  return {
+    queueOdds(batch) {
+      fold.add(batch);
+    },
+
+    applyOdds(incoming) {
+      for (const b of incoming) fold.add(b);
+      if (fold.size === 0) return false;
+      const s = get();
+      const chartsOpen = anyChartOpen(s);
+      // The screen's honest age: how far what it shows now is behind the host's newest price (see screenLag).
+      const newestAt = fold.newestAt;
+      const { markets, events, lineIds, appliedMarkets, changedKeys, changedEvents } = drainFold(s, fold, chartsOpen);
+      const lag = screenLag(fold.size ? fold.oldestAt : newestAt);
+      const patch: Partial<StoreState> = lag === undefined ? {} : { screenBehindMs: lag };
+      if (!markets) {
+        if (lag !== undefined) set(patch);
+        return fold.size > 0;
+      }
+      // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
+      const lineSeries = chartsOpen ? extendLineSeries(s.lineSeries, appliedMarkets) : null;
+      set({
+        ...patch,
+        markets,
+        ...(events ? { watchEvents: events } : {}),
+        ...(lineIds ? { lineIdsByEvent: lineIds } : {}),
+        ...(lineSeries ? { lineSeries } : {}),
+      });
+      marketBus.emit(changedKeys, changedEvents);
+      return fold.size > 0;
+    },
+  };
+}
+
+/** The grid's shape (columns, sort: kept with the profile's settings) and the Move column's data. */
+function gridActions(
+  set: SetStore,
+  get: GetStore,
+): Pick<WatchlistSlice, 'loadGridMoves' | 'setGridColumns' | 'sortGridBy'> {
   const layout = (): GridLayout => get().settings?.gridLayout ?? DEFAULT_GRID_LAYOUT;
   // Shown at once (the settings slice applies a patch locally first); the core keeps it with the profile.
   const saveLayout = (gridLayout: GridLayout) => get().updateSettings({ gridLayout });
-
   return {
-    watchEvents: {},
-    watchIds: [],
-    markets: {},
-    lineIdsByEvent: {},
-    watchLoaded: false,
-    watchError: null,
-    gridMoves: {},
-    screenBehindMs: null,
-
     async loadGridMoves() {
       const r = await api.invoke('movers:list');
       if (!r.ok) return;
@@ -176,7 +295,15 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       const cur = layout();
       return saveLayout({ ...cur, sort: { key, dir: cur.sort.key === key ? (cur.sort.dir === 1 ? -1 : 1) : 1 } });
     },
+  };
+}
 
+/** Which events are watched: the list as the core has it, and a watch added or removed. */
+function watchActions(
+  set: SetStore,
+  get: GetStore,
+): Pick<WatchlistSlice, 'loadWatchlist' | 'setWatchlist' | 'addWatch' | 'removeWatch'> {
+  return {
     async loadWatchlist() {
       const r = await api.invoke('watch:list');
       if (r.ok) get().setWatchlist(r.value);
@@ -208,93 +335,6 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
         watchError: null,
       });
       marketBus.emitAll();
-    },
-
-    queueOdds(batch) {
-      fold.add(batch);
-    },
-
-    applyOdds(incoming) {
-      for (const b of incoming) fold.add(b);
-      if (fold.size === 0) return false;
-      const s = get();
-      let markets: Record<string, MarketView> | null = null;
-      let events: Record<number, WatchEvent> | null = null;
-      let lineIds: Record<number, number[]> | null = null;
-      // Charts grow by the pushed ticks of their lines; without an open chart nothing needs collecting.
-      let chartsOpen = false;
-      for (const _ in s.lineSeries) {
-        chartsOpen = true;
-        break;
-      }
-      const appliedMarkets: Array<[string, MarketView]> = [];
-      // What this frame changed, told to the grid's cells by key after the set() (marketBus.ts).
-      const changedKeys: string[] = [];
-      const changedEvents = new Set<number>();
-      const started = oddsFrame.now();
-      // The screen's honest age: how far what it shows now is behind the host's newest price (see screenLag).
-      const newestAt = fold.newestAt;
-      let applied = 0;
-      for (let e = fold.shift(); e; e = fold.shift()) {
-        applied++;
-        let ev = (events ?? s.watchEvents)[e.eventId];
-        if (ev) {
-          changedEvents.add(e.eventId);
-          if (e.event || (e.ended && ev.ended !== e.ended)) {
-            events ??= { ...s.watchEvents };
-            if (e.event) ev = withHeader(ev, e.event);
-            if (e.ended) ev = { ...ev, ended: e.ended };
-            events[e.eventId] = ev;
-          }
-          markets ??= { ...s.markets };
-          if (e.replace) {
-            lineIds ??= { ...s.lineIdsByEvent };
-            for (const id of lineIds[e.eventId] ?? []) {
-              const k = marketKey(e.eventId, id);
-              delete markets[k];
-              changedKeys.push(k);
-            }
-            lineIds[e.eventId] = e.markets.map((m) => m.lineId);
-          } else {
-            const known = (lineIds ?? s.lineIdsByEvent)[e.eventId] ?? [];
-            const added = e.markets.filter((m) => !(marketKey(e.eventId, m.lineId) in markets!)).map((m) => m.lineId);
-            if (added.length) {
-              lineIds ??= { ...s.lineIdsByEvent };
-              lineIds[e.eventId] = [...known, ...added];
-            }
-          }
-          for (const m of e.markets) {
-            const k = marketKey(e.eventId, m.lineId);
-            markets[k] = m;
-            changedKeys.push(k);
-            if (chartsOpen) appliedMarkets.push([k, m]);
-          }
-          if (e.score && !ev.otherMatch) {
-            events ??= { ...s.watchEvents };
-            events[e.eventId] = { ...ev, ...e.score };
-          }
-        }
-        // The budget bounds a frame by what changed, never by how far behind the page is: whatever is left waits
-        // folded (latest value per market) and goes first in the next frame, with whatever arrives meanwhile.
-        if (applied % CHECK_EVERY === 0 && fold.size && oddsFrame.now() - started > oddsFrame.budgetMs) break;
-      }
-      const lag = screenLag(fold.size ? fold.oldestAt : newestAt);
-      const patch: Partial<StoreState> = lag === undefined ? {} : { screenBehindMs: lag };
-      if (!markets) {
-        if (lag !== undefined) set(patch);
-        return fold.size > 0;
-      }
-      // Open charts grow by the pushed ticks of their lines (no re-fetch of the history).
-      const lineSeries = chartsOpen ? extendLineSeries(s.lineSeries, appliedMarkets) : null;
-      set({
-        ...patch,
-        markets,
-        ...(events ? { watchEvents: events } : {}),
-        ...(lineIds ? { lineIdsByEvent: lineIds } : {}),
-        ...(lineSeries ? { lineSeries } : {}),
-      });
-      marketBus.emit(changedKeys, changedEvents);
-      return fold.size > 0;
     },
 
     async addWatch(eventId) {
@@ -331,4 +371,18 @@ export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSli
       return null;
     },
   };
-};
+}
+
+export const createWatchlistSlice: StateCreator<StoreState, [], [], WatchlistSlice> = (set, get) => ({
+  watchEvents: {},
+  watchIds: [],
+  markets: {},
+  lineIdsByEvent: {},
+  watchLoaded: false,
+  watchError: null,
+  gridMoves: {},
+  screenBehindMs: null,
+  ...gridActions(set, get),
+  ...watchActions(set, get),
+  ...oddsActions(set, get),
+});

@@ -3,8 +3,8 @@
 // double-click does the same. While the pointer is over the list or a row has focus, new alerts are held above it
 // ("N new alerts", a click shows them): rows never move under the pointer, so a row's Mute acts on that row's match.
 // A row updated in place (a drop episode that grew) keeps its place meanwhile.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { alertWordsIn } from '../../../shared/formats';
 import type { AlertRecord } from '../../../shared/domain';
@@ -119,35 +119,11 @@ const AlertRow = memo(function AlertRow({
   );
 });
 
-export function AlertsView() {
-  const allIds = useStore(useShallow((s) => s.alertIds));
-  const byId = useStore((s) => s.alertsById);
-  const { loaded, error, load, markSeen, mutedEvents } = useStore(
-    useShallow((s) => ({
-      loaded: s.alertsLoaded,
-      error: s.alertsError,
-      load: s.loadAlerts,
-      markSeen: s.markAlertsSeen,
-      mutedEvents: s.settings?.mutedEvents,
-    })),
-  );
-  const [kind, setKind] = useState('');
-  const [text, setText] = useState('');
-  // The muted matches by name (the watchlist knows them), not by id.
-  const mutedNames = useStore(
-    useShallow((s) =>
-      (mutedEvents ?? []).map((id) =>
-        s.watchEvents[id] ? eventName(s.watchEvents[id].runnerHome, s.watchEvents[id].runnerAway, id) : `event ${id}`,
-      ),
-    ),
-  );
-  const scroller = useRef<HTMLDivElement>(null);
-  const selectAlert = useCallback((id: number) => useStore.getState().setListCursor('alerts', id), []);
-  useEffect(() => {
-    markSeen();
-  }, [markSeen, allIds.length]);
-
-  // The list as it stood when the pointer came over it (or a row took focus): what is shown until it leaves.
+/**
+ * The list as it stood when the pointer came over it (or a row took focus): what is shown until it leaves, with the
+ * count of alerts waiting above it. `listEvents` go on the list's element.
+ */
+function useHeldList(allIds: number[], byId: Record<number, AlertRecord>) {
   const [held, setHeld] = useState<number[] | null>(null);
   const pointerIn = useRef(false);
   const focusIn = useRef(false);
@@ -162,6 +138,145 @@ export function AlertsView() {
     const seen = new Set(held);
     return allIds.reduce((n, id) => (seen.has(id) ? n : n + 1), 0);
   }, [held, allIds]);
+  const listEvents = {
+    onPointerEnter: () => {
+      pointerIn.current = true;
+      hold();
+    },
+    onPointerLeave: () => {
+      pointerIn.current = false;
+      release();
+    },
+    onFocus: (e: FocusEvent<HTMLDivElement>) => {
+      // A row reached by the keyboard holds the list; a button clicked with the pointer takes focus too, but the
+      // pointer's own hold covers it, and the list must not stay held once the pointer has moved on.
+      if (!(e.target as HTMLElement).matches?.(':focus-visible')) return;
+      focusIn.current = true;
+      hold();
+    },
+    onBlur: (e: FocusEvent<HTMLDivElement>) => {
+      if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+      focusIn.current = false;
+      release();
+    },
+  };
+  return { held, shownIds, waiting, showNew, listEvents };
+}
+
+/** The view's header: the count, the text and kind filters, the keys' hint and the muted matches (by name). */
+function AlertsHeader({
+  total,
+  text,
+  setText,
+  kind,
+  setKind,
+  kinds,
+}: {
+  total: number;
+  text: string;
+  setText: (text: string) => void;
+  kind: string;
+  setKind: (kind: string) => void;
+  kinds: string[];
+}) {
+  const mutedEvents = useStore((s) => s.settings?.mutedEvents);
+  // The muted matches by name (the watchlist knows them), not by id.
+  const mutedNames = useStore(
+    useShallow((s) =>
+      (mutedEvents ?? []).map((id) =>
+        s.watchEvents[id] ? eventName(s.watchEvents[id].runnerHome, s.watchEvents[id].runnerAway, id) : `event ${id}`,
+      ),
+    ),
+  );
+  return (
+    <header className="view-header">
+      <h1 id="alerts-title">Alerts</h1>
+      <span className="muted">{total.toLocaleString('en-US')} in history</span>
+      <input
+        type="search"
+        data-search
+        placeholder="Filter (/)"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-label="Filter alerts"
+      />
+      <select value={kind} onChange={(e) => setKind(e.target.value)} aria-label="Kind" data-testid="alert-kind-filter">
+        <option value="">All kinds</option>
+        {kinds.map((k) => (
+          <option key={k} value={k}>
+            {kindLabel(k)}
+          </option>
+        ))}
+      </select>
+      <span className="muted small-text">↑↓ select · Enter opens the event at the alert's line</span>
+      <span className="spacer" />
+      {mutedEvents && mutedEvents.length > 0 && (
+        <span className="muted" data-testid="muted-events">
+          Muted: {mutedNames.join(', ')}
+        </span>
+      )}
+    </header>
+  );
+}
+
+/** The grid of alerts, virtualised: time, kind, event, mute and snooze, what happened, each as wide as what it shows. */
+function AlertGrid({
+  ids,
+  scroller,
+  virtualizer,
+  cursorIndex,
+}: {
+  ids: number[];
+  scroller: RefObject<HTMLDivElement | null>;
+  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  cursorIndex: number;
+}) {
+  const fit = useFitColumns(scroller, ALERT_FLOORS);
+  const selectAlert = useCallback((id: number) => useStore.getState().setListCursor('alerts', id), []);
+  return (
+    <div className="agrid" role="grid" style={fit}>
+      <div className="abody" ref={scroller}>
+        <div className="ahead" role="row">
+          <span className="th">Time</span>
+          <span className="th">Kind</span>
+          <span className="th">Event</span>
+          <span className="th" />
+          <span className="th">What happened</span>
+        </div>
+        <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((it) => (
+            <AlertRow
+              key={ids[it.index]}
+              id={ids[it.index]!}
+              top={it.start}
+              cursor={it.index === cursorIndex}
+              onSelect={selectAlert}
+            />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function AlertsView() {
+  const allIds = useStore(useShallow((s) => s.alertIds));
+  const byId = useStore((s) => s.alertsById);
+  const { loaded, error, load, markSeen } = useStore(
+    useShallow((s) => ({
+      loaded: s.alertsLoaded,
+      error: s.alertsError,
+      load: s.loadAlerts,
+      markSeen: s.markAlertsSeen,
+    })),
+  );
+  const [kind, setKind] = useState('');
+  const [text, setText] = useState('');
+  const scroller = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    markSeen();
+  }, [markSeen, allIds.length]);
+  const { held, shownIds, waiting, showNew, listEvents } = useHeldList(allIds, byId);
 
   const kinds = useMemo(
     () => [...new Set(allIds.map((id) => byId[id]?.kind ?? ''))].filter(Boolean).sort(),
@@ -181,8 +296,6 @@ export function AlertsView() {
     estimateSize: () => 28,
     overscan: 12,
   });
-  // Time, kind, event, mute and snooze, what happened: each as wide as what it shows.
-  const fit = useFitColumns(scroller, ALERT_FLOORS);
   const cursor = useStore((s) => s.listCursor.alerts);
   const setCursor = useStore((s) => s.setListCursor);
   const cursorIndex = cursor === null ? -1 : ids.indexOf(cursor as number);
@@ -201,38 +314,7 @@ export function AlertsView() {
 
   return (
     <section className="view alerts" aria-labelledby="alerts-title">
-      <header className="view-header">
-        <h1 id="alerts-title">Alerts</h1>
-        <span className="muted">{allIds.length.toLocaleString('en-US')} in history</span>
-        <input
-          type="search"
-          data-search
-          placeholder="Filter (/)"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-label="Filter alerts"
-        />
-        <select
-          value={kind}
-          onChange={(e) => setKind(e.target.value)}
-          aria-label="Kind"
-          data-testid="alert-kind-filter"
-        >
-          <option value="">All kinds</option>
-          {kinds.map((k) => (
-            <option key={k} value={k}>
-              {kindLabel(k)}
-            </option>
-          ))}
-        </select>
-        <span className="muted small-text">↑↓ select · Enter opens the event at the alert's line</span>
-        <span className="spacer" />
-        {mutedEvents && mutedEvents.length > 0 && (
-          <span className="muted" data-testid="muted-events">
-            Muted: {mutedNames.join(', ')}
-          </span>
-        )}
-      </header>
+      <AlertsHeader total={allIds.length} text={text} setText={setText} kind={kind} setKind={setKind} kinds={kinds} />
       {error && (
         <div className="calm-message" role="alert">
           The alert history is not available: {error.message} <button onClick={() => void load()}>Try again</button>
@@ -244,58 +326,13 @@ export function AlertsView() {
           No alert yet. Max stake changes and settlements of watched events show up here.
         </p>
       )}
-      <div
-        className="alist"
-        data-testid="alert-list"
-        data-held={held ? 'true' : undefined}
-        onPointerEnter={() => {
-          pointerIn.current = true;
-          hold();
-        }}
-        onPointerLeave={() => {
-          pointerIn.current = false;
-          release();
-        }}
-        onFocus={(e) => {
-          // A row reached by the keyboard holds the list; a button clicked with the pointer takes focus too, but the
-          // pointer's own hold covers it, and the list must not stay held once the pointer has moved on.
-          if (!(e.target as HTMLElement).matches?.(':focus-visible')) return;
-          focusIn.current = true;
-          hold();
-        }}
-        onBlur={(e) => {
-          if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
-          focusIn.current = false;
-          release();
-        }}
-      >
+      <div className="alist" data-testid="alert-list" data-held={held ? 'true' : undefined} {...listEvents}>
         {waiting > 0 && (
           <button className="small new-alerts" data-testid="new-alerts" onClick={showNew}>
             {waiting.toLocaleString('en-US')} new {waiting === 1 ? 'alert' : 'alerts'} ↑
           </button>
         )}
-        <div className="agrid" role="grid" style={fit}>
-          <div className="abody" ref={scroller}>
-            <div className="ahead" role="row">
-              <span className="th">Time</span>
-              <span className="th">Kind</span>
-              <span className="th">Event</span>
-              <span className="th" />
-              <span className="th">What happened</span>
-            </div>
-            <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
-              {virtualizer.getVirtualItems().map((it) => (
-                <AlertRow
-                  key={ids[it.index]}
-                  id={ids[it.index]!}
-                  top={it.start}
-                  cursor={it.index === cursorIndex}
-                  onSelect={selectAlert}
-                />
-              ))}
-            </div>
-          </div>
-        </div>
+        <AlertGrid ids={ids} scroller={scroller} virtualizer={virtualizer} cursorIndex={cursorIndex} />
       </div>
     </section>
   );

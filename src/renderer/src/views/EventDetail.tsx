@@ -4,7 +4,7 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DevigModel } from '../../../shared/api';
-import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
+import type { EventView, LineHistoryPoint, MarketView } from '../../../shared/domain';
 import { labelPeriod } from '../../../shared/periods';
 import {
   fairPrices,
@@ -329,9 +329,15 @@ function DetailResizer() {
   );
 }
 
-export function EventDetail({ eventId }: { eventId: number }) {
-  const watched = useStore((s) => !!s.watchEvents[eventId]);
-  const ev = useStore(useShallow((s) => s.watchEvents[eventId] ?? null));
+/**
+ * The markets' structure (periods, kinds, lines), by period in the order a trader reads them: the live lines of a
+ * watched event (their prices are read per row from the store), else the fetched detail's.
+ */
+function useMarketStructure(
+  eventId: number,
+  watched: boolean,
+  fetched: MarketView[] | undefined,
+): Array<[number, MarketView[]]> {
   const lineIds = useStore(useShallow((s) => s.lineIdsByEvent[eventId] ?? []));
   const liveMarkets = useStore(
     useShallow((s) =>
@@ -340,35 +346,11 @@ export function EventDetail({ eventId }: { eventId: number }) {
         .map((m) => (m ? `${m.lineId}:${m.period}:${m.market}:${m.line}` : '')),
     ),
   );
-  const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
-  const { muteEvent, removeWatch, addWatch, toast, setDetailOpen } = useStore(
-    useShallow((s) => ({
-      muteEvent: s.muteEvent,
-      removeWatch: s.removeWatchWithUndo,
-      addWatch: s.addWatch,
-      toast: s.toast,
-      setDetailOpen: s.setDetailOpen,
-    })),
-  );
-  // The pane is keyed by event id (App.tsx), so its local state starts fresh for each event.
-  const { data: detail, error } = useQuery(String(eventId), () => api.invoke('event:detail', eventId), 20_000);
-  const [chosenLine, setChosenLine] = useState<number | null>(null);
-  // Opened at one line (a mover, an alert, a bet): that line is chosen, and scrolled to once its row is there.
-  const focusLine = useStore((s) => (s.focusLine?.eventId === eventId ? s.focusLine : null));
-  const scrolledFor = useRef(0);
-  useEffect(() => {
-    if (focusLine) setChosenLine(focusLine.lineId);
-  }, [focusLine]);
-  const periodNames = usePeriodNames();
-
-  const event = ev ?? detail?.event ?? null;
-  const sport = event?.sportName ?? '';
-  // Structure of the markets (periods, kinds, lines); prices are read per row from the store when live.
-  const structure = useMemo(() => {
+  return useMemo(() => {
     const s = useStore.getState();
     const list: MarketView[] = watched
       ? lineIds.map((id) => s.markets[marketKey(eventId, id)]).filter((m): m is MarketView => !!m)
-      : (detail?.markets ?? []);
+      : (fetched ?? []);
     const byPeriod = new Map<number, MarketView[]>();
     for (const m of list) byPeriod.set(m.period, [...(byPeriod.get(m.period) ?? []), m]);
     for (const ms of byPeriod.values())
@@ -381,8 +363,20 @@ export function EventDetail({ eventId }: { eventId: number }) {
     return [...byPeriod.entries()].sort((a, b) => a[0] - b[0]);
     // liveMarkets is the structural fingerprint of the live lines.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [watched, liveMarkets, detail, eventId]);
+  }, [watched, liveMarkets, fetched, eventId]);
+}
 
+/**
+ * The line the charts show: the one the trader clicked, or the one the pane was opened at (a mover, an alert, a bet),
+ * which is also scrolled to once its row is there.
+ */
+function useChosenLine(eventId: number, structure: Array<[number, MarketView[]]>) {
+  const [chosenLine, setChosenLine] = useState<number | null>(null);
+  const focusLine = useStore((s) => (s.focusLine?.eventId === eventId ? s.focusLine : null));
+  const scrolledFor = useRef(0);
+  useEffect(() => {
+    if (focusLine) setChosenLine(focusLine.lineId);
+  }, [focusLine]);
   useEffect(() => {
     if (!focusLine || scrolledFor.current === focusLine.seq) return;
     const row = document.querySelector(`.detail [data-testid="market-${focusLine.lineId}"]`);
@@ -390,6 +384,132 @@ export function EventDetail({ eventId }: { eventId: number }) {
     scrolledFor.current = focusLine.seq;
     row.scrollIntoView({ block: 'center' });
   }, [focusLine, structure]);
+  return [chosenLine, setChosenLine] as const;
+}
+
+/** The pane's header: the match, where and when, its badge and score (or the time to kick-off), and Close. */
+function DetailHeader({ eventId, event, settled }: { eventId: number; event: EventView | null; settled: boolean }) {
+  const setDetailOpen = useStore((s) => s.setDetailOpen);
+  return (
+    <header className="detail-head">
+      <div>
+        <h2 data-testid="detail-title">{eventName(event?.runnerHome, event?.runnerAway, eventId)}</h2>
+        <div className="muted" title={`Event id ${eventId}`} data-testid="detail-subtitle">
+          {event?.sportName} · {event?.leagueName} · <Time ms={event?.starts} withDate />
+        </div>
+      </div>
+      <div className="detail-score" data-testid="detail-score">
+        <EventBadge eventId={eventId} settled={settled} live={event?.liveStatus === 1} testId="detail-badge" />{' '}
+        {fmtScore(event?.scoreHome, event?.scoreAway) ||
+          (event?.starts != null ? <KickOffIn starts={event.starts} /> : '–')}
+      </div>
+      {/* In the pane's header, which stays in view as the pane scrolls: always there to close it. */}
+      <button
+        className="detail-close"
+        onClick={() => setDetailOpen(false)}
+        aria-label="Close detail"
+        data-testid="detail-close"
+      >
+        Close (Esc)
+      </button>
+    </header>
+  );
+}
+
+/** What the trader does with the event: watch or unwatch, mute, snooze, record a bet, price alerts, its own window. */
+function DetailActions({ eventId, watched }: { eventId: number; watched: boolean }) {
+  const muted = useStore((s) => s.settings?.mutedEvents.includes(eventId) ?? false);
+  const { muteEvent, removeWatch, addWatch, toast } = useStore(
+    useShallow((s) => ({
+      muteEvent: s.muteEvent,
+      removeWatch: s.removeWatchWithUndo,
+      addWatch: s.addWatch,
+      toast: s.toast,
+    })),
+  );
+  return (
+    <div className="detail-actions">
+      {watched ? (
+        <button onClick={() => void removeWatch(eventId)} data-testid="unwatch">
+          Unwatch (Del)
+        </button>
+      ) : (
+        <button onClick={() => void addWatch(eventId).then((e) => e && toast(e.message, 'error'))}>Watch</button>
+      )}
+      <button
+        onClick={() => void muteEvent(eventId, !muted).then((e) => e && toast(e.message, 'error'))}
+        data-testid="mute-event"
+        aria-pressed={muted}
+      >
+        {muted ? 'Unmute alerts' : 'Mute alerts'}
+      </button>
+      <SnoozeSelect eventId={eventId} />
+      <RecordBet eventId={eventId} />
+      <PriceAlerts eventId={eventId} />
+      <span className="spacer" />
+      <OpenInWindowButton target={{ view: 'event', eventId }} />
+    </div>
+  );
+}
+
+/** One period's markets: live rows (each reads its own market) for a watched event, else the fetched prices. */
+function PeriodMarkets({
+  eventId,
+  title,
+  markets,
+  watched,
+  chosen,
+  onChoose,
+}: {
+  eventId: number;
+  title: string;
+  markets: MarketView[];
+  watched: boolean;
+  chosen: number | null;
+  onChoose: (lineId: number) => void;
+}) {
+  return (
+    <section className="period">
+      <h3>{title}</h3>
+      <table className="grid markets">
+        <tbody>
+          {markets.map((m) =>
+            watched ? (
+              <LiveMarketRow
+                key={m.lineId}
+                eventId={eventId}
+                lineId={m.lineId}
+                chosen={m.lineId === chosen}
+                onChoose={onChoose}
+              />
+            ) : (
+              <MarketRowView
+                key={m.lineId}
+                eventId={eventId}
+                market={m}
+                live={false}
+                chosen={m.lineId === chosen}
+                onChoose={onChoose}
+              />
+            ),
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function EventDetail({ eventId }: { eventId: number }) {
+  const watched = useStore((s) => !!s.watchEvents[eventId]);
+  const ev = useStore(useShallow((s) => s.watchEvents[eventId] ?? null));
+  // The pane is keyed by event id (App.tsx), so its local state starts fresh for each event.
+  const { data: detail, error } = useQuery(String(eventId), () => api.invoke('event:detail', eventId), 20_000);
+  const periodNames = usePeriodNames();
+
+  const event = ev ?? detail?.event ?? null;
+  const sport = event?.sportName ?? '';
+  const structure = useMarketStructure(eventId, watched, detail?.markets);
+  const [chosenLine, setChosenLine] = useChosenLine(eventId, structure);
 
   const firstLine = structure[0]?.[1][0]?.lineId ?? null;
   const lineForCharts = chosenLine ?? firstLine;
@@ -400,87 +520,23 @@ export function EventDetail({ eventId }: { eventId: number }) {
     <aside className="detail" aria-label="Event detail" data-testid="event-detail">
       <DetailResizer />
       <div className="detail-body" data-testid="detail-body">
-        <header className="detail-head">
-          <div>
-            <h2 data-testid="detail-title">{eventName(event?.runnerHome, event?.runnerAway, eventId)}</h2>
-            <div className="muted" title={`Event id ${eventId}`} data-testid="detail-subtitle">
-              {event?.sportName} · {event?.leagueName} · <Time ms={event?.starts} withDate />
-            </div>
-          </div>
-          <div className="detail-score" data-testid="detail-score">
-            <EventBadge
-              eventId={eventId}
-              settled={!!detail?.settled}
-              live={event?.liveStatus === 1}
-              testId="detail-badge"
-            />{' '}
-            {fmtScore(event?.scoreHome, event?.scoreAway) ||
-              (event?.starts != null ? <KickOffIn starts={event.starts} /> : '–')}
-          </div>
-          {/* In the pane's header, which stays in view as the pane scrolls: always there to close it. */}
-          <button
-            className="detail-close"
-            onClick={() => setDetailOpen(false)}
-            aria-label="Close detail"
-            data-testid="detail-close"
-          >
-            Close (Esc)
-          </button>
-        </header>
-        <div className="detail-actions">
-          {watched ? (
-            <button onClick={() => void removeWatch(eventId)} data-testid="unwatch">
-              Unwatch (Del)
-            </button>
-          ) : (
-            <button onClick={() => void addWatch(eventId).then((e) => e && toast(e.message, 'error'))}>Watch</button>
-          )}
-          <button
-            onClick={() => void muteEvent(eventId, !muted).then((e) => e && toast(e.message, 'error'))}
-            data-testid="mute-event"
-            aria-pressed={muted}
-          >
-            {muted ? 'Unmute alerts' : 'Mute alerts'}
-          </button>
-          <SnoozeSelect eventId={eventId} />
-          <RecordBet eventId={eventId} />
-          <PriceAlerts eventId={eventId} />
-          <span className="spacer" />
-          <OpenInWindowButton target={{ view: 'event', eventId }} />
-        </div>
+        <DetailHeader eventId={eventId} event={event} settled={!!detail?.settled} />
+        <DetailActions eventId={eventId} watched={watched} />
         {error && !watched && <p className="calm-message">The event's detail is not available: {error.message}</p>}
         {(detail?.settled || ev?.settled) && <SettledSection eventId={eventId} />}
         {structure.length === 0 && !error && (
           <p className="calm-message">{watched || detail ? 'No markets offered right now.' : 'Loading…'}</p>
         )}
         {structure.map(([period, markets]) => (
-          <section key={period} className="period">
-            <h3>{labelPeriod(sport, period, periodNames)}</h3>
-            <table className="grid markets">
-              <tbody>
-                {markets.map((m) =>
-                  watched ? (
-                    <LiveMarketRow
-                      key={m.lineId}
-                      eventId={eventId}
-                      lineId={m.lineId}
-                      chosen={m.lineId === lineForCharts}
-                      onChoose={setChosenLine}
-                    />
-                  ) : (
-                    <MarketRowView
-                      key={m.lineId}
-                      eventId={eventId}
-                      market={m}
-                      live={false}
-                      chosen={m.lineId === lineForCharts}
-                      onChoose={setChosenLine}
-                    />
-                  ),
-                )}
-              </tbody>
-            </table>
-          </section>
+          <PeriodMarkets
+            key={period}
+            eventId={eventId}
+            title={labelPeriod(sport, period, periodNames)}
+            markets={markets}
+            watched={watched}
+            chosen={lineForCharts}
+            onChoose={setChosenLine}
+          />
         ))}
         {lineForCharts !== null && (
           <section className="period">

@@ -13,15 +13,103 @@ import { SportSelect } from '../components/SportSelect';
 import { useQuery } from '../hooks';
 import { useStore } from '../store';
 
+/** The rows a key moves the highlight by in the search box (0: not a moving key). */
+function stepOf(key: string): number {
+  switch (key) {
+    case 'ArrowDown':
+      return 1;
+    case 'ArrowUp':
+      return -1;
+    case 'PageDown':
+      return 10;
+    case 'PageUp':
+      return -10;
+    default:
+      return 0;
+  }
+}
+
+/** The fixtures the typed text matches (teams, league, sport or id), by start time. */
+function useShownFixtures(fixtures: FixtureView[] | undefined | null, text: string): FixtureView[] {
+  return useMemo(() => {
+    const q = text.trim().toLowerCase();
+    const list = (fixtures ?? []).filter(
+      (f) =>
+        !q ||
+        `${f.runner_home} ${f.runner_away} ${f.league_name} ${f.sport_name} ${f.event_id}`.toLowerCase().includes(q),
+    );
+    return list.sort((a, b) => a.starts.localeCompare(b.starts) || a.event_id - b.event_id);
+  }, [fixtures, text]);
+}
+
+/** Watching a fixture: the ones on their way, and the add itself (the added event is selected; a failure is told). */
+function useAddWatch() {
+  const [adding, setAdding] = useState<Set<number>>(new Set());
+  const { addWatch, toast, select } = useStore(
+    useShallow((s) => ({ addWatch: s.addWatch, toast: s.toast, select: s.selectEvent })),
+  );
+  const add = async (f: FixtureView) => {
+    setAdding((s) => new Set(s).add(f.event_id));
+    const err = await addWatch(f.event_id);
+    setAdding((s) => {
+      const n = new Set(s);
+      n.delete(f.event_id);
+      return n;
+    });
+    if (err) toast(`Could not watch ${f.runner_home} v ${f.runner_away}: ${err.message}`, 'error');
+    else select(f.event_id);
+  };
+  return { adding, add, select };
+}
+
+/** One fixture in the list: when, where, who, live or not, and its Watch button. */
+function FixtureRow({
+  f,
+  top,
+  highlighted,
+  watched,
+  adding,
+  onAdd,
+  onHover,
+}: {
+  f: FixtureView;
+  top: number;
+  highlighted: boolean;
+  watched: boolean;
+  adding: boolean;
+  onAdd: (f: FixtureView) => void;
+  onHover: () => void;
+}) {
+  return (
+    <div
+      id={`fixture-option-${f.event_id}`}
+      role="option"
+      aria-selected={highlighted}
+      className={`prow${highlighted ? ' selected' : ''}`}
+      style={{ transform: `translateY(${top}px)` }}
+      data-testid={`fixture-row-${f.event_id}`}
+      onMouseMove={() => !highlighted && onHover()}
+    >
+      <Time ms={serviceMs(f.starts)} withDate />
+      <span className="muted">{f.sport_name}</span>
+      <span className="muted ellipsis">{f.league_name}</span>
+      <span className="ellipsis">
+        {f.runner_home} v {f.runner_away}
+      </span>
+      <span>{f.live_status === 1 ? <span className="badge live">LIVE</span> : null}</span>
+      <button disabled={watched || adding} onClick={() => onAdd(f)} data-testid={`fixture-add-${f.event_id}`}>
+        {watched ? 'Watched' : adding ? 'Adding…' : 'Watch'}
+      </button>
+    </div>
+  );
+}
+
 export function FixturePicker({ onClose }: { onClose: () => void }) {
   const [liveOnly, setLiveOnly] = useState(false);
   const [sportId, setSportId] = useState<number | null>(null);
   const [text, setText] = useState('');
-  const [adding, setAdding] = useState<Set<number>>(new Set());
   const watchEvents = useStore((s) => s.watchEvents);
-  const { addWatch, toast, select } = useStore(
-    useShallow((s) => ({ addWatch: s.addWatch, toast: s.toast, select: s.selectEvent })),
-  );
+  const { adding, add, select } = useAddWatch();
   const [active, setActive] = useState(0);
   const scroller = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -35,15 +123,7 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
   );
   useEffect(() => input.current?.focus(), []);
 
-  const shown = useMemo(() => {
-    const q = text.trim().toLowerCase();
-    const list = (fixtures ?? []).filter(
-      (f) =>
-        !q ||
-        `${f.runner_home} ${f.runner_away} ${f.league_name} ${f.sport_name} ${f.event_id}`.toLowerCase().includes(q),
-    );
-    return list.sort((a, b) => a.starts.localeCompare(b.starts) || a.event_id - b.event_id);
-  }, [fixtures, text]);
+  const shown = useShownFixtures(fixtures, text);
   const virtualizer = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,
@@ -58,18 +138,7 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
     setActive(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
-
-  const add = async (f: FixtureView) => {
-    setAdding((s) => new Set(s).add(f.event_id));
-    const err = await addWatch(f.event_id);
-    setAdding((s) => {
-      const n = new Set(s);
-      n.delete(f.event_id);
-      return n;
-    });
-    if (err) toast(`Could not watch ${f.runner_home} v ${f.runner_away}: ${err.message}`, 'error');
-    else select(f.event_id);
-  };
+  const isWatched = (f: FixtureView) => f.watched || !!watchEvents[f.event_id];
 
   return (
     <div
@@ -95,23 +164,14 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
           aria-activedescendant={highlighted >= 0 ? `fixture-option-${shown[highlighted]!.event_id}` : undefined}
           data-testid="fixture-filter"
           onKeyDown={(e) => {
-            const step =
-              e.key === 'ArrowDown'
-                ? 1
-                : e.key === 'ArrowUp'
-                  ? -1
-                  : e.key === 'PageDown'
-                    ? 10
-                    : e.key === 'PageUp'
-                      ? -10
-                      : 0;
+            const step = stepOf(e.key);
             if (step !== 0 && shown.length > 0) {
               e.preventDefault();
               moveTo(highlighted + step);
             } else if (e.key === 'Enter' && highlighted >= 0) {
               e.preventDefault();
               const f = shown[highlighted]!;
-              if (f.watched || watchEvents[f.event_id]) select(f.event_id, true);
+              if (isWatched(f)) select(f.event_id, true);
               else if (!adding.has(f.event_id)) void add(f);
             }
           }}
@@ -145,33 +205,17 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const f = shown[item.index]!;
-            const watched = f.watched || !!watchEvents[f.event_id];
             return (
-              <div
+              <FixtureRow
                 key={f.event_id}
-                id={`fixture-option-${f.event_id}`}
-                role="option"
-                aria-selected={item.index === highlighted}
-                className={`prow${item.index === highlighted ? ' selected' : ''}`}
-                style={{ transform: `translateY(${item.start}px)` }}
-                data-testid={`fixture-row-${f.event_id}`}
-                onMouseMove={() => item.index !== highlighted && setActive(item.index)}
-              >
-                <Time ms={serviceMs(f.starts)} withDate />
-                <span className="muted">{f.sport_name}</span>
-                <span className="muted ellipsis">{f.league_name}</span>
-                <span className="ellipsis">
-                  {f.runner_home} v {f.runner_away}
-                </span>
-                <span>{f.live_status === 1 ? <span className="badge live">LIVE</span> : null}</span>
-                <button
-                  disabled={watched || adding.has(f.event_id)}
-                  onClick={() => void add(f)}
-                  data-testid={`fixture-add-${f.event_id}`}
-                >
-                  {watched ? 'Watched' : adding.has(f.event_id) ? 'Adding…' : 'Watch'}
-                </button>
-              </div>
+                f={f}
+                top={item.start}
+                highlighted={item.index === highlighted}
+                watched={isWatched(f)}
+                adding={adding.has(f.event_id)}
+                onAdd={(x) => void add(x)}
+                onHover={() => setActive(item.index)}
+              />
             );
           })}
         </div>

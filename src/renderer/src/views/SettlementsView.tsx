@@ -1,8 +1,8 @@
 // Settlements: the live feed (onSettlement) on top of the offline review of everything cached (settlements:query
 // with filters, keyset-paged, virtualised), W/L/P per line for the chosen row, and CSV export. Keys: arrows (PgUp/PgDn,
 // Home/End) move, Enter opens the settlement explained, Esc closes it, X exports.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { countOf } from '../../../shared/formats';
 import { sportHasDraws } from '../../../shared/periods';
@@ -16,7 +16,7 @@ import { useTimeZone } from '../format';
 import { useSports } from '../hooks';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
-import { EMPTY_FILTER, toQuery } from '../store/settlements';
+import { EMPTY_FILTER, toQuery, type SettlementFilter } from '../store/settlements';
 import { useFitColumns } from './fitColumns';
 
 /** The settlement list's columns at their narrowest (an empty list): settled, sport · league, match, score, 1 X 2, lines. */
@@ -141,54 +141,62 @@ function downloadCsv(csv: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function SettlementsView() {
-  const ids = useStore(useShallow((s) => s.settlementIds));
-  const { filter, listFilter, total, loading, loaded, error, hasMore, leagues } = useStore(
-    useShallow((s) => ({
-      filter: s.settlementFilter,
-      listFilter: s.settlementListFilter,
-      total: s.settlementTotal,
-      loading: s.settlementsLoading,
-      loaded: s.settlementsLoaded,
-      error: s.settlementsError,
-      hasMore: s.settlementNext !== null,
-      leagues: s.leaguesSeen,
-    })),
-  );
-  const { setFilter, load, loadMore, toast } = useStore(
-    useShallow((s) => ({
-      setFilter: s.setSettlementFilter,
-      load: s.loadSettlements,
-      loadMore: s.loadMoreSettlements,
-      toast: s.toast,
-    })),
-  );
+/** The sport's name by id, for the rows and the feed; offline, sports:list may not answer: the league name alone still reads well. */
+function useSportName(): (id: number) => string {
   const sports = useSports();
-  const sportName = useMemo(() => {
+  return useMemo(() => {
     const m = new Map(sports.map((s) => [s.sport_id, s.name]));
-    // Offline, sports:list may not answer: the league name alone still reads well.
     return (id: number) => m.get(id) ?? '';
   }, [sports]);
+}
+
+/** The CSV export of what the filter selects: the desktop streams it into a file the trader picks; a browser downloads it. */
+function useCsvExport(filter: SettlementFilter, zone: string): { exporting: boolean; exportCsv: () => Promise<void> } {
+  const toast = useStore((s) => s.toast);
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    if (useStore.getState().info?.host === 'electron') {
+      const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
+      setExporting(false);
+      if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
+      else if (r.value) toast(`Exported ${countOf(r.value.rows, 'settlement')} to ${r.value.path}`, 'info');
+      return;
+    }
+    const r = await api.invoke('settlements:exportCsv', toQuery(filter, zone));
+    setExporting(false);
+    if (r.ok) downloadCsv(r.value);
+    else toast(`Export failed: ${r.error.message}`, 'error');
+  };
+  return { exporting, exportCsv };
+}
+
+/** The team box's text: typed here at once, queried once typing pauses. */
+function useTeamFilter(applied: string, setFilter: (patch: Partial<SettlementFilter>) => void) {
+  const [team, setTeam] = useState(applied);
+  useEffect(() => {
+    if (team === useStore.getState().settlementFilter.team) return;
+    const t = setTimeout(() => setFilter({ team }), 250);
+    return () => clearTimeout(t);
+  }, [team, setFilter]);
+  return [team, setTeam] as const;
+}
+
+/**
+ * The keyboard's row in the list (it follows a row opened by a click, a notification or an alert, and is scrolled to)
+ * and the list's keys: arrows move, Enter opens, Esc closes the open one, X exports. Returns the row's index.
+ */
+function useSettlementKeys(
+  ids: number[],
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+  csv: { exporting: boolean; exportCsv: () => Promise<void> },
+): number {
   const selected = useStore((s) => s.selectedSettlementId);
   const setSelected = useStore((s) => s.selectSettlement);
-  const [team, setTeam] = useState(filter.team);
-  const [exporting, setExporting] = useState(false);
-  const zone = useTimeZone();
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: ids.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW,
-    overscan: 12,
-  });
-  // Settled, sport · league, match, score, 1 X 2, lines: each as wide as what it shows.
-  const fit = useFitColumns(scroller, SETTLEMENT_FLOORS);
-  const items = virtualizer.getVirtualItems();
   const cursor = useStore((s) => s.listCursor.settlements);
   const setCursor = useStore((s) => s.setListCursor);
   const backToList = useStore((s) => s.backToList);
   const cursorIndex = cursor === null ? -1 : ids.indexOf(cursor as number);
-  // The keyboard's row follows a row opened by a click, a notification or an alert.
   useEffect(() => {
     if (selected !== null) setCursor('settlements', selected);
   }, [selected, setCursor]);
@@ -208,44 +216,256 @@ export function SettlementsView() {
     },
     other: (e) => {
       if (e.key.toLowerCase() !== 'x') return false;
-      if (!exporting) void exportCsv();
+      if (!csv.exporting) void csv.exportCsv();
       return true;
     },
   });
+  return cursorIndex;
+}
 
+/** One end of the settled days (from, or to and including), a day in the trader's zone. */
+function SettledDay({
+  bound,
+  day,
+  setFilter,
+  zone,
+}: {
+  bound: 'from' | 'to';
+  day: string;
+  setFilter: (patch: Partial<SettlementFilter>) => void;
+  zone: string;
+}) {
+  return (
+    <label className="check">
+      {bound}{' '}
+      <DayInput
+        value={day}
+        onChange={(next) => setFilter({ [bound]: next })}
+        label={`Settled ${bound} (YYYY-MM-DD)`}
+        testId={`settlement-${bound}`}
+        zone={zone}
+      />
+    </label>
+  );
+}
+
+/** The filter form: team, sport, league, settled from and to (days in the trader's zone), the moneyline's outcome. */
+function SettlementFilters({
+  filter,
+  setFilter,
+  team,
+  setTeam,
+  zone,
+  filtered,
+  clearFilters,
+}: {
+  filter: SettlementFilter;
+  setFilter: (patch: Partial<SettlementFilter>) => void;
+  team: string;
+  setTeam: (team: string) => void;
+  zone: string;
+  filtered: boolean;
+  clearFilters: () => void;
+}) {
+  const leagues = useStore((s) => s.leaguesSeen);
+  const leagueList = Object.values(leagues)
+    .filter((l) => filter.sportId === null || l.sportId === filter.sportId)
+    .sort((a, b) => a.leagueName.localeCompare(b.leagueName));
+  return (
+    <div className="filters" role="search">
+      <input
+        type="search"
+        data-search
+        placeholder="Team (/)"
+        value={team}
+        onChange={(e) => setTeam(e.target.value)}
+        aria-label="Team"
+        data-testid="settlement-team-filter"
+      />
+      <SportSelect
+        value={filter.sportId}
+        onChange={(sportId) => setFilter({ sportId, leagueId: null })}
+        testId="settlement-sport-filter"
+      />
+      <select
+        value={filter.leagueId ?? ''}
+        onChange={(e) => setFilter({ leagueId: e.target.value === '' ? null : Number(e.target.value) })}
+        aria-label="League"
+        data-testid="settlement-league-filter"
+      >
+        <option value="">All leagues</option>
+        {leagueList.map((l) => (
+          <option key={l.leagueId} value={l.leagueId}>
+            {l.leagueName}
+          </option>
+        ))}
+      </select>
+      <SettledDay bound="from" day={filter.from} setFilter={setFilter} zone={zone} />
+      <SettledDay bound="to" day={filter.to} setFilter={setFilter} zone={zone} />
+      <select
+        value={filter.outcomeSide}
+        onChange={(e) => setFilter({ outcomeSide: e.target.value as typeof filter.outcomeSide })}
+        aria-label="Moneyline side"
+        data-testid="settlement-outcome-side"
+      >
+        <option value="">Any outcome</option>
+        <option value="home">Home</option>
+        <option value="draw">Draw</option>
+        <option value="away">Away</option>
+      </select>
+      {filter.outcomeSide && (
+        <select
+          value={filter.outcomeResult || 'win'}
+          onChange={(e) => setFilter({ outcomeResult: e.target.value as typeof filter.outcomeResult })}
+          aria-label="Result"
+          data-testid="settlement-outcome-result"
+        >
+          <option value="win">won (W)</option>
+          <option value="loss">lost (L)</option>
+          <option value="push">pushed (P)</option>
+        </select>
+      )}
+      {filtered && <button onClick={clearFilters}>Clear filters</button>}
+    </div>
+  );
+}
+
+/** What the list cannot show: a failed read (with a retry), an empty cache or filter, the first load. */
+function SettlementMessages({
+  empty,
+  filtered,
+  clearFilters,
+}: {
+  empty: boolean;
+  filtered: boolean;
+  clearFilters: () => void;
+}) {
+  const { loaded, error, load } = useStore(
+    useShallow((s) => ({ loaded: s.settlementsLoaded, error: s.settlementsError, load: s.loadSettlements })),
+  );
+  return (
+    <>
+      {error && (
+        <div className="calm-message" role="alert">
+          Cached settlements could not be read: {error.message} <button onClick={() => void load()}>Try again</button>
+        </div>
+      )}
+      {!error && loaded && empty && (
+        <div className="calm-message" data-testid="settlements-empty">
+          {filtered
+            ? 'No cached settlement matches these filters.'
+            : 'No settlement cached yet; they arrive as matches finish.'}{' '}
+          {filtered && <button onClick={clearFilters}>Clear filters</button>}
+        </div>
+      )}
+      {!loaded && !error && <p className="calm-message">Loading cached settlements…</p>}
+    </>
+  );
+}
+
+/** The list, virtualised, with the settlement open beside it. */
+function SettlementSplit({
+  ids,
+  scroller,
+  virtualizer,
+  cursorIndex,
+  stale,
+  sportName,
+}: {
+  ids: number[];
+  scroller: RefObject<HTMLDivElement | null>;
+  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  cursorIndex: number;
+  stale: boolean;
+  sportName: (id: number) => string;
+}) {
+  const selected = useStore((s) => s.selectedSettlementId);
+  const setSelected = useStore((s) => s.selectSettlement);
+  // Settled, sport · league, match, score, 1 X 2, lines: each as wide as what it shows.
+  const fit = useFitColumns(scroller, SETTLEMENT_FLOORS);
+  return (
+    <div className={`split${selected !== null ? ' open' : ''}`}>
+      <div
+        className={`sgrid${stale ? ' stale' : ''}`}
+        role="grid"
+        aria-rowcount={ids.length}
+        aria-busy={stale}
+        data-testid="settlement-grid"
+        style={fit}
+      >
+        <div className="sbody" ref={scroller} data-testid="settlement-list">
+          <div className="shead" role="row">
+            <span className="th">Settled</span>
+            <span className="th">Sport · league</span>
+            <span className="th">Match</span>
+            <span className="th num">Score</span>
+            <span className="th">1 X 2</span>
+            <span className="th num">Lines</span>
+          </div>
+          <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((it) => (
+              <SettlementRowView
+                key={ids[it.index]}
+                eventId={ids[it.index]!}
+                top={it.start}
+                selected={ids[it.index] === selected}
+                cursor={it.index === cursorIndex}
+                onSelect={setSelected}
+                sportName={sportName}
+              />
+            ))}
+          </div>
+        </div>
+      </div>
+      {selected !== null && (
+        <div className="side-panel">
+          <button className="close" onClick={() => setSelected(null)} aria-label="Close lines">
+            ×
+          </button>
+          <SettlementDetail eventId={selected} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function SettlementsView() {
+  const ids = useStore(useShallow((s) => s.settlementIds));
+  const { filter, listFilter, total, loading, loaded, hasMore } = useStore(
+    useShallow((s) => ({
+      filter: s.settlementFilter,
+      listFilter: s.settlementListFilter,
+      total: s.settlementTotal,
+      loading: s.settlementsLoading,
+      loaded: s.settlementsLoaded,
+      hasMore: s.settlementNext !== null,
+    })),
+  );
+  const { setFilter, load, loadMore } = useStore(
+    useShallow((s) => ({ setFilter: s.setSettlementFilter, load: s.loadSettlements, loadMore: s.loadMoreSettlements })),
+  );
+  const sportName = useSportName();
+  const zone = useTimeZone();
+  const csv = useCsvExport(filter, zone);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const cursorIndex = useSettlementKeys(ids, virtualizer, csv);
   useEffect(() => {
     void load();
   }, [load]);
-  // Team text is typed: query once typing pauses.
-  useEffect(() => {
-    if (team === useStore.getState().settlementFilter.team) return;
-    const t = setTimeout(() => setFilter({ team }), 250);
-    return () => clearTimeout(t);
-  }, [team, setFilter]);
+  const [team, setTeam] = useTeamFilter(filter.team, setFilter);
   // Keyset paging: fetch the next page when the last rows come into view.
   const lastIndex = items[items.length - 1]?.index ?? -1;
   useEffect(() => {
     if (hasMore && !loading && lastIndex >= ids.length - 20) void loadMore();
   }, [lastIndex, ids.length, hasMore, loading, loadMore]);
 
-  const exportCsv = async () => {
-    setExporting(true);
-    // The desktop streams the export into a file the trader picks; a browser downloads it.
-    if (useStore.getState().info?.host === 'electron') {
-      const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
-      setExporting(false);
-      if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
-      else if (r.value) toast(`Exported ${countOf(r.value.rows, 'settlement')} to ${r.value.path}`, 'info');
-      return;
-    }
-    const r = await api.invoke('settlements:exportCsv', toQuery(filter, zone));
-    setExporting(false);
-    if (r.ok) downloadCsv(r.value);
-    else toast(`Export failed: ${r.error.message}`, 'error');
-  };
-  const leagueList = Object.values(leagues)
-    .filter((l) => filter.sportId === null || l.sportId === filter.sportId)
-    .sort((a, b) => a.leagueName.localeCompare(b.leagueName));
   const filtered = JSON.stringify(filter) !== JSON.stringify(EMPTY_FILTER);
   // A filter just changed and its rows are not in yet: the rows on screen answer the last one, and look it.
   const stale = loaded && listFilter !== filter;
@@ -263,140 +483,29 @@ export function SettlementsView() {
           {loading ? ' · loading…' : ''}
         </span>
         <span className="spacer" />
-        <button onClick={() => void exportCsv()} disabled={exporting} data-testid="export-csv">
-          {exporting ? 'Exporting…' : 'Export CSV'} <kbd className="key">X</kbd>
+        <button onClick={() => void csv.exportCsv()} disabled={csv.exporting} data-testid="export-csv">
+          {csv.exporting ? 'Exporting…' : 'Export CSV'} <kbd className="key">X</kbd>
         </button>
       </header>
       <LiveFeed sportName={sportName} />
-      <div className="filters" role="search">
-        <input
-          type="search"
-          data-search
-          placeholder="Team (/)"
-          value={team}
-          onChange={(e) => setTeam(e.target.value)}
-          aria-label="Team"
-          data-testid="settlement-team-filter"
-        />
-        <SportSelect
-          value={filter.sportId}
-          onChange={(sportId) => setFilter({ sportId, leagueId: null })}
-          testId="settlement-sport-filter"
-        />
-        <select
-          value={filter.leagueId ?? ''}
-          onChange={(e) => setFilter({ leagueId: e.target.value === '' ? null : Number(e.target.value) })}
-          aria-label="League"
-          data-testid="settlement-league-filter"
-        >
-          <option value="">All leagues</option>
-          {leagueList.map((l) => (
-            <option key={l.leagueId} value={l.leagueId}>
-              {l.leagueName}
-            </option>
-          ))}
-        </select>
-        <label className="check">
-          from{' '}
-          <DayInput
-            value={filter.from}
-            onChange={(from) => setFilter({ from })}
-            label="Settled from (YYYY-MM-DD)"
-            testId="settlement-from"
-            zone={zone}
-          />
-        </label>
-        <label className="check">
-          to{' '}
-          <DayInput
-            value={filter.to}
-            onChange={(to) => setFilter({ to })}
-            label="Settled to (YYYY-MM-DD)"
-            testId="settlement-to"
-            zone={zone}
-          />
-        </label>
-        <select
-          value={filter.outcomeSide}
-          onChange={(e) => setFilter({ outcomeSide: e.target.value as typeof filter.outcomeSide })}
-          aria-label="Moneyline side"
-          data-testid="settlement-outcome-side"
-        >
-          <option value="">Any outcome</option>
-          <option value="home">Home</option>
-          <option value="draw">Draw</option>
-          <option value="away">Away</option>
-        </select>
-        {filter.outcomeSide && (
-          <select
-            value={filter.outcomeResult || 'win'}
-            onChange={(e) => setFilter({ outcomeResult: e.target.value as typeof filter.outcomeResult })}
-            aria-label="Result"
-            data-testid="settlement-outcome-result"
-          >
-            <option value="win">won (W)</option>
-            <option value="loss">lost (L)</option>
-            <option value="push">pushed (P)</option>
-          </select>
-        )}
-        {filtered && <button onClick={clearFilters}>Clear filters</button>}
-      </div>
-      {error && (
-        <div className="calm-message" role="alert">
-          Cached settlements could not be read: {error.message} <button onClick={() => void load()}>Try again</button>
-        </div>
-      )}
-      {!error && loaded && ids.length === 0 && (
-        <div className="calm-message" data-testid="settlements-empty">
-          {filtered
-            ? 'No cached settlement matches these filters.'
-            : 'No settlement cached yet; they arrive as matches finish.'}{' '}
-          {filtered && <button onClick={clearFilters}>Clear filters</button>}
-        </div>
-      )}
-      {!loaded && !error && <p className="calm-message">Loading cached settlements…</p>}
-      <div className={`split${selected !== null ? ' open' : ''}`}>
-        <div
-          className={`sgrid${stale ? ' stale' : ''}`}
-          role="grid"
-          aria-rowcount={ids.length}
-          aria-busy={stale}
-          data-testid="settlement-grid"
-          style={fit}
-        >
-          <div className="sbody" ref={scroller} data-testid="settlement-list">
-            <div className="shead" role="row">
-              <span className="th">Settled</span>
-              <span className="th">Sport · league</span>
-              <span className="th">Match</span>
-              <span className="th num">Score</span>
-              <span className="th">1 X 2</span>
-              <span className="th num">Lines</span>
-            </div>
-            <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
-              {items.map((it) => (
-                <SettlementRowView
-                  key={ids[it.index]}
-                  eventId={ids[it.index]!}
-                  top={it.start}
-                  selected={ids[it.index] === selected}
-                  cursor={it.index === cursorIndex}
-                  onSelect={setSelected}
-                  sportName={sportName}
-                />
-              ))}
-            </div>
-          </div>
-        </div>
-        {selected !== null && (
-          <div className="side-panel">
-            <button className="close" onClick={() => setSelected(null)} aria-label="Close lines">
-              ×
-            </button>
-            <SettlementDetail eventId={selected} />
-          </div>
-        )}
-      </div>
+      <SettlementFilters
+        filter={filter}
+        setFilter={setFilter}
+        team={team}
+        setTeam={setTeam}
+        zone={zone}
+        filtered={filtered}
+        clearFilters={clearFilters}
+      />
+      <SettlementMessages empty={ids.length === 0} filtered={filtered} clearFilters={clearFilters} />
+      <SettlementSplit
+        ids={ids}
+        scroller={scroller}
+        virtualizer={virtualizer}
+        cursorIndex={cursorIndex}
+        stale={stale}
+        sportName={sportName}
+      />
     </section>
   );
 }

@@ -217,15 +217,9 @@ interface RowProps {
   model: DevigModel;
 }
 
-/**
- * A row's structure. It renders when what it shows changes shape (lines added or replaced or another main line, the
- * header, the columns, the selection, mute, the stream's state, an end); a price tick renders nothing here: its
- * cells write themselves. Every store update asks the row's one selector below, so it reads only a few fields.
- */
-const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format, model }: RowProps) {
-  if (rowRenders) rowRenders[eventId] = (rowRenders[eventId] ?? 0) + 1;
-  const rowLines = useRowLines(eventId, period);
-  const e = useStore(
+/** What a row shows of its event and its feed, as one selector reads it from the store (a few fields). */
+function useRowFacts(eventId: number, rowLines: RowLines) {
+  return useStore(
     useShallow((s) => {
       const ev = s.watchEvents[eventId];
       const stream = streamOf(s, eventId)?.state;
@@ -252,14 +246,15 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
       };
     }),
   );
-  const { ended, reason, selected, muted, streamFailing } = e;
-  const gone = e.settled || ended !== null || e.otherMatch !== null;
-  const lines = gone ? NO_LINES : rowLines;
-  const stale = !gone && rowLines.held && !e.feedLive;
-  const snoozed = useSnoozedUntil(eventId) !== null;
-  const runs = useMemo(() => priceRuns(columns), [columns]);
-  // A live alert on the event flashes its row for a moment (not while it is snoozed: the store decides). Written to
-  // the row by a listener, as the prices are: alerts come many a second in a burst, and the row's shape stays.
+}
+type RowFacts = ReturnType<typeof useRowFacts>;
+
+/**
+ * A live alert on the event flashes its row for a moment (not while it is snoozed: the store decides). Written to the
+ * row by a listener, as the prices are: alerts come many a second in a burst, and the row's shape stays. Returns the
+ * row's ref and the flash as it was at this render (for the row's first paint).
+ */
+function useAlertFlash(eventId: number) {
   const rowEl = useRef<HTMLDivElement>(null);
   const flashAtRender = useStore.getState().alertFlash[eventId] ?? 0;
   useLayoutEffect(() => {
@@ -275,6 +270,156 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
     show(useStore.getState().alertFlash[eventId] ?? 0);
     return useStore.subscribe((s) => show(s.alertFlash[eventId] ?? 0));
   });
+  return { rowEl, flashAtRender };
+}
+
+/** The row's event cell: home over away, and its flags (another match on the id, muted, snoozed, a failing stream). */
+function EventCell({ eventId, e, snoozed }: { eventId: number; e: RowFacts; snoozed: boolean }) {
+  const { muted, streamFailing, reason } = e;
+  return (
+    <span
+      className="cell ev"
+      title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}
+    >
+      {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
+      <span className="teams">
+        {e.home || e.away ? (
+          <>
+            <span className="home" data-fit>
+              {e.home ?? '?'}
+            </span>
+            <span className="sep"> v </span>
+            <span className="away" data-fit>
+              {e.away ?? '?'}
+            </span>
+          </>
+        ) : (
+          <span className="home" data-fit>
+            {eventName(null, null, eventId)}
+          </span>
+        )}
+      </span>
+      {(muted || snoozed || e.otherMatch !== null || (streamFailing && reason !== 'failing')) && (
+        <span className="flags">
+          {e.otherMatch !== null && (
+            <span
+              className="other-match"
+              data-testid={`other-match-${eventId}`}
+              title="The service now uses this id for another match; this row keeps the one you watched"
+            >
+              id now names {e.otherMatch}
+            </span>
+          )}
+          {muted && <span title="Alerts of this event are muted">muted</span>}
+          {snoozed && <span title="Alerts of this event are snoozed">snoozed</span>}
+          {streamFailing && reason !== 'failing' && (
+            <span
+              data-testid={`stream-failing-${eventId}`}
+              title="The live stream kept dropping; it rests and reconnects by itself within the hour"
+            >
+              stream failing, retrying later
+            </span>
+          )}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** What a row's column cells are drawn from. */
+interface RowCells {
+  eventId: number;
+  e: RowFacts;
+  /** The main lines shown (none once the event is gone). */
+  lines: MainLines;
+  stale: boolean;
+  period: number;
+  format: OddsFormat;
+  model: DevigModel;
+}
+
+/** A line column's cells: the line (a spread's handicap, signed; a total's points) and its two sides' prices. */
+function lineCells(
+  c: GridColumn,
+  eventId: number,
+  lineId: number | null,
+  [first, second]: ['home', 'away'] | ['over', 'under'],
+  format: OddsFormat,
+) {
+  return (
+    <Fragment key={c}>
+      <LineCell eventId={eventId} lineId={lineId} signed={first === 'home'} />
+      <FormattedPriceCell eventId={eventId} lineId={lineId} side={first} format={format} />
+      <FormattedPriceCell eventId={eventId} lineId={lineId} side={second} format={format} />
+    </Fragment>
+  );
+}
+
+/** One column's cells in a row; the prices, ages, scores and max stakes write themselves (gridCells.tsx). */
+function columnCells(c: GridColumn, { eventId, e, lines, stale, period, format, model }: RowCells) {
+  switch (c) {
+    case 'league':
+      return (
+        <span key={c} className="cell league-cell" title={e.league ?? undefined}>
+          {e.league}
+        </span>
+      );
+    case 'start':
+      return (
+        <span key={c} className="cell">
+          <Time ms={e.starts} short />
+        </span>
+      );
+    case 'score':
+      return <ScoreCell key={c} eventId={eventId} settled={e.settled} ended={e.ended} live={e.live} />;
+    case 'moneyline':
+      return (
+        <Fragment key={c}>
+          <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="home" format={format} />
+          <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="draw" format={format} />
+          <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="away" format={format} />
+        </Fragment>
+      );
+    case 'fair':
+      return (
+        <Fragment key={c}>
+          <FairCell eventId={eventId} lineId={lines.ml} side="home" format={format} model={model} />
+          <FairCell eventId={eventId} lineId={lines.ml} side="draw" format={format} model={model} />
+          <FairCell eventId={eventId} lineId={lines.ml} side="away" format={format} model={model} />
+        </Fragment>
+      );
+    case 'spread':
+      return lineCells(c, eventId, lines.spread, ['home', 'away'], format);
+    case 'total':
+      return lineCells(c, eventId, lines.total, ['over', 'under'], format);
+    case 'move':
+      return <MoveCell key={c} eventId={eventId} period={period} format={format} />;
+    case 'age':
+      return (
+        <AgeCell key={c} eventId={eventId} ml={lines.ml} spread={lines.spread} total={lines.total} stale={stale} />
+      );
+    case 'maxWin':
+      return <MaxWinCell key={c} eventId={eventId} lineId={lines.ml} />;
+  }
+}
+
+/**
+ * A row's structure. It renders when what it shows changes shape (lines added or replaced or another main line, the
+ * header, the columns, the selection, mute, the stream's state, an end); a price tick renders nothing here: its
+ * cells write themselves. Every store update asks the row's one selector (useRowFacts), so it reads only a few fields.
+ */
+const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format, model }: RowProps) {
+  if (rowRenders) rowRenders[eventId] = (rowRenders[eventId] ?? 0) + 1;
+  const rowLines = useRowLines(eventId, period);
+  const e = useRowFacts(eventId, rowLines);
+  const { ended, reason, selected } = e;
+  const gone = e.settled || ended !== null || e.otherMatch !== null;
+  const lines = gone ? NO_LINES : rowLines;
+  const stale = !gone && rowLines.held && !e.feedLive;
+  const snoozed = useSnoozedUntil(eventId) !== null;
+  const runs = useMemo(() => priceRuns(columns), [columns]);
+  const { rowEl, flashAtRender } = useAlertFlash(eventId);
+  const cells: RowCells = { eventId, e, lines, stale, period, format, model };
   return (
     <div
       ref={rowEl}
@@ -288,52 +433,7 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
       // A single click opens the detail, also once Esc has closed it (it opened only while the pane was still open).
       onClick={() => useStore.getState().selectEvent(eventId, true)}
     >
-      <span
-        className="cell ev"
-        title={`${eventName(e.home, e.away, eventId)}${e.league ? ` · ${e.league}` : ''} · event id ${eventId}`}
-      >
-        {/* Home over away: two short lines fit where one long one was cut. The " v " reads when copied. */}
-        <span className="teams">
-          {e.home || e.away ? (
-            <>
-              <span className="home" data-fit>
-                {e.home ?? '?'}
-              </span>
-              <span className="sep"> v </span>
-              <span className="away" data-fit>
-                {e.away ?? '?'}
-              </span>
-            </>
-          ) : (
-            <span className="home" data-fit>
-              {eventName(null, null, eventId)}
-            </span>
-          )}
-        </span>
-        {(muted || snoozed || e.otherMatch !== null || (streamFailing && reason !== 'failing')) && (
-          <span className="flags">
-            {e.otherMatch !== null && (
-              <span
-                className="other-match"
-                data-testid={`other-match-${eventId}`}
-                title="The service now uses this id for another match; this row keeps the one you watched"
-              >
-                id now names {e.otherMatch}
-              </span>
-            )}
-            {muted && <span title="Alerts of this event are muted">muted</span>}
-            {snoozed && <span title="Alerts of this event are snoozed">snoozed</span>}
-            {streamFailing && reason !== 'failing' && (
-              <span
-                data-testid={`stream-failing-${eventId}`}
-                title="The live stream kept dropping; it rests and reconnects by itself within the hour"
-              >
-                stream failing, retrying later
-              </span>
-            )}
-          </span>
-        )}
-      </span>
+      <EventCell eventId={eventId} e={e} snoozed={snoozed} />
       {columns.map((c) => {
         const run = reason ? runs.get(c) : undefined;
         if (run === 0) return null;
@@ -344,69 +444,7 @@ const WatchRow = memo(function WatchRow({ eventId, top, columns, period, format,
             <span key={c} className="cell" style={{ gridColumn: `span ${run.span}` }} />
           );
         }
-        switch (c) {
-          case 'league':
-            return (
-              <span key={c} className="cell league-cell" title={e.league ?? undefined}>
-                {e.league}
-              </span>
-            );
-          case 'start':
-            return (
-              <span key={c} className="cell">
-                <Time ms={e.starts} short />
-              </span>
-            );
-          case 'score':
-            return <ScoreCell key={c} eventId={eventId} settled={e.settled} ended={ended} live={e.live} />;
-          case 'moneyline':
-            return (
-              <Fragment key={c}>
-                <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="home" format={format} />
-                <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="draw" format={format} />
-                <FormattedPriceCell eventId={eventId} lineId={lines.ml} side="away" format={format} />
-              </Fragment>
-            );
-          case 'fair':
-            return (
-              <Fragment key={c}>
-                <FairCell eventId={eventId} lineId={lines.ml} side="home" format={format} model={model} />
-                <FairCell eventId={eventId} lineId={lines.ml} side="draw" format={format} model={model} />
-                <FairCell eventId={eventId} lineId={lines.ml} side="away" format={format} model={model} />
-              </Fragment>
-            );
-          case 'spread':
-            return (
-              <Fragment key={c}>
-                <LineCell eventId={eventId} lineId={lines.spread} signed />
-                <FormattedPriceCell eventId={eventId} lineId={lines.spread} side="home" format={format} />
-                <FormattedPriceCell eventId={eventId} lineId={lines.spread} side="away" format={format} />
-              </Fragment>
-            );
-          case 'total':
-            return (
-              <Fragment key={c}>
-                <LineCell eventId={eventId} lineId={lines.total} signed={false} />
-                <FormattedPriceCell eventId={eventId} lineId={lines.total} side="over" format={format} />
-                <FormattedPriceCell eventId={eventId} lineId={lines.total} side="under" format={format} />
-              </Fragment>
-            );
-          case 'move':
-            return <MoveCell key={c} eventId={eventId} period={period} format={format} />;
-          case 'age':
-            return (
-              <AgeCell
-                key={c}
-                eventId={eventId}
-                ml={lines.ml}
-                spread={lines.spread}
-                total={lines.total}
-                stale={stale}
-              />
-            );
-          case 'maxWin':
-            return <MaxWinCell key={c} eventId={eventId} lineId={lines.ml} />;
-        }
+        return columnCells(c, cells);
       })}
     </div>
   );
@@ -615,50 +653,75 @@ function ColumnMenu({
   );
 }
 
-export function WatchlistView() {
+/** The view's toolbar: the count, the filter, live only, the period, the fixtures picker's button and add by id. */
+function WatchToolbar({ shown, total }: { shown: number; total: number }) {
   // The service's own period descriptions (from /api/periods), as everywhere else.
   const periodNames = usePeriodNames();
-  const ids = useStore(useShallow(selectVisibleWatchIds));
-  const total = useStore((s) => s.watchIds.length);
-  const loaded = useStore((s) => s.watchLoaded);
-  const error = useStore((s) => s.watchError);
-  const { filter, liveOnly, period, selected } = useStore(
+  const { filter, liveOnly, period, picker } = useStore(
     useShallow((s) => ({
       filter: s.watchFilter,
       liveOnly: s.watchLiveOnly,
       period: s.watchPeriod,
-      selected: s.selectedEventId,
+      picker: s.fixturesOpen,
     })),
   );
-  const { setFilter, setLiveOnly, setPeriod, reload } = useStore(
+  const { setFilter, setLiveOnly, setPeriod, setPicker } = useStore(
     useShallow((s) => ({
       setFilter: s.setWatchFilter,
       setLiveOnly: s.setWatchLiveOnly,
       setPeriod: s.setWatchPeriod,
-      reload: s.loadWatchlist,
+      setPicker: s.setFixturesOpen,
     })),
   );
   const sportOfSelected = useStore((s) =>
     s.selectedEventId !== null ? (s.watchEvents[s.selectedEventId]?.sportName ?? null) : null,
   );
   const periods = usePeriods();
-  const format = useOddsFormat();
-  const model = useStore((s) => s.devigModel);
-  const picker = useStore((s) => s.fixturesOpen);
-  const setPicker = useStore((s) => s.setFixturesOpen);
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: ids.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
+  return (
+    <header className="view-header">
+      <h1 id="watchlist-title">Watchlist</h1>
+      <span className="muted" data-testid="watch-count">
+        {shown === total ? countOf(total, 'event') : `${shown} of ${countOf(total, 'event')}`}
+      </span>
+      <input
+        type="search"
+        data-search
+        data-testid="watch-filter"
+        placeholder="Filter (/)"
+        value={filter}
+        onChange={(ev) => setFilter(ev.target.value)}
+        aria-label="Filter watched events"
+      />
+      <label className="check">
+        <input type="checkbox" checked={liveOnly} onChange={(ev) => setLiveOnly(ev.target.checked)} /> live only
+      </label>
+      <label className="check">
+        period{' '}
+        <select value={period} onChange={(ev) => setPeriod(Number(ev.target.value))} data-testid="period-select">
+          {periods.map((p) => (
+            <option key={p} value={p}>
+              {labelPeriod(sportOfSelected ?? '', p, periodNames)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="spacer" />
+      <button onClick={() => setPicker(!picker)} data-testid="open-fixtures" aria-expanded={picker}>
+        Fixtures…
+      </button>
+      <AddById />
+    </header>
+  );
+}
 
-  // The columns: the trader's, or the default set that fits the width the grid has now.
+/**
+ * The grid's columns: the trader's, or the default set that fits the width the grid has now, each as wide as what it
+ * shows (GridSizer measures it and calls `measured`). Sideways: the grid is wider than its room, and scrolls so.
+ */
+function useGridColumns(scroller: RefObject<HTMLDivElement | null>, present: boolean) {
   const chosen = useStore(useShallow((s) => gridLayoutOf(s).columns ?? NONE));
   const fitted = useStore((s) => gridLayoutOf(s).columns === null);
-  const width = useGridWidth(scroller, total > 0);
-  // Each column as wide as what it shows (GridSizer measures it), the default set as many as fit beside the names.
+  const width = useGridWidth(scroller, present);
   const [fit, setFit] = useState<ContentWidths | undefined>(undefined);
   const measured = useCallback(
     (next: ContentWidths) => setFit((was) => (was && JSON.stringify(was) === JSON.stringify(next) ? was : next)),
@@ -673,67 +736,65 @@ export function WatchlistView() {
   // The event column stays put only when the grid scrolls sideways: a sticky cell is a compositor layer of its own,
   // one per row, which cost the page's frames hundreds of milliseconds with 200 rows on a tall screen.
   const sideways = width === 0 || minWidth > width;
-  const [menu, setMenu] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
-  const closeMenu = useMemo(
-    () => () => {
-      setMenu(false);
-      menuButton.current?.focus();
-    },
-    [],
-  );
+  return { columns, fitted, measured, template, minWidth, sideways };
+}
 
-  // The Move column's figures, asked for while it is shown.
+/** The Move column's figures, asked for every MOVES_EVERY_MS while it is shown. */
+function useMovesWhileShown(moving: boolean): void {
   const loadMoves = useStore((s) => s.loadGridMoves);
-  const moving = columns.includes('move');
   useEffect(() => {
     if (!moving) return;
     void loadMoves();
     const t = setInterval(() => void loadMoves(), MOVES_EVERY_MS);
     return () => clearInterval(t);
   }, [moving, loadMoves]);
+}
 
-  const selectedIndex = selected === null ? -1 : ids.indexOf(selected);
-  useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
-
+/** The grid's header row: the event column (with the column menu's button) and a sorting header per cell. */
+function GridHead({
+  columns,
+  menu,
+  setMenu,
+  menuButton,
+}: {
+  columns: readonly GridColumn[];
+  menu: boolean;
+  setMenu: (open: boolean) => void;
+  menuButton: RefObject<HTMLButtonElement | null>;
+}) {
   return (
-    <section className="view watchlist" aria-labelledby="watchlist-title">
-      <header className="view-header">
-        <h1 id="watchlist-title">Watchlist</h1>
-        <span className="muted" data-testid="watch-count">
-          {ids.length === total ? countOf(total, 'event') : `${ids.length} of ${countOf(total, 'event')}`}
-        </span>
-        <input
-          type="search"
-          data-search
-          data-testid="watch-filter"
-          placeholder="Filter (/)"
-          value={filter}
-          onChange={(ev) => setFilter(ev.target.value)}
-          aria-label="Filter watched events"
-        />
-        <label className="check">
-          <input type="checkbox" checked={liveOnly} onChange={(ev) => setLiveOnly(ev.target.checked)} /> live only
-        </label>
-        <label className="check">
-          period{' '}
-          <select value={period} onChange={(ev) => setPeriod(Number(ev.target.value))} data-testid="period-select">
-            {periods.map((p) => (
-              <option key={p} value={p}>
-                {labelPeriod(sportOfSelected ?? '', p, periodNames)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <span className="spacer" />
-        <button onClick={() => setPicker(!picker)} data-testid="open-fixtures" aria-expanded={picker}>
-          Fixtures…
+    <div className="whead" role="row">
+      <span className="th ev">
+        <SortHeader k="event" label="Event" title="The match: home over away" />
+        <button
+          ref={menuButton}
+          className="th-menu"
+          onClick={() => setMenu(!menu)}
+          aria-haspopup="dialog"
+          aria-expanded={menu}
+          title="Choose and order the columns"
+          data-testid="columns-button"
+        >
+          Columns ▾
         </button>
-        <AddById />
-      </header>
-      {picker && <FixturePicker onClose={() => setPicker(false)} />}
+      </span>
+      {columns.flatMap((c) =>
+        COLUMN_CELLS[c].map((h) => (
+          <SortHeader key={h.key} k={h.key} label={h.label} title={h.title} className={h.num ? 'num' : ''} />
+        )),
+      )}
+    </div>
+  );
+}
+
+/** Why there is no grid: the list failed (with a retry), is loading, or nothing is watched yet. */
+function WatchMessages({ total, picker }: { total: number; picker: boolean }) {
+  const loaded = useStore((s) => s.watchLoaded);
+  const error = useStore((s) => s.watchError);
+  const reload = useStore((s) => s.loadWatchlist);
+  const setPicker = useStore((s) => s.setFixturesOpen);
+  return (
+    <>
       {error && (
         <div className="calm-message" role="alert">
           The watchlist is not available: {error.message} <button onClick={() => void reload()}>Try again</button>
@@ -746,6 +807,47 @@ export function WatchlistView() {
           <button onClick={() => setPicker(true)}>Browse fixtures</button>
         </div>
       )}
+    </>
+  );
+}
+
+export function WatchlistView() {
+  const ids = useStore(useShallow(selectVisibleWatchIds));
+  const total = useStore((s) => s.watchIds.length);
+  const { period, selected } = useStore(useShallow((s) => ({ period: s.watchPeriod, selected: s.selectedEventId })));
+  const format = useOddsFormat();
+  const model = useStore((s) => s.devigModel);
+  const picker = useStore((s) => s.fixturesOpen);
+  const setPicker = useStore((s) => s.setFixturesOpen);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: ids.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const { columns, fitted, measured, template, minWidth, sideways } = useGridColumns(scroller, total > 0);
+  const [menu, setMenu] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenu = useMemo(
+    () => () => {
+      setMenu(false);
+      menuButton.current?.focus();
+    },
+    [],
+  );
+  useMovesWhileShown(columns.includes('move'));
+
+  const selectedIndex = selected === null ? -1 : ids.indexOf(selected);
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  return (
+    <section className="view watchlist" aria-labelledby="watchlist-title">
+      <WatchToolbar shown={ids.length} total={total} />
+      {picker && <FixturePicker onClose={() => setPicker(false)} />}
+      <WatchMessages total={total} picker={picker} />
       {total > 0 && (
         <div
           className={`wgrid${sideways ? ' sideways' : ''}`}
@@ -758,27 +860,7 @@ export function WatchlistView() {
           {menu && <ColumnMenu shown={columns} fitted={fitted} onClose={closeMenu} />}
           <GridSizer format={format} onMeasure={measured} />
           <div className="wbody" ref={scroller} data-testid="watch-scroller">
-            <div className="whead" role="row">
-              <span className="th ev">
-                <SortHeader k="event" label="Event" title="The match: home over away" />
-                <button
-                  ref={menuButton}
-                  className="th-menu"
-                  onClick={() => setMenu(!menu)}
-                  aria-haspopup="dialog"
-                  aria-expanded={menu}
-                  title="Choose and order the columns"
-                  data-testid="columns-button"
-                >
-                  Columns ▾
-                </button>
-              </span>
-              {columns.flatMap((c) =>
-                COLUMN_CELLS[c].map((h) => (
-                  <SortHeader key={h.key} k={h.key} label={h.label} title={h.title} className={h.num ? 'num' : ''} />
-                )),
-              )}
-            </div>
+            <GridHead columns={columns} menu={menu} setMenu={setMenu} menuButton={menuButton} />
             {ids.length === 0 && <p className="calm-message">No watched event matches the filter.</p>}
             <div className="rows" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => (
