@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startBridge, type BridgeServer } from '../src/core/bridge/server';
 import {
   BRIDGE_END_MESSAGES,
@@ -155,6 +155,30 @@ describe("the page's bridge session", () => {
     push(['after']);
     await until('the push after the drop', () => p.pushes.some((x) => JSON.stringify(x) === '["after"]'));
     expect(again.port).toBe(b.port);
+  });
+
+  it("keeps its host when one of the page's push listeners throws: the others still get the push", async () => {
+    const b = await host();
+    const p = page(b.port, b.token);
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    cleanup.push(() => reported.mockRestore());
+    // A view's listener that fails on this payload, subscribed before another view's.
+    const stop = p.session.on('onWatchlist', () => {
+      throw new Error('a view failed');
+    });
+    const seen: unknown[] = [];
+    p.session.on('onWatchlist', (x) => seen.push(x));
+    expect(await p.session.invoke('app:info')).toMatchObject({ ok: true });
+    push(['first']);
+    await until('the push at the later listener', () => seen.length === 1);
+    expect(reported).toHaveBeenCalledWith(expect.stringContaining('a view failed'));
+    // Still trusted and connected: no end, requests answered, later pushes delivered.
+    stop();
+    push(['second']);
+    await until('the next push', () => seen.length === 2);
+    expect(p.end()).toBeNull();
+    expect(p.connected).toEqual([true]);
+    expect(await p.session.invoke('app:info')).toMatchObject({ ok: true });
   });
 
   it('stops after a bounded number of attempts once its host is gone, and says so', async () => {

@@ -6,6 +6,7 @@ import { parseServiceTime } from '../shared/api';
 import type { EventView, MarketView, SettlementRow } from '../shared/domain';
 import type { AppError } from '../shared/errors';
 import { STREAM_GONE, type OddsBatch, type PushListener, type StatusView } from '../shared/ipc/contract';
+import { DisposableStore, Emitter } from '../shared/event';
 import type { Clock, TimerHandle } from './clock';
 import type { MonitorEvent, SnapshotHeader } from './monitor';
 import type { CoalescedEvent } from './monitor/coalescer';
@@ -95,62 +96,99 @@ export function snapshotView(
   };
 }
 
+/**
+ * The monitor's coalesced batch in the screen's shape, as one push: the monitor's coalescer is the one pacing stage
+ * (odds, scores and ends alike, at most one flush per its DEFAULT_BATCH_MS), so nothing is gathered here. A
+ * snapshot's header (teams, league, start, score) goes with the snapshot, so an event watched by its id alone gets its
+ * names without a reload: the snapshot's own word, over what the store held before it (the store's writer may not
+ * have written the snapshot yet).
+ */
+function oddsBatch(at: number, connection: Connection, batch: readonly CoalescedEvent[]): OddsBatch {
+  const events: OddsBatch['events'] = [];
+  for (const e of batch) {
+    const entry: OddsBatch['events'][number] = {
+      eventId: e.eventId,
+      markets: e.markets.map((m) => marketView(m, at)),
+    };
+    if (e.replace) {
+      entry.replace = true;
+      const header = snapshotView(connection.store, e.eventId, e.snapshot);
+      if (header) entry.event = header;
+    }
+    if (e.score)
+      entry.score = { liveStatus: e.score.liveStatus, scoreHome: e.score.scoreHome, scoreAway: e.score.scoreAway };
+    if (e.ended !== undefined) entry.ended = e.ended;
+    events.push(entry);
+  }
+  return { events, at };
+}
+
+/** What the pushes keep of the connection beside the session: online or not since when, and the last error. */
+interface LinkState {
+  connection: StatusView['connection'];
+  since: number | null;
+  lastError: AppError | null;
+}
+
+/** The status projection: the link's state over the current connection's governor and streams. */
+function statusView(c: Connection, link: LinkState): StatusView {
+  const gov = c.engine?.client.governor.state();
+  const streams = c.engine?.monitor.streamStates() ?? [];
+  return {
+    connection: link.connection,
+    connectionSince: link.since,
+    demo: c.demo,
+    auth: gov?.auth ?? (c.engine ? 'ok' : 'missing'),
+    plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
+    restricted: (gov?.restrictedPaths ?? []).map((r) => ({
+      path: r.path,
+      requiredPlan: r.requiredPlan ?? 'enterprise',
+      yourPlan: r.yourPlan ?? 'unknown',
+    })),
+    quota: quotaView(gov),
+    streams: streams.map((s) => ({
+      eventId: s.eventId,
+      state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,
+      lastMessageAt: s.lastEventAt,
+      // A stream refused because the service does not know the event (a restarted book, an event withdrawn long
+      // ago): said as its end, 'unknown', so the row tells the trader the match is gone instead of "stream stopped".
+      endReason:
+        s.status === 'ended'
+          ? (s.endReason ?? null)
+          : s.status === 'failed' && s.error?.kind === 'not_found'
+            ? STREAM_GONE
+            : null,
+    })),
+    lastSettledSync: c.engine?.monitor.lastSettledSync() ?? null,
+    lastError: c.problem ?? link.lastError,
+  };
+}
+
 export function createPushes(clock: Clock, current: () => Connection): Pushes {
-  const listeners = new Set<PushListener>();
-  const monitorListeners = new Set<(e: MonitorEvent) => void>();
-  let detach: Array<() => void> = [];
-  let lastError: AppError | null = null;
-  let connectionState: StatusView['connection'] = 'unknown';
-  let connectionSince: number | null = null;
+  const pushed = new Emitter<Parameters<PushListener>>({ name: 'the core pushes' });
+  const monitorEvents = new Emitter<[MonitorEvent]>({ name: 'the monitor events' });
+  /** The current engine's subscriptions, ended when another connection is attached. */
+  let attached = new DisposableStore();
+  const link: LinkState = { connection: 'unknown', since: null, lastError: null };
   let statusTimer: TimerHandle | null = null;
 
-  const push: PushListener = (event, payload) => {
-    for (const l of [...listeners]) l(event, payload);
-  };
+  const push: PushListener = (event, payload) => pushed.fire(event, payload);
   let notificationId = 0;
-
-  /**
-   * The monitor's coalesced batch in the screen's shape, as one push: the monitor's coalescer is the one pacing
-   * stage (odds, scores and ends alike, at most one flush per its DEFAULT_BATCH_MS), so nothing is gathered here.
-   * A snapshot's header (teams, league, start, score) goes with the snapshot, so an event watched by its id alone gets
-   * its names without a reload: the snapshot's own word, over what the store held before it (the store's writer may
-   * not have written the snapshot yet).
-   */
-  function oddsBatch(connection: Connection, batch: readonly CoalescedEvent[]): OddsBatch {
-    const at = clock.now();
-    const events: OddsBatch['events'] = [];
-    for (const e of batch) {
-      const entry: OddsBatch['events'][number] = {
-        eventId: e.eventId,
-        markets: e.markets.map((m) => marketView(m, at)),
-      };
-      if (e.replace) {
-        entry.replace = true;
-        const header = snapshotView(connection.store, e.eventId, e.snapshot);
-        if (header) entry.event = header;
-      }
-      if (e.score)
-        entry.score = { liveStatus: e.score.liveStatus, scoreHome: e.score.scoreHome, scoreAway: e.score.scoreAway };
-      if (e.ended !== undefined) entry.ended = e.ended;
-      events.push(entry);
-    }
-    return { events, at };
-  }
 
   /** The one place the online/offline state changes, so "offline since" is the moment it went. */
   function setConnection(next: StatusView['connection']): boolean {
-    if (next === connectionState) return false;
-    connectionState = next;
-    connectionSince = next === 'unknown' ? null : clock.now();
+    if (next === link.connection) return false;
+    link.connection = next;
+    link.since = next === 'unknown' ? null : clock.now();
     return true;
   }
 
   function onMonitorEvent(connection: Connection, e: MonitorEvent): void {
     if (current() !== connection) return; // a replaced engine's last words go nowhere
-    for (const l of [...monitorListeners]) l(e);
+    monitorEvents.fire(e);
     switch (e.type) {
       case 'batch':
-        if (e.events.length) push('onOdds', oddsBatch(connection, e.events));
+        if (e.events.length) push('onOdds', oddsBatch(clock.now(), connection, e.events));
         if (e.events.some((x) => x.markets.length > 0 || x.replace || x.score) && setConnection('online'))
           scheduleStatus();
         break;
@@ -167,7 +205,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         push('onAlert', e.alert);
         break;
       case 'error':
-        lastError = e.error;
+        link.lastError = e.error;
         if (e.error.kind === 'network') setConnection('offline');
         scheduleStatus();
         break;
@@ -176,39 +214,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     }
   }
 
-  function status(): StatusView {
-    const c = current();
-    const gov = c.engine?.client.governor.state();
-    const streams = c.engine?.monitor.streamStates() ?? [];
-    return {
-      connection: connectionState,
-      connectionSince,
-      demo: c.demo,
-      auth: gov?.auth ?? (c.engine ? 'ok' : 'missing'),
-      plan: gov && gov.plan !== 'unknown' ? gov.plan : null,
-      restricted: (gov?.restrictedPaths ?? []).map((r) => ({
-        path: r.path,
-        requiredPlan: r.requiredPlan ?? 'enterprise',
-        yourPlan: r.yourPlan ?? 'unknown',
-      })),
-      quota: quotaView(gov),
-      streams: streams.map((s) => ({
-        eventId: s.eventId,
-        state: s.status === 'failed' && s.error?.kind === 'plan' ? 'restricted' : s.status,
-        lastMessageAt: s.lastEventAt,
-        // A stream refused because the service does not know the event (a restarted book, an event withdrawn long
-        // ago): said as its end, 'unknown', so the row tells the trader the match is gone instead of "stream stopped".
-        endReason:
-          s.status === 'ended'
-            ? (s.endReason ?? null)
-            : s.status === 'failed' && s.error?.kind === 'not_found'
-              ? STREAM_GONE
-              : null,
-      })),
-      lastSettledSync: c.engine?.monitor.lastSettledSync() ?? null,
-      lastError: c.problem ?? lastError,
-    };
-  }
+  const status = (): StatusView => statusView(current(), link);
 
   function scheduleStatus(): void {
     if (statusTimer !== null) return;
@@ -221,14 +227,11 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
   return {
     push,
     subscribe(listener) {
-      listeners.add(listener);
+      const unsubscribe = pushed.event(listener);
       listener('onStatus', status());
-      return () => listeners.delete(listener);
+      return unsubscribe;
     },
-    onMonitorEvent(listener) {
-      monitorListeners.add(listener);
-      return () => monitorListeners.delete(listener);
-    },
+    onMonitorEvent: monitorEvents.event,
     notification(n) {
       push('onNotification', {
         id: ++notificationId,
@@ -241,16 +244,15 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
       });
     },
     attach(connection) {
-      for (const d of detach.splice(0)) d();
-      lastError = null;
+      attached.dispose();
+      attached = new DisposableStore();
+      link.lastError = null;
       setConnection('unknown');
       const engine = connection.engine;
       if (engine) {
-        detach = [
-          engine.client.governor.subscribe(() => scheduleStatus()),
-          engine.streams.onState(() => scheduleStatus()),
-          engine.monitor.on((e) => onMonitorEvent(connection, e)),
-        ];
+        attached.add(engine.client.governor.subscribe(() => scheduleStatus()));
+        attached.add(engine.streams.onState(() => scheduleStatus()));
+        attached.add(engine.monitor.on((e) => onMonitorEvent(connection, e)));
       }
       push('onWatchlist', connection.store.watchedEvents());
       scheduleStatus();
@@ -259,20 +261,20 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
     scheduleStatus,
     noteOutcome(error) {
       const changed = setConnection(error?.kind === 'network' ? 'offline' : 'online');
-      if (error) lastError = error;
+      if (error) link.lastError = error;
       if (changed || error) scheduleStatus();
     },
     forgetError(error) {
-      if (lastError?.kind !== error.kind || lastError.message !== error.message) return;
-      lastError = null;
+      if (link.lastError?.kind !== error.kind || link.lastError.message !== error.message) return;
+      link.lastError = null;
       scheduleStatus();
     },
     close() {
-      for (const d of detach.splice(0)) d();
+      attached.dispose();
       if (statusTimer !== null) clock.clearTimeout(statusTimer);
       statusTimer = null;
-      listeners.clear();
-      monitorListeners.clear();
+      pushed.dispose();
+      monitorEvents.dispose();
     },
   };
 }

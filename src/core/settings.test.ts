@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemTimeZone } from '../shared/formats';
 import { requestSchemas } from '../shared/ipc/contract';
 import { createSettingsService } from './settings';
@@ -48,6 +48,23 @@ describe('settings service', () => {
     const again = createSettingsService({ dataDir: dir }).get();
     expect(again.oddsFormat).toBe('malay');
     expect(again.timeZone).toBe('Asia/Tokyo');
+  });
+
+  it('a subscriber that throws keeps neither the change nor the other subscribers from it', () => {
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const settings = createSettingsService({ dataDir: null });
+      settings.subscribe(() => {
+        throw new Error('a subscriber failed');
+      });
+      const seen: string[] = [];
+      settings.subscribe((next, previous) => seen.push(`${previous.oddsFormat} -> ${next.oddsFormat}`));
+      expect(settings.update({ oddsFormat: 'american' }).oddsFormat).toBe('american');
+      expect(seen).toEqual(['decimal -> american']);
+      expect(reported).toHaveBeenCalledWith(expect.stringContaining('a subscriber failed'));
+    } finally {
+      reported.mockRestore();
+    }
   });
 
   it('does not write the OS zone, so the default keeps following the machine', () => {

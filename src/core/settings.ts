@@ -12,6 +12,7 @@ import {
   type SettlementAlertScope,
 } from '../shared/domain';
 import { AppErrorException } from '../shared/errors';
+import { Emitter } from '../shared/event';
 import { canonicalTimeZone, DEFAULT_ODDS_FORMAT, isOddsFormat, systemTimeZone } from '../shared/formats';
 import { DEFAULT_QUOTA_PER_HOUR } from '../shared/requests';
 import type { MonitorSettings } from './monitor';
@@ -133,7 +134,7 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
     ? { ...options.initial, baseUrl: normaliseBaseUrl(options.initial.baseUrl) }
     : options.initial;
   let settings: AppSettings = { ...DEFAULT_SETTINGS, ...initial, ...load(file) };
-  const listeners = new Set<(next: AppSettings, previous: AppSettings) => void>();
+  const changed = new Emitter<[next: AppSettings, previous: AppSettings]>({ name: 'the settings' });
 
   const save = () => {
     if (file === null) return;
@@ -157,13 +158,10 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       const next = baseUrl === undefined ? {} : { baseUrl: baseUrl ? normaliseBaseUrl(baseUrl) : null };
       settings = { ...settings, ...rest, ...next };
       save();
-      for (const l of [...listeners]) l(settings, previous);
+      changed.fire(settings, previous);
       return settings;
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: changed.event,
     monitorSettings: (mutedEvents) => monitorSettingsFrom(settings, mutedEvents),
   };
 }

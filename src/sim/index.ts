@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DevigModel, EventOdds, Plan, Prices, SettledEvent } from '../shared/api';
 import { parseServiceTime } from '../shared/api';
+import { Emitter } from '../shared/event';
 import { Access, type Faults } from './access';
 import { Prng } from './prng';
 import { SimServer, type RequestLogEntry } from './server';
@@ -145,7 +146,18 @@ const REAL_TICK_MS = 100;
 /** The load ticker's period: short enough that 2,000 moves a second leave in small groups, not 100 ms bursts. */
 const ODDS_TICK_MS = 5;
 
-export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+/** The clock's settings, checked: the world's start (simulated ms) and how the clock runs from there. */
+interface SimClockPlan {
+  seed: number;
+  speed: number;
+  manual: boolean;
+  /** The machine's Date.now() when the simulator started. */
+  startedAt: number;
+  startMs: number;
+  oddsRate: number;
+}
+
+function planClock(options: SimulatorOptions): SimClockPlan {
   const seed = options.seed ?? 1;
   const speed = options.speed ?? 60;
   const manual = (options.clock ?? 'manual') === 'manual';
@@ -164,7 +176,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const oddsRate = options.oddsRate ?? 0;
   if (!(oddsRate >= 0)) throw new Error('oddsRate must be >= 0');
   if (oddsRate > 0 && manual) throw new Error('oddsRate needs the real clock');
+  return { seed, speed, manual, startedAt, startMs, oddsRate };
+}
 
+/** The seeded world, with the busy day's decisions when it is on. */
+function openWorld(options: SimulatorOptions, seed: number, startMs: number): { world: World; busy: BusyInfo | null } {
   const busy = options.busy === true ? {} : options.busy || null;
   const resultsDelayS = busy?.resultsDelayS ?? 300;
   const world = new World({
@@ -177,7 +193,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...(options.openingMatchesLive ? { openingMatchesLive: true } : {}),
     ...(busy ? { busy: { resultsDelayMs: resultsDelayS * 1000 }, settledCap: 50_000 } : {}),
   });
-  const access = new Access(seed, options.quotaPerHour ?? (busy ? 1000 : 100_000));
   const busyInfo: BusyInfo | null = busy
     ? {
         resultsDelayS,
@@ -185,12 +200,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         flapUntil: startMs + (busy.flapMinutes ?? 60) * 60_000,
       }
     : null;
-  const flapping = new Set(busyInfo?.flappingEventIds ?? []);
-  const given = options.keys ?? [
+  return { world, busy: busyInfo };
+}
+
+/** The keys issued at start: the given ones, or an enterprise and a starter demo key. */
+function issueKeys(access: Access, given: SimKey[] | undefined): Simulator['keys'] {
+  const keys = given ?? [
     { key: '', plan: 'enterprise' as const },
     { key: '', plan: 'starter' as const },
   ];
-  const keys = given.map((k) => {
+  return keys.map((k) => {
     const record = access.add(k.plan, {
       ...(k.key ? { key: k.key } : {}),
       ...(k.quotaPerHour ? { quotaPerHour: k.quotaPerHour } : {}),
@@ -198,6 +217,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
     return { key: record.key, plan: record.plan };
   });
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const { seed, speed, manual, startedAt, startMs, oddsRate } = planClock(options);
+  const { world, busy: busyInfo } = openWorld(options, seed, startMs);
+  const access = new Access(seed, options.quotaPerHour ?? (options.busy ? 1000 : 100_000));
+  const flapping = new Set(busyInfo?.flappingEventIds ?? []);
+  const keys = issueKeys(access, options.keys);
   if (options.faults) access.setFaults(options.faults, undefined, Date.now());
 
   // The sim clock: exact in manual mode (advance by seconds); in real mode it runs at `speed` from start.
@@ -228,11 +255,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faultNow,
     () => Math.floor(simNow()),
   );
-  const taps = new Set<StreamMessageListener>();
+  const taps = new Emitter<Parameters<StreamMessageListener>>({ name: "the simulator's stream log" });
   world.onMessage((eventId, message) => {
     const realMs = Date.now();
     streams.deliver(eventId, message);
-    for (const tap of taps) tap(eventId, message, realMs);
+    taps.fire(eventId, message, realMs);
   });
 
   let port = 0;
@@ -292,10 +319,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       outcomeWords: (eventId, lineId, words) => world.setOutcomeWords(eventId, lineId, words),
     },
     busy: busyInfo && { ...busyInfo, flappingEventIds: [...busyInfo.flappingEventIds] },
-    onStreamMessage: (listener) => {
-      taps.add(listener);
-      return () => taps.delete(listener);
-    },
+    onStreamMessage: taps.event,
     close: async () => {
       if (timer) clearInterval(timer);
       if (oddsTimer) clearInterval(oddsTimer);

@@ -7,6 +7,7 @@
 // a body of at most MAX_CONTROL_BODY_BYTES (413 beyond, the body not kept).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DevigModel, Plan } from '../shared/api';
+import { errorMessage } from '../shared/errors';
 import {
   API_KEY_HEADER,
   DEVIG_MODELS,
@@ -113,7 +114,7 @@ export class SimServer {
         : Promise.resolve(this.json(res, 404, { detail: 'Not Found' }));
     work.catch((e: unknown) => {
       const status = e instanceof HttpError ? e.status : 500;
-      const detail = e instanceof Error ? e.message : String(e);
+      const detail = errorMessage(e);
       if (!res.headersSent) this.json(res, status, { detail });
       else res.destroy();
     });
@@ -308,7 +309,7 @@ function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    throw new HttpError(400, e instanceof Error ? e.message : String(e));
+    throw new HttpError(400, errorMessage(e));
   }
 }
 

@@ -5,7 +5,7 @@ import { betTotals, clvPct, fairFallPct, fairPrices, pricedSides, sameLine, side
 import { csvRow } from '../../shared/csv';
 import { ledgerReport } from '../../shared/ledger';
 import type { LineHistoryPoint, MoverRow, PriceSide } from '../../shared/domain';
-import { AppErrorException } from '../../shared/errors';
+import { AppErrorException, errorMessage } from '../../shared/errors';
 import type { CoreHandlers, LineCloseRow } from '../../shared/ipc/contract';
 import { BET_CSV_HEADER, betCsvRows } from '../export/csv';
 import { priceAlertKey, priceOverrides } from '../monitor/priceWatch';
@@ -115,7 +115,7 @@ export function betsHandlers(
       try {
         return s.addBet(bet, ctx.clock.now());
       } catch (e) {
-        throw new AppErrorException({ kind: 'validation', message: e instanceof Error ? e.message : String(e) });
+        throw new AppErrorException({ kind: 'validation', message: errorMessage(e) });
       }
     },
     'bets:remove': (id) => {

@@ -13,6 +13,7 @@
 // written as lowercase hex. The host sends nothing else (no push, no result) before its welcome, and takes nothing
 // but the hello; the page sends no request and accepts no push or result before it has checked the welcome.
 import type { AppError, Result } from '../errors';
+import { Emitter, type Unsubscribe } from '../event';
 import type { OddsdeskApi, PushPayloads } from './contract';
 import type { PushEventName } from './channels';
 
@@ -163,7 +164,6 @@ export interface BridgeSession extends OddsdeskApi {
   listenerCount(): number;
 }
 
-type Listener = (payload: unknown) => void;
 type Pending = (result: Result<unknown>) => void;
 
 /** One connection attempt: its socket, whether the host proved itself on it, and the promise invokes wait on. */
@@ -176,7 +176,104 @@ interface Attempt {
   settle(trusted: boolean): void;
 }
 
+function newAttempt(): Attempt {
+  let settle!: (trusted: boolean) => void;
+  const ready = new Promise<boolean>((resolve) => (settle = resolve));
+  return { socket: null, trusted: false, done: false, ready, settle };
+}
+
 const LOST = 'Lost the connection to the Oddsdesk host; reconnecting by itself';
+
+/** A frame from the host as read, every field still to be checked; not JSON (or not an object) reads as `{}`. */
+interface HostFrame {
+  type?: unknown;
+  id?: unknown;
+  result?: unknown;
+  event?: unknown;
+  payload?: unknown;
+  pushes?: unknown;
+  nonce?: unknown;
+  proof?: unknown;
+}
+
+function readHostFrame(text: string): HostFrame {
+  let msg: HostFrame;
+  try {
+    msg = JSON.parse(text) as HostFrame;
+  } catch {
+    return {};
+  }
+  return typeof msg !== 'object' || msg === null ? {} : msg;
+}
+
+/** The page's push listeners: one emitter per pushed event. */
+function pushListeners() {
+  const emitters = new Map<string, Emitter<[unknown]>>();
+  return {
+    emit(event: string, payload: unknown): void {
+      emitters.get(event)?.fire(payload);
+    },
+    on(event: string, listener: (payload: unknown) => void): Unsubscribe {
+      let emitter = emitters.get(event);
+      if (!emitter) emitters.set(event, (emitter = new Emitter({ name: `the bridge's ${event}` })));
+      return emitter.event(listener);
+    },
+    count: (): number => [...emitters.values()].reduce((n, e) => n + e.size, 0),
+  };
+}
+type PushListeners = ReturnType<typeof pushListeners>;
+
+/** The invokes sent and waiting for their results, by id. */
+function pendingInvokes() {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  return {
+    add(settle: Pending): number {
+      const id = nextId++;
+      pending.set(id, settle);
+      return id;
+    },
+    settle(id: number, result: Result<unknown>): void {
+      pending.get(id)?.(result);
+      pending.delete(id);
+    },
+    /** Answers every waiting invoke with a network error. */
+    failAll(message: string): void {
+      for (const [, settle] of pending) settle({ ok: false, error: { kind: 'network', message } });
+      pending.clear();
+    },
+  };
+}
+type PendingInvokes = ReturnType<typeof pendingInvokes>;
+
+/** A proven host's frame: a result to its invoke, or pushes to their listeners (a frame with odds acknowledged). */
+function applyHostFrame(msg: HostFrame, pending: PendingInvokes, listeners: PushListeners, ack: () => void): void {
+  if (msg.type === 'result' && typeof msg.id === 'number') {
+    pending.settle(msg.id, msg.result as Result<unknown>);
+  } else if (msg.type === 'push' && typeof msg.event === 'string') {
+    listeners.emit(msg.event, msg.payload);
+    if (msg.event === 'onOdds') ack();
+  } else if (msg.type === 'pushes' && Array.isArray(msg.pushes)) {
+    // One frame, several pushes, in the order the host made them; the page applies them in this one task.
+    let odds = false;
+    for (const p of msg.pushes as Array<{ event?: unknown; payload?: unknown } | null>) {
+      if (p && typeof p.event === 'string') listeners.emit(p.event, p.payload);
+      if (p?.event === 'onOdds') odds = true;
+    }
+    if (odds) ack();
+  }
+  // {type:'error'} answers a frame the host could not read; a page built from the contract never sends one.
+}
+
+/** Tells the host this page has taken in a frame of odds (see BridgeClientMessage's `ack`). */
+function ackOdds(attempt: Attempt): void {
+  if (attempt.done || !attempt.socket) return;
+  try {
+    attempt.socket.send('{"type":"ack"}');
+  } catch {
+    // The socket is closing: its close ends the attempt.
+  }
+}
 
 /**
  * The page's session with its host. It reconnects by itself after a drop (the socket closed after the host proved
@@ -191,9 +288,8 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
   const maxFailed = options.maxFailedAttempts ?? BRIDGE_MAX_FAILED_ATTEMPTS;
   const proofTimeoutMs = options.proofTimeoutMs ?? BRIDGE_PROOF_TIMEOUT_MS;
   const timers = options.timers ?? GLOBAL_TIMERS;
-  const pending = new Map<number, Pending>();
-  const listeners = new Map<string, Set<Listener>>();
-  let nextId = 1;
+  const pending = pendingInvokes();
+  const listeners = pushListeners();
   let retryMs = retryFirstMs;
   let failed = 0;
   let end: BridgeEnd | null = null;
@@ -202,24 +298,6 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
   let current: Attempt | null = null;
   let retryTimer: unknown = null;
 
-  const emitLocal = (event: string, payload: unknown) => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  };
-  /** Tells the host this page has taken in a frame of odds (see BridgeClientMessage's `ack`). */
-  const ack = (attempt: Attempt) => {
-    if (attempt.done || !attempt.socket) return;
-    try {
-      attempt.socket.send('{"type":"ack"}');
-    } catch {
-      // The socket is closing: its close ends the attempt.
-    }
-  };
-
-  const failPending = (message: string) => {
-    for (const [, settle] of pending) settle({ ok: false, error: { kind: 'network', message } });
-    pending.clear();
-  };
-
   /** Ends an attempt: its socket closed, invokes waiting on it answered. */
   function finish(attempt: Attempt, message: string) {
     if (attempt.done) return;
@@ -227,22 +305,37 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
     if (current === attempt) current = null;
     attempt.socket?.close();
     attempt.settle(false);
-    failPending(message);
+    pending.failAll(message);
   }
 
   function stop(reason: BridgeEndReason) {
     if (end || closed) return;
     end = { reason, message: BRIDGE_END_MESSAGES[reason] };
     if (retryTimer) timers.clearTimeout(retryTimer);
-    failPending(end.message);
-    emitLocal('onBridge', { connected: false });
+    pending.failAll(end.message);
+    listeners.emit('onBridge', { connected: false });
     options.onEnd?.(end);
   }
 
+  /** The attempt ended (its socket closed, or no proof in time): stop for good, or try again after the backoff. */
+  function afterAttempt(attempt: Attempt, code: number): void {
+    const wasTrusted = attempt.trusted;
+    finish(attempt, wasTrusted ? LOST : 'The Oddsdesk host is not reachable');
+    listeners.emit('onBridge', { connected: false });
+    if (!wasTrusted) {
+      if (code === BRIDGE_CLOSE_UNAUTHORIZED) return stop('refused');
+      if (++failed >= maxFailed) return stop('gone');
+    }
+    // A drop, or a host that is not answering yet: come back by ourselves, without hammering it.
+    retryTimer = timers.setTimeout(() => {
+      retryTimer = null;
+      if (!end && !closed) connect();
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, retryMaxMs);
+  }
+
   function connect(): void {
-    let settle!: (trusted: boolean) => void;
-    const ready = new Promise<boolean>((resolve) => (settle = resolve));
-    const attempt: Attempt = { socket: null, trusted: false, done: false, ready, settle };
+    const attempt = newAttempt();
     current = attempt;
     const nonce = newBridgeNonce();
     let challenge: string | null = null;
@@ -259,44 +352,8 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       stop('unproven');
     };
 
-    const handle = async (text: string): Promise<void> => {
-      if (attempt.done) return;
-      let msg: {
-        type?: unknown;
-        id?: unknown;
-        result?: unknown;
-        event?: unknown;
-        payload?: unknown;
-        pushes?: unknown;
-        nonce?: unknown;
-        proof?: unknown;
-      };
-      try {
-        msg = JSON.parse(text) as typeof msg;
-      } catch {
-        msg = {};
-      }
-      if (typeof msg !== 'object' || msg === null) msg = {};
-      if (attempt.trusted) {
-        if (msg.type === 'result' && typeof msg.id === 'number') {
-          pending.get(msg.id)?.(msg.result as Result<unknown>);
-          pending.delete(msg.id);
-        } else if (msg.type === 'push' && typeof msg.event === 'string') {
-          emitLocal(msg.event, msg.payload);
-          if (msg.event === 'onOdds') ack(attempt);
-        } else if (msg.type === 'pushes' && Array.isArray(msg.pushes)) {
-          // One frame, several pushes, in the order the host made them; the page applies them in this one task.
-          let odds = false;
-          for (const p of msg.pushes as Array<{ event?: unknown; payload?: unknown } | null>) {
-            if (p && typeof p.event === 'string') emitLocal(p.event, p.payload);
-            if (p?.event === 'onOdds') odds = true;
-          }
-          if (odds) ack(attempt);
-        }
-        // {type:'error'} answers a frame the host could not read; a page built from the contract never sends one.
-        return;
-      }
-      // Before the proof only the handshake may arrive, in its order: anything else is not our host talking.
+    /** Before the proof only the handshake may arrive, in its order: anything else is not our host talking. */
+    const handshake = async (msg: HostFrame): Promise<void> => {
       if (challenge === null) {
         if (msg.type !== 'challenge' || typeof msg.nonce !== 'string' || !BRIDGE_NONCE.test(msg.nonce))
           return distrust();
@@ -314,26 +371,21 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
       if (proofTimer) timers.clearTimeout(proofTimer);
       failed = 0;
       retryMs = retryFirstMs;
-      emitLocal('onBridge', { connected: true });
-      settle(true);
+      listeners.emit('onBridge', { connected: true });
+      attempt.settle(true);
+    };
+
+    const handle = async (text: string): Promise<void> => {
+      if (attempt.done) return;
+      const msg = readHostFrame(text);
+      if (attempt.trusted) return applyHostFrame(msg, pending, listeners, () => ackOdds(attempt));
+      return handshake(msg);
     };
 
     const onClosed = (code: number) => {
       if (attempt.done) return;
       if (proofTimer) timers.clearTimeout(proofTimer);
-      const wasTrusted = attempt.trusted;
-      finish(attempt, wasTrusted ? LOST : 'The Oddsdesk host is not reachable');
-      emitLocal('onBridge', { connected: false });
-      if (!wasTrusted) {
-        if (code === BRIDGE_CLOSE_UNAUTHORIZED) return stop('refused');
-        if (++failed >= maxFailed) return stop('gone');
-      }
-      // A drop, or a host that is not answering yet: come back by ourselves, without hammering it.
-      retryTimer = timers.setTimeout(() => {
-        retryTimer = null;
-        if (!end && !closed) connect();
-      }, retryMs);
-      retryMs = Math.min(retryMs * 2, retryMaxMs);
+      afterAttempt(attempt, code);
     };
 
     // A server that takes the socket and then says nothing proves nothing: the attempt failed.
@@ -360,21 +412,17 @@ export function createBridgeSession(options: BridgeSessionOptions): BridgeSessio
           error: { kind: 'network', message: stopped?.message ?? 'The Oddsdesk host is not reachable' },
         };
       }
-      const id = nextId++;
-      const message: BridgeClientMessage = { type: 'invoke', id, channel, args };
       return new Promise((resolve) => {
-        pending.set(id, resolve as Pending);
+        const id = pending.add(resolve as Pending);
+        const message: BridgeClientMessage = { type: 'invoke', id, channel, args };
         attempt.socket!.send(JSON.stringify(message));
       });
     },
     on<E extends PushEventName>(event: E, listener: (payload: PushPayloads[E]) => void) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      set.add(listener as Listener);
-      return () => set.delete(listener as Listener);
+      return listeners.on(event, listener as (payload: unknown) => void);
     },
     ended: () => end,
-    listenerCount: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
+    listenerCount: listeners.count,
     close() {
       closed = true;
       if (retryTimer) timers.clearTimeout(retryTimer);
