@@ -3,30 +3,9 @@
 // event name is counted and ignored, bad data is a problem, and `end` is applied and asks for the stream to end. The
 // book handed in never changes, and nothing emitted is the book's own.
 import { describe, expect, it } from 'vitest';
+import { header, market } from '../../../test/support/streamFixtures';
 import { applyMessage, emptyBook, type Book, type BookStep, type StreamMessage } from './book';
 
-const market = (lineId: number, home: number | null, maxWin = 500) => ({
-  line_id: lineId,
-  period: 0,
-  market: 'moneyline',
-  side: null,
-  line: null,
-  prices: home === null ? null : { home, away: 2.1 },
-  max_win: maxWin,
-  updated_at: '2026-11-22T12:00:00',
-});
-const header = {
-  event_id: 7,
-  sport_id: 1,
-  league_id: 2,
-  league_name: 'L',
-  runner_home: 'A',
-  runner_away: 'B',
-  starts: '2026-11-22T13:00:00',
-  live_status: 0,
-  score_home: null,
-  score_away: null,
-};
 const TS = '2026-11-22T12:30:00';
 const msg = (id: number | '', event: string, data: unknown): StreamMessage => ({
   event,

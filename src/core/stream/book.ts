@@ -164,33 +164,48 @@ export function applyMessage(book: Book, message: StreamMessage, now: number): B
   return name === 'odds' ? applyOdds(step, book, book.odds, data, id) : applyScore(step, book.odds, data, id);
 }
 
+/** What each kind of message is called when it does not match the contract. */
+const KIND_WORDS = { snapshot: 'a snapshot', odds: 'an odds update', score: 'a score update' } as const;
+
+/** The message's data as its schema reads it, or null (a problem told) when it does not match the contract. */
+function readContract<T>(
+  step: Step,
+  kind: keyof typeof KIND_WORDS,
+  schema: { safeParse(data: unknown): { success: true; data: T } | { success: false } },
+  data: unknown,
+): T | null {
+  const r = schema.safeParse(data);
+  if (r.success) return r.data;
+  step.problem(kind, `${KIND_WORDS[kind]} that does not match the contract was skipped`);
+  return null;
+}
+
+/** The message's markets that can be read; each one dropped is a problem told. */
+function readMarkets(step: Step, kind: 'snapshot' | 'odds', raw: readonly unknown[]): Market[] {
+  const markets = parseMarkets(raw);
+  markets.problems.forEach((p) => step.problem(`${kind}.${p.path}`, `dropped a market: ${p.message}`));
+  return markets.items;
+}
+
 function applySnapshot(step: Step, data: unknown, id: number | null): BookStep {
-  const env = EventOddsSchema.safeParse(data);
-  if (!env.success) {
-    step.problem('snapshot', 'a snapshot that does not match the contract was skipped');
-    return step.done();
-  }
-  const markets = parseMarkets(env.data.markets);
-  markets.problems.forEach((p) => step.problem(`snapshot.${p.path}`, `dropped a market: ${p.message}`));
-  const odds: EventOdds = { ...env.data, markets: markets.items };
+  const env = readContract(step, 'snapshot', EventOddsSchema, data);
+  if (!env) return step.done();
+  const markets = readMarkets(step, 'snapshot', env.markets);
+  const odds: EventOdds = { ...env, markets };
   step.applied(id, 'snapshot');
   step.effects.push({ type: 'snapshot', odds: cloneOdds(odds) });
-  return step.done({ odds, lineIndex: new Map(markets.items.map((m, i) => [m.line_id, i])) });
+  return step.done({ odds, lineIndex: new Map(markets.map((m, i) => [m.line_id, i])) });
 }
 
 /** Changed markets replace theirs by line; a line not seen before is added at the end. */
 function applyOdds(step: Step, book: Book, odds: EventOdds, data: unknown, id: number | null): BookStep {
-  const env = OddsMessageSchema.safeParse(data);
-  if (!env.success) {
-    step.problem('odds', 'an odds update that does not match the contract was skipped');
-    return step.done();
-  }
-  const parsed = parseMarkets(env.data.markets);
-  parsed.problems.forEach((p) => step.problem(`odds.${p.path}`, `dropped a market: ${p.message}`));
+  const env = readContract(step, 'odds', OddsMessageSchema, data);
+  if (!env) return step.done();
+  const changed = readMarkets(step, 'odds', env.markets);
   const markets = odds.markets.slice();
   /** The index is copied only when a line is new: most updates change prices of lines the book has. */
   let grown: Map<number, number> | null = null;
-  for (const m of parsed.items) {
+  for (const m of changed) {
     const i = (grown ?? book.lineIndex).get(m.line_id);
     if (i !== undefined) {
       markets[i] = m;
@@ -201,23 +216,20 @@ function applyOdds(step: Step, book: Book, odds: EventOdds, data: unknown, id: n
     markets.push(m);
   }
   step.applied(id, 'odds');
-  if (parsed.items.length) step.effects.push({ type: 'markets', markets: parsed.items.map((m) => ({ ...m })) });
+  if (changed.length) step.effects.push({ type: 'markets', markets: changed.map((m) => ({ ...m })) });
   return step.done({ odds: { ...odds, markets }, lineIndex: grown ?? book.lineIndex });
 }
 
 function applyScore(step: Step, odds: EventOdds, data: unknown, id: number | null): BookStep {
-  const score = ScoreMessageSchema.safeParse(data);
-  if (!score.success) {
-    step.problem('score', 'a score update that does not match the contract was skipped');
-    return step.done();
-  }
+  const score = readContract(step, 'score', ScoreMessageSchema, data);
+  if (!score) return step.done();
   const next: EventOdds = {
     ...odds,
-    live_status: score.data.live_status,
-    score_home: score.data.score_home,
-    score_away: score.data.score_away,
+    live_status: score.live_status,
+    score_home: score.score_home,
+    score_away: score.score_away,
   };
   step.applied(id, 'score');
-  step.effects.push({ type: 'score', score: score.data });
+  step.effects.push({ type: 'score', score });
   return step.done({ odds: next });
 }
