@@ -227,27 +227,36 @@ export function createMonitor(options: MonitorOptions): Monitor {
     resultsFor: (eventId) => settlements.resultsFor(eventId),
     on: reporter.on,
     initialised: () => firstRound,
-    stats: () => {
-      const s = settlements.stats();
-      const sp = specials.stats();
-      return {
-        settledWalks: s.walks,
-        settlementsAdded: s.added,
-        maxWinChanges: alerts.maxWinChanges(),
-        specialsRounds: sp.rounds,
-        specialsRoundsSkipped: sp.skipped,
-        badRecords: reporter.badRecords(),
-      };
-    },
+    stats: () => monitorStats(settlements.stats(), specials.stats(), alerts.maxWinChanges(), reporter.badRecords()),
     lastSettledSync: () => settlements.lastSync(),
-    streamStates: () =>
-      streams
-        .watched()
-        .map((id) => streams.state(id))
-        .filter((s): s is StreamState => s !== null),
+    streamStates: () => streamStates(streams),
     followedEvents: () => live.followed(),
     retime: schedule.retime,
   };
+}
+
+function monitorStats(
+  walks: { walks: number; added: number },
+  rounds: { rounds: number; skipped: number },
+  maxWinChanges: number,
+  badRecords: number,
+): MonitorStats {
+  return {
+    settledWalks: walks.walks,
+    settlementsAdded: walks.added,
+    maxWinChanges,
+    specialsRounds: rounds.rounds,
+    specialsRoundsSkipped: rounds.skipped,
+    badRecords,
+  };
+}
+
+/** The watched streams' states. */
+function streamStates(streams: StreamClient): StreamState[] {
+  return streams
+    .watched()
+    .map((id) => streams.state(id))
+    .filter((s): s is StreamState => s !== null);
 }
 
 /** The service's period descriptions, stored for every label that names a period; a failed fetch leaves the stored copy. */
