@@ -6,7 +6,7 @@
 // store in one transaction every FLUSH_MS, beside the tick writes.
 import type { EventOdds, Market, ScoreMessage } from '../../shared/api';
 import { LIVE_STATUS, parseServiceTime } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { errorMessage, type AppError } from '../../shared/errors';
 import { pricedSides } from '../../shared/trading';
 import type { Clock, TimerHandle } from '../clock';
 import type { LineCloseOp, Store } from '../store';
@@ -35,6 +35,62 @@ interface EventState {
   lastPriceAt: number;
 }
 
+/**
+ * The kick-off moved: the scheduled start closed the lines, and now the match, not live, starts later (`was`: the
+ * start before this snapshot, `svc`: the service's now). The close is taken at the real kick-off: the lines open again
+ * and the snapshot's prices go on from there.
+ */
+function kickOffMoved(s: EventState, was: number | null, odds: EventOdds, svc: number | null): boolean {
+  return (
+    s.started &&
+    s.byClockAt !== null &&
+    odds.live_status !== LIVE_STATUS.liveNow &&
+    s.starts !== null &&
+    was !== null &&
+    s.starts > was &&
+    svc !== null &&
+    svc < s.starts
+  );
+}
+
+/** The service's time of a batch of changed markets: their latest updated_at, else the service's now. */
+function stampOf(markets: readonly Market[], serviceNow: () => number | null): number | null {
+  let latest: number | null = null;
+  for (const m of markets) {
+    const t = parseServiceTime(m.updated_at);
+    if (t !== null && (latest === null || t > latest)) latest = t;
+  }
+  return latest ?? serviceNow();
+}
+
+/** The closes' writes, gathered and handed to the store's writer in one transaction every FLUSH_MS (or on `flush`). */
+function createCloseOpQueue(o: { store: Pick<Store, 'writer'>; clock: Clock; reportError(e: AppError): void }): {
+  push(op: LineCloseOp): void;
+  flush(): void;
+} {
+  let ops: LineCloseOp[] = [];
+  let timer: TimerHandle | null = null;
+  const flush = () => {
+    if (timer !== null) o.clock.clearTimeout(timer);
+    timer = null;
+    if (!ops.length) return;
+    const batch = ops;
+    ops = [];
+    try {
+      o.store.writer.applyLineCloseOps(batch);
+    } catch (e) {
+      o.reportError({ kind: 'internal', message: `Could not record closing lines: ${errorMessage(e)}` });
+    }
+  };
+  return {
+    push(op) {
+      ops.push(op);
+      timer ??= o.clock.setTimeout(flush, FLUSH_MS);
+    },
+    flush,
+  };
+}
+
 export function createClosingLines(o: {
   store: Store;
   clock: Clock;
@@ -55,28 +111,7 @@ export function createClosingLines(o: {
     return svc === null ? serviceMs : Math.min(o.clock.now(), serviceMs - (svc - o.clock.now()));
   };
   const events = new Map<number, EventState>();
-  let ops: LineCloseOp[] = [];
-  let timer: TimerHandle | null = null;
-
-  const flush = () => {
-    if (timer !== null) o.clock.clearTimeout(timer);
-    timer = null;
-    if (!ops.length) return;
-    const batch = ops;
-    ops = [];
-    try {
-      o.store.writer.applyLineCloseOps(batch);
-    } catch (e) {
-      o.reportError({
-        kind: 'internal',
-        message: `Could not record closing lines: ${e instanceof Error ? e.message : String(e)}`,
-      });
-    }
-  };
-  const push = (op: LineCloseOp) => {
-    ops.push(op);
-    timer ??= o.clock.setTimeout(flush, FLUSH_MS);
-  };
+  const { push, flush } = createCloseOpQueue(o);
   const stateOf = (eventId: number): EventState => {
     let s = events.get(eventId);
     if (!s) events.set(eventId, (s = { starts: null, started: false, byClockAt: null, timer: null, lastPriceAt: 0 }));
@@ -126,15 +161,6 @@ export function createClosingLines(o: {
       kickOff(eventId, s, local(starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
     }, starts - svc);
   };
-  /** The service's time of a batch of changed markets: their latest updated_at, else the service's now. */
-  const stampOf = (markets: readonly Market[]): number | null => {
-    let latest: number | null = null;
-    for (const m of markets) {
-      const t = parseServiceTime(m.updated_at);
-      if (t !== null && (latest === null || t > latest)) latest = t;
-    }
-    return latest ?? serviceNow();
-  };
   const prices = (eventId: number, s: EventState, markets: readonly Market[], at: number) => {
     // A market with no usable price (all sides at or below 1.0) says nothing about the close.
     for (const market of markets) {
@@ -152,19 +178,9 @@ export function createClosingLines(o: {
       const was = s.starts;
       s.starts = parseServiceTime(odds.starts);
       const svc = serviceNow();
-      // The kick-off moved: the scheduled start closed the lines, and now the match, not live, starts later. The
-      // close is taken at the real kick-off: the lines open again and this snapshot's prices go on from there.
-      if (
-        s.started &&
-        s.byClockAt !== null &&
-        odds.live_status !== LIVE_STATUS.liveNow &&
-        s.starts !== null &&
-        was !== null &&
-        s.starts > was &&
-        svc !== null &&
-        svc < s.starts
-      ) {
-        push({ type: 'reopen', eventId, at: s.byClockAt });
+      const closedAt = s.byClockAt;
+      if (closedAt !== null && kickOffMoved(s, was, odds, svc)) {
+        push({ type: 'reopen', eventId, at: closedAt });
         s.started = false;
         s.byClockAt = null;
       }
@@ -184,7 +200,7 @@ export function createClosingLines(o: {
     onMarkets(eventId, markets) {
       const s = events.get(eventId);
       if (!s || s.started || !o.isWatched(eventId)) return;
-      if (startPassed(eventId, s, stampOf(markets))) return;
+      if (startPassed(eventId, s, stampOf(markets, serviceNow))) return;
       arm(eventId, s);
       // A market with null prices is suspended: it closes nothing (a line re-offered is still pre-match).
       prices(eventId, s, markets, o.clock.now());

@@ -1,26 +1,30 @@
 // The monitor engine: the app's work for one service, given its client, streams, store, notifier and clock. It
-// keeps the watchlist's streams open and composes three parts along their seams: the odds pipeline (ticks, coalesced
-// batches, market max_win moves), the settlement follower (the settled walk, settlement alerts, period results) and
-// the specials refresher; the alert rules are pure functions. Electron main, browser mode and the CLI all run it
+// keeps the watchlist's streams open and composes its parts along their seams: the live side (./liveOdds.ts: the
+// streams' messages through the match gate to the closing lines and the odds pipeline), alert dispatch
+// (./alertDispatch.ts: decisions become alerts and notifications), the settlement follower (the settled walk,
+// settlement alerts, period results), the specials refresher, the timers (./schedule.ts) with the store's
+// housekeeping (./maintenance.ts), and the reporter of events to the host (./reporter.ts); the alert rules are pure
+// functions. Electron main, browser mode and the CLI all run it
 // through the one engine factory (../engine.ts).
-import { ENTERPRISE_PATHS, PATHS, type DevigModel } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
-import type { AlertRecord, NewAlert } from '../../shared/domain';
+import { ENTERPRISE_PATHS, type DevigModel } from '../../shared/api';
+import { errorMessage, type AppError } from '../../shared/errors';
+import { DisposableStore, type Unsubscribe } from '../../shared/event';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
-import type { Clock, TimerHandle } from '../clock';
+import type { Clock } from '../clock';
 import type { Notifier } from '../notifier';
 import type { Store } from '../store';
 import type { StreamClient, StreamState } from '../stream/client';
-import { specialStepDecision, type AlertDecision, type AlertSettings, type ContestantStep } from './alertRules';
-import type { MaxWinChange, MonitorEvent, MonitorListener } from './events';
-import { createMaxWinAlerts } from './maxWinAlerts';
-import { createClosingLines } from './closingLines';
-import { createOddsPipeline } from './oddsPipeline';
-import { createOtherMatches } from './otherMatches';
-import { createPriceWatch, type PriceAlertSettings } from './priceWatch';
+import { createAlertDispatch } from './alertDispatch';
+import type { AlertSettings } from './alertRules';
+import type { MonitorListener } from './events';
+import { createLiveOdds } from './liveOdds';
+import { startMaintenance } from './maintenance';
+import type { PriceAlertSettings } from './priceWatch';
+import { createReporter } from './reporter';
+import { createSchedule } from './schedule';
 import { createSettlementFollower, type LookupOutcome } from './settlementFollower';
-import { createSpecialsRefresher, type SpecialStep } from './specialsRefresher';
+import { createSpecialsRefresher } from './specialsRefresher';
 
 export type { MonitorEvent, MonitorListener } from './events';
 export type { SnapshotHeader } from './coalescer';
@@ -78,7 +82,7 @@ export interface Monitor {
    * within the look-ups' share). Says whether a request was made and what came of it.
    */
   resultsFor(eventId: number): Promise<LookupOutcome>;
-  on(listener: MonitorListener): () => void;
+  on(listener: MonitorListener): Unsubscribe;
   /** Resolves once the first settled walk and the first specials round after start have finished. */
   initialised(): Promise<void>;
   stats(): MonitorStats;
@@ -98,213 +102,33 @@ export const DEFAULT_BATCH_MS = 8;
 
 export function createMonitor(options: MonitorOptions): Monitor {
   const { client, streams, store, notifier, clock } = options;
-  const listeners = new Set<MonitorListener>();
-  const timers = new Set<TimerHandle>();
-  const unsubscribers: Array<() => void> = [];
+  let subscriptions = new DisposableStore();
   let running = false;
   let stopped = false;
   let firstRound: Promise<void> = Promise.resolve();
-  let maxWinChanges = 0;
-  let badRecords = 0;
 
-  const emit = (event: MonitorEvent) => {
-    // A stopped monitor says nothing more: its host may already be talking to the next one.
-    if (stopped) return;
-    for (const l of [...listeners]) l(event);
-  };
-  const reportError = (error: AppError) => emit({ type: 'error', error: client.governor.scrubError(error) });
-  const reportProblems = (problems: readonly BadRecord[]) => {
-    badRecords += problems.length;
-    for (const p of problems) reportError(p);
-  };
+  const reporter = createReporter({ scrubError: (e) => client.governor.scrubError(e), stopped: () => stopped });
+  const { emit, internal, reportError, reportProblems } = reporter;
   // What failed of the stream's writes, as the store's writer says it (from its thread, after the hand-over).
-  const unsubscribeWriter = store.writer.onProblem((p) => reportError({ kind: 'internal', message: p.message }));
+  const unsubscribeWriter = store.writer.onProblem((p) => internal(p.message));
 
   // The watchlist as this monitor keeps it (every change goes through watch/unwatch below): the odds path asks
   // "is this watched" per message, which must not be a database read each time.
   const watched = new Set(store.watchIds());
   const isWatched = (eventId: number | null) => eventId !== null && watched.has(eventId);
 
-  function later(fn: () => void, ms: number): void {
-    const handle = clock.setTimeout(() => {
-      timers.delete(handle);
-      if (running) fn();
-    }, ms);
-    timers.add(handle);
-  }
-
-  /** The timed loops' waits, so a changed interval takes effect at once (`retime`), not after the old wait. */
-  const waits = new Set<() => void>();
-  function every(seconds: () => number, task: () => Promise<unknown>): void {
-    let since = clock.now();
-    let handle: TimerHandle | null = null;
-    const wait = () => {
-      const ms = Math.max(0, since + Math.max(1, seconds()) * 1000 - clock.now());
-      handle = clock.setTimeout(() => {
-        if (handle !== null) timers.delete(handle);
-        handle = null;
-        if (running) run();
-      }, ms);
-      timers.add(handle);
-    };
-    const run = () => {
-      void task()
-        .catch((e: unknown) => reportError({ kind: 'internal', message: e instanceof Error ? e.message : String(e) }))
-        .finally(() => {
-          since = clock.now();
-          if (running) wait();
-        });
-    };
-    // A wait under way is measured again from its start with the interval now set (a task under way sets its own).
-    waits.add(() => {
-      if (handle === null || !running) return;
-      clock.clearTimeout(handle);
-      timers.delete(handle);
-      wait();
-    });
-    wait();
-  }
-
-  // Each limit alerts on its move since the value that last alerted: the bases live here, beside the decision.
-  const maxWinAlerts = createMaxWinAlerts();
-  /** One limit's change: said to the host, and decided on (its base moves when it alerts). */
-  function maxWinDecide(c: MaxWinChange & { label: string }): AlertDecision {
-    maxWinChanges++;
-    const eventWatched = isWatched(c.eventId);
-    const { label: _label, ...change } = c;
-    emit({ type: 'max_win', ...change, watched: eventWatched });
-    return maxWinAlerts.decide(c, eventWatched, options.settings());
-  }
-  function maxWinAlert(decision: AlertDecision, eventId: number | null, lineId: number | null): void {
-    if (!decision.alert || stopped) return;
-    const [alert] = store.writer.appendAlerts([decision.alert]);
-    emit({ type: 'alert', alert: alert! });
-    if (decision.notify) notifier.notify({ kind: 'max_win', ...decision.notify, eventId, lineId });
-  }
-  function maxWinChange(c: MaxWinChange & { label: string }): void {
-    maxWinAlert(maxWinDecide(c), c.eventId, c.lineId);
-  }
-  /** A special's step: each contestant decided on its own base, and what fired said as one alert for the special. */
-  function maxWinStep(step: SpecialStep): void {
-    const fired: Array<{ decision: AlertDecision; step: ContestantStep; at: string }> = [];
-    for (const c of step.changes) {
-      const decision = maxWinDecide(c);
-      const d = decision.alert?.data as { from: number; to: number; pct: number | null } | undefined;
-      if (d)
-        fired.push({
-          decision,
-          at: c.at,
-          step: {
-            contestantId: c.contestantId,
-            name: c.contestant,
-            from: d.from,
-            to: d.to,
-            pct: d.pct,
-            previous: c.from,
-          },
-        });
-    }
-    maxWinAlert(specialStepDecision(step, fired, options.settings()), step.eventId, null);
-  }
-
-  const priceWatch = createPriceWatch({
+  const schedule = createSchedule({ clock, running: () => running, taskFailed: internal });
+  const alerts = createAlertDispatch({
     store,
-    settings: () => {
-      const s = options.settings();
-      return { ...s, model: s.devigModel ?? 'MPTO' };
-    },
-    isWatched,
-    onAlert: (alert, notify) => void priceAlerts.push({ alert, notify }),
-  });
-  /**
-   * The price alerts of one batch and the drop episodes it opened: numbered and handed to the store's writer together
-   * (one transaction on its thread), and pushed at once. An open episode that grew is written and pushed again under
-   * its number, at most once a second per event (./dropEpisodes.ts): a goal moves every line at once, and the trader
-   * reads one alert that grows, with one notification at its start.
-   */
-  let priceAlerts: Array<{ alert: NewAlert; notify: { title: string; body: string } | null }> = [];
-  function observePrices(batch: Parameters<typeof priceWatch.observe>[0]): void {
-    const now = clock.now();
-    try {
-      priceWatch.observe(batch, now);
-    } finally {
-      const fired = priceAlerts;
-      priceAlerts = [];
-      const episodes = priceWatch.takeEpisodes(now);
-      const opened: Array<{
-        alert: NewAlert;
-        notify: { title: string; body: string } | null;
-        bind?(record: AlertRecord): void;
-      }> = [...fired, ...episodes.opened];
-      if (opened.length && !stopped) {
-        const stored = store.writer.appendAlerts(opened.map((f) => f.alert));
-        opened.forEach((f, i) => {
-          const alert = stored[i]!;
-          f.bind?.(alert);
-          emit({ type: 'alert', alert });
-          if (f.notify)
-            notifier.notify({ kind: 'price', ...f.notify, eventId: alert.eventId, lineId: alertLineId(alert.data) });
-        });
-      }
-      if (episodes.updated.length && !stopped) {
-        store.writer.updateAlerts(episodes.updated);
-        for (const alert of episodes.updated) emit({ type: 'alert', alert });
-      }
-      armEpisodes(now);
-    }
-  }
-  /** An open episode's owed update, or its end, is written on time even when no further batch comes for its event. */
-  let episodeTimer: { handle: TimerHandle; at: number } | null = null;
-  function armEpisodes(now: number): void {
-    const next = priceWatch.nextEpisodeAt();
-    if (next === null || !running) return;
-    const at = Math.max(next, now);
-    if (episodeTimer && episodeTimer.at <= at) return;
-    if (episodeTimer) {
-      clock.clearTimeout(episodeTimer.handle);
-      timers.delete(episodeTimer.handle);
-    }
-    const handle = clock.setTimeout(() => {
-      timers.delete(handle);
-      if (episodeTimer?.handle === handle) episodeTimer = null;
-      if (running) observePrices([]);
-    }, at - now);
-    timers.add(handle);
-    episodeTimer = { handle, at };
-  }
-
-  const closingLines = createClosingLines({
-    store,
+    notifier,
     clock,
+    settings: options.settings,
     isWatched,
-    isFollowing: (id) => streams.state(id)?.status === 'live',
-    serviceNow: () => (client.clockSkewMs() === null ? null : client.serviceNow()),
-    reportError,
+    emit,
+    running: () => running,
+    stopped: () => stopped,
+    schedule,
   });
-
-  const odds = createOddsPipeline({
-    store,
-    clock,
-    batchMs: options.batchMs ?? DEFAULT_BATCH_MS,
-    // The one pacing stage: the coalesced batch goes to the host as it is, one monitor event (each event's markets,
-    // then its score, then its end); then the batch's price alerts. An ended event's rule state goes after its last
-    // prices were judged.
-    onBatch: (batch) => {
-      emit({ type: 'batch', events: batch });
-      try {
-        observePrices(batch);
-      } catch (e) {
-        reportError({
-          kind: 'internal',
-          message: `Price alerts failed: ${e instanceof Error ? e.message : String(e)}`,
-        });
-      }
-      for (const e of batch) if (e.ended !== undefined) priceWatch.forget(e.eventId);
-    },
-    onMaxWinChange: maxWinChange,
-    reportError,
-  });
-
   const settlements = createSettlementFollower({
     client,
     store,
@@ -316,184 +140,77 @@ export function createMonitor(options: MonitorOptions): Monitor {
     reportProblems,
     reportError,
   });
-
+  const live = createLiveOdds({
+    client,
+    streams,
+    store,
+    clock,
+    batchMs: options.batchMs ?? DEFAULT_BATCH_MS,
+    isWatched,
+    alerts,
+    reporter,
+    settled: () => schedule.later(() => void settlements.sync(), 2000),
+  });
   const specials = createSpecialsRefresher({
     client,
     store,
     clock,
     devigModel: () => options.settings().devigModel,
     running: () => running,
-    onMaxWinStep: maxWinStep,
+    onMaxWinStep: alerts.maxWinStep,
     reportProblems,
     reportError,
   });
 
-  async function fetchPeriods(): Promise<void> {
-    const r = await client.periods({ priority: 'normal', purpose: 'lookup' });
-    if (!r.ok) return;
-    reportProblems(r.problems);
-    try {
-      if (!stopped) store.recordPeriods(r.value);
-    } catch (e) {
-      reportError({
-        kind: 'internal',
-        message: `Could not record the period list: ${e instanceof Error ? e.message : String(e)}`,
-      });
-    }
-  }
-
   const restricted = (path: string) => client.governor.state().restrictedPaths.some((r) => r.path === path);
-
-  // An id the service now uses for another match: its stream is stopped and never opened again (./otherMatches.ts).
-  const otherMatches = createOtherMatches({
-    store,
-    clock,
-    onOtherMatch(eventId) {
-      streams.unwatch(eventId);
-      forget(eventId);
-      emit({ type: 'other_match', eventId, watched: isWatched(eventId) });
-    },
-    reportError,
-  });
-
-  /** What the monitor holds of an event it no longer follows (its baselines, rule state, pending closes written). */
-  function forget(eventId: number): void {
-    odds.forget(eventId);
-    maxWinAlerts.forget(eventId);
-    priceWatch.forget(eventId);
-    closingLines.flush();
-    closingLines.forget(eventId);
-  }
-
-  function openStream(eventId: number): void {
-    if (restricted(PATHS.stream)) return;
-    if (store.settlement(eventId)) return; // it has left the book: there is no stream to open
-    if (!otherMatches.admits(eventId)) return; // the service's stream of this id is another match's
-    streams.watch(eventId);
-  }
 
   return {
     async start() {
       if (running || stopped) return;
       running = true;
-      // Every message passes the one gate of an id's match first (./otherMatches.ts): nothing of another match under a
-      // stored match's id is stored, judged or handed on.
-      unsubscribers.push(
-        streams.onSnapshot((eventId, snapshot) => {
-          if (!otherMatches.admitsSnapshot(eventId, snapshot)) return;
-          closingLines.onSnapshot(eventId, snapshot);
-          odds.onSnapshot(eventId, snapshot);
-        }),
-        streams.onMarkets((eventId, markets) => {
-          if (!otherMatches.admits(eventId)) return;
-          closingLines.onMarkets(eventId, markets);
-          odds.onMarkets(eventId, markets);
-        }),
-        streams.onScore((eventId, score) => {
-          if (!otherMatches.admits(eventId)) return;
-          closingLines.onScore(eventId, score);
-          try {
-            store.recordScore(score, clock.now());
-          } catch (e) {
-            reportError({
-              kind: 'internal',
-              message: `Could not record a score: ${e instanceof Error ? e.message : String(e)}`,
-            });
-          }
-          odds.onScore(eventId, {
-            liveStatus: score.live_status,
-            scoreHome: score.score_home,
-            scoreAway: score.score_away,
-          });
-        }),
-        streams.onEnd((eventId, end) => {
-          if (!otherMatches.admits(eventId)) return;
-          // The match left the book: nothing more will move its limits. Its settlement is discovered through
-          // /api/settled, soon.
-          odds.forget(eventId);
-          maxWinAlerts.forget(eventId);
-          closingLines.forget(eventId);
-          // Its price rules go when the end is handed on, after the prices still in the batch (onBatch above).
-          odds.onEnd(eventId, end.reason);
-          if (end.reason === 'settled') later(() => void settlements.sync(), 2000);
-        }),
-        streams.onProblem((_eventId, problem) => reportProblems([problem])),
-        streams.onState((state) => {
-          if (state.status === 'failed' && state.error) reportError(state.error);
-        }),
-      );
+      subscriptions = new DisposableStore();
+      live.follow(subscriptions);
       // What is watched and which streams open come from one read of the stored watchlist: a watch stored before
       // start is followed like one added through watch() (alerts, closes, settlements), never only streamed.
       watched.clear();
       for (const id of store.watchIds()) {
         watched.add(id);
-        openStream(id);
+        live.openStream(id);
       }
-      every(() => options.settings().settledEverySeconds, settlements.sync);
-      every(
+      schedule.every(() => options.settings().settledEverySeconds, settlements.sync);
+      schedule.every(
         () => options.settings().specialsEverySeconds,
         () => specials.refresh(),
       );
-      // Housekeeping a minute in, then daily: retention of tick history and planner statistics.
-      const maintain = () => {
-        try {
-          store.maintain();
-        } catch (e) {
-          reportError({
-            kind: 'internal',
-            message: `Store maintenance failed: ${e instanceof Error ? e.message : String(e)}`,
-          });
-        }
-        later(maintain, 86_400_000);
-      };
-      later(maintain, 60_000);
-      // Compaction of tick history past the full-detail window: small steps (10 ms each) with the odds path running
-      // between them, quickly while there is a backlog, every half minute once it has caught up.
-      const compact = () => {
-        let done = true;
-        try {
-          done = store.compactStep({ budgetMs: 10 }).done;
-        } catch (e) {
-          reportError({
-            kind: 'internal',
-            message: `Tick compaction failed: ${e instanceof Error ? e.message : String(e)}`,
-          });
-        }
-        later(compact, done ? 30_000 : 100);
-      };
-      later(compact, 30_000);
+      startMaintenance({ store, schedule, failed: internal });
       // Period descriptions once per connection, before the first settlement is put into words; the stored copy
       // labels everything offline and on a failed fetch.
-      await fetchPeriods();
+      await fetchPeriods(client, store, { stopped: () => stopped, reportProblems, internal });
       await settlements.sync();
       firstRound = specials.refresh().catch(() => undefined);
     },
 
     async stop() {
       running = false;
-      for (const t of timers) clock.clearTimeout(t);
-      timers.clear();
-      for (const u of unsubscribers.splice(0)) u();
+      schedule.stop();
+      subscriptions.dispose();
       streams.close();
       await settlements.idle();
       await specials.idle();
-      odds.close();
-      closingLines.close();
+      live.close();
       unsubscribeWriter();
       stopped = true;
     },
 
     flushWrites() {
-      if (stopped) return;
-      odds.flushTicks();
-      closingLines.flush();
+      if (!stopped) live.flushWrites();
     },
 
     async watch(eventId) {
       store.addWatch(eventId, clock.now());
       watched.add(eventId);
       if (running) {
-        openStream(eventId);
+        live.openStream(eventId);
         if (!ENTERPRISE_PATHS.every(restricted)) void specials.refresh([eventId]);
       }
     },
@@ -502,44 +219,58 @@ export function createMonitor(options: MonitorOptions): Monitor {
       store.removeWatch(eventId);
       watched.delete(eventId);
       streams.unwatch(eventId);
-      forget(eventId);
+      live.forget(eventId);
     },
 
     syncSettled: () => settlements.sync({ fresh: true }),
     refreshSpecials: (eventIds) => specials.refresh(eventIds),
     resultsFor: (eventId) => settlements.resultsFor(eventId),
-    on(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    on: reporter.on,
     initialised: () => firstRound,
-    stats: () => {
-      const s = settlements.stats();
-      const sp = specials.stats();
-      return {
-        settledWalks: s.walks,
-        settlementsAdded: s.added,
-        maxWinChanges,
-        specialsRounds: sp.rounds,
-        specialsRoundsSkipped: sp.skipped,
-        badRecords,
-      };
-    },
+    stats: () => monitorStats(settlements.stats(), specials.stats(), alerts.maxWinChanges(), reporter.badRecords()),
     lastSettledSync: () => settlements.lastSync(),
-    streamStates: () =>
-      streams
-        .watched()
-        .map((id) => streams.state(id))
-        .filter((s): s is StreamState => s !== null),
-    followedEvents: () => odds.followed(),
-    retime: () => {
-      for (const w of waits) w();
-    },
+    streamStates: () => streamStates(streams),
+    followedEvents: () => live.followed(),
+    retime: schedule.retime,
   };
 }
 
-/** The line a price or drop alert is about (its data names it), for a notification that opens at that line. */
-function alertLineId(data: unknown): number | null {
-  const lineId = (data as { lineId?: unknown } | null)?.lineId;
-  return typeof lineId === 'number' ? lineId : null;
+function monitorStats(
+  walks: { walks: number; added: number },
+  rounds: { rounds: number; skipped: number },
+  maxWinChanges: number,
+  badRecords: number,
+): MonitorStats {
+  return {
+    settledWalks: walks.walks,
+    settlementsAdded: walks.added,
+    maxWinChanges,
+    specialsRounds: rounds.rounds,
+    specialsRoundsSkipped: rounds.skipped,
+    badRecords,
+  };
+}
+
+/** The watched streams' states. */
+function streamStates(streams: StreamClient): StreamState[] {
+  return streams
+    .watched()
+    .map((id) => streams.state(id))
+    .filter((s): s is StreamState => s !== null);
+}
+
+/** The service's period descriptions, stored for every label that names a period; a failed fetch leaves the stored copy. */
+async function fetchPeriods(
+  client: ApiClient,
+  store: Pick<Store, 'recordPeriods'>,
+  o: { stopped(): boolean; reportProblems(problems: readonly BadRecord[]): void; internal(message: string): void },
+): Promise<void> {
+  const r = await client.periods({ priority: 'normal', purpose: 'lookup' });
+  if (!r.ok) return;
+  o.reportProblems(r.problems);
+  try {
+    if (!o.stopped()) store.recordPeriods(r.value);
+  } catch (e) {
+    o.internal(`Could not record the period list: ${errorMessage(e)}`);
+  }
 }

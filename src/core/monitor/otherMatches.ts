@@ -5,7 +5,7 @@
 // stored match's history, its close, its bets' CLV and its chart), its stream is stopped (no quota is spent on a match
 // nobody watched), and it is never opened again, after a restart too.
 import type { EventOdds } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { errorMessage, type AppError } from '../../shared/errors';
 import type { Clock } from '../clock';
 import type { Store } from '../store';
 
@@ -38,7 +38,7 @@ export function createOtherMatches(o: {
         // Not judged (the file is locked past its wait): the snapshot goes on as before, and its own write judges it.
         o.reportError({
           kind: 'internal',
-          message: `Could not check the match of event ${eventId}: ${e instanceof Error ? e.message : String(e)}`,
+          message: `Could not check the match of event ${eventId}: ${errorMessage(e)}`,
         });
         return true;
       }

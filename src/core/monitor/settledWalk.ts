@@ -74,6 +74,9 @@ export interface SettledWalkResult {
   error: AppError | null;
 }
 
+/** The walk's problems within the caps (src/shared/api/limits.ts). */
+type ProblemBudget = ReturnType<typeof problemBudget>;
+
 type PageResult = { ok: true; page: SettledPage; problems: BadRecord[] } | { ok: false; error: AppError };
 
 export async function walkSettled(options: SettledWalkOptions): Promise<SettledWalkResult> {
@@ -157,45 +160,6 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     return { ok: true, events };
   }
 
-  /**
-   * A record that stayed malformed in its page: fetch that one settlement alone. A transient fault stops the walk
-   * (the page is not kept, so the cursor stays before it); only a record the service keeps malformed or says it does
-   * not have is given up on, and that is reported loudly.
-   */
-  async function repair(
-    bad: readonly BadRecord[],
-    have: readonly SettledEvent[],
-  ): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
-    const repaired: SettledEvent[] = [];
-    for (const b of bad) {
-      if (b.eventId === undefined) {
-        const why =
-          b.count === undefined
-            ? 'the record carries no readable event_id, so it cannot be fetched again and is missing from the history.'
-            : 'those records are not asked for again one by one, so they are missing from the history.';
-        const gone: BadRecord = { ...b, message: `${b.message}; ${why}` };
-        budget.add(gone);
-        continue;
-      }
-      if (have.some((e) => e.event_id === b.eventId)) continue;
-      const r = await client.settlement(b.eventId, { priority: 'high', purpose: 'repair' });
-      if (!r.ok && isTransient(r.error)) return { ok: false, error: r.error };
-      if (r.ok) {
-        for (const p of r.problems) budget.add(p);
-        repaired.push(r.value);
-      } else {
-        const gone: BadRecord = {
-          kind: 'bad_payload',
-          path: b.path,
-          eventId: b.eventId,
-          message: `The settlement of event ${b.eventId} arrived malformed and could not be fetched again (${r.error.message}); it is missing from the history.`,
-        };
-        budget.add(gone);
-      }
-    }
-    return { ok: true, events: repaired };
-  }
-
   let since = store.settledCursor();
   let limit = baseLimit;
   while (pages < maxPages) {
@@ -205,7 +169,7 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     // Records the page carried: the good ones and every bad one, a summary problem standing for many.
     const received = page.events.length + r.problems.reduce((n, p) => n + problemCount(p), 0);
     if (r.problems.length) {
-      const fixed = await repair(r.problems, page.events);
+      const fixed = await repair(client, budget, r.problems, page.events);
       if (!fixed.ok) return { added, pages, cursor: store.settledCursor(), problems: problems(), error: fixed.error };
       page.events = [...page.events, ...fixed.events].sort((a, b) => a.settled_at.localeCompare(b.settled_at));
     }
@@ -241,4 +205,45 @@ export async function walkSettled(options: SettledWalkOptions): Promise<SettledW
     limit = baseLimit;
   }
   return { added, pages, cursor: store.settledCursor(), problems: problems(), error: null };
+}
+
+/**
+ * A record that stayed malformed in its page: fetch that one settlement alone. A transient fault stops the walk
+ * (the page is not kept, so the cursor stays before it); only a record the service keeps malformed or says it does
+ * not have is given up on, and that is reported loudly.
+ */
+async function repair(
+  client: SettledWalkOptions['client'],
+  budget: ProblemBudget,
+  bad: readonly BadRecord[],
+  have: readonly SettledEvent[],
+): Promise<{ ok: true; events: SettledEvent[] } | { ok: false; error: AppError }> {
+  const repaired: SettledEvent[] = [];
+  for (const b of bad) {
+    if (b.eventId === undefined) {
+      const why =
+        b.count === undefined
+          ? 'the record carries no readable event_id, so it cannot be fetched again and is missing from the history.'
+          : 'those records are not asked for again one by one, so they are missing from the history.';
+      const gone: BadRecord = { ...b, message: `${b.message}; ${why}` };
+      budget.add(gone);
+      continue;
+    }
+    if (have.some((e) => e.event_id === b.eventId)) continue;
+    const r = await client.settlement(b.eventId, { priority: 'high', purpose: 'repair' });
+    if (!r.ok && isTransient(r.error)) return { ok: false, error: r.error };
+    if (r.ok) {
+      for (const p of r.problems) budget.add(p);
+      repaired.push(r.value);
+    } else {
+      const gone: BadRecord = {
+        kind: 'bad_payload',
+        path: b.path,
+        eventId: b.eventId,
+        message: `The settlement of event ${b.eventId} arrived malformed and could not be fetched again (${r.error.message}); it is missing from the history.`,
+      };
+      budget.add(gone);
+    }
+  }
+  return { ok: true, events: repaired };
 }

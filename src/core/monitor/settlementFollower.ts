@@ -69,6 +69,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
   let following: Promise<{ added: number; error: AppError | null }> | null = null;
   let lastSync: number | null = null;
   const stats = { walks: 0, added: 0 };
+  const results = createResultsFetcher(o);
 
   async function sports(): Promise<{ ok: true; value: Map<number, string> } | { ok: false; error: AppError }> {
     if (sportNames.size > 0) return { ok: true, value: sportNames };
@@ -148,6 +149,60 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     return committed.filter((f) => f.fresh).map((f) => f.settlement);
   }
 
+  async function walk(): Promise<{ added: number; error: AppError | null }> {
+    stats.walks++;
+    // Which sports publish period results is known before any page commits (one request a session): a football
+    // match must not be left owing results that never come.
+    if (sportNames.size === 0) await sports();
+    const r = await walkSettled({
+      client,
+      store: { settledCursor: () => store.settledCursor(), commitPage },
+      ...(o.pageLimit ? { limit: o.pageLimit } : {}),
+      sportIds: async () => {
+        const s = await sports();
+        return s.ok ? { ok: true, value: [...s.value.keys()] } : s;
+      },
+    });
+    o.reportProblems(r.problems);
+    if (r.error) o.reportError(r.error);
+    else lastSync = clock.now();
+    stats.added += r.added.length;
+    // The walk comes first; results only once discovery is done (and not while it is failing).
+    if (!r.error) await results.owedResults();
+    return { added: r.added.length, error: r.error };
+  }
+
+  return {
+    sync(options) {
+      const start = () => (walking = walk().finally(() => (walking = null)));
+      if (!walking) return start();
+      if (!options?.fresh) return walking;
+      following ??= walking
+        .catch(() => undefined)
+        .then(() => {
+          following = null;
+          return walking ?? start();
+        });
+      return following;
+    },
+    async resultsFor(eventId) {
+      if (store.results(eventId).length > 0 || !store.isResultOwed(eventId)) return { asked: false };
+      return { asked: true, error: (await results.fetchResults(eventId, 'ui')).error };
+    },
+    lastSync: () => lastSync,
+    idle: async () => void (await walking?.catch(() => undefined)),
+    stats: () => ({ ...stats }),
+  };
+}
+
+/**
+ * Period results by budget: a watched match's at once, any other's from quota spare above the reserve (newest first),
+ * a few per walk; one not published yet is asked for again later, a few times.
+ */
+function createResultsFetcher(
+  o: Pick<SettlementFollowerOptions, 'client' | 'store' | 'clock' | 'spareQuota' | 'reportProblems'>,
+) {
+  const { client, store, clock } = o;
   /** 'stop' when the quota or the key said no (a share refused, a 429, a rejected key): the results stay owed. */
   async function fetchResults(
     eventId: number,
@@ -187,50 +242,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     }
   }
 
-  async function walk(): Promise<{ added: number; error: AppError | null }> {
-    stats.walks++;
-    // Which sports publish period results is known before any page commits (one request a session): a football
-    // match must not be left owing results that never come.
-    if (sportNames.size === 0) await sports();
-    const r = await walkSettled({
-      client,
-      store: { settledCursor: () => store.settledCursor(), commitPage },
-      ...(o.pageLimit ? { limit: o.pageLimit } : {}),
-      sportIds: async () => {
-        const s = await sports();
-        return s.ok ? { ok: true, value: [...s.value.keys()] } : s;
-      },
-    });
-    o.reportProblems(r.problems);
-    if (r.error) o.reportError(r.error);
-    else lastSync = clock.now();
-    stats.added += r.added.length;
-    // The walk comes first; results only once discovery is done (and not while it is failing).
-    if (!r.error) await owedResults();
-    return { added: r.added.length, error: r.error };
-  }
-
-  return {
-    sync(options) {
-      const start = () => (walking = walk().finally(() => (walking = null)));
-      if (!walking) return start();
-      if (!options?.fresh) return walking;
-      following ??= walking
-        .catch(() => undefined)
-        .then(() => {
-          following = null;
-          return walking ?? start();
-        });
-      return following;
-    },
-    async resultsFor(eventId) {
-      if (store.results(eventId).length > 0 || !store.isResultOwed(eventId)) return { asked: false };
-      return { asked: true, error: (await fetchResults(eventId, 'ui')).error };
-    },
-    lastSync: () => lastSync,
-    idle: async () => void (await walking?.catch(() => undefined)),
-    stats: () => ({ ...stats }),
-  };
+  return { fetchResults, owedResults };
 }
 
 /** Which team each team-total line of a settlement is about, from the lines the stream showed (none asked for otherwise). */

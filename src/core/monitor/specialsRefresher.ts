@@ -5,7 +5,7 @@
 // new point, including those that came while the app was closed.
 import { formatServiceTime, PATHS, type DevigModel, type SpecialTick } from '../../shared/api';
 import type { MaxWinPoint } from '../../shared/domain';
-import type { AppError } from '../../shared/errors';
+import { errorMessage, type AppError } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
 import type { Clock } from '../clock';
@@ -58,7 +58,7 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
     } catch (e) {
       o.reportError({
         kind: 'internal',
-        message: `Could not record specials: ${e instanceof Error ? e.message : String(e)}`,
+        message: `Could not record specials: ${errorMessage(e)}`,
       });
       return [];
     }

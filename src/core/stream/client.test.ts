@@ -8,34 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeEndless } from '../../../test/support/localServer';
 import { createManualClock, type ManualClock } from '../../../test/support/manualClock';
+import { market, snapshot } from '../../../test/support/streamFixtures';
 import { createApiClient } from '../api';
 import { MAX_STREAM_MESSAGE_BYTES } from '../../shared/api';
 import { createProxyFetch } from '../net/proxyFetch';
 import { createMessageSizeGuard, createStreamClient, type StreamClient, type StreamState } from './client';
 
-const market = (lineId: number, home: number | null) => ({
-  line_id: lineId,
-  period: 0,
-  market: 'moneyline',
-  side: null,
-  line: null,
-  prices: home === null ? null : { home, away: 2.1 },
-  max_win: 500,
-  updated_at: '2026-11-22T12:00:00',
-});
-const snapshot = {
-  event_id: 7,
-  sport_id: 1,
-  league_id: 2,
-  league_name: 'L',
-  runner_home: 'A',
-  runner_away: 'B',
-  starts: '2026-11-22T13:00:00',
-  live_status: 0,
-  score_home: null,
-  score_away: null,
-  markets: [market(1, 1.9), market(2, 1.8)],
-};
 const msg = (id: number, event: string, data: unknown) =>
   `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 const HOUR = 3_600_000;
