@@ -19,12 +19,12 @@ import { useListKeys } from '../keys';
 import { useStore } from '../store';
 import { BetsReport } from './BetsReport';
 import { BetEditForm } from './bets/BetEditForm';
-import { BetTable, fmtClv, tone, type BetRowActions } from './bets/BetTable';
+import { BetTable, type BetRowActions } from './bets/BetTable';
+import { fmtEdge, tone, useMoney, type Money } from './bets/figures';
 import { BET_STATUSES, BetsToolbar, type BetStatus, type BetsTab } from './bets/BetsToolbar';
 import { saveCsv } from './bets/saveFile';
 
 type BetLog = { bets: BetView[]; totals: BetTotals; model: DevigModel };
-type Money = (n: number | null, sign?: boolean) => string;
 
 /** The bets the filters show, with their totals and the model of their CLV; asked again when a filter changes. */
 function useBetLog(status: BetStatus, market: string) {
@@ -97,7 +97,7 @@ export function BetsView() {
   const unit = useStore((s) => s.settings?.moneyUnit ?? '');
   const fmtOdds = useOdds();
   const format = useOddsFormat();
-  const money: Money = (n, sign = false) => (n === null ? '—' : formatMoney(n, unit, { sign }));
+  const money = useMoney();
   const [tab, setTab] = useState<BetsTab>('log');
   const [status, setStatus] = useState<BetStatus>('all');
   const [market, setMarket] = useState('');
@@ -234,7 +234,7 @@ function BetTotalsList({ totals: t, money }: { totals: BetTotals; money: Money }
       <div>
         <dt>Average CLV</dt>
         <dd className={tone(t.averageClv)} data-testid="bets-avg-clv">
-          {fmtClv(t.averageClv)}
+          {fmtEdge(t.averageClv)}
         </dd>
       </div>
       <div>
@@ -250,7 +250,7 @@ function BetTotalsList({ totals: t, money }: { totals: BetTotals; money: Money }
       <div>
         <dt>ROI</dt>
         <dd className={tone(t.roi)} data-testid="bets-roi">
-          {fmtClv(t.roi)}
+          {fmtEdge(t.roi)}
         </dd>
       </div>
     </dl>

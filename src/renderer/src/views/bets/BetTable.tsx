@@ -3,14 +3,10 @@
 import type { Ref } from 'react';
 import { DEVIG_MODELS, type DevigModel } from '../../../../shared/api';
 import type { BetView, HandResult } from '../../../../shared/domain';
-import { EDGE_PCT_DECIMALS, formatPercent, toneOf } from '../../../../shared/formats';
 import { marketName } from '../../../../shared/trading';
 import { fmtDateTime, useOdds, useTimeZone } from '../../format';
 import { BetResultCell } from './BetResultCell';
-
-export const fmtClv = (x: number | null | undefined) => formatPercent(x, { sign: true, decimals: EDGE_PCT_DECIMALS });
-// CLV, ROI and P/L all have two decimals as shown: the colour follows the sign of what is shown.
-export const tone = (x: number | null | undefined) => toneOf(x, EDGE_PCT_DECIMALS);
+import { fmtEdge, tone, type Money } from './figures';
 
 /** What a row does when clicked, double-clicked or settled by hand. */
 export interface BetRowActions {
@@ -31,7 +27,7 @@ export function BetTable({
   model: DevigModel;
   /** The index of the selected bet, -1 for none. */
   selected: number;
-  money: (n: number | null, sign?: boolean) => string;
+  money: Money;
   actions: BetRowActions;
   tableRef: Ref<HTMLTableElement>;
 }) {
@@ -82,7 +78,7 @@ function BetRow({
   bet: BetView;
   model: DevigModel;
   selected: boolean;
-  money: (n: number | null, sign?: boolean) => string;
+  money: Money;
   fmtOdds: (price: number | null | undefined) => string;
   zone: string;
   actions: BetRowActions;
@@ -141,12 +137,12 @@ function BetRow({
         className={`num ${tone(b.clvByModel?.[model])}`}
         title={
           b.clvByModel
-            ? DEVIG_MODELS.map((m) => `${m} ${fmtClv(b.clvByModel![m])}`).join('  ')
+            ? DEVIG_MODELS.map((m) => `${m} ${fmtEdge(b.clvByModel![m])}`).join('  ')
             : (b.closeNote ?? 'the line has not closed yet')
         }
         data-testid="bet-clv"
       >
-        {b.clvByModel && b.clvByModel[model] === null ? 'n/a' : fmtClv(b.clvByModel?.[model])}
+        {b.clvByModel && b.clvByModel[model] === null ? 'n/a' : fmtEdge(b.clvByModel?.[model])}
       </td>
       <td data-testid="bet-result">
         <BetResultCell bet={b} onSettle={(result) => actions.settle(b, result)} />
