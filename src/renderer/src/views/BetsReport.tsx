@@ -20,7 +20,7 @@ import { api } from '../api';
 import { DayInput } from '../components/DayInput';
 import { useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
-import { count, fmtEdge, tone, useMoney, type Money } from './bets/figures';
+import { count, fmtEdge, tone, StakeTotals, Total, useMoney, type Money } from './bets/figures';
 import { beat, Breakdowns } from './bets/ReportBreakdowns';
 import { ReportCharts } from './bets/ReportCharts';
 import { saveCsv } from './bets/saveFile';
@@ -162,46 +162,22 @@ function ReportTotals({ report, money }: { report: LedgerReport; money: Money })
   const t: LedgerGroup = report.total;
   return (
     <dl className="totals" data-testid="report-totals">
-      <div>
-        <dt>Bets</dt>
-        <dd data-testid="report-count">{count(t.bets)}</dd>
-      </div>
-      <div>
-        <dt>Settled</dt>
-        <dd data-testid="report-settled">{count(t.settled)}</dd>
-      </div>
-      <div>
-        <dt>Stake</dt>
-        <dd data-testid="report-stake">{money(t.stake)}</dd>
-      </div>
-      <div>
-        <dt>P/L</dt>
-        <dd className={tone(t.pnl)} data-testid="report-pnl">
-          {money(t.pnl, true)}
-        </dd>
-      </div>
-      <div>
-        <dt>ROI</dt>
-        <dd className={tone(t.roi)} data-testid="report-roi">
-          {fmtEdge(t.roi)}
-        </dd>
-      </div>
-      <div>
-        <dt>Average CLV ({report.model})</dt>
-        <dd className={tone(t.averageClv)} data-testid="report-avg-clv">
-          {fmtEdge(t.averageClv)}
-        </dd>
-      </div>
-      <div>
-        <dt>Beat the close</dt>
-        <dd data-testid="report-beat">{beat(t)}</dd>
-      </div>
-      <div>
-        <dt>Expected value</dt>
-        <dd className={tone(t.ev)} data-testid="report-ev">
-          {money(t.ev, true)}
-        </dd>
-      </div>
+      <Total term="Bets" testId="report-count">
+        {count(t.bets)}
+      </Total>
+      <Total term="Settled" testId="report-settled">
+        {count(t.settled)}
+      </Total>
+      <StakeTotals prefix="report" stake={t.stake} pnl={t.pnl} roi={t.roi} money={money} />
+      <Total term={<>Average CLV ({report.model})</>} testId="report-avg-clv" className={tone(t.averageClv)}>
+        {fmtEdge(t.averageClv)}
+      </Total>
+      <Total term="Beat the close" testId="report-beat">
+        {beat(t)}
+      </Total>
+      <Total term="Expected value" testId="report-ev" className={tone(t.ev)}>
+        {money(t.ev, true)}
+      </Total>
     </dl>
   );
 }

@@ -20,7 +20,7 @@ import { useStore } from '../store';
 import { BetsReport } from './BetsReport';
 import { BetEditForm } from './bets/BetEditForm';
 import { BetTable, type BetRowActions } from './bets/BetTable';
-import { fmtEdge, tone, useMoney, type Money } from './bets/figures';
+import { fmtEdge, tone, StakeTotals, Total, useMoney, type Money } from './bets/figures';
 import { BET_STATUSES, BetsToolbar, type BetStatus, type BetsTab } from './bets/BetsToolbar';
 import { saveCsv } from './bets/saveFile';
 
@@ -227,32 +227,13 @@ function KeysNote({ model }: { model: DevigModel | undefined }) {
 function BetTotalsList({ totals: t, money }: { totals: BetTotals; money: Money }) {
   return (
     <dl className="totals" data-testid="bets-totals">
-      <div>
-        <dt>Bets</dt>
-        <dd data-testid="bets-count">{t.count}</dd>
-      </div>
-      <div>
-        <dt>Average CLV</dt>
-        <dd className={tone(t.averageClv)} data-testid="bets-avg-clv">
-          {fmtEdge(t.averageClv)}
-        </dd>
-      </div>
-      <div>
-        <dt>Stake</dt>
-        <dd data-testid="bets-stake">{money(t.stake)}</dd>
-      </div>
-      <div>
-        <dt>P/L</dt>
-        <dd className={tone(t.pnl)} data-testid="bets-pnl">
-          {money(t.pnl, true)}
-        </dd>
-      </div>
-      <div>
-        <dt>ROI</dt>
-        <dd className={tone(t.roi)} data-testid="bets-roi">
-          {fmtEdge(t.roi)}
-        </dd>
-      </div>
+      <Total term="Bets" testId="bets-count">
+        {t.count}
+      </Total>
+      <Total term="Average CLV" testId="bets-avg-clv" className={tone(t.averageClv)}>
+        {fmtEdge(t.averageClv)}
+      </Total>
+      <StakeTotals prefix="bets" stake={t.stake} pnl={t.pnl} roi={t.roi} money={money} />
     </dl>
   );
 }

@@ -64,36 +64,51 @@ export function BetsToolbar({
               </option>
             ))}
           </select>
-          <button onClick={onExport} data-testid="bets-export">
-            Export CSV{' '}
-            <kbd className="key" title="key X">
-              X
-            </kbd>
-          </button>
-          <button
+          <KeyedButton onClick={onExport} testId="bets-export" label="Export CSV" k="X" />
+          <KeyedButton
             onClick={onEdit}
             disabled={!hasSelection}
-            data-testid="bets-edit"
+            testId="bets-edit"
             title="Edit the selected bet's price, stake or note"
-          >
-            Edit{' '}
-            <kbd className="key" title="key E">
-              E
-            </kbd>
-          </button>
-          <button
+            label="Edit"
+            k="E"
+          />
+          <KeyedButton
             onClick={onRemove}
             disabled={!hasSelection}
-            data-testid="bets-remove"
+            testId="bets-remove"
             title="Remove the selected bet (Undo brings it back)"
-          >
-            Remove{' '}
-            <kbd className="key" title="key Del">
-              Del
-            </kbd>
-          </button>
+            label="Remove"
+            k="Del"
+          />
         </>
       )}
     </>
+  );
+}
+
+/** A button with its key beside its label: "Edit [E]". */
+function KeyedButton({
+  onClick,
+  disabled,
+  testId,
+  title,
+  label,
+  k,
+}: {
+  onClick(): void;
+  disabled?: boolean;
+  testId: string;
+  title?: string;
+  label: string;
+  k: string;
+}) {
+  return (
+    <button onClick={onClick} disabled={disabled} data-testid={testId} title={title}>
+      {label}{' '}
+      <kbd className="key" title={`key ${k}`}>
+        {k}
+      </kbd>
+    </button>
   );
 }

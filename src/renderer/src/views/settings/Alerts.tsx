@@ -7,49 +7,34 @@ import { AlertSoundsSetting } from '../../components/AlertSoundsSetting';
 import { useSports } from '../../hooks';
 import { askNotificationPermission, notificationPermission } from '../../notify';
 import { useStore } from '../../store';
-import { NumberSetting, Row, useSaveSetting, type SettingsSectionProps } from './Row';
+import { NumberRow, Row, SettingNumber, useSaveSetting, type SettingsSectionProps } from './Row';
 
 export function AlertsSection({
   settings,
   update,
   browserNotifications,
 }: SettingsSectionProps & { browserNotifications: boolean }) {
-  const save = useSaveSetting();
   return (
     <>
       <h2>Alerts and notifications</h2>
-      <Row
+      <NumberRow
         label="Max stake alert threshold"
         hint="Alert when a limit (the maximum stake accepted on a line or special) has moved by at least this share since its last alert."
-      >
-        <NumberSetting
-          value={settings?.maxWinThresholdPct ?? 0}
-          min={0}
-          max={1000}
-          suffix="%"
-          testId="threshold-input"
-          onSave={(n) => void save({ maxWinThresholdPct: n }, 'Threshold')}
-        />
-      </Row>
+        settings={settings}
+        setting="maxWinThresholdPct"
+      />
       <NotifyRow settings={settings} update={update} />
       <SettlementAlertsSetting settings={settings} update={update} />
       <AlertSoundsSetting />
       <DropRuleRow settings={settings} />
       <DropScopeSetting settings={settings} update={update} />
       <MoneyUnitRow settings={settings} />
-      <Row
+      <NumberRow
         label="Price alert hysteresis"
         hint="A price must move back this far past a threshold before it can fire again, so a price flickering around it alerts once."
-      >
-        <NumberSetting
-          value={settings?.priceAlertHysteresisPct ?? 1}
-          min={0}
-          max={50}
-          suffix="%"
-          testId="hysteresis-input"
-          onSave={(n) => void save({ priceAlertHysteresisPct: n }, 'Hysteresis')}
-        />
-      </Row>
+        settings={settings}
+        setting="priceAlertHysteresisPct"
+      />
       {browserNotifications && <BrowserNotificationsRow />}
     </>
   );
@@ -103,28 +88,13 @@ function NotifyRow({ settings, update }: SettingsSectionProps) {
 
 /** The default drop rule: how far a fair price shortens, and within how many minutes. */
 function DropRuleRow({ settings }: Pick<SettingsSectionProps, 'settings'>) {
-  const save = useSaveSetting();
   return (
     <Row
       label="Drop alert"
       hint="Alert when a side's no-vig fair price shortens at least this much (and its fair probability rises at least 1 point) since the open or within the window; after an alert, again when it shortens this much from the price it alerted at. A drift is never a drop. Each event can override it in its detail."
     >
-      <NumberSetting
-        value={settings?.dropAlertPct ?? 5}
-        min={0}
-        max={100}
-        suffix="%"
-        testId="drop-pct-default"
-        onSave={(n) => void save({ dropAlertPct: n }, 'Drop alert')}
-      />{' '}
-      <NumberSetting
-        value={settings?.dropWindowMinutes ?? 15}
-        min={1}
-        max={240}
-        suffix="minutes"
-        testId="drop-window-default"
-        onSave={(n) => void save({ dropWindowMinutes: n }, 'Drop window')}
-      />
+      <SettingNumber settings={settings} setting="dropAlertPct" />{' '}
+      <SettingNumber settings={settings} setting="dropWindowMinutes" />
     </Row>
   );
 }

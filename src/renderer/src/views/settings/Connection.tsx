@@ -1,9 +1,8 @@
 // Settings, Connection: where the service lives, its key (write-only: the page only ever learns whether one is
 // stored), forgetting every service's key, and the hourly quota of the trader's plan.
 import { useEffect, useState } from 'react';
-import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../../shared/requests';
 import { useStore } from '../../store';
-import { NumberSetting, Row, useSaveSetting, type SettingsSectionProps } from './Row';
+import { Row, SettingNumber, useSaveSetting, type SettingsSectionProps } from './Row';
 
 export function ConnectionSection({ settings }: Pick<SettingsSectionProps, 'settings'>) {
   return (
@@ -113,22 +112,13 @@ function ApiKeyRow({ settings }: Pick<SettingsSectionProps, 'settings'>) {
 }
 
 function QuotaRow({ settings }: Pick<SettingsSectionProps, 'settings'>) {
-  const save = useSaveSetting();
   const quota = useStore((s) => s.status?.quota);
   return (
     <Row
       label="Hourly quota"
       hint="Requests per hour your plan allows; the service does not publish it. Rate-limit headers from the service take precedence."
     >
-      <NumberSetting
-        value={settings?.quotaPerHour ?? DEFAULT_QUOTA_PER_HOUR}
-        min={QUOTA_PER_HOUR_RANGE.min}
-        max={QUOTA_PER_HOUR_RANGE.max}
-        integer
-        suffix="requests per hour"
-        testId="quota-input"
-        onSave={(n) => void save({ quotaPerHour: n }, 'Hourly quota')}
-      />
+      <SettingNumber settings={settings} setting="quotaPerHour" />
       <span className="muted small-text" data-testid="quota-source-setting">
         {quota?.source === 'headers'
           ? `in use: ${quota.limit?.toLocaleString('en-US') ?? '?'} per hour, stated by the service's headers`

@@ -5,7 +5,7 @@ import { api } from '../../api';
 import { Time } from '../../components/Time';
 import { useQuery } from '../../hooks';
 import { useStore } from '../../store';
-import { NumberSetting, Row, useSaveSetting, type SettingsSectionProps } from './Row';
+import { NumberRow, Row, type SettingsSectionProps } from './Row';
 
 const KIND_LABEL: Record<StorageKind, string> = {
   rawTicks: 'Odds ticks, full detail',
@@ -87,49 +87,25 @@ function StorageUsage() {
 
 /** How long history is kept, in detail and at all; the file it is kept in; how often settlements are fetched. */
 export function DataSection({ settings }: Pick<SettingsSectionProps, 'settings'>) {
-  const save = useSaveSetting();
   return (
     <>
       <h2>Data</h2>
-      <Row
+      <NumberRow
         label="Keep tick history for"
         hint="Older odds history is deleted; settlements, specials, alerts and max stake change points are kept."
-      >
-        <NumberSetting
-          value={settings?.retentionDays ?? 30}
-          min={1}
-          max={3650}
-          suffix="days"
-          testId="retention-input"
-          onSave={(n) => void save({ retentionDays: n }, 'Retention')}
-        />
-      </Row>
-      <Row
+        settings={settings}
+        setting="retentionDays"
+      />
+      <NumberRow
         label="Full tick detail for"
         hint="Older odds ticks are compacted into one-minute bars (open, high, low, close); every max stake change is kept exactly."
-      >
-        <NumberSetting
-          value={settings?.rawTickHours ?? 1}
-          min={1}
-          max={168}
-          suffix="hours"
-          testId="raw-hours-input"
-          onSave={(n) => void save({ rawTickHours: n }, 'Full-detail window')}
-        />
-      </Row>
+        settings={settings}
+        setting="rawTickHours"
+      />
       <Row label="Database" hint="The history file on this computer and what each kind of history takes in it.">
         <StorageUsage />
       </Row>
-      <Row label="Settlement sync every">
-        <NumberSetting
-          value={settings?.settledEverySeconds ?? 60}
-          min={10}
-          max={3600}
-          suffix="seconds"
-          testId="settled-every-input"
-          onSave={(n) => void save({ settledEverySeconds: n }, 'Sync interval')}
-        />
-      </Row>
+      <NumberRow label="Settlement sync every" settings={settings} setting="settledEverySeconds" />
     </>
   );
 }

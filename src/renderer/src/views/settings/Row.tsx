@@ -3,6 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AppError } from '../../../../shared/errors';
 import type { SettingsPatch, SettingsView as SettingsValues } from '../../../../shared/ipc/contract';
+import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../../shared/requests';
 import { useStore } from '../../store';
 
 /** What a section of Settings reads and how it changes a setting without a word (the store's update). */
@@ -79,5 +80,100 @@ export function NumberSetting({
         </span>
       )}
     </span>
+  );
+}
+
+/** The settings that are one bounded number: their range, unit, test id, name in the toast and value until loaded. */
+type NumberSettingKey =
+  | 'quotaPerHour'
+  | 'maxWinThresholdPct'
+  | 'dropAlertPct'
+  | 'dropWindowMinutes'
+  | 'priceAlertHysteresisPct'
+  | 'retentionDays'
+  | 'rawTickHours'
+  | 'settledEverySeconds';
+const NUMBER_SETTINGS: Record<
+  NumberSettingKey,
+  { fallback: number; min: number; max: number; suffix: string; testId: string; what: string; integer?: boolean }
+> = {
+  quotaPerHour: {
+    fallback: DEFAULT_QUOTA_PER_HOUR,
+    ...QUOTA_PER_HOUR_RANGE,
+    integer: true,
+    suffix: 'requests per hour',
+    testId: 'quota-input',
+    what: 'Hourly quota',
+  },
+  maxWinThresholdPct: { fallback: 0, min: 0, max: 1000, suffix: '%', testId: 'threshold-input', what: 'Threshold' },
+  dropAlertPct: { fallback: 5, min: 0, max: 100, suffix: '%', testId: 'drop-pct-default', what: 'Drop alert' },
+  dropWindowMinutes: {
+    fallback: 15,
+    min: 1,
+    max: 240,
+    suffix: 'minutes',
+    testId: 'drop-window-default',
+    what: 'Drop window',
+  },
+  priceAlertHysteresisPct: {
+    fallback: 1,
+    min: 0,
+    max: 50,
+    suffix: '%',
+    testId: 'hysteresis-input',
+    what: 'Hysteresis',
+  },
+  retentionDays: { fallback: 30, min: 1, max: 3650, suffix: 'days', testId: 'retention-input', what: 'Retention' },
+  rawTickHours: {
+    fallback: 1,
+    min: 1,
+    max: 168,
+    suffix: 'hours',
+    testId: 'raw-hours-input',
+    what: 'Full-detail window',
+  },
+  settledEverySeconds: {
+    fallback: 60,
+    min: 10,
+    max: 3600,
+    suffix: 'seconds',
+    testId: 'settled-every-input',
+    what: 'Sync interval',
+  },
+};
+
+/** One of the number settings, saved on Enter or blur with a toast naming it. */
+export function SettingNumber({ settings, setting }: { settings: SettingsValues | null; setting: NumberSettingKey }) {
+  const save = useSaveSetting();
+  const { fallback, min, max, suffix, testId, what, integer } = NUMBER_SETTINGS[setting];
+  return (
+    <NumberSetting
+      value={settings?.[setting] ?? fallback}
+      min={min}
+      max={max}
+      integer={integer}
+      suffix={suffix}
+      testId={testId}
+      onSave={(n) => void save({ [setting]: n }, what)}
+    />
+  );
+}
+
+/** A row of one number setting. */
+export function NumberRow({
+  label,
+  hint,
+  settings,
+  setting,
+}: {
+  label: string;
+  hint?: string;
+  settings: SettingsValues | null;
+  setting: NumberSettingKey;
+}) {
+  return (
+    <Row label={label} hint={hint}>
+      <SettingNumber settings={settings} setting={setting} />
+    </Row>
   );
 }
