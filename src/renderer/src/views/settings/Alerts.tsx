@@ -40,48 +40,34 @@ export function AlertsSection({
   );
 }
 
+/** The switches of the Notify row, in order: the setting each turns on or off, its words and its test id. */
+const NOTIFY_SWITCHES: ReadonlyArray<{
+  key: 'notifySettlements' | 'notifyMaxWin' | 'notifyPriceAlerts' | 'doNotDisturb';
+  words: string;
+  testId?: string;
+}> = [
+  { key: 'notifySettlements', words: 'settlements' },
+  { key: 'notifyMaxWin', words: 'max stake changes' },
+  { key: 'notifyPriceAlerts', words: 'price and drop alerts', testId: 'notify-price-toggle' },
+  { key: 'doNotDisturb', words: 'do not disturb', testId: 'dnd-toggle' },
+];
+
 /** Which kinds of alert become desktop notifications, and do-not-disturb over all of them. */
 function NotifyRow({ settings, update }: SettingsSectionProps) {
   return (
     <Row label="Notify">
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={settings?.notifySettlements ?? false}
-          disabled={!settings}
-          onChange={(e) => void update({ notifySettlements: e.target.checked })}
-        />{' '}
-        settlements
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={settings?.notifyMaxWin ?? false}
-          disabled={!settings}
-          onChange={(e) => void update({ notifyMaxWin: e.target.checked })}
-        />{' '}
-        max stake changes
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={settings?.notifyPriceAlerts ?? false}
-          disabled={!settings}
-          onChange={(e) => void update({ notifyPriceAlerts: e.target.checked })}
-          data-testid="notify-price-toggle"
-        />{' '}
-        price and drop alerts
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={settings?.doNotDisturb ?? false}
-          disabled={!settings}
-          onChange={(e) => void update({ doNotDisturb: e.target.checked })}
-          data-testid="dnd-toggle"
-        />{' '}
-        do not disturb
-      </label>
+      {NOTIFY_SWITCHES.map(({ key, words, testId }) => (
+        <label key={key} className="check">
+          <input
+            type="checkbox"
+            checked={settings?.[key] ?? false}
+            disabled={!settings}
+            onChange={(e) => void update({ [key]: e.target.checked })}
+            data-testid={testId}
+          />{' '}
+          {words}
+        </label>
+      ))}
     </Row>
   );
 }
