@@ -4,7 +4,7 @@ import { App } from './App';
 import { installKeys } from './keys';
 import { startWindow } from './route';
 import { useStore } from './store';
-import { startStore } from './store/wiring';
+import { startStore } from './wiring';
 import './styles.css';
 import './single.css';
 

@@ -2,7 +2,7 @@
 // settings that mute it) and pushes it ready-made (`onNotification`); this only shows it. In Electron the main
 // process shows them natively and the core pushes none. A click opens the event, a settlement opens explained.
 // The sounds are the window's, not the notification's: one short tune per kind of alert, played as live alerts
-// arrive (./store/wiring.ts asks ./store/alerts.ts whether a batch sounds), in Electron and in the browser alike.
+// arrive (./wiring.ts asks ./store/alerts.ts whether a batch sounds), in Electron and in the browser alike.
 import type { NotificationView } from '../../shared/ipc/contract';
 import { focusEvent, focusSettlement, useStore } from './store';
 import type { AlertSound } from './store/alerts';

@@ -9,6 +9,7 @@ import {
   type BridgeSession,
   type OpenBridgeSocket,
 } from '../../../shared/ipc/bridgeSession';
+import { Emitter, type Unsubscribe } from '../../../shared/event';
 import { countListeners } from '../listenerCounts';
 
 const TOKEN_KEY = 'oddsdesk.bridgeToken';
@@ -69,15 +70,12 @@ const browserSocket: OpenBridgeSocket = (url, on) => {
 
 // Why the page stopped talking to its host for good, for the banner (one bridge per page).
 let ended: BridgeEnd | null = null;
-const endWatchers = new Set<() => void>();
+const onEnded = new Emitter<[]>({ name: 'the bridge end' });
 export const bridgeEnd = {
   get: (): BridgeEnd | null => ended,
-  subscribe(watcher: () => void): () => void {
-    endWatchers.add(watcher);
-    return () => endWatchers.delete(watcher);
-  },
+  subscribe: (watcher: () => void): Unsubscribe => onEnded.event(watcher),
 };
-countListeners('bridgeEnd', () => endWatchers.size);
+countListeners('bridgeEnd', () => onEnded.size);
 
 /**
  * The address of a new tab of this app showing `hash` (`view=movers`), with the token in its fragment as the host's
@@ -107,7 +105,7 @@ export function createBridgeClient(location: Location): BridgeSession {
     openSocket: browserSocket,
     onEnd(end) {
       ended = end;
-      for (const w of endWatchers) w();
+      onEnded.fire();
     },
   });
 }

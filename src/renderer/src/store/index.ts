@@ -1,5 +1,5 @@
 // The renderer's one zustand store, built from slices. Its wiring to the core (the IPC listeners, registered once
-// outside React, and the per-frame queues) is ./wiring.ts, which imports the store and the notifications; the store
+// outside React, and the per-frame queues) is ../wiring.ts, which imports the store and the notifications; the store
 // imports neither, so nothing here loops back through them.
 import { create } from 'zustand';
 import type { AppError } from '../../../shared/errors';

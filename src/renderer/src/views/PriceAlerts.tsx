@@ -8,8 +8,7 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { countOf } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
-import { labelPeriod } from '../../../shared/periods';
-import { lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
+import { pricedSides, sideName, sideWords } from '../../../shared/trading';
 import type { MarketView, PriceAlertOverrides, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
 import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
@@ -17,39 +16,39 @@ import { useOddsFormat } from '../format';
 import { usePeriodNames } from '../hooks';
 import { useStore } from '../store';
 import { marketKey } from '../store/watchlist';
+import { lineLabel, LineOptions, SideOptions, usePricedLines } from './eventLines';
 
-/** A line in words with its period: "Home team total 1.5 · 1st half". */
-export function lineLabel(
-  m: Pick<MarketView, 'market' | 'line' | 'side' | 'period'>,
-  sport: string,
-  names: ReturnType<typeof usePeriodNames>,
-): string {
-  return `${lineWords(m.market, m.line, { team: m.side })} · ${labelPeriod(sport, m.period, names)}`;
+export { lineLabel };
+
+type Threshold = PriceAlertOverrides['thresholds'][number];
+/** What is wrong, said beside the entry it is about; the next change or a save clears it. */
+type Problem = { at: 'rule' | 'threshold'; text: string } | null;
+
+/** The event's saved overrides, and `store`, which saves a new set and says whether it was kept. */
+function usePriceAlertOverrides(eventId: number) {
+  const toast = useStore((s) => s.toast);
+  const [saved, setSaved] = useState<PriceAlertOverrides | null>(null);
+  const [problem, setProblem] = useState<Problem>(null);
+  const store = async (next: PriceAlertOverrides, what: string, at: 'rule' | 'threshold'): Promise<boolean> => {
+    const r = await api.invoke('priceAlerts:set', eventId, next);
+    if (!r.ok) {
+      setProblem({ at, text: `${what} not saved: ${r.error.message}` });
+      return false;
+    }
+    setSaved(r.value);
+    setProblem(null);
+    toast(`${what} saved`, 'info');
+    return true;
+  };
+  return { saved, setSaved, problem, setProblem, store };
 }
 
 export function PriceAlerts({ eventId }: { eventId: number }) {
-  const toast = useStore((s) => s.toast);
-  const format = useOddsFormat();
-  const periodNames = usePeriodNames();
   const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
-  const defaults = useStore(
-    useShallow((s) => ({ pct: s.settings?.dropAlertPct ?? null, minutes: s.settings?.dropWindowMinutes ?? null })),
-  );
-  const lines = useStore(
-    useShallow((s) =>
-      (s.lineIdsByEvent[eventId] ?? [])
-        .map((id) => s.markets[marketKey(eventId, id)])
-        .filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0),
-    ),
-  );
-  const [saved, setSaved] = useState<PriceAlertOverrides | null>(null);
+  const lines = usePricedLines(eventId);
+  const { saved, setSaved, problem, setProblem, store } = usePriceAlertOverrides(eventId);
   const [pct, setPct] = useState('');
   const [minutes, setMinutes] = useState('');
-  const [lineId, setLineId] = useState<number | null>(null);
-  const [side, setSide] = useState<PriceSide>('home');
-  const box = usePriceBox(format);
-  /** What is wrong, said beside the entry it is about; the next change or a save clears it. */
-  const [problem, setProblem] = useState<{ at: 'rule' | 'threshold'; text: string } | null>(null);
 
   useEffect(() => {
     let alive = true;
@@ -62,23 +61,9 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
     return () => {
       alive = false;
     };
-  }, [eventId]);
+  }, [eventId, setSaved]);
 
-  const store = async (next: PriceAlertOverrides, what: string, at: 'rule' | 'threshold'): Promise<boolean> => {
-    const r = await api.invoke('priceAlerts:set', eventId, next);
-    if (!r.ok) {
-      setProblem({ at, text: `${what} not saved: ${r.error.message}` });
-      return false;
-    }
-    setSaved(r.value);
-    setProblem(null);
-    toast(`${what} saved`, 'info');
-    return true;
-  };
   const thresholds = saved?.thresholds ?? [];
-  const line = lines.find((m) => m.lineId === lineId) ?? lines[0];
-  const sides = pricedSides(line?.prices);
-  const chosenSide = sides.includes(side) ? side : (sides[0] ?? side);
   const saveRule = () => {
     const p = pct.trim() === '' ? undefined : Number(pct);
     const m = minutes.trim() === '' ? undefined : Number(minutes);
@@ -95,60 +80,21 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
       'rule',
     );
   };
-  const typed = box.value;
-  const addThreshold = async () => {
-    if (!line) return setProblem({ at: 'threshold', text: 'Choose a line for the threshold.' });
-    if (!typed.ok) return setProblem({ at: 'threshold', text: typed.message });
-    if (
-      await store(
-        { ...saved, thresholds: [...thresholds, { lineId: line.lineId, side: chosenSide, price: typed.decimal }] },
-        'Threshold',
-        'threshold',
-      )
-    )
-      box.fill(null);
-  };
+  const addThreshold = (t: Threshold) => store({ ...saved, thresholds: [...thresholds, t] }, 'Threshold', 'threshold');
   const remove = (i: number) =>
     void store({ ...saved, thresholds: thresholds.filter((_, j) => j !== i) }, 'Threshold removal', 'threshold');
-  const sideSaid = line ? sideWords(line.market, line.line, chosenSide, { team: line.side }) : sideName(chosenSide);
 
   return (
     <details className="price-alerts" data-testid="price-alerts">
       <summary>Price alerts{thresholds.length ? ` · ${countOf(thresholds.length, 'threshold')}` : ''}</summary>
-      <div className="row-form">
-        <label>
-          Drop ≥{' '}
-          <input
-            size={4}
-            value={pct}
-            placeholder={defaults.pct === null ? '' : String(defaults.pct)}
-            onChange={(e) => (setPct(e.target.value), setProblem(null))}
-            aria-invalid={problem?.at === 'rule' || undefined}
-            data-testid="drop-pct-input"
-          />{' '}
-          %
-        </label>
-        <label>
-          within{' '}
-          <input
-            size={4}
-            value={minutes}
-            placeholder={defaults.minutes === null ? '' : String(defaults.minutes)}
-            onChange={(e) => (setMinutes(e.target.value), setProblem(null))}
-            aria-invalid={problem?.at === 'rule' || undefined}
-            data-testid="drop-minutes-input"
-          />{' '}
-          min
-        </label>
-        <button onClick={saveRule} data-testid="drop-save">
-          Save
-        </button>
-        {problem?.at === 'rule' && (
-          <span className="form-error" role="alert" data-testid="drop-error">
-            {problem.text}
-          </span>
-        )}
-      </div>
+      <DropRuleForm
+        pct={pct}
+        minutes={minutes}
+        onPct={(v) => (setPct(v), setProblem(null))}
+        onMinutes={(v) => (setMinutes(v), setProblem(null))}
+        onSave={saveRule}
+        problem={problem?.at === 'rule' ? problem.text : null}
+      />
       <ul className="thresholds" data-testid="thresholds">
         {thresholds.map((t, i) => (
           <ThresholdItem
@@ -160,60 +106,150 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
           />
         ))}
       </ul>
-      {lines.length > 0 && (
-        <form
-          className="row-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void addThreshold();
-          }}
-        >
-          <select
-            value={line?.lineId ?? ''}
-            onChange={(e) => (setLineId(Number(e.target.value)), setProblem(null))}
-            aria-label="Line"
-            data-testid="threshold-line"
-          >
-            {lines.map((m) => (
-              <option key={m.lineId} value={m.lineId}>
-                {lineLabel(m, sport, periodNames)}
-              </option>
-            ))}
-          </select>
-          <select
-            value={chosenSide}
-            onChange={(e) => (setSide(e.target.value as PriceSide), setProblem(null))}
-            aria-label="Side"
-            data-testid="threshold-side"
-          >
-            {sides.map((s) => (
-              <option key={s} value={s}>
-                {line ? sideWords(line.market, line.line, s, { team: line.side }) : sideName(s)}
-              </option>
-            ))}
-          </select>
-          <PriceBox
-            box={box}
-            format={format}
-            placeholder="price"
-            invalid={problem?.at === 'threshold' || (box.edited && !typed.ok)}
-            testId="threshold-price-input"
-            onType={() => setProblem(null)}
-          />
-          <button type="submit" data-testid="threshold-add">
-            Add threshold
-          </button>
-          {box.edited && (
-            <PriceReadBack what={sideSaid} link="crosses" box={box} format={format} testId="threshold-readback" />
-          )}
-          {problem?.at === 'threshold' && (
-            <span className="form-error" role="alert" data-testid="threshold-error">
-              {problem.text}
-            </span>
-          )}
-        </form>
-      )}
+      <ThresholdForm
+        lines={lines}
+        sport={sport}
+        problem={problem?.at === 'threshold' ? problem.text : null}
+        setProblem={(text) => setProblem(text === null ? null : { at: 'threshold', text })}
+        onAdd={addThreshold}
+      />
     </details>
+  );
+}
+
+/** The drop rule's overrides for this event: blank keeps the Settings default, shown as the placeholder. */
+function DropRuleForm({
+  pct,
+  minutes,
+  onPct,
+  onMinutes,
+  onSave,
+  problem,
+}: {
+  pct: string;
+  minutes: string;
+  onPct(text: string): void;
+  onMinutes(text: string): void;
+  onSave(): void;
+  problem: string | null;
+}) {
+  const defaults = useStore(
+    useShallow((s) => ({ pct: s.settings?.dropAlertPct ?? null, minutes: s.settings?.dropWindowMinutes ?? null })),
+  );
+  return (
+    <div className="row-form">
+      <label>
+        Drop ≥{' '}
+        <input
+          size={4}
+          value={pct}
+          placeholder={defaults.pct === null ? '' : String(defaults.pct)}
+          onChange={(e) => onPct(e.target.value)}
+          aria-invalid={problem !== null || undefined}
+          data-testid="drop-pct-input"
+        />{' '}
+        %
+      </label>
+      <label>
+        within{' '}
+        <input
+          size={4}
+          value={minutes}
+          placeholder={defaults.minutes === null ? '' : String(defaults.minutes)}
+          onChange={(e) => onMinutes(e.target.value)}
+          aria-invalid={problem !== null || undefined}
+          data-testid="drop-minutes-input"
+        />{' '}
+        min
+      </label>
+      <button onClick={onSave} data-testid="drop-save">
+        Save
+      </button>
+      {problem !== null && (
+        <span className="form-error" role="alert" data-testid="drop-error">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A new threshold: a line, a side and a price in the trader's odds format; the box empties once it is saved. Nothing
+ * while the event has no priced line (its choice and box are kept for when one comes back).
+ */
+function ThresholdForm({
+  lines,
+  sport,
+  problem,
+  setProblem,
+  onAdd,
+}: {
+  lines: MarketView[];
+  sport: string;
+  problem: string | null;
+  setProblem(text: string | null): void;
+  onAdd(threshold: Threshold): Promise<boolean>;
+}) {
+  const format = useOddsFormat();
+  const [lineId, setLineId] = useState<number | null>(null);
+  const [side, setSide] = useState<PriceSide>('home');
+  const box = usePriceBox(format);
+  const line = lines.find((m) => m.lineId === lineId) ?? lines[0];
+  const sides = pricedSides(line?.prices);
+  const chosenSide = sides.includes(side) ? side : (sides[0] ?? side);
+  const typed = box.value;
+  const addThreshold = async () => {
+    if (!line) return setProblem('Choose a line for the threshold.');
+    if (!typed.ok) return setProblem(typed.message);
+    if (await onAdd({ lineId: line.lineId, side: chosenSide, price: typed.decimal })) box.fill(null);
+  };
+  const sideSaid = line ? sideWords(line.market, line.line, chosenSide, { team: line.side }) : sideName(chosenSide);
+  if (lines.length === 0) return null;
+  return (
+    <form
+      className="row-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void addThreshold();
+      }}
+    >
+      <select
+        value={line?.lineId ?? ''}
+        onChange={(e) => (setLineId(Number(e.target.value)), setProblem(null))}
+        aria-label="Line"
+        data-testid="threshold-line"
+      >
+        <LineOptions lines={lines} sport={sport} />
+      </select>
+      <select
+        value={chosenSide}
+        onChange={(e) => (setSide(e.target.value as PriceSide), setProblem(null))}
+        aria-label="Side"
+        data-testid="threshold-side"
+      >
+        <SideOptions line={line} sides={sides} />
+      </select>
+      <PriceBox
+        box={box}
+        format={format}
+        placeholder="price"
+        invalid={problem !== null || (box.edited && !typed.ok)}
+        testId="threshold-price-input"
+        onType={() => setProblem(null)}
+      />
+      <button type="submit" data-testid="threshold-add">
+        Add threshold
+      </button>
+      {box.edited && (
+        <PriceReadBack what={sideSaid} link="crosses" box={box} format={format} testId="threshold-readback" />
+      )}
+      {problem !== null && (
+        <span className="form-error" role="alert" data-testid="threshold-error">
+          {problem}
+        </span>
+      )}
+    </form>
   );
 }
 

@@ -5,38 +5,39 @@
 // kept. The filled-in price follows the market until the trader types in the box, and says when it moved; a typed
 // price more than 20% from the live one (docs/trading.md, "Typing a price") asks once before it is kept. What is wrong
 // with the bet is said in the form, beside the field, and goes when the bet is recorded or the field is changed: never
-// left beside "Bet recorded".
+// left beside "Bet recorded". The form's state and its rules are useRecordBet; RecordBet draws it.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useShallow } from 'zustand/react/shallow';
-import { formatOdds } from '../../../shared/formats';
+import { formatOdds, type OddsFormat } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
-import { formatMoney, lineWords, pricedSides, sideName, sideWords } from '../../../shared/trading';
-import { labelPeriod } from '../../../shared/periods';
+import { formatMoney, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { api } from '../api';
 import { FarAskQuestion, PriceBox, PriceReadBack, useFarAsk, usePriceBox } from '../components/PriceBox';
 import { useOddsFormat } from '../format';
-import { usePeriodNames } from '../hooks';
 import { RECORD_BET_EVENT } from '../keys';
 import { useStore } from '../store';
-import { marketKey } from '../store/watchlist';
+import { LineOptions, SideOptions, usePricedLines } from './eventLines';
 
 const STAKE_KEY = 'oddsdesk.lastStake';
 
-export function RecordBet({ eventId }: { eventId: number }) {
+/** R in the event detail (or the palette's "Record a bet") asks this event's form to open: `onRecord` opens it. */
+function useRecordBetKey(eventId: number, onRecord: () => void) {
+  useEffect(() => {
+    const listener = (e: Event) => {
+      if ((e as CustomEvent<{ eventId: number }>).detail.eventId !== eventId) return;
+      onRecord();
+    };
+    window.addEventListener(RECORD_BET_EVENT, listener);
+    return () => window.removeEventListener(RECORD_BET_EVENT, listener);
+  });
+}
+
+/** The record-a-bet form's state: the line and side chosen, the price box, the stake, and what stops the bet. */
+function useRecordBet(eventId: number, format: OddsFormat) {
   const toast = useStore((s) => s.toast);
-  const format = useOddsFormat();
   const unit = useStore((s) => s.settings?.moneyUnit ?? '');
-  const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
-  const periodNames = usePeriodNames();
-  const lines = useStore(
-    useShallow((s) =>
-      (s.lineIdsByEvent[eventId] ?? [])
-        .map((id) => s.markets[marketKey(eventId, id)])
-        .filter((m): m is MarketView => !!m && pricedSides(m.prices).length > 0),
-    ),
-  );
+  const lines = usePricedLines(eventId);
   const [open, setOpen] = useState(false);
   const [lineId, setLineId] = useState<number | null>(null);
   const [side, setSide] = useState<PriceSide>('home');
@@ -75,20 +76,15 @@ export function RecordBet({ eventId }: { eventId: number }) {
     if (open && !edited && live !== null && live !== filled) fill(live);
   }, [open, edited, filled, fill, live]);
 
-  useEffect(() => {
-    const onRecord = (e: Event) => {
-      if ((e as CustomEvent<{ eventId: number }>).detail.eventId !== eventId) return;
-      // Drawn and focused before this key's handler returns: R opens the form, and the stake typed straight after it
-      // lands in the stake field however busy the page is (a render left to the scheduler let the first digits fall
-      // on the page, where they are shortcuts).
-      flushSync(() => {
-        setOpen(true);
-        choose(lines[0]);
-      });
-    };
-    window.addEventListener(RECORD_BET_EVENT, onRecord);
-    return () => window.removeEventListener(RECORD_BET_EVENT, onRecord);
-  });
+  // Drawn and focused before this key's handler returns: R opens the form, and the stake typed straight after it
+  // lands in the stake field however busy the page is (a render left to the scheduler let the first digits fall
+  // on the page, where they are shortcuts).
+  useRecordBetKey(eventId, () =>
+    flushSync(() => {
+      setOpen(true);
+      choose(lines[0]);
+    }),
+  );
   // The stake is focused and selected: the last stake, remembered, is replaced by what is typed, or kept by Enter.
   useLayoutEffect(() => {
     if (!open) return;
@@ -123,12 +119,40 @@ export function RecordBet({ eventId }: { eventId: number }) {
     setOpen(false);
     toast(`Bet recorded: ${priceInWords(words, p, format, typed.shown)} for ${formatMoney(st, unit)}`, 'info');
   };
-  const moved = live !== null && chosenAt !== null && live !== chosenAt;
+  return {
+    lines,
+    line,
+    side,
+    sides,
+    live,
+    chosenAt,
+    words,
+    box,
+    typed,
+    ask,
+    problem,
+    setProblem,
+    open,
+    setOpen,
+    choose,
+    stake,
+    setStake,
+    stakeInput,
+    priceInput,
+    submit,
+  };
+}
 
-  if (!open) {
+export function RecordBet({ eventId }: { eventId: number }) {
+  const format = useOddsFormat();
+  const sport = useStore((s) => s.watchEvents[eventId]?.sportName ?? '');
+  const f = useRecordBet(eventId, format);
+  const { lines, line, side, box, typed, ask, problem, setProblem, setOpen } = f;
+
+  if (!f.open) {
     return (
       <button
-        onClick={() => (setOpen(true), choose(lines[0]))}
+        onClick={() => (setOpen(true), f.choose(lines[0]))}
         disabled={lines.length === 0}
         data-testid="record-bet-open"
         title="Record a bet on a line (R)"
@@ -143,7 +167,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
       data-testid="record-bet"
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        void f.submit();
       }}
       // Esc on the question goes back to the price; otherwise it closes the form.
       onKeyDown={(e) => ask.escape(e, () => (setProblem(null), setOpen(false)))}
@@ -152,48 +176,40 @@ export function RecordBet({ eventId }: { eventId: number }) {
         aria-label="Line"
         value={line?.lineId ?? ''}
         onChange={(e) =>
-          choose(
+          f.choose(
             lines.find((m) => m.lineId === Number(e.target.value)),
             side,
           )
         }
         data-testid="record-bet-line"
       >
-        {lines.map((m) => (
-          <option key={m.lineId} value={m.lineId}>
-            {lineWords(m.market, m.line, { team: m.side })} · {labelPeriod(sport, m.period, periodNames)}
-          </option>
-        ))}
+        <LineOptions lines={lines} sport={sport} />
       </select>
       <select
         aria-label="Side"
         value={side}
-        onChange={(e) => choose(line, e.target.value as PriceSide)}
+        onChange={(e) => f.choose(line, e.target.value as PriceSide)}
         data-testid="record-bet-side"
       >
-        {sides.map((s) => (
-          <option key={s} value={s}>
-            {line ? sideWords(line.market, line.line, s, { team: line.side }) : sideName(s)}
-          </option>
-        ))}
+        <SideOptions line={line} sides={f.sides} />
       </select>
       <PriceBox
         box={box}
         format={format}
         invalid={problem?.field === 'price' || (box.edited && !typed.ok)}
         testId="record-bet-price"
-        inputRef={priceInput}
-        onType={() => (setProblem(null), drop())}
+        inputRef={f.priceInput}
+        onType={() => (setProblem(null), ask.drop())}
       />
       <input
         aria-label="Stake"
         inputMode="decimal"
         size={7}
         placeholder="stake"
-        value={stake}
-        onChange={(e) => (setStake(e.target.value), setProblem(null))}
+        value={f.stake}
+        onChange={(e) => (f.setStake(e.target.value), setProblem(null))}
         aria-invalid={problem?.field === 'stake' || undefined}
-        ref={stakeInput}
+        ref={f.stakeInput}
         data-testid="record-bet-stake"
       />
       <button type="submit" data-testid="record-bet-submit">
@@ -202,23 +218,11 @@ export function RecordBet({ eventId }: { eventId: number }) {
       <button type="button" onClick={() => (setProblem(null), setOpen(false))} data-testid="record-bet-cancel">
         Cancel (Esc)
       </button>
-      <PriceReadBack what={words} box={box} format={format} testId="record-bet-readback">
-        {moved && (
-          <span className="muted" data-testid="record-bet-moved">
-            {' '}
-            · live price moved to {formatOdds(live, format)}
-            {box.edited ? ' (yours is kept)' : ''}
-          </span>
-        )}
-        {live === null && chosenAt !== null && (
-          <span className="muted" data-testid="record-bet-moved">
-            {' '}
-            · no live price now
-          </span>
-        )}
+      <PriceReadBack what={f.words} box={box} format={format} testId="record-bet-readback">
+        <LiveMoved live={f.live} chosenAt={f.chosenAt} edited={box.edited} format={format} />
       </PriceReadBack>
-      {ask.asking && typed.ok && live !== null && (
-        <FarAskQuestion live={live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />
+      {ask.asking && typed.ok && f.live !== null && (
+        <FarAskQuestion live={f.live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />
       )}
       {problem && (
         <span className="form-error" role="alert" data-testid="record-bet-error">
@@ -226,5 +230,37 @@ export function RecordBet({ eventId }: { eventId: number }) {
         </span>
       )}
     </form>
+  );
+}
+
+/** After the read-back: the live price has moved since the line was chosen (yours kept if typed), or is gone. */
+function LiveMoved({
+  live,
+  chosenAt,
+  edited,
+  format,
+}: {
+  live: number | null;
+  chosenAt: number | null;
+  edited: boolean;
+  format: OddsFormat;
+}) {
+  const moved = live !== null && chosenAt !== null && live !== chosenAt;
+  return (
+    <>
+      {moved && (
+        <span className="muted" data-testid="record-bet-moved">
+          {' '}
+          · live price moved to {formatOdds(live, format)}
+          {edited ? ' (yours is kept)' : ''}
+        </span>
+      )}
+      {live === null && chosenAt !== null && (
+        <span className="muted" data-testid="record-bet-moved">
+          {' '}
+          · no live price now
+        </span>
+      )}
+    </>
   );
 }

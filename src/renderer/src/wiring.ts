@@ -1,13 +1,13 @@
-// The store's wiring to the core: the pushed events are registered once here, outside React, and the first data is
-// loaded; odds batches and alerts are queued and applied once per animation frame. Apart from ./index.ts so the
-// store does not import the notifications, which read the store (they would import each other otherwise).
-import type { AlertRecord } from '../../../shared/domain';
-import type { OddsBatch } from '../../../shared/ipc/contract';
-import { api } from '../api';
-import { playAlertSound, showNotification } from '../notify';
-import { alertSound } from './alerts';
-import { playsAlertSounds } from '../route';
-import { focusEvent, focusSettlement, useStore } from './index';
+// The renderer's start-up wiring: the pushed events are registered once here, outside React, and the first data is
+// loaded; odds batches and alerts are queued and applied once per animation frame. It sits above the store (./store)
+// and the notifications (./notify.ts, which read the store), joining them; the store imports neither, so nothing loops.
+import type { AlertRecord } from '../../shared/domain';
+import type { OddsBatch } from '../../shared/ipc/contract';
+import { api } from './api';
+import { playAlertSound, showNotification } from './notify';
+import { alertSound } from './store/alerts';
+import { playsAlertSounds } from './route';
+import { focusEvent, focusSettlement, useStore } from './store';
 
 // ---- odds and alerts: one store update each per animation frame, however many pushes arrived ----
 // Odds are folded into the store's waiting set as they arrive (latest value per market), never queued as batches.

@@ -1,0 +1,97 @@
+// Settings, Appearance: the theme, the odds format every price reads in and the time zone every time is shown in.
+import { useMemo } from 'react';
+import type { SettingsPatch } from '../../../../shared/ipc/contract';
+import {
+  formatClock,
+  formatOdds,
+  ODDS_FORMAT_NAMES,
+  ODDS_FORMATS,
+  systemTimeZone,
+  timeZoneNames,
+  zoneLabel,
+  type OddsFormat,
+} from '../../../../shared/formats';
+import { useStore } from '../../store';
+import { Row, type SettingsSectionProps } from './Row';
+
+export function AppearanceSection({ settings }: Pick<SettingsSectionProps, 'settings'>) {
+  const theme = useStore((s) => s.theme);
+  const update = useStore((s) => s.updateSettings);
+  return (
+    <>
+      <h2>Appearance</h2>
+      <Row label="Theme">
+        <select
+          value={theme}
+          onChange={(e) => void update({ theme: e.target.value as 'dark' | 'light' })}
+          data-testid="theme-select"
+        >
+          <option value="dark">Dark</option>
+          <option value="light">Light</option>
+        </select>
+      </Row>
+      <OddsAndClock settings={settings} />
+    </>
+  );
+}
+
+// ---- odds format and time zone (issue 25): how every price reads and which clock every time is on ----
+
+const EXAMPLE_PRICE = 1.952;
+
+function OddsAndClock({ settings }: Pick<SettingsSectionProps, 'settings'>) {
+  const update = useStore((s) => s.updateSettings);
+  const toast = useStore((s) => s.toast);
+  const system = systemTimeZone();
+  const zone = settings?.timeZone ?? system;
+  const format = settings?.oddsFormat ?? 'decimal';
+  const zones = useMemo(() => timeZoneNames([zone, system]), [zone, system]);
+  const change = (patch: SettingsPatch, what: string) =>
+    void update(patch).then((err) => err && toast(`${what} not saved: ${err.message}`, 'error'));
+  return (
+    <>
+      <Row
+        label="Odds format"
+        hint="How every price on screen reads: the grid, the detail, charts, Top movers, bets, specials and the alert list. CSV exports keep the decimal price and add this one beside it; desktop notifications stay decimal."
+      >
+        <select
+          value={format}
+          disabled={!settings}
+          onChange={(e) => change({ oddsFormat: e.target.value as OddsFormat }, 'Odds format')}
+          aria-label="Odds format"
+          data-testid="odds-format-select"
+        >
+          {ODDS_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {ODDS_FORMAT_NAMES[f]}
+            </option>
+          ))}
+        </select>{' '}
+        <span className="muted small-text" data-testid="odds-format-example">
+          {formatOdds(EXAMPLE_PRICE, 'decimal')} reads {formatOdds(EXAMPLE_PRICE, format)}
+        </span>
+      </Row>
+      <Row
+        label="Time zone"
+        hint="Every time is shown in this zone, on a 24-hour clock; the status bar names it. Date filters take YYYY-MM-DD days from midnight in it. Default: this computer's zone."
+      >
+        <select
+          value={zone}
+          disabled={!settings}
+          onChange={(e) => change({ timeZone: e.target.value }, 'Time zone')}
+          aria-label="Time zone"
+          data-testid="time-zone-select"
+        >
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z === system ? `${z} (this computer)` : z}
+            </option>
+          ))}
+        </select>{' '}
+        <span className="muted small-text" data-testid="time-zone-now">
+          {zoneLabel(zone, Date.now())}, now {formatClock(Date.now(), zone)}
+        </span>
+      </Row>
+    </>
+  );
+}
