@@ -1,5 +1,5 @@
 // The quota's shares, as pure rules. They are enforced in ONE place: the request governor's admission
-// (src/core/api/governor.ts) asks `headroom` before it sends anything, and refuses a request whose purpose has used
+// (src/core/api/governor/quotaLedger.ts) asks `headroom` before it sends anything, and refuses a request whose purpose has used
 // its share; callers that would rather skip a round quietly ask the governor's `headroom(purpose)` first. Nothing
 // else applies these rules.
 //
