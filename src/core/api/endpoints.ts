@@ -213,25 +213,20 @@ export function specialsEndpoints(json: JsonRequests): SpecialsEndpoints {
         'normal',
       );
     },
-    specialsHistory: (q, o) => {
+    specialsHistory: ({ eventId, specialId }, o) => {
       const p = PARAMS.specialsHistory;
       return json.list(
         PATHS.specialsHistory,
         SpecialOpeningSchema,
-        { [p.eventId]: q.eventId, [p.specialId]: q.specialId },
+        { [p.eventId]: eventId, [p.specialId]: specialId },
         o,
         'normal',
       );
     },
-    outrightMarkets: (q = {}, o) => {
+    outrightMarkets: ({ minContestants, sportId } = {}, o) => {
       const p = PARAMS.outrightMarkets;
-      return json.list(
-        PATHS.outrightMarkets,
-        OutrightMarketSchema,
-        { [p.minContestants]: q.minContestants, [p.sportId]: q.sportId },
-        o,
-        'low',
-      );
+      const query = { [p.minContestants]: minContestants, [p.sportId]: sportId };
+      return json.list(PATHS.outrightMarkets, OutrightMarketSchema, query, o, 'low');
     },
   };
 }
