@@ -1,6 +1,8 @@
 // The one request governor: every request to the upstream (HTTP calls and stream opens) passes through here.
 // It owns the hourly budget, the Retry-After pause, the auth state of the key, the per-endpoint plan
 // restrictions, priorities and the retry of transient faults. Nothing else in the core decides when to call.
+// Its parts: ./keyGate.ts (the key, the plan, reachability), ./quotaLedger.ts (the hour's account, the service's
+// rate headers and pauses, admission by share), ./scheduler.ts (the queue) and ./dispatch.ts (one request's turn).
 //
 // Decisions:
 // - While the key is rejected (401) or missing, requests that need the key FAIL FAST with an `auth` error and send
@@ -24,12 +26,12 @@
 //   Retry-After given as a date.
 // - A plan restriction is remembered per path until the key changes; calls to that path return the plan error
 //   without a request.
-// - Admission by purpose: the quota's shares (../budget.ts: specials at most half the hour, the trader's look-ups a
-//   fifth, a reserve kept back from all but the settled walk, its repairs and stream opens) are enforced HERE, for
-//   every caller, right before a request would be counted and sent (and already when it is handed in). A request
-//   over its purpose's share is refused at once with `rate_limit` and a `retryAfter` (when the share frees up as the
-//   hour rolls), sends nothing, and is counted in `requests.{hour,session}.refused`; it does not wait, since a share
-//   frees up in minutes to an hour, not seconds. Callers that would rather skip a round quietly ask `headroom`.
+// - Admission by purpose: the quota's shares (src/core/budget.ts: specials at most half the hour, the trader's
+//   look-ups a fifth, a reserve kept back from all but the settled walk, its repairs and stream opens) are enforced
+//   HERE, for every caller, right before a request would be counted and sent (and already when it is handed in). A
+//   request over its purpose's share is refused at once with `rate_limit` and a `retryAfter` (when the share frees up
+//   as the hour rolls), sends nothing, and is counted in `requests.{hour,session}.refused`; it does not wait, since a
+//   share frees up in minutes to an hour, not seconds. Callers that would rather skip a round quietly ask `headroom`.
 import { errorMessage, type AppError } from '../../../shared/errors';
 import { Emitter } from '../../../shared/event';
 import { realClock } from '../../clock';
