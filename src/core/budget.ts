@@ -1,7 +1,7 @@
 // The quota's shares, as pure rules. They are enforced in ONE place: the request governor's admission
-// (src/core/api/governor.ts) asks `headroom` before it sends anything, and refuses a request whose purpose has used
-// its share; callers that would rather skip a round quietly ask the governor's `headroom(purpose)` first. Nothing
-// else applies these rules.
+// (src/core/api/governor/quotaLedger.ts) asks `headroom` before it sends anything, and refuses a request whose
+// purpose has used its share; callers that would rather skip a round quietly ask the governor's `headroom(purpose)`
+// first. Nothing else applies these rules.
 //
 // Settlement discovery (the settled walk and its repairs) and the watched streams' opens are never held back by a
 // share: only the budget itself and the service's pauses hold them. Every other purpose spends only what is left

@@ -2,7 +2,7 @@
 // one runs makes exactly one more pass, with the settings as they are then), and a replaced engine is stopped in
 // full (requests aborted, streams closed, timers cleared, writes flushed) before its store closes and the next one
 // opens. A stored key that cannot be read is an error with a retry, never a silent switch to demo.
-import type { AppError } from '../shared/errors';
+import { errorMessage, type AppError } from '../shared/errors';
 import type { Clock } from './clock';
 import type { Engine } from './engine';
 import { watchOnFirstRun } from './firstRun';
@@ -64,6 +64,44 @@ const fingerprint = (t: Target): string =>
       ? `keychain\n${profileIdentity(t.profile)}`
       : t.kind;
 
+/** What the settings and the keychain say to connect to now. */
+async function resolveTarget(deps: SessionDeps): Promise<Target> {
+  const baseUrl = deps.targetBaseUrl();
+  if (baseUrl) {
+    const profile: Profile = { kind: 'service', baseUrl };
+    if (deps.envService && deps.envService.baseUrl === baseUrl)
+      return { kind: 'service', profile, baseUrl, key: deps.envService.key };
+    let key: string | null;
+    try {
+      const a = await deps.secrets.availability();
+      if (!a.available)
+        return { kind: 'keychain_error', profile, message: `The key for ${baseUrl} cannot be read: ${a.message}` };
+      key = await deps.secrets.get(baseUrl);
+    } catch (e) {
+      return {
+        kind: 'keychain_error',
+        profile,
+        message: `The key for ${baseUrl} cannot be read from the keychain (${errorMessage(e)}). Unlock it and retry.`,
+      };
+    }
+    if (key) return { kind: 'service', profile, baseUrl, key };
+  }
+  return deps.startDemo ? { kind: 'demo' } : { kind: 'none' };
+}
+
+/** Opens the profile's history by the one policy (./profiles.ts); an in-memory store, and why, when it cannot. */
+function openProfile(deps: SessionDeps, profile: Profile): { store: Store; problem: AppError | null } {
+  const opened = openProfileStore(profile, deps.profiles.candidates(profile), deps.openStore);
+  if (opened.ok) return { store: opened.store, problem: null };
+  return {
+    store: deps.openStore(':memory:'),
+    problem: {
+      kind: 'internal',
+      message: `No history file could be opened for ${profileIdentity(profile)}: ${opened.problems.join('; ')}. Nothing is recorded this session.`,
+    },
+  };
+}
+
 export function createSession(deps: SessionDeps): Session {
   let connection: Connection = {
     profile: null,
@@ -77,43 +115,6 @@ export function createSession(deps: SessionDeps): Session {
   let pass: Promise<void> | null = null;
   let dirty = false;
   let closed = false;
-
-  async function resolveTarget(): Promise<Target> {
-    const baseUrl = deps.targetBaseUrl();
-    if (baseUrl) {
-      const profile: Profile = { kind: 'service', baseUrl };
-      if (deps.envService && deps.envService.baseUrl === baseUrl)
-        return { kind: 'service', profile, baseUrl, key: deps.envService.key };
-      let key: string | null;
-      try {
-        const a = await deps.secrets.availability();
-        if (!a.available)
-          return { kind: 'keychain_error', profile, message: `The key for ${baseUrl} cannot be read: ${a.message}` };
-        key = await deps.secrets.get(baseUrl);
-      } catch (e) {
-        return {
-          kind: 'keychain_error',
-          profile,
-          message: `The key for ${baseUrl} cannot be read from the keychain (${e instanceof Error ? e.message : String(e)}). Unlock it and retry.`,
-        };
-      }
-      if (key) return { kind: 'service', profile, baseUrl, key };
-    }
-    return deps.startDemo ? { kind: 'demo' } : { kind: 'none' };
-  }
-
-  /** Opens the profile's history by the one policy (./profiles.ts); an in-memory store, and why, when it cannot. */
-  function openProfile(profile: Profile): { store: Store; problem: AppError | null } {
-    const opened = openProfileStore(profile, deps.profiles.candidates(profile), deps.openStore);
-    if (opened.ok) return { store: opened.store, problem: null };
-    return {
-      store: deps.openStore(':memory:'),
-      problem: {
-        kind: 'internal',
-        message: `No history file could be opened for ${profileIdentity(profile)}: ${opened.problems.join('; ')}. Nothing is recorded this session.`,
-      },
-    };
-  }
 
   async function teardown(): Promise<void> {
     const old = connection;
@@ -138,7 +139,7 @@ export function createSession(deps: SessionDeps): Session {
       currentFingerprint = 'failed';
       next = {
         ...connection,
-        problem: { kind: 'internal', message: `Could not connect: ${e instanceof Error ? e.message : String(e)}` },
+        problem: { kind: 'internal', message: `Could not connect: ${errorMessage(e)}` },
       };
     }
     if (next.store !== connection.store) connection.store.close();
@@ -149,7 +150,7 @@ export function createSession(deps: SessionDeps): Session {
       try {
         await next.engine.start();
       } catch (e) {
-        next.problem = { kind: 'internal', message: e instanceof Error ? e.message : String(e) };
+        next.problem = { kind: 'internal', message: errorMessage(e) };
       }
     }
   }
@@ -160,7 +161,7 @@ export function createSession(deps: SessionDeps): Session {
         return connection;
       case 'keychain_error': {
         // The service's own history stays reviewable while its key cannot be read.
-        const { store, problem } = openProfile(target.profile);
+        const { store, problem } = openProfile(deps, target.profile);
         return {
           profile: target.profile,
           store,
@@ -172,7 +173,7 @@ export function createSession(deps: SessionDeps): Session {
       case 'demo': {
         // The profile first: its store remembers every id it has seen (watches, snoozes, bets), and a restarted demo
         // world numbers its events above them, so no remembered id ever names another match (issue 34).
-        const { store, problem } = openProfile(DEMO_PROFILE);
+        const { store, problem } = openProfile(deps, DEMO_PROFILE);
         let demo: DemoService;
         try {
           demo = await deps.startDemo!({ idsAbove: problem ? 0 : store.maxEventId() });
@@ -199,7 +200,7 @@ export function createSession(deps: SessionDeps): Session {
         return { profile: DEMO_PROFILE, store, engine, demo: true, problem };
       }
       case 'service': {
-        const { store, problem } = openProfile(target.profile);
+        const { store, problem } = openProfile(deps, target.profile);
         return {
           profile: target.profile,
           store,
@@ -218,7 +219,7 @@ export function createSession(deps: SessionDeps): Session {
       try {
         while (dirty && !closed) {
           dirty = false;
-          await switchTo(await resolveTarget());
+          await switchTo(await resolveTarget(deps));
         }
       } finally {
         pass = null;

@@ -96,6 +96,23 @@ function withOrigin(response: Response, url: string, redirected: boolean): Respo
   return response;
 }
 
+/**
+ * A live stream's body: the chunks Chromium hands over, to the stream client (core/net/rawBody.ts) with no web stream
+ * between, since the stream reads it for hours, thousands of chunks a minute. A broken transfer ('aborted') is an
+ * error like any other; cancelling calls `stop`, which stops the request.
+ */
+function liveStreamBody(res: NetResponse, stop: () => void) {
+  const source = {
+    on(event: string, listener: (arg: never) => void) {
+      const l = listener as (arg?: unknown) => void;
+      res.on(event as 'data', l as (chunk: Buffer) => void);
+      if (event === 'error') res.on('aborted', () => l(networkFailure(new Error('net::ERR_ABORTED'))));
+      return undefined;
+    },
+  } as ReadableLike;
+  return rawBodyFromReadable(source, stop);
+}
+
 export function createNetFetch(request: NetRequestFn): typeof fetch {
   return async function netFetch(input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
     // Request does fetch's own normalising (method, headers, body, redirect mode, a signal that follows init's).
@@ -173,18 +190,7 @@ export function createNetFetch(request: NetRequestFn): typeof fetch {
           res.statusCode < 300 &&
           (req.headers.get('accept') ?? '').includes('text/event-stream')
         ) {
-          // A live stream's body goes to the stream client as the chunks Chromium hands over (core/net/rawBody.ts), with
-          // no web stream between: the stream reads it for hours, thousands of chunks a minute. A broken transfer
-          // ('aborted') is an error like any other; cancelling stops the request.
-          const source = {
-            on(event: string, listener: (arg: never) => void) {
-              const l = listener as (arg?: unknown) => void;
-              res.on(event as 'data', l as (chunk: Buffer) => void);
-              if (event === 'error') res.on('aborted', () => l(networkFailure(new Error('net::ERR_ABORTED'))));
-              return undefined;
-            },
-          } as ReadableLike;
-          const raw = rawBodyFromReadable(source, () => {
+          const raw = liveStreamBody(res, () => {
             finish();
             r.abort();
           });
