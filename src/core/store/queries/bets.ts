@@ -3,7 +3,7 @@
 // here; the rules are the trading module's (src/shared/trading.ts, docs/trading.md), so the app, the CLI and the
 // renderer agree.
 import type Database from 'better-sqlite3';
-import { DEVIG_MODELS, type DevigModel, type Market, type Prices } from '../../shared/api';
+import { DEVIG_MODELS, type DevigModel, type Market, type Prices } from '../../../shared/api';
 import type {
   BetEdit,
   BetQuery,
@@ -15,9 +15,9 @@ import type {
   LineCloseView,
   NewBet,
   PriceSide,
-} from '../../shared/domain';
-import type { LedgerBet } from '../../shared/ledger';
-import { labelPeriod, periodNames } from '../../shared/periods';
+} from '../../../shared/domain';
+import type { LedgerBet } from '../../../shared/ledger';
+import { labelPeriod, periodNames } from '../../../shared/periods';
 import {
   betPnl,
   clvByModel,
@@ -35,7 +35,7 @@ import {
   sideWords,
   signedLine,
   type CloseReason,
-} from '../../shared/trading';
+} from '../../../shared/trading';
 
 /** What the closing-line follower asks the store to do, in stream order. */
 export type LineCloseOp =

@@ -23,12 +23,12 @@
 // applied inline at once.
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
-import type { EventOdds } from '../../shared/api';
-import type { AlertRecord, NewAlert } from '../../shared/domain';
-import type { AlertUpdate } from './alertLog';
-import type { LineCloseOp } from './bets';
-import type { TickBatch } from './ingest';
-import { startThread, threadEntry } from './threads';
+import type { EventOdds } from '../../../shared/api';
+import type { AlertRecord, NewAlert } from '../../../shared/domain';
+import type { AlertUpdate } from '../alertLog';
+import type { LineCloseOp } from '../queries/bets';
+import type { TickBatch } from '../queries/ingest';
+import { startThread, threadEntry } from './startThread';
 import { COMMAND_WORDS, type ApplyMessage, type WriteCommand, type WriteFailure } from './writeCommands';
 import {
   ACKED,

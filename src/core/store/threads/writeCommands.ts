@@ -8,11 +8,11 @@
 // savepoint: a command that fails (a malformed record) is rolled back alone and reported, and the rest of the message
 // still commits.
 import type Database from 'better-sqlite3';
-import type { EventOdds } from '../../shared/api';
-import type { AlertRecord } from '../../shared/domain';
-import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from './alertLog';
-import { createBetLog, type BetLog, type LineCloseOp } from './bets';
-import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from './ingest';
+import type { EventOdds } from '../../../shared/api';
+import type { AlertRecord } from '../../../shared/domain';
+import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from '../alertLog';
+import { createBetLog, type BetLog, type LineCloseOp } from '../queries/bets';
+import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from '../queries/ingest';
 
 export type WriteCommand =
   /** A flush of stream ticks (the odds pipeline's, every 250 ms). */
