@@ -21,6 +21,7 @@ import {
   sideWords,
   signedLine,
   type CloseReason,
+  type SettledLineInput,
 } from '../../../../shared/trading';
 import { prices, SIDES, type Cols } from './prices';
 
@@ -194,15 +195,7 @@ function settlementOf(r: BetRow): Pick<BetView, 'result' | 'resultBy' | 'settleB
  */
 function resettlementOf(r: BetRow, now: Pick<BetView, 'resultBy'>): BetResettlement | null {
   if (r.was_lines === null || r.resettled_at === null || now.resultBy === 'hand') return null;
-  const lines = JSON.parse(r.was_lines) as Array<{
-    line_id: number;
-    period: number;
-    market: string;
-    line: number | null;
-    outcome_home: string;
-    outcome_draw: string;
-    outcome_away: string;
-  }>;
+  const lines = JSON.parse(r.was_lines) as Array<SettledLineInput & { line_id: number }>;
   const was = lines.find((l) => l.line_id === r.line_id);
   const fromScore =
     r.was_score_home !== null && r.was_score_away !== null ? { home: r.was_score_home, away: r.was_score_away } : null;

@@ -67,19 +67,7 @@ export function coalesceLineCloseOps(ops: readonly LineCloseOp[]): CoalescedClos
   return out;
 }
 
-type CloseRow = Cols<'open'> &
-  Cols<'last'> & {
-    event_id: number;
-    line_id: number;
-    period: number;
-    market: string;
-    line: number | null;
-    opened_at: number;
-    last_at: number;
-    closed_at: number | null;
-    close_reason: CloseReason | null;
-  };
-
+/** A price of a line as line_closes keeps it: its open and its last. */
 type PriceParams = Cols<'open'> &
   Cols<'last'> & {
     event_id: number;
@@ -90,6 +78,8 @@ type PriceParams = Cols<'open'> &
     opened_at: number;
     last_at: number;
   };
+
+type CloseRow = PriceParams & { closed_at: number | null; close_reason: CloseReason | null };
 
 export interface LineCloses {
   apply(ops: readonly LineCloseOp[]): void;

@@ -2,7 +2,7 @@
 // change points, found against the ledger of each line's last max stake (../maxWinLedger.ts).
 import type Database from 'better-sqlite3';
 import type { Market } from '../../../../shared/api';
-import { UPSERT_LINE_MAX_WIN_POINT } from '../../rows';
+import { UPSERT_LINE_MAX_WIN_POINT, type MarketLineRow, type PriceColumns } from '../../rows';
 import type { KeptMaxWins, MaxWinLedger } from '../maxWinLedger';
 
 /** One odds message's worth of ticks: the markets that changed on one event at one instant. */
@@ -12,30 +12,15 @@ export interface TickBatch {
   at: number;
 }
 
-type PriceParams = {
-  price_home: number | null;
-  price_draw: number | null;
-  price_away: number | null;
-  price_over: number | null;
-  price_under: number | null;
-};
-
-type TickParams = PriceParams & { event_id: number; line_id: number; at: number; line: number | null; max_win: number };
-
-type LineParams = PriceParams & {
+type TickParams = PriceColumns & {
   event_id: number;
   line_id: number;
-  period: number;
-  market: string;
-  side: string | null;
+  at: number;
   line: number | null;
   max_win: number;
-  offline: 0 | 1;
-  updated_at: string;
-  seen_at: number;
 };
 
-const priceParams = (m: Market): PriceParams => {
+const priceParams = (m: Market): PriceColumns => {
   const p = m.prices;
   return {
     price_home: p?.home ?? null,
@@ -64,7 +49,7 @@ export function createOddsWrites(
     VALUES (@event_id, @line_id, @at, @line, @price_home, @price_draw, @price_away, @price_over, @price_under,
             @max_win)`);
   // A late batch (older `at`) never overwrites a newer latest state.
-  const upsertLine = db.prepare<LineParams>(`
+  const upsertLine = db.prepare<MarketLineRow>(`
     INSERT INTO market_lines (event_id, line_id, period, market, side, line, price_home, price_draw, price_away,
                               price_over, price_under, max_win, offline, updated_at, seen_at)
     VALUES (@event_id, @line_id, @period, @market, @side, @line, @price_home, @price_draw, @price_away,

@@ -2,6 +2,7 @@
 // lines replaced, not merged), and the result a re-settlement replaced kept as the match's next revision.
 import type Database from 'better-sqlite3';
 import { parseServiceTime, type SettledEvent, type SettlementLine } from '../../../../shared/api';
+import type { SettlementDbRow } from '../../rows';
 import { foldText } from '../../sqlFunctions';
 import { eventParams, type EventWrites } from './events';
 
@@ -22,20 +23,21 @@ type StoredLine = Pick<
   'line_id' | 'period' | 'market' | 'line' | 'outcome_home' | 'outcome_draw' | 'outcome_away'
 >;
 
+/** A line as the store keeps it (its columns, in their order). */
+const storedLine = (l: StoredLine): StoredLine => ({
+  line_id: l.line_id,
+  period: l.period,
+  market: l.market,
+  line: l.line,
+  outcome_home: l.outcome_home,
+  outcome_draw: l.outcome_draw,
+  outcome_away: l.outcome_away,
+});
+
 /** A settlement's lines in one order, as the store keeps them: one per line id, the last sent winning. */
 function linesByIdOf(lines: readonly StoredLine[]): StoredLine[] {
   const byId = new Map<number, StoredLine>();
-  for (const l of lines) {
-    byId.set(l.line_id, {
-      line_id: l.line_id,
-      period: l.period,
-      market: l.market,
-      line: l.line,
-      outcome_home: l.outcome_home,
-      outcome_draw: l.outcome_draw,
-      outcome_away: l.outcome_away,
-    });
-  }
+  for (const l of lines) byId.set(l.line_id, storedLine(l));
   return [...byId.values()].sort((a, b) => a.line_id - b.line_id);
 }
 
@@ -47,25 +49,7 @@ interface StoredSettlement {
   stored_at: number;
 }
 
-type SettlementParams = {
-  event_id: number;
-  sport_id: number;
-  league_id: number;
-  league_name: string;
-  runner_home: string;
-  runner_away: string;
-  starts: number;
-  score_home: number;
-  score_away: number;
-  status: string;
-  settled_at: number;
-  line_count: number;
-  stored_at: number;
-  teams: string;
-  ml_home: string | null;
-  ml_draw: string | null;
-  ml_away: string | null;
-};
+type SettlementParams = SettlementDbRow & { stored_at: number; teams: string };
 
 type RevisionParams = StoredSettlement & { event_id: number; revision: number; replaced_at: number; lines: string };
 
@@ -173,16 +157,7 @@ export function createSettlementWrites(
     // a correction's earlier result is kept in settlement_revisions (keepReplacedResult).
     deleteSettlementLines.run(e.event_id);
     for (const l of e.settlement) {
-      insertSettlementLine.run({
-        event_id: e.event_id,
-        line_id: l.line_id,
-        period: l.period,
-        market: l.market,
-        line: l.line,
-        outcome_home: l.outcome_home,
-        outcome_draw: l.outcome_draw,
-        outcome_away: l.outcome_away,
-      });
+      insertSettlementLine.run({ event_id: e.event_id, ...storedLine(l) });
     }
   }
 
