@@ -23,8 +23,8 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           // The store's threads, its checkpointer and its writer: the store starts out/main/checkpointWorker.js and
           // writerWorker.js from beside index.js.
-          checkpointWorker: resolve(__dirname, 'src/core/store/checkpointWorker.ts'),
-          writerWorker: resolve(__dirname, 'src/core/store/writerWorker.ts'),
+          checkpointWorker: resolve(__dirname, 'src/core/store/threads/checkpointWorker.ts'),
+          writerWorker: resolve(__dirname, 'src/core/store/threads/writerWorker.ts'),
         },
       },
     },

@@ -6,7 +6,7 @@
 // Only our own sources are bundled: every package stays external and is loaded from node_modules at run time
 // (better-sqlite3 and keytar are native; the rest start faster as they are than rebundled). The bundle sits two
 // folders below the repository, as src/cli/index.ts does, so paths computed from import.meta.url (the web host's
-// package.json and out/web) resolve the same. The store's threads, its checkpointer (src/core/store/checkpointWorker.ts)
+// package.json and out/web) resolve the same. The store's threads, its checkpointer (src/core/store/threads/checkpointWorker.ts)
 // and its writer (writerWorker.ts), are entries of their own, out/cli/checkpointWorker.js and writerWorker.js: the
 // store starts them from beside the module that opens the store.
 //
@@ -21,8 +21,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const cliBundle = path.join(root, 'out', 'cli', 'index.js');
 /** Each entry's bundle name in out/cli; the CLI's own last, so a new one never finds an old (or no) thread beside it. */
 const ENTRIES = {
-  checkpointWorker: path.join(root, 'src', 'core', 'store', 'checkpointWorker.ts'),
-  writerWorker: path.join(root, 'src', 'core', 'store', 'writerWorker.ts'),
+  checkpointWorker: path.join(root, 'src', 'core', 'store', 'threads', 'checkpointWorker.ts'),
+  writerWorker: path.join(root, 'src', 'core', 'store', 'threads', 'writerWorker.ts'),
   index: path.join(root, 'src', 'cli', 'index.ts'),
 };
 

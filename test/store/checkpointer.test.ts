@@ -1,4 +1,4 @@
-// The store's checkpointer (src/core/store/checkpointer.ts): automatic checkpoints are off on the store's connection
+// The store's checkpointer (src/core/store/threads/checkpointer.ts): automatic checkpoints are off on the store's connection
 // and a thread with its own connection folds the WAL into the database, so the -wal file stays bounded under writes,
 // every committed write stays readable, a closed store leaves nothing behind, and a checkpointer that cannot run
 // hands checkpoints back to SQLite. (Its SIGKILL case is in crash.test.ts, with the other crash tests.)
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_SIZE_LIMIT, openStore, type Store } from '../../src/core/store';
-import { checkpointWorkerEntry, startCheckpointer } from '../../src/core/store/checkpointer';
+import { checkpointWorkerEntry, startCheckpointer } from '../../src/core/store/threads/checkpointer';
 import { createTickLoad, tickCount } from './ticks';
 
 const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-checkpointer-'));
@@ -111,7 +111,7 @@ describe('the store checkpointer', () => {
   it('finds its thread beside the CLI bundle (built by the global set-up), as beside the sources', () => {
     const cli = join(__dirname, '../../out/cli');
     expect(checkpointWorkerEntry(cli)).toBe(join(cli, 'checkpointWorker.js'));
-    expect(checkpointWorkerEntry(join(__dirname, '../../src/core/store'))).toMatch(/checkpointWorker\.ts$/);
+    expect(checkpointWorkerEntry(join(__dirname, '../../src/core/store/threads'))).toMatch(/checkpointWorker\.ts$/);
   });
 
   it("loads the store's native binding in its thread (Electron's build under Electron)", async () => {

@@ -49,7 +49,7 @@ beforeAll(() => {
 /** The store's threads (checkpointer, writer) beside a bundled child, as scripts/build-cli.mjs puts them beside the CLI. */
 function bundleThreads(dir: string): void {
   for (const thread of ['checkpointWorker', 'writerWorker']) {
-    const entry = join(__dirname, `../../src/core/store/${thread}.ts`);
+    const entry = join(__dirname, `../../src/core/store/threads/${thread}.ts`);
     buildSync({
       entryPoints: [entry],
       bundle: true,

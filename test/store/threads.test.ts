@@ -1,4 +1,4 @@
-// The store's threads (src/core/store/threads.ts): each is started with a bounded young generation. A worker otherwise
+// The store's threads (src/core/store/threads/startThread.ts): each is started with a bounded young generation. A worker otherwise
 // gets V8's default for a main thread, and a thread whose garbage is one large message at a time (the writer) keeps
 // a young generation of tens of MB for nothing: in a 2,000 moves/s soak the writer's heap sat at 49 MB, 13-29 MB in
 // use (issue 33, item 6).
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startThread, THREAD_YOUNG_GENERATION_MB } from '../../src/core/store/threads';
+import { startThread, THREAD_YOUNG_GENERATION_MB } from '../../src/core/store/threads/startThread';
 
 const dir = mkdtempSync(join(tmpdir(), 'oddsdesk-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

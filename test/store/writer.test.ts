@@ -1,4 +1,4 @@
-// The store's writer (src/core/store/writer.ts): the stream's writes (ticks, snapshots, closing lines) on a thread of
+// The store's writer (src/core/store/threads/writer.ts): the stream's writes (ticks, snapshots, closing lines) on a thread of
 // their own. What it promises, each shown here on a real file through a real thread: the writes land in the order
 // they were handed over, exactly as inline writes would have made them; settled() is read-your-writes; a writer that
 // falls behind makes the hand-over wait instead of growing without bound; a thread that crashes loses nothing and
@@ -253,7 +253,7 @@ describe('the store writer', () => {
     const bundleDir = mkdtempSync(join(__dirname, '../../.tmp', 'writer-entry-'));
     const entry = join(bundleDir, 'writerWorker.js');
     buildSync({
-      entryPoints: [join(__dirname, '../../src/core/store/writerWorker.ts')],
+      entryPoints: [join(__dirname, '../../src/core/store/threads/writerWorker.ts')],
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -4,9 +4,10 @@
 import { labelPeriod, NO_PERIOD_NAMES, periodNames, type PeriodNames } from '../../shared/periods';
 import { lineWords } from '../../shared/trading';
 import type { EventOdds, Market } from '../../shared/api';
-import type { AppError } from '../../shared/errors';
+import { errorMessage, type AppError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock';
 import type { Store, TickBatch } from '../store';
+import { createMaxWinLedger } from '../store/queries/maxWinLedger';
 import { createCoalescer, type CoalescedEvent, type CoalescedScore } from './coalescer';
 import type { MaxWinChange } from './events';
 
@@ -41,7 +42,7 @@ export interface OddsPipeline {
 
 const failure = (what: string, e: unknown): AppError => ({
   kind: 'internal',
-  message: `Could not record ${what}: ${e instanceof Error ? e.message : String(e)}`,
+  message: `Could not record ${what}: ${errorMessage(e)}`,
 });
 
 /**
@@ -58,8 +59,13 @@ export function lineLabel(
 
 export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
   const { store, clock } = o;
-  /** eventId -> lineId -> last max_win seen; keyed by event so forgetting one is one delete. */
-  const lastMaxWin = new Map<number, Map<number, number>>();
+  /**
+   * Each followed line's last max_win seen, by the store's rules (../store/queries/maxWinLedger.ts); what the store
+   * recorded before a restart is an event's baseline: a limit that moved while we were away is still a change.
+   */
+  const ledger = createMaxWinLedger({
+    event: (eventId) => store.latestMarkets(eventId).flatMap((m) => (m.maxWin !== null ? [[m.lineId, m.maxWin]] : [])),
+  });
   let pendingTicks: TickBatch[] = [];
   let tickTimer: TimerHandle | null = null;
 
@@ -89,27 +95,17 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
 
   const coalescer = createCoalescer(clock, o.batchMs, o.onBatch);
 
-  function baseline(eventId: number): Map<number, number> {
-    let lines = lastMaxWin.get(eventId);
-    if (!lines) {
-      // What we recorded before a restart is the baseline: a limit that moved while we were away is still a change.
-      lines = new Map();
-      for (const m of store.latestMarkets(eventId)) if (m.maxWin !== null) lines.set(m.lineId, m.maxWin);
-      lastMaxWin.set(eventId, lines);
-    }
-    return lines;
-  }
-
   function maxWinMoves(eventId: number, markets: readonly Market[]): void {
-    const lines = baseline(eventId);
+    const at = clock.now();
     // Read only when a limit moved: the sport and the service's period names, for the label.
     let words: { sport: string | boolean; names: PeriodNames } | null = null;
     const wordsOf = () =>
       (words ??= { sport: store.eventView(eventId)?.sportName ?? false, names: periodNames(store.periods()) });
     for (const m of markets) {
-      const previous = lines.get(m.line_id);
-      lines.set(m.line_id, m.max_win);
-      if (previous === undefined || previous === m.max_win) continue;
+      const previous = ledger.before(eventId, m.line_id, at);
+      ledger.note(eventId, m.line_id, m.max_win, at);
+      // A new line moves nothing (the stream's limits are never null: null only stands for "no limit known").
+      if (previous === undefined || previous === null || previous === m.max_win) continue;
       o.onMaxWinChange({
         eventId,
         specialId: null,
@@ -126,7 +122,8 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
   return {
     onSnapshot(eventId, odds) {
       flushTicks();
-      baseline(eventId);
+      // The event's baseline before the snapshot is written (an inline writer would write the snapshot's own limits).
+      ledger.hold(eventId);
       try {
         store.writer.recordSnapshot(odds, clock.now());
       } catch (e) {
@@ -145,8 +142,8 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
     onScore: (eventId, score) => coalescer.score(eventId, score),
     onEnd: (eventId, reason) => coalescer.end(eventId, reason),
     flushTicks,
-    forget: (eventId) => void lastMaxWin.delete(eventId),
-    followed: () => lastMaxWin.size,
+    forget: (eventId) => ledger.forget(eventId),
+    followed: () => ledger.events(),
     close() {
       coalescer.flush();
       flushTicks();

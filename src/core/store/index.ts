@@ -7,25 +7,25 @@ import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUs
 import { makeDatabasePrivate } from '../fileModes';
 import { alertCounter, createAlertLog } from './alertLog';
 import { HOUR_MS } from './bars';
-import { createBetLog, type BetLog } from './bets';
-import { startCheckpointer, type Checkpointer } from './checkpointer';
+import { createBetLog, type BetLog } from './queries/bets';
+import { startCheckpointer, type Checkpointer } from './threads/checkpointer';
 import { createCompaction, type CompactOptions } from './compaction';
-import { createLineHistory, type LineHistory } from './history';
-import { createIngest, type Ingest } from './ingest';
+import { createLineHistory, type LineHistory } from './queries/history';
+import { createIngest, type Ingest } from './queries/ingest';
 import { MIGRATIONS, migrate, schemaVersion, type Migration, type MigrationProgress } from './migrations';
 import { createReads, type Reads } from './reads';
 import { createScoreboardReads, type ScoreboardReads } from './scoreboard';
 import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
 import { measureUsage } from './usage';
-import { createApplier, forgetRuns } from './writeCommands';
-import { createWriter, type StoreWriter, type WriterMode } from './writer';
+import { createApplier, forgetRuns } from './threads/writeCommands';
+import { createWriter, type StoreWriter, type WriterMode } from './threads/writer';
 
-export type { Resettlement, TickBatch } from './ingest';
-export type { StoreWriter, WriterMode, WriterProblem } from './writer';
+export type { Resettlement, TickBatch } from './queries/ingest';
+export type { StoreWriter, WriterMode, WriterProblem } from './threads/writer';
 export type { HistoryRange } from './reads';
 export type { CompactOptions } from './compaction';
-export type { LineCloseOp } from './bets';
-export type { LineMaxWinPoint } from './history';
+export type { LineCloseOp } from './queries/bets';
+export type { LineMaxWinPoint } from './queries/history';
 export type { KeptMatch, ScoreboardFilter, ScoreboardRow, StaleMatch } from './scoreboard';
 export { LATEST_VERSION, rebuildTable, type Migration, type MigrationProgress, type TableRebuild } from './migrations';
 

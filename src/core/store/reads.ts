@@ -29,7 +29,7 @@ import {
   type SettlementDbRow,
   type SettlementLineRow,
 } from './rows';
-import { createSettlementsQuery } from './settlementsQuery';
+import { createSettlementsQuery } from './queries/settlementsQuery';
 
 export interface HistoryRange {
   from?: number;

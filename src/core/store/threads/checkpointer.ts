@@ -5,10 +5,10 @@
 // file. A second connection on the same thread would not do: a checkpoint copies pages and syncs, and that work
 // would block the event loop just the same (measured: bench/checkpoint.ts).
 //
-// Where the thread's entry is, and how it starts: ./threads.ts.
+// Where the thread's entry is, and how it starts: ./startThread.ts.
 import { existsSync } from 'node:fs';
 import type { CheckpointWorkerData } from './checkpointWorker';
-import { startThread, threadEntry } from './threads';
+import { startThread, threadEntry } from './startThread';
 
 export interface CheckpointerOptions {
   path: string;

@@ -51,8 +51,8 @@ function run(d: CheckpointWorkerData, control: Int32Array): void {
     db.pragma('busy_timeout = 0');
     db.pragma(`journal_size_limit = ${d.journalSizeLimit}`);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
-    const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-    const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+    const passive = db.prepare<[], CheckpointRow>('PRAGMA wal_checkpoint(PASSIVE)');
+    const truncate = db.prepare<[], CheckpointRow>('PRAGMA wal_checkpoint(TRUNCATE)');
     let seen = dataVersion.get();
     // The -wal file is empty and nothing was committed since: nothing to do until the store writes again.
     let empty = false;
@@ -68,14 +68,14 @@ function run(d: CheckpointWorkerData, control: Int32Array): void {
         // cuts the file to journal_size_limit) instead of growing it.
         behind = true;
         for (let pass = 0; pass < MAX_PASSES && behind; pass++) {
-          const r = passive.get() as CheckpointRow;
+          const r = passive.get()!;
           behind = r.log !== r.checkpointed;
         }
         Atomics.add(control, DONE, 1);
       } else if (!empty) {
         // Quiet for a whole interval: fold in what is left and empty the file. Busy (a write or a read is under
         // way) is no error: the next look tries again.
-        const r = truncate.get() as CheckpointRow;
+        const r = truncate.get()!;
         if (r.busy === 0) {
           empty = true;
           Atomics.add(control, DONE, 1);
@@ -92,6 +92,7 @@ const control = new Int32Array(data.control);
 try {
   run(data, control);
 } catch (e) {
+  // Not shared/errors.ts's errorMessage: this entry stays self-contained (see above), and a thread's failure is an Error.
   parentPort?.postMessage({ error: e instanceof Error ? e.message : String(e) });
 } finally {
   Atomics.store(control, CLOSED, 1);

@@ -3,9 +3,9 @@
 // awkward cases in them: a price lacking a side the close has (which must not move the close), a line that drops a
 // side and gets it back, kick-offs and snapshot line lists in between, suspended (null) prices.
 import { describe, expect, it } from 'vitest';
-import type { Market } from '../../shared/api';
+import type { Market } from '../../../shared/api';
 import { coalesceLineCloseOps, type LineCloseOp } from './bets';
-import { openStore } from './index';
+import { openStore } from '../index';
 
 const SIDE_SETS = [['home', 'away'], ['home', 'draw', 'away'], ['home', 'draw'], ['home'], ['over', 'under']] as const;
 

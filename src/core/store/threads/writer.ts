@@ -22,23 +22,17 @@
 // In memory (tests, throwaway stores) and where the store is opened without it (`cli export`), the same messages are
 // applied inline at once.
 import { performance } from 'node:perf_hooks';
-import type { Worker } from 'node:worker_threads';
-import type { EventOdds } from '../../shared/api';
-import type { AlertRecord, NewAlert } from '../../shared/domain';
-import type { AlertUpdate } from './alertLog';
-import type { LineCloseOp } from './bets';
-import type { TickBatch } from './ingest';
-import { startThread, threadEntry } from './threads';
+import type { EventOdds } from '../../../shared/api';
+import type { AlertRecord, NewAlert } from '../../../shared/domain';
+import { errorMessage } from '../../../shared/errors';
+import { Emitter } from '../../../shared/event';
+import type { AlertUpdate } from '../alertLog';
+import type { LineCloseOp } from '../queries/bets';
+import type { TickBatch } from '../queries/ingest';
+import { threadEntry } from './startThread';
 import { COMMAND_WORDS, type ApplyMessage, type WriteCommand, type WriteFailure } from './writeCommands';
-import {
-  ACKED,
-  CLOSED,
-  CONTROL_SLOTS,
-  DEAD,
-  type WriterMessage,
-  type WriterReply,
-  type WriterWorkerData,
-} from './writerProtocol';
+import { ACKED, CLOSED, DEAD, type WriterMessage, type WriterReply } from './writerProtocol';
+import { ackedBy, createInFlight, startWriterThread, type InFlight, type WriterThread } from './writerThread';
 
 export type WriterMode = 'thread' | 'inline';
 
@@ -127,38 +121,115 @@ const CRASH_WINDOW_MS = 60_000;
 /** How long close() waits for the thread to commit what it holds before finishing it inline. */
 const CLOSE_WAIT_MS = 30_000;
 
-export function createWriter(o: WriterOptions): StoreWriter {
-  const listeners = new Set<(p: WriterProblem) => void>();
-  const problem = (p: WriterProblem) => {
-    for (const l of listeners) l(p);
+/**
+ * Group commit: what is handed over within `groupMs` goes on as one message. The price alerts of a storm come every
+ * coalescer flush (125 a second); a transaction each cost the thread a commit, and a page of progress, each time.
+ */
+function createGathering(groupMs: number, post: (commands: readonly WriteCommand[]) => void) {
+  let gathering: WriteCommand[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (!gathering.length) return;
+    const commands = gathering;
+    gathering = [];
+    post(commands);
   };
+  return {
+    flush,
+    add(commands: readonly WriteCommand[]) {
+      for (const c of commands) gathering.push(c); // no spread: a batch may be longer than a call's arguments
+      timer ??= setTimeout(flush, groupMs);
+    },
+    holds: () => gathering.length > 0,
+  };
+}
+
+/** Back-pressure: waits, on the spot, until the thread has room for one more message (or the writes go inline). */
+function waitForRoom(
+  t: WriterThread,
+  inFlight: Pick<InFlight, 'pending'>,
+  prune: (acked: number) => void,
+  max: number,
+  stats: WriterStats,
+  still: () => boolean,
+  fallBack: (why: string) => void,
+): void {
+  prune(ackedBy(t));
+  if (inFlight.pending().length < max) return;
+  stats.waits++;
+  const from = performance.now();
+  let progress = from;
+  while (still() && inFlight.pending().length >= max) {
+    if (Atomics.load(t.control, DEAD) === 1) return fallBack('could not open the store');
+    const seen = ackedBy(t);
+    Atomics.wait(t.control, ACKED, seen, 100);
+    const now = ackedBy(t);
+    if (now !== seen) {
+      prune(now);
+      progress = performance.now();
+    } else if (performance.now() - progress > STUCK_MS) {
+      fallBack(`made no progress for ${STUCK_MS / 1000} s`);
+    }
+  }
+  stats.waitedMs += performance.now() - from;
+}
+
+/** Waits (up to CLOSE_WAIT_MS) for a thread told to close to commit what it holds and close its connection. */
+function waitForClose(t: WriterThread): void {
+  t.worker.postMessage({ type: 'close' } satisfies WriterMessage);
+  const until = performance.now() + CLOSE_WAIT_MS;
+  while (Atomics.load(t.control, CLOSED) === 0 && Atomics.load(t.control, DEAD) === 0 && performance.now() < until) {
+    Atomics.wait(t.control, CLOSED, 0, 100);
+  }
+}
+
+/** Counts a thread's crash; true once there were more than MAX_RESTARTS within CRASH_WINDOW_MS. */
+function crashCounter(): () => boolean {
+  const crashes: number[] = [];
+  return () => {
+    const now = performance.now();
+    crashes.push(now);
+    while (crashes.length && crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
+    return crashes.length > MAX_RESTARTS;
+  };
+}
+
+/** Where the writer's messages go (its thread, or inline) and the thread's life: started, restarted, given up. */
+interface Delivery {
+  where(): WriterMode;
+  /** Whether messages go to a running thread now (else they are applied at once). */
+  threaded(): boolean;
+  /** One message of commands, in order: to the thread, or applied here. */
+  post(commands: readonly WriteCommand[]): void;
+  /** Messages handed to the thread and not yet done. */
+  pending(): number;
+  /** Resolves once every message posted so far is done. */
+  done(): Promise<void>;
+  kill(): void;
+  /** Waits until every message is committed (here, if the thread does not finish), then stops the thread. */
+  close(): void;
+}
+
+function createDelivery(o: WriterOptions, problem: (p: WriterProblem) => void, stats: WriterStats): Delivery {
   const reportFailures = (failures: readonly WriteFailure[]) => {
     for (const f of failures)
       problem({ kind: 'write', message: `Could not record ${COMMAND_WORDS[f.type]}: ${f.message}` });
   };
-  const stats: WriterStats = { messages: 0, waits: 0, waitedMs: 0, restarts: 0, resent: 0 };
-  let seq = 0;
-  /** Handed to the thread and not yet done, oldest first. */
-  const unacked: Array<{ seq: number; commands: readonly WriteCommand[] }> = [];
-  const waiters: Array<{ seq: number; resolve: () => void }> = [];
+  const inFlight = createInFlight();
   let mode: WriterMode = o.mode;
   let closed = false;
+  // The thread, while there is one.
+  let thread: WriterThread | null = null;
+  const crashedTooOften = crashCounter();
 
   const applyInline = (n: number, commands: readonly WriteCommand[]) => reportFailures(o.inline(n, commands).failures);
 
-  const settle = (upTo: number) => {
-    while (waiters.length && waiters[0]!.seq <= upTo) waiters.shift()!.resolve();
-  };
-
-  // The thread, while there is one.
-  let thread: { worker: Worker; control: Int32Array; alive: boolean } | null = null;
-  const crashes: number[] = [];
-
   /** Drops what the thread is done with (as the control block says: also readable while the event loop waits). */
   const prune = (acked: number) => {
-    while (unacked.length && unacked[0]!.seq <= acked) unacked.shift();
-    if (!unacked.length) thread?.worker.unref();
-    settle(acked);
+    inFlight.prune(acked);
+    if (!inFlight.pending().length) thread?.worker.unref();
   };
 
   /** The writes go on inline from here: what the thread did not finish is applied here (what it did is skipped). */
@@ -172,132 +243,81 @@ export function createWriter(o: WriterOptions): StoreWriter {
       void t.worker.terminate();
     }
     problem({ kind: 'thread', message: `The store's writer thread ${why}: writes go on inline` });
-    for (const m of unacked.splice(0)) applyInline(m.seq, m.commands);
-    settle(seq);
+    for (const m of inFlight.takeAll()) applyInline(m.seq, m.commands);
+    inFlight.settle(inFlight.last());
+  };
+
+  /** A thread stopped: started again (it is given everything not yet done), unless it keeps stopping. */
+  const stopped = (t: WriterThread, why: string) => {
+    if (thread !== t || closed) return;
+    // Whatever it acknowledged before it went is done.
+    prune(ackedBy(t));
+    if (crashedTooOften() || Atomics.load(t.control, DEAD) === 1) {
+      fallBack(`stopped (${why})`);
+      return;
+    }
+    try {
+      start();
+    } catch (e) {
+      // Its entry is gone (an update replaced the files under a running app): the writes go on here.
+      fallBack(`stopped (${why}) and could not start again (${errorMessage(e)})`);
+      return;
+    }
+    problem({ kind: 'thread', message: `The store's writer thread stopped (${why}): started again, nothing is lost` });
+    stats.restarts++;
+    // The new thread gets everything not yet done, in order; what the old one committed it skips.
+    const resend = inFlight.pending();
+    for (const m of resend)
+      thread!.worker.postMessage({ type: 'write', seq: m.seq, commands: m.commands } satisfies WriterMessage);
+    stats.resent += resend.length;
+    if (resend.length) thread!.worker.ref();
+    else thread!.worker.unref();
   };
 
   const start = () => {
-    const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-    const workerData: WriterWorkerData = {
+    const data = {
       path: o.path,
       ...(o.nativeBinding ? { nativeBinding: o.nativeBinding } : {}),
       run: o.run,
-      control: control.buffer as SharedArrayBuffer,
       autocheckpoint: o.autocheckpoint(),
       journalSizeLimit: o.journalSizeLimit,
       ...(o.slowMs ? { slowMs: o.slowMs } : {}),
     };
-    const worker = startThread(o.entry ?? writerWorkerEntry(), workerData);
-    const t = { worker, control, alive: true };
-    thread = t;
-    worker.on('message', (m: WriterReply) => {
-      if (m.alertsFrom) o.alertsFrom(m.alertsFrom);
-      reportFailures(m.failures);
-      prune(m.seq);
+    const t: WriterThread = startWriterThread(o.entry ?? writerWorkerEntry(), data, {
+      reply(m: WriterReply) {
+        if (m.alertsFrom) o.alertsFrom(m.alertsFrom);
+        reportFailures(m.failures);
+        prune(m.seq);
+      },
+      stopped: (why) => stopped(t, why),
     });
-    let ended = false;
-    const stopped = (why: string) => {
-      if (ended) return;
-      ended = true;
-      t.alive = false;
-      if (thread !== t || closed) return;
-      // Whatever it acknowledged before it went is done.
-      prune(Atomics.load(control, ACKED));
-      const now = performance.now();
-      crashes.push(now);
-      while (crashes.length && crashes[0]! < now - CRASH_WINDOW_MS) crashes.shift();
-      if (crashes.length > MAX_RESTARTS || Atomics.load(control, DEAD) === 1) {
-        fallBack(`stopped (${why})`);
-        return;
-      }
-      try {
-        start();
-      } catch (e) {
-        // Its entry is gone (an update replaced the files under a running app): the writes go on here.
-        fallBack(`stopped (${why}) and could not start again (${e instanceof Error ? e.message : String(e)})`);
-        return;
-      }
-      problem({
-        kind: 'thread',
-        message: `The store's writer thread stopped (${why}): started again, nothing is lost`,
-      });
-      stats.restarts++;
-      // The new thread gets everything not yet done, in order; what the old one committed it skips.
-      for (const m of unacked)
-        thread!.worker.postMessage({ type: 'write', seq: m.seq, commands: m.commands } satisfies WriterMessage);
-      stats.resent += unacked.length;
-      if (unacked.length) thread!.worker.ref();
-      else thread!.worker.unref();
-    };
-    worker.on('error', (e) => stopped(e.message));
-    worker.on('exit', (code) => stopped(`exit code ${code}`));
-    worker.unref();
-  };
-
-  /** Back-pressure: waits, on the spot, until the thread has room for one more message. */
-  const room = (max: number) => {
-    const t = thread;
-    if (!t) return;
-    prune(Atomics.load(t.control, ACKED));
-    if (unacked.length < max) return;
-    stats.waits++;
-    const from = performance.now();
-    let progress = from;
-    while (mode === 'thread' && unacked.length >= max) {
-      if (Atomics.load(t.control, DEAD) === 1) return fallBack('could not open the store');
-      const seen = Atomics.load(t.control, ACKED);
-      Atomics.wait(t.control, ACKED, seen, 100);
-      const now = Atomics.load(t.control, ACKED);
-      if (now !== seen) {
-        prune(now);
-        progress = performance.now();
-      } else if (performance.now() - progress > STUCK_MS) {
-        fallBack(`made no progress for ${STUCK_MS / 1000} s`);
-      }
-    }
-    stats.waitedMs += performance.now() - from;
+    thread = t;
   };
 
   /** One message of commands, in order: to the thread, or applied here. */
   const post = (commands: readonly WriteCommand[]) => {
     stats.messages++;
-    if (mode === 'thread') room(o.maxBacklog ?? DEFAULT_MAX_BACKLOG);
-    const n = ++seq;
+    if (mode === 'thread' && thread) {
+      waitForRoom(
+        thread,
+        inFlight,
+        prune,
+        o.maxBacklog ?? DEFAULT_MAX_BACKLOG,
+        stats,
+        () => mode === 'thread',
+        fallBack,
+      );
+    }
+    const n = inFlight.next();
     if (mode === 'inline' || !thread) {
       applyInline(n, commands);
-      settle(n);
+      inFlight.settle(n);
       return;
     }
-    unacked.push({ seq: n, commands });
+    inFlight.hold({ seq: n, commands });
     // Kept alive while it holds writes: a process that ends without closing its store still commits them.
     thread.worker.ref();
     thread.worker.postMessage({ type: 'write', seq: n, commands } satisfies WriterMessage);
-  };
-
-  // Group commit: what is handed over within groupMs goes as one message, one transaction on the thread. The price
-  // alerts of a storm come every coalescer flush (125 a second); a transaction each cost the thread a commit, and a
-  // page of progress, each time.
-  const groupMs = o.groupMs ?? DEFAULT_GROUP_MS;
-  let gathering: WriteCommand[] = [];
-  let gatherTimer: ReturnType<typeof setTimeout> | null = null;
-  const postGathered = () => {
-    if (gatherTimer !== null) clearTimeout(gatherTimer);
-    gatherTimer = null;
-    if (!gathering.length) return;
-    const commands = gathering;
-    gathering = [];
-    post(commands);
-  };
-
-  const hand = (commands: readonly WriteCommand[]) => {
-    if (closed) throw new Error('the store is closed');
-    if (mode === 'inline' || !thread || groupMs <= 0) {
-      postGathered();
-      post(commands);
-      return;
-    }
-    for (const c of commands) gathering.push(c); // no spread: a batch may be longer than a call's arguments
-    gatherTimer ??= setTimeout(postGathered, groupMs);
   };
 
   if (mode === 'thread') {
@@ -309,7 +329,7 @@ export function createWriter(o: WriterOptions): StoreWriter {
       queueMicrotask(() =>
         problem({
           kind: 'thread',
-          message: `The store's writer thread could not start (${e instanceof Error ? e.message : String(e)}): writes go on inline`,
+          message: `The store's writer thread could not start (${errorMessage(e)}): writes go on inline`,
         }),
       );
     }
@@ -317,6 +337,50 @@ export function createWriter(o: WriterOptions): StoreWriter {
 
   return {
     where: () => mode,
+    threaded: () => mode === 'thread' && thread !== null,
+    post,
+    pending: () => inFlight.pending().length,
+    done: () => (mode === 'inline' || !inFlight.pending().length ? Promise.resolve() : inFlight.wait()),
+    kill() {
+      if (thread) void thread.worker.terminate();
+    },
+    close() {
+      if (closed) return;
+      const t = thread;
+      if (t?.alive) {
+        waitForClose(t);
+        prune(ackedBy(t));
+      }
+      // Anything the thread did not get to (it died, or took too long) is finished here.
+      if (inFlight.pending().length) fallBack('did not finish before the store closed');
+      closed = true;
+      thread = null;
+      if (t) void t.worker.terminate();
+      inFlight.settle(inFlight.last());
+    },
+  };
+}
+
+export function createWriter(o: WriterOptions): StoreWriter {
+  const problems = new Emitter<[WriterProblem]>({ name: "the store's writer" });
+  const stats: WriterStats = { messages: 0, waits: 0, waitedMs: 0, restarts: 0, resent: 0 };
+  const delivery = createDelivery(o, (p) => problems.fire(p), stats);
+  const groupMs = o.groupMs ?? DEFAULT_GROUP_MS;
+  const gathering = createGathering(groupMs, delivery.post);
+  let closed = false;
+
+  const hand = (commands: readonly WriteCommand[]) => {
+    if (closed) throw new Error('the store is closed');
+    if (!delivery.threaded() || groupMs <= 0) {
+      gathering.flush();
+      delivery.post(commands);
+      return;
+    }
+    gathering.add(commands);
+  };
+
+  return {
+    where: () => delivery.where(),
     recordTickBatches: (batches) => hand([{ type: 'ticks', batches }]),
     recordSnapshot: (odds, at) => hand([{ type: 'snapshot', odds, at }]),
     applyLineCloseOps: (ops) => hand([{ type: 'closeOps', ops }]),
@@ -330,41 +394,18 @@ export function createWriter(o: WriterOptions): StoreWriter {
         hand([{ type: 'alertUpdates', updates: updates.map((u) => ({ id: u.id, message: u.message, data: u.data })) }]);
     },
     settled() {
-      postGathered();
-      if (mode === 'inline' || !unacked.length) return Promise.resolve();
-      return new Promise((resolve) => waiters.push({ seq, resolve }));
+      gathering.flush();
+      return delivery.done();
     },
-    backlog: () => unacked.length + (gathering.length ? 1 : 0),
-    onProblem(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    backlog: () => delivery.pending() + (gathering.holds() ? 1 : 0),
+    onProblem: problems.event,
     stats: () => ({ ...stats }),
-    kill() {
-      if (thread) void thread.worker.terminate();
-    },
+    kill: () => delivery.kill(),
     close() {
       if (closed) return;
-      postGathered();
-      const t = thread;
-      if (t?.alive) {
-        t.worker.postMessage({ type: 'close' } satisfies WriterMessage);
-        const until = performance.now() + CLOSE_WAIT_MS;
-        while (
-          Atomics.load(t.control, CLOSED) === 0 &&
-          Atomics.load(t.control, DEAD) === 0 &&
-          performance.now() < until
-        ) {
-          Atomics.wait(t.control, CLOSED, 0, 100);
-        }
-        prune(Atomics.load(t.control, ACKED));
-      }
-      // Anything the thread did not get to (it died, or took too long) is finished here.
-      if (unacked.length) fallBack('did not finish before the store closed');
+      gathering.flush();
+      delivery.close();
       closed = true;
-      thread = null;
-      if (t) void t.worker.terminate();
-      settle(seq);
     },
   };
 }

@@ -8,11 +8,12 @@
 // savepoint: a command that fails (a malformed record) is rolled back alone and reported, and the rest of the message
 // still commits.
 import type Database from 'better-sqlite3';
-import type { EventOdds } from '../../shared/api';
-import type { AlertRecord } from '../../shared/domain';
-import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from './alertLog';
-import { createBetLog, type BetLog, type LineCloseOp } from './bets';
-import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from './ingest';
+import type { EventOdds } from '../../../shared/api';
+import type { AlertRecord } from '../../../shared/domain';
+import { errorMessage } from '../../../shared/errors';
+import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from '../alertLog';
+import { createBetLog, type BetLog, type LineCloseOp } from '../queries/bets';
+import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from '../queries/ingest';
 
 export type WriteCommand =
   /** A flush of stream ticks (the odds pipeline's, every 250 ms). */
@@ -73,7 +74,7 @@ export function createApplier(
   const bets = parts?.bets ?? createBetLog(db);
   // The thread's own counter only numbers an alert whose number another program took (see ./alertLog.ts).
   const alerts = parts?.alerts ?? createAlertLog(db, clock, alertCounter(db));
-  const done = db.prepare(`SELECT seq FROM writer_progress WHERE run = ?`).pluck();
+  const done = db.prepare<[string], number>(`SELECT seq FROM writer_progress WHERE run = ?`).pluck();
   const progress = db.prepare(`
     INSERT INTO writer_progress (run, seq, at) VALUES (?, ?, ?)
     ON CONFLICT(run) DO UPDATE SET seq = max(seq, excluded.seq), at = excluded.at`);
@@ -101,7 +102,7 @@ export function createApplier(
     },
   );
   const message = db.transaction((seq: number, commands: readonly WriteCommand[]): AppliedMessage => {
-    const committed = (done.get(run) as number | undefined) ?? 0;
+    const committed = done.get(run) ?? 0;
     if (seq <= committed) return { applied: false, failures: [] };
     const failures: WriteFailure[] = [];
     let alertsFrom: number | undefined;
@@ -118,7 +119,7 @@ export function createApplier(
           alertsFrom = Math.max(alertsFrom ?? 0, to + 1);
         }
       } catch (e) {
-        failures.push({ type: c.type, message: e instanceof Error ? e.message : String(e) });
+        failures.push({ type: c.type, message: errorMessage(e) });
       }
     }
     progress.run(run, seq, clock());
@@ -134,7 +135,7 @@ export function createApplier(
       // not true after all. Said as a failure of each of its commands, and not tried again: a message that cannot
       // commit now would stall every later one behind it.
       ingest.learning.forget();
-      const why = e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       return { applied: false, failures: commands.map((c) => ({ type: c.type, message: why })) };
     }
   };

@@ -1,9 +1,9 @@
 // The filtered, paged settlements list (offline review and its totals). Owns the WHERE clause so the page and
 // its count can never disagree, and picks its shape so the indexes of migration 002 serve the common filters.
 import type Database from 'better-sqlite3';
-import type { SettlementPage, SettlementQuery } from '../../shared/domain';
-import { settlementFromRow, type SettlementDbRow } from './rows';
-import { foldText } from './sqlFunctions';
+import type { SettlementPage, SettlementQuery } from '../../../shared/domain';
+import { settlementFromRow, type SettlementDbRow } from '../rows';
+import { foldText } from '../sqlFunctions';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
@@ -68,14 +68,22 @@ function whereOf(q: SettlementQuery): { sql: string; params: unknown[] } {
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-export function createSettlementsQuery(db: Database.Database): (q: SettlementQuery) => SettlementPage {
-  // The filter set is small and repeats, so statements are prepared once per distinct SQL text.
-  const cache = new Map<string, Database.Statement>();
-  const prepared = (sql: string): Database.Statement => {
+/** `prepare`, once per distinct SQL text. */
+function preparedOnce<R>(
+  prepare: (sql: string) => Database.Statement<unknown[], R>,
+): (sql: string) => Database.Statement<unknown[], R> {
+  const cache = new Map<string, Database.Statement<unknown[], R>>();
+  return (sql) => {
     let s = cache.get(sql);
-    if (!s) cache.set(sql, (s = db.prepare(sql)));
+    if (!s) cache.set(sql, (s = prepare(sql)));
     return s;
   };
+}
+
+export function createSettlementsQuery(db: Database.Database): (q: SettlementQuery) => SettlementPage {
+  // The filter set is small and repeats, so statements are prepared once per distinct SQL text.
+  const page = preparedOnce((sql) => db.prepare<unknown[], SettlementDbRow>(sql));
+  const count = preparedOnce((sql) => db.prepare<unknown[], number>(sql).pluck());
 
   return (q) => {
     const limit = Math.min(Math.max(Math.trunc(q.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT);
@@ -89,17 +97,15 @@ export function createSettlementsQuery(db: Database.Database): (q: SettlementQue
       pageWhere = pageWhere ? `${pageWhere} AND ${keyset}` : `WHERE ${keyset}`;
       pageParams.push(q.after.settledAt, q.after.settledAt, q.after.eventId);
     }
-    const rows = prepared(
+    const rows = page(
       `SELECT ${COLUMNS} FROM settlements s ${pageWhere} ORDER BY settled_at DESC, event_id DESC LIMIT ?`,
-    ).all(...pageParams, limit + 1) as SettlementDbRow[];
+    ).all(...pageParams, limit + 1);
     const more = rows.length > limit;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
     const total = q.withoutTotal
       ? null
-      : (prepared(`SELECT count(*) FROM settlements s ${where.sql}`)
-          .pluck()
-          .get(...where.params) as number);
+      : count(`SELECT count(*) FROM settlements s ${where.sql}`).get(...where.params)!;
     return {
       rows: rows.map(settlementFromRow),
       total,
