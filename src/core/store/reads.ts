@@ -15,9 +15,10 @@ import type {
   SettlementPage,
   SettlementQuery,
   SpecialHistoryPoint,
+  SpecialView,
   WatchedEventView,
 } from '../../shared/domain';
-import type { SpecialView } from '../../shared/ipc/contract';
+
 import { otherMatchName } from '../../shared/eventIdentity';
 import { isSetSport, labelPeriod, periodNames, type PeriodNames } from '../../shared/periods';
 import {
