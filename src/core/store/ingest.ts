@@ -1,7 +1,7 @@
 // The store's writers: every batch the monitor hands over becomes one transaction, upserts are idempotent, and
 // the settled cursor moves in the same transaction as the settlements it covers.
 import type Database from 'better-sqlite3';
-import { UPSERT_LINE_MAX_WIN_POINT } from './rows';
+import { UPSERT_LINE_MAX_WIN_POINT } from './queries/rows';
 import {
   DEVIG_MODELS,
   parseServiceTime,
@@ -21,7 +21,7 @@ import {
 } from '../../shared/api';
 import type { MaxWinPoint } from '../../shared/domain';
 import { describesAnotherMatch } from '../../shared/eventIdentity';
-import { foldText } from './sqlFunctions';
+import { foldText } from './queries/sqlFunctions';
 
 /** One odds message's worth of ticks: the markets that changed on one event at one instant. */
 export interface TickBatch {

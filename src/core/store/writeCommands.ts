@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { EventOdds } from '../../shared/api';
 import type { AlertRecord } from '../../shared/domain';
-import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from './alertLog';
+import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from './queries/alertLog';
 import { createBetLog, type BetLog, type LineCloseOp } from './bets';
 import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from './ingest';
 

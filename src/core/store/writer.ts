@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { EventOdds } from '../../shared/api';
 import type { AlertRecord, NewAlert } from '../../shared/domain';
-import type { AlertUpdate } from './alertLog';
+import type { AlertUpdate } from './queries/alertLog';
 import type { LineCloseOp } from './bets';
 import type { TickBatch } from './ingest';
 import { startThread, threadEntry } from './threads';

@@ -1,7 +1,50 @@
-// Private row shapes of the store's tables and their mapping to domain types. Nothing outside src/core/store
-// imports this module.
-import type { Outcome, Prices, SettlementLine } from '../../shared/api';
-import type { MarketView, MaxWinPoint, MoneylineOutcome, SettlementRow } from '../../shared/domain';
+// Private row shapes of the store's tables and their mapping to domain types (the queries' row readers). Nothing
+// outside src/core/store imports this module.
+import type { Outcome, Prices, SettlementLine } from '../../../shared/api';
+import type { EventView, MarketView, MaxWinPoint, MoneylineOutcome, SettlementRow } from '../../../shared/domain';
+
+/** A time window of a history read (epoch ms, both ends included); open ends read from the first or to the last. */
+export interface HistoryRange {
+  from?: number;
+  to?: number;
+}
+
+/** Before any instant a history holds: the open end of a range or an export's first keyset. */
+export const FAR_PAST = -8.64e15;
+
+/** Exports walk in chunks: better-sqlite3 allows no other statement on the connection while one iterates. */
+export const EXPORT_CHUNK = 500;
+
+/** An event's header as the event reads select it (sport name from the event, else the service's list). */
+export interface EventDbRow {
+  event_id: number;
+  sport_id: number | null;
+  sport_name: string | null;
+  league_id: number | null;
+  league_name: string | null;
+  runner_home: string | null;
+  runner_away: string | null;
+  starts: number | null;
+  live_status: number | null;
+  score_home: number | null;
+  score_away: number | null;
+}
+
+export function eventFromRow(r: EventDbRow): EventView {
+  return {
+    eventId: r.event_id,
+    sportId: r.sport_id,
+    sportName: r.sport_name,
+    leagueId: r.league_id,
+    leagueName: r.league_name,
+    runnerHome: r.runner_home,
+    runnerAway: r.runner_away,
+    starts: r.starts,
+    liveStatus: r.live_status,
+    scoreHome: r.score_home,
+    scoreAway: r.score_away,
+  };
+}
 
 export interface PriceColumns {
   price_home: number | null;
