@@ -106,7 +106,7 @@ export interface Store {
   /** The model scoreboard's reads and its sums kept per match. */
   readonly scores: ScoreboardReads;
   readonly settings: SettingsStore;
-  readonly results: ResultsQueue;
+  readonly resultsQueue: ResultsQueue;
   readonly alerts: AlertStore;
   readonly maintenance: Maintenance;
   /** Runs `fn` in one transaction (a savepoint when already inside one): all of it commits, or none of it. */
@@ -194,7 +194,7 @@ export function openStore(options: StoreOptions): Store {
     settlements: { ...createSettlementReads(db), recordSettledPage, settledCursor, recordPeriodResults },
     scores: createScoreboardReads(db),
     settings: createSettings(db, clock),
-    results: createResultsQueue(db),
+    resultsQueue: createResultsQueue(db),
     alerts: createAlertStore(db, alertLog),
     maintenance: createMaintenance({
       db,
