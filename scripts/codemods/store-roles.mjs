@@ -4,6 +4,7 @@
 //   x.member              -> x.<role>.member      where x's type is the Store or a Pick of it and lacks `member`
 //   Pick<Store, 'a' | 'b'> -> Pick<Store, 'roleOfA' | 'roleOfB'>
 //   Store['member']        -> Store['<role>']['member']
+//   typeof x.member       -> typeof x.<role>.member
 // Type information comes from the TypeScript compiler API over the project's tsconfig(s), so only receivers whose
 // type is the Store are touched. Idempotent: a rewritten call site names a role, which the Store has, so a second run
 // finds nothing. Re-runnable after merging branches that added call sites of the old shape.
@@ -90,6 +91,13 @@ function accessPass(program, shape, edits, problems) {
         const role = shape.roleOf.get(m);
         if (role && isStoreLike(shape, checker.getTypeAtLocation(node.expression))) {
           edits.push({ sf, pos: node.name.getStart(sf), end: node.name.getStart(sf), text: `${role}.` });
+        }
+      }
+      // typeof x.member (a type query names the member by a qualified name)
+      if (ts.isQualifiedName(node) && ts.isTypeQueryNode(node.parent)) {
+        const role = shape.roleOf.get(node.right.text);
+        if (role && isStoreLike(shape, checker.getTypeAtLocation(node.left))) {
+          edits.push({ sf, pos: node.right.getStart(sf), end: node.right.getStart(sf), text: `${role}.` });
         }
       }
       if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer) {
