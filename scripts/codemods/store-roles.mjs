@@ -5,13 +5,15 @@
 //   Pick<Store, 'a' | 'b'> -> Pick<Store, 'roleOfA' | 'roleOfB'>
 //   Store['member']        -> Store['<role>']['member']
 //   typeof x.member       -> typeof x.<role>.member
+//   store: Store           -> store: Pick<Store, 'role' | ...>   a parameter or property whose uses all name roles
 // Type information comes from the TypeScript compiler API over the project's tsconfig(s), so only receivers whose
 // type is the Store are touched. Idempotent: a rewritten call site names a role, which the Store has, so a second run
 // finds nothing. Re-runnable after merging branches that added call sites of the old shape.
 //
-// It runs in two passes: the type positions first (so a `Pick<Store, ...>` names roles), then, with the types
-// checked again, the member accesses. What it cannot rewrite (a destructuring of the Store, an element access by a
-// computed name, a Pick naming an unknown member) it lists, with file and line, for a hand fix.
+// It runs in passes: the type positions first (so a `Pick<Store, ...>` names roles), then, with the types checked
+// again, the member accesses, then the narrowing of declarations to the roles they use. What it cannot rewrite (a
+// destructuring of the Store, an element access by a computed name, a Pick naming an unknown member) it lists, with
+// file and line, for a hand fix.
 //
 // Usage: node scripts/codemods/store-roles.mjs [--dry-run] [--project tsconfig.node.json ...]
 import fs from 'node:fs';
@@ -117,6 +119,72 @@ function accessPass(program, shape, edits, problems) {
   }
 }
 
+/**
+ * A parameter or a property declared `: Store` (outside the store) whose every use names its roles: `x.role...`, or
+ * a hand-over where a Pick of the Store is expected. Such a declaration becomes `Pick<Store, 'role' | ...>`, so the
+ * service takes only the roles it uses. A use it cannot read (a destructuring, a hand-over where the whole Store is
+ * expected, a variable holding it) keeps the declaration as it is. Run to a fixed point: a narrowed callee can let a
+ * caller narrow too.
+ */
+function narrowPass(program, shape, edits) {
+  const { checker } = shape;
+  const own = new Set([...shape.topLevel]);
+  const candidates = new Map();
+  for (const sf of program.getSourceFiles().filter(isUserFile)) {
+    if (rel(sf.fileName).startsWith('src/core/store/')) continue;
+    const visit = (node) => {
+      if (
+        (ts.isParameter(node) || ts.isPropertySignature(node)) &&
+        node.type &&
+        isStoreTypeNode(shape, node.type) &&
+        ts.isIdentifier(node.name)
+      ) {
+        const symbol = checker.getSymbolAtLocation(node.name);
+        if (symbol) candidates.set(symbol, { sf, node, used: new Set(), readable: true });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  if (candidates.size === 0) return;
+  for (const sf of program.getSourceFiles().filter(isUserFile)) {
+    const visit = (node) => {
+      if (ts.isIdentifier(node) && !ts.isParameter(node.parent) && !ts.isPropertySignature(node.parent)) {
+        const symbol = checker.getSymbolAtLocation(node);
+        const c = symbol && candidates.get(symbol);
+        if (c && c.readable) use(c, node);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  function use(c, id) {
+    // deps.store: the reference is the property access itself
+    const ref = ts.isPropertyAccessExpression(id.parent) && id.parent.name === id ? id.parent : id;
+    const parent = ref.parent;
+    if (ts.isPropertyAccessExpression(parent) && parent.expression === ref && own.has(parent.name.text)) {
+      c.used.add(parent.name.text);
+      return;
+    }
+    if (ts.isShorthandPropertyAssignment(parent) || ts.isBindingElement(parent)) return void (c.readable = false);
+    const expected = checker.getContextualType(ref);
+    if (!expected || !isStoreLike(shape, expected)) return void (c.readable = false);
+    const t = checker.getNonNullableType(expected);
+    for (const m of own) {
+      const p = t.getProperty(m);
+      if (!p) continue;
+      if (shape.roles.includes(m) && !p.declarations?.some((d) => shape.roleDecls.get(m).has(d))) continue;
+      c.used.add(m);
+    }
+    if ([...own].every((m) => c.used.has(m))) c.readable = false; // the whole Store is expected
+  }
+  for (const c of candidates.values()) {
+    if (!c.readable || c.used.size === 0) continue;
+    const order = [...shape.topLevel].filter((m) => c.used.has(m));
+    edit(edits, c.sf, c.node.type, `Pick<Store, ${order.map((m) => `'${m}'`).join(' | ')}>`);
+  }
+}
+
 function edit(edits, sf, node, text) {
   edits.push({ sf, pos: node.getStart(sf), end: node.getEnd(), text });
 }
@@ -148,20 +216,27 @@ function apply(edits) {
 const problems = [];
 let total = 0;
 const changed = new Set();
-for (const [name, pass] of [
+const passes = [
   ['types (Pick<Store, ...>, Store[...])', typePass],
   ['member accesses (x.member -> x.role.member)', accessPass],
-]) {
-  const program = createProjectProgram(projects);
-  const shape = storeShape(program);
-  const edits = [];
-  pass(program, shape, edits, problems);
-  const { files, count } = apply(edits);
-  total += count;
-  for (const f of files) changed.add(f);
-  console.log(`${name}: ${count} edit(s) in ${files.length} file(s)${dryRun ? ' (dry run: nothing written)' : ''}`);
-  for (const f of files) console.log(`  ${f}`);
-  if (dryRun) break; // the second pass needs the first one's output
+  ['declarations (store: Store -> Pick<Store, roles used>)', narrowPass],
+];
+for (const [name, pass] of passes) {
+  // The narrowing runs again while it finds more (a narrowed callee lets its callers narrow).
+  for (let round = 1; ; round++) {
+    const program = createProjectProgram(projects);
+    const shape = storeShape(program);
+    const edits = [];
+    pass(program, shape, edits, problems);
+    const { files, count } = apply(edits);
+    total += count;
+    for (const f of files) changed.add(f);
+    const label = pass === narrowPass ? `${name}, round ${round}` : name;
+    console.log(`${label}: ${count} edit(s) in ${files.length} file(s)${dryRun ? ' (dry run: nothing written)' : ''}`);
+    for (const f of files) console.log(`  ${f}`);
+    if (dryRun || pass !== narrowPass || count === 0) break;
+  }
+  if (dryRun) break; // each pass needs the one before it written
 }
 const unique = [...new Set(problems)];
 if (unique.length > 0) {
