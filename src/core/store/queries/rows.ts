@@ -2,6 +2,7 @@
 // outside src/core/store imports this module.
 import type { Outcome, Prices, SettlementLine } from '../../../shared/api';
 import type { EventView, MarketView, MaxWinPoint, MoneylineOutcome, SettlementRow } from '../../../shared/domain';
+import type { SettledLineInput } from '../../../shared/trading';
 
 /** A time window of a history read (epoch ms, both ends included); open ends read from the first or to the last. */
 export interface HistoryRange {
@@ -85,23 +86,29 @@ export interface SettlementDbRow {
   ml_away: string | null;
 }
 
-export interface SettlementLineRow {
+export interface SettlementLineRow extends SettledLineInput {
   event_id: number;
   line_id: number;
-  period: number;
-  market: string;
-  line: number | null;
-  outcome_home: string;
-  outcome_draw: string;
-  outcome_away: string;
 }
 
-export interface MaxWinDbRow {
+/** The special and contestant a row is of (a max_win point, a true-odds record), as the reads join them. */
+export interface ContestantColumns {
   event_id: number | null;
   special_id: number;
   special_name: string | null;
   contestant_id: number;
   contestant_name: string | null;
+}
+
+export const contestantFromRow = (r: ContestantColumns) => ({
+  eventId: r.event_id,
+  specialId: r.special_id,
+  specialName: r.special_name,
+  contestantId: r.contestant_id,
+  contestantName: r.contestant_name,
+});
+
+export interface MaxWinDbRow extends ContestantColumns {
   at: number;
   max_win: number;
   previous_max_win: number | null;
@@ -171,11 +178,7 @@ export function settlementLineFromRow(r: SettlementLineRow): SettlementLine {
 
 export function maxWinFromRow(r: MaxWinDbRow): MaxWinPoint {
   return {
-    eventId: r.event_id,
-    specialId: r.special_id,
-    specialName: r.special_name,
-    contestantId: r.contestant_id,
-    contestantName: r.contestant_name,
+    ...contestantFromRow(r),
     at: r.at,
     maxWin: r.max_win,
     previousMaxWin: r.previous_max_win,

@@ -12,7 +12,15 @@ import type {
   SpecialHistoryPoint,
   SpecialView,
 } from '../../../shared/domain';
-import { EXPORT_CHUNK, FAR_PAST, maxWinFromRow, type HistoryRange, type MaxWinDbRow } from './rows';
+import {
+  contestantFromRow,
+  EXPORT_CHUNK,
+  FAR_PAST,
+  maxWinFromRow,
+  type ContestantColumns,
+  type HistoryRange,
+  type MaxWinDbRow,
+} from './rows';
 
 export interface SpecialReads {
   specialsOf(eventId: number): SpecialView[];
@@ -46,12 +54,7 @@ interface ContestantDbRow {
   tick_at: number | null;
 }
 
-interface ClvDbRow {
-  event_id: number | null;
-  special_id: number;
-  special_name: string | null;
-  contestant_id: number;
-  contestant_name: string | null;
+interface ClvDbRow extends ContestantColumns {
   model: DevigModel;
   opening_odds: number | null;
   opening: number;
@@ -99,11 +102,7 @@ function latestTrueOdds(rows: readonly ClvRow[], tickAt: number | null): Partial
 function clvFromRow(r: ClvDbRow): ClvRow {
   const { opening_odds: openingOdds, opening, closing } = r;
   return {
-    eventId: r.event_id,
-    specialId: r.special_id,
-    specialName: r.special_name,
-    contestantId: r.contestant_id,
-    contestantName: r.contestant_name,
+    ...contestantFromRow(r),
     model: r.model,
     openingOdds,
     openingTrueOdds: opening,
