@@ -186,6 +186,10 @@ const checks = Promise.all([
   quietStep('format (prettier --check .)', bin('prettier'), ['--check', '.'], {}, true).then((ok) =>
     count('format (prettier --check .)', ok),
   ),
+  // The store by role: no part of it a caller receives over 25 members, no cast of a SQL row (typed statements).
+  quietStep('store shape (scripts/store-shape.mjs)', process.execPath, ['scripts/store-shape.mjs'], {}, true).then(
+    (ok) => count('store shape (scripts/store-shape.mjs)', ok),
+  ),
 ]);
 const [, webOk] = await Promise.all([
   quietStep('build the CLI and browser-mode host (out/cli)', process.execPath, ['scripts/build-cli.mjs']).then((ok) =>

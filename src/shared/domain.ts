@@ -206,6 +206,36 @@ export interface ClvRow {
   fairMove: number | null;
 }
 
+export interface SpecialContestantView {
+  contestantId: number;
+  contestantName: string;
+  handicap: number | null;
+  odds: number | null;
+  /** The latest tick's true odds as the service gave them (under the model asked for when it was fetched). */
+  todds: number | null;
+  /**
+   * The latest tick's true odds under each model, when that tick is the opening or closing record (the only ticks
+   * carrying true_odds_by_model); null otherwise. The True column shows the trader's model from here where it can.
+   */
+  trueOddsByModel: Partial<Record<DevigModel, number>> | null;
+  /** Maximum stake accepted (the service's max_win), as of the latest tick. */
+  maxWin: number | null;
+  /** Opening and closing records under every model: CLV of the opening offered odds, and the fair move. */
+  clv: ClvRow[];
+}
+
+export interface SpecialView {
+  eventId: number | null;
+  specialId: number;
+  specialName: string;
+  betType: string;
+  category: string;
+  units: string;
+  period: number;
+  cutoff: string;
+  contestants: SpecialContestantView[];
+}
+
 export interface ClvQuery {
   eventId?: number;
   specialId?: number;

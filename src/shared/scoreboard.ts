@@ -120,3 +120,32 @@ export interface ScoreProgress {
 
 /** A score as every screen and the sentence show it: four decimals; a figure that cannot be had is a dash. */
 export const formatScore = (v: number | null): string => (v !== null && Number.isFinite(v) ? v.toFixed(4) : '—');
+
+/**
+ * One settled line with its close: what the store reads (src/core/store/queries/scoreSums.ts, with the line's id) and
+ * the scorer (src/core/report/scoreboard.ts) scores.
+ */
+export interface SettledClose {
+  eventId: number;
+  sportId: number;
+  period: number;
+  market: string;
+  /** The settled line's handicap or total. */
+  line: number | null;
+  /** The close's handicap or total (a line can move under its id). */
+  closeLine: number | null;
+  closeHome: number | null;
+  closeDraw: number | null;
+  closeAway: number | null;
+  closeOver: number | null;
+  closeUnder: number | null;
+  outcomeHome: string;
+  outcomeDraw: string;
+  outcomeAway: string;
+  /** The settlement's status: 'ended', or abandoned, cancelled, ... */
+  status: string;
+  scoreHome: number | null;
+  scoreAway: number | null;
+  /** A team total's team (the market's side as the stream showed it). */
+  team: string | null;
+}

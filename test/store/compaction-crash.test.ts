@@ -7,7 +7,7 @@ import { bundleChild, runChild } from '../support/crashChild';
 import { seededTest } from '../support/seed';
 import { soak, soakLine } from '../support/soak';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeBars } from '../../src/core/store/bars';
+import { decodeBars } from '../../src/core/store/queries/bars';
 import { BATCH, BATCH_MS, CRASH_LOAD, T0 } from './compactLoad';
 import { createTickLoad } from './ticks';
 

@@ -2,7 +2,7 @@
 // de-vigged under the five models and scored against how it settled. One streaming pass, line by line, in the order
 // of their matches; nothing per line is kept, only sums: per group (all, each sport, each market) and model, the sums
 // for the mean log loss and Brier score and for their intervals, and per model the reliability bins. Pure: the store
-// reads the rows (src/core/store/scoreboard.ts) and src/core/report/run.ts feeds them here in chunks.
+// reads the rows (src/core/store/queries/scoreSums.ts) and src/core/report/run.ts feeds them here in chunks.
 //
 // The intervals are analytic, computed over matches (a cluster-robust variance: the lines of one match share its
 // result, so they are not independent draws), with Student's t on matches − 1 degrees of freedom. No bootstrap: that
@@ -19,6 +19,7 @@ import type {
   ScoreExclusions,
   ScoreGroup,
   ScoreInterval,
+  SettledClose,
 } from '../../shared/scoreboard';
 import { countOf } from '../../shared/formats';
 import { formatScore } from '../../shared/scoreboard';
@@ -35,31 +36,7 @@ import {
 } from '../../shared/trading';
 import { fairProbabilities, MAX_SIDES, MODEL_COUNT } from './devigKernel';
 
-/** One settled line with its close, as the store reads it. */
-export interface SettledClose {
-  eventId: number;
-  sportId: number;
-  period: number;
-  market: string;
-  /** The settled line's handicap or total. */
-  line: number | null;
-  /** The close's handicap or total (a line can move under its id). */
-  closeLine: number | null;
-  closeHome: number | null;
-  closeDraw: number | null;
-  closeAway: number | null;
-  closeOver: number | null;
-  closeUnder: number | null;
-  outcomeHome: string;
-  outcomeDraw: string;
-  outcomeAway: string;
-  /** The settlement's status: 'ended', or abandoned, cancelled, ... */
-  status: string;
-  scoreHome: number | null;
-  scoreAway: number | null;
-  /** A team total's team (the market's side as the stream showed it). */
-  team: string | null;
-}
+export type { SettledClose } from '../../shared/scoreboard';
 
 // ---- a line's outcome ----
 

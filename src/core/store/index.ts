@@ -3,30 +3,41 @@
 // and tests alike: the host passes the path, the clock and (under Electron) the native binding.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { AlertRecord, CompactProgress, MaintenanceReport, NewAlert, StoreUsage } from '../../shared/domain';
 import { makeDatabasePrivate } from '../fileModes';
-import { alertCounter, createAlertLog } from './alertLog';
-import { HOUR_MS } from './bars';
 import { createBetLog, type BetLog } from './queries/bets';
 import { startCheckpointer, type Checkpointer } from './threads/checkpointer';
-import { createCompaction, type CompactOptions } from './compaction';
 import { createLineHistory, type LineHistory } from './queries/history';
 import { createIngest, type Ingest } from './queries/ingest';
-import { MIGRATIONS, migrate, schemaVersion, type Migration, type MigrationProgress } from './migrations';
-import { createReads, type Reads } from './reads';
-import { createScoreboardReads, type ScoreboardReads } from './scoreboard';
-import { looksLikeSecretName, registerSqlFunctions } from './sqlFunctions';
-import { measureUsage } from './usage';
+import { MIGRATIONS, migrate, type Migration, type MigrationProgress } from './migrations';
+import { alertCounter, createAlertLog, createAlertStore, type AlertStore } from './queries/alertLog';
+import { createEventReads, type EventReads } from './queries/events';
+import { createMaintenance, DAY_MS, type Maintenance, type WalCheckpoints } from './queries/maintenance';
+import { createResultsQueue, type ResultsQueue } from './queries/resultsQueue';
+import { createScoreboardReads, type ScoreboardReads } from './queries/scoreSums';
+import { createSettings, type SettingsStore } from './queries/settings';
+import { createSettlementReads, type SettlementReads } from './queries/settlements';
+import { createSpecialReads, type SpecialReads } from './queries/specials';
+import { registerSqlFunctions } from './queries/sqlFunctions';
+import { createWatchlist, type Watchlist } from './queries/watchlist';
 import { createApplier, forgetRuns } from './threads/writeCommands';
 import { createWriter, type StoreWriter, type WriterMode } from './threads/writer';
 
 export type { Resettlement, TickBatch } from './queries/ingest';
 export type { StoreWriter, WriterMode, WriterProblem } from './threads/writer';
-export type { HistoryRange } from './reads';
-export type { CompactOptions } from './compaction';
-export type { LineCloseOp } from './queries/bets';
-export type { LineMaxWinPoint } from './queries/history';
-export type { KeptMatch, ScoreboardFilter, ScoreboardRow, StaleMatch } from './scoreboard';
+export type { HistoryRange } from './queries/rows';
+export type { CompactOptions } from './queries/compaction';
+export type { LineCloseOp, BetLog } from './queries/bets';
+export type { LineMaxWinPoint, LineHistory } from './queries/history';
+export type { KeptMatch, ScoreboardFilter, ScoreboardReads, ScoreboardRow, StaleMatch } from './queries/scoreSums';
+export type { AlertStore } from './queries/alertLog';
+export type { EventReads } from './queries/events';
+export type { HistorySettings, Maintenance, WalCheckpoints } from './queries/maintenance';
+export type { ResultsQueue } from './queries/resultsQueue';
+export type { SettingsStore } from './queries/settings';
+export type { SettlementReads } from './queries/settlements';
+export type { SpecialReads } from './queries/specials';
+export type { Watchlist } from './queries/watchlist';
+export { SecretSettingError } from './queries/settings';
 export { LATEST_VERSION, rebuildTable, type Migration, type MigrationProgress, type TableRebuild } from './migrations';
 
 export interface StoreOptions {
@@ -66,85 +77,49 @@ export interface StoreOptions {
   extraMigrations?: readonly Migration[];
 }
 
+/** The writes of what the service said: odds, snapshots, scores, specials, outrights, reference lists. */
+export type OddsWriter = Omit<Ingest, keyof SettlementWrites>;
+/** The settled walk's writes: a page of settlements with its cursor, and the period results. */
+type SettlementWrites = Pick<Ingest, 'recordSettledPage' | 'settledCursor' | 'recordPeriodResults'>;
+/** Settlements and period results: the settled walk's writes beside the reads of the same tables. */
+export interface Settlements extends SettlementReads, SettlementWrites {}
+/** The reads of lines, ticks and specials: an event, its markets and their histories, the exports of them. */
+export interface HistoryReader extends EventReads, SpecialReads, LineHistory {}
+
 /**
- * Where the WAL's checkpoints (copying committed pages from the -wal file into the database) run:
- *   'thread'  the store's checkpointer: a worker thread with its own connection (./checkpointer.ts); commits never
- *             wait for a checkpoint's copying and syncing;
- *   'sqlite'  SQLite's automatic checkpoint, inside the commit that takes the log past 1,000 pages, on the committing
- *             thread; also what a store falls back to when its checkpointer cannot start or stops;
- *   'off'     none until the store closes (the log grows meanwhile): only for a bench running its own;
- *   'none'    an in-memory store: no WAL at all.
+ * The store by role, as Signal Desktop's readers and writers: a caller takes the role it uses (`store.bets`,
+ * `Pick<Store, 'history' | 'scores'>`), never the whole. No role has more than 25 members
+ * (scripts/store-shape.mjs checks it).
  */
-export type WalCheckpoints = 'thread' | 'sqlite' | 'off' | 'none';
-
-export interface HistorySettings {
-  retentionDays: number;
-  rawTickHours: number;
-}
-
-export interface Store extends Ingest, Reads, LineHistory, BetLog, ScoreboardReads {
+export interface Store {
   readonly path: string;
   /**
    * The stream's writes, in order, off the event loop when the store was opened with writer 'thread' (./writer.ts).
    * A reader of what they write that must see everything handed over so far awaits `writer.settled()` first.
    */
   readonly writer: StoreWriter;
-  schemaVersion(): number;
-  /** Where the WAL's checkpoints run now: 'thread' unless asked otherwise, 'sqlite' after a checkpointer failed. */
-  walCheckpoints(): WalCheckpoints;
-
-  addWatch(eventId: number, at?: number): void;
-  removeWatch(eventId: number): void;
-  watchIds(): number[];
-  /**
-   * The highest event id this profile has ever stored (events, watches, settlements, bets), 0 when none: a built-in
-   * world (demo) numbers its events above it, so no id the profile remembers ever names another match.
-   */
-  maxEventId(): number;
-
-  appendAlert(alert: NewAlert): AlertRecord;
-  /** Newest first; `beforeId` pages further back. */
-  listAlerts(opts?: { limit?: number; beforeId?: number }): AlertRecord[];
-
-  getSetting<T = unknown>(name: string): T | undefined;
-  /** Refuses a name that looks like a key, secret or token: the API key lives in the OS keychain, never here. */
-  setSetting(name: string, value: unknown): void;
-  deleteSetting(name: string): void;
-  listSettings(): Record<string, unknown>;
-
-  /** Deletes tick history older than the retention window and lets SQLite refresh its planner statistics. */
-  maintain(): MaintenanceReport;
+  readonly odds: OddsWriter;
+  readonly history: HistoryReader;
+  readonly watchlist: Watchlist;
+  readonly bets: BetLog;
+  readonly settlements: Settlements;
+  /** The model scoreboard's reads and its sums kept per match. */
+  readonly scores: ScoreboardReads;
+  readonly settings: SettingsStore;
+  readonly resultsQueue: ResultsQueue;
+  readonly alerts: AlertStore;
+  readonly maintenance: Maintenance;
   /** Runs `fn` in one transaction (a savepoint when already inside one): all of it commits, or none of it. */
   transaction<T>(fn: () => T): T;
-
-  /** Notes that a settlement's period results are owed; a watched match goes to the front. */
-  oweResults(eventId: number, settledAt: number, watched: boolean): void;
-  /** Owed results due at `now`: watched first, then newest settlement first. */
-  resultsDue(
-    now: number,
-    opts: { limit: number; watchedOnly?: boolean },
-  ): Array<{ eventId: number; watched: boolean; attempts: number }>;
-  /** An attempt that found nothing yet (or failed): ask again after `nextAt`, or give up once `attempts` run out. */
-  resultsRetry(eventId: number, nextAt: number, maxAttempts: number): void;
-  resultsSettled(eventId: number): void;
-  isResultOwed(eventId: number): boolean;
-  resultsOwedCount(): number;
-  /** Takes changed retention / raw-window settings at run time; the next maintain() and compactStep() use them. */
-  configure(settings: Partial<HistorySettings>): HistorySettings;
-  /**
-   * One small compaction transaction: folds the oldest raw odds ticks past the raw window into bars. Call it
-   * again while it returns `done: false`; it resumes from whatever is still raw, after a crash too.
-   */
-  compactStep(opts?: CompactOptions): CompactProgress;
-  /** The file's size and what each kind of history takes. Reads every page (bench: ~1.7 s per GB on a busy 2-core box). */
-  usage(): StoreUsage;
   close(): void;
 }
+
+/** The names of the store's roles: what a `Pick<Store, ...>` of a caller names. */
+export type StoreRole = Exclude<keyof Store, 'path' | 'writer' | 'transaction' | 'close'>;
 
 export const DEFAULT_RETENTION_DAYS = 30;
 /** One hour of full detail: at 2,000 updates/s that is ~560 MB raw; bars take the rest at a few MB an hour. */
 export const DEFAULT_RAW_TICK_HOURS = 1;
-const DAY_MS = 86_400_000;
 /** How often the checkpointer looks at the file: a few seconds of ticks (a few MB of log at 2,000 updates/s). */
 const CHECKPOINT_EVERY_MS = 2_000;
 /**
@@ -154,22 +129,9 @@ const CHECKPOINT_EVERY_MS = 2_000;
 export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024;
 /** SQLite's own default threshold, for a store whose checkpoints run the old way. */
 const AUTOCHECKPOINT_PAGES = 1_000;
-/** Retention deletes in slices so a years-old backlog never holds the write lock for long. */
-const RETENTION_SLICE = 20_000;
 
-export class SecretSettingError extends Error {
-  constructor(name: string) {
-    super(`Setting "${name}" looks like a credential; the store never holds keys, secrets or tokens.`);
-    this.name = 'SecretSettingError';
-  }
-}
-
-export function openStore(options: StoreOptions): Store {
-  const clock = options.clock ?? Date.now;
-  const history: HistorySettings = {
-    retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
-    rawTickHours: options.rawTickHours ?? DEFAULT_RAW_TICK_HOURS,
-  };
+/** The file opened private, in WAL mode, with the app's SQL functions, and its schema brought up to date. */
+function openDatabase(options: StoreOptions): Database.Database {
   // Before SQLite opens it: the journals it creates take the database's mode.
   makeDatabasePrivate(options.path, options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
   const db = new Database(options.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
@@ -193,13 +155,16 @@ export function openStore(options: StoreOptions): Store {
     db.close();
     throw e;
   }
+  return db;
+}
+
+export function openStore(options: StoreOptions): Store {
+  const clock = options.clock ?? Date.now;
+  const db = openDatabase(options);
   const checkpoints = startCheckpoints(db, options);
 
-  const { learning, ...ingest } = createIngest(db, clock);
-  const reads = createReads(db);
-  const lineHistory = createLineHistory(db);
-  const betLog = createBetLog(db);
-  const scoreboardReads = createScoreboardReads(db);
+  const { learning, recordSettledPage, settledCursor, recordPeriodResults, ...odds } = createIngest(db, clock);
+  const bets = createBetLog(db);
   const alertLog = createAlertLog(db, clock, alertCounter(db));
   const run = randomUUID();
   // Rows of runs that crashed long ago: the progress of a run is only read while it writes.
@@ -212,211 +177,38 @@ export function openStore(options: StoreOptions): Store {
     path: options.path,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     run,
-    inline: createApplier(db, run, clock, { ingest: { learning }, bets: betLog, alerts: alertLog }),
+    inline: createApplier(db, run, clock, { ingest: { learning }, bets, alerts: alertLog }),
     alertRecord: (a) => alertLog.record(a),
     alertsFrom: (next) => alertLog.skipTo(next),
     autocheckpoint: () => (checkpoints.where === 'sqlite' ? AUTOCHECKPOINT_PAGES : 0),
     journalSizeLimit: JOURNAL_SIZE_LIMIT,
   });
-  const compactStep = createCompaction(db, clock, () => ({
-    rawTickMs: history.rawTickHours * HOUR_MS,
-    retentionMs: history.retentionDays * DAY_MS,
-  }));
-
-  const addWatch = db.prepare(`INSERT OR IGNORE INTO watchlist (event_id, added_at) VALUES (?, ?)`);
-  const removeWatch = db.prepare(`DELETE FROM watchlist WHERE event_id = ?`);
-  const watchIds = db.prepare(`SELECT event_id FROM watchlist ORDER BY added_at, event_id`).pluck();
-  const maxEventId = db
-    .prepare(
-      `
-    SELECT max(coalesce((SELECT max(event_id) FROM events), 0), coalesce((SELECT max(event_id) FROM watchlist), 0),
-               coalesce((SELECT max(event_id) FROM settlements), 0), coalesce((SELECT max(event_id) FROM bets), 0))`,
-    )
-    .pluck();
-  const listAlerts = db.prepare(`SELECT * FROM alert_log WHERE id < ? ORDER BY id DESC LIMIT ?`);
-  const getSetting = db.prepare(`SELECT value FROM settings WHERE name = ?`).pluck();
-  const setSetting = db.prepare(`
-    INSERT INTO settings (name, value, updated_at) VALUES (?, ?, ?)
-    ON CONFLICT(name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`);
-  const deleteSetting = db.prepare(`DELETE FROM settings WHERE name = ?`);
-  /**
-   * Settings as last read (raw JSON text; null = not set): the price rules read an event's overrides on every odds
-   * batch, and a query per read was 2% of the host's CPU at 2,000 updates/s. This connection is the only writer of
-   * the table; a write forgets the name, so the next read goes to the database.
-   */
-  const settingsRead = new Map<string, string | null>();
-  const allSettings = db.prepare(`SELECT name, value FROM settings ORDER BY name`);
-  // Ticks arrive in time order, so the oldest rowids are the oldest ticks: retention trims that prefix without an
-  // index on `at` that every insert would pay for. A late tick out of order simply waits for a later pass.
-  const firstKeptTick = (table: string) =>
-    db.prepare(`SELECT rowid FROM ${table} WHERE at >= ? ORDER BY rowid LIMIT 1`).pluck();
-  const deletePrefix = (table: string) =>
-    db.prepare(
-      `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE rowid < ? ORDER BY rowid LIMIT ?)`,
-    );
-  const retention = ['special_ticks'].map((t) => ({
-    first: firstKeptTick(t),
-    maxRowid: db.prepare(`SELECT max(rowid) FROM ${t}`).pluck(),
-    del: deletePrefix(t),
-  }));
-  const deleteCoverage = db.prepare(`DELETE FROM coverage_samples WHERE at < ?`);
-  const oweResults = db.prepare(`
-    INSERT INTO results_owed (event_id, settled_at, watched) VALUES (?, ?, ?)
-    ON CONFLICT(event_id) DO UPDATE SET watched = max(watched, excluded.watched), next_at = min(next_at, ?)`);
-  const resultsDue = db.prepare(`
-    SELECT event_id, watched, attempts FROM results_owed WHERE next_at <= ? AND watched >= ?
-    ORDER BY watched DESC, settled_at DESC LIMIT ?`);
-  const resultsRetry = db.prepare(`UPDATE results_owed SET attempts = attempts + 1, next_at = ? WHERE event_id = ?`);
-  const resultsGiveUp = db.prepare(`DELETE FROM results_owed WHERE event_id = ? AND attempts >= ?`);
-  const resultsSettled = db.prepare(`DELETE FROM results_owed WHERE event_id = ?`);
-  const resultsOwedCount = db.prepare(`SELECT count(*) FROM results_owed`).pluck();
-  const isResultOwed = db.prepare(`SELECT 1 FROM results_owed WHERE event_id = ?`).pluck();
-  const deleteOldBars = db.prepare(
-    `DELETE FROM line_bars WHERE rowid IN (SELECT rowid FROM line_bars WHERE hour < ? LIMIT ?)`,
-  );
-
-  const toAlert = (r: Record<string, unknown>): AlertRecord => ({
-    id: r.id as number,
-    at: r.at as number,
-    kind: r.kind as string,
-    eventId: (r.event_id as number | null) ?? null,
-    specialId: (r.special_id as number | null) ?? null,
-    contestantId: (r.contestant_id as number | null) ?? null,
-    message: r.message as string,
-    data: r.data === null ? null : JSON.parse(r.data as string),
-  });
 
   return {
-    ...ingest,
-    ...reads,
-    ...lineHistory,
-    ...betLog,
-    ...scoreboardReads,
     path: options.path,
     writer,
-    schemaVersion: () => schemaVersion(db),
-    walCheckpoints: () => checkpoints.where,
-
-    addWatch: (eventId, at = clock()) => void addWatch.run(eventId, at),
-    removeWatch: (eventId) => void removeWatch.run(eventId),
-    watchIds: () => watchIds.all() as number[],
-    maxEventId: () => maxEventId.get() as number,
-
-    appendAlert(a) {
-      const r = alertLog.record(a);
-      const { clashedTo } = alertLog.write(r);
-      return clashedTo === null ? r : { ...r, id: clashedTo };
-    },
-    listAlerts(opts = {}) {
-      const rows = listAlerts.all(opts.beforeId ?? Number.MAX_SAFE_INTEGER, opts.limit ?? 100);
-      return (rows as Record<string, unknown>[]).map(toAlert);
-    },
-
-    getSetting<T>(name: string) {
-      let v = settingsRead.get(name);
-      if (v === undefined) {
-        v = (getSetting.get(name) as string | undefined) ?? null;
-        // Only committed values are kept: a value read inside a transaction may yet be rolled back.
-        if (!db.inTransaction) settingsRead.set(name, v);
-      }
-      return v === null ? undefined : (JSON.parse(v) as T);
-    },
-    setSetting(name, value) {
-      if (looksLikeSecretName(name)) throw new SecretSettingError(name);
-      if (value === undefined) throw new Error(`setting "${name}": value is undefined (use deleteSetting)`);
-      settingsRead.delete(name);
-      setSetting.run(name, JSON.stringify(value), clock());
-    },
-    deleteSetting: (name) => {
-      settingsRead.delete(name);
-      deleteSetting.run(name);
-    },
-    listSettings() {
-      const out: Record<string, unknown> = {};
-      for (const r of allSettings.all() as { name: string; value: string }[]) out[r.name] = JSON.parse(r.value);
-      return out;
-    },
+    odds,
+    history: { ...createEventReads(db), ...createSpecialReads(db), ...createLineHistory(db) },
+    watchlist: createWatchlist(db, clock),
+    bets,
+    settlements: { ...createSettlementReads(db), recordSettledPage, settledCursor, recordPeriodResults },
+    scores: createScoreboardReads(db),
+    settings: createSettings(db, clock),
+    resultsQueue: createResultsQueue(db),
+    alerts: createAlertStore(db, alertLog),
+    maintenance: createMaintenance({
+      db,
+      clock,
+      path: options.path,
+      history: {
+        retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
+        rawTickHours: options.rawTickHours ?? DEFAULT_RAW_TICK_HOURS,
+      },
+      walCheckpoints: () => checkpoints.where,
+    }),
 
     // IMMEDIATE, as every write transaction of the store (see ingest.ts): the writer thread shares the file.
     transaction: (fn) => db.transaction(fn).immediate(),
-
-    oweResults: (eventId, settledAt, watched) =>
-      void oweResults.run(eventId, settledAt, watched ? 1 : 0, watched ? 0 : Number.MAX_SAFE_INTEGER),
-    resultsDue(now, opts) {
-      const rows = resultsDue.all(now, opts.watchedOnly ? 1 : 0, opts.limit) as Array<{
-        event_id: number;
-        watched: number;
-        attempts: number;
-      }>;
-      return rows.map((r) => ({ eventId: r.event_id, watched: r.watched === 1, attempts: r.attempts }));
-    },
-    resultsRetry: (eventId, nextAt, maxAttempts) =>
-      db
-        .transaction(() => {
-          resultsRetry.run(nextAt, eventId);
-          resultsGiveUp.run(eventId, maxAttempts);
-        })
-        .immediate(),
-    resultsSettled: (eventId) => void resultsSettled.run(eventId),
-    resultsOwedCount: () => resultsOwedCount.get() as number,
-    isResultOwed: (eventId) => isResultOwed.get(eventId) !== undefined,
-
-    maintain() {
-      const cutoff = clock() - history.retentionDays * DAY_MS;
-      const deleted = retention.map(({ first, maxRowid, del }) => {
-        // No tick newer than the cutoff: everything up to the last rowid goes.
-        const keepFrom = (first.get(cutoff) as number | undefined) ?? ((maxRowid.get() as number | null) ?? 0) + 1;
-        let total = 0;
-        for (;;) {
-          const n = db.transaction(() => del.run(keepFrom, RETENTION_SLICE).changes).immediate();
-          total += n;
-          if (n < RETENTION_SLICE) break;
-        }
-        return total;
-      });
-      // Raw odds ticks past retention go through compaction, which keeps their max_win change points.
-      let oddsTicks = 0;
-      for (;;) {
-        const step = compactStep({ before: cutoff, maxRows: RETENTION_SLICE, budgetMs: Infinity });
-        oddsTicks += step.ticksCompacted + step.ticksDropped;
-        if (step.done) break;
-      }
-      const coverage = deleteCoverage.run(cutoff).changes;
-      // Whole hours only: a bar block straddling the cutoff stays until its hour has passed.
-      const cutoffHour = Math.floor(cutoff / HOUR_MS);
-      let bars = 0;
-      for (;;) {
-        const n = db.transaction(() => deleteOldBars.run(cutoffHour, RETENTION_SLICE).changes).immediate();
-        bars += n;
-        if (n < RETENTION_SLICE) break;
-      }
-      db.pragma('optimize');
-      return {
-        oddsTicksDeleted: oddsTicks,
-        specialTicksDeleted: deleted[0] ?? 0,
-        coverageSamplesDeleted: coverage,
-        lineBarBlocksDeleted: bars,
-      };
-    },
-
-    configure(settings) {
-      const { retentionDays, rawTickHours } = settings;
-      if (retentionDays !== undefined) {
-        if (!(Number.isFinite(retentionDays) && retentionDays > 0))
-          throw new Error(`retentionDays must be > 0, got ${retentionDays}`);
-        history.retentionDays = retentionDays;
-      }
-      if (rawTickHours !== undefined) {
-        if (!(Number.isFinite(rawTickHours) && rawTickHours >= 0))
-          throw new Error(`rawTickHours must be >= 0, got ${rawTickHours}`);
-        history.rawTickHours = rawTickHours;
-      }
-      return { ...history };
-    },
-
-    compactStep: (opts) => compactStep(opts),
-
-    usage: () => measureUsage(db, options.path, history),
 
     close() {
       if (!db.open) return;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '.';
 import { LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from './migrations';
-import { registerSqlFunctions } from './sqlFunctions';
+import { registerSqlFunctions } from './queries/sqlFunctions';
 import { formatServiceTime } from '../../shared/api';
 
 let dir: string;

@@ -2,7 +2,7 @@
 // search columns on settlements (folded team text, full-match moneyline result) backfilled from existing rows,
 // the settlements query indexes and the trigram team index, the alert log and the settings table that refuses secrets.
 import type { Migration } from './types';
-import { FOLD_TEXT_SQL_FUNCTION, SECRET_NAME_GLOBS } from '../sqlFunctions';
+import { FOLD_TEXT_SQL_FUNCTION, SECRET_NAME_GLOBS } from '../queries/sqlFunctions';
 
 // A CHECK is the last line of defence against storing the key: even raw SQL cannot insert such a name.
 const secretCheck = SECRET_NAME_GLOBS.map((g) => `lower(name) NOT GLOB '${g}'`).join(' AND ');

@@ -23,15 +23,16 @@ export function rebuildTable(
   progress: (done: number, total: number) => void,
 ): void {
   const temp = `${r.table}__rebuild`;
-  const columns = r.columns ?? (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(r.table) as string[]);
+  const columns =
+    r.columns ?? db.prepare<[string], string>(`SELECT name FROM pragma_table_info(?)`).pluck().all(r.table);
   const list = columns.map((c) => `"${c}"`).join(', ');
   const slice = r.sliceRows ?? 20_000;
   db.exec(r.create.replaceAll('{table}', temp));
-  const total = db.prepare(`SELECT count(*) FROM "${r.table}"`).pluck().get() as number;
+  const total = db.prepare<[], number>(`SELECT count(*) FROM "${r.table}"`).pluck().get() ?? 0;
   const copy = db.prepare(`
     INSERT INTO "${temp}" (rowid, ${list})
     SELECT rowid, ${list} FROM "${r.table}" WHERE rowid > ? ORDER BY rowid LIMIT ${slice}`);
-  const lastCopied = db.prepare(`SELECT max(rowid) FROM "${temp}"`).pluck();
+  const lastCopied = db.prepare<[], number | null>(`SELECT max(rowid) FROM "${temp}"`).pluck();
   let done = 0;
   let after = -Number.MAX_SAFE_INTEGER;
   progress(0, total);
@@ -39,7 +40,8 @@ export function rebuildTable(
     const n = copy.run(after).changes;
     if (n === 0) break;
     done += n;
-    after = lastCopied.get() as number;
+    // Rows were just copied: their largest rowid is a number.
+    after = lastCopied.get() ?? after;
     progress(done, total);
   }
   db.exec(`DROP TABLE "${r.table}"; ALTER TABLE "${temp}" RENAME TO "${r.table}";`);

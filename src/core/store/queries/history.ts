@@ -3,9 +3,9 @@
 // know where the compaction edge is.
 import type Database from 'better-sqlite3';
 import type { ExportFilter, LineHistoryExportRow, LineHistoryPoint, LineMaxWinChange } from '../../../shared/domain';
-import { BAR_MS, barPrices, decodeBars, HOUR_MS } from '../bars';
-import type { HistoryRange } from '../reads';
-import { pricesFromRow, type PriceColumns } from '../rows';
+import { BAR_MS, barPrices, decodeBars, HOUR_MS } from './bars';
+import type { HistoryRange } from './rows';
+import { pricesFromRow, type PriceColumns } from './rows';
 
 /** A line's max_win change, with the prices of the tick that carried it. */
 export interface LineMaxWinPoint {

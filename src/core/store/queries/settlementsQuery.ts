@@ -2,8 +2,8 @@
 // its count can never disagree, and picks its shape so the indexes of migration 002 serve the common filters.
 import type Database from 'better-sqlite3';
 import type { SettlementPage, SettlementQuery } from '../../../shared/domain';
-import { settlementFromRow, type SettlementDbRow } from '../rows';
-import { foldText } from '../sqlFunctions';
+import { settlementFromRow, type SettlementDbRow } from './rows';
+import { foldText } from './sqlFunctions';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import type { EventOdds } from '../../../shared/api';
 import type { AlertRecord } from '../../../shared/domain';
 import { errorMessage } from '../../../shared/errors';
-import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from '../alertLog';
+import { alertCounter, createAlertLog, type AlertLog, type AlertUpdate } from '../queries/alertLog';
 import { createBetLog, type BetLog, type LineCloseOp } from '../queries/bets';
 import { createIngest, type Ingest, type IngestLearning, type KeptMaxWins, type TickBatch } from '../queries/ingest';
 

@@ -26,7 +26,7 @@ import type { EventOdds } from '../../../shared/api';
 import type { AlertRecord, NewAlert } from '../../../shared/domain';
 import { errorMessage } from '../../../shared/errors';
 import { Emitter } from '../../../shared/event';
-import type { AlertUpdate } from '../alertLog';
+import type { AlertUpdate } from '../queries/alertLog';
 import type { LineCloseOp } from '../queries/bets';
 import type { TickBatch } from '../queries/ingest';
 import { threadEntry } from './startThread';

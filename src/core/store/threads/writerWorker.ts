@@ -7,7 +7,7 @@
 // Only the store's own files and better-sqlite3 go in: nothing that knows Electron, the network or the key.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { registerSqlFunctions } from '../sqlFunctions';
+import { registerSqlFunctions } from '../queries/sqlFunctions';
 import { createApplier, type WriteCommand } from './writeCommands';
 import { ACKED, CLOSED, DEAD, type WriterMessage, type WriterReply, type WriterWorkerData } from './writerProtocol';
 

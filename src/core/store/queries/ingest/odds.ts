@@ -2,7 +2,7 @@
 // change points, found against the ledger of each line's last max stake (../maxWinLedger.ts).
 import type Database from 'better-sqlite3';
 import type { Market } from '../../../../shared/api';
-import { UPSERT_LINE_MAX_WIN_POINT, type MarketLineRow, type PriceColumns } from '../../rows';
+import { UPSERT_LINE_MAX_WIN_POINT, type MarketLineRow, type PriceColumns } from '../rows';
 import type { KeptMaxWins, MaxWinLedger } from '../maxWinLedger';
 
 /** One odds message's worth of ticks: the markets that changed on one event at one instant. */

@@ -2,8 +2,8 @@
 // lines replaced, not merged), and the result a re-settlement replaced kept as the match's next revision.
 import type Database from 'better-sqlite3';
 import { parseServiceTime, type SettledEvent, type SettlementLine } from '../../../../shared/api';
-import type { SettlementDbRow } from '../../rows';
-import { foldText } from '../../sqlFunctions';
+import type { SettlementDbRow } from '../rows';
+import { foldText } from '../sqlFunctions';
 import { eventParams, type EventWrites } from './events';
 
 /** A stored settlement the service sent again with another result: what it was and what it is now. */

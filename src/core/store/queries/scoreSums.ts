@@ -3,34 +3,15 @@
 // matches, so the scorer (src/core/report) can keep per-match sums and the host can breathe between chunks. Counts
 // are SQL aggregates. The filters: the match's sport, and its kick-off at or after `since`.
 import type Database from 'better-sqlite3';
+import type { SettledClose } from '../../../shared/scoreboard';
 
 export interface ScoreboardFilter {
   since?: number | null;
   sportId?: number | null;
 }
 
-/** One settled line with its close. */
-export interface ScoreboardRow {
-  eventId: number;
-  lineId: number;
-  sportId: number;
-  period: number;
-  market: string;
-  line: number | null;
-  closeLine: number | null;
-  closeHome: number | null;
-  closeDraw: number | null;
-  closeAway: number | null;
-  closeOver: number | null;
-  closeUnder: number | null;
-  outcomeHome: string;
-  outcomeDraw: string;
-  outcomeAway: string;
-  status: string;
-  scoreHome: number | null;
-  scoreAway: number | null;
-  team: string | null;
-}
+/** One settled line with its close, with its line's id (the keyset of the chunks). */
+export type ScoreboardRow = SettledClose & { lineId: number };
 
 export interface ScoreboardReads {
   /** Closed lines in scope, and of them those whose match has settled (the lines a scoring run reads). */
@@ -79,6 +60,19 @@ export interface KeptMatch extends StaleMatch {
   sums: Uint8Array | null;
 }
 
+interface ScopeParams {
+  sport: number | null;
+  since: number | null;
+}
+
+interface LineCounts {
+  closed: number;
+  settled: number;
+}
+
+/** What a count over no lines reads (an aggregate always returns its one row: this is for the type). */
+const NO_LINES: LineCounts = { closed: 0, settled: 0 };
+
 /** A row's fields in the order the line queries select them. */
 const ROW_FIELDS = [
   'eventId',
@@ -108,7 +102,7 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   const scope = `c.closed_at IS NOT NULL
       AND (@sport IS NULL OR coalesce(st.sport_id, e.sport_id) = @sport)
       AND (@since IS NULL OR coalesce(st.starts, e.starts) >= @since)`;
-  const counts = db.prepare(`
+  const counts = db.prepare<ScopeParams, LineCounts>(`
     SELECT count(*) AS closed, count(sl.event_id) AS settled
     FROM line_closes c
     LEFT JOIN settlements st ON st.event_id = c.event_id
@@ -131,10 +125,10 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
       AND (@sport IS NULL OR st.sport_id = @sport) AND (@since IS NULL OR st.starts >= @since)
     ORDER BY c.event_id, c.line_id
     LIMIT @limit`;
-  const chunk = db.prepare(chunkSql).raw();
+  const chunk = db.prepare<ScopeParams & { event: number; line: number; limit: number }, unknown[]>(chunkSql).raw();
   // The events' own names, one per sport id, skipping along the index (migration 012) from one sport id to the next:
   // a few lookups instead of reading every event.
-  const sports = db.prepare(`
+  const sports = db.prepare<[], { id: number; name: string }>(`
     WITH RECURSIVE ids(id) AS (
       SELECT min(sport_id) FROM events
       UNION ALL
@@ -142,18 +136,20 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
     )
     SELECT sport_id AS id, name FROM sports
     UNION ALL SELECT id, (SELECT min(sport_name) FROM events WHERE sport_id = ids.id) AS name FROM ids WHERE id IS NOT NULL AND name IS NOT NULL`);
-  const params = (f: ScoreboardFilter) => ({ sport: f.sportId ?? null, since: f.since ?? null });
+  const params = (f: ScoreboardFilter): ScopeParams => ({ sport: f.sportId ?? null, since: f.since ?? null });
 
-  const stale = db.prepare(`SELECT event_id, n FROM model_score_stale ORDER BY event_id LIMIT ?`).raw();
-  const staleCount = db.prepare(`
+  const stale = db
+    .prepare<[number], [number, number]>(`SELECT event_id, n FROM model_score_stale ORDER BY event_id LIMIT ?`)
+    .raw();
+  const staleCount = db.prepare<[], { matches: number; lines: number }>(`
     SELECT (SELECT count(*) FROM model_score_stale) AS matches,
       (SELECT count(*) FROM model_score_stale s CROSS JOIN line_closes c ON c.event_id = s.event_id WHERE c.closed_at IS NOT NULL) AS lines`);
   const matchLines = db
-    .prepare(
+    .prepare<ScopeParams & { event: number }, unknown[]>(
       chunkSql.replace('(c.event_id, c.line_id) > (@event, @line)', 'c.event_id = @event').replace('LIMIT @limit', ''),
     )
     .raw();
-  const matchCounts = db.prepare(`
+  const matchCounts = db.prepare<[number], LineCounts>(`
     SELECT count(*) AS closed, count(sl.event_id) AS settled FROM line_closes c
     LEFT JOIN settlement_lines sl ON sl.event_id = c.event_id AND sl.line_id = c.line_id
     WHERE c.event_id = ? AND c.closed_at IS NOT NULL`);
@@ -175,14 +171,14 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   // Only settled matches have sums: the settlement decides sport and kick-off, as for the lines. (CROSS JOIN: the kept
   // rows drive the scan, in their key's order; the planner would rather walk every settlement's index.)
   const kept = db
-    .prepare(
+    .prepare<ScopeParams, [number, number, Uint8Array]>(
       `
     SELECT m.event_id, st.sport_id, m.sums FROM model_score_matches m CROSS JOIN settlements st ON st.event_id = m.event_id
     WHERE m.sums IS NOT NULL AND (@sport IS NULL OR st.sport_id = @sport) AND (@since IS NULL OR st.starts >= @since)
     ORDER BY m.event_id`,
     )
     .raw();
-  const keptCounts = db.prepare(`
+  const keptCounts = db.prepare<ScopeParams, LineCounts>(`
     SELECT coalesce(sum(m.closed), 0) AS closed, coalesce(sum(m.settled), 0) AS settled
     FROM model_score_matches m
     LEFT JOIN settlements st ON st.event_id = m.event_id
@@ -196,14 +192,14 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
   };
 
   return {
-    scoreboardCounts: (f = {}) => counts.get(params(f)) as { closed: number; settled: number },
+    scoreboardCounts: (f = {}) => counts.get(params(f)) ?? NO_LINES,
     scoreboardChunk(f, after, limit, visit) {
       const rows = chunk.all({
         ...params(f),
         event: after?.eventId ?? -Number.MAX_SAFE_INTEGER,
         line: after?.lineId ?? -Number.MAX_SAFE_INTEGER,
         limit,
-      }) as unknown[][];
+      });
       const row = {} as ScoreboardRow;
       for (const r of rows) {
         fill(row, r);
@@ -214,23 +210,21 @@ export function createScoreboardReads(db: Database.Database): ScoreboardReads {
     sportNames() {
       const names = new Map<number, string>();
       // The service's own list first; an event's header only fills a sport the list does not have.
-      for (const r of sports.all() as Array<{ id: number; name: string }>)
-        if (!names.has(r.id)) names.set(r.id, r.name);
+      for (const r of sports.all()) if (!names.has(r.id)) names.set(r.id, r.name);
       return names;
     },
 
-    scoreboardStale: (limit) => (stale.all(limit) as Array<[number, number]>).map(([eventId, n]) => ({ eventId, n })),
-    scoreboardStaleCount: () => staleCount.get() as { matches: number; lines: number },
+    scoreboardStale: (limit) => stale.all(limit).map(([eventId, n]) => ({ eventId, n })),
+    scoreboardStaleCount: () => staleCount.get() ?? { matches: 0, lines: 0 },
     scoreboardMatchLines(eventId, visit) {
       const row = {} as ScoreboardRow;
-      for (const r of matchLines.all({ event: eventId, sport: null, since: null }) as unknown[][]) visit(fill(row, r));
-      return matchCounts.get(eventId) as { closed: number; settled: number };
+      for (const r of matchLines.all({ event: eventId, sport: null, since: null })) visit(fill(row, r));
+      return matchCounts.get(eventId) ?? NO_LINES;
     },
     keepScoreboardMatches: (matches) => keepAll.immediate(matches),
     scoreboardMatches(f, visit) {
-      for (const r of kept.iterate(params(f)) as IterableIterator<[number, number, Uint8Array]>)
-        visit(r[0], r[1], r[2]);
+      for (const r of kept.iterate(params(f))) visit(r[0], r[1], r[2]);
     },
-    keptScoreboardCounts: (f = {}) => keptCounts.get(params(f)) as { closed: number; settled: number },
+    keptScoreboardCounts: (f = {}) => keptCounts.get(params(f)) ?? NO_LINES,
   };
 }

@@ -13,7 +13,7 @@
 // for line and max_win); u == 1 is followed by a float64 (any value that thousandths cannot hold exactly); u == 3
 // is null. Decimal odds carry at most three
 // decimals, so nearly every price is one or two bytes, and the round-trip is exact whatever the upstream sends.
-import type { Prices } from '../../shared/api';
+import type { Prices } from '../../../shared/api';
 
 export const BAR_MS = 60_000;
 export const HOUR_MS = 3_600_000;

@@ -2,7 +2,7 @@
 // and index; without dbstat (a build without SQLITE_ENABLE_DBSTAT_VTAB) the big kinds are estimated from row counts.
 import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import type { StorageKind, StoreUsage } from '../../shared/domain';
+import type { StorageKind, StoreUsage } from '../../../shared/domain';
 
 /** Bytes per row with its index entries, measured on this schema (bench: disk_bytes_per_tick). */
 const ESTIMATE_BYTES = { odds_ticks: 77, line_bars: 1_000, line_max_win_points: 60, special_ticks: 60 } as const;
@@ -39,16 +39,15 @@ export function measureUsage(
   let exact = true;
   try {
     // aggregate: one row per table or index, still read page by page (bench/compaction.ts: usage_ms_per_gb).
-    const rows = db.prepare(`SELECT name, pgsize FROM dbstat WHERE aggregate = TRUE`).all() as {
-      name: string;
-      pgsize: number;
-    }[];
+    const rows = db
+      .prepare<[], { name: string; pgsize: number }>(`SELECT name, pgsize FROM dbstat WHERE aggregate = TRUE`)
+      .all();
     for (const r of rows) add(storageKindOf(r.name), r.pgsize);
   } catch {
     exact = false;
     let known = 0;
     for (const [table, per] of Object.entries(ESTIMATE_BYTES)) {
-      const n = (db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number) * per;
+      const n = (db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0) * per;
       add(storageKindOf(table), n);
       known += n;
     }
@@ -65,7 +64,7 @@ export function measureUsage(
     'other',
     'free',
   ];
-  const oldest = db.prepare(`SELECT at FROM odds_ticks ORDER BY rowid LIMIT 1`).pluck().get() as number | undefined;
+  const oldest = db.prepare<[], number>(`SELECT at FROM odds_ticks ORDER BY rowid LIMIT 1`).pluck().get();
   return {
     fileBytes: pages * pageSize,
     walBytes: path === ':memory:' || path === '' ? 0 : fileSize(`${path}-wal`),

@@ -1,11 +1,11 @@
-// The alert log's writes. An alert's number is given when it fires, not when it is committed: the price and drop
-// alerts of a busy minute are written by the store's writer thread (./writer.ts) after they went to the screen with
-// their numbers, while other alerts (a settlement's, in the transaction that stores the settlement) are written on
-// the store's own connection. One counter per open store hands the numbers out to both, so they never clash within
-// the process. A file written by two programs at once (another recorder on the same file) can still clash: such an
-// alert is stored under a fresh number and the clash is said, never an alert lost.
+// The alert log: its writes and its pages. An alert's number is given when it fires, not when it is committed: the
+// price and drop alerts of a busy minute are written by the store's writer thread (../writer.ts) after they went to the
+// screen with their numbers, while other alerts (a settlement's, in the transaction that stores the settlement) are
+// written on the store's own connection. One counter per open store hands the numbers out to both, so they never clash
+// within the process. A file written by two programs at once (another recorder on the same file) can still clash: such
+// an alert is stored under a fresh number and the clash is said, never an alert lost.
 import type Database from 'better-sqlite3';
-import type { AlertRecord, NewAlert } from '../../shared/domain';
+import type { AlertRecord, NewAlert } from '../../../shared/domain';
 
 export interface AlertLog {
   /** The record of an alert firing now (or at `a.at`): its number taken from the counter. */
@@ -30,9 +30,8 @@ export interface AlertUpdate {
 
 /** The next free number of the file's alert log (AUTOINCREMENT: never one a deleted alert had). */
 function nextFree(db: Database.Database): number {
-  const seq = db.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_log'`).pluck().get() as
-    number | undefined;
-  const max = db.prepare(`SELECT max(id) FROM alert_log`).pluck().get() as number | null;
+  const seq = db.prepare<[], number>(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_log'`).pluck().get();
+  const max = db.prepare<[], number | null>(`SELECT max(id) FROM alert_log`).pluck().get();
   return Math.max(seq ?? 0, max ?? 0) + 1;
 }
 
@@ -85,3 +84,48 @@ export function createAlertLog(db: Database.Database, clock: () => number, count
 
 /** A counter for a store just opened. */
 export const alertCounter = (db: Database.Database): { next: number } => ({ next: nextFree(db) });
+
+/** The alert log as the store's callers see it: an alert fired on the store's own connection, and the log's pages. */
+export interface AlertStore {
+  appendAlert(alert: NewAlert): AlertRecord;
+  /** Newest first; `beforeId` pages further back. */
+  listAlerts(opts?: { limit?: number; beforeId?: number }): AlertRecord[];
+}
+
+interface AlertDbRow {
+  id: number;
+  at: number;
+  kind: string;
+  event_id: number | null;
+  special_id: number | null;
+  contestant_id: number | null;
+  message: string;
+  data: string | null;
+}
+
+const alertFromRow = (r: AlertDbRow): AlertRecord => ({
+  id: r.id,
+  at: r.at,
+  kind: r.kind,
+  eventId: r.event_id ?? null,
+  specialId: r.special_id ?? null,
+  contestantId: r.contestant_id ?? null,
+  message: r.message,
+  data: r.data === null ? null : JSON.parse(r.data),
+});
+
+export function createAlertStore(db: Database.Database, log: AlertLog): AlertStore {
+  const listAlerts = db.prepare<[number, number], AlertDbRow>(
+    `SELECT * FROM alert_log WHERE id < ? ORDER BY id DESC LIMIT ?`,
+  );
+  return {
+    appendAlert(a) {
+      const r = log.record(a);
+      const { clashedTo } = log.write(r);
+      return clashedTo === null ? r : { ...r, id: clashedTo };
+    },
+    listAlerts(opts = {}) {
+      return listAlerts.all(opts.beforeId ?? Number.MAX_SAFE_INTEGER, opts.limit ?? 100).map(alertFromRow);
+    },
+  };
+}

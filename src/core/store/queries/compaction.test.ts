@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openStore } from '.';
-import { createTickLoad } from '../../../test/store/ticks';
+import { openStore } from '..';
+import { createTickLoad } from '../../../../test/store/ticks';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);

@@ -1,7 +1,51 @@
-// Private row shapes of the store's tables and their mapping to domain types. Nothing outside src/core/store
-// imports this module.
-import type { Outcome, Prices, SettlementLine } from '../../shared/api';
-import type { MarketView, MaxWinPoint, MoneylineOutcome, SettlementRow } from '../../shared/domain';
+// Private row shapes of the store's tables and their mapping to domain types (the queries' row readers). Nothing
+// outside src/core/store imports this module.
+import type { Outcome, Prices, SettlementLine } from '../../../shared/api';
+import type { EventView, MarketView, MaxWinPoint, MoneylineOutcome, SettlementRow } from '../../../shared/domain';
+import type { SettledLineInput } from '../../../shared/trading';
+
+/** A time window of a history read (epoch ms, both ends included); open ends read from the first or to the last. */
+export interface HistoryRange {
+  from?: number;
+  to?: number;
+}
+
+/** Before any instant a history holds: the open end of a range or an export's first keyset. */
+export const FAR_PAST = -8.64e15;
+
+/** Exports walk in chunks: better-sqlite3 allows no other statement on the connection while one iterates. */
+export const EXPORT_CHUNK = 500;
+
+/** An event's header as the event reads select it (sport name from the event, else the service's list). */
+export interface EventDbRow {
+  event_id: number;
+  sport_id: number | null;
+  sport_name: string | null;
+  league_id: number | null;
+  league_name: string | null;
+  runner_home: string | null;
+  runner_away: string | null;
+  starts: number | null;
+  live_status: number | null;
+  score_home: number | null;
+  score_away: number | null;
+}
+
+export function eventFromRow(r: EventDbRow): EventView {
+  return {
+    eventId: r.event_id,
+    sportId: r.sport_id,
+    sportName: r.sport_name,
+    leagueId: r.league_id,
+    leagueName: r.league_name,
+    runnerHome: r.runner_home,
+    runnerAway: r.runner_away,
+    starts: r.starts,
+    liveStatus: r.live_status,
+    scoreHome: r.score_home,
+    scoreAway: r.score_away,
+  };
+}
 
 export interface PriceColumns {
   price_home: number | null;
@@ -42,23 +86,29 @@ export interface SettlementDbRow {
   ml_away: string | null;
 }
 
-export interface SettlementLineRow {
+export interface SettlementLineRow extends SettledLineInput {
   event_id: number;
   line_id: number;
-  period: number;
-  market: string;
-  line: number | null;
-  outcome_home: string;
-  outcome_draw: string;
-  outcome_away: string;
 }
 
-export interface MaxWinDbRow {
+/** The special and contestant a row is of (a max_win point, a true-odds record), as the reads join them. */
+export interface ContestantColumns {
   event_id: number | null;
   special_id: number;
   special_name: string | null;
   contestant_id: number;
   contestant_name: string | null;
+}
+
+export const contestantFromRow = (r: ContestantColumns) => ({
+  eventId: r.event_id,
+  specialId: r.special_id,
+  specialName: r.special_name,
+  contestantId: r.contestant_id,
+  contestantName: r.contestant_name,
+});
+
+export interface MaxWinDbRow extends ContestantColumns {
   at: number;
   max_win: number;
   previous_max_win: number | null;
@@ -128,11 +178,7 @@ export function settlementLineFromRow(r: SettlementLineRow): SettlementLine {
 
 export function maxWinFromRow(r: MaxWinDbRow): MaxWinPoint {
   return {
-    eventId: r.event_id,
-    specialId: r.special_id,
-    specialName: r.special_name,
-    contestantId: r.contestant_id,
-    contestantName: r.contestant_name,
+    ...contestantFromRow(r),
     at: r.at,
     maxWin: r.max_win,
     previousMaxWin: r.previous_max_win,

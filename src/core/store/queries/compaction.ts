@@ -4,7 +4,7 @@
 // raw or in a bar, never both and never neither; the next step simply starts from the oldest raw tick again.
 import type Database from 'better-sqlite3';
 import { UPSERT_LINE_MAX_WIN_POINT } from './rows';
-import type { CompactProgress } from '../../shared/domain';
+import type { CompactProgress } from '../../../shared/domain';
 import { BAR_MS, decodeBars, encodeBars, foldTick, hourOf, HOUR_MS, type Bar, type TickValues } from './bars';
 
 export interface CompactOptions {
@@ -42,27 +42,31 @@ export function createCompaction(
   clock: () => number,
   config: () => CompactionConfig,
 ): (opts?: CompactOptions) => CompactProgress {
-  const head = db.prepare(`SELECT rowid, event_id, line_id, at FROM odds_ticks ORDER BY rowid LIMIT 1`);
+  const head = db.prepare<[], { rowid: number; event_id: number; line_id: number; at: number }>(
+    `SELECT rowid, event_id, line_id, at FROM odds_ticks ORDER BY rowid LIMIT 1`,
+  );
   // Index order (event_id, line_id, at, rowid): a line's ticks come oldest first without a sort.
-  const lineTicks = db.prepare(`
+  const lineTicks = db.prepare<[number, number, number, number, number], RawTick>(`
     SELECT rowid, at, line, price_home, price_draw, price_away, price_over, price_under, max_win FROM odds_ticks
     WHERE event_id = ? AND line_id = ? AND at >= ? AND at < ? ORDER BY at, rowid LIMIT ?`);
   // Exactly the ticks the step read: everything of the line in [lo, hi) up to (at, rowid) of the last one.
   const deleteTicks = db.prepare(`
     DELETE FROM odds_ticks WHERE event_id = @e AND line_id = @l AND at >= @lo AND at < @hi
       AND (at < @at OR (at = @at AND rowid <= @rowid))`);
-  const readBlob = db.prepare(`SELECT ticks, bars FROM line_bars WHERE event_id = ? AND line_id = ? AND hour = ?`);
+  const readBlob = db.prepare<[number, number, number], { ticks: number; bars: Buffer }>(
+    `SELECT ticks, bars FROM line_bars WHERE event_id = ? AND line_id = ? AND hour = ?`,
+  );
   const writeBlob = db.prepare(`
     INSERT INTO line_bars (event_id, line_id, hour, ticks, bars) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT(event_id, line_id, hour) DO UPDATE SET ticks = excluded.ticks, bars = excluded.bars`);
-  const maxWinBefore = db.prepare(`
+  const maxWinBefore = db.prepare<[number, number, number], { max_win: number | null }>(`
     SELECT max_win FROM line_max_win_points WHERE event_id = ? AND line_id = ? AND at <= ? ORDER BY at DESC LIMIT 1`);
   const upsertPoint = db.prepare(UPSERT_LINE_MAX_WIN_POINT);
 
   /** Folds one line's run of ticks (oldest first) into its hour blobs and change points; returns change points. */
   function foldLine(eventId: number, lineId: number, ticks: RawTick[], retentionCutoff: number): number {
     const first = ticks[0] as RawTick;
-    const before = maxWinBefore.get(eventId, lineId, first.at) as { max_win: number | null } | undefined;
+    const before = maxWinBefore.get(eventId, lineId, first.at);
     let previous: number | null | undefined = before ? before.max_win : undefined;
     let points = 0;
     for (const t of ticks) {
@@ -93,7 +97,7 @@ export function createCompaction(
       else byHour.set(h, [t]);
     }
     for (const [hour, list] of byHour) {
-      const stored = readBlob.get(eventId, lineId, hour) as { ticks: number; bars: Buffer } | undefined;
+      const stored = readBlob.get(eventId, lineId, hour);
       const bars = new Map<number, Bar>();
       if (stored) for (const b of decodeBars(stored.bars)) bars.set(b.minute, b);
       for (const t of list) foldTick(bars, t);
@@ -124,7 +128,7 @@ export function createCompaction(
     };
     db.transaction(() => {
       while (progress.ticksCompacted + progress.ticksDropped < maxRows) {
-        const h = head.get() as { rowid: number; event_id: number; line_id: number; at: number } | undefined;
+        const h = head.get();
         progress.oldestRawAt = h?.at ?? null;
         if (!h || (h.at >= cutoff && (h.at <= future || opts.before !== undefined))) {
           progress.done = true;
@@ -134,7 +138,7 @@ export function createCompaction(
         // The oldest raw tick names the line; the step takes that line's ticks below the edge, oldest first.
         const [lo, hi] = h.at < cutoff ? [-Number.MAX_VALUE, cutoff] : [future + 1, Number.MAX_VALUE];
         const room = maxRows - progress.ticksCompacted - progress.ticksDropped;
-        const ticks = lineTicks.all(h.event_id, h.line_id, lo, hi, room) as RawTick[];
+        const ticks = lineTicks.all(h.event_id, h.line_id, lo, hi, room);
         const last = ticks[ticks.length - 1];
         if (!last) throw new Error(`compaction: the oldest raw tick of line ${h.line_id} vanished mid-step`);
         const kept = ticks.filter((t) => (hourOf(t.at) + 1) * HOUR_MS > retentionCutoff).length;
