@@ -44,7 +44,7 @@ export async function runCompactionBench(log: (line: string) => void = console.l
     let rawTicks = 0;
     for (let at = t0; at < t0 + RAW_SAMPLE_S * 1000; at += 250) {
       const b = full.next(at, 250);
-      raw.recordTickBatches(b);
+      raw.odds.recordTickBatches(b);
       rawTicks += b.length;
     }
     raw.close();
@@ -56,7 +56,7 @@ export async function runCompactionBench(log: (line: string) => void = console.l
     // usage() reads every page (dbstat): its cost per GB of file.
     const probe = openStore({ path: rawPath });
     const t = performance.now();
-    probe.usage();
+    probe.maintenance.usage();
     const usageMsPerGb = ((performance.now() - t) / statSync(rawPath).size) * 1e9;
     probe.close();
 
@@ -72,15 +72,15 @@ export async function runCompactionBench(log: (line: string) => void = console.l
     let compacted = 0;
     let compactMs = 0;
     let steadyBytes = 0;
-    const sizeNow = () => store.usage().fileBytes;
+    const sizeNow = () => store.maintenance.usage().fileBytes;
     for (let at = t0; at < t0 + DAY_HOURS * HOUR; at += BATCH_MS) {
       // A minute of ticks per transaction (the monitor writes every 250 ms; at 1/40 of the load that is 12 ticks a
       // transaction, and this disk's commit cost, not the store, would set the run time).
-      store.recordTickBatches(load.next(at, BATCH_MS));
+      store.odds.recordTickBatches(load.next(at, BATCH_MS));
       await clock.advance(BATCH_MS);
       // The schedule the app uses: a step with the default budget, again while there is more.
       for (;;) {
-        const step = store.compactStep();
+        const step = store.maintenance.compactStep();
         stepMs.push(step.ms);
         compactMs += step.ms;
         compacted += step.ticksCompacted;

@@ -245,7 +245,7 @@ function copyBars(db: Database.Database, from: number, to: number): void {
 
 /** One day of a busy desk, written as the app writes it. */
 function writeDay(
-  store: Store,
+  store: Pick<Store, 'odds' | 'bets' | 'settlements' | 'maintenance'>,
   raw: Database.Database,
   setNow: (t: number) => void,
   day: number,
@@ -255,8 +255,8 @@ function writeDay(
   const events = Array.from({ length: WATCHED_PER_DAY }, (_, k) => watchedOf(day, dayStart, k));
   // The morning: each event's snapshot and opening prices as its stream opens; the day's bets on its lines.
   setNow(dayStart + 8 * HOUR);
-  for (const w of events) store.recordSnapshot(w.odds, w.starts - 2 * HOUR);
-  store.applyLineCloseOps(
+  for (const w of events) store.odds.recordSnapshot(w.odds, w.starts - 2 * HOUR);
+  store.bets.applyLineCloseOps(
     events.flatMap((w) =>
       w.odds.markets.map((m): LineCloseOp => ({
         type: 'price',
@@ -272,7 +272,7 @@ function writeDay(
     const m = w.odds.markets[k]!;
     const sides = SIDES_OF(k);
     const side = sides[b % sides.length]!;
-    store.addBet(
+    store.bets.addBet(
       {
         eventId: w.eventId,
         lineId: m.line_id,
@@ -286,10 +286,10 @@ function writeDay(
   // The day's ticks, a few thousand messages a transaction as the writer groups them.
   if (copyBarsFrom === null) {
     const ticks = dayTicks(events);
-    for (let i = 0; i < ticks.length; i += 4_000) store.recordTickBatches(ticks.slice(i, i + 4_000));
+    for (let i = 0; i < ticks.length; i += 4_000) store.odds.recordTickBatches(ticks.slice(i, i + 4_000));
   }
   // Kick-offs: the last pre-match price of every line, then the close.
-  store.applyLineCloseOps(
+  store.bets.applyLineCloseOps(
     events.flatMap((w) => [
       ...w.odds.markets.map((m, k): LineCloseOp => ({
         type: 'price',
@@ -303,7 +303,7 @@ function writeDay(
   // Night: the day's raw ticks folded into bars, in the store's own compaction steps, on the day's clock.
   setNow(dayStart + DAY + 2 * HOUR);
   if (copyBarsFrom === null) {
-    for (;;) if (store.compactStep({ maxRows: 50_000, budgetMs: Infinity }).done) break;
+    for (;;) if (store.maintenance.compactStep({ maxRows: 50_000, budgetMs: Infinity }).done) break;
   } else {
     copyBars(raw, copyBarsFrom, day);
   }
@@ -313,7 +313,7 @@ function writeDay(
     ...Array.from({ length: SETTLED_PER_DAY - WATCHED_PER_DAY }, (_, j) => unwatchedSettled(day, dayStart, j)),
   ];
   settled.sort((a, b) => a.settled_at.localeCompare(b.settled_at));
-  store.recordSettledPage(settled, Math.floor((dayStart + DAY) / 1000));
+  store.settlements.recordSettledPage(settled, Math.floor((dayStart + DAY) / 1000));
 }
 
 export interface BuiltHistory {
@@ -349,7 +349,7 @@ export function historyFile(months: number, log: (line: string) => void): BuiltH
   raw.pragma('busy_timeout = 5000');
   const started = performance.now();
   try {
-    store.recordSports(SPORTS);
+    store.odds.recordSports(SPORTS);
     for (let d = 0; d < plan.days; d++) {
       writeDay(
         store,
@@ -362,8 +362,8 @@ export function historyFile(months: number, log: (line: string) => void): BuiltH
       if (d % 10 === 9 || d === plan.days - 1)
         log(`  built day ${d + 1} of ${plan.days} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
-    for (const id of watched) store.addWatch(id, HISTORY_END - 12 * HOUR);
-    store.maintain();
+    for (const id of watched) store.watchlist.addWatch(id, HISTORY_END - 12 * HOUR);
+    store.maintenance.maintain();
   } finally {
     raw.close();
     store.close();

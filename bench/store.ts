@@ -65,7 +65,7 @@ function measureIngest(dir: string): { store: number; bare: number } {
   const storeSeconds = bestOf(3, () => {
     const store = openStore({ path: join(dir, `ingest-store-${run++}.db`) });
     const t = performance.now();
-    for (const g of groups) store.recordTickBatches(g);
+    for (const g of groups) store.odds.recordTickBatches(g);
     const s = (performance.now() - t) / 1000;
     store.close();
     return s;
@@ -132,9 +132,9 @@ function measureQueries(dir: string): {
   const store = openStore({ path: join(dir, 'settlements.db') });
   const events = Array.from({ length: SETTLEMENTS }, (_, i) => benchSettlement(i));
   const t = performance.now();
-  store.recordSettledPage(events, 1);
+  store.settlements.recordSettledPage(events, 1);
   const seedSeconds = (performance.now() - t) / 1000;
-  store.maintain();
+  store.maintenance.maintain();
   const lines = events.reduce((n, e) => n + e.settlement.length, 0);
 
   const span = SETTLEMENTS * 631_000;
@@ -171,9 +171,9 @@ function measureQueries(dir: string): {
   for (let i = 0; i < QUERIES + 100; i++) {
     const q = shapes[i % shapes.length]!();
     const t0 = performance.now();
-    const page = store.querySettlements(q);
+    const page = store.settlements.querySettlements(q);
     // Every third query is the next page of the same filter, as when the trader scrolls.
-    if (i % 3 === 0 && page.next) store.querySettlements({ ...q, after: page.next, withoutTotal: true });
+    if (i % 3 === 0 && page.next) store.settlements.querySettlements({ ...q, after: page.next, withoutTotal: true });
     const ms = performance.now() - t0;
     // The first hundred warm the page cache and the statement cache.
     if (i >= 100) {

@@ -138,7 +138,7 @@ describe('settlements export of the app (streamed to a file)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-csv-'));
     const store = openStore({ path: path.join(dir, 'db.sqlite') });
     const events = Array.from({ length: 1200 }, (_, i) => hostileSettlement(i, 1));
-    store.recordSettledPage(events, 0);
+    store.settlements.recordSettledPage(events, 0);
     const target = path.join(dir, 'settlements.csv');
     writeFileSync(target, 'an older export');
     const { rows, path: written } = await exportSettlementsCsvToFile(store, { limit: 5 }, target);
@@ -182,7 +182,7 @@ describe('settlements export of the app (streamed to a file)', () => {
   it('opened in a `;` (or tab) locale, the export of hostile names has no cell that starts as a formula', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'oddsdesk-csv-'));
     const store = openStore({ path: path.join(dir, 'db.sqlite') });
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       Array.from({ length: 60 }, (_, i) => hostileSettlement(i, 1)),
       0,
     );
@@ -200,7 +200,7 @@ describe('settlements export of the app (streamed to a file)', () => {
 
   it('waits for a slow destination instead of queueing the whole export in memory', async () => {
     const store = openStore({ path: ':memory:' });
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       Array.from({ length: 8000 }, (_, i) => hostileSettlement(i, 1)),
       0,
     );
@@ -231,7 +231,7 @@ describe('settlements export of the app (streamed to a file)', () => {
 
   it('a destination that fails rejects the export; a failed file export leaves no half file and the old file as it was', async () => {
     const store = openStore({ path: ':memory:' });
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       Array.from({ length: 3000 }, (_, i) => hostileSettlement(i, 1)),
       0,
     );
@@ -249,9 +249,9 @@ describe('settlements export of the app (streamed to a file)', () => {
     writeFileSync(target, 'an older export');
     let pages = 0;
     const failing = {
-      querySettlements: (q: Parameters<typeof store.querySettlements>[0]) => {
+      querySettlements: (q: Parameters<typeof store.settlements.querySettlements>[0]) => {
         if (++pages === 4) throw new Error('database is locked');
-        return store.querySettlements(q);
+        return store.settlements.querySettlements(q);
       },
     };
     await expect(exportSettlementsCsvToFile(failing, {}, target)).rejects.toThrow('database is locked');
@@ -269,9 +269,9 @@ describe('cli export --format csv', () => {
     const db = path.join(dir, 'rec.db');
     const store = openStore({ path: db });
     const events = Array.from({ length: 20 }, (_, i) => hostileSettlement(i));
-    store.recordSettledPage(events, 0);
-    store.recordSpecialTicks([hostileSpecialTick(1, '2026-01-01T00:01:00', 100)]);
-    store.recordSpecialTicks([hostileSpecialTick(1, '2026-01-01T00:02:00', 250)]);
+    store.settlements.recordSettledPage(events, 0);
+    store.odds.recordSpecialTicks([hostileSpecialTick(1, '2026-01-01T00:01:00', 100)]);
+    store.odds.recordSpecialTicks([hostileSpecialTick(1, '2026-01-01T00:02:00', 250)]);
     store.close();
 
     const run = runCli(['export', 'settlements', '--format', 'csv', '--db', db]);

@@ -119,7 +119,7 @@ export async function runExport(options: ExportOptions, sink: Writable = process
   }
   function* settlements(): Generator<string> {
     if (csv) yield csvRow(SETTLEMENT_COLUMNS);
-    for (const s of store.exportSettlements(filter)) {
+    for (const s of store.settlements.exportSettlements(filter)) {
       if (!csv) {
         yield JSON.stringify(s) + '\n';
         continue;
@@ -139,7 +139,7 @@ export async function runExport(options: ExportOptions, sink: Writable = process
     if (options.kind === 'bets') {
       if (options.sport !== null) process.stderr.write('export: --sport does not apply to bets; ignored\n');
       // Oldest first, like the other kinds; --since is the time the bet was recorded.
-      const bets = store.listBets(options.since === null ? {} : { from: options.since }).reverse();
+      const bets = store.bets.listBets(options.since === null ? {} : { from: options.since }).reverse();
       if (csv) await writeBetsCsv(bets, sink, options.oddsFormat);
       else
         await writeText(
@@ -153,7 +153,7 @@ export async function runExport(options: ExportOptions, sink: Writable = process
         sink,
         flat(
           RESULT_COLUMNS,
-          map(store.exportResults(filter), (r) => ({
+          map(store.settlements.exportResults(filter), (r) => ({
             event_id: r.eventId,
             sport_id: r.sportId,
             period: r.period,
@@ -170,9 +170,9 @@ export async function runExport(options: ExportOptions, sink: Writable = process
         ),
       );
     } else {
-      const names = periodNames(store.periods());
-      const sportNames = new Map(store.storedSports().map((s) => [s.sport_id, s.name]));
-      const specials = map(store.exportMaxWin(filter), (p): MaxWinRecord => ({
+      const names = periodNames(store.history.periods());
+      const sportNames = new Map(store.history.storedSports().map((s) => [s.sport_id, s.name]));
+      const specials = map(store.history.exportMaxWin(filter), (p): MaxWinRecord => ({
         ms: p.at,
         event_id: p.eventId,
         sport_id: p.sportId,
@@ -192,7 +192,7 @@ export async function runExport(options: ExportOptions, sink: Writable = process
         todds: p.todds,
       }));
       // Market lines: every change point kept at ingest and by compaction, whatever tick retention removed.
-      const lines = map(store.exportLineMaxWin(filter), (p): MaxWinRecord => ({
+      const lines = map(store.history.exportLineMaxWin(filter), (p): MaxWinRecord => ({
         ms: p.at,
         event_id: p.eventId,
         sport_id: p.sportId,

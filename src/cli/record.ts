@@ -179,7 +179,7 @@ export async function runRecord(options: RecordOptions, host: RecordHost = {}): 
   });
 
   for (const id of options.watch) await monitor.watch(id);
-  log(`recording ${options.baseUrl} into ${options.db}; watching ${store.watchIds().length} event(s)`);
+  log(`recording ${options.baseUrl} into ${options.db}; watching ${store.watchlist.watchIds().length} event(s)`);
   await engine.start();
   const first = await Promise.race([monitor.initialised().then(() => 'ready'), stopped]);
   if (first === 'ready') log(`ready: first settlement walk and specials round done (${requests()} requests so far)`);

@@ -140,7 +140,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       if (path !== ':memory:')
         deps.logger(
           'info',
-          `History store open: WAL checkpoints on ${store.walCheckpoints()}, stream writes on ${store.writer.where()}`,
+          `History store open: WAL checkpoints on ${store.maintenance.walCheckpoints()}, stream writes on ${store.writer.where()}`,
         );
       store.writer.onProblem((p) => deps.logger(p.kind === 'thread' ? 'warn' : 'error', p.message));
       return store;
@@ -169,7 +169,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const unsubscribeSettings = settings.subscribe((next, previous) => {
     const c = session.current();
     if (next.retentionDays !== previous.retentionDays || next.rawTickHours !== previous.rawTickHours) {
-      c.store.configure({ retentionDays: next.retentionDays, rawTickHours: next.rawTickHours });
+      c.store.maintenance.configure({ retentionDays: next.retentionDays, rawTickHours: next.rawTickHours });
     }
     if (next.quotaPerHour !== previous.quotaPerHour) c.engine?.client.governor.setQuotaPerHour(next.quotaPerHour);
     // "Every 10 s" set while a 60 s wait runs: the next walk is 10 s after the last, not a minute away.
@@ -202,8 +202,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       ...modelsHandlers(ctx),
       // The Settings data section works on whichever profile is open.
       ...storeHandlers({
-        usage: () => session.current().store.usage(),
-        compactStep: (o) => session.current().store.compactStep(o),
+        usage: () => session.current().store.maintenance.usage(),
+        compactStep: (o) => session.current().store.maintenance.compactStep(o),
       }),
     },
     pushes.push,

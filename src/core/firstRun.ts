@@ -61,18 +61,22 @@ export function pickFirstRunWatches(fixtures: readonly Fixture[], now: number, c
  * Watches a few events in a demo profile that has never had its first run. Call before the engine starts, so its
  * streams open with the rest of the watchlist. A failed look-up leaves the flag unset: the next start tries again.
  */
-export async function watchOnFirstRun(store: Store, engine: FirstRunEngine, now: number): Promise<number[]> {
-  if (FIRST_RUN_SETTING in store.listSettings()) return [];
-  if (store.watchIds().length > 0) {
-    store.setSetting(FIRST_RUN_SETTING, { at: now, events: [] });
+export async function watchOnFirstRun(
+  store: Pick<Store, 'odds' | 'watchlist' | 'settings'>,
+  engine: FirstRunEngine,
+  now: number,
+): Promise<number[]> {
+  if (FIRST_RUN_SETTING in store.settings.listSettings()) return [];
+  if (store.watchlist.watchIds().length > 0) {
+    store.settings.setSetting(FIRST_RUN_SETTING, { at: now, events: [] });
     return [];
   }
   const r = await engine.client.fixtures({}, { purpose: 'lookup' });
   if (!r.ok) return [];
   const ids = pickFirstRunWatches(r.value, now);
   if (ids.length === 0) return []; // nothing live or about to start right now: try again at the next start
-  store.recordFixtures(r.value, now);
+  store.odds.recordFixtures(r.value, now);
   for (const id of ids) await engine.watch(id);
-  store.setSetting(FIRST_RUN_SETTING, { at: now, events: ids });
+  store.settings.setSetting(FIRST_RUN_SETTING, { at: now, events: ids });
   return ids;
 }

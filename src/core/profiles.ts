@@ -82,13 +82,13 @@ export const PROFILE_SETTING = 'profile.identity';
  * closes beyond repair).
  */
 export function claimProfile(
-  store: Store,
+  store: Pick<Store, 'path' | 'settings'>,
   profile: Profile,
 ): { ok: true; fresh: boolean } | { ok: false; message: string } {
   const identity = profileIdentity(profile);
-  const stamped = store.getSetting<string>(PROFILE_SETTING) ?? null;
+  const stamped = store.settings.getSetting<string>(PROFILE_SETTING) ?? null;
   if (stamped === null) {
-    store.setSetting(PROFILE_SETTING, identity);
+    store.settings.setSetting(PROFILE_SETTING, identity);
     return { ok: true, fresh: true };
   }
   if (stamped === identity) return { ok: true, fresh: false };

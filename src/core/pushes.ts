@@ -72,11 +72,11 @@ export interface Pushes {
  * (its sport's name, which a snapshot does not carry). Without a snapshot (a bare replace), the store's view.
  */
 export function snapshotView(
-  store: Pick<Store, 'eventView' | 'sportNames'>,
+  store: Pick<Store, 'history' | 'scores'>,
   eventId: number,
   s: SnapshotHeader | undefined,
 ): EventView | null {
-  const stored = store.eventView(eventId);
+  const stored = store.history.eventView(eventId);
   if (!s) return stored;
   return {
     eventId,
@@ -84,7 +84,7 @@ export function snapshotView(
     sportName:
       stored?.sportId === s.sport_id && stored.sportName
         ? stored.sportName
-        : (store.sportNames().get(s.sport_id) ?? null),
+        : (store.scores.sportNames().get(s.sport_id) ?? null),
     leagueId: s.league_id,
     leagueName: s.league_name,
     runnerHome: s.runner_home,
@@ -194,11 +194,11 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         break;
       case 'settlement':
         push('onSettlement', settlementRow(e.settlement));
-        if (e.watched) push('onWatchlist', connection.store.watchedEvents());
+        if (e.watched) push('onWatchlist', connection.store.watchlist.watchedEvents());
         break;
       case 'other_match':
         // The row says it at once (the store keeps the flag); the stopped stream leaves the status.
-        if (e.watched) push('onWatchlist', connection.store.watchedEvents());
+        if (e.watched) push('onWatchlist', connection.store.watchlist.watchedEvents());
         scheduleStatus();
         break;
       case 'alert':
@@ -254,7 +254,7 @@ export function createPushes(clock: Clock, current: () => Connection): Pushes {
         attached.add(engine.streams.onState(() => scheduleStatus()));
         attached.add(engine.monitor.on((e) => onMonitorEvent(connection, e)));
       }
-      push('onWatchlist', connection.store.watchedEvents());
+      push('onWatchlist', connection.store.watchlist.watchedEvents());
       scheduleStatus();
     },
     status,

@@ -176,7 +176,7 @@ export function createSession(deps: SessionDeps): Session {
         const { store, problem } = openProfile(deps, DEMO_PROFILE);
         let demo: DemoService;
         try {
-          demo = await deps.startDemo!({ idsAbove: problem ? 0 : store.maxEventId() });
+          demo = await deps.startDemo!({ idsAbove: problem ? 0 : store.watchlist.maxEventId() });
         } catch (e) {
           store.close();
           throw e;

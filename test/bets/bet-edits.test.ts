@@ -42,38 +42,38 @@ afterEach(() => {
 describe('editing and removing a bet', () => {
   it('an edit changes the bet and its P/L and keeps every value it had; the same values again add nothing', () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordSnapshot(snapshot, T0);
-    const bet = store.addBet({ eventId: 1, lineId: 10, side: 'home', price: 2.1, stake: 100 }, T0);
+    store.odds.recordSnapshot(snapshot, T0);
+    const bet = store.bets.addBet({ eventId: 1, lineId: 10, side: 'home', price: 2.1, stake: 100 }, T0);
     expect(bet).toMatchObject({ note: '', editedAt: null });
-    expect(store.betHistory(bet.id)).toEqual([
+    expect(store.bets.betHistory(bet.id)).toEqual([
       { revision: 1, at: T0, change: 'recorded', price: 2.1, stake: 100, note: '' },
     ]);
 
     // Typed at 2.1 but taken at 2.15, for 50: the stake and price change, then a note.
-    expect(store.editBet(bet.id, { price: 2.15, stake: 50 }, T0 + MIN)).toMatchObject({
+    expect(store.bets.editBet(bet.id, { price: 2.15, stake: 50 }, T0 + MIN)).toMatchObject({
       id: bet.id,
       price: 2.15,
       stake: 50,
       note: '',
       editedAt: T0 + MIN,
     });
-    expect(store.editBet(bet.id, { note: 'taken late' }, T0 + 2 * MIN)).toMatchObject({
+    expect(store.bets.editBet(bet.id, { note: 'taken late' }, T0 + 2 * MIN)).toMatchObject({
       price: 2.15,
       stake: 50,
       note: 'taken late',
       editedAt: T0 + 2 * MIN,
     });
-    expect(store.editBet(bet.id, { price: 2.15, note: 'taken late' }, T0 + 3 * MIN)).toMatchObject({
+    expect(store.bets.editBet(bet.id, { price: 2.15, note: 'taken late' }, T0 + 3 * MIN)).toMatchObject({
       editedAt: T0 + 2 * MIN,
     });
-    expect(store.betHistory(bet.id).map((r) => [r.revision, r.change, r.price, r.stake, r.note])).toEqual([
+    expect(store.bets.betHistory(bet.id).map((r) => [r.revision, r.change, r.price, r.stake, r.note])).toEqual([
       [1, 'recorded', 2.1, 100, ''],
       [2, 'edited', 2.15, 50, ''],
       [3, 'edited', 2.15, 50, 'taken late'],
     ]);
 
     // Settled home win: the P/L follows the edited price and stake (50 x 1.15).
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       [
         {
           event_id: 1,
@@ -102,38 +102,38 @@ describe('editing and removing a bet', () => {
       ],
       Math.floor((T0 + 4 * 3_600_000) / 1000),
     );
-    expect(store.listBets()[0]).toMatchObject({ result: 'win', pnl: 57.5 });
+    expect(store.bets.listBets()[0]).toMatchObject({ result: 'win', pnl: 57.5 });
     // No such bet: nothing changes.
-    expect(store.editBet(999, { stake: 1 }, T0)).toBeNull();
+    expect(store.bets.editBet(999, { stake: 1 }, T0)).toBeNull();
   });
 
   it('a removed bet leaves every list and report; restored, it is back under its id as it was; each step is a revision', () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordSnapshot(snapshot, T0);
-    const keep = store.addBet({ eventId: 1, lineId: 10, side: 'away', price: 3.6, stake: 10 }, T0);
-    const bet = store.addBet({ eventId: 1, lineId: 10, side: 'draw', price: 3.4, stake: 20 }, T0 + MIN);
-    store.editBet(bet.id, { note: 'hedge' }, T0 + 2 * MIN);
+    store.odds.recordSnapshot(snapshot, T0);
+    const keep = store.bets.addBet({ eventId: 1, lineId: 10, side: 'away', price: 3.6, stake: 10 }, T0);
+    const bet = store.bets.addBet({ eventId: 1, lineId: 10, side: 'draw', price: 3.4, stake: 20 }, T0 + MIN);
+    store.bets.editBet(bet.id, { note: 'hedge' }, T0 + 2 * MIN);
 
-    expect(store.removeBet(bet.id, T0 + 3 * MIN)).toBe(true);
-    expect(store.listBets().map((b) => b.id)).toEqual([keep.id]);
-    expect(store.ledgerBets().map((b) => b.id)).toEqual([keep.id]);
+    expect(store.bets.removeBet(bet.id, T0 + 3 * MIN)).toBe(true);
+    expect(store.bets.listBets().map((b) => b.id)).toEqual([keep.id]);
+    expect(store.bets.ledgerBets().map((b) => b.id)).toEqual([keep.id]);
     // Removed twice, edited or settled by hand while removed: refused.
-    expect(store.removeBet(bet.id, T0 + 3 * MIN)).toBe(false);
-    expect(store.editBet(bet.id, { stake: 5 }, T0 + 3 * MIN)).toBeNull();
-    expect(store.settleBetByHand(bet.id, 'win')).toBeNull();
+    expect(store.bets.removeBet(bet.id, T0 + 3 * MIN)).toBe(false);
+    expect(store.bets.editBet(bet.id, { stake: 5 }, T0 + 3 * MIN)).toBeNull();
+    expect(store.bets.settleBetByHand(bet.id, 'win')).toBeNull();
 
-    const back = store.restoreBet(bet.id, T0 + 4 * MIN);
+    const back = store.bets.restoreBet(bet.id, T0 + 4 * MIN);
     expect(back).toMatchObject({ id: bet.id, placedAt: T0 + MIN, side: 'draw', price: 3.4, stake: 20, note: 'hedge' });
-    expect(store.listBets().map((b) => b.id)).toEqual([bet.id, keep.id]);
+    expect(store.bets.listBets().map((b) => b.id)).toEqual([bet.id, keep.id]);
     // Only a removed bet can be restored.
-    expect(store.restoreBet(bet.id, T0 + 5 * MIN)).toBeNull();
-    expect(store.restoreBet(999, T0 + 5 * MIN)).toBeNull();
-    expect(store.betHistory(bet.id).map((r) => [r.revision, r.at, r.change, r.note])).toEqual([
+    expect(store.bets.restoreBet(bet.id, T0 + 5 * MIN)).toBeNull();
+    expect(store.bets.restoreBet(999, T0 + 5 * MIN)).toBeNull();
+    expect(store.bets.betHistory(bet.id).map((r) => [r.revision, r.at, r.change, r.note])).toEqual([
       [1, T0 + MIN, 'recorded', ''],
       [2, T0 + 2 * MIN, 'edited', 'hedge'],
       [3, T0 + 3 * MIN, 'removed', 'hedge'],
       [4, T0 + 4 * MIN, 'restored', 'hedge'],
     ]);
-    expect(store.betHistory(999)).toEqual([]);
+    expect(store.bets.betHistory(999)).toEqual([]);
   });
 });

@@ -62,7 +62,8 @@ describe('the bet log', () => {
       await sim!.advance(ms / 1000);
       await clock.advance(ms);
     };
-    const lineOf = (eventId: number, lineId: number) => store!.latestMarkets(eventId).find((m) => m.lineId === lineId);
+    const lineOf = (eventId: number, lineId: number) =>
+      store!.history.latestMarkets(eventId).find((m) => m.lineId === lineId);
 
     // The match that starts first among those with a two-way moneyline (a sport without draws) more than an hour
     // before its start.
@@ -85,7 +86,7 @@ describe('the bet log', () => {
 
     // The trader takes away at 2.40 for 100.
     await clock.advance(60_000);
-    const bet = store.addBet({ eventId, lineId, side: 'away', price: 2.4, stake: 100 }, clock.now());
+    const bet = store.bets.addBet({ eventId, lineId, side: 'away', price: 2.4, stake: 100 }, clock.now());
     expect(bet).toMatchObject({ sideWords: 'Away', closingPrice: null, clvByModel: null, result: null, pnl: null });
 
     // Suspended for ten minutes, then re-offered at 1.80 / 2.10: nothing is closed by the suspension.
@@ -93,7 +94,7 @@ describe('the bet log', () => {
     await advanceUntil(clock, () => lineOf(eventId, lineId)?.prices === null, 'the suspension');
     await both(600_000);
     await advanceUntil(clock, () => lineOf(eventId, lineId)?.prices?.away === 2.1, 're-offered');
-    expect(store.lineCloses(eventId).find((c) => c.lineId === lineId)!.closing).toBeNull();
+    expect(store.bets.lineCloses(eventId).find((c) => c.lineId === lineId)!.closing).toBeNull();
 
     // Its last pre-match price is 1.85 / 2.05, and the match goes live: that is the close.
     sim.script.setMarket(eventId, lineId, { home: 1.85, away: 2.05 });
@@ -101,17 +102,17 @@ describe('the bet log', () => {
     expect(sim.script.kickOff(eventId)).toBe(true);
     await advanceUntil(
       clock,
-      () => store!.lineCloses(eventId).find((c) => c.lineId === lineId)?.closing !== null,
+      () => store!.bets.lineCloses(eventId).find((c) => c.lineId === lineId)?.closing !== null,
       'the close at kick-off',
     );
-    const close = store.lineCloses(eventId).find((c) => c.lineId === lineId)!;
+    const close = store.bets.lineCloses(eventId).find((c) => c.lineId === lineId)!;
     expect(close).toMatchObject({
       opening: { home: 1.7, away: 2.4 },
       closing: { home: 1.85, away: 2.05 },
       closeReason: 'started',
       stale: false,
     });
-    let [view] = store.listBets();
+    let [view] = store.bets.listBets();
     expect(view).toMatchObject({ closingPrice: 2.05, closeStale: false, closeNote: null });
     for (const [model, clv] of Object.entries(CLV))
       expect(view!.clvByModel![model as keyof typeof CLV], model).toBeCloseTo(clv, 3);
@@ -124,9 +125,12 @@ describe('the bet log', () => {
     expect(r.error).toBeNull();
     const outcome = settled.settlement.find((l) => l.line_id === lineId)!.outcome_away;
 
-    [view] = store.listBets();
+    [view] = store.bets.listBets();
     expect(view).toMatchObject({ result: outcome, resultBy: 'service', pnl: PNL[outcome], closingPrice: 2.05 });
-    expect(store.lineCloses(eventId).find((c) => c.lineId === lineId)!.closing).toEqual({ home: 1.85, away: 2.05 });
+    expect(store.bets.lineCloses(eventId).find((c) => c.lineId === lineId)!.closing).toEqual({
+      home: 1.85,
+      away: 2.05,
+    });
     await engine.stop();
     engine = null;
     store.close();

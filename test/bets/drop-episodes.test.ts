@@ -80,7 +80,7 @@ describe('drop episodes on the simulator', () => {
     const lines = sim.truth.event(eventId)!.markets.filter(usable).slice(0, 6);
     await engine.monitor.watch(eventId);
     const shown = (m: Market, prices: Prices) =>
-      store!.latestMarkets(eventId).find((x) => x.lineId === m.line_id)?.prices?.[
+      store!.history.latestMarkets(eventId).find((x) => x.lineId === m.line_id)?.prices?.[
         Object.keys(prices)[0] as keyof Prices
       ] === Object.values(prices)[0];
     await advanceUntil(clock, () => lines.every((m) => shown(m, m.prices!)), 'the snapshot');
@@ -114,7 +114,7 @@ describe('drop episodes on the simulator', () => {
     expect(latest.message).toMatch(/^6 lines dropped on .+ v .+ \(EM\): /);
     // The alert log holds one row for the burst, with its last words.
     await store.writer.settled();
-    const logged = store.listAlerts().filter((a) => a.eventId === eventId && a.kind === 'drop');
+    const logged = store.alerts.listAlerts().filter((a) => a.eventId === eventId && a.kind === 'drop');
     expect(logged.map((a) => [a.id, a.message])).toEqual([[ids[0], latest.message]]);
 
     // Past the quiet gap, a further steam of the rule's size on the same lines is a new episode.
@@ -126,6 +126,6 @@ describe('drop episodes on the simulator', () => {
     expect([...new Set(drops().map((a) => a.id))]).toHaveLength(2);
     expect(dropNotes()).toHaveLength(2);
     await store.writer.settled();
-    expect(store.listAlerts().filter((a) => a.eventId === eventId && a.kind === 'drop')).toHaveLength(2);
+    expect(store.alerts.listAlerts().filter((a) => a.eventId === eventId && a.kind === 'drop')).toHaveLength(2);
   }, 60_000);
 });

@@ -21,9 +21,9 @@ describe('issue 35 on the bet log', () => {
       market(11, { market: 'spread', line: -0.25, prices: { home: 1.9, away: 1.95 } }),
       market(12, { market: 'totals', line: 2.75, prices: { over: 2.0, under: 1.9 } }),
     ]);
-    store.recordSnapshot(ev, T0);
-    const home = store.addBet({ eventId: 1, lineId: 11, side: 'home', price: 1.9, stake: 100 }, T0);
-    const under = store.addBet({ eventId: 1, lineId: 12, side: 'under', price: 1.9, stake: 100 }, T0);
+    store.odds.recordSnapshot(ev, T0);
+    const home = store.bets.addBet({ eventId: 1, lineId: 11, side: 'home', price: 1.9, stake: 100 }, T0);
+    const under = store.bets.addBet({ eventId: 1, lineId: 12, side: 'under', price: 1.9, stake: 100 }, T0);
     const s = {
       ...settlement(
         ev,
@@ -33,7 +33,7 @@ describe('issue 35 on the bet log', () => {
       ),
       status: 'abandoned',
     };
-    store.recordSettledPage([s], Math.floor((T0 + 3 * 60 * MIN) / 1000));
+    store.settlements.recordSettledPage([s], Math.floor((T0 + 3 * 60 * MIN) / 1000));
     const list = await handlers(store)['bets:list']({});
     const byId = new Map(list.bets.map((b) => [b.id, b]));
     expect(byId.get(home.id)).toMatchObject({ result: 'void', pnl: 0, resultBy: 'service', settleByHand: null });
@@ -45,11 +45,11 @@ describe('issue 35 on the bet log', () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
     const open = market(10, { prices: { home: 2.5, draw: 3.4, away: 2.9 } });
     const ev = snapshot(2, 29, 100, 'League', [open]);
-    store.recordSnapshot(ev, T0);
-    store.applyLineCloseOps([{ type: 'price', eventId: 2, market: open, at: T0 }]);
-    const bet = store.addBet({ eventId: 2, lineId: 10, side: 'home', price: 2.7, stake: 100 }, T0 + MIN);
+    store.odds.recordSnapshot(ev, T0);
+    store.bets.applyLineCloseOps([{ type: 'price', eventId: 2, market: open, at: T0 }]);
+    const bet = store.bets.addBet({ eventId: 2, lineId: 10, side: 'home', price: 2.7, stake: 100 }, T0 + MIN);
     // The draw at 1.0 reaches the close by another path than the stream's parser (a snapshot, a future parser).
-    store.applyLineCloseOps([
+    store.bets.applyLineCloseOps([
       {
         type: 'price',
         eventId: 2,
@@ -60,7 +60,7 @@ describe('issue 35 on the bet log', () => {
     ]);
     const b = (await handlers(store)['bets:list']({})).bets.find((x) => x.id === bet.id)!;
     expect(b.clvByModel!.EM).toBeCloseTo(3.95, 2);
-    expect(store.lineCloses(2)[0]!.closing).toEqual({ home: 2.5, draw: 3.4, away: 2.9 });
+    expect(store.bets.lineCloses(2)[0]!.closing).toEqual({ home: 2.5, draw: 3.4, away: 2.9 });
   });
 
   it("the report's expected value of a draw-no-bet bet takes its push share from the match's closing moneyline", async () => {
@@ -69,14 +69,14 @@ describe('issue 35 on the bet log', () => {
     const ml = market(30, { prices: { home: 1 / 0.365, draw: 1 / 0.27, away: 1 / 0.365 } });
     const dnb = market(31, { market: 'spread', line: 0, prices: { home: 1.95, away: 1.95 } });
     const ev = snapshot(3, 29, 100, 'League', [ml, dnb]);
-    store.recordSnapshot(ev, T0);
-    store.applyLineCloseOps(ev.markets.map((m) => ({ type: 'price' as const, eventId: 3, market: m, at: T0 })));
-    store.addBet({ eventId: 3, lineId: 31, side: 'home', price: 2.1, stake: 100 }, T0 + MIN);
-    store.applyLineCloseOps([
+    store.odds.recordSnapshot(ev, T0);
+    store.bets.applyLineCloseOps(ev.markets.map((m) => ({ type: 'price' as const, eventId: 3, market: m, at: T0 })));
+    store.bets.addBet({ eventId: 3, lineId: 31, side: 'home', price: 2.1, stake: 100 }, T0 + MIN);
+    store.bets.applyLineCloseOps([
       { type: 'price', eventId: 3, market: { ...dnb, prices: { home: 2, away: 2 } }, at: T0 + 59 * MIN },
       { type: 'kickoff', eventId: 3, at: T0 + 60 * MIN, reason: 'started', confirmed: true },
     ]);
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       [
         settlement(
           ev,

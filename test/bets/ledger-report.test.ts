@@ -29,7 +29,7 @@ const handlers = ledgerHandlers;
 describe('bets:report on the bet log', () => {
   it('reads the Bets view’s bets and totals; a stale close and a moved line carry no CLV and are counted apart; sports and leagues named; a date range', async () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordSports([
+    store.odds.recordSports([
       { sport_id: 29, name: 'Soccer' },
       { sport_id: 33, name: 'Tennis' },
     ]);
@@ -38,9 +38,9 @@ describe('bets:report on the bet log', () => {
       market(11, { market: 'spread', line: -0.5, prices: { home: 1.95, away: 1.9 } }),
     ]);
     const atp = snapshot(2, 33, 7000, 'ATP Doha', [market(20, { prices: { home: 1.8, away: 2.0 } })]);
-    store.recordSnapshot(epl, T0);
-    store.recordSnapshot(atp, T0);
-    store.applyLineCloseOps([
+    store.odds.recordSnapshot(epl, T0);
+    store.odds.recordSnapshot(atp, T0);
+    store.bets.applyLineCloseOps([
       { type: 'price', eventId: 1, market: epl.markets[0]!, at: T0 },
       { type: 'price', eventId: 1, market: epl.markets[1]!, at: T0 },
       { type: 'price', eventId: 2, market: atp.markets[0]!, at: T0 },
@@ -52,7 +52,7 @@ describe('bets:report on the bet log', () => {
 
     // Event 1 is followed to kick-off: the moneyline's last price is 2.00 / 3.50 / 3.80, and the spread has moved to
     // -1 under its id. Event 2 was last seen at T0 and kicks off an hour later unfollowed: a stale close.
-    store.applyLineCloseOps([
+    store.bets.applyLineCloseOps([
       {
         type: 'price',
         eventId: 1,
@@ -70,7 +70,7 @@ describe('bets:report on the bet log', () => {
     ]);
     // Event 1 ends 2-0 (home wins the moneyline); the spread's bet is on a line the settlement does not have, so the
     // trader settles it (won: 50 x 0.95 = 47.50). Event 2: away loses (-20).
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       [
         settlement(
           epl,
@@ -82,7 +82,7 @@ describe('bets:report on the bet log', () => {
       ],
       Math.floor((T0 + 3 * HOUR) / 1000),
     );
-    store.settleBetByHand(b, 'win');
+    store.bets.settleBetByHand(b, 'win');
 
     const list = await h['bets:list']({});
     const r = (await h['bets:report']({})) as LedgerReport;
@@ -136,15 +136,18 @@ describe('bets:report on the bet log', () => {
       market(9000, { prices: { home: 1.02, draw: 12, away: 150 } }),
       market(9001, { market: 'spread', line: -0.5, prices: { home: 1.9, away: 1 } }),
     ]);
-    store.recordSnapshot(odd, T0);
-    store.applyLineCloseOps([
+    store.odds.recordSnapshot(odd, T0);
+    store.bets.applyLineCloseOps([
       { type: 'price', eventId: 900, market: odd.markets[0]!, at: T0 },
       { type: 'price', eventId: 900, market: odd.markets[1]!, at: T0 },
       { type: 'kickoff', eventId: 900, at: T0 + HOUR, reason: 'kickoff', confirmed: true },
     ]);
-    const mptoUnpriced = store.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.05, stake: 100 }, T0).id;
-    const unpriced = store.addBet({ eventId: 900, lineId: 9001, side: 'home', price: 1.95, stake: 100 }, T0).id;
-    store.recordSettledPage(
+    const mptoUnpriced = store.bets.addBet(
+      { eventId: 900, lineId: 9000, side: 'home', price: 1.05, stake: 100 },
+      T0,
+    ).id;
+    const unpriced = store.bets.addBet({ eventId: 900, lineId: 9001, side: 'home', price: 1.95, stake: 100 }, T0).id;
+    store.settlements.recordSettledPage(
       [
         settlement(
           odd,
@@ -155,16 +158,16 @@ describe('bets:report on the bet log', () => {
       ],
       1,
     );
-    const every = store.listBets();
+    const every = store.bets.listBets();
     expect(every.find((b) => b.id === mptoUnpriced)?.clvByModel).toMatchObject({
       MPTO: null,
       SHIN: expect.any(Number),
     });
     expect(every.find((b) => b.id === unpriced)).toMatchObject({ clvByModel: null, closingPrice: 1.9 });
     // Two bets on one line: the second takes the first's fair prices.
-    store.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.06, stake: 50 }, T0 + 1);
-    const list = store.listBets();
-    const ledger = store.ledgerBets();
+    store.bets.addBet({ eventId: 900, lineId: 9000, side: 'home', price: 1.06, stake: 50 }, T0 + 1);
+    const list = store.bets.listBets();
+    const ledger = store.bets.ledgerBets();
     expect(ledger.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale])).toEqual(
       list.map((b) => [b.id, b.clvByModel, b.pnl, b.closeStale]),
     );

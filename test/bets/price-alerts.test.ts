@@ -66,11 +66,11 @@ describe('price and drop alerts on the simulator', () => {
     // The line opens (for us: the snapshot we get on watching) at 2.00 / 1.90, fair home (EM: 1 + home/away for a two-way line) 2.0526; a threshold on
     // home at 1.90.
     sim.script.setMarket(eventId, lineId, { home: 2.0, away: 1.9 });
-    store.setSetting(priceAlertKey(eventId), { thresholds: [{ lineId, side: 'home', price: 1.9 }] });
+    store.settings.setSetting(priceAlertKey(eventId), { thresholds: [{ lineId, side: 'home', price: 1.9 }] });
     await engine.monitor.watch(eventId);
     await advanceUntil(
       clock,
-      () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.0,
+      () => store!.history.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === 2.0,
       'the snapshot',
     );
     await clock.advance(60_000);
@@ -89,7 +89,7 @@ describe('price and drop alerts on the simulator', () => {
       expect(sim.script.setMarket(eventId, lineId, prices)).toBe(true);
       await advanceUntil(
         clock,
-        () => store!.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === prices.home,
+        () => store!.history.latestMarkets(eventId).find((m) => m.lineId === lineId)?.prices?.home === prices.home,
         `home ${prices.home}`,
       );
       await clock.advance(60_000); // a minute between moves, and the batch flushed
@@ -107,7 +107,7 @@ describe('price and drop alerts on the simulator', () => {
     expect((mine[1]!.data as { pct: number }).pct).toBeCloseTo(-6.3117, 3);
     // The same alert log as every other alert, and one notification each.
     expect(
-      store
+      store.alerts
         .listAlerts()
         .filter((a) => a.kind === 'price' || a.kind === 'drop')
         .map((a) => a.id)

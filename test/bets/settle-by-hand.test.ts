@@ -67,7 +67,7 @@ afterEach(() => {
 describe('bets the app cannot settle', () => {
   it('an unknown word, a quarter line of a period, a missing line and a moved line each say why; the trader settles by hand', () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordSnapshot(
+    store.odds.recordSnapshot(
       snapshot([
         market(10, {}),
         market(11, { line: -0.25, period: 1 }),
@@ -78,14 +78,14 @@ describe('bets the app cannot settle', () => {
       T0,
     );
     const add = (lineId: number, side: 'home' | 'away' | 'over') =>
-      store!.addBet({ eventId: 1, lineId, side, price: 2, stake: 100 }, T0).id;
+      store!.bets.addBet({ eventId: 1, lineId, side, price: 2, stake: 100 }, T0).id;
     const unknown = add(10, 'home');
     const periodQuarter = add(11, 'home');
     const missing = add(12, 'away');
     const moved = add(13, 'home');
     const teamQuarter = add(14, 'over');
     // Line 13 moved to -1 under the same id before it settled; line 12 is not in the settlement (spoilt upstream).
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       [
         settlement(
           [
@@ -99,7 +99,7 @@ describe('bets the app cannot settle', () => {
       ],
       Math.floor((T0 + 4 * 3_600_000) / 1000),
     );
-    const byId = new Map(store.listBets().map((b) => [b.id, b]));
+    const byId = new Map(store.bets.listBets().map((b) => [b.id, b]));
     expect(byId.get(unknown)).toMatchObject({
       result: null,
       pnl: null,
@@ -120,18 +120,22 @@ describe('bets the app cannot settle', () => {
     });
     // Open until settled: the four wait for the trader (status open), the team total is settled.
     expect(
-      store
+      store.bets
         .listBets({ status: 'open' })
         .map((b) => b.id)
         .sort(),
     ).toEqual([unknown, periodQuarter, missing, moved].sort());
-    expect(store.settleBetByHand(unknown, 'push')).toMatchObject({
+    expect(store.bets.settleBetByHand(unknown, 'push')).toMatchObject({
       result: 'push',
       resultBy: 'hand',
       pnl: 0,
       settleByHand: null,
     });
-    expect(store.settleBetByHand(missing, 'half_win')).toMatchObject({ result: 'half_win', resultBy: 'hand', pnl: 50 });
-    expect(store.listBets({ status: 'settled' })).toHaveLength(3);
+    expect(store.bets.settleBetByHand(missing, 'half_win')).toMatchObject({
+      result: 'half_win',
+      resultBy: 'hand',
+      pnl: 50,
+    });
+    expect(store.bets.listBets({ status: 'settled' })).toHaveLength(3);
   });
 });

@@ -59,7 +59,7 @@ describe('shares of the hour, held by the governor for every caller', () => {
       reportError: () => undefined,
     });
     expect((await follower.sync()).error).toBeNull();
-    const owed = store.resultsDue(Number.MAX_SAFE_INTEGER, { limit: 1 })[0];
+    const owed = store.resultsQueue.resultsDue(Number.MAX_SAFE_INTEGER, { limit: 1 })[0];
     expect(owed).toBeDefined();
     const eventId = owed!.eventId;
 
@@ -70,7 +70,7 @@ describe('shares of the hour, held by the governor for every caller', () => {
     const opened = await follower.resultsFor(eventId);
     expect(opened).toMatchObject({ asked: true, error: { kind: 'rate_limit' } });
     expect(resultsAsked()).toBe(before);
-    expect(store.isResultOwed(eventId)).toBe(true);
+    expect(store.resultsQueue.isResultOwed(eventId)).toBe(true);
     expect(client.governor.state().requests.hour.refused.ui).toBe(1);
 
     await clock.advance(3_600_000);
@@ -101,7 +101,7 @@ describe('shares of the hour, held by the governor for every caller', () => {
     const fixtures = await client.fixtures();
     const ids = fixtures.ok ? fixtures.value.slice(0, 2).map((f) => f.event_id) : [];
     expect(ids).toHaveLength(2);
-    for (const id of ids) store.addWatch(id, clock.now());
+    for (const id of ids) store.watchlist.addWatch(id, clock.now());
     const specialsAsked = () =>
       sim.requestLog().filter((e) => e.keyId !== null && e.path.startsWith('/api/specials')).length;
 

@@ -87,7 +87,7 @@ it("keeps each profile's grid layout in that profile's store, across a restart, 
   expect(file).not.toHaveProperty('gridLayout');
   const demoStore = openStore({ path: path.join(dataDir, 'profiles', 'demo.db') });
   try {
-    expect(demoStore.getSetting('grid.layout')).toEqual(demoGrid);
+    expect(demoStore.settings.getSetting('grid.layout')).toEqual(demoGrid);
   } finally {
     demoStore.close();
   }
@@ -105,7 +105,7 @@ it('reads back a stored layout leniently: columns it does not know are dropped, 
   await core.close();
   // What another version of the app might have written.
   const store = openStore({ path: path.join(dataDir, 'profiles', 'demo.db') });
-  store.setSetting('grid.layout', {
+  store.settings.setSetting('grid.layout', {
     columns: ['total', 'sparkline', 'total', 'age'],
     sort: { key: 'volume', dir: -1 },
   });

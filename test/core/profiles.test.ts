@@ -109,11 +109,11 @@ describe('profiles', () => {
 
     const realStore = openStore({ path: serviceDb });
     try {
-      const stored = [...realStore.exportSettlements()].map((s) => s.event_id).sort((a, b) => a - b);
+      const stored = [...realStore.settlements.exportSettlements()].map((s) => s.event_id).sort((a, b) => a - b);
       expect(stored).toEqual(expected.map((s) => s.event_id).sort((a, b) => a - b));
       // The cursor is where the real walk ended: the last real settlement's second, not a demo one.
-      expect(realStore.settledCursor()).toBe(Math.max(...expected.map((s) => secondsOf(s.settled_at))));
-      expect(realStore.getSetting('profile.identity')).toBe(real.url);
+      expect(realStore.settlements.settledCursor()).toBe(Math.max(...expected.map((s) => secondsOf(s.settled_at))));
+      expect(realStore.settings.getSetting('profile.identity')).toBe(real.url);
     } finally {
       realStore.close();
     }
@@ -121,8 +121,8 @@ describe('profiles', () => {
     const demoFile = path.join(dataDir, 'profiles', 'demo.db');
     const demoStore = openStore({ path: demoFile });
     try {
-      expect(demoStore.getSetting('profile.identity')).toBe('demo');
-      const ids = [...demoStore.exportSettlements()].map((s) => s.event_id);
+      expect(demoStore.settings.getSetting('profile.identity')).toBe('demo');
+      const ids = [...demoStore.settlements.exportSettlements()].map((s) => s.event_id);
       expect(ids.length).toBeGreaterThan(many);
       expect(ids.every((id) => demoIds.has(id))).toBe(true);
     } finally {
@@ -262,7 +262,7 @@ describe('profiles', () => {
     const writer = openStore({ path: file });
     for (const days of [10, 3]) {
       const from = now - days * 86_400_000;
-      writer.recordTickBatches(
+      writer.odds.recordTickBatches(
         Array.from({ length: 10 }, (_, k) => ({
           eventId: 9,
           markets: [market(from + k * 60_000, 2 + k / 100)],
@@ -271,7 +271,7 @@ describe('profiles', () => {
       );
     }
     const pointsAround = (days: number) =>
-      writer.oddsHistory(9, 77).filter((p) => Math.abs(p.at - (now - days * 86_400_000)) < 3_600_000).length;
+      writer.history.oddsHistory(9, 77).filter((p) => Math.abs(p.at - (now - days * 86_400_000)) < 3_600_000).length;
     // Default retention (30 days): maintenance and compaction keep both stretches (as ticks or bars).
     await clock.advance(61_000);
     const tenDaysBefore = pointsAround(10);

@@ -116,7 +116,7 @@ describe('watch by id', () => {
     mkdirSync(path.join(dataDir, 'profiles'));
     const earlier = openStore({ path: path.join(dataDir, 'profiles', 'demo.db') });
     expect(claimProfile(earlier, DEMO_PROFILE).ok).toBe(true);
-    earlier.addWatch(999, parseServiceTime(T0)!);
+    earlier.watchlist.addWatch(999, parseServiceTime(T0)!);
     earlier.close();
     const call = await open(dataDir, 'demo');
     expect((await call('watch:list')).map((w) => w.eventId)).toEqual([999]);

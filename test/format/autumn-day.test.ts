@@ -88,22 +88,22 @@ for (const machineZone of ['UTC', 'Australia/Adelaide']) {
               },
             ],
           }) as SettledEvent;
-        store.recordSettledPage(
+        store.settlements.recordSettledPage(
           Object.values(at).map((ms, i) => settled(i, ms)),
           Math.floor(at['00:00 on the 26th'] / 1000),
         );
-        const page = store.querySettlements({ ...dayRange('2026-10-25', '2026-10-25', LONDON), limit: 50 });
+        const page = store.settlements.querySettlements({ ...dayRange('2026-10-25', '2026-10-25', LONDON), limit: 50 });
         const got = page.rows.map((r) => names[r.eventId - 100]).sort();
         expect(got).toEqual(['00:00 on the 25th', '01:30 BST', '01:30 GMT', '23:59 on the 25th'].sort());
         expect(page.total).toBe(4);
         // The 24th and the 26th each have theirs.
         expect(
-          store
+          store.settlements
             .querySettlements({ ...dayRange('2026-10-24', '2026-10-24', LONDON), limit: 50 })
             .rows.map((r) => names[r.eventId - 100]),
         ).toEqual(['23:59 on the 24th']);
         expect(
-          store
+          store.settlements
             .querySettlements({ ...dayRange('2026-10-26', '2026-10-26', LONDON), limit: 50 })
             .rows.map((r) => names[r.eventId - 100]),
         ).toEqual(['00:00 on the 26th']);

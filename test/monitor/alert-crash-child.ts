@@ -31,7 +31,7 @@ for (;;) {
   const r = await follower.sync();
   if (
     !r.error &&
-    store.knownSettlements(Array.from({ length: Number(total) }, (_, i) => 1000 + i)).size === Number(total)
+    store.settlements.knownSettlements(Array.from({ length: Number(total) }, (_, i) => 1000 + i)).size === Number(total)
   )
     break;
 }

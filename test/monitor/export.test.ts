@@ -95,7 +95,7 @@ const jsonLines = (text: string) =>
 describe('cli export', () => {
   it('writes settlements as SettledEvent JSON lines, and as CSV with one row per settled line', async () => {
     const store = openStore({ path: db });
-    const stored = [...store.exportSettlements()];
+    const stored = [...store.settlements.exportSettlements()];
     store.close();
     expect(stored.length).toBeGreaterThan(3);
     const records = jsonLines(await exportOf(['settlements']));
@@ -207,7 +207,7 @@ describe('market-line limits kept (must-show 2)', () => {
     const expected: string[] = [];
     try {
       const byLine = new Map<string, { at: number; maxWin: number | null }[]>();
-      for (const p of store.exportLineHistory()) {
+      for (const p of store.history.exportLineHistory()) {
         if (p.bar) continue;
         const k = `${p.eventId}/${p.lineId}`;
         const list = byLine.get(k) ?? [];
@@ -242,9 +242,9 @@ describe('market-line limits kept (must-show 2)', () => {
     const later = Date.now() + 400 * 86_400_000;
     const store = openStore({ path: copy, clock: () => later, retentionDays: 1 });
     try {
-      const report = store.maintain();
+      const report = store.maintenance.maintain();
       expect(report.oddsTicksDeleted).toBeGreaterThan(0);
-      expect([...store.exportLineHistory()]).toEqual([]);
+      expect([...store.history.exportLineHistory()]).toEqual([]);
     } finally {
       store.close();
     }

@@ -102,9 +102,9 @@ describe('a handicap moved under its line id (issue 35, class 4)', () => {
 
   it('Top movers measures a moved line against its own value\u2019s history only', () => {
     store = openStore({ path: ':memory:', clock: () => T0 + 20 * 60_000 });
-    store.recordSnapshot({ ...header, markets: [spread(-0.5, { home: 1.95, away: 1.95 })] }, T0);
-    store.addWatch(1, T0);
-    store.recordTicks(1, [spread(-0.25, { home: 1.72, away: 2.2 })], T0 + 10 * 60_000);
+    store.odds.recordSnapshot({ ...header, markets: [spread(-0.5, { home: 1.95, away: 1.95 })] }, T0);
+    store.watchlist.addWatch(1, T0);
+    store.odds.recordTicks(1, [spread(-0.25, { home: 1.72, away: 2.2 })], T0 + 10 * 60_000);
     const rows = topMovers(store, 'EM', T0 + 20 * 60_000).filter((r) => r.lineId === 11);
     // -0.25 has only its own price in the window: no move (the old key read it against -0.5's 2.000: -10.9%).
     expect(rows.map((r) => [r.sideWords, Math.abs(r.move15!)])).toEqual([

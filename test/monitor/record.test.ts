@@ -87,9 +87,9 @@ function tmpDb(): string {
 function checkSettlements(s: Simulator, db: string) {
   const store = openStore({ path: db });
   try {
-    const cursor = store.settledCursor();
+    const cursor = store.settlements.settledCursor();
     expect(cursor).not.toBeNull();
-    const stored = [...store.exportSettlements()];
+    const stored = [...store.settlements.exportSettlements()];
     const ids = stored.map((e) => e.event_id);
     expect(new Set(ids).size, 'no settlement stored twice').toBe(ids.length);
     const truth = s.truth.settled().filter((e) => Math.floor(parseServiceTime(e.settled_at)! / 1000) < cursor!);
@@ -163,12 +163,12 @@ describe('cli record', () => {
     const watched = new Set(watch);
     const store = openStore({ path: db });
     try {
-      const points = [...store.exportMaxWin()].filter((p) => p.previousMaxWin !== null);
+      const points = [...store.history.exportMaxWin()].filter((p) => p.previousMaxWin !== null);
       const all: AlertRecord[] = [];
       for (
-        let page = store.listAlerts({ limit: 1000 });
+        let page = store.alerts.listAlerts({ limit: 1000 });
         page.length > 0;
-        page = store.listAlerts({ limit: 1000, beforeId: page[page.length - 1]!.id })
+        page = store.alerts.listAlerts({ limit: 1000, beforeId: page[page.length - 1]!.id })
       )
         all.push(...page);
       const alerts = all.filter((a) => a.kind === 'max_win' && a.specialId !== null);

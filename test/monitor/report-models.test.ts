@@ -40,9 +40,9 @@ function recount(model: DevigModel): { lines: number; weight: number; logLoss: n
   let logLoss = 0;
   let brier = 0;
   try {
-    for (const ev of store.exportSettlements()) {
+    for (const ev of store.settlements.exportSettlements()) {
       if (ev.status !== 'ended') continue;
-      const closes = new Map(store.lineCloses(ev.event_id).map((c) => [c.lineId, c]));
+      const closes = new Map(store.bets.lineCloses(ev.event_id).map((c) => [c.lineId, c]));
       for (const l of ev.settlement) {
         const close = closes.get(l.line_id);
         if (!close?.closing || marketKind(l.market) === 'other' || !sameLine(close.line, l.line, l.market)) continue;

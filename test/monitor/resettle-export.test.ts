@@ -73,7 +73,7 @@ describe('a re-settlement through the CLI export', () => {
     const clock = createManualClock(T0 + 60_000);
     const store = openStore({ path: db, clock: () => clock.now() });
     // The trader's bet: the draw at 3.40 for 10 on the match's moneyline, as the stream showed it before kick-off.
-    store.recordSnapshot(
+    store.odds.recordSnapshot(
       {
         event_id: ID,
         sport_id: 1,
@@ -100,7 +100,7 @@ describe('a re-settlement through the CLI export', () => {
       },
       T0 - 8_000_000,
     );
-    const bet = store.addBet({ eventId: ID, lineId: ML, side: 'draw', price: 3.4, stake: 10 }, T0 - 7_900_000);
+    const bet = store.bets.addBet({ eventId: ID, lineId: ML, side: 'draw', price: 3.4, stake: 10 }, T0 - 7_900_000);
 
     const notified: UserNotification[] = [];
     const follower = createSettlementFollower({
@@ -122,17 +122,17 @@ describe('a re-settlement through the CLI export', () => {
 
     // Settled 2-3: the draw lost.
     expect((await follower.sync()).added).toBe(1);
-    expect(store.listBets()[0]).toMatchObject({ id: bet.id, result: 'loss', pnl: -10, resettled: null });
+    expect(store.bets.listBets()[0]).toMatchObject({ id: bet.id, result: 'loss', pnl: -10, resettled: null });
     // Sent again 99-99 (a later second, so the walk from the cursor reads it): a re-settlement, not a new settlement.
     service.events[0] = settledAs(99, 99, 20);
     expect((await follower.sync()).added).toBe(0);
     const kinds = () =>
-      store
+      store.alerts
         .listAlerts()
         .map((a) => a.kind)
         .reverse();
     expect(kinds()).toEqual(['settled', 'resettled']);
-    const [resettledAlert] = store.listAlerts();
+    const [resettledAlert] = store.alerts.listAlerts();
     expect(resettledAlert!.message.split('\n')[0]).toBe('Re-settled: Lions v Tigers: 2–3 → 99–99');
     expect(resettledAlert).toMatchObject({
       eventId: ID,

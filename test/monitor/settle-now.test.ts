@@ -66,7 +66,7 @@ describe('check settlements now', () => {
     expect(timed.added).toBe(1);
     const answers = await Promise.all(asked);
     expect(answers.map((a) => a.added)).toEqual([1, 1, 1]);
-    expect(st.settlement(702)).not.toBeNull();
+    expect(st.settlements.settlement(702)).not.toBeNull();
     // The timed walk (one page), then one walk for all three clicks (the inclusive cursor's page), not three.
     expect(settledPages(s)).toBe(2);
   });

@@ -41,11 +41,11 @@ describe('settled walk', () => {
     const r = await walk(10);
     expect(r.error).toBeNull();
     expect(r.added.map((e) => e.event_id)).toEqual(events.map((e) => e.event_id));
-    expect([...store.exportSettlements()].length).toBe(95);
+    expect([...store.settlements.exportSettlements()].length).toBe(95);
     // A second walk finds nothing new and stores nothing twice.
     const again = await walk(10);
     expect(again.added).toEqual([]);
-    expect([...store.exportSettlements()].length).toBe(95);
+    expect([...store.settlements.exportSettlements()].length).toBe(95);
   });
 
   it('gets past a full page whose settlements all share the cursor second', async () => {
@@ -60,7 +60,7 @@ describe('settled walk', () => {
     const r = await walk(200);
     expect(r.error).toBeNull();
     expect(new Set(r.added.map((e) => e.event_id)).size).toBe(events.length);
-    expect([...store.exportSettlements()].length).toBe(events.length);
+    expect([...store.settlements.exportSettlements()].length).toBe(events.length);
     // It widened the page, then split the second by sport.
     expect(service.calls.some((c) => c.includes('limit=1000') && c.includes('sport_id='))).toBe(true);
   });
@@ -97,9 +97,9 @@ describe('settled walk', () => {
     store = openStore({ path: ':memory:' });
     const r = await walk(50);
     expect(r.error).toBeNull();
-    const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
+    const stored = new Set([...store.settlements.exportSettlements()].map((e) => e.event_id));
     expect(stored.has(405)).toBe(true);
-    expect(store.settlement(405)!.settlement.length).toBe(2);
+    expect(store.settlements.settlement(405)!.settlement.length).toBe(2);
     expect(stored.has(408)).toBe(false);
     expect(stored.size).toBe(11);
     // Both were reported; the one that could not be repaired says it is missing.
@@ -118,8 +118,8 @@ describe('settled walk', () => {
     service.hook = realHook;
     store = openStore({ path: ':memory:' });
     const first = await walk(10);
-    const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
-    const cursor = store.settledCursor()!;
+    const stored = new Set([...store.settlements.exportSettlements()].map((e) => e.event_id));
+    const cursor = store.settlements.settledCursor()!;
     // Everything before the cursor second is stored; the walk got two pages in, so there is something before it.
     const before = events.filter((e) => Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor);
     expect(before.length).toBeGreaterThan(0);
@@ -128,7 +128,7 @@ describe('settled walk', () => {
     service.hook = undefined;
     const second = await walk(10);
     expect(second.error).toBeNull();
-    expect([...store.exportSettlements()].length).toBe(40);
+    expect([...store.settlements.exportSettlements()].length).toBe(40);
   });
 
   it('sees settlements that arrive in the cursor second after a walk', async () => {
@@ -204,7 +204,7 @@ describe('settled walk under faults', () => {
     let walks = 0;
     let cursorChecks = 0;
     for (; walks < 40; walks++) {
-      const cursorBefore = store.settledCursor();
+      const cursorBefore = store.settlements.settledCursor();
       const r = await onClock(
         walkSettled({
           client,
@@ -217,10 +217,10 @@ describe('settled walk under faults', () => {
       if (r.error) {
         errors.push(r.error.kind);
         // A fault never moves the cursor past what is unread: everything before the cursor second is stored.
-        const cursor = store.settledCursor();
+        const cursor = store.settlements.settledCursor();
         if (cursor !== null && cursor !== cursorBefore) {
           cursorChecks++;
-          const stored = new Set([...store.exportSettlements()].map((e) => e.event_id));
+          const stored = new Set([...store.settlements.exportSettlements()].map((e) => e.event_id));
           for (const e of events)
             if (Math.floor(Date.parse(`${e.settled_at}Z`) / 1000) < cursor)
               expect(stored.has(e.event_id), `event ${e.event_id} before cursor`).toBe(true);
@@ -234,15 +234,15 @@ describe('settled walk under faults', () => {
     // The check above really ran: some failed walk had moved the cursor before its fault.
     expect(cursorChecks, 'failed walks that had moved the cursor').toBeGreaterThan(0);
     expect(new Set(errors)).toEqual(new Set(['rate_limit', 'server', 'network']));
-    const stored = [...store.exportSettlements()];
+    const stored = [...store.settlements.exportSettlements()];
     expect(stored.length).toBe(events.length);
     expect(new Set(stored.map((e) => e.event_id)).size).toBe(events.length);
     // Repaired whole from /api/settlement.
-    expect(store.settlement(15)!.settlement).toHaveLength(2);
-    expect(store.settlement(3010)!.settlement).toHaveLength(2);
+    expect(store.settlements.settlement(15)!.settlement).toHaveLength(2);
+    expect(store.settlements.settlement(3010)!.settlement).toHaveLength(2);
     // The unknown word is kept as sent on its line (issue 22: a bet on it goes to the trader to settle by hand, with
     // the word named); the settlement keeps both lines and no problem is reported for it.
-    expect(store.settlement(3005)!.settlement.map((l) => [l.line_id, l.outcome_home])).toEqual([
+    expect(store.settlements.settlement(3005)!.settlement.map((l) => [l.line_id, l.outcome_home])).toEqual([
       [30050, expect.any(String)],
       [30051, 'half-won'],
     ]);

@@ -449,7 +449,7 @@ describe('e. an abandoned match', () => {
       expect(voided.length).toBeGreaterThanOrEqual(3);
       for (const v of voided) {
         expect(r.added.some((e) => e.event_id === v.event_id)).toBe(true);
-        expect(store.settlement(v.event_id)?.status).toBe(v.status);
+        expect(store.settlements.settlement(v.event_id)?.status).toBe(v.status);
       }
     } finally {
       store.close();

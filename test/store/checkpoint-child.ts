@@ -11,9 +11,9 @@ const TICKS_PER_TX = 20;
 const path = process.argv[2];
 if (!path) throw new Error('usage: checkpoint-child <db>');
 const store = openStore({ path, checkpointer: { everyMs: 5 } });
-process.stdout.write(`ready ${store.walCheckpoints()} ${TICKS_PER_TX}\n`);
+process.stdout.write(`ready ${store.maintenance.walCheckpoints()} ${TICKS_PER_TX}\n`);
 for (let seq = 0; ; seq++) {
-  store.recordTickBatches(
+  store.odds.recordTickBatches(
     Array.from({ length: TICKS_PER_TX }, (_, e) => ({
       eventId: e,
       markets: [market(e * 40 + (seq % 40), seq)],

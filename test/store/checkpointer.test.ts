@@ -30,7 +30,7 @@ const T0 = Date.UTC(2026, 0, 1);
  * 10,000 odds ticks over 200 events of 40 lines (the bench's spread, so commits touch pages all over the file) in
  * ten rounds of ten transactions. `between` runs after each round.
  */
-async function writeTicks(store: Store, between: () => Promise<void>): Promise<number[]> {
+async function writeTicks(store: Pick<Store, 'path' | 'odds'>, between: () => Promise<void>): Promise<number[]> {
   const load = createTickLoad({ events: 200, linesPerEvent: 40, updatesPerSecond: 4_000 });
   const sizes: number[] = [];
   let at = T0;
@@ -38,7 +38,7 @@ async function writeTicks(store: Store, between: () => Promise<void>): Promise<n
     for (let tx = 0; tx < 10; tx++, at += 25) {
       const batches = load.next(at, 25);
       expect(batches).toHaveLength(100);
-      store.recordTickBatches(batches);
+      store.odds.recordTickBatches(batches);
       sizes.push(walBytes(store.path));
     }
     await between();
@@ -59,13 +59,13 @@ describe('the store checkpointer', () => {
     // With the checkpointer: after each round it folds the log in and, once the writes pause, empties the file.
     const path = freshPath();
     const store = openStore({ path, clock: () => T0, checkpointer: { everyMs: 20 } });
-    expect(store.walCheckpoints()).toBe('thread');
+    expect(store.maintenance.walCheckpoints()).toBe('thread');
     const sizes = await writeTicks(store, () => until(() => walBytes(path) === 0));
     expect(Math.max(...sizes)).toBeLessThan(JOURNAL_SIZE_LIMIT);
     expect(Math.max(...sizes)).toBeLessThan(unchecked / 4);
     // Nothing went missing on the way: the store reads every tick, and so does another connection.
     expect(tickCount(path)).toBe(10_000);
-    expect(store.latestMarkets(1000).length).toBeGreaterThan(0);
+    expect(store.history.latestMarkets(1000).length).toBeGreaterThan(0);
     store.close();
   }, 120_000);
 
@@ -76,13 +76,13 @@ describe('the store checkpointer', () => {
     const latest = new Map<number, number>();
     for (let tx = 0; tx < 200; tx++) {
       const batches = load.next(T0 + tx * 100, 100);
-      store.recordTickBatches(batches);
+      store.odds.recordTickBatches(batches);
       for (const b of batches) for (const m of b.markets) latest.set(m.line_id, b.at);
       // Between commits the thread checkpoints; each read after a commit must see it, from the log or the file.
       if (tx % 20 === 19) {
         await sleep(10);
         const seen = new Map<number, number>();
-        for (let e = 1000; e < 1020; e++) for (const m of store.latestMarkets(e)) seen.set(m.lineId, m.seenAt);
+        for (let e = 1000; e < 1020; e++) for (const m of store.history.latestMarkets(e)) seen.set(m.lineId, m.seenAt);
         expect(seen).toEqual(latest);
       }
     }
@@ -93,9 +93,11 @@ describe('the store checkpointer', () => {
   it('stops on close: no -wal or -shm is left, and no other connection holds the file', async () => {
     const path = freshPath();
     const store = openStore({ path, clock: () => T0, checkpointer: { everyMs: 5 } });
-    store.recordTickBatches(createTickLoad({ events: 5, linesPerEvent: 5, updatesPerSecond: 1_000 }).next(T0, 1_000));
+    store.odds.recordTickBatches(
+      createTickLoad({ events: 5, linesPerEvent: 5, updatesPerSecond: 1_000 }).next(T0, 1_000),
+    );
     await until(() => walBytes(path) === 0); // the checkpointer ran (its idle truncation)
-    store.recordTickBatches(
+    store.odds.recordTickBatches(
       createTickLoad({ events: 5, linesPerEvent: 5, updatesPerSecond: 1_000, seed: 2 }).next(T0, 1_000),
     );
     store.close();
@@ -143,23 +145,23 @@ describe('the store checkpointer', () => {
 
   it('has no checkpointer for a store in memory', () => {
     const memory = openStore({ path: ':memory:' });
-    expect(memory.walCheckpoints()).toBe('none');
+    expect(memory.maintenance.walCheckpoints()).toBe('none');
     memory.close();
     const file = openStore({ path: freshPath() });
-    expect(file.walCheckpoints()).toBe('thread');
+    expect(file.maintenance.walCheckpoints()).toBe('thread');
     file.close();
   });
 
   it('hands checkpoints back to SQLite when its thread cannot run, and the log stays bounded', async () => {
     // A thread entry that is missing, and one that fails as it starts.
     const missing = openStore({ path: freshPath(), checkpointer: { entry: join(dir, 'no-such-worker.js') } });
-    expect(missing.walCheckpoints()).toBe('sqlite');
+    expect(missing.maintenance.walCheckpoints()).toBe('sqlite');
     missing.close();
     const broken = join(dir, 'broken-worker.mjs');
     writeFileSync(broken, "throw new Error('this checkpointer is broken');\n");
     const path = freshPath();
     const store = openStore({ path, clock: () => T0, checkpointer: { entry: broken } });
-    await until(() => store.walCheckpoints() === 'sqlite');
+    await until(() => store.maintenance.walCheckpoints() === 'sqlite');
     const sizes = await writeTicks(store, async () => undefined);
     // SQLite checkpoints every 1,000 pages (4 MB) on the committing connection: the file never gets near the limit.
     expect(Math.max(...sizes)).toBeLessThan(JOURNAL_SIZE_LIMIT);

@@ -21,6 +21,6 @@ for (let i = 0; ; i++) {
   const batch = load.next(from, BATCH_MS);
   now = from + BATCH_MS;
   if (newest !== null && from <= newest) continue;
-  store.recordTickBatches(batch);
-  for (;;) if (store.compactStep({ maxRows: 40, budgetMs: 2 }).done) break;
+  store.odds.recordTickBatches(batch);
+  for (;;) if (store.maintenance.compactStep({ maxRows: 40, budgetMs: 2 }).done) break;
 }

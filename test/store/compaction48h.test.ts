@@ -52,22 +52,22 @@ describe('48 simulated hours at the benchmark rate', () => {
         else minutes.set(key, { first: clean(m.prices), last: clean(m.prices) });
         if (seen[seen.length - 1]?.[1] !== m.max_win) seen.push([b.at, m.max_win]);
       }
-      store.recordTickBatches(batch);
+      store.odds.recordTickBatches(batch);
       // Two hours of raw ticks alone give the raw size per tick on this very load.
       if (at < t0 + 2 * HOUR) {
-        rawOnly.recordTickBatches(batch);
+        rawOnly.odds.recordTickBatches(batch);
         rawSampleTicks += batch.length;
       }
       await clock.advance(BATCH_MS);
       for (;;) {
         // Bounded by rows, not time, so the run (and the file) is the same on any machine.
-        const step = store.compactStep({ maxRows: 2_000, budgetMs: Infinity });
+        const step = store.maintenance.compactStep({ maxRows: 2_000, budgetMs: Infinity });
         steps++;
         longestStepMs = Math.max(longestStepMs, step.ms);
         if (step.done) break;
       }
     }
-    const usage = store.usage();
+    const usage = store.maintenance.usage();
     store.close();
     rawOnly.close();
     const rawPerTick = statSync(join(dir, 'raw.db')).size / rawSampleTicks;
@@ -87,7 +87,7 @@ describe('48 simulated hours at the benchmark rate', () => {
     const reopened = openStore({ path: join(dir, 'compacted.db'), clock: () => clock.now(), rawTickHours: 1 });
     const edge = t0 + (HOURS - 2) * HOUR;
     for (const { eventId, lineId } of watched) {
-      const history = reopened.oddsHistory(eventId, lineId);
+      const history = reopened.history.oddsHistory(eventId, lineId);
       let bars = 0;
       for (const p of history) {
         if (!p.bar) continue;

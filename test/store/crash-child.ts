@@ -16,7 +16,7 @@ function firstAt(cursor: number): number {
   return i;
 }
 
-let cursor = store.settledCursor() ?? settledAtSeconds(0);
+let cursor = store.settlements.settledCursor() ?? settledAtSeconds(0);
 let seq = 0;
 process.stdout.write('ready\n');
 for (;;) {
@@ -24,11 +24,11 @@ for (;;) {
   const events = Array.from({ length: PAGE }, (_, k) => settledEvent(first + k, 5 + ((first + k) % 7)));
   const last = events[events.length - 1];
   const next = settledAtSeconds(first + PAGE - 1);
-  store.recordSettledPage(events, next);
+  store.settlements.recordSettledPage(events, next);
   cursor = next;
   if (!last) break;
   for (let b = 0; b < 5; b++, seq++) {
-    store.recordTickBatches(
+    store.odds.recordTickBatches(
       Array.from({ length: 20 }, (_, e) => ({ eventId: e, markets: [market(e * 10 + (seq % 10), seq)], at: seq })),
     );
   }

@@ -14,5 +14,5 @@ const store = openStore({
   extraMigrations: [rebuildLineBars(slice ? Number(slice) : undefined)],
   onMigrationProgress: (p) => writeSync(1, `progress ${p.done} ${p.total}\n`),
 });
-writeSync(1, `done ${store.schemaVersion()}\n`);
+writeSync(1, `done ${store.maintenance.schemaVersion()}\n`);
 store.close();

@@ -85,7 +85,7 @@ describe('a table-rebuilding migration killed in the middle', () => {
 
     // And the store reads it as usual at the new version.
     const store = openStore({ path, checkpoints: 'sqlite', extraMigrations: [rebuildLineBars()] });
-    expect(store.schemaVersion()).toBe(REBUILD_VERSION);
+    expect(store.maintenance.schemaVersion()).toBe(REBUILD_VERSION);
     store.close();
   }, 60_000);
 });

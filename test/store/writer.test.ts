@@ -36,7 +36,7 @@ const ticksOf = (k: number): TickBatch[] =>
  * A stream's worth of mixed writes: ticks every time, a snapshot every 7th, closing-line prices every 3rd, event 1's
  * kick-off at 40, a drop alert every 5th.
  */
-function handAll(store: Store, from: number, to: number): void {
+function handAll(store: Pick<Store, 'writer'>, from: number, to: number): void {
   for (let k = from; k < to; k++) {
     store.writer.recordTickBatches(ticksOf(k));
     if (k % 7 === 0) {
@@ -145,7 +145,7 @@ describe('the store writer', () => {
       const ats = a.odds_ticks!.map((r) => (r as number[])[2]!);
       expect(ats.every((at, i) => i === 0 || at >= ats[i - 1]!)).toBe(true);
       // Kick-off closed event 1's open lines, after the prices handed before it.
-      const before = threaded.lineCloses(1).filter((c) => c.openedAt < 40_000);
+      const before = threaded.bets.lineCloses(1).filter((c) => c.openedAt < 40_000);
       expect(before.length).toBeGreaterThan(0);
       expect(before.map((c) => c.closedAt)).toEqual(before.map(() => 40_000));
     } finally {
@@ -320,17 +320,18 @@ describe('the store writer', () => {
           store.writer.recordTickBatches(ticksOf(page));
           const events = [settledEvent(page * 2), settledEvent(page * 2 + 1)];
           store.transaction(() => {
-            store.knownSettlements(events.map((e) => e.event_id));
+            store.settlements.knownSettlements(events.map((e) => e.event_id));
             const until = performance.now() + 200;
             while (ticks() === before && performance.now() < until) Atomics.wait(pause, 0, 0, 2);
-            store.recordSettledPage(events, settledAtSeconds(page * 2 + 1));
+            store.settlements.recordSettledPage(events, settledAtSeconds(page * 2 + 1));
           });
         }
         await store.writer.settled();
         expect(problems).toEqual([]);
-        expect(store.knownSettlements(Array.from({ length: PAGES * 2 }, (_, i) => settledEvent(i).event_id)).size).toBe(
-          PAGES * 2,
-        );
+        expect(
+          store.settlements.knownSettlements(Array.from({ length: PAGES * 2 }, (_, i) => settledEvent(i).event_id))
+            .size,
+        ).toBe(PAGES * 2);
         expect(ticks()).toBe((PAGES + 1) * TICKS_PER_MESSAGE);
       } finally {
         watcher.close();
@@ -344,11 +345,13 @@ describe('the store writer', () => {
         { kind: 'price', eventId: 2, message: 'second' },
       ]);
       // A settlement's alert, on the store's own connection (in its settlement's transaction), meanwhile.
-      const settled = store.transaction(() => store.appendAlert({ kind: 'settled', eventId: 3, message: 'third' }));
+      const settled = store.transaction(() =>
+        store.alerts.appendAlert({ kind: 'settled', eventId: 3, message: 'third' }),
+      );
       const later = store.writer.appendAlerts([{ kind: 'drop', eventId: 4, message: 'fourth' }]);
       expect([...fired, settled, ...later].map((a) => a.id)).toEqual([1, 2, 3, 4]);
       await store.writer.settled();
-      expect(store.listAlerts().map((a) => [a.id, a.message])).toEqual([
+      expect(store.alerts.listAlerts().map((a) => [a.id, a.message])).toEqual([
         [4, 'fourth'],
         [3, 'third'],
         [2, 'second'],
@@ -365,7 +368,7 @@ describe('the store writer', () => {
       expect(problems.map((p) => p.message)).toEqual([
         'Could not record alerts: alert 5 was stored as 6: another program writes this history file',
       ]);
-      expect(store.listAlerts({ limit: 2 }).map((a) => [a.id, a.message])).toEqual([
+      expect(store.alerts.listAlerts({ limit: 2 }).map((a) => [a.id, a.message])).toEqual([
         [6, 'fifth'],
         [5, 'from elsewhere'],
       ]);
@@ -385,7 +388,7 @@ describe('the store writer', () => {
       store.writer.updateAlerts([{ id: episode!.id, message: 'three lines', data: { count: 3 } }]);
       await store.writer.settled();
       expect(problems).toEqual([]);
-      expect(store.listAlerts().map((a) => [a.id, a.at, a.kind, a.message, a.data])).toEqual([
+      expect(store.alerts.listAlerts().map((a) => [a.id, a.at, a.kind, a.message, a.data])).toEqual([
         [other!.id, other!.at, 'price', 'crossed', null],
         [episode!.id, 5, 'drop', 'three lines', { count: 3 }],
       ]);
@@ -394,7 +397,9 @@ describe('the store writer', () => {
     try {
       const [a] = inline.writer.appendAlerts([{ kind: 'drop', eventId: 1, message: 'one line' }]);
       inline.writer.updateAlerts([{ id: a!.id, message: 'two lines', data: { count: 2 } }]);
-      expect(inline.listAlerts().map((r) => [r.id, r.message, r.data])).toEqual([[a!.id, 'two lines', { count: 2 }]]);
+      expect(inline.alerts.listAlerts().map((r) => [r.id, r.message, r.data])).toEqual([
+        [a!.id, 'two lines', { count: 2 }],
+      ]);
     } finally {
       inline.close();
     }
@@ -439,7 +444,7 @@ describe('the store writer', () => {
       expect(store.writer.where()).toBe('inline');
       store.writer.recordTickBatches(ticksOf(1));
       expect(store.writer.backlog()).toBe(0);
-      expect(store.latestMarkets(1).length).toBeGreaterThan(0);
+      expect(store.history.latestMarkets(1).length).toBeGreaterThan(0);
     } finally {
       store.close();
     }

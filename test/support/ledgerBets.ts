@@ -83,9 +83,12 @@ export const settled = (line_id: number, line: number | null, h: string, d: stri
 const spreadWords = (line: number): [string, string, string] =>
   line <= -1 ? ['push', 'loss', 'push'] : ['win', 'loss', 'loss'];
 
-export function writeLedgerBets(store: Store, o: { matches: number; bets: number }): void {
+export function writeLedgerBets(
+  store: Pick<Store, 'odds' | 'bets' | 'settlements'>,
+  o: { matches: number; bets: number },
+): void {
   const MATCHES = o.matches;
-  store.recordSports([{ sport_id: 29, name: 'Soccer' }]);
+  store.odds.recordSports([{ sport_id: 29, name: 'Soccer' }]);
   const events: EventOdds[] = [];
   for (let e = 1; e <= MATCHES; e++) {
     const ev = snapshot(e, 29, 100 + (e % 20), `League ${e % 20}`, [
@@ -94,8 +97,8 @@ export function writeLedgerBets(store: Store, o: { matches: number; bets: number
       market(e * 10 + 2, { market: 'totals', line: 2.5, prices: { over: 1.85, under: 2.0 } }),
     ]);
     events.push(ev);
-    store.recordSnapshot(ev, T0);
-    store.applyLineCloseOps(ev.markets.map((m) => ({ type: 'price' as const, eventId: e, market: m, at: T0 })));
+    store.odds.recordSnapshot(ev, T0);
+    store.bets.applyLineCloseOps(ev.markets.map((m) => ({ type: 'price' as const, eventId: e, market: m, at: T0 })));
   }
   const sides = [
     [0, 'home'],
@@ -110,18 +113,18 @@ export function writeLedgerBets(store: Store, o: { matches: number; bets: number
     const e = (i % MATCHES) + 1;
     const [k, side] = sides[i % sides.length]!;
     const m = events[e - 1]!.markets[k]!;
-    store.addBet(
+    store.bets.addBet(
       { eventId: e, lineId: m.line_id, side, price: m.prices![side]! * (1 + (i % 9) / 100), stake: 10 + (i % 50) },
       T0 + i * MIN,
     );
   }
   for (const ev of events) {
-    store.applyLineCloseOps([
+    store.bets.applyLineCloseOps([
       ...ev.markets.map((m) => ({ type: 'price' as const, eventId: ev.event_id, market: m, at: T0 + 9_000 * MIN })),
       { type: 'kickoff', eventId: ev.event_id, at: T0 + 10_000 * MIN, reason: 'started', confirmed: true },
     ]);
   }
-  store.recordSettledPage(
+  store.settlements.recordSettledPage(
     events.map((ev) =>
       settlement(
         ev,

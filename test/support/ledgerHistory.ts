@@ -35,7 +35,7 @@ export function seedLedgerHistory(o: LedgerHistoryOptions): { bets: number } {
   let now = end - days * DAY;
   const store = openStore({ path: o.db, clock: () => now });
   try {
-    store.recordSports(SPORTS.map((s) => ({ sport_id: s.id, name: s.name })));
+    store.odds.recordSports(SPORTS.map((s) => ({ sport_id: s.id, name: s.name })));
     const sports = SPORTS.filter((s) => ['Soccer', 'Basketball', 'Tennis', 'Baseball'].includes(s.name));
     for (let i = 0; i < n; i++) {
       const eventId = 9_000_000 + i;
@@ -92,17 +92,20 @@ export function seedLedgerHistory(o: LedgerHistoryOptions): { bets: number } {
         score_away: null,
         markets: [market],
       };
-      store.recordSnapshot(snapshot, placedAt);
-      store.applyLineCloseOps([{ type: 'price', eventId, market, at: placedAt }]);
-      store.addBet({ eventId, lineId: market.line_id, side, price, stake: rng.pick([20, 25, 50, 50, 100]) }, placedAt);
+      store.odds.recordSnapshot(snapshot, placedAt);
+      store.bets.applyLineCloseOps([{ type: 'price', eventId, market, at: placedAt }]);
+      store.bets.addBet(
+        { eventId, lineId: market.line_id, side, price, stake: rng.pick([20, 25, 50, 50, 100]) },
+        placedAt,
+      );
 
       // The newest bets' matches have not kicked off yet.
       if (kickoff > end) continue;
       const stale = rng.chance(0.03);
       const moved = kind === 'spread' && rng.chance(0.05);
       const last = moved ? { ...market, line: line! - 1 } : market;
-      if (!stale) store.applyLineCloseOps([{ type: 'price', eventId, market: last, at: kickoff - 5 * 60_000 }]);
-      store.applyLineCloseOps([{ type: 'kickoff', eventId, at: kickoff, reason: 'started', confirmed: !stale }]);
+      if (!stale) store.bets.applyLineCloseOps([{ type: 'price', eventId, market: last, at: kickoff - 5 * 60_000 }]);
+      store.bets.applyLineCloseOps([{ type: 'kickoff', eventId, at: kickoff, reason: 'started', confirmed: !stale }]);
 
       // Settled from the fair probabilities: one side wins.
       const u = rng.next();
@@ -135,9 +138,9 @@ export function seedLedgerHistory(o: LedgerHistoryOptions): { bets: number } {
           },
         ],
       };
-      store.recordSettledPage([settlement], Math.floor(settledAt / 1000));
+      store.settlements.recordSettledPage([settlement], Math.floor(settledAt / 1000));
       // A moved line's bet has no settlement of its own line: the trader settles it by hand.
-      if (moved) store.settleBetByHand(store.listBets({ eventId })[0]!.id, word(side));
+      if (moved) store.bets.settleBetByHand(store.bets.listBets({ eventId })[0]!.id, word(side));
     }
     return { bets: n };
   } finally {

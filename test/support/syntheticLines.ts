@@ -138,20 +138,20 @@ export interface SyntheticHistoryOptions {
  * the kick-off). Lines of one match must be adjacent; each gets line id eventId × 10 + its place in the match.
  */
 export function writeSyntheticHistory(
-  store: Store,
+  store: Pick<Store, 'odds' | 'bets' | 'settlements' | 'transaction'>,
   lines: readonly SettledClose[],
   o: SyntheticHistoryOptions = {},
 ): void {
   const first = o.firstKickOff ?? Date.UTC(2026, 0, 1, 12);
-  if (o.sports) store.recordSports(Object.entries(o.sports).map(([id, name]) => ({ sport_id: Number(id), name })));
+  if (o.sports) store.odds.recordSports(Object.entries(o.sports).map(([id, name]) => ({ sport_id: Number(id), name })));
   let cursor = 0;
   const BATCH = 2_000;
   let events: SettledEvent[] = [];
   let ops: LineCloseOp[] = [];
   const flush = () => {
     store.transaction(() => {
-      store.recordSettledPage(events, ++cursor);
-      store.applyLineCloseOps(ops);
+      store.settlements.recordSettledPage(events, ++cursor);
+      store.bets.applyLineCloseOps(ops);
     });
     events = [];
     ops = [];

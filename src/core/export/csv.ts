@@ -95,14 +95,16 @@ export const SETTLEMENT_CSV_HEADER = [
 ] as const;
 
 /** The Settlements view's rows for a filter, newest first, walked page by page with the keyset cursor. */
-export function* settlementCsvRows(
-  store: Pick<Store, 'querySettlements'>,
-  query: SettlementQuery,
-): Generator<unknown[]> {
+export function* settlementCsvRows(store: Pick<Store, 'settlements'>, query: SettlementQuery): Generator<unknown[]> {
   const { limit: _limit, after: _after, withoutTotal: _w, ...filter } = query;
   let after: SettlementCursor | undefined;
   for (;;) {
-    const page = store.querySettlements({ ...filter, limit: PAGE, withoutTotal: true, ...(after ? { after } : {}) });
+    const page = store.settlements.querySettlements({
+      ...filter,
+      limit: PAGE,
+      withoutTotal: true,
+      ...(after ? { after } : {}),
+    });
     for (const r of page.rows) {
       yield [
         r.eventId,
@@ -134,7 +136,7 @@ export function* settlementCsvRows(
 
 /** The app's settlements export (what settlements:exportCsv returns as one string today), streamed to `sink`. */
 export function writeSettlementsCsv(
-  store: Pick<Store, 'querySettlements'>,
+  store: Pick<Store, 'settlements'>,
   query: SettlementQuery,
   sink: Writable,
 ): Promise<number> {
@@ -147,7 +149,7 @@ export function writeSettlementsCsv(
  * left as it was.
  */
 export async function exportSettlementsCsvToFile(
-  store: Pick<Store, 'querySettlements'>,
+  store: Pick<Store, 'settlements'>,
   query: SettlementQuery,
   filePath: string,
 ): Promise<{ path: string; rows: number }> {

@@ -35,13 +35,13 @@ const move = (from: number | undefined, to: number) => (from === undefined ? nul
  * price and is left out, as are references that were partial. A row is a line id AND its value: a handicap moved
  * under the same id is measured only against its own value's history (never -0.25 against -0.5's prices).
  */
-export function topMovers(s: Store, model: DevigModel, now: number): MoverRow[] {
+export function topMovers(s: Pick<Store, 'history' | 'watchlist'>, model: DevigModel, now: number): MoverRow[] {
   const rows: MoverRow[] = [];
-  for (const ev of s.watchedEvents()) {
+  for (const ev of s.watchlist.watchedEvents()) {
     const label = ev.runnerHome && ev.runnerAway ? `${ev.runnerHome} v ${ev.runnerAway}` : `event ${ev.eventId}`;
     for (const m of ev.markets) {
       if (!m.prices) continue;
-      const history = s
+      const history = s.history
         .oddsHistory(ev.eventId, m.lineId, { from: now - 6 * 60 * MINUTE, to: now })
         .filter((p) => sameLine(p.line, m.line, m.market));
       const seen = new Set<PriceSide>(history.flatMap((p) => pricedSides(p.prices)));
@@ -99,7 +99,7 @@ export function betsHandlers(
   return {
     'bets:add': async (bet) => {
       const s = await settledStore(ctx);
-      const line = s.latestMarkets(bet.eventId).find((m) => m.lineId === bet.lineId);
+      const line = s.history.latestMarkets(bet.eventId).find((m) => m.lineId === bet.lineId);
       if (!line)
         throw new AppErrorException({
           kind: 'validation',
@@ -113,43 +113,43 @@ export function betsHandlers(
         });
       }
       try {
-        return s.addBet(bet, ctx.clock.now());
+        return s.bets.addBet(bet, ctx.clock.now());
       } catch (e) {
         throw new AppErrorException({ kind: 'validation', message: errorMessage(e) });
       }
     },
     'bets:remove': (id) => {
-      if (!store(ctx).removeBet(id, ctx.clock.now()))
+      if (!store(ctx).bets.removeBet(id, ctx.clock.now()))
         throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return null;
     },
     'bets:update': async (id, edit) => {
-      const bet = (await settledStore(ctx)).editBet(id, edit, ctx.clock.now());
+      const bet = (await settledStore(ctx)).bets.editBet(id, edit, ctx.clock.now());
       if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id} (it may have been removed).` });
       return bet;
     },
     'bets:restore': async (id) => {
-      const bet = (await settledStore(ctx)).restoreBet(id, ctx.clock.now());
+      const bet = (await settledStore(ctx)).bets.restoreBet(id, ctx.clock.now());
       if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No removed bet ${id} to bring back.` });
       return bet;
     },
     'bets:history': (id) => {
-      const revisions = store(ctx).betHistory(id);
+      const revisions = store(ctx).bets.betHistory(id);
       if (revisions.length === 0) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return revisions;
     },
     'bets:list': async (q) => {
-      const bets = (await settledStore(ctx)).listBets(q);
+      const bets = (await settledStore(ctx)).bets.listBets(q);
       return { bets, totals: betTotals(bets, model()), model: model() };
     },
     'bets:settle': (id, result) => {
-      const bet = store(ctx).settleBetByHand(id, result);
+      const bet = store(ctx).bets.settleBetByHand(id, result);
       if (!bet) throw new AppErrorException({ kind: 'not_found', message: `No bet ${id}.` });
       return bet;
     },
     'bets:exportCsv': async (q) => {
       let out = csvRow(BET_CSV_HEADER);
-      for (const row of betCsvRows((await settledStore(ctx)).listBets(q), ctx.settings.get().oddsFormat))
+      for (const row of betCsvRows((await settledStore(ctx)).bets.listBets(q), ctx.settings.get().oddsFormat))
         out += csvRow(row);
       return out;
     },
@@ -158,8 +158,8 @@ export function betsHandlers(
     'bets:report': async (q) => {
       const s = await settledStore(ctx);
       const started = performance.now();
-      const names = s.sportNames();
-      const bets = s.ledgerBets({
+      const names = s.scores.sportNames();
+      const bets = s.bets.ledgerBets({
         ...(q.from === undefined ? {} : { from: q.from }),
         ...(q.to === undefined ? {} : { to: q.to }),
       });
@@ -172,7 +172,7 @@ export function betsHandlers(
     },
     'movers:list': async () => topMovers(await settledStore(ctx), model(), ctx.clock.now()),
     'lines:closing': async (eventId) =>
-      (await settledStore(ctx)).lineCloses(eventId).map((c): LineCloseRow => {
+      (await settledStore(ctx)).bets.lineCloses(eventId).map((c): LineCloseRow => {
         const open = fairPrices(c.opening, model());
         const close = c.closing ? fairPrices(c.closing, model()) : null;
         const clv: LineCloseRow['clv'] = {};
@@ -183,7 +183,7 @@ export function betsHandlers(
       }),
     'priceAlerts:get': (eventId) => priceOverrides(store(ctx), eventId),
     'priceAlerts:set': (eventId, overrides) => {
-      store(ctx).setSetting(priceAlertKey(eventId), overrides);
+      store(ctx).settings.setSetting(priceAlertKey(eventId), overrides);
       return overrides;
     },
   };

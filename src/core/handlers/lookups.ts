@@ -15,14 +15,14 @@ export function lookupHandlers(
     'coverage:get': async (): Promise<CoverageView> => {
       try {
         const raw = await online(ctx, (c) => c.coverage(ui));
-        store(ctx).recordCoverage(raw, ctx.clock.now());
+        store(ctx).odds.recordCoverage(raw, ctx.clock.now());
         const sports = Object.entries(raw.standard)
           .map(([sport, events]) => ({ sport, events }))
           .sort((a, b) => a.sport.localeCompare(b.sport));
         return { sports, fetchedAt: ctx.clock.now(), raw };
       } catch (e) {
         // Offline: the last sample we recorded, marked by its time.
-        const cached = store(ctx).latestCoverage();
+        const cached = store(ctx).history.latestCoverage();
         if (cached.length === 0) throw e;
         const raw = { standard: Object.fromEntries(cached.map((c) => [c.sportName, c.count])) };
         return {
@@ -37,16 +37,16 @@ export function lookupHandlers(
     'sports:list': async () => {
       try {
         const sports = await online(ctx, (c) => c.sports(ui));
-        store(ctx).recordSports(sports);
+        store(ctx).odds.recordSports(sports);
         return sports;
       } catch (e) {
         // Offline (or no service): the names we stored keep the sport filter and labels alive.
-        const stored = store(ctx).storedSports();
+        const stored = store(ctx).history.storedSports();
         if (stored.length === 0) throw e;
         return stored;
       }
     },
-    'periods:list': () => store(ctx).periods(),
+    'periods:list': () => store(ctx).history.periods(),
     'fixtures:list': async (q) => {
       const fixtures = await online(ctx, (c) =>
         c.fixtures(
@@ -55,8 +55,8 @@ export function lookupHandlers(
         ),
       );
       const s = store(ctx);
-      s.recordFixtures(fixtures, ctx.clock.now());
-      const watched = new Set(s.watchIds());
+      s.odds.recordFixtures(fixtures, ctx.clock.now());
+      const watched = new Set(s.watchlist.watchIds());
       return fixtures.map((f) => ({ ...f, watched: watched.has(f.event_id) }));
     },
     'outrights:list': async (q) => {
@@ -70,12 +70,12 @@ export function lookupHandlers(
             ui,
           ),
         );
-        store(ctx).recordOutrights(markets, ctx.clock.now());
+        store(ctx).odds.recordOutrights(markets, ctx.clock.now());
         return markets;
       } catch (e) {
         // Unreachable: the markets as last fetched (a plan refusal is not offline, and says so).
         if (e instanceof AppErrorException && e.error.kind === 'plan') throw e;
-        const cached = store(ctx).storedOutrights({
+        const cached = store(ctx).history.storedOutrights({
           ...(q.sportId === undefined ? {} : { sportId: q.sportId }),
           minContestants: q.minContestants ?? DEFAULT_MIN_CONTESTANTS,
         });

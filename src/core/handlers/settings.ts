@@ -98,7 +98,7 @@ export function settingsHandlers(
         const before = targetBaseUrl(ctx);
         // The grid's layout is the profile's (its store), the rest the app's (settings.json).
         const { gridLayout, ...appPatch } = patch;
-        if (gridLayout) conn(ctx).store.setSetting(GRID_LAYOUT_SETTING, gridLayout);
+        if (gridLayout) conn(ctx).store.settings.setSetting(GRID_LAYOUT_SETTING, gridLayout);
         if (Object.keys(appPatch).length > 0) ctx.settings.update(appPatch);
         if (targetBaseUrl(ctx) !== before) await ctx.session.reconnect();
         return view();

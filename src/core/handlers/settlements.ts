@@ -30,10 +30,10 @@ export function settlementsHandlers(
   }
 
   return {
-    'settlements:query': (q) => store(ctx).querySettlements(q),
+    'settlements:query': (q) => store(ctx).settlements.querySettlements(q),
     'settlements:detail': async (eventId) => {
       const c = conn(ctx);
-      const settlement = c.store.settlement(eventId);
+      const settlement = c.store.settlements.settlement(eventId);
       if (!settlement) return null;
       // Results owed for a match nobody watched are fetched when the trader opens it; offline (or over the
       // look-ups' share), what we have.
@@ -42,11 +42,17 @@ export function settlementsHandlers(
         if (r?.asked) noteOutcome(ctx, r.error);
       }
       const sportName =
-        c.store.eventView(eventId)?.sportName ??
-        c.store.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ??
+        c.store.history.eventView(eventId)?.sportName ??
+        c.store.history.storedSports().find((s) => s.sport_id === settlement.sport_id)?.name ??
         null;
       const teams = Object.fromEntries(teamTotalTeams(c.store, settlement));
-      return { settlement, periodResults: c.store.results(eventId), sportName, periodNames: c.store.periods(), teams };
+      return {
+        settlement,
+        periodResults: c.store.settlements.results(eventId),
+        sportName,
+        periodNames: c.store.history.periods(),
+        teams,
+      };
     },
     'settlements:syncNow': async () => {
       const r = await requireEngine(ctx).monitor.syncSettled();
@@ -67,13 +73,13 @@ export function settlementsHandlers(
       return file === null ? null : exportSettlementsCsvToFile(store(ctx), q, file);
     },
     // Price, drop and max_win alerts are written by the store's writer: the list waits for what already fired.
-    'alerts:list': async (q) => (await settledStore(ctx)).listAlerts(q),
+    'alerts:list': async (q) => (await settledStore(ctx)).alerts.listAlerts(q),
     'alerts:mute': (eventId, muted) => {
       const s = store(ctx);
       const set = new Set(mutedEvents(s));
       if (muted) set.add(eventId);
       else set.delete(eventId);
-      s.setSetting(MUTED_SETTING, [...set]);
+      s.settings.setSetting(MUTED_SETTING, [...set]);
       return null;
     },
     'alerts:snooze': (eventId, until) => {
@@ -81,7 +87,7 @@ export function settlementsHandlers(
       const now = ctx.clock.now();
       const kept = snoozedEvents(s, now).filter((x) => x.eventId !== eventId);
       if (until !== null && until > now) kept.push({ eventId, until: Math.min(until, now + MAX_SNOOZE_MS) });
-      s.setSetting(SNOOZE_SETTING, kept);
+      s.settings.setSetting(SNOOZE_SETTING, kept);
       return kept;
     },
   };

@@ -19,17 +19,19 @@ export function specialsHandlers(ctx: CoreContext): Pick<CoreHandlers, 'specials
     return {
       eventId,
       restricted,
-      specials: c.store.specialsOf(eventId),
-      maxWinPoints: c.store.maxWinPointsOf(eventId),
-      lineMaxWinPoints: c.store.lineMaxWinChangesOf(eventId),
+      specials: c.store.history.specialsOf(eventId),
+      maxWinPoints: c.store.history.maxWinPointsOf(eventId),
+      lineMaxWinPoints: c.store.history.lineMaxWinChangesOf(eventId),
     };
   }
   return {
     'specials:list': async (eventId) => {
       const c = conn(ctx);
-      if (c.engine && c.store.specialsOf(eventId).length === 0) await c.engine.monitor.refreshSpecials([eventId]);
+      if (c.engine && c.store.history.specialsOf(eventId).length === 0)
+        await c.engine.monitor.refreshSpecials([eventId]);
       return view(eventId);
     },
-    'specials:history': (_eventId, specialId, contestantId) => store(ctx).specialHistory(specialId, contestantId),
+    'specials:history': (_eventId, specialId, contestantId) =>
+      store(ctx).history.specialHistory(specialId, contestantId),
   };
 }

@@ -10,7 +10,7 @@ function storeWithHours(hours: number) {
   let now = t0;
   const store = openStore({ path: ':memory:', clock: () => now, rawTickHours: 1 });
   const load = createTickLoad({ events: 1, linesPerEvent: 6, updatesPerSecond: 1.5 });
-  for (let at = t0; at < t0 + hours * HOUR; at += 60_000) store.recordTickBatches(load.next(at, 60_000));
+  for (let at = t0; at < t0 + hours * HOUR; at += 60_000) store.odds.recordTickBatches(load.next(at, 60_000));
   now = t0 + hours * HOUR;
   return store;
 }

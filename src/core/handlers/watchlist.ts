@@ -8,7 +8,7 @@ import { conn, noteOutcome, notFound, settledStore, store, type CoreContext } fr
 
 /** "Riverbridge Sox v Frosthaven Anchors (event 1600123)", or "event 1600123" when nothing is known of it. */
 function named(c: Connection, eventId: number): string {
-  const e = c.store.eventView(eventId);
+  const e = c.store.history.eventView(eventId);
   return e?.runnerHome && e.runnerAway ? `${e.runnerHome} v ${e.runnerAway} (event ${eventId})` : `event ${eventId}`;
 }
 
@@ -21,15 +21,15 @@ function named(c: Connection, eventId: number): string {
  */
 async function checkWatchable(ctx: CoreContext, c: Connection, eventId: number): Promise<void> {
   const s = c.store;
-  if (s.watchIds().includes(eventId)) return;
-  const settled = s.settlement(eventId);
+  if (s.watchlist.watchIds().includes(eventId)) return;
+  const settled = s.settlements.settlement(eventId);
   if (settled) {
     throw notFound(
       `${capital(named(c, eventId))} has ended (settled ${settled.score_home}–${settled.score_away}): there is nothing left to watch. Its result is in Settlements.`,
     );
   }
   if (!c.engine) return;
-  const sportId = s.eventView(eventId)?.sportId ?? undefined;
+  const sportId = s.history.eventView(eventId)?.sportId ?? undefined;
   const r = await c.engine.client.fixtures(sportId === undefined ? {} : { sportId }, {
     priority: 'normal',
     purpose: 'ui',
@@ -39,10 +39,10 @@ async function checkWatchable(ctx: CoreContext, c: Connection, eventId: number):
   const found = r.value.find((f) => f.event_id === eventId);
   if (found) {
     // The row is named from the book at once, not "Event 1600123" until the stream's snapshot.
-    s.recordFixtures([found], ctx.clock.now());
+    s.odds.recordFixtures([found], ctx.clock.now());
     return;
   }
-  if (s.eventView(eventId))
+  if (s.history.eventView(eventId))
     throw notFound(
       `${capital(named(c, eventId))} is no longer in the service's book: it has ended or was taken off. Nothing to watch.`,
     );
@@ -57,14 +57,14 @@ export function watchlistHandlers(
   ctx: CoreContext,
 ): Pick<CoreHandlers, 'watch:list' | 'watch:add' | 'watch:remove' | 'event:detail' | 'event:lineHistory'> {
   return {
-    'watch:list': () => store(ctx).watchedEvents(),
+    'watch:list': () => store(ctx).watchlist.watchedEvents(),
     'watch:add': async (eventId) => {
       const c = conn(ctx);
       await checkWatchable(ctx, c, eventId);
       if (c.engine) await c.engine.monitor.watch(eventId);
-      else c.store.addWatch(eventId, ctx.clock.now());
+      else c.store.watchlist.addWatch(eventId, ctx.clock.now());
       // One read of the watchlist serves both the push and the answer.
-      const list = c.store.watchedEvents();
+      const list = c.store.watchlist.watchedEvents();
       ctx.pushes.push('onWatchlist', list);
       const added = list.find((w) => w.eventId === eventId);
       if (!added) throw notFound(`Event ${eventId} is not on the watchlist`);
@@ -83,27 +83,27 @@ export function watchlistHandlers(
             e !== undefined && e.kind === shown.kind && engine.client.governor.scrubError(e).message === shown.message;
           if (!engine.monitor.streamStates().some((st) => same(st.error))) ctx.pushes.forgetError(shown);
         }
-      } else c.store.removeWatch(eventId);
-      ctx.pushes.push('onWatchlist', c.store.watchedEvents());
+      } else c.store.watchlist.removeWatch(eventId);
+      ctx.pushes.push('onWatchlist', c.store.watchlist.watchedEvents());
       // Dropping a stream emits no state of its own: without this the status bar kept counting it.
       ctx.pushes.scheduleStatus();
       return null;
     },
     'event:detail': async (eventId) => {
       const s = await settledStore(ctx);
-      const event = s.eventView(eventId);
+      const event = s.history.eventView(eventId);
       if (!event) throw notFound(`Nothing is recorded for event ${eventId} yet`);
-      const settlement = s.settlement(eventId);
+      const settlement = s.settlements.settlement(eventId);
       return {
         event,
-        watched: s.watchIds().includes(eventId),
+        watched: s.watchlist.watchIds().includes(eventId),
         settled: settlement !== null,
-        markets: s.latestMarkets(eventId),
-        periodResults: s.results(eventId),
-        liveStates: s.liveStateHistory(eventId),
+        markets: s.history.latestMarkets(eventId),
+        periodResults: s.settlements.results(eventId),
+        liveStates: s.history.liveStateHistory(eventId),
         settlement,
       };
     },
-    'event:lineHistory': async (eventId, lineId) => (await settledStore(ctx)).oddsHistory(eventId, lineId),
+    'event:lineHistory': async (eventId, lineId) => (await settledStore(ctx)).history.oddsHistory(eventId, lineId),
   };
 }

@@ -53,7 +53,13 @@ function setup(watched = new Set([1]), skewMs?: number | null) {
 
 describe('closing lines (docs/trading.md: the close is the last price offered before kick-off)', () => {
   const KICKOFF = T0 + 3_600_000;
-  const row = (c: ReturnType<Store['lineCloses']>[number]) => [c.lineId, c.closing, c.closeReason, c.closedAt, c.stale];
+  const row = (c: ReturnType<Store['bets']['lineCloses']>[number]) => [
+    c.lineId,
+    c.closing,
+    c.closeReason,
+    c.closedAt,
+    c.stale,
+  ];
 
   it('the stream saying live closes every open line at its last pre-match price; nothing in play moves it, nor a reconnect snapshot', async () => {
     const { clock, store, lines, errors } = setup();
@@ -65,7 +71,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     lines.onMarkets(1, [market(10, { home: 1.5, away: 2.6 })]); // in play: not a closing price
     lines.onSnapshot(1, snapshot(1, 1, [market(10, { home: 1.4, away: 2.9 })])); // a reconnect while live
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map((c) => [c.lineId, c.opening, ...row(c).slice(1)])).toEqual([
+    expect(store.bets.lineCloses(1).map((c) => [c.lineId, c.opening, ...row(c).slice(1)])).toEqual([
       [10, { home: 2, away: 1.9 }, { home: 1.9, away: 2 }, 'started', T0 + 120_000, false],
       [12, { over: 1.8, under: 2 }, { over: 1.8, under: 2 }, 'started', T0 + 120_000, false],
     ]);
@@ -75,23 +81,25 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
   it('must-show: suspended 40 minutes before kick-off and re-offered, the line closes at its last price before kick-off', async () => {
     const { clock, store, lines } = setup();
     const first = snapshot(1, 0, [market(10, { home: 1.7, away: 2.4 })]);
-    store.recordSnapshot(first, clock.now());
+    store.odds.recordSnapshot(first, clock.now());
     lines.onSnapshot(1, first);
     // The trader takes away at 2.40 for 100.
-    store.addBet({ eventId: 1, lineId: 10, side: 'away', price: 2.4, stake: 100 }, clock.now());
+    store.bets.addBet({ eventId: 1, lineId: 10, side: 'away', price: 2.4, stake: 100 }, clock.now());
     await clock.advance(KICKOFF - 40 * 60_000 - T0);
     lines.onMarkets(1, [market(10, null)]); // suspended 40 minutes before kick-off: not a close
     await clock.advance(10 * 60_000);
     lines.onMarkets(1, [market(10, { home: 1.85, away: 2.1 })]); // re-offered
     await clock.advance(20 * 60_000);
-    expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+    expect(store.bets.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
     lines.onMarkets(1, [market(10, { home: 1.88, away: 2.05 })]);
     await clock.advance(10 * 60_000 - 5_000);
     lines.onScore(1, { live_status: 1 }); // live: the close is 2.05 for away
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 1.88, away: 2.05 }, 'started', KICKOFF - 5_000, false]]);
+    expect(store.bets.lineCloses(1).map(row)).toEqual([
+      [10, { home: 1.88, away: 2.05 }, 'started', KICKOFF - 5_000, false],
+    ]);
     // CLV against the close 2.05 (EM fair away 2.05 x (1/1.88 + 1/2.05) = 2.1404): 2.40 / 2.1404 - 1 = +12.1%.
-    const [bet] = store.listBets();
+    const [bet] = store.bets.listBets();
     expect(bet).toMatchObject({ closingPrice: 2.05, closeStale: false, closeNote: null, sideWords: 'Away' });
     expect(bet!.clvByModel!.EM).toBeCloseTo((2.4 / (2.05 * (1 / 1.88 + 1 / 2.05)) - 1) * 100, 9);
     for (const clv of Object.values(bet!.clvByModel!)) expect(clv!).toBeGreaterThan(10);
@@ -105,7 +113,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     await clock.advance(61_000);
     lines.onMarkets(1, [market(10, { home: 2.6, away: 1.5 })]); // after the start
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.1, away: 1.8 }, 'kickoff', KICKOFF, false]]);
+    expect(store.bets.lineCloses(1).map(row)).toEqual([[10, { home: 2.1, away: 1.8 }, 'kickoff', KICKOFF, false]]);
   });
 
   it('a close the app did not follow to kick-off is kept but stale; a line missing from a fresh snapshot is gone', async () => {
@@ -115,7 +123,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     // A reconnect snapshot before kick-off without line 12: it left the book, closed at its last price and flagged.
     lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2.05, away: 1.85 })]));
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map(row)).toEqual([
+    expect(store.bets.lineCloses(1).map(row)).toEqual([
       [10, null, null, null, false],
       [12, { over: 1.8, under: 2 }, 'gone', T0 + 10 * 60_000, true],
     ]);
@@ -124,7 +132,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     await clock.advance(KICKOFF - T0 - 11 * 60_000 + 5 * 60_000);
     lines.onSnapshot(1, snapshot(1, 1, [market(10, { home: 1.5, away: 2.7 })]));
     await clock.advance(1_000);
-    const [close] = store.lineCloses(1);
+    const [close] = store.bets.lineCloses(1);
     expect(row(close!)).toEqual([10, { home: 2.05, away: 1.85 }, 'started', KICKOFF, true]);
   });
 
@@ -136,7 +144,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     lines.onMarkets(1, [ml({ home: 2.4, away: 3.1 })]);
     lines.onScore(1, { live_status: 1 });
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map((c) => c.closing)).toEqual([{ home: 2.5, draw: 3.3, away: 3.0 }]);
+    expect(store.bets.lineCloses(1).map((c) => c.closing)).toEqual([{ home: 2.5, draw: 3.3, away: 3.0 }]);
   });
 
   it('an unwatched event records nothing, nor one first seen in play (no open known)', async () => {
@@ -144,15 +152,15 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     lines.onSnapshot(2, snapshot(2, 0, [market(20, { home: 2, away: 1.9 })])); // not watched
     lines.onSnapshot(3, snapshot(3, 1, [market(30, { home: 2, away: 1.9 })])); // first seen in play
     await clock.advance(1_000);
-    expect(store.lineCloses(2)).toEqual([]);
-    expect(store.lineCloses(3)).toEqual([]);
+    expect(store.bets.lineCloses(2)).toEqual([]);
+    expect(store.bets.lineCloses(3)).toEqual([]);
   });
   it('a kick-off that moves (the match put back an hour): the close is taken at the real kick-off, not the first scheduled one (issue 35)', async () => {
     const { clock, store, lines } = setup();
     lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
     // The scheduled start passes: the lines close there, for now.
     await clock.advance(KICKOFF - T0 + 1_000);
-    expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2, away: 1.9 }, 'kickoff', KICKOFF, false]]);
+    expect(store.bets.lineCloses(1).map(row)).toEqual([[10, { home: 2, away: 1.9 }, 'kickoff', KICKOFF, false]]);
     // A fresh snapshot: the match, not live, starts an hour later. The lines are open again, at the snapshot's prices.
     await clock.advance(5 * 60_000);
     lines.onSnapshot(1, {
@@ -160,14 +168,14 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       starts: formatServiceTime(KICKOFF + 3_600_000),
     });
     await clock.advance(1_000);
-    expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+    expect(store.bets.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
     await clock.advance(30 * 60_000);
     lines.onMarkets(1, [{ ...market(10, { home: 1.7, away: 2.25 }), updated_at: formatServiceTime(clock.now()) }]);
     // The real kick-off: the stream says live. The close is the last price before it.
     await clock.advance(20 * 60_000);
     lines.onScore(1, { live_status: 1 });
     await clock.advance(1_000);
-    const [c] = store.lineCloses(1);
+    const [c] = store.bets.lineCloses(1);
     expect([c!.closing, c!.closeReason, c!.closedAt]).toEqual([
       { home: 1.7, away: 2.25 },
       'started',
@@ -179,7 +187,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       starts: formatServiceTime(KICKOFF + 3_600_000),
     });
     await clock.advance(1_000);
-    expect(store.lineCloses(1)[0]!.closing).toEqual({ home: 1.7, away: 2.25 });
+    expect(store.bets.lineCloses(1)[0]!.closing).toEqual({ home: 1.7, away: 2.25 });
   });
 
   describe("the service's clock minutes ahead of ours or behind (issue 37): kick-off is the service's start, on its clock", () => {
@@ -199,12 +207,14 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       lines.onMarkets(1, [stamped(10, { home: 2.1, away: 1.8 }, clock.now() + SKEW)]);
       // One second past the service's kick-off, 2 min 59 s before ours: closed, with no word from the stream.
       await clock.advance(5 * MIN + 1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([[10, { home: 2.1, away: 1.8 }, 'kickoff', KICKOFF - SKEW, false]]);
+      expect(store.bets.lineCloses(1).map(row)).toEqual([
+        [10, { home: 2.1, away: 1.8 }, 'kickoff', KICKOFF - SKEW, false],
+      ]);
       // In play (a minute after kick-off on the service's clock, still before it on ours): not a closing price.
       await clock.advance(MIN);
       lines.onMarkets(1, [{ ...market(10, { home: 2.9, away: 1.4 }), updated_at: null as unknown as string }]);
       await clock.advance(1_000);
-      expect(store.lineCloses(1)[0]!.closing).toEqual({ home: 2.1, away: 1.8 });
+      expect(store.bets.lineCloses(1)[0]!.closing).toEqual({ home: 2.1, away: 1.8 });
     });
 
     it('3 minutes behind: at 12:01 on our clock the match has 2 minutes to go; a price then is the close', async () => {
@@ -212,14 +222,14 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       const { clock, store, lines } = setup(new Set([1]), SKEW);
       lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
       await clock.advance(KICKOFF + MIN - T0);
-      expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+      expect(store.bets.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
       // Our 12:01 is the service's 11:58: still pre-match (a price it stamps with its own clock, and one unstamped).
       lines.onMarkets(1, [stamped(10, { home: 2.2, away: 1.75 }, clock.now() + SKEW)]);
       await clock.advance(MIN);
       lines.onMarkets(1, [{ ...market(10, { home: 2.25, away: 1.72 }), updated_at: null as unknown as string }]);
       // The service's start passes at 12:03 ours: closed there, at the last price.
       await clock.advance(MIN + 1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([
+      expect(store.bets.lineCloses(1).map(row)).toEqual([
         [10, { home: 2.25, away: 1.72 }, 'kickoff', KICKOFF - SKEW, false],
       ]);
     });
@@ -237,7 +247,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       await clock.advance(5_000);
       lines.onMarkets(1, [stamped(10, { home: 2.4, away: 1.6 }, KICKOFF + 5_000)]);
       await clock.advance(1_000);
-      const [close] = store.lineCloses(1);
+      const [close] = store.bets.lineCloses(1);
       expect(close!.closing).toEqual({ home: 2.11, away: 1.77 });
       // The last price recorded up to the close is the close (the start on our clock alone would say 11:58:00).
       expect(close!.closedAt).toBe(takenAt);
@@ -252,7 +262,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       await clock.advance(20_000);
       lines.onScore(1, { live_status: 1 });
       await clock.advance(1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([
+      expect(store.bets.lineCloses(1).map(row)).toEqual([
         [10, { home: 1.95, away: 1.95 }, 'started', KICKOFF - SKEW - 10_000, false],
       ]);
     });
@@ -265,7 +275,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
       await clock.advance(1_000);
       // Not followed before kick-off: no open recorded, so nothing to close (a first snapshot in play is not a close).
-      expect(store.lineCloses(1)).toEqual([]);
+      expect(store.bets.lineCloses(1)).toEqual([]);
     });
 
     it("the skew measured after the snapshot (3 minutes ahead): the next prices set the start on the service's clock", async () => {
@@ -278,7 +288,7 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       lines.onMarkets(1, [stamped(10, { home: 2.05, away: 1.85 }, clock.now() + SKEW)]);
       // The service's kick-off, 3 minutes before ours: closed there, at the last price, with no word from the stream.
       await clock.advance(KICKOFF - SKEW - clock.now() + 1_000);
-      expect(store.lineCloses(1).map(row)).toEqual([
+      expect(store.bets.lineCloses(1).map(row)).toEqual([
         [10, { home: 2.05, away: 1.85 }, 'kickoff', KICKOFF - SKEW, false],
       ]);
     });
@@ -288,12 +298,12 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
       // Our clock passes the start: nothing closes, for the service's clock may be behind ours.
       await clock.advance(KICKOFF + MIN - T0);
-      expect(store.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
+      expect(store.bets.lineCloses(1).map(row)).toEqual([[10, null, null, null, false]]);
       lines.onMarkets(1, [stamped(10, { home: 2.3, away: 1.7 }, KICKOFF - 10_000)]); // stamped before the start
       await clock.advance(MIN);
       lines.onMarkets(1, [stamped(10, { home: 2.6, away: 1.5 }, KICKOFF + 10_000)]); // stamped after: kick-off
       await clock.advance(1_000);
-      expect(store.lineCloses(1).map((c) => c.closing)).toEqual([{ home: 2.3, away: 1.7 }]);
+      expect(store.bets.lineCloses(1).map((c) => c.closing)).toEqual([{ home: 2.3, away: 1.7 }]);
     });
   });
 });

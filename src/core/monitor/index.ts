@@ -114,7 +114,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
 
   // The watchlist as this monitor keeps it (every change goes through watch/unwatch below): the odds path asks
   // "is this watched" per message, which must not be a database read each time.
-  const watched = new Set(store.watchIds());
+  const watched = new Set(store.watchlist.watchIds());
   const isWatched = (eventId: number | null) => eventId !== null && watched.has(eventId);
 
   const schedule = createSchedule({ clock, running: () => running, taskFailed: internal });
@@ -173,7 +173,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
       // What is watched and which streams open come from one read of the stored watchlist: a watch stored before
       // start is followed like one added through watch() (alerts, closes, settlements), never only streamed.
       watched.clear();
-      for (const id of store.watchIds()) {
+      for (const id of store.watchlist.watchIds()) {
         watched.add(id);
         live.openStream(id);
       }
@@ -207,7 +207,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     },
 
     async watch(eventId) {
-      store.addWatch(eventId, clock.now());
+      store.watchlist.addWatch(eventId, clock.now());
       watched.add(eventId);
       if (running) {
         live.openStream(eventId);
@@ -216,7 +216,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     },
 
     unwatch(eventId) {
-      store.removeWatch(eventId);
+      store.watchlist.removeWatch(eventId);
       watched.delete(eventId);
       streams.unwatch(eventId);
       live.forget(eventId);
@@ -262,14 +262,14 @@ function streamStates(streams: StreamClient): StreamState[] {
 /** The service's period descriptions, stored for every label that names a period; a failed fetch leaves the stored copy. */
 async function fetchPeriods(
   client: ApiClient,
-  store: Pick<Store, 'recordPeriods'>,
+  store: Pick<Store, 'odds'>,
   o: { stopped(): boolean; reportProblems(problems: readonly BadRecord[]): void; internal(message: string): void },
 ): Promise<void> {
   const r = await client.periods({ priority: 'normal', purpose: 'lookup' });
   if (!r.ok) return;
   o.reportProblems(r.problems);
   try {
-    if (!o.stopped()) store.recordPeriods(r.value);
+    if (!o.stopped()) store.odds.recordPeriods(r.value);
   } catch (e) {
     o.internal(`Could not record the period list: ${errorMessage(e)}`);
   }

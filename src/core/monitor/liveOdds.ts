@@ -117,7 +117,7 @@ export function createLiveOdds(o: {
         if (!otherMatches.admits(eventId)) return;
         closingLines.onScore(eventId, score);
         try {
-          store.recordScore(score, clock.now());
+          store.odds.recordScore(score, clock.now());
         } catch (e) {
           internal(`Could not record a score: ${errorMessage(e)}`);
         }
@@ -153,7 +153,7 @@ export function createLiveOdds(o: {
     follow,
     openStream(eventId) {
       if (client.governor.state().restrictedPaths.some((r) => r.path === PATHS.stream)) return;
-      if (store.settlement(eventId)) return; // it has left the book: there is no stream to open
+      if (store.settlements.settlement(eventId)) return; // it has left the book: there is no stream to open
       if (!otherMatches.admits(eventId)) return; // the service's stream of this id is another match's
       streams.watch(eventId);
     },

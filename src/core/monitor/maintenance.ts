@@ -14,14 +14,14 @@ const COMPACT_BACKLOG_MS = 100;
 const COMPACT_STEP_BUDGET_MS = 10;
 
 export function startMaintenance(o: {
-  store: Pick<Store, 'maintain' | 'compactStep'>;
+  store: Pick<Store, 'maintenance'>;
   schedule: Pick<Schedule, 'later'>;
   failed(message: string): void;
 }): void {
   const { store, schedule } = o;
   const maintain = () => {
     try {
-      store.maintain();
+      store.maintenance.maintain();
     } catch (e) {
       o.failed(`Store maintenance failed: ${errorMessage(e)}`);
     }
@@ -31,7 +31,7 @@ export function startMaintenance(o: {
   const compact = () => {
     let done = true;
     try {
-      done = store.compactStep({ budgetMs: COMPACT_STEP_BUDGET_MS }).done;
+      done = store.maintenance.compactStep({ budgetMs: COMPACT_STEP_BUDGET_MS }).done;
     } catch (e) {
       o.failed(`Tick compaction failed: ${errorMessage(e)}`);
     }

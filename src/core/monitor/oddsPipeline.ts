@@ -64,7 +64,8 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
    * recorded before a restart is an event's baseline: a limit that moved while we were away is still a change.
    */
   const ledger = createMaxWinLedger({
-    event: (eventId) => store.latestMarkets(eventId).flatMap((m) => (m.maxWin !== null ? [[m.lineId, m.maxWin]] : [])),
+    event: (eventId) =>
+      store.history.latestMarkets(eventId).flatMap((m) => (m.maxWin !== null ? [[m.lineId, m.maxWin]] : [])),
   });
   let pendingTicks: TickBatch[] = [];
   let tickTimer: TimerHandle | null = null;
@@ -100,7 +101,10 @@ export function createOddsPipeline(o: OddsPipelineOptions): OddsPipeline {
     // Read only when a limit moved: the sport and the service's period names, for the label.
     let words: { sport: string | boolean; names: PeriodNames } | null = null;
     const wordsOf = () =>
-      (words ??= { sport: store.eventView(eventId)?.sportName ?? false, names: periodNames(store.periods()) });
+      (words ??= {
+        sport: store.history.eventView(eventId)?.sportName ?? false,
+        names: periodNames(store.history.periods()),
+      });
     for (const m of markets) {
       const previous = ledger.before(eventId, m.line_id, at);
       ledger.note(eventId, m.line_id, m.max_win, at);

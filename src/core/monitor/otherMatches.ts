@@ -20,20 +20,20 @@ export interface OtherMatches {
 }
 
 export function createOtherMatches(o: {
-  store: Pick<Store, 'namesAnotherMatch' | 'otherMatchIds'>;
+  store: Pick<Store, 'odds' | 'history'>;
   clock: Clock;
   /** The id was found naming another match just now: stop following it, and say so. */
   onOtherMatch(eventId: number): void;
   reportError(error: AppError): void;
 }): OtherMatches {
-  const flagged = new Set(o.store.otherMatchIds());
+  const flagged = new Set(o.store.history.otherMatchIds());
   return {
     admits: (eventId) => !flagged.has(eventId),
     admitsSnapshot(eventId, snapshot) {
       if (flagged.has(eventId)) return false;
       let other: boolean;
       try {
-        other = o.store.namesAnotherMatch(snapshot, 'stream', o.clock.now());
+        other = o.store.odds.namesAnotherMatch(snapshot, 'stream', o.clock.now());
       } catch (e) {
         // Not judged (the file is locked past its wait): the snapshot goes on as before, and its own write judges it.
         o.reportError({

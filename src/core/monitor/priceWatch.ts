@@ -57,8 +57,8 @@ const NO_THRESHOLDS: readonly PriceThreshold[] = [];
 
 export const priceAlertKey = (eventId: number) => `priceAlerts.${eventId}`;
 
-export function priceOverrides(store: Pick<Store, 'getSetting'>, eventId: number): PriceAlertOverrides {
-  return store.getSetting<PriceAlertOverrides>(priceAlertKey(eventId)) ?? { thresholds: [] };
+export function priceOverrides(store: Pick<Store, 'settings'>, eventId: number): PriceAlertOverrides {
+  return store.settings.getSetting<PriceAlertOverrides>(priceAlertKey(eventId)) ?? { thresholds: [] };
 }
 
 /** A drop episode just opened: its alert, its notification (at its start only), and where its number goes. */
@@ -101,7 +101,7 @@ interface Known extends EventFacts {
 }
 
 export function createPriceWatch(o: {
-  store: Store;
+  store: Pick<Store, 'history' | 'settings'>;
   settings(): AlertSettings & { price: PriceAlertSettings; model: PriceRuleConfig['model'] };
   isWatched(eventId: number): boolean;
   onAlert(alert: NewAlert, notify: { title: string; body: string } | null): void;
@@ -122,7 +122,7 @@ export function createPriceWatch(o: {
   function factsOf(eventId: number, names = false): Known {
     let k = known.get(eventId);
     if (!k || (names && k.teams === null)) {
-      const e = o.store.eventView(eventId);
+      const e = o.store.history.eventView(eventId);
       const teams = e?.runnerHome && e.runnerAway ? `${e.runnerHome} v ${e.runnerAway}` : null;
       if (!k) known.set(eventId, (k = { teams, sportId: e?.sportId ?? null, live: e?.liveStatus === 1 }));
       else k.teams = teams;

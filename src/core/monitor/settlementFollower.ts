@@ -77,7 +77,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     if (!r.ok) return r;
     sportNames = new Map(r.value.map((s) => [s.sport_id, s.name]));
     try {
-      store.recordSports(r.value);
+      store.odds.recordSports(r.value);
     } catch {
       /* the names are a convenience; the walk goes on without them */
     }
@@ -94,14 +94,14 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
   function commitPage(events: readonly SettledEvent[], cursor: number): SettledEvent[] {
     const now = clock.now();
     const settings = o.settings();
-    const words = { periodNames: periodNames(store.periods()) };
+    const words = { periodNames: periodNames(store.history.periods()) };
     const committed = store.transaction(() => {
-      const known = store.knownSettlements(events.map((e) => e.event_id));
+      const known = store.settlements.knownSettlements(events.map((e) => e.event_id));
       // A known match sent again with another result is a re-settlement (its earlier result kept in its history);
       // sent again unchanged, it is nothing.
-      const resettled = store.recordSettledPage(events, cursor);
+      const resettled = store.settlements.recordSettledPage(events, cursor);
       // A settlement the store refused (its id names another match than the stored one) is not the match's result.
-      const stored = store.knownSettlements(events.map((e) => e.event_id));
+      const stored = store.settlements.knownSettlements(events.map((e) => e.event_id));
       const told: Array<{
         settlement: SettledEvent;
         fresh: boolean;
@@ -118,8 +118,8 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
           sportName: sportNames.get(s.sport_id) ?? null,
           teams: teamTotalTeams(store, s),
         });
-        const alert = decision.alert ? store.appendAlert(decision.alert) : null;
-        if (publishesResults(s.sport_id)) store.oweResults(s.event_id, now, watched);
+        const alert = decision.alert ? store.alerts.appendAlert(decision.alert) : null;
+        if (publishesResults(s.sport_id)) store.resultsQueue.oweResults(s.event_id, now, watched);
         told.push({ settlement: s, fresh: true, watched, alert, notify: decision.notify });
       }
       for (const r of resettled) {
@@ -130,7 +130,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
           sportName: sportNames.get(s.sport_id) ?? null,
           teams: teamTotalTeams(store, s),
         });
-        const alert = decision.alert ? store.appendAlert(decision.alert) : null;
+        const alert = decision.alert ? store.alerts.appendAlert(decision.alert) : null;
         told.push({ settlement: s, fresh: false, resettled: r.from, watched, alert, notify: decision.notify });
       }
       return told;
@@ -156,7 +156,7 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
     if (sportNames.size === 0) await sports();
     const r = await walkSettled({
       client,
-      store: { settledCursor: () => store.settledCursor(), commitPage },
+      store: { settledCursor: () => store.settlements.settledCursor(), commitPage },
       ...(o.pageLimit ? { limit: o.pageLimit } : {}),
       sportIds: async () => {
         const s = await sports();
@@ -186,7 +186,8 @@ export function createSettlementFollower(o: SettlementFollowerOptions): Settleme
       return following;
     },
     async resultsFor(eventId) {
-      if (store.results(eventId).length > 0 || !store.isResultOwed(eventId)) return { asked: false };
+      if (store.settlements.results(eventId).length > 0 || !store.resultsQueue.isResultOwed(eventId))
+        return { asked: false };
       return { asked: true, error: (await results.fetchResults(eventId, 'ui')).error };
     },
     lastSync: () => lastSync,
@@ -211,25 +212,29 @@ function createResultsFetcher(
     const r = await client.results(eventId, { priority: purpose === 'ui' ? 'high' : 'normal', purpose });
     if (!r.ok) {
       if (r.error.kind === 'rate_limit' || r.error.kind === 'auth') return { next: 'stop', error: r.error };
-      store.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, r.error.kind === 'plan' ? 0 : RESULTS_MAX_ATTEMPTS);
+      store.resultsQueue.resultsRetry(
+        eventId,
+        clock.now() + RESULTS_RETRY_MS,
+        r.error.kind === 'plan' ? 0 : RESULTS_MAX_ATTEMPTS,
+      );
       return { next: 'later', error: r.error };
     }
     o.reportProblems(r.problems);
     if (r.value.length > 0) {
       store.transaction(() => {
-        store.recordPeriodResults(r.value);
-        store.resultsSettled(eventId);
+        store.settlements.recordPeriodResults(r.value);
+        store.resultsQueue.resultsSettled(eventId);
       });
       return { next: 'done', error: null };
     }
     // Not published yet: ask again later, a few times.
-    store.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, RESULTS_MAX_ATTEMPTS);
+    store.resultsQueue.resultsRetry(eventId, clock.now() + RESULTS_RETRY_MS, RESULTS_MAX_ATTEMPTS);
     return { next: 'later', error: null };
   }
 
   async function owedResults(): Promise<void> {
     const now = clock.now();
-    for (const due of store.resultsDue(now, { limit: WATCHED_RESULTS_PER_WALK, watchedOnly: true })) {
+    for (const due of store.resultsQueue.resultsDue(now, { limit: WATCHED_RESULTS_PER_WALK, watchedOnly: true })) {
       if ((await fetchResults(due.eventId, 'results')).next === 'stop') return;
     }
     const spare = Math.min(
@@ -237,7 +242,7 @@ function createResultsFetcher(
       Math.floor(o.spareQuota ? o.spareQuota() : client.governor.headroom('results')),
     );
     if (spare <= 0) return;
-    for (const due of store.resultsDue(now, { limit: spare })) {
+    for (const due of store.resultsQueue.resultsDue(now, { limit: spare })) {
       if ((await fetchResults(due.eventId, 'results')).next === 'stop') return;
     }
   }
@@ -247,12 +252,12 @@ function createResultsFetcher(
 
 /** Which team each team-total line of a settlement is about, from the lines the stream showed (none asked for otherwise). */
 export function teamTotalTeams(
-  store: Pick<Store, 'latestMarkets'>,
+  store: Pick<Store, 'history'>,
   s: Pick<SettledEvent, 'event_id' | 'settlement'>,
 ): Map<number, 'home' | 'away'> {
   const teams = new Map<number, 'home' | 'away'>();
   if (!s.settlement.some((l) => marketKind(l.market) === 'team_total')) return teams;
-  for (const m of store.latestMarkets(s.event_id))
+  for (const m of store.history.latestMarkets(s.event_id))
     if (m.side && marketKind(m.market) === 'team_total') teams.set(m.lineId, m.side);
   return teams;
 }

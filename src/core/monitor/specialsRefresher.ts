@@ -54,7 +54,7 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
 
   function recordTicks(ticks: readonly SpecialTick[]): MaxWinPoint[] {
     try {
-      return store.recordSpecialTicks(ticks, clock.now());
+      return store.odds.recordSpecialTicks(ticks, clock.now());
     } catch (e) {
       o.reportError({
         kind: 'internal',
@@ -93,7 +93,7 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
   /** 'stop' when the quota said no (the specials' share, or the service's 429): the round ends there. */
   async function refreshEvent(eventId: number): Promise<'next' | 'stop'> {
     const model = o.devigModel();
-    const known = new Set(store.maxWinPointsOf(eventId).map((p) => `${p.specialId}:${p.contestantId}`));
+    const known = new Set(store.history.maxWinPointsOf(eventId).map((p) => `${p.specialId}:${p.contestantId}`));
     const opts = { priority: 'low', purpose: 'specials' } as const;
     /** Reports an error (a plan restriction is shown by the view instead); true when the round must stop. */
     const failed = (error: AppError): boolean => {
@@ -103,7 +103,7 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
     const fixtures = await client.specialsFixtures({ eventId }, opts);
     if (!fixtures.ok) return failed(fixtures.error) ? 'stop' : 'next';
     o.reportProblems(fixtures.problems);
-    store.recordSpecialFixtures(fixtures.value, clock.now());
+    store.odds.recordSpecialFixtures(fixtures.value, clock.now());
     const opening = await client.specialsOpening({ eventId, ...(model ? { model } : {}) }, opts);
     if (opening.ok) {
       o.reportProblems(opening.problems);
@@ -123,7 +123,7 @@ export function createSpecialsRefresher(o: SpecialsRefresherOptions): SpecialsRe
 
   async function round(eventIds?: number[]): Promise<void> {
     if (restricted(PATHS.specialsFixtures)) return;
-    const ids = eventIds ?? store.watchIds();
+    const ids = eventIds ?? store.watchlist.watchIds();
     if (ids.length === 0) return;
     // A scheduled round that would not fit the specials' share of the hour is skipped quietly; a round the trader
     // asked for (an event just watched or opened) goes ahead as far as admission lets it.

@@ -19,20 +19,20 @@ const MATCHES = 300;
 let store: Store;
 
 /** The figures as they were made before the sums were kept: every settled closed line read and scored, in match order. */
-function everyLine(s: Store, filter: ScoreboardFilter): ModelScoreboard {
+function everyLine(s: Pick<Store, 'scores'>, filter: ScoreboardFilter): ModelScoreboard {
   const scorer = createScorer();
   let after: { eventId: number; lineId: number } | null = null;
   for (;;) {
     let last: { eventId: number; lineId: number } | null = after;
-    const n = s.scoreboardChunk(filter, after, 97, (row) => {
+    const n = s.scores.scoreboardChunk(filter, after, 97, (row) => {
       scorer.add(row);
       last = { eventId: row.eventId, lineId: row.lineId };
     });
     if (n < 97) break;
     after = last;
   }
-  const counts = s.scoreboardCounts(filter);
-  const names = s.sportNames();
+  const counts = s.scores.scoreboardCounts(filter);
+  const names = s.scores.sportNames();
   return scorer.finish({
     filter: { since: filter.since ?? null, sportId: filter.sportId ?? null },
     sportName: (id) => names.get(id) ?? null,
@@ -40,7 +40,10 @@ function everyLine(s: Store, filter: ScoreboardFilter): ModelScoreboard {
   });
 }
 
-const fromKept = async (s: Store, filter: ScoreboardFilter) => ({ ...(await scoreModels(s, filter)), computedMs: 0 });
+const fromKept = async (s: Pick<Store, 'scores'>, filter: ScoreboardFilter) => ({
+  ...(await scoreModels(s, filter)),
+  computedMs: 0,
+});
 
 /** A two-way line of the worked examples (src/core/report/scoreboard.test.ts): pushes, voids, moves, quarters. */
 function line(
@@ -155,7 +158,7 @@ beforeEach(() => {
     { firstKickOff: FIRST, sports: { 1: 'Soccer', 2: 'Tennis', 29: 'Soccer' } },
   );
   // The team total's team, as the stream's market line says it (line id: its match's id × 10 + its place).
-  store.recordTicks(
+  store.odds.recordTicks(
     10,
     [
       {
@@ -176,10 +179,10 @@ afterEach(() => store.close());
 
 describe("the scoreboard's kept sums", () => {
   it('give exactly the figures of scoring every line, under every filter, kept or scored just now', async () => {
-    expect(store.scoreboardStaleCount().matches).toBe(MATCHES + 10);
+    expect(store.scores.scoreboardStaleCount().matches).toBe(MATCHES + 10);
     for (const f of FILTERS) expect(await fromKept(store, f)).toEqual(everyLine(store, f));
     // Every match kept: the next runs read a row per match, and still agree.
-    expect(store.scoreboardStaleCount()).toEqual({ matches: 0, lines: 0 });
+    expect(store.scores.scoreboardStaleCount()).toEqual({ matches: 0, lines: 0 });
     for (const f of FILTERS) expect(await fromKept(store, f)).toEqual(everyLine(store, f));
     const all = await fromKept(store, {});
     expect(all.excluded).toMatchObject({ push: 1, void: 2, unreadable: 1, lineMoved: 1, noWinner: 1 });
@@ -202,8 +205,8 @@ describe("the scoreboard's kept sums", () => {
       [1, 1],
       FIRST + 60_000,
     );
-    store.transaction(() => store.recordSettledPage([{ ...resettled, sport_id: 29 }], 999));
-    expect(store.scoreboardStale(10).map((m) => m.eventId)).toEqual([2]);
+    store.transaction(() => store.settlements.recordSettledPage([{ ...resettled, sport_id: 29 }], 999));
+    expect(store.scores.scoreboardStale(10).map((m) => m.eventId)).toEqual([2]);
     const after = await fromKept(store, {});
     expect(after).toEqual(everyLine(store, {}));
     expect(after.all.models[0]!.logLoss.mean).not.toBe(before.all.models[0]!.logLoss.mean);
@@ -224,7 +227,7 @@ describe("the scoreboard's kept sums", () => {
     });
     const before = await fromKept(store, {});
     // Match 5001 closes (watched at kick-off); its settlement comes later.
-    store.applyLineCloseOps([
+    store.bets.applyLineCloseOps([
       { type: 'price', eventId: 5001, at: kickOff - 60_000, market: market(50010, { home: 1.8, away: 2.1 }) },
       { type: 'kickoff', eventId: 5001, at: kickOff, reason: 'kickoff', confirmed: true },
     ]);
@@ -232,7 +235,7 @@ describe("the scoreboard's kept sums", () => {
     expect(waiting.awaitingSettlement).toBe(before.awaitingSettlement + 1);
     expect(waiting.all.lines).toBe(before.all.lines);
     store.transaction(() =>
-      store.recordSettledPage(
+      store.settlements.recordSettledPage(
         [
           settledEvent(
             5001,
@@ -250,7 +253,7 @@ describe("the scoreboard's kept sums", () => {
     expect(settled.all.lines).toBe(before.all.lines + 1);
     // Match 5002 settled first (the book's settlement of a match the app only closed afterwards): the close counts.
     store.transaction(() =>
-      store.recordSettledPage(
+      store.settlements.recordSettledPage(
         [
           settledEvent(
             5002,
@@ -262,7 +265,7 @@ describe("the scoreboard's kept sums", () => {
         1_001,
       ),
     );
-    store.applyLineCloseOps([
+    store.bets.applyLineCloseOps([
       { type: 'price', eventId: 5002, at: kickOff - 60_000, market: market(50020, { home: 1.5, away: 2.6 }) },
       { type: 'kickoff', eventId: 5002, at: kickOff, reason: 'kickoff', confirmed: true },
     ]);
@@ -275,7 +278,7 @@ describe("the scoreboard's kept sums", () => {
     // As migration 012 leaves a file: every match with a close stale, nothing kept.
     const reference = everyLine(store, {});
     expect(keepScoreSumsNow(store)).toBe(MATCHES + 10);
-    expect(store.scoreboardStaleCount().matches).toBe(0);
+    expect(store.scores.scoreboardStaleCount().matches).toBe(0);
     const progress: number[] = [];
     expect(await scoreModels(store, {}, { onProgress: (p) => progress.push(p.total) })).toEqual({
       ...reference,

@@ -6,10 +6,7 @@
 import type { Store } from '../store';
 import { matchSums, packSums, type SettledClose } from './scoreboard';
 
-export type KeptSumsStore = Pick<
-  Store,
-  'scoreboardStale' | 'scoreboardStaleCount' | 'scoreboardMatchLines' | 'keepScoreboardMatches'
->;
+export type KeptSumsStore = Pick<Store, 'scores'>;
 
 export interface KeepOptions {
   /** Matches scored and kept in one transaction (default 200: about 8,000 lines). */
@@ -22,23 +19,23 @@ export interface KeepOptions {
 
 /** Scores and keeps up to `slice` stale matches (the first in id order); returns them and their closed lines. */
 function keepSlice(store: KeptSumsStore, slice: number): { matches: number; lines: number } {
-  const stale = store.scoreboardStale(slice);
+  const stale = store.scores.scoreboardStale(slice);
   let lines = 0;
   const fresh = stale.map((m) => {
     const rows: SettledClose[] = [];
-    const counts = store.scoreboardMatchLines(m.eventId, (row) => rows.push({ ...row }));
+    const counts = store.scores.scoreboardMatchLines(m.eventId, (row) => rows.push({ ...row }));
     lines += counts.closed;
     const sums = counts.settled > 0 ? matchSums(rows) : null;
     return { ...m, ...counts, sums: sums && packSums(sums) };
   });
-  if (fresh.length > 0) store.keepScoreboardMatches(fresh);
+  if (fresh.length > 0) store.scores.keepScoreboardMatches(fresh);
   return { matches: fresh.length, lines };
 }
 
 /** Every stale match scored and kept, a slice at a time: yields after each slice how many matches were kept so far. */
 function* keepAll(store: KeptSumsStore, o: Omit<KeepOptions, 'between'>): Generator<number, number> {
   const slice = o.sliceMatches ?? 200;
-  const { matches, lines } = store.scoreboardStaleCount();
+  const { matches, lines } = store.scores.scoreboardStaleCount();
   if (matches === 0) return 0;
   o.onProgress?.(0, lines);
   let done = 0;

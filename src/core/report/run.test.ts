@@ -25,7 +25,7 @@ beforeAll(() => {
     sports: { 1: 'Soccer', 2: 'Tennis' },
   });
   // A watched match that has kicked off (its moneyline closed) but not settled yet.
-  store.applyLineCloseOps([
+  store.bets.applyLineCloseOps([
     {
       type: 'price',
       eventId: 99,
@@ -62,7 +62,7 @@ describe('a scoring run', () => {
         yieldTurn: async () => {
           turns++;
           // Another request between two chunks reads the same connection.
-          expect(store.watchIds()).toEqual([]);
+          expect(store.watchlist.watchIds()).toEqual([]);
           await new Promise<void>((r) => setImmediate(r));
         },
       },
@@ -116,11 +116,11 @@ describe("the Models view's handler", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     // Stale matches again (the same history written again: the triggers mark every match).
-    expect(store.scoreboardStaleCount().matches).toBe(0);
+    expect(store.scores.scoreboardStaleCount().matches).toBe(0);
     writeSyntheticHistory(store, syntheticLines({ model: 'OR', matches: MATCHES, seed: 3, sports: 3 }), {
       firstKickOff: FIRST,
     });
-    expect(store.scoreboardStaleCount().matches).toBe(MATCHES);
+    expect(store.scores.scoreboardStaleCount().matches).toBe(MATCHES);
     const h = modelsHandlers(ctx, { sliceMatches: 500, yieldTurn: () => gate });
     const first = h['models:score']({});
     const second = h['models:score']({});

@@ -8,7 +8,7 @@ import type { ScoreboardFilter, Store } from '../store';
 import { keepScoreSums, type KeptSumsStore } from './keep';
 import { createScorer, unpackSums } from './scoreboard';
 
-export type ScoreboardStore = KeptSumsStore & Pick<Store, 'scoreboardMatches' | 'keptScoreboardCounts' | 'sportNames'>;
+export type ScoreboardStore = KeptSumsStore & Pick<Store, 'scores'>;
 
 export interface ScoreRunOptions {
   /** Stale matches scored and kept between two turns of the event loop (default 200, about 8,000 lines). */
@@ -34,10 +34,10 @@ export async function scoreModels(
     between: o.yieldTurn ?? nextTurn,
     onProgress: (done, total) => report({ running: true, done, total }),
   });
-  const counts = store.keptScoreboardCounts(filter);
+  const counts = store.scores.keptScoreboardCounts(filter);
   const scorer = createScorer();
-  store.scoreboardMatches(filter, (_eventId, sportId, bytes) => scorer.addMatch(sportId, unpackSums(bytes)));
-  const names = store.sportNames();
+  store.scores.scoreboardMatches(filter, (_eventId, sportId, bytes) => scorer.addMatch(sportId, unpackSums(bytes)));
+  const names = store.scores.sportNames();
   const board = scorer.finish({
     filter: { since: filter.since ?? null, sportId: filter.sportId ?? null },
     sportName: (id) => names.get(id) ?? null,

@@ -31,15 +31,15 @@ const total = (maxWin: number): Market => ({
 describe('market line max_win change points', () => {
   it('are stored at ingest: a baseline, then one point per change, none for a price-only tick', () => {
     const store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordTicks(9, [spread(500), total(250)], T0);
-    store.recordTicks(9, [spread(500, 1.85)], T0 + 1000); // price moves, limit does not
+    store.odds.recordTicks(9, [spread(500), total(250)], T0);
+    store.odds.recordTicks(9, [spread(500, 1.85)], T0 + 1000); // price moves, limit does not
     // One transaction with two changes of the same line: both kept, in order.
-    store.recordTickBatches([
+    store.odds.recordTickBatches([
       { eventId: 9, markets: [spread(1000)], at: T0 + 2000 },
       { eventId: 9, markets: [spread(1500)], at: T0 + 3000 },
     ]);
-    store.recordTicks(9, [spread(500)], T0 + 4000); // back down
-    const changes = store.lineMaxWinChangesOf(9).filter((c) => c.lineId === 71);
+    store.odds.recordTicks(9, [spread(500)], T0 + 4000); // back down
+    const changes = store.history.lineMaxWinChangesOf(9).filter((c) => c.lineId === 71);
     expect(changes.map((c) => [c.at - T0, c.previousMaxWin, c.maxWin])).toEqual([
       [0, null, 500],
       [2000, 500, 1000],
@@ -52,19 +52,19 @@ describe('market line max_win change points', () => {
 
   it('a change rolled back with its transaction is written again by the next tick, and a late tick is compared with what came before it', () => {
     const store = openStore({ path: ':memory:', clock: () => T0 });
-    store.recordTicks(9, [spread(500)], T0);
+    store.odds.recordTicks(9, [spread(500)], T0);
     expect(() =>
       store.transaction(() => {
-        store.recordTicks(9, [spread(900)], T0 + 1000);
+        store.odds.recordTicks(9, [spread(900)], T0 + 1000);
         throw new Error('disk full');
       }),
     ).toThrow('disk full');
     // The 900 was never stored: the next tick at 900 is the change, from 500.
-    store.recordTicks(9, [spread(900)], T0 + 2000);
-    store.recordTicks(9, [spread(900)], T0 + 3000);
+    store.odds.recordTicks(9, [spread(900)], T0 + 2000);
+    store.odds.recordTicks(9, [spread(900)], T0 + 3000);
     // A late tick (older than the last one) at 900 again: no change against the point before it.
-    store.recordTicks(9, [spread(900)], T0 + 2500);
-    expect(store.lineMaxWinChangesOf(9).map((c) => [c.at - T0, c.previousMaxWin, c.maxWin])).toEqual([
+    store.odds.recordTicks(9, [spread(900)], T0 + 2500);
+    expect(store.history.lineMaxWinChangesOf(9).map((c) => [c.at - T0, c.previousMaxWin, c.maxWin])).toEqual([
       [0, null, 500],
       [2000, 500, 900],
     ]);
@@ -75,8 +75,8 @@ describe('market line max_win change points', () => {
     const clock = { now: T0 };
     const store = openStore({ path: ':memory:', clock: () => clock.now, rawTickHours: 1, retentionDays: 1 });
     for (let i = 0; i < 120; i++)
-      store.recordTicks(9, [spread(i < 60 ? 500 : 2000, 1.8 + (i % 7) / 100)], T0 + i * 60_000);
-    const before = [...store.exportLineMaxWin()];
+      store.odds.recordTicks(9, [spread(i < 60 ? 500 : 2000, 1.8 + (i % 7) / 100)], T0 + i * 60_000);
+    const before = [...store.history.exportLineMaxWin()];
     expect(before.map((c) => [c.previousMaxWin, c.maxWin])).toEqual([
       [null, 500],
       [500, 2000],
@@ -84,16 +84,16 @@ describe('market line max_win change points', () => {
 
     // Two hours on, compaction folds the first hour: the history shows the change once, not once per store.
     clock.now = T0 + 3 * HOUR;
-    while (!store.compactStep({ budgetMs: Infinity }).done);
-    const history = store.oddsHistory(9, 71);
+    while (!store.maintenance.compactStep({ budgetMs: Infinity }).done);
+    const history = store.history.oddsHistory(9, 71);
     expect(history.filter((p) => p.at === T0 + 60 * 60_000 && !p.bar)).toHaveLength(1);
 
     // Three days on, retention removes every tick and bar; the change points stay, as they were.
     clock.now = T0 + 72 * HOUR;
-    store.maintain();
-    expect(store.oddsHistory(9, 71)).toEqual([]);
-    expect([...store.exportLineMaxWin()]).toEqual(before);
-    expect([...store.exportLineMaxWin({ since: T0 + 30 * 60_000 })].map((c) => c.maxWin)).toEqual([2000]);
+    store.maintenance.maintain();
+    expect(store.history.oddsHistory(9, 71)).toEqual([]);
+    expect([...store.history.exportLineMaxWin()]).toEqual(before);
+    expect([...store.history.exportLineMaxWin({ since: T0 + 30 * 60_000 })].map((c) => c.maxWin)).toEqual([2000]);
     store.close();
   });
 });

@@ -32,9 +32,9 @@ describe('migrations', () => {
 
   it('build the latest schema from an empty file', () => {
     const store = openStore({ path: join(dir, 'empty.db') });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    store.setSetting('theme', 'dark');
-    expect(store.getSetting('theme')).toBe('dark');
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    store.settings.setSetting('theme', 'dark');
+    expect(store.settings.getSetting('theme')).toBe('dark');
     store.close();
   });
 
@@ -52,14 +52,16 @@ describe('migrations', () => {
     db.close();
 
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    expect(store.settledCursor()).toBe(99);
-    expect(store.watchIds()).toEqual([7]);
-    expect(store.settlement(7)?.settlement).toHaveLength(2);
-    const byTeam = store.querySettlements({ team: 'ØSTERS' });
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.settlements.settledCursor()).toBe(99);
+    expect(store.watchlist.watchIds()).toEqual([7]);
+    expect(store.settlements.settlement(7)?.settlement).toHaveLength(2);
+    const byTeam = store.settlements.querySettlements({ team: 'ØSTERS' });
     expect(byTeam.rows.map((r) => r.eventId)).toEqual([7]);
-    expect(store.querySettlements({ team: 'MALMÖ', sportId: 1 }).total).toBe(1);
-    const homeWins = store.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } });
+    expect(store.settlements.querySettlements({ team: 'MALMÖ', sportId: 1 }).total).toBe(1);
+    const homeWins = store.settlements.querySettlements({
+      outcome: { side: 'home', result: 'win', scope: 'moneyline' },
+    });
     expect(homeWins.rows[0]?.moneyline).toEqual({ home: 'win', draw: 'loss', away: 'loss' });
     store.close();
   });
@@ -71,7 +73,7 @@ describe('migrations', () => {
       db.exec(`INSERT INTO sports (sport_id, name) VALUES (3, 'Tennis')`.repeat(from >= 1 ? 1 : 0));
       db.close();
       const store = openStore({ path });
-      expect(store.schemaVersion()).toBe(LATEST_VERSION);
+      expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
       store.close();
       const check = new Database(path, { readonly: true });
       expect(check.prepare('SELECT count(*) FROM sports').pluck().get()).toBe(from >= 1 ? 1 : 0);
@@ -89,11 +91,11 @@ describe('migrations', () => {
 
     let now = 10 * 3_600_000;
     const store = openStore({ path, clock: () => now, rawTickHours: 1 });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    const before = store.oddsHistory(5, 1);
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    const before = store.history.oddsHistory(5, 1);
     expect(before).toHaveLength(120);
-    expect(store.compactStep().ticksCompacted).toBe(120);
-    const after = store.oddsHistory(5, 1);
+    expect(store.maintenance.compactStep().ticksCompacted).toBe(120);
+    const after = store.history.oddsHistory(5, 1);
     // Two one-minute bars (open and close each) and the kept max_win ticks (baseline and the change at 60 s);
     // prices exactly as stored, even those thousandths cannot hold.
     expect(after.map((p) => [p.at, p.prices?.home, p.maxWin])).toEqual([
@@ -116,9 +118,9 @@ describe('migrations', () => {
       INSERT INTO market_lines (event_id, line_id, period, market, price_home, price_away, seen_at) VALUES (7, 70, 0, 'moneyline', 2.1, 1.8, 1);`);
     db.close();
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    expect(store.watchIds()).toEqual([7]);
-    const bet = store.addBet({ eventId: 7, lineId: 70, side: 'home', price: 2.1, stake: 10 }, 5);
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.watchlist.watchIds()).toEqual([7]);
+    const bet = store.bets.addBet({ eventId: 7, lineId: 70, side: 'home', price: 2.1, stake: 10 }, 5);
     expect(bet).toMatchObject({
       label: 'A v B · Moneyline Home · Full match',
       closingPrice: null,
@@ -147,19 +149,19 @@ describe('migrations', () => {
       INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market, line) VALUES (1, 8, 85, 'home', 1.9, 100, 0, 'spread', -0.25);`);
     db.close();
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
     // The old close (at a suspension, as version 5 read it) is kept as it was, with its reason.
-    expect(store.lineCloses(8).map((c) => [c.closing, c.closeReason])).toEqual([
+    expect(store.bets.lineCloses(8).map((c) => [c.closing, c.closeReason])).toEqual([
       [{ home: 1.9, away: 1.95 }, 'offline'],
     ]);
-    const [bet] = store.listBets();
+    const [bet] = store.bets.listBets();
     expect(bet).toMatchObject({ sideWords: 'Home -0.25', closingPrice: 1.9, result: null });
-    expect(store.settleBetByHand(bet!.id, 'half_loss')).toMatchObject({
+    expect(store.bets.settleBetByHand(bet!.id, 'half_loss')).toMatchObject({
       result: 'half_loss',
       resultBy: 'hand',
       pnl: -50,
     });
-    expect(store.settleBetByHand(bet!.id, null)).toMatchObject({ result: null, resultBy: null, pnl: null });
+    expect(store.bets.settleBetByHand(bet!.id, null)).toMatchObject({ result: null, resultBy: null, pnl: null });
     store.close();
     const raw = new Database(path);
     raw.exec(`UPDATE line_closes SET close_reason = 'gone'`);
@@ -185,8 +187,8 @@ describe('migrations', () => {
     }
     db.close();
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    const rows = () => store.closingLineValue({ specialId: 70, model: 'LOG' });
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    const rows = () => store.history.closingLineValue({ specialId: 70, model: 'LOG' });
     // CLV = opening offered / closing true - 1: 2.50/2.20 - 1 = +13.64%, 3.00/2.20 - 1 = +36.36%; unknown: null.
     expect(rows().map((r) => r.openingOdds)).toEqual([2.5, 3.0, null]);
     expect(rows()[0]!.clv).toBeCloseTo(0.136364, 6);
@@ -194,7 +196,7 @@ describe('migrations', () => {
     expect(rows()[2]).toMatchObject({ clv: null });
     expect(rows()[2]!.fairMove).toBeCloseTo(2.62 / 2.2 - 1, 9);
     // The same opening record fetched again fills in its offered odds (an earlier one would too).
-    store.recordSpecialTicks([
+    store.odds.recordSpecialTicks([
       {
         event_id: 5,
         special_id: 70,
@@ -231,8 +233,8 @@ f');
       INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1, 9, 90, 'draw', 3.4, 10, 0, 'moneyline');`);
     db.close();
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    expect(store.listBets()[0]).toMatchObject({ result: 'loss', pnl: -10, resettled: null });
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.bets.listBets()[0]).toMatchObject({ result: 'loss', pnl: -10, resettled: null });
     const sent = (scoreHome: number, scoreAway: number, words: [string, string, string], settledAt: number) => ({
       event_id: 9,
       sport_id: 1,
@@ -258,11 +260,11 @@ f');
       ],
     });
     // The same result again (the inclusive cursor's replay, even with a later settled_at): no re-settlement.
-    expect(store.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 5_000_000)], 5000)).toEqual([]);
-    expect(store.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 6_000_000)], 6000)).toEqual([]);
-    expect(store.listBets()[0]).toMatchObject({ result: 'loss', resettled: null });
+    expect(store.settlements.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 5_000_000)], 5000)).toEqual([]);
+    expect(store.settlements.recordSettledPage([sent(2, 3, ['loss', 'loss', 'win'], 6_000_000)], 6000)).toEqual([]);
+    expect(store.bets.listBets()[0]).toMatchObject({ result: 'loss', resettled: null });
     // 2-3 becomes 99-99: a re-settlement; the draw bet is now won, and says from what.
-    const changed = store.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000);
+    const changed = store.settlements.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000);
     expect(changed).toHaveLength(1);
     expect(changed[0]).toMatchObject({
       eventId: 9,
@@ -272,15 +274,15 @@ f');
       from: { scoreHome: 2, scoreAway: 3, status: 'ended' },
     });
     expect(changed[0]!.to).toMatchObject({ score_home: 99, score_away: 99 });
-    expect(store.settlement(9)).toMatchObject({ score_home: 99, score_away: 99 });
-    const [bet] = store.listBets();
+    expect(store.settlements.settlement(9)).toMatchObject({ score_home: 99, score_away: 99 });
+    const [bet] = store.bets.listBets();
     expect(bet).toMatchObject({
       result: 'win',
       pnl: 24,
       resettled: { fromResult: 'loss', fromScore: { home: 2, away: 3 }, toScore: { home: 99, away: 99 } },
     });
     // Sent again as now stored: nothing more.
-    expect(store.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000)).toEqual([]);
+    expect(store.settlements.recordSettledPage([sent(99, 99, ['loss', 'win', 'loss'], 7_000_000)], 7000)).toEqual([]);
     store.close();
     const raw = new Database(path);
     const kept = raw
@@ -325,18 +327,18 @@ f');
       INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (2000, 9, 90, 'home', 2.1, 25, 0, 'moneyline');`);
     db.close();
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    const [home, draw] = store.listBets();
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    const [home, draw] = store.bets.listBets();
     expect(draw).toMatchObject({ side: 'draw', price: 3.4, stake: 10, note: '', editedAt: null });
-    expect(store.betHistory(draw!.id)).toEqual([
+    expect(store.bets.betHistory(draw!.id)).toEqual([
       { revision: 1, at: 1000, change: 'recorded', price: 3.4, stake: 10, note: '' },
     ]);
-    expect(store.betHistory(home!.id)).toEqual([
+    expect(store.bets.betHistory(home!.id)).toEqual([
       { revision: 1, at: 2000, change: 'recorded', price: 2.1, stake: 25, note: '' },
     ]);
-    expect(store.removeBet(draw!.id, 3000)).toBe(true);
-    expect(store.listBets().map((b) => b.id)).toEqual([home!.id]);
-    expect(store.restoreBet(draw!.id, 4000)).toMatchObject({ id: draw!.id, price: 3.4 });
+    expect(store.bets.removeBet(draw!.id, 3000)).toBe(true);
+    expect(store.bets.listBets().map((b) => b.id)).toEqual([home!.id]);
+    expect(store.bets.restoreBet(draw!.id, 4000)).toMatchObject({ id: draw!.id, price: 3.4 });
     store.close();
     const raw = new Database(path);
     expect(raw.prepare(`SELECT id, removed_at FROM bets ORDER BY id`).all()).toEqual([
@@ -358,9 +360,9 @@ f');
       INSERT INTO bets (placed_at, event_id, line_id, side, price, stake, period, market) VALUES (1000, 9, 90, 'home', 2.1, 10, 0, 'moneyline');`);
     db.close();
     let store = openStore({ path, clock: () => 5000 });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
-    expect(store.otherMatchIds()).toEqual([]);
-    const [row] = store.watchedEvents();
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.history.otherMatchIds()).toEqual([]);
+    const [row] = store.watchlist.watchedEvents();
     expect(row).toMatchObject({ eventId: 9, runnerHome: 'E', runnerAway: 'F' });
     expect(row?.otherMatch).toBeUndefined();
     expect(row?.markets.map((m) => m.prices)).toEqual([{ home: 2.1, draw: 3.4, away: 3.0 }]);
@@ -389,16 +391,16 @@ f');
         },
       ],
     };
-    expect(store.namesAnotherMatch(snapshot, 'stream')).toBe(true);
-    store.recordSnapshot(snapshot);
+    expect(store.odds.namesAnotherMatch(snapshot, 'stream')).toBe(true);
+    store.odds.recordSnapshot(snapshot);
     store.close();
     store = openStore({ path });
-    expect(store.watchedEvents()[0]).toMatchObject({
+    expect(store.watchlist.watchedEvents()[0]).toMatchObject({
       runnerHome: 'E',
       otherMatch: 'Oakton Pilots v Redford Owls',
       markets: [{ prices: { home: 2.1, draw: 3.4, away: 3.0 } }],
     });
-    expect(store.listBets()).toMatchObject([{ eventId: 9, price: 2.1 }]);
+    expect(store.bets.listBets()).toMatchObject([{ eventId: 9, price: 2.1 }]);
     store.close();
     const raw = new Database(path);
     expect(
@@ -426,22 +428,22 @@ f');
                (9, 90, 0, 'moneyline', NULL, 1, 2.0, 1.85, 2, 1.9, 1.95, NULL, NULL);`);
     db.close();
     const store = openStore({ path });
-    expect(store.schemaVersion()).toBe(LATEST_VERSION);
+    expect(store.maintenance.schemaVersion()).toBe(LATEST_VERSION);
     // Match 9's line is still open: nothing of it is scored.
-    expect(store.scoreboardStale(10)).toEqual([{ eventId: 8, n: 1 }]);
-    expect(store.scoreboardStaleCount()).toEqual({ matches: 1, lines: 2 });
-    expect(store.keptScoreboardCounts()).toEqual({ closed: 0, settled: 0 });
-    expect(store.sportNames()).toEqual(new Map([[29, 'Soccer']]));
+    expect(store.scores.scoreboardStale(10)).toEqual([{ eventId: 8, n: 1 }]);
+    expect(store.scores.scoreboardStaleCount()).toEqual({ matches: 1, lines: 2 });
+    expect(store.scores.keptScoreboardCounts()).toEqual({ closed: 0, settled: 0 });
+    expect(store.scores.sportNames()).toEqual(new Map([[29, 'Soccer']]));
     // Kept (no settlement yet: counts, no sums), then match 9 closes: stale, and 8 is not.
-    store.keepScoreboardMatches([{ eventId: 8, n: 1, closed: 2, settled: 0, sums: null }]);
-    expect(store.keptScoreboardCounts()).toEqual({ closed: 2, settled: 0 });
-    store.applyLineCloseOps([{ type: 'kickoff', eventId: 9, at: 10, reason: 'kickoff', confirmed: true }]);
-    expect(store.scoreboardStale(10)).toEqual([{ eventId: 9, n: 1 }]);
+    store.scores.keepScoreboardMatches([{ eventId: 8, n: 1, closed: 2, settled: 0, sums: null }]);
+    expect(store.scores.keptScoreboardCounts()).toEqual({ closed: 2, settled: 0 });
+    store.bets.applyLineCloseOps([{ type: 'kickoff', eventId: 9, at: 10, reason: 'kickoff', confirmed: true }]);
+    expect(store.scores.scoreboardStale(10)).toEqual([{ eventId: 9, n: 1 }]);
     // A mark set again after the match was read is not cleared by keeping what was read.
-    store.applyLineCloseOps([{ type: 'reopen', eventId: 9, at: 10 }]);
-    store.keepScoreboardMatches([{ eventId: 9, n: 1, closed: 1, settled: 0, sums: null }]);
-    expect(store.scoreboardStale(10)).toEqual([{ eventId: 9, n: 2 }]);
-    expect(store.keptScoreboardCounts()).toEqual({ closed: 2, settled: 0 });
+    store.bets.applyLineCloseOps([{ type: 'reopen', eventId: 9, at: 10 }]);
+    store.scores.keepScoreboardMatches([{ eventId: 9, n: 1, closed: 1, settled: 0, sums: null }]);
+    expect(store.scores.scoreboardStale(10)).toEqual([{ eventId: 9, n: 2 }]);
+    expect(store.scores.keptScoreboardCounts()).toEqual({ closed: 2, settled: 0 });
     store.close();
   });
 

@@ -33,77 +33,82 @@ function tick(specialId: number, contestantId: number, ts: string, maxWin: numbe
 describe('settlements', () => {
   it('stores a settlement seen twice once, with all its lines, and the cursor with it', () => {
     const { store } = memStore();
-    store.recordSettledPage([settledEvent(0), settledEvent(1), settledEvent(2)], settledAtSeconds(2));
-    store.recordSettledPage([settledEvent(2), settledEvent(3)], settledAtSeconds(3));
-    const all = [...store.exportSettlements()];
+    store.settlements.recordSettledPage([settledEvent(0), settledEvent(1), settledEvent(2)], settledAtSeconds(2));
+    store.settlements.recordSettledPage([settledEvent(2), settledEvent(3)], settledAtSeconds(3));
+    const all = [...store.settlements.exportSettlements()];
     expect(all.map((e) => e.event_id)).toEqual([1_000_000, 1_000_001, 1_000_002, 1_000_003]);
     expect(all[2]).toEqual(settledEvent(2));
-    expect(store.settledCursor()).toBe(settledAtSeconds(3));
+    expect(store.settlements.settledCursor()).toBe(settledAtSeconds(3));
   });
 
   it('never moves the cursor backwards', () => {
     const { store } = memStore();
-    store.recordSettledPage([settledEvent(9)], 500);
-    store.recordSettledPage([settledEvent(1)], 100);
-    expect(store.settledCursor()).toBe(500);
-    expect(store.knownSettlements([1_000_001, 1_000_009, 42])).toEqual(new Set([1_000_001, 1_000_009]));
+    store.settlements.recordSettledPage([settledEvent(9)], 500);
+    store.settlements.recordSettledPage([settledEvent(1)], 100);
+    expect(store.settlements.settledCursor()).toBe(500);
+    expect(store.settlements.knownSettlements([1_000_001, 1_000_009, 42])).toEqual(new Set([1_000_001, 1_000_009]));
   });
 
   it('rolls back settlements and cursor together when the batch fails', () => {
     const { store } = memStore();
     const bad = { ...settledEvent(1), settled_at: 'not a time' };
-    expect(() => store.recordSettledPage([settledEvent(0), bad], 999)).toThrow();
-    expect(store.settledCursor()).toBeNull();
-    expect(store.settlement(1_000_000)).toBeNull();
+    expect(() => store.settlements.recordSettledPage([settledEvent(0), bad], 999)).toThrow();
+    expect(store.settlements.settledCursor()).toBeNull();
+    expect(store.settlements.settlement(1_000_000)).toBeNull();
   });
 
   it('filters by sport, league, team, date range and outcome, paged with a total', () => {
     const { store } = memStore();
     const events = Array.from({ length: 120 }, (_, i) => settledEvent(i));
-    store.recordSettledPage(events, 0);
+    store.settlements.recordSettledPage(events, 0);
     const sport2 = events.filter((e) => e.sport_id === 2);
-    const p1 = store.querySettlements({ sportId: 2, limit: 10 });
+    const p1 = store.settlements.querySettlements({ sportId: 2, limit: 10 });
     expect(p1.total).toBe(sport2.length);
     expect(p1.rows).toHaveLength(10);
-    const p2 = store.querySettlements({ sportId: 2, limit: 10, after: p1.next! });
+    const p2 = store.settlements.querySettlements({ sportId: 2, limit: 10, after: p1.next! });
     const ids = [...p1.rows, ...p2.rows].map((r) => r.eventId);
     expect(new Set(ids).size).toBe(20);
     // Newest first, ties by event id.
     const expected = [...sport2].sort((a, b) => b.settled_at.localeCompare(a.settled_at) || b.event_id - a.event_id);
     expect(ids).toEqual(expected.slice(0, 20).map((e) => e.event_id));
 
-    expect(store.querySettlements({ leagueId: 103 }).total).toBe(events.filter((e) => e.league_id === 103).length);
+    expect(store.settlements.querySettlements({ leagueId: 103 }).total).toBe(
+      events.filter((e) => e.league_id === 103).length,
+    );
     const team = events[7]!.runner_home;
-    const byTeam = store.querySettlements({ team: team.toUpperCase(), limit: 500 });
+    const byTeam = store.settlements.querySettlements({ team: team.toUpperCase(), limit: 500 });
     expect(byTeam.total).toBe(events.filter((e) => e.runner_home === team || e.runner_away === team).length);
-    expect(store.querySettlements({ team: team.toLowerCase(), sportId: events[7]!.sport_id }).total).toBeGreaterThan(0);
+    expect(
+      store.settlements.querySettlements({ team: team.toLowerCase(), sportId: events[7]!.sport_id }).total,
+    ).toBeGreaterThan(0);
 
     const from = Date.parse(`${events[30]!.settled_at}Z`);
     const to = Date.parse(`${events[60]!.settled_at}Z`);
-    expect(store.querySettlements({ from, to }).total).toBe(30);
+    expect(store.settlements.querySettlements({ from, to }).total).toBe(30);
 
     const mlHomeWin = events.filter((e) =>
       e.settlement.some((l) => l.market === 'moneyline' && l.period === 0 && l.outcome_home === 'win'),
     );
-    expect(store.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } }).total).toBe(
-      mlHomeWin.length,
-    );
+    expect(
+      store.settlements.querySettlements({ outcome: { side: 'home', result: 'win', scope: 'moneyline' } }).total,
+    ).toBe(mlHomeWin.length);
     const anyAwayPush = events.filter((e) =>
       e.settlement.some((l) => l.market === 'spread' && l.outcome_away === 'push'),
     );
     expect(
-      store.querySettlements({ outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' } }).total,
+      store.settlements.querySettlements({ outcome: { side: 'away', result: 'push', scope: 'any', market: 'spread' } })
+        .total,
     ).toBe(anyAwayPush.length);
   });
 
   it('exports with since and sport filters', () => {
     const { store } = memStore();
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       Array.from({ length: 30 }, (_, i) => settledEvent(i)),
       0,
     );
     const since = Date.parse(`${settledEvent(15).settled_at}Z`);
-    const out = [...store.exportSettlements({ since, sportId: 1 })];
+    const out = [...store.settlements.exportSettlements({ since, sportId: 1 })];
     // Exactly the generated settlements of sport 1 from event 15 on (15, 20 and 25), not an empty list.
     const want = Array.from({ length: 30 }, (_, i) => settledEvent(i)).filter(
       (e) => e.sport_id === 1 && Date.parse(`${e.settled_at}Z`) >= since,
@@ -122,7 +127,7 @@ describe('settlements', () => {
 describe('ticks, watchlist and retention', () => {
   it('keeps the latest odds per line and the history for charts', () => {
     const { store } = memStore();
-    store.recordSnapshot(
+    store.odds.recordSnapshot(
       {
         event_id: 5,
         sport_id: 1,
@@ -138,73 +143,73 @@ describe('ticks, watchlist and retention', () => {
       },
       1000,
     );
-    store.recordTicks(5, [market(1, 1)], 2000);
-    store.recordTicks(5, [{ ...market(2, 2), prices: null }], 3000);
-    store.addWatch(5);
-    store.addWatch(5);
-    const [w] = store.watchedEvents();
+    store.odds.recordTicks(5, [market(1, 1)], 2000);
+    store.odds.recordTicks(5, [{ ...market(2, 2), prices: null }], 3000);
+    store.watchlist.addWatch(5);
+    store.watchlist.addWatch(5);
+    const [w] = store.watchlist.watchedEvents();
     expect(w?.runnerHome).toBe('A');
     expect(w?.markets.find((m) => m.lineId === 1)?.prices).toEqual(cleanMarket(market(1, 1)).prices);
     expect(w?.markets.find((m) => m.lineId === 2)?.prices).toBeNull();
-    expect(store.oddsHistory(5, 1).map((p) => p.at)).toEqual([1000, 2000]);
-    store.removeWatch(5);
-    expect(store.watchedEvents()).toEqual([]);
+    expect(store.history.oddsHistory(5, 1).map((p) => p.at)).toEqual([1000, 2000]);
+    store.watchlist.removeWatch(5);
+    expect(store.watchlist.watchedEvents()).toEqual([]);
   });
 
   it('records score changes only when they change', () => {
     const { store } = memStore();
-    store.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 0, score_away: 0 }, 1);
-    store.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 0, score_away: 0 }, 2);
-    store.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 1, score_away: 0 }, 3);
-    expect(store.liveStateHistory(5).map((p) => p.at)).toEqual([1, 3]);
+    store.odds.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 0, score_away: 0 }, 1);
+    store.odds.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 0, score_away: 0 }, 2);
+    store.odds.recordScore({ event_id: 5, ts: '', live_status: 1, score_home: 1, score_away: 0 }, 3);
+    expect(store.history.liveStateHistory(5).map((p) => p.at)).toEqual([1, 3]);
   });
 
   it('deletes ticks past retention and keeps change points', () => {
     const { store, now } = memStore();
-    store.recordTicks(5, [market(1, 0)], 1 * DAY);
-    store.recordTicks(5, [market(1, 1)], 9 * DAY);
-    store.recordSpecialTicks([tick(70, 1, '1970-01-02T00:00:00', 100), tick(70, 1, '1970-01-02T01:00:00', 200)]);
-    store.recordSettledPage([settledEvent(0)], 1);
-    const report = store.maintain();
+    store.odds.recordTicks(5, [market(1, 0)], 1 * DAY);
+    store.odds.recordTicks(5, [market(1, 1)], 9 * DAY);
+    store.odds.recordSpecialTicks([tick(70, 1, '1970-01-02T00:00:00', 100), tick(70, 1, '1970-01-02T01:00:00', 200)]);
+    store.settlements.recordSettledPage([settledEvent(0)], 1);
+    const report = store.maintenance.maintain();
     expect(report.oddsTicksDeleted).toBe(1);
     expect(report.specialTicksDeleted).toBe(2);
-    expect(store.oddsHistory(5, 1).map((p) => p.at)).toEqual([9 * DAY]);
-    expect(store.maxWinHistory(70, 1)).toHaveLength(2);
-    expect(store.settlement(1_000_000)).not.toBeNull();
+    expect(store.history.oddsHistory(5, 1).map((p) => p.at)).toEqual([9 * DAY]);
+    expect(store.history.maxWinHistory(70, 1)).toHaveLength(2);
+    expect(store.settlements.settlement(1_000_000)).not.toBeNull();
     now.t += 30 * DAY;
-    expect(store.maintain().oddsTicksDeleted).toBe(1);
+    expect(store.maintenance.maintain().oddsTicksDeleted).toBe(1);
   });
 });
 
 describe('specials', () => {
   it('stores max_win change points once and returns only real changes', () => {
     const { store } = memStore();
-    expect(store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)])).toEqual([]);
-    const changes = store.recordSpecialTicks([
+    expect(store.odds.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)])).toEqual([]);
+    const changes = store.odds.recordSpecialTicks([
       tick(70, 1, '2026-01-01T00:01:00', 100),
       tick(70, 1, '2026-01-01T00:02:00', 250),
     ]);
     expect(changes.map((c) => [c.previousMaxWin, c.maxWin])).toEqual([[100, 250]]);
     // The same history fetched again after a restart is not a new change.
-    expect(store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:02:00', 250)])).toEqual([]);
-    expect(store.maxWinHistory(70, 1).map((p) => p.maxWin)).toEqual([100, 250]);
-    expect([...store.exportMaxWin()].length).toBe(2);
+    expect(store.odds.recordSpecialTicks([tick(70, 1, '2026-01-01T00:02:00', 250)])).toEqual([]);
+    expect(store.history.maxWinHistory(70, 1).map((p) => p.maxWin)).toEqual([100, 250]);
+    expect([...store.history.exportMaxWin()].length).toBe(2);
   });
 
   it('keeps opening and closing true odds per model for closing-line value', () => {
     const { store } = memStore();
-    store.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)]);
+    store.odds.recordSpecialTicks([tick(70, 1, '2026-01-01T00:00:00', 100, true)]);
     const closing = {
       ...tick(70, 1, '2026-01-01T05:00:00', 100),
       true_odds_by_model: { LOG: 2.5, EM: 2.6, MPTO: 2.4, SHIN: 2.5, OR: 2.7 },
     };
-    store.recordSpecialTicks([closing]);
-    const [row] = store.closingLineValue({ specialId: 70, model: 'MPTO' });
+    store.odds.recordSpecialTicks([closing]);
+    const [row] = store.history.closingLineValue({ specialId: 70, model: 'MPTO' });
     expect(row?.openingOdds).toBe(3);
     expect(row?.openingTrueOdds).toBe(3.0);
     expect(row?.closingTrueOdds).toBe(2.4);
     expect(row?.fairMove).toBeCloseTo(3.0 / 2.4 - 1);
-    expect(store.specialsOf(5)[0]?.contestants[0]?.clv).toHaveLength(5);
+    expect(store.history.specialsOf(5)[0]?.contestants[0]?.clv).toHaveLength(5);
   });
 
   describe('specials CLV: the opening offered odds against the fair close under each model (issue 22)', () => {
@@ -249,8 +254,8 @@ describe('specials', () => {
 
     it.each(table)('$model: CLV $clv, fair move $fairMove', ({ model, close, clv, fairMove }) => {
       const { store } = memStore();
-      store.recordSpecialTicks([opening, between, closing]);
-      const [row] = store.closingLineValue({ specialId: 70, model });
+      store.odds.recordSpecialTicks([opening, between, closing]);
+      const [row] = store.history.closingLineValue({ specialId: 70, model });
       expect(row).toMatchObject({ openingOdds: 2.5, closingOdds: 2.1, closingTrueOdds: close });
       expect(row!.clv).toBeCloseTo(clv, 6);
       expect(row!.fairMove).toBeCloseTo(fairMove, 6);
@@ -258,9 +263,9 @@ describe('specials', () => {
 
     it('the opening offered odds are kept when the opening comes after later ticks, and a CLV waits for the close', () => {
       const { store } = memStore();
-      store.recordSpecialTicks([between]);
-      store.recordSpecialTicks([opening]); // the opening endpoint answered after the history
-      const [open] = store.closingLineValue({ specialId: 70, model: 'LOG' });
+      store.odds.recordSpecialTicks([between]);
+      store.odds.recordSpecialTicks([opening]); // the opening endpoint answered after the history
+      const [open] = store.history.closingLineValue({ specialId: 70, model: 'LOG' });
       expect(open).toMatchObject({
         openingOdds: 2.5,
         openingTrueOdds: 2.62,
@@ -268,19 +273,19 @@ describe('specials', () => {
         clv: null,
         fairMove: null,
       });
-      store.recordSpecialTicks([closing]);
-      expect(store.closingLineValue({ specialId: 70, model: 'LOG' })[0]!.clv).toBeCloseTo(2.5 / 2.2 - 1, 9);
+      store.odds.recordSpecialTicks([closing]);
+      expect(store.history.closingLineValue({ specialId: 70, model: 'LOG' })[0]!.clv).toBeCloseTo(2.5 / 2.2 - 1, 9);
     });
 
     it("the latest tick's true odds by model: the opening's, none after a later tick, then the closing's", () => {
       const { store } = memStore();
-      const trueOdds = () => store.specialsOf(5)[0]!.contestants[0]!.trueOddsByModel;
-      store.recordSpecialTicks([opening]);
+      const trueOdds = () => store.history.specialsOf(5)[0]!.contestants[0]!.trueOddsByModel;
+      store.odds.recordSpecialTicks([opening]);
       expect(trueOdds()).toEqual(opening.true_odds_by_model);
-      store.recordSpecialTicks([between]);
+      store.odds.recordSpecialTicks([between]);
       expect(trueOdds()).toBeNull();
-      expect(store.specialsOf(5)[0]!.contestants[0]!.todds).toBe(2.5);
-      store.recordSpecialTicks([closing]);
+      expect(store.history.specialsOf(5)[0]!.contestants[0]!.todds).toBe(2.5);
+      store.odds.recordSpecialTicks([closing]);
       expect(trueOdds()).toEqual(closing.true_odds_by_model);
     });
   });
@@ -289,8 +294,8 @@ describe('specials', () => {
 describe('results, alerts, settings', () => {
   it('labels tennis periods', () => {
     const { store } = memStore();
-    store.recordSports([{ sport_id: 3, name: 'Tennis' }]);
-    store.recordFixtures([
+    store.odds.recordSports([{ sport_id: 3, name: 'Tennis' }]);
+    store.odds.recordFixtures([
       {
         event_id: 8,
         sport_id: 3,
@@ -315,28 +320,28 @@ describe('results, alerts, settings', () => {
       cancellation_reason: null,
       timestamp: '2026-01-01T12:00:00',
     });
-    store.recordPeriodResults([r(0, 1), r(2, 1), r(6 + 13 + 2, 1)]);
-    store.recordPeriodResults([{ ...r(0, 0), score_home: 9 }]); // older settlement id: ignored
-    const labels = store.results(8).map((x) => x.periodLabel);
+    store.settlements.recordPeriodResults([r(0, 1), r(2, 1), r(6 + 13 + 2, 1)]);
+    store.settlements.recordPeriodResults([{ ...r(0, 0), score_home: 9 }]); // older settlement id: ignored
+    const labels = store.settlements.results(8).map((x) => x.periodLabel);
     expect(labels).toEqual(['Full match', 'Set 2', 'Set 2 Game 3']);
-    expect(store.results(8)[0]?.scoreHome).toBe(1);
-    expect([...store.exportResults({ sportId: 3 })]).toHaveLength(3);
+    expect(store.settlements.results(8)[0]?.scoreHome).toBe(1);
+    expect([...store.settlements.exportResults({ sportId: 3 })]).toHaveLength(3);
   });
 
   it('appends and pages alerts', () => {
     const { store } = memStore();
-    const a = store.appendAlert({ kind: 'max_win_change', message: 'x', data: { pct: 50 } });
-    store.appendAlert({ kind: 'settled', eventId: 5, message: 'y' });
-    expect(store.listAlerts().map((x) => x.kind)).toEqual(['settled', 'max_win_change']);
-    expect(store.listAlerts({ beforeId: a.id + 1 })[0]?.data).toEqual({ pct: 50 });
+    const a = store.alerts.appendAlert({ kind: 'max_win_change', message: 'x', data: { pct: 50 } });
+    store.alerts.appendAlert({ kind: 'settled', eventId: 5, message: 'y' });
+    expect(store.alerts.listAlerts().map((x) => x.kind)).toEqual(['settled', 'max_win_change']);
+    expect(store.alerts.listAlerts({ beforeId: a.id + 1 })[0]?.data).toEqual({ pct: 50 });
   });
 
   it('never holds a key, secret or token', () => {
     const { store } = memStore();
     for (const name of ['apiKey', 'api_key', 'X-API-Key', 'secret', 'authToken', 'password', 'credentials'])
-      expect(() => store.setSetting(name, 'abc')).toThrow(SecretSettingError);
-    store.setSetting('devigModel', 'SHIN');
-    expect(store.listSettings()).toEqual({ devigModel: 'SHIN' });
+      expect(() => store.settings.setSetting(name, 'abc')).toThrow(SecretSettingError);
+    store.settings.setSetting('devigModel', 'SHIN');
+    expect(store.settings.listSettings()).toEqual({ devigModel: 'SHIN' });
   });
 });
 
@@ -362,21 +367,21 @@ describe('one id, one match (issue 34)', () => {
 
   it("a description of another match under a stored id is never merged: names, settlement and result stay the stored match's", () => {
     const { store } = memStore();
-    store.recordFixtures([fixture]);
-    store.addWatch(1_000_000);
+    store.odds.recordFixtures([fixture]);
+    store.watchlist.addWatch(1_000_000);
     // The same match described again (a start moved by a day) is an update.
-    store.recordFixtures([{ ...fixture, starts: '2026-01-02T10:00:00' }]);
-    expect(store.watchedEvents()[0]?.starts).toBe(Date.UTC(2026, 0, 2, 10));
-    expect(store.watchedEvents()[0]?.otherMatch).toBeUndefined();
+    store.odds.recordFixtures([{ ...fixture, starts: '2026-01-02T10:00:00' }]);
+    expect(store.watchlist.watchedEvents()[0]?.starts).toBe(Date.UTC(2026, 0, 2, 10));
+    expect(store.watchlist.watchedEvents()[0]?.otherMatch).toBeUndefined();
     // A restarted book gives the id to a baseball match: flagged with its name, nothing of it merged.
-    store.recordFixtures([baseball]);
-    expect(store.watchedEvents()[0]).toMatchObject({
+    store.odds.recordFixtures([baseball]);
+    expect(store.watchlist.watchedEvents()[0]).toMatchObject({
       runnerHome: 'Kingston City',
       runnerAway: 'Greenfield City',
       sportId: 1,
       otherMatch: 'Oakton Pilots v Redford Owls (Baseball)',
     });
-    expect(store.otherMatchIds()).toEqual([1_000_000]);
+    expect(store.history.otherMatchIds()).toEqual([1_000_000]);
     // Its settlement is not the stored match's result.
     const other = {
       ...settledEvent(0),
@@ -385,10 +390,10 @@ describe('one id, one match (issue 34)', () => {
       runner_home: 'Oakton Pilots',
       runner_away: 'Redford Owls',
     };
-    store.recordSettledPage([other], settledAtSeconds(0));
-    expect([...store.exportSettlements()]).toEqual([]);
+    store.settlements.recordSettledPage([other], settledAtSeconds(0));
+    expect([...store.settlements.exportSettlements()]).toEqual([]);
     // Nor do its snapshot's prices and score.
-    store.recordSnapshot(
+    store.odds.recordSnapshot(
       {
         event_id: 1_000_000,
         sport_id: 3,
@@ -404,15 +409,19 @@ describe('one id, one match (issue 34)', () => {
       },
       5000,
     );
-    expect(store.watchedEvents()[0]).toMatchObject({ runnerHome: 'Kingston City', scoreHome: null, markets: [] });
+    expect(store.watchlist.watchedEvents()[0]).toMatchObject({
+      runnerHome: 'Kingston City',
+      scoreHome: null,
+      markets: [],
+    });
     // The flag holds for good: whatever comes under the id later (the stored match's own names included) is not taken,
     // and the row keeps the name of the first other match.
-    expect(store.namesAnotherMatch({ ...fixture, starts: '2026-01-03T10:00:00' }, 'fixture')).toBe(true);
-    store.recordFixtures([
+    expect(store.odds.namesAnotherMatch({ ...fixture, starts: '2026-01-03T10:00:00' }, 'fixture')).toBe(true);
+    store.odds.recordFixtures([
       { ...fixture, starts: '2026-01-03T10:00:00' },
       { ...fixture, event_id: 1_000_001 },
     ]);
-    store.recordSettledPage(
+    store.settlements.recordSettledPage(
       [
         {
           ...other,
@@ -424,13 +433,13 @@ describe('one id, one match (issue 34)', () => {
       ],
       settledAtSeconds(1),
     );
-    expect(store.watchedEvents()[0]).toMatchObject({
+    expect(store.watchlist.watchedEvents()[0]).toMatchObject({
       starts: Date.UTC(2026, 0, 2, 10),
       otherMatch: 'Oakton Pilots v Redford Owls (Baseball)',
     });
-    expect([...store.exportSettlements()]).toEqual([]);
+    expect([...store.settlements.exportSettlements()]).toEqual([]);
     // Another id is judged on its own.
-    expect(store.namesAnotherMatch({ ...fixture, event_id: 1_000_001 }, 'stream')).toBe(false);
+    expect(store.odds.namesAnotherMatch({ ...fixture, event_id: 1_000_001 }, 'stream')).toBe(false);
   });
 
   it('the flag is kept in the file: after a restart the row says it at once, and the stored match stays its own', () => {
@@ -438,21 +447,21 @@ describe('one id, one match (issue 34)', () => {
     try {
       const file = join(dir, 'profile.db');
       let store = openStore({ path: file, clock: () => 10 * DAY });
-      store.recordFixtures([fixture]);
-      store.addWatch(1_000_000);
+      store.odds.recordFixtures([fixture]);
+      store.watchlist.addWatch(1_000_000);
       // A stream's snapshot of another match under the id (as the monitor hands it over before anything else of it).
-      expect(store.namesAnotherMatch({ ...baseball, sport_name: null }, 'stream')).toBe(true);
+      expect(store.odds.namesAnotherMatch({ ...baseball, sport_name: null }, 'stream')).toBe(true);
       store.close();
       store = openStore({ path: file, clock: () => 11 * DAY });
-      expect(store.otherMatchIds()).toEqual([1_000_000]);
+      expect(store.history.otherMatchIds()).toEqual([1_000_000]);
       // The sport named from the service's list, once known.
-      expect(store.watchedEvents()[0]).toMatchObject({
+      expect(store.watchlist.watchedEvents()[0]).toMatchObject({
         runnerHome: 'Kingston City',
         otherMatch: 'Oakton Pilots v Redford Owls',
       });
-      store.recordSports([{ sport_id: 3, name: 'Baseball' }]);
-      expect(store.watchedEvents()[0]?.otherMatch).toBe('Oakton Pilots v Redford Owls (Baseball)');
-      store.recordSettledPage(
+      store.odds.recordSports([{ sport_id: 3, name: 'Baseball' }]);
+      expect(store.watchlist.watchedEvents()[0]?.otherMatch).toBe('Oakton Pilots v Redford Owls (Baseball)');
+      store.settlements.recordSettledPage(
         [
           {
             ...settledEvent(0),
@@ -464,7 +473,7 @@ describe('one id, one match (issue 34)', () => {
         ],
         settledAtSeconds(0),
       );
-      expect([...store.exportSettlements()]).toEqual([]);
+      expect([...store.settlements.exportSettlements()]).toEqual([]);
       store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

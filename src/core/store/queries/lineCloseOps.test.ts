@@ -57,10 +57,10 @@ describe('closing-line ops folded per flush', () => {
       const ops = randomOps(seed, 5 + (seed % 60));
       const oneByOne = openStore({ path: ':memory:' });
       const folded = openStore({ path: ':memory:' });
-      for (const op of ops) oneByOne.applyLineCloseOps([op]);
-      folded.applyLineCloseOps(ops);
+      for (const op of ops) oneByOne.bets.applyLineCloseOps([op]);
+      folded.bets.applyLineCloseOps(ops);
       for (const eventId of [1, 2])
-        expect(folded.lineCloses(eventId), `seed ${seed}`).toEqual(oneByOne.lineCloses(eventId));
+        expect(folded.bets.lineCloses(eventId), `seed ${seed}`).toEqual(oneByOne.bets.lineCloses(eventId));
       oneByOne.close();
       folded.close();
     }
@@ -88,9 +88,9 @@ describe('closing-line ops folded per flush', () => {
       '6',
     ]);
     const s = openStore({ path: ':memory:' });
-    s.applyLineCloseOps(ops);
+    s.bets.applyLineCloseOps(ops);
     // Opened at the first price; closed at kick-off on the last price that had both sides; nothing after kick-off.
-    expect(s.lineCloses(1)[0]).toMatchObject({
+    expect(s.bets.lineCloses(1)[0]).toMatchObject({
       openedAt: 1,
       opening: { home: 2.0, away: 1.8 },
       closing: { home: 2.3, away: 1.6 },

@@ -75,7 +75,7 @@ describe('the ledger of a line max stake', () => {
     await store.writer.settled();
 
     const stored = [1, 2, 3].flatMap((lineId) =>
-      store
+      store.history
         .lineMaxWinPoints(7, lineId)
         .filter((p) => p.previousMaxWin !== null)
         .map((p) => ({ at: p.at, move: `${lineId}: ${p.previousMaxWin} -> ${p.maxWin}` })),
