@@ -249,9 +249,12 @@ describe('settlements export of the app (streamed to a file)', () => {
     writeFileSync(target, 'an older export');
     let pages = 0;
     const failing = {
-      querySettlements: (q: Parameters<typeof store.settlements.querySettlements>[0]) => {
-        if (++pages === 4) throw new Error('database is locked');
-        return store.settlements.querySettlements(q);
+      settlements: {
+        ...store.settlements,
+        querySettlements: (q: Parameters<typeof store.settlements.querySettlements>[0]) => {
+          if (++pages === 4) throw new Error('database is locked');
+          return store.settlements.querySettlements(q);
+        },
       },
     };
     await expect(exportSettlementsCsvToFile(failing, {}, target)).rejects.toThrow('database is locked');

@@ -70,9 +70,9 @@ export function settingsHandlers(
       hasKey: await hasKey(baseUrl),
       keychain: await keychainStatus(),
       demo: c.demo,
-      mutedEvents: mutedEvents(c.store),
-      snoozedEvents: snoozedEvents(c.store, ctx.clock.now()),
-      gridLayout: gridLayoutOf(c.store),
+      mutedEvents: mutedEvents(c.store.settings),
+      snoozedEvents: snoozedEvents(c.store.settings, ctx.clock.now()),
+      gridLayout: gridLayoutOf(c.store.settings),
     };
   }
 

@@ -76,7 +76,7 @@ export function settlementsHandlers(
     'alerts:list': async (q) => (await settledStore(ctx)).alerts.listAlerts(q),
     'alerts:mute': (eventId, muted) => {
       const s = store(ctx);
-      const set = new Set(mutedEvents(s));
+      const set = new Set(mutedEvents(s.settings));
       if (muted) set.add(eventId);
       else set.delete(eventId);
       s.settings.setSetting(MUTED_SETTING, [...set]);
@@ -85,7 +85,7 @@ export function settlementsHandlers(
     'alerts:snooze': (eventId, until) => {
       const s = store(ctx);
       const now = ctx.clock.now();
-      const kept = snoozedEvents(s, now).filter((x) => x.eventId !== eventId);
+      const kept = snoozedEvents(s.settings, now).filter((x) => x.eventId !== eventId);
       if (until !== null && until > now) kept.push({ eventId, until: Math.min(until, now + MAX_SNOOZE_MS) });
       s.settings.setSetting(SNOOZE_SETTING, kept);
       return kept;

@@ -18,13 +18,13 @@ function storeWithHours(hours: number) {
 describe('store handlers', () => {
   it('compact now folds everything past the raw window, a step at a time, and usage shows where the bytes went', async () => {
     const store = storeWithHours(4);
-    const h = storeHandlers(store, { stepBudgetMs: 1 });
+    const h = storeHandlers(store.maintenance, { stepBudgetMs: 1 });
     const before = await h['store:usage']();
     const emptyBars = before.kinds.find((k) => k.kind === 'bars')!.bytes;
     // An empty table and its index: a page each.
     expect(emptyBars).toBe(2 * 4096);
     let turns = 0;
-    const result = await storeHandlers(store, { stepBudgetMs: 1, yieldTurn: async () => void turns++ })[
+    const result = await storeHandlers(store.maintenance, { stepBudgetMs: 1, yieldTurn: async () => void turns++ })[
       'store:compact'
     ]();
     expect(result.done).toBe(true);
@@ -43,7 +43,7 @@ describe('store handlers', () => {
 
   it('joins a second "compact now" to the one running instead of racing it', async () => {
     const store = storeWithHours(3);
-    const h = storeHandlers(store, { stepBudgetMs: 1 });
+    const h = storeHandlers(store.maintenance, { stepBudgetMs: 1 });
     const [a, b] = await Promise.all([h['store:compact'](), h['store:compact']()]);
     expect(b).toBe(a);
     expect((await h['store:compact']()).ticksCompacted).toBe(0);

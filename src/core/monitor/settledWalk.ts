@@ -19,6 +19,7 @@ import { problemBudget, problemCount, SETTLED_LIMIT, type SettledEvent, type Set
 import type { AppError } from '../../shared/errors';
 import type { ApiClient } from '../api/client';
 import type { BadRecord } from '../api/types';
+import type { Store } from '../store';
 
 export interface SettledWalkStore {
   settledCursor(): number | null;
@@ -30,18 +31,14 @@ export interface SettledWalkStore {
 }
 
 /** The walk's view of a store with nothing added to a page's transaction (tools and tests). */
-export function plainWalkStore(store: {
-  settledCursor(): number | null;
-  transaction<T>(fn: () => T): T;
-  knownSettlements(eventIds: readonly number[]): Set<number>;
-  recordSettledPage(events: readonly SettledEvent[], newCursor: number): void;
-}): SettledWalkStore {
+export function plainWalkStore(store: Pick<Store, 'settlements' | 'transaction'>): SettledWalkStore {
+  const { settlements } = store;
   return {
-    settledCursor: () => store.settledCursor(),
+    settledCursor: () => settlements.settledCursor(),
     commitPage: (events, cursor) =>
       store.transaction(() => {
-        const known = store.knownSettlements(events.map((e) => e.event_id));
-        store.recordSettledPage(events, cursor);
+        const known = settlements.knownSettlements(events.map((e) => e.event_id));
+        settlements.recordSettledPage(events, cursor);
         return events.filter((e) => !known.has(e.event_id));
       }),
   };
