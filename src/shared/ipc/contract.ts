@@ -21,7 +21,6 @@ import type {
   MoverRow,
   PriceAlertOverrides,
   PriceSide,
-  ClvRow,
   DropAlertPhase,
   EventView,
   LineHistoryPoint,
@@ -33,14 +32,11 @@ import type {
   SettlementAlertScope,
   SettlementPage,
   SettlementRow,
-  SpecialContestantView,
   SpecialHistoryPoint,
   SpecialView,
   StoreUsage,
   WatchedEventView,
 } from '../domain';
-// The specials' rows are the store's read of them; the contract names them for the page.
-export type { SpecialContestantView, SpecialView } from '../domain';
 import { DROP_ALERT_PHASES, SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { ModelScoreboard, ScoreProgress } from '../scoreboard';
 import type { LedgerReport } from '../ledger';
@@ -48,6 +44,9 @@ import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
 import { WINDOW_VIEWS } from './windowRoute';
 import { validationMessage } from './validationWords';
+
+// The specials' rows are the store's read of them (domain types); the contract names them for the page.
+export type { SpecialContestantView, SpecialView } from '../domain';
 
 export * from './channels';
 
