@@ -249,9 +249,10 @@ class GroupSums {
 
 // ---- one match's sums ----
 //
-// What a match adds to the scoreboard, as one Float64Array (the store keeps it per match: src/core/store/scoreboard.ts,
-// so a scoring run reads a row per match instead of every line): its exclusions, its half pushes, per slot (all lines,
-// then each market kind) the lines, B = Σw and A = Σw·loss per cell, and the reliability sums per model and bin.
+// What a match adds to the scoreboard, as one Float64Array (the store keeps it per match:
+// src/core/store/queries/scoreSums.ts, so a scoring run reads a row per match instead of every line): its exclusions,
+// its half pushes, per slot (all lines, then each market kind) the lines, B = Σw and A = Σw·loss per cell, and the
+// reliability sums per model and bin.
 
 const MARKET_ORDER: MarketKind[] = ['moneyline', 'spread', 'totals', 'team_total'];
 const EXCLUSIONS = [
