@@ -190,7 +190,7 @@ export async function runHistoryBench(
     copyFileSync(h.path, path);
     log(`copied the file to work on in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     // The cached file is at the schema its generator wrote: brought to the app's, as the first start after an update
-    // does it (the migrations, then the model scoreboard's sums of every match: src/core/app.ts), and timed apart, so
+    // does it (the migrations, then the model scoreboard's sums of every match: src/core/core.ts), and timed apart, so
     // the first screen below is an ordinary day's start.
     const upgraded = upgradeFile(path);
     figures['history_upgrade_ms'] = round(upgraded.ms);

@@ -74,14 +74,14 @@ export const CORE_TIERS = [
   { rooms: ['monitor'], why: 'the monitor' },
   // One service's engine (api, stream, monitor and store for one key) and the settings service that feeds the
   // monitor and the store.
-  { rooms: ['engine', 'settings'], why: 'the engine factory and the settings service' },
+  { rooms: ['engine', 'settingsService'], why: 'the engine factory and the settings service' },
   // What hosts see of the core: the session opens profiles and builds engines through the factory it
   // is given; pushes follow the session's current engine; handlers answer the contract's requests over both.
   { rooms: ['session'], why: 'the session' },
   { rooms: ['pushes'], why: 'the pushes' },
   { rooms: ['handlers'], why: 'the handlers' },
   // The composition root and the browser host transport: nothing in the core imports them.
-  { rooms: ['app', 'bridge'], why: 'the composition root and the host transport' },
+  { rooms: ['core', 'bridge'], why: 'the composition root and the host transport' },
 ];
 
 const TIER_OF = new Map(CORE_TIERS.flatMap((tier, i) => tier.rooms.map((room) => [room, i])));
@@ -92,7 +92,7 @@ const ORDER = CORE_TIERS.map((tier) => tier.rooms.join(', ')).join(' < ');
  * hosts with a window (it hands the factory to the session), and `cli record`, which runs one engine headless.
  */
 export const ENGINE_MODULE = 'src/core/engine.ts';
-export const ENGINE_BUILDERS = ['src/core/app.ts', 'src/cli/record.ts'];
+export const ENGINE_BUILDERS = ['src/core/core.ts', 'src/cli/record.ts'];
 
 const builtins = new Set(builtinModules);
 const nodeOnly = new Set(NODE_ONLY_PACKAGES);

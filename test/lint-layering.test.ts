@@ -19,7 +19,7 @@ describe('layering lint rule', () => {
   it('fails a file in src/renderer that imports src/core', async () => {
     const errors = await layerErrors(
       'src/renderer/src/probe.ts',
-      "import { createCore } from '../../core/app';\nexport const x = createCore;\n",
+      "import { createCore } from '../../core/core';\nexport const x = createCore;\n",
     );
     expect(errors).toEqual(['src/renderer may not import src/core (allowed: renderer, shared)']);
   });
@@ -28,11 +28,11 @@ describe('layering lint rule', () => {
     expect(await layerErrors('src/shared/probe.ts', "import fs from 'node:fs';\nexport const x = fs;\n")).toHaveLength(
       1,
     );
-    expect(await layerErrors('src/shared/probe.ts', "export { createCore } from '../core/app';\n")).toHaveLength(1);
+    expect(await layerErrors('src/shared/probe.ts', "export { createCore } from '../core/core';\n")).toHaveLength(1);
   });
 
   it('fails the preload importing the core, and the renderer importing electron', async () => {
-    expect(await layerErrors('src/preload/probe.ts', "import '../core/app';\n")).toHaveLength(1);
+    expect(await layerErrors('src/preload/probe.ts', "import '../core/core';\n")).toHaveLength(1);
     expect(
       await layerErrors(
         'src/renderer/src/probe.ts',
@@ -48,7 +48,7 @@ describe('layering lint rule', () => {
     expect(
       await layerErrors(
         'src/main/probe.ts',
-        "import { app } from 'electron';\nimport { createCore } from '../core/app';\nexport const x = [app, createCore];\n",
+        "import { app } from 'electron';\nimport { createCore } from '../core/core';\nexport const x = [app, createCore];\n",
       ),
     ).toEqual([]);
     expect(

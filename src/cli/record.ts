@@ -6,7 +6,7 @@ import { realClock, type Clock, type TimerHandle } from '../core/clock';
 import { createEngine } from '../core/engine';
 import { createHostKit, logLevelFrom, stderrSink } from '../core/host/kit';
 import type { MonitorEvent } from '../core/monitor';
-import { DEFAULT_MONITOR_SETTINGS } from '../core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../core/settingsService';
 import { openProfileStore } from '../core/profiles';
 import { createProxyFetch, describeProxy, proxySettings } from '../core/net/proxyFetch';
 import { requestsLine, requestsSummary } from '../core/status';

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCore } from '../core/app';
+import { createCore } from '../core/core';
 import { startBridge } from '../core/bridge/server';
 import { PRIVATE_DIR_MODE } from '../core/fileModes';
 import { createHostKit, logLevelFrom, stderrSink } from '../core/host/kit';

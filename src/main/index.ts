@@ -33,7 +33,7 @@ import {
   type NativeImage,
 } from 'electron';
 import log from 'electron-log/main';
-import { createCore, type Core } from '../core/app';
+import { createCore, type Core } from '../core/core';
 import { restrictFileModes } from '../core/fileModes';
 import { createHostKit, logLevelFrom } from '../core/host/kit';
 import { createScrubber } from '../core/log/scrub';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { openStore, type Store } from '../../src/core/store';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { runCli } from '../monitor/cliHarness';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
 import type { MonitorSettings } from '../../src/core/monitor';
 import { EPISODE_RULES, type EpisodeData } from '../../src/core/monitor/dropEpisodes';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import type { UserNotification } from '../../src/core/notifier';
 import { openStore, type Store } from '../../src/core/store';
 import type { Market, Prices } from '../../src/shared/api';

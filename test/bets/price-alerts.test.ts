@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/core/engine';
 import type { MonitorSettings } from '../../src/core/monitor';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { priceAlertKey } from '../../src/core/monitor/priceWatch';
 import type { UserNotification } from '../../src/core/notifier';
 import { openStore, type Store } from '../../src/core/store';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/core/api';
 import { createSettlementFollower } from '../../src/core/monitor/settlementFollower';
 import { createSpecialsRefresher } from '../../src/core/monitor/specialsRefresher';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { openStore } from '../../src/core/store';
 import { PATHS } from '../../src/shared/api';
 import type { AppError } from '../../src/shared/errors';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { startBridge, type BridgeServer } from '../../src/core/bridge/server';
 import { createHostKit, type HostKit } from '../../src/core/host/kit';
 import { createKeytarSecretStore } from '../../src/core/secrets/keytar';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/core/app';
+import type { Core } from '../../src/core/core';
 import { FIRST_RUN_MIN_LEAD_MS, FIRST_RUN_WATCHES, pickFirstRunWatches } from '../../src/core/firstRun';
 import { parseServiceTime, type Fixture, type Market, type Prices } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createKeytarSecretStore } from '../../src/core/secrets/keytar';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { SecretStore } from '../../src/core/secrets/types';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { openStore } from '../../src/core/store';
 import { DEFAULT_GRID_LAYOUT, type GridLayout } from '../../src/shared/gridLayout';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createHostKit } from '../../src/core/host/kit';
 import { createKeytarSecretStore } from '../../src/core/secrets/keytar';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';

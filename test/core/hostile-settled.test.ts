@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { formatServiceTime } from '../../src/shared/api';
 import { listenLocal, type LocalServer } from '../support/localServer';

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { parseServiceTime } from '../../src/shared/api';
 import type { Channel, RequestArgs, ResponseMap } from '../../src/shared/ipc/contract';

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/core/app';
+import type { Core } from '../../src/core/core';
 import { LIVE_STATUS, parseServiceTime, PATHS } from '../../src/shared/api';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim';
 import { createManualClock, type ManualClock } from '../support/manualClock';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { SecretStore } from '../../src/core/secrets/types';
 import { openStore } from '../../src/core/store';

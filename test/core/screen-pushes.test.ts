@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { Channel, OddsBatch, RequestArgs, ResponseMap, StatusView } from '../../src/shared/ipc/contract';
 import { listenLocal } from '../support/localServer';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/core/app';
+import type { Core } from '../../src/core/core';
 import { parseServiceTime } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { createManualClock } from '../support/manualClock';

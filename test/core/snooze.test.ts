@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import type { UserNotification } from '../../src/core/notifier';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { EventOdds } from '../../src/shared/api';

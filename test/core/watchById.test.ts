@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Core } from '../../src/core/app';
+import type { Core } from '../../src/core/core';
 import { claimProfile, DEMO_PROFILE } from '../../src/core/profiles';
 import { openStore } from '../../src/core/store';
 import { parseServiceTime, type Fixture } from '../../src/shared/api';

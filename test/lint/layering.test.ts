@@ -181,7 +181,7 @@ describe('layering lint: one engine factory', () => {
         "import { createEngine } from '../core/engine';\nexport const x = createEngine;\n",
       ),
     ).toEqual([
-      'src/main/probe.ts may not import createEngine: there is one engine factory, and only src/core/app.ts and src/cli/record.ts build engines with it (hosts go through the session)',
+      'src/main/probe.ts may not import createEngine: there is one engine factory, and only src/core/core.ts and src/cli/record.ts build engines with it (hosts go through the session)',
     ]);
     expect(
       await layerErrors(
@@ -198,7 +198,7 @@ describe('layering lint: one engine factory', () => {
   it('passes the engine module, the builders, and type-only use', async () => {
     expect(
       await layerErrors(
-        'src/core/app.ts',
+        'src/core/core.ts',
         "import { createEngine } from './engine';\nexport const x = createEngine;\n",
       ),
     ).toEqual([]);
@@ -222,7 +222,7 @@ describe('layering lint: the working directory', () => {
         'src/renderer/src/probe.ts',
         "import { ipcRenderer } from 'electron';\nimport Database from 'better-sqlite3';\nexport const x = [ipcRenderer, Database];\n",
       ],
-      ['src/renderer/src/probe.ts', "import { createCore } from '../../core/app';\nexport const x = createCore;\n"],
+      ['src/renderer/src/probe.ts', "import { createCore } from '../../core/core';\nexport const x = createCore;\n"],
     ];
     const fromRoot = await Promise.all(cases.map(([file, code]) => layerErrors(file, code)));
     expect(fromRoot.every((errors) => errors.length > 0)).toBe(true);

@@ -3,7 +3,7 @@
 import { createApiClient } from '../../src/core/api';
 import { realClock } from '../../src/core/clock';
 import { createSettlementFollower } from '../../src/core/monitor/settlementFollower';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { openStore } from '../../src/core/store';
 
 const [dbPath, url, total] = process.argv.slice(2) as [string, string, string];

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { DEFAULT_BATCH_MS } from '../../src/core/monitor';
 import type { UserNotification } from '../../src/core/notifier';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import type { UserNotification } from '../../src/core/notifier';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import { formatServiceTime, type SpecialTick } from '../../src/shared/api';
@@ -19,7 +19,7 @@ import { createManualClock, type ManualClock } from '../support/manualClock';
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 const EVENT = 9100;
 const KEY = 'scripted-max-stake-key';
-/** The monitor's specials round (core/settings.ts). */
+/** The monitor's specials round (core/settingsService.ts). */
 const SPECIALS_EVERY_S = 300;
 
 const market = (maxWin: number, at: number) => ({

@@ -4,7 +4,7 @@
 // old false alert: the 2.000 belonged to -0.5), while a real drop on another line of the same match alerts.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Market, Prices } from '../../src/shared/api';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { openStore, type Store } from '../../src/core/store';
 import type { CoalescedEvent, SnapshotHeader } from '../../src/core/monitor/coalescer';
 import { createPriceWatch } from '../../src/core/monitor/priceWatch';

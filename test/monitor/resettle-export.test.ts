@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
 import { createSettlementFollower } from '../../src/core/monitor/settlementFollower';
 import type { UserNotification } from '../../src/core/notifier';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { openStore } from '../../src/core/store';
 import { formatServiceTime, type SettledEvent } from '../../src/shared/api';
 import { BET_CSV_HEADER } from '../../src/core/export/csv';

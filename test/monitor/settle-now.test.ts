@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/core/api';
 import { createSettlementFollower, type SettlementFollower } from '../../src/core/monitor/settlementFollower';
-import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../../src/core/settingsService';
 import { openStore, type Store } from '../../src/core/store';
 import { createManualClock } from '../support/manualClock';
 import { scriptedService, settled, T0, type Scripted } from './scriptedSettled';

@@ -11,7 +11,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/core/app';
+import { createCore, type Core } from '../../src/core/core';
 import { createProxyFetch, isLoopbackHost, proxySettings } from '../../src/core/net/proxyFetch';
 import { rawBodyOf } from '../../src/core/net/rawBody';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCore } from '../../src/core/app';
+import { createCore } from '../../src/core/core';
 import { startBridge } from '../../src/core/bridge/server';
 import type { UserNotification } from '../../src/core/notifier';
 import { createKeytarSecretStore } from '../../src/core/secrets/keytar';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
-import type { SettingsView, StatusView } from '../../src/shared/ipc/contract';
+import type { SettingsSnapshot, StatusView } from '../../src/shared/ipc/contract';
 import { startSimulator } from '../../src/sim';
 import { openBridgeSocket } from '../support/bridgeSocket';
 
@@ -104,9 +104,9 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
           ws!.send(JSON.stringify({ type: 'invoke', id, channel, args }));
         });
 
-      const configured = await invoke<SettingsView>('settings:update', { baseUrl: sim.url });
+      const configured = await invoke<SettingsSnapshot>('settings:update', { baseUrl: sim.url });
       account = configured.baseUrl!;
-      const afterSet = await invoke<SettingsView>('settings:setApiKey', KEY);
+      const afterSet = await invoke<SettingsSnapshot>('settings:setApiKey', KEY);
       expect(afterSet.hasKey).toBe(true);
       expect(await secrets.get(account), 'the keychain holds the key').toBe(KEY);
 
@@ -128,7 +128,7 @@ describe(`the API key in a full session (${keyring ? 'gnome-keyring' : 'memory'}
       await invoke('app:info');
       await invoke('settlements:exportCsv', {});
 
-      const cleared = await invoke<SettingsView>('settings:clearApiKey');
+      const cleared = await invoke<SettingsSnapshot>('settings:clearApiKey');
       expect(cleared.hasKey).toBe(false);
       expect(await secrets.get(account), 'cleared from the keychain').toBeNull();
     } finally {

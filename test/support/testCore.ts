@@ -2,7 +2,7 @@
 // no notifications, the test's clock, and the simulator's real-time pings kept out of a manual clock's way (the
 // stream watchdog would otherwise see silence while the clock runs ahead). With a caller of its handlers, typed by
 // the contract.
-import { createCore, type Core, type CoreDeps } from '../../src/core/app';
+import { createCore, type Core, type CoreDeps } from '../../src/core/core';
 import type { Clock } from '../../src/core/clock';
 import { createMemorySecretStore } from '../../src/core/secrets/memory';
 import type { SecretStore } from '../../src/core/secrets/types';

@@ -10,7 +10,7 @@ import type { Engine } from '../engine';
 import type { Pushes } from '../pushes';
 import type { SecretStore } from '../secrets/types';
 import type { Connection, Session } from '../session';
-import type { SettingsService } from '../settings';
+import type { SettingsService } from '../settingsService';
 import type { Store } from '../store';
 
 export interface CoreContext {

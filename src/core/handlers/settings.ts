@@ -1,9 +1,9 @@
 // Settings and the key: the settings service persists, the session reconnects when the service or key changes, and
 // the key goes from the trader straight into the keychain under the base URL it belongs to.
 import { AppErrorException } from '../../shared/errors';
-import type { CoreHandlers, PushListener, SettingsView } from '../../shared/ipc/contract';
+import type { CoreHandlers, PushListener, SettingsSnapshot } from '../../shared/ipc/contract';
 import { readGridLayout, type GridLayout } from '../../shared/gridLayout';
-import { normaliseBaseUrl } from '../settings';
+import { normaliseBaseUrl } from '../settingsService';
 import { conn, type CoreContext } from './context';
 import { mutedEvents, snoozedEvents } from './settlements';
 
@@ -33,7 +33,7 @@ export function settingsHandlers(
   | 'app:reconnect'
   | 'status:get'
 > {
-  async function keychainStatus(): Promise<SettingsView['keychain']> {
+  async function keychainStatus(): Promise<SettingsSnapshot['keychain']> {
     const a = await ctx.secrets
       .availability()
       .catch((e: unknown) => ({ available: false as const, message: String(e) }));
@@ -56,12 +56,12 @@ export function settingsHandlers(
   }
 
   /** The same no-key state after "Clear key" and "Forget all keys": the session reconnects without the key. */
-  async function afterKeyRemoved(): Promise<SettingsView> {
+  async function afterKeyRemoved(): Promise<SettingsSnapshot> {
     await ctx.session.reconnect();
     return view();
   }
 
-  async function view(): Promise<SettingsView> {
+  async function view(): Promise<SettingsSnapshot> {
     const baseUrl = targetBaseUrl(ctx);
     const c = conn(ctx);
     return {
@@ -170,8 +170,8 @@ export function announcingSettings(handlers: CoreHandlers, push: PushListener): 
           answered === undefined || channel.startsWith('alerts:')
             ? await Promise.resolve(handlers['settings:get']()).catch(() => null)
             : channel === 'settings:forgetAllKeys'
-              ? (answered as { settings: SettingsView }).settings
-              : (answered as SettingsView);
+              ? (answered as { settings: SettingsSnapshot }).settings
+              : (answered as SettingsSnapshot);
         if (view) push('onSettings', view);
       }
     };

@@ -3,7 +3,7 @@ import type { SettledEvent } from '../../shared/api';
 import { periodNames } from '../../shared/periods';
 import { maxWinDecision, settlementDecision } from './alertRules';
 import { createMaxWinAlerts } from './maxWinAlerts';
-import { DEFAULT_MONITOR_SETTINGS } from '../settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../settingsService';
 import type { MonitorSettings } from './index';
 
 const settled = (over: Partial<SettledEvent> = {}): SettledEvent => ({

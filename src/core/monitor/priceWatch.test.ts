@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Market, Prices } from '../../shared/api';
 import type { NewAlert } from '../../shared/domain';
-import { DEFAULT_MONITOR_SETTINGS } from '../settings';
+import { DEFAULT_MONITOR_SETTINGS } from '../settingsService';
 import { openStore, type Store } from '../store';
 import type { CoalescedEvent, SnapshotHeader } from './coalescer';
 import { createPriceWatch, dropInScope, type PriceAlertSettings } from './priceWatch';

@@ -1,7 +1,7 @@
 // The model scoreboard's sums kept per match (the store's model_score_matches, migration 012): the matches marked
 // stale since their sums were kept (a close, a settlement or re-settlement arrived) are scored again from their lines
 // and kept, a slice of matches at a time. A scoring run does it first (src/core/report/run.ts), so it reads one row
-// per match and never every line; the host does it when it opens a history file (src/core/app.ts), so the first
+// per match and never every line; the host does it when it opens a history file (src/core/core.ts), so the first
 // Models view after an upgrade (every match stale: migration 012) or a day's recording is as quick as the next one.
 import type { Store } from '../store';
 import { matchSums, packSums, type SettledClose } from './scoreboard';

@@ -364,10 +364,10 @@ export interface SnoozedEvent {
 /** What "Forget all keys" did: how many keys it removed, and the settings after it (the no-key state). */
 export interface ForgetKeysResult {
   removed: number;
-  settings: SettingsView;
+  settings: SettingsSnapshot;
 }
 
-export interface SettingsView {
+export interface SettingsSnapshot {
   baseUrl: string | null;
   /** Whether a key is stored for the base URL. The key itself never leaves the main process. */
   hasKey: boolean;
@@ -474,10 +474,10 @@ export interface ResponseMap {
   'alerts:mute': null;
   /** The snoozes in force after the change. */
   'alerts:snooze': SnoozedEvent[];
-  'settings:get': SettingsView;
-  'settings:update': SettingsView;
-  'settings:setApiKey': SettingsView;
-  'settings:clearApiKey': SettingsView;
+  'settings:get': SettingsSnapshot;
+  'settings:update': SettingsSnapshot;
+  'settings:setApiKey': SettingsSnapshot;
+  'settings:clearApiKey': SettingsSnapshot;
   /** Removes every service's key from the OS keychain, not only the current one's. */
   'settings:forgetAllKeys': ForgetKeysResult;
   'store:usage': StoreUsage;
@@ -549,7 +549,7 @@ export interface PushPayloads {
   /** Raised by the browser transport itself (never by the core): whether the page reaches its host. */
   onBridge: { connected: boolean };
   /** The settings after a change from any window or tab (settings, key, mute, snooze), so every one shows the same. */
-  onSettings: SettingsView;
+  onSettings: SettingsSnapshot;
 }
 
 /** What the renderer sees, in both hosts. */

@@ -7,7 +7,7 @@
 import type { StateCreator } from 'zustand';
 import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
-import type { SettingsView, SnoozedEvent } from '../../../shared/ipc/contract';
+import type { SettingsSnapshot, SnoozedEvent } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
 
@@ -29,7 +29,7 @@ export function isSnoozed(snoozes: readonly SnoozedEvent[] | undefined, eventId:
 
 /** An event whose alerts say nothing now: muted, or snoozed at `now`. */
 function quiet(
-  settings: Pick<SettingsView, 'mutedEvents' | 'snoozedEvents'> | null | undefined,
+  settings: Pick<SettingsSnapshot, 'mutedEvents' | 'snoozedEvents'> | null | undefined,
   eventId: number,
   now: number,
 ): boolean {
@@ -43,7 +43,7 @@ function quiet(
 export function alertSound(
   alerts: readonly AlertRecord[],
   settings: Pick<
-    SettingsView,
+    SettingsSnapshot,
     'doNotDisturb' | 'mutedEvents' | 'snoozedEvents' | 'settlementSound' | 'maxWinSound' | 'priceSound'
   > | null,
   now: number,

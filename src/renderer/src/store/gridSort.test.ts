@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MarketView, WatchedEventView } from '../../../shared/domain';
 import type { GridSortKey } from '../../../shared/gridLayout';
-import type { OddsdeskApi, SettingsView } from '../../../shared/ipc/contract';
+import type { OddsdeskApi, SettingsSnapshot } from '../../../shared/ipc/contract';
 import type { useStore as UseStore } from './index';
 import type { selectVisibleWatchIds as SelectFn } from './selectors';
 
@@ -58,7 +58,7 @@ const event = (eventId: number, home: string, starts: number | null, markets: Ma
 });
 
 function order(key: GridSortKey, dir: 1 | -1): number[] {
-  const settings = { gridLayout: { columns: null, sort: { key, dir } } } as unknown as SettingsView;
+  const settings = { gridLayout: { columns: null, sort: { key, dir } } } as unknown as SettingsSnapshot;
   useStore.setState({ settings, devigModel: 'MPTO' });
   return selectVisibleWatchIds(useStore.getState());
 }

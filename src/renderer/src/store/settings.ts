@@ -3,12 +3,12 @@
 // survives a core that cannot store them yet.
 import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
-import type { SettingsPatch, SettingsView } from '../../../shared/ipc/contract';
+import type { SettingsPatch, SettingsSnapshot } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import type { StoreState } from './index';
 
 export interface SettingsSlice {
-  settings: SettingsView | null;
+  settings: SettingsSnapshot | null;
   settingsError: AppError | null;
   loadSettings(): Promise<void>;
   updateSettings(patch: SettingsPatch): Promise<AppError | null>;
@@ -18,7 +18,7 @@ export interface SettingsSlice {
   /** Removes every service's key from the keychain; how many, or why not. */
   forgetAllKeys(): Promise<{ removed: number } | { error: AppError }>;
   /** The settings the core pushed after a change from any window or tab (a second monitor's, or this one's). */
-  settingsPushed(settings: SettingsView): void;
+  settingsPushed(settings: SettingsSnapshot): void;
 }
 
 const remember = (key: string, value: string) => {
@@ -30,7 +30,7 @@ const remember = (key: string, value: string) => {
 };
 
 export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice> = (set, get) => {
-  const adopt = (settings: SettingsView) => {
+  const adopt = (settings: SettingsSnapshot) => {
     remember('oddsdesk.theme', settings.theme);
     remember('oddsdesk.devigModel', settings.devigModel);
     set({ settings, settingsError: null, theme: settings.theme, devigModel: settings.devigModel });

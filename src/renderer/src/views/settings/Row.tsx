@@ -2,7 +2,7 @@
 // toast whether a change was kept.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AppError } from '../../../../shared/errors';
-import type { SettingsPatch, SettingsView as SettingsValues } from '../../../../shared/ipc/contract';
+import type { SettingsPatch, SettingsSnapshot as SettingsValues } from '../../../../shared/ipc/contract';
 import { DEFAULT_QUOTA_PER_HOUR, QUOTA_PER_HOUR_RANGE } from '../../../../shared/requests';
 import { useStore } from '../../store';
 

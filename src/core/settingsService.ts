@@ -3,7 +3,7 @@
 // `settings.json` beside the profiles, not in any one profile's history, so switching service or demo keeps them.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SettingsPatch, SettingsView } from '../shared/ipc/contract';
+import type { SettingsPatch, SettingsSnapshot } from '../shared/ipc/contract';
 import { checkBaseUrl } from '../shared/baseUrl';
 import {
   DROP_ALERT_PHASES,
@@ -21,7 +21,7 @@ import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './fileModes';
 
 /** The app's settings (settings.json): what the view shows less the keychain, the mode and what each profile keeps. */
 export type AppSettings = Omit<
-  SettingsView,
+  SettingsSnapshot,
   'hasKey' | 'keychain' | 'demo' | 'mutedEvents' | 'snoozedEvents' | 'gridLayout'
 >;
 

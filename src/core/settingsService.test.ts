@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemTimeZone } from '../shared/formats';
 import { requestSchemas } from '../shared/ipc/contract';
-import { createSettingsService } from './settings';
+import { createSettingsService } from './settingsService';
 
 const dirs: string[] = [];
 const dataDir = () => {

@@ -21,7 +21,7 @@ import { createPushes } from './pushes';
 import { keepScoreSumsNow } from './report/keep';
 import type { SecretStore } from './secrets/types';
 import { createSession, type SessionDeps } from './session';
-import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settings';
+import { createSettingsService, normaliseBaseUrl, type AppSettings } from './settingsService';
 import { openStore, type MigrationProgress } from './store';
 
 export type { DemoService } from './session';
