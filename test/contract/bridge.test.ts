@@ -1,6 +1,6 @@
 // The contract suite (./suite.ts) through browser mode: the core composed as `npm run web` composes it (host kit,
 // keychain, demo on a fresh profile), its bridge (src/core/bridge/server.ts) on a real port, and the page's own client
-// (createBridgeClient from src/renderer/src/api/bridgeClient.ts) talking to it over a WebSocket from the page's
+// (createBridgeClient from src/renderer/src/host/bridgeClient.ts) talking to it over a WebSocket from the page's
 // origin, so whatever handshake the page does is the one tested. The desktop wiring runs the same suite through
 // Electron's IPC (test/shell/desktop-wiring.test.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { contractSuite, type ContractHost } from './suite';
 
 const root = path.resolve(__dirname, '../..');
 // Through a computed path: the page's module is checked with the renderer's (DOM) types, not this project's.
-const PAGE_CLIENT = path.join(root, 'src/renderer/src/api/bridgeClient.ts');
+const PAGE_CLIENT = path.join(root, 'src/renderer/src/host/bridgeClient.ts');
 /** The parts of the page's `location` the client reads. */
 type PageLocation = { protocol: string; host: string; hash: string; pathname: string; search: string };
 type PageClientModule = { createBridgeClient(location: PageLocation): OddsdeskApi & { close?(): void } };

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Sport } from '../../shared/api';
 import type { AppError, Result } from '../../shared/errors';
 import { NO_PERIOD_NAMES, periodNames, type PeriodNames } from '../../shared/periods';
-import { api } from './api';
+import { host } from './host';
 
 let sportsCache: Sport[] | null = null;
 
@@ -13,7 +13,7 @@ export function useSports(): Sport[] {
   useEffect(() => {
     if (sportsCache) return;
     let live = true;
-    void api.invoke('sports:list').then((r) => {
+    void host.invoke('sports:list').then((r) => {
       if (!r.ok) return;
       sportsCache = [...r.value].sort((a, b) => a.name.localeCompare(b.name));
       if (live) setSports(sportsCache);
@@ -36,7 +36,7 @@ export function usePeriodNames(): PeriodNames {
   useEffect(() => {
     if (periodNamesCache) return;
     let live = true;
-    void api.invoke('periods:list').then((r) => {
+    void host.invoke('periods:list').then((r) => {
       if (!r.ok) return;
       const got = periodNames(r.value);
       if (got.size > 0) periodNamesCache = got;

@@ -11,8 +11,8 @@ import {
   type WindowTarget,
   type WindowView,
 } from '../../shared/ipc/windowRoute';
-import { api } from './api';
-import { openTab } from './api/bridgeClient';
+import { host } from './host';
+import { openTab } from './host/bridgeClient';
 import { isTextField } from './keys';
 import { useStore } from './store';
 import type { ViewName } from './store/ui';
@@ -63,8 +63,8 @@ export function keepToPinned(): void {
  * only then.
  */
 export async function openInNewWindow(target: WindowTarget): Promise<void> {
-  if (api.desktop) {
-    const r = await api.desktop.invoke('desktop:openWindow', target);
+  if (host.desktop) {
+    const r = await host.desktop.invoke('desktop:openWindow', target);
     if (!r.ok) useStore.getState().toast(`Could not open a window: ${r.error.message}`, 'error');
     return;
   }
@@ -97,7 +97,7 @@ export interface WindowAction {
 export function newWindowActions(): WindowAction[] {
   const s = useStore.getState();
   const open = (target: WindowTarget) => () => void openInNewWindow(target);
-  const where = api.desktop ? 'a new window' : 'a new tab';
+  const where = host.desktop ? 'a new window' : 'a new tab';
   const label = (t: WindowTarget) => `Open ${t.view === 'event' ? nameOf(t.eventId) : windowTitle(t)} in ${where}`;
   const out: WindowAction[] = [];
   const here = targetHere();

@@ -3,7 +3,7 @@
 // and the notifications (./notify.ts, which read the store), joining them; the store imports neither, so nothing loops.
 import type { AlertRecord } from '../../shared/domain';
 import type { OddsBatch } from '../../shared/ipc/contract';
-import { api } from './api';
+import { host } from './host';
 import { playAlertSound, showNotification } from './notify';
 import { alertSound } from './store/alerts';
 import { playsAlertSounds } from './route';
@@ -56,19 +56,19 @@ export function startStore(): void {
   if (started) return;
   started = true;
   const s = () => useStore.getState();
-  api.on('onStatus', (status) => useStore.setState({ status }));
-  api.on('onOdds', queueOdds);
-  api.on('onWatchlist', (list) => s().setWatchlist(list));
+  host.on('onStatus', (status) => useStore.setState({ status }));
+  host.on('onOdds', queueOdds);
+  host.on('onWatchlist', (list) => s().setWatchlist(list));
   // A change made in another window or tab (a second monitor) shows here too.
-  api.on('onSettings', (settings) => s().settingsPushed(settings));
-  api.on('onAlert', queueAlert);
-  api.on('onNotification', showNotification);
-  api.on('onSettlement', (row) => s().addLiveSettlement(row));
-  api.on('onFocusEvent', ({ eventId, kind, lineId }) =>
+  host.on('onSettings', (settings) => s().settingsPushed(settings));
+  host.on('onAlert', queueAlert);
+  host.on('onNotification', showNotification);
+  host.on('onSettlement', (row) => s().addLiveSettlement(row));
+  host.on('onFocusEvent', ({ eventId, kind, lineId }) =>
     kind === 'settlement' ? focusSettlement(eventId) : focusEvent(eventId, lineId ?? null),
   );
   // The browser bridge also reports its own connection (not part of the contract, so typed loosely here).
-  api.on('onBridge', ({ connected }) => {
+  host.on('onBridge', ({ connected }) => {
     useStore.setState({ hostConnected: connected });
     if (!connected) return;
     // Pushes sent while the page was away are lost: open charts fetch their lines' history again.
@@ -80,7 +80,7 @@ export function startStore(): void {
 
 async function loadAll() {
   const s = useStore.getState();
-  const [info, status] = await Promise.all([api.invoke('app:info'), api.invoke('status:get')]);
+  const [info, status] = await Promise.all([host.invoke('app:info'), host.invoke('status:get')]);
   if (info.ok) useStore.setState({ info: info.value });
   if (status.ok) useStore.setState({ status: status.value });
   await Promise.all([s.loadSettings(), s.loadWatchlist(), s.loadAlerts()]);

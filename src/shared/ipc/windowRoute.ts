@@ -1,7 +1,7 @@
 // What a window of its own shows (a second monitor): one view, or one event's detail. Named once here for both ends:
 // the desktop shell builds the window's address from it (desktop:openWindow), browser mode the new tab's, and the
 // page reads it back from the address's fragment at start (`#view=movers`, `#event=123`). Nothing else goes in that
-// fragment but browser mode's token, which the page takes out as it loads (src/renderer/src/api/bridgeClient.ts).
+// fragment but browser mode's token, which the page takes out as it loads (src/renderer/src/host/bridgeClient.ts).
 
 /** The views a window can show alone: every view of the navigation (the renderer's VIEWS, checked there). */
 export const WINDOW_VIEWS = [

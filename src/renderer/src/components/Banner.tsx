@@ -5,8 +5,8 @@ import { useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PATHS } from '../../../shared/api';
 import type { StatusView } from '../../../shared/ipc/contract';
-import { api } from '../api';
-import { bridgeEnd } from '../api/bridgeClient';
+import { host } from '../host';
+import { bridgeEnd } from '../host/bridgeClient';
 import { fmtShortDateTime, utcTitle } from '../format';
 import { useStore } from '../store';
 
@@ -54,7 +54,7 @@ function KeychainBanner({ message }: { message: string }) {
         data-testid="banner-keychain-retry"
         onClick={() => {
           setBusy(true);
-          void api.invoke('app:reconnect').finally(() => setBusy(false));
+          void host.invoke('app:reconnect').finally(() => setBusy(false));
         }}
       >
         {busy ? 'Retrying…' : 'Retry'}

@@ -5,7 +5,7 @@
 // What it lists is built by ./paletteCommands.ts; this draws the box and the list and walks it by keys.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FixtureView } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { host } from '../host';
 import { useStore } from '../store';
 import { matchingItems, paletteItems, type PaletteItem } from './paletteCommands';
 
@@ -16,7 +16,7 @@ function useFixtures(): FixtureView[] {
   const [fixtures, setFixtures] = useState<FixtureView[]>([]);
   useEffect(() => {
     let alive = true;
-    void api.invoke('fixtures:list', {}).then((r) => alive && r.ok && setFixtures(r.value));
+    void host.invoke('fixtures:list', {}).then((r) => alive && r.ok && setFixtures(r.value));
     return () => {
       alive = false;
     };

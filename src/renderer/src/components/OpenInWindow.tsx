@@ -1,7 +1,7 @@
 // The button that opens a view (or an event's detail) in a window of its own: a second monitor. On the desktop a
 // window the desktop shell makes; in browser mode a new tab.
 import { sameWindowTarget, windowTitle, type WindowTarget } from '../../../shared/ipc/windowRoute';
-import { api } from '../api';
+import { host } from '../host';
 import { openInNewWindow, pinned, windowViewOf } from '../route';
 import { useStore } from '../store';
 
@@ -11,7 +11,7 @@ export function OpenInWindowButton({ target, className }: { target?: WindowTarge
   const shown: WindowTarget | null = target ?? (view ? { view } : null);
   if (!shown || (pinned && sameWindowTarget(pinned, shown))) return null;
   const what = shown.view === 'event' ? 'this event' : windowTitle(shown);
-  const label = `Open ${what} in a new ${api.desktop ? 'window' : 'tab'} (Shift+Enter)`;
+  const label = `Open ${what} in a new ${host.desktop ? 'window' : 'tab'} (Shift+Enter)`;
   return (
     <button
       className={`open-window${className ? ` ${className}` : ''}`}

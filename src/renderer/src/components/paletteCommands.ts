@@ -3,7 +3,7 @@
 // and the fixtures not yet watched. The actions of a view's keys are those very keys, pressed in that view
 // (pressViewKey), so the two cannot disagree. Building the list does nothing; running an item does.
 import type { FixtureView } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { host } from '../host';
 import { eventName, fmtDateTime, serviceMs } from '../format';
 import { newWindowActions } from '../route';
 import { focusEvent, useStore, type StoreState } from '../store';
@@ -106,7 +106,7 @@ function appActions(s: StoreState): PaletteItem[] {
       s.setView('watchlist');
     }),
     act('check-settlements', 'Check settlements now', async () => {
-      const r = await api.invoke('settlements:syncNow');
+      const r = await host.invoke('settlements:syncNow');
       toast(
         r.ok ? `Settlements checked: ${r.value.added} new` : `Could not check settlements: ${r.error.message}`,
         r.ok ? 'info' : 'error',
@@ -122,7 +122,7 @@ function appActions(s: StoreState): PaletteItem[] {
     act('movers-15', 'Top movers: rank by the 15-minute move', () => pressViewKey('movers', '2'), 'M then 2'),
     act('movers-60', 'Top movers: rank by the 60-minute move', () => pressViewKey('movers', '3'), 'M then 3'),
     act('reconnect', 'Reconnect to the service now', async () => {
-      const r = await api.invoke('app:reconnect');
+      const r = await host.invoke('app:reconnect');
       if (!r.ok) toast(`Could not reconnect: ${r.error.message}`, 'error');
     }),
     act('key', 'Enter a new API key', () => s.setView('settings')),

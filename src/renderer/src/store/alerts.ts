@@ -8,7 +8,7 @@ import type { StateCreator } from 'zustand';
 import type { AlertRecord } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import type { SettingsSnapshot, SnoozedEvent } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { host } from '../host';
 import type { StoreState } from './index';
 
 export const ALERTS_KEEP = 5000;
@@ -133,7 +133,7 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
     unseenAlerts: 0,
     alertFlash: {},
     async loadAlerts() {
-      const r = await api.invoke('alerts:list', { limit: 1000 });
+      const r = await host.invoke('alerts:list', { limit: 1000 });
       if (!r.ok) {
         set({ alertsError: r.error, alertsLoaded: true });
         return;
@@ -194,7 +194,7 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
     },
     markAlertsSeen: () => set({ unseenAlerts: 0 }),
     async muteEvent(eventId, muted) {
-      const r = await api.invoke('alerts:mute', eventId, muted);
+      const r = await host.invoke('alerts:mute', eventId, muted);
       if (!r.ok) return r.error;
       const cur = get().settings;
       if (cur) {
@@ -205,7 +205,7 @@ export const createAlertsSlice: StateCreator<StoreState, [], [], AlertsSlice> = 
       return null;
     },
     async snoozeEvent(eventId, until) {
-      const r = await api.invoke('alerts:snooze', eventId, until);
+      const r = await host.invoke('alerts:snooze', eventId, until);
       if (!r.ok) return r.error;
       const cur = get().settings;
       if (cur) set({ settings: { ...cur, snoozedEvents: r.value } });

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { AppInfo, CoverageView, StatusView } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { host } from '../host';
 import { withCountedSubscribers } from '../listenerCounts';
 import { createAlertsSlice, type AlertsSlice } from './alerts';
 import { createLineHistorySlice, type LineHistorySlice } from './lineHistory';
@@ -46,7 +46,7 @@ export const useStore = create<StoreState>()(
     coverageError: null,
     async loadCoverage() {
       set({ coverageLoading: true });
-      const r = await api.invoke('coverage:get');
+      const r = await host.invoke('coverage:get');
       set(
         r.ok
           ? { coverage: r.value, coverageError: null, coverageLoading: false }

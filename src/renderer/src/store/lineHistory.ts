@@ -5,7 +5,7 @@
 import type { StateCreator } from 'zustand';
 import type { LineHistoryPoint, MarketView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
-import { api } from '../api';
+import { host } from '../host';
 import type { StoreState } from './index';
 import { marketKey } from './marketKey';
 
@@ -83,7 +83,7 @@ export const createLineHistorySlice: StateCreator<StoreState, [], [], LineHistor
     };
     for (const k of dropped) delete lineSeries[k];
     set({ lineSeries, lineSeriesOrder: order });
-    void api.invoke('event:lineHistory', eventId, lineId).then((r) => {
+    void host.invoke('event:lineHistory', eventId, lineId).then((r) => {
       const cur = get().lineSeries[key];
       if (!cur || cur.loaded) return; // evicted or reset meanwhile: a later open fetches again
       let next: LineSeries;

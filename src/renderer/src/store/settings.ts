@@ -4,7 +4,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppError } from '../../../shared/errors';
 import type { SettingsPatch, SettingsSnapshot } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { host } from '../host';
 import type { StoreState } from './index';
 
 export interface SettingsSlice {
@@ -50,7 +50,7 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
     settings: null,
     settingsError: null,
     async loadSettings() {
-      const r = await api.invoke('settings:get');
+      const r = await host.invoke('settings:get');
       if (r.ok) adopt(r.value);
       else set({ settingsError: r.error });
     },
@@ -67,7 +67,7 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
       const cur = get().settings;
       if (cur)
         set({ settings: { ...cur, ...patch, baseUrl: patch.baseUrl === undefined ? cur.baseUrl : patch.baseUrl } });
-      const r = await change(() => api.invoke('settings:update', patch));
+      const r = await change(() => host.invoke('settings:update', patch));
       if (r.ok) {
         adopt(r.value);
         return null;
@@ -76,18 +76,18 @@ export const createSettingsSlice: StateCreator<StoreState, [], [], SettingsSlice
     },
     async setApiKey(key, baseUrl) {
       const r = await change(() =>
-        baseUrl ? api.invoke('settings:setApiKey', key, baseUrl) : api.invoke('settings:setApiKey', key),
+        baseUrl ? host.invoke('settings:setApiKey', key, baseUrl) : host.invoke('settings:setApiKey', key),
       );
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
     },
     async clearApiKey() {
-      const r = await change(() => api.invoke('settings:clearApiKey'));
+      const r = await change(() => host.invoke('settings:clearApiKey'));
       if (r.ok) adopt(r.value);
       return r.ok ? null : r.error;
     },
     async forgetAllKeys() {
-      const r = await change(() => api.invoke('settings:forgetAllKeys'));
+      const r = await change(() => host.invoke('settings:forgetAllKeys'));
       if (!r.ok) return { error: r.error };
       adopt(r.value.settings);
       return { removed: r.value.removed };

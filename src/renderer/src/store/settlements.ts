@@ -8,7 +8,7 @@ import type { SettlementCursor, SettlementQuery, SettlementRow } from '../../../
 import type { AppError } from '../../../shared/errors';
 import type { SettlementDetail } from '../../../shared/ipc/contract';
 import { dayStartIn, resolveTimeZone } from '../../../shared/formats';
-import { api } from '../api';
+import { host } from '../host';
 import type { StoreState } from './index';
 import type { GetStore, SetStore } from './slice';
 
@@ -140,7 +140,7 @@ function detailActions(
       if (have && have.periodResults.length > 0) return Promise.resolve(null);
       const running = detailInFlight.get(eventId);
       if (running) return running;
-      const p = api.invoke('settlements:detail', eventId).then((r) => {
+      const p = host.invoke('settlements:detail', eventId).then((r) => {
         detailInFlight.delete(eventId);
         if (!r.ok) return r.error;
         const next = { ...get().settlementDetails, [eventId]: r.value };
@@ -173,7 +173,7 @@ function listActions(
       const mine = ++seq;
       const filter = get().settlementFilter;
       set({ settlementsLoading: true });
-      const r = await api.invoke('settlements:query', {
+      const r = await host.invoke('settlements:query', {
         ...toQuery(filter, resolveTimeZone(get().settings?.timeZone)),
         limit: PAGE,
       });
@@ -198,7 +198,7 @@ function listActions(
       if (!s.settlementNext || s.settlementsLoading) return;
       const mine = ++seq;
       set({ settlementsLoading: true });
-      const r = await api.invoke('settlements:query', {
+      const r = await host.invoke('settlements:query', {
         ...toQuery(s.settlementFilter, resolveTimeZone(s.settings?.timeZone)),
         limit: PAGE,
         after: s.settlementNext,

@@ -11,7 +11,7 @@ import { DEFAULT_GRID_LAYOUT, type GridColumn, type GridLayout, type GridSortKey
 import { marketKind } from '../../../shared/trading';
 import { STREAM_GONE, type OddsBatch } from '../../../shared/ipc/contract';
 import { createOddsFold, type OddsEntry, type OddsFold } from '../../../shared/ipc/oddsFold';
-import { api } from '../api';
+import { host } from '../host';
 import type { StoreState } from './index';
 import { extendLineSeries } from './lineHistory';
 import { marketBus } from './marketBus';
@@ -280,7 +280,7 @@ function gridActions(
   const saveLayout = (gridLayout: GridLayout) => get().updateSettings({ gridLayout });
   return {
     async loadGridMoves() {
-      const r = await api.invoke('movers:list');
+      const r = await host.invoke('movers:list');
       if (!r.ok) return;
       const byEvent: Record<number, MoverRow[]> = {};
       for (const row of r.value) if (marketKind(row.market) === 'moneyline') (byEvent[row.eventId] ??= []).push(row);
@@ -305,7 +305,7 @@ function watchActions(
 ): Pick<WatchlistSlice, 'loadWatchlist' | 'setWatchlist' | 'addWatch' | 'removeWatch'> {
   return {
     async loadWatchlist() {
-      const r = await api.invoke('watch:list');
+      const r = await host.invoke('watch:list');
       if (r.ok) get().setWatchlist(r.value);
       else set({ watchError: r.error, watchLoaded: true });
     },
@@ -338,7 +338,7 @@ function watchActions(
     },
 
     async addWatch(eventId) {
-      const r = await api.invoke('watch:add', eventId);
+      const r = await host.invoke('watch:add', eventId);
       if (!r.ok) return r.error;
       const w = r.value;
       const s = get();
@@ -357,7 +357,7 @@ function watchActions(
     },
 
     async removeWatch(eventId) {
-      const r = await api.invoke('watch:remove', eventId);
+      const r = await host.invoke('watch:remove', eventId);
       if (!r.ok) return r.error;
       const s = get();
       const watchEvents = { ...s.watchEvents };

@@ -16,7 +16,7 @@ import {
   type LedgerGroup,
   type LedgerReport,
 } from '../../../shared/ledger';
-import { api } from '../api';
+import { host } from '../host';
 import { DayInput } from '../components/DayInput';
 import { useOddsFormat, useTimeZone } from '../format';
 import { useStore } from '../store';
@@ -40,7 +40,7 @@ function useLedgerReport(range: DayRange, zone: string) {
     setWorking(true);
     const from = dayStartIn(range.from, zone);
     const to = dayStartIn(range.to, zone, 1); // the "to" day is included
-    const r = await api.invoke('bets:report', {
+    const r = await host.invoke('bets:report', {
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
     });

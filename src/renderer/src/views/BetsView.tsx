@@ -11,7 +11,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DevigModel } from '../../../shared/api';
 import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
-import { api } from '../api';
+import { host } from '../host';
 import { formatMoney } from '../../../shared/trading';
 import { priceInWords } from '../../../shared/oddsInput';
 import { useOdds, useOddsFormat } from '../format';
@@ -36,7 +36,7 @@ function useBetLog(status: BetStatus, market: string) {
     [status, market],
   );
   const load = useCallback(async () => {
-    const r = await api.invoke('bets:list', query());
+    const r = await host.invoke('bets:list', query());
     if (r.ok) {
       setData(r.value);
       setError(null);
@@ -46,7 +46,7 @@ function useBetLog(status: BetStatus, market: string) {
     void load();
   }, [load]);
   const exportCsv = useCallback(async () => {
-    const r = await api.invoke('bets:exportCsv', query());
+    const r = await host.invoke('bets:exportCsv', query());
     if (r.ok) saveCsv(r.value, `oddsdesk-bets-${new Date().toISOString().slice(0, 10)}.csv`);
     else toast(`Export failed: ${r.error.message}`, 'error');
   }, [query, toast]);
@@ -113,7 +113,7 @@ export function BetsView() {
 
   // Removed at once, no question: the toast offers Undo (Z / Ctrl+Z) for a few seconds, which brings it back whole.
   const removeWithUndo = async (b: BetView) => {
-    const r = await api.invoke('bets:remove', b.id);
+    const r = await host.invoke('bets:remove', b.id);
     if (!r.ok) return toast(r.error.message, 'error');
     const i = bets.findIndex((x) => x.id === b.id);
     setCursor('bets', (bets[i + 1] ?? bets[i - 1])?.id ?? null);
@@ -121,7 +121,7 @@ export function BetsView() {
     await load();
     const what = `${b.sideWords} at ${fmtOdds(b.price)}, ${b.label.replace(/ · .*$/, '')}`;
     useStore.getState().offerUndo(`Removed the bet: ${what}`, `Undo: bring back the bet ${what}`, async () => {
-      const back = await api.invoke('bets:restore', b.id);
+      const back = await host.invoke('bets:restore', b.id);
       if (!back.ok) return toast(`Could not bring the bet back: ${back.error.message}`, 'error');
       setCursor('bets', b.id);
       await load();
@@ -145,7 +145,7 @@ export function BetsView() {
     select: (b) => setCursor('bets', b.id),
     open: (b) => useStore.getState().openEvent(b.eventId, { lineId: b.lineId, from: 'bets' }),
     settle: (b, result) =>
-      void api.invoke('bets:settle', b.id, result).then((r) => (r.ok ? load() : toast(r.error.message, 'error'))),
+      void host.invoke('bets:settle', b.id, result).then((r) => (r.ok ? load() : toast(r.error.message, 'error'))),
   };
 
   return (

@@ -16,7 +16,7 @@ import {
   sideName,
   sideWords,
 } from '../../../shared/trading';
-import { api } from '../api';
+import { host } from '../host';
 import { Chart } from '../components/Chart';
 import { EventBadge } from '../components/EventBadge';
 import { OpenInWindowButton } from '../components/OpenInWindow';
@@ -503,7 +503,7 @@ export function EventDetail({ eventId }: { eventId: number }) {
   const watched = useStore((s) => !!s.watchEvents[eventId]);
   const ev = useStore(useShallow((s) => s.watchEvents[eventId] ?? null));
   // The pane is keyed by event id (App.tsx), so its local state starts fresh for each event.
-  const { data: detail, error } = useQuery(String(eventId), () => api.invoke('event:detail', eventId), 20_000);
+  const { data: detail, error } = useQuery(String(eventId), () => host.invoke('event:detail', eventId), 20_000);
   const periodNames = usePeriodNames();
 
   const event = ev ?? detail?.event ?? null;

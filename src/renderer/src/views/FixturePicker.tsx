@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { countOf } from '../../../shared/formats';
 import type { FixtureView } from '../../../shared/ipc/contract';
-import { api } from '../api';
+import { host } from '../host';
 import { Time } from '../components/Time';
 import { serviceMs } from '../format';
 import { SportSelect } from '../components/SportSelect';
@@ -119,7 +119,7 @@ export function FixturePicker({ onClose }: { onClose: () => void }) {
     error,
     reload,
   } = useQuery(`${sportId}:${liveOnly}`, () =>
-    api.invoke('fixtures:list', { ...(sportId !== null ? { sportId } : {}), liveOnly }),
+    host.invoke('fixtures:list', { ...(sportId !== null ? { sportId } : {}), liveOnly }),
   );
   useEffect(() => input.current?.focus(), []);
 

@@ -16,7 +16,7 @@ import type {
 } from '../../../shared/scoreboard';
 import { formatScore } from '../../../shared/scoreboard';
 import { countOf, dayStartIn, zoneLabel } from '../../../shared/formats';
-import { api } from '../api';
+import { host } from '../host';
 import { DayInput } from '../components/DayInput';
 import { useTimeZone } from '../format';
 import { useStore } from '../store';
@@ -48,13 +48,13 @@ export function ModelsView() {
       setProgress({ running: true, done: 0, total: 0 });
       // The core scores a chunk at a time; meanwhile the view asks how far it has got.
       const poll = setInterval(() => {
-        void api.invoke('models:progress').then((r) => {
+        void host.invoke('models:progress').then((r) => {
           if (r.ok && ask === asked.current && r.value.running) setProgress(r.value);
         });
       }, PROGRESS_MS);
       // The day's start in the trader's zone, as every other day filter reads it.
       const since = dayStartIn(f.since, zone);
-      const r = await api.invoke('models:score', {
+      const r = await host.invoke('models:score', {
         ...(f.sportId === null ? {} : { sportId: f.sportId }),
         ...(since === undefined ? {} : { since }),
       });

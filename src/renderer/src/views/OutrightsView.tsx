@@ -2,7 +2,7 @@
 // minimum number of contestants.
 import { useMemo, useState } from 'react';
 import { OUTRIGHT_MIN_CONTESTANTS_DEFAULT, type OutrightMarket } from '../../../shared/api';
-import { api } from '../api';
+import { host } from '../host';
 import { Time } from '../components/Time';
 import { fmtLine, serviceMs, useOdds } from '../format';
 import { SportSelect } from '../components/SportSelect';
@@ -20,7 +20,7 @@ export function OutrightsView() {
     error,
     reload,
   } = useQuery(`${sportId}:${minContestants}`, () =>
-    api.invoke('outrights:list', { ...(sportId !== null ? { sportId } : {}), minContestants }),
+    host.invoke('outrights:list', { ...(sportId !== null ? { sportId } : {}), minContestants }),
   );
 
   const groups = useMemo(() => {

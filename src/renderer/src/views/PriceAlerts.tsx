@@ -10,7 +10,7 @@ import { countOf } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
 import { pricedSides, sideName, sideWords } from '../../../shared/trading';
 import type { MarketView, PriceAlertOverrides, PriceSide } from '../../../shared/domain';
-import { api } from '../api';
+import { host } from '../host';
 import { PriceBox, PriceReadBack, usePriceBox } from '../components/PriceBox';
 import { useOddsFormat } from '../format';
 import { usePeriodNames } from '../hooks';
@@ -30,7 +30,7 @@ function usePriceAlertOverrides(eventId: number) {
   const [saved, setSaved] = useState<PriceAlertOverrides | null>(null);
   const [problem, setProblem] = useState<Problem>(null);
   const store = async (next: PriceAlertOverrides, what: string, at: 'rule' | 'threshold'): Promise<boolean> => {
-    const r = await api.invoke('priceAlerts:set', eventId, next);
+    const r = await host.invoke('priceAlerts:set', eventId, next);
     if (!r.ok) {
       setProblem({ at, text: `${what} not saved: ${r.error.message}` });
       return false;
@@ -52,7 +52,7 @@ export function PriceAlerts({ eventId }: { eventId: number }) {
 
   useEffect(() => {
     let alive = true;
-    void api.invoke('priceAlerts:get', eventId).then((r) => {
+    void host.invoke('priceAlerts:get', eventId).then((r) => {
       if (!alive || !r.ok) return;
       setSaved(r.value);
       setPct(r.value.dropPct === undefined ? '' : String(r.value.dropPct));

@@ -12,7 +12,7 @@ import { formatOdds, type OddsFormat } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
 import { formatMoney, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import type { MarketView, PriceSide } from '../../../shared/domain';
-import { api } from '../api';
+import { host } from '../host';
 import { FarAskQuestion, PriceBox, PriceReadBack, useFarAsk, usePriceBox } from '../components/PriceBox';
 import { useOddsFormat } from '../format';
 import { RECORD_BET_EVENT } from '../keys';
@@ -108,7 +108,7 @@ function useRecordBet(eventId: number, format: OddsFormat) {
       return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
     const p = typed.decimal;
     if (ask.holds(p)) return;
-    const r = await api.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
+    const r = await host.invoke('bets:add', { eventId, lineId: line.lineId, side, price: p, stake: st });
     if (!r.ok) {
       setProblem({ field: null, text: `The bet was not recorded: ${r.error.message}` });
       return;

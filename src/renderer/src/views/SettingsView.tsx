@@ -4,7 +4,7 @@
 // section is its own component under ./settings/, built from the same rows (./settings/Row.tsx).
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS, type DevigModel } from '../../../shared/api';
-import { api } from '../api';
+import { host } from '../host';
 import { useStore } from '../store';
 import { AlertsSection } from './settings/Alerts';
 import { AppearanceSection } from './settings/Appearance';
@@ -56,7 +56,7 @@ export function SettingsView() {
 
       <DataSection settings={settings} />
 
-      {api.desktop && <DesktopSection desktop={api.desktop} />}
+      {host.desktop && <DesktopSection desktop={host.desktop} />}
 
       <AppearanceSection settings={settings} />
     </section>

@@ -6,7 +6,7 @@ import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'reac
 import { useShallow } from 'zustand/react/shallow';
 import { countOf } from '../../../shared/formats';
 import { sportHasDraws } from '../../../shared/periods';
-import { api } from '../api';
+import { host } from '../host';
 import { DayInput } from '../components/DayInput';
 import { Outcome } from '../components/Outcome';
 import { SettledLines } from '../components/SettledLines';
@@ -157,13 +157,13 @@ function useCsvExport(filter: SettlementFilter, zone: string): { exporting: bool
   const exportCsv = async () => {
     setExporting(true);
     if (useStore.getState().info?.host === 'electron') {
-      const r = await api.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
+      const r = await host.invoke('settlements:exportCsvToFile', toQuery(filter, zone));
       setExporting(false);
       if (!r.ok) toast(`Export failed: ${r.error.message}`, 'error');
       else if (r.value) toast(`Exported ${countOf(r.value.rows, 'settlement')} to ${r.value.path}`, 'info');
       return;
     }
-    const r = await api.invoke('settlements:exportCsv', toQuery(filter, zone));
+    const r = await host.invoke('settlements:exportCsv', toQuery(filter, zone));
     setExporting(false);
     if (r.ok) downloadCsv(r.value);
     else toast(`Export failed: ${r.error.message}`, 'error');

@@ -9,7 +9,7 @@ import type { SpecialView, SpecialsView as SpecialsViewData } from '../../../sha
 import { labelPeriod } from '../../../shared/periods';
 import { lineWords } from '../../../shared/trading';
 import { marketKey } from '../store/watchlist';
-import { api } from '../api';
+import { host } from '../host';
 import { Chart } from '../components/Chart';
 import { Time } from '../components/Time';
 import { usePeriodNames, useQuery } from '../hooks';
@@ -187,7 +187,7 @@ function ContestantTimeline({
   name: string;
 }) {
   const { data: raw, error } = useQuery(`${eventId}:${specialId}:${contestantId}`, () =>
-    api.invoke('specials:history', eventId, specialId, contestantId),
+    host.invoke('specials:history', eventId, specialId, contestantId),
   );
   const points = useMemo(() => (raw ? [...raw].sort((a, b) => a.at - b.at) : null), [raw]);
   const data = useMemo(() => (points ? [points.map((p) => p.at), points.map((p) => p.maxWin)] : [[], []]), [points]);
@@ -327,7 +327,7 @@ export function SpecialsView() {
   const eventId = selected ?? (watched[0] ? Number(watched[0].split('\t')[0]) : null);
   const { data, error, reload } = useQuery(
     eventId === null ? null : String(eventId),
-    () => api.invoke('specials:list', eventId ?? 0),
+    () => host.invoke('specials:list', eventId ?? 0),
     30_000,
   );
   const [chosenFor, setChosenFor] = useState<{

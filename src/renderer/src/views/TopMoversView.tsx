@@ -6,7 +6,7 @@ import { marketName } from '../../../shared/trading';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MoverRow } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
-import { api } from '../api';
+import { host } from '../host';
 import { KeyHint } from '../components/KeyHint';
 import {
   arrowOf,
@@ -53,7 +53,7 @@ export function TopMoversView() {
   const format = useOddsFormat();
   const implied = format === 'implied';
   const load = useCallback(async () => {
-    const r = await api.invoke('movers:list');
+    const r = await host.invoke('movers:list');
     if (r.ok) {
       setRows(r.value);
       setError(null);

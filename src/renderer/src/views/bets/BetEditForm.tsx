@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { BetRevision, BetView } from '../../../../shared/domain';
 import { formatOdds, type OddsFormat } from '../../../../shared/formats';
 import { formatMoney } from '../../../../shared/trading';
-import { api } from '../../api';
+import { host } from '../../host';
 import { FarAskQuestion, PriceBox, PriceReadBack, useFarAsk, usePriceBox } from '../../components/PriceBox';
 import { fmtDateTime, useTimeZone } from '../../format';
 import { useStore } from '../../store';
@@ -60,7 +60,7 @@ export function BetEditForm({
     priceInput.current?.focus();
   }, [fill, bet.price]);
   useEffect(() => {
-    void api.invoke('bets:history', bet.id).then((r) => r.ok && setHistory(r.value));
+    void host.invoke('bets:history', bet.id).then((r) => r.ok && setHistory(r.value));
   }, [bet.id, bet.editedAt]);
   const typed = box.value;
   const save = async () => {
@@ -69,7 +69,7 @@ export function BetEditForm({
     if (stake.trim() === '' || !(st > 0))
       return setProblem({ field: 'stake', text: 'The stake must be a number above 0.' });
     if (ask.holds(typed.decimal)) return;
-    const r = await api.invoke('bets:update', bet.id, { price: typed.decimal, stake: st, note: note.trim() });
+    const r = await host.invoke('bets:update', bet.id, { price: typed.decimal, stake: st, note: note.trim() });
     if (!r.ok) return setProblem({ field: null, text: `The bet was not changed: ${r.error.message}` });
     onDone(r.value);
   };

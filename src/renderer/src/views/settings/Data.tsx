@@ -1,7 +1,7 @@
 // Settings, Data: how long history is kept, the history file's size by kind of history, and "compact now".
 import { useState } from 'react';
 import type { StorageKind } from '../../../../shared/domain';
-import { api } from '../../api';
+import { host } from '../../host';
 import { Time } from '../../components/Time';
 import { useQuery } from '../../hooks';
 import { useStore } from '../../store';
@@ -33,11 +33,11 @@ function fmtBytes(n: number): string {
 /** The history file's size, what each kind of history takes, and "compact now". */
 function StorageUsage() {
   const toast = useStore((s) => s.toast);
-  const { data: usage, error, reload } = useQuery('usage', () => api.invoke('store:usage'));
+  const { data: usage, error, reload } = useQuery('usage', () => host.invoke('store:usage'));
   const [busy, setBusy] = useState(false);
   const compact = async () => {
     setBusy(true);
-    const r = await api.invoke('store:compact');
+    const r = await host.invoke('store:compact');
     setBusy(false);
     reload();
     if (!r.ok) return toast(`Compaction failed: ${r.error.message}`, 'error');

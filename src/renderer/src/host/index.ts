@@ -4,5 +4,5 @@ import { countListeners } from '../listenerCounts';
 import { createBridgeClient } from './bridgeClient';
 
 const bridge = window.oddsdesk ? null : createBridgeClient(window.location);
-export const api: OddsdeskApi = window.oddsdesk ?? bridge!;
+export const host: OddsdeskApi = window.oddsdesk ?? bridge!;
 if (bridge) countListeners('api', bridge.listenerCount);
