@@ -5,8 +5,8 @@
 //   sqlite  SQLite's automatic checkpoint on the committing connection (the store before issue 26);
 //   inline  automatic checkpoints off and a second connection on the same thread, PASSIVE every 2 s and TRUNCATE
 //           when idle: the checkpointer's design without its thread;
-//   thread  the store's checkpointer (src/core/store/checkpointer.ts): the same on a worker thread;
-//   writer  the checkpointer's thread and the store's writer thread (src/core/store/writer.ts), as the hosts run it:
+//   thread  the store's checkpointer (src/core/store/threads/checkpointer.ts): the same on a worker thread;
+//   writer  the checkpointer's thread and the store's writer thread (src/core/store/threads/writer.ts), as the hosts run it:
 //           the ticks are handed over (the "commit" timed is the hand-over) and committed on the writer's thread.
 // Only this process runs the load (no simulator, no Chromium), so the figures move with the disk and the machine's
 // load far less than the tick-to-screen bench's. BENCH_CHECKPOINT_S=N sets the seconds per way (default 30).

@@ -187,6 +187,13 @@ const checks = Promise.all([
     count('format (prettier --check .)', ok),
   ),
   // The store by role: no part of it a caller receives over 25 members, no cast of a SQL row (typed statements).
+  quietStep(
+    'function length (scripts/function-length.mjs)',
+    process.execPath,
+    ['scripts/function-length.mjs'],
+    {},
+    true,
+  ).then((ok) => count('function length (scripts/function-length.mjs)', ok)),
   quietStep('store shape (scripts/store-shape.mjs)', process.execPath, ['scripts/store-shape.mjs'], {}, true).then(
     (ok) => count('store shape (scripts/store-shape.mjs)', ok),
   ),

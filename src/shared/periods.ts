@@ -89,7 +89,7 @@ export function labelPeriod(
   names: PeriodNames = NO_PERIOD_NAMES,
   opts: { asTheServiceSays?: boolean } = {},
 ): string {
-  // The game rule is tennis's (service-interface.md: "in tennis, each game has period = ..."): table tennis,
+  // The game rule is tennis's (docs/service/interface.md: "in tennis, each game has period = ..."): table tennis,
   // volleyball and the rest number their periods as the service's list says. An event whose sport we never saw but
   // which is played in sets falls back to the game rule only where the service's list has no word for the code.
   // Period 0 is "Full match" on every screen, alert and report, whatever the service calls it ("Match"): one word for

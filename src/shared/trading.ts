@@ -146,7 +146,7 @@ export function isQuarterLine(line: number | null): boolean {
   return Math.abs(line * 4 - q) < 1e-9 && Math.abs(q % 2) === 1;
 }
 
-/** Which settlement column holds a side's word: over in outcome_home, under in outcome_away (assumptions.md). */
+/** Which settlement column holds a side's word: over in outcome_home, under in outcome_away (docs/service/assumptions.md). */
 export function outcomeColumn(side: PriceSide): 'outcome_home' | 'outcome_draw' | 'outcome_away' {
   if (side === 'over') return 'outcome_home';
   if (side === 'under') return 'outcome_away';

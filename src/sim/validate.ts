@@ -1,4 +1,4 @@
-// Query validation with the service's 422 shape: every rule of the spec and of assumptions.md, each broken rule one
+// Query validation with the service's 422 shape: every rule of the spec and of docs/service/assumptions.md, each broken rule one
 // issue `{loc: ["query", name], msg, type}`, all issues of a request reported together.
 import type { DevigModel } from '../shared/api';
 import { DEVIG_MODELS, FLAG_VALUES, SETTLED_LIMIT, parseServiceTime } from '../shared/api';

@@ -1,4 +1,4 @@
-// What the screen needs from the core, against an upstream scripted from assumptions.md (not our simulator): an
+// What the screen needs from the core, against an upstream scripted from docs/service/assumptions.md (not our simulator): an
 // event watched by its id alone gets its teams, league and score from the stream's snapshot header without a reload;
 // the stream's `end` reaches the renderer with its reason (in the odds batches and the stream's status); and the
 // status says since when the service has been unreachable; a line's history asked for right after a tick reached the

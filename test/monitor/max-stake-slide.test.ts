@@ -1,6 +1,6 @@
 // Issue 22: a limit (max_win, the maximum stake accepted) that slides in small steps alerts once the steps add up to
 // the threshold since the value that last alerted, then measures from the alerted value. Through the whole core,
-// against an upstream scripted from assumptions.md: a watched event's market line on the stream and one special
+// against an upstream scripted from docs/service/assumptions.md: a watched event's market line on the stream and one special
 // contestant's history, each cut 2% at a time (threshold 10%). The core runs on the manual clock.
 import type http from 'node:http';
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// A settled-matches service scripted straight from assumptions.md (the inclusive cursor, sport filter, limit,
+// A settled-matches service scripted straight from docs/service/assumptions.md (the inclusive cursor, sport filter, limit,
 // /api/settlement, /api/sports), with hooks to spoil bodies and inject faults: the upstream our simulator is not.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

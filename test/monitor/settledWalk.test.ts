@@ -1,4 +1,4 @@
-// The settled walk against a scripted service built straight from assumptions.md, with the edge cases a busy day
+// The settled walk against a scripted service built straight from docs/service/assumptions.md, with the edge cases a busy day
 // brings and the simulator rarely does: many settlements in one second, a full page stuck on the cursor's second,
 // a malformed record, settlements arriving while the walk pages.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Issue 33, item 4: one step of a special's limit (the service re-prices all its contestants at once) is ONE alert for
 // the special, naming its contestants, and one notification, not one per contestant (twenty rows for one step of a
-// first-goalscorer market). Through the whole core, against an upstream scripted from assumptions.md: a watched
+// first-goalscorer market). Through the whole core, against an upstream scripted from docs/service/assumptions.md: a watched
 // event's first-scorer special with twenty contestants. The core runs on the manual clock.
 import type http from 'node:http';
 import { mkdtempSync } from 'node:fs';

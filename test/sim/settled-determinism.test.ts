@@ -1,4 +1,4 @@
-// The settled cursor exactly as assumptions.md decides it, and byte-identical replays of the same seed and steps.
+// The settled cursor exactly as docs/service/assumptions.md decides it, and byte-identical replays of the same seed and steps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS, parseSettledPage, parseServiceTime } from '../../src/shared/api';
 import { startSimulator, type Simulator } from '../../src/sim';

@@ -61,7 +61,7 @@ function jsonOrNull(text: string): unknown {
 }
 
 /**
- * Seconds from Retry-After: whole seconds per assumptions.md; an HTTP date is accepted too. A date is the
+ * Seconds from Retry-After: whole seconds per docs/service/assumptions.md; an HTTP date is accepted too. A date is the
  * service's clock, so it is measured against the answer's own `Date` header when there is one, else against our
  * clock corrected by the measured skew (`skewMs` = service clock minus ours), so a skewed machine clock neither
  * stretches nor cancels the pause.

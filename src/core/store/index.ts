@@ -59,7 +59,7 @@ export interface StoreOptions {
   checkpointer?: { everyMs?: number; entry?: string };
   /**
    * Where the stream's writes (ticks, snapshots, closing lines) go: 'thread' (the hosts: off the event loop, see
-   * ./writer.ts) or 'inline' (the default: tests, `cli export`; always in memory). Tests may also bound the backlog,
+   * ./threads/writer.ts) or 'inline' (the default: tests, `cli export`; always in memory). Tests may also bound the backlog,
    * name the thread's entry and slow its disk.
    */
   writer?: WriterMode | { mode: WriterMode; maxBacklog?: number; groupMs?: number; entry?: string; slowMs?: number };
@@ -94,7 +94,7 @@ export interface HistoryReader extends EventReads, SpecialReads, LineHistory {}
 export interface Store {
   readonly path: string;
   /**
-   * The stream's writes, in order, off the event loop when the store was opened with writer 'thread' (./writer.ts).
+   * The stream's writes, in order, off the event loop when the store was opened with writer 'thread' (./threads/writer.ts).
    * A reader of what they write that must see everything handed over so far awaits `writer.settled()` first.
    */
   readonly writer: StoreWriter;

@@ -1,5 +1,5 @@
-// The upstream service contract as we have decided it: everything `service-interface.md` states plus every
-// decision of `assumptions.md` on what it leaves "not shown". This folder is the ONE place those decisions live:
+// The upstream service contract as we have decided it: everything `docs/service/interface.md` states plus every
+// decision of `docs/service/assumptions.md` on what it leaves "not shown". This folder is the ONE place those decisions live:
 // a change against the real service is a change here and nowhere else.
 
 export const SPEC_VERSION = '1.0.0';
@@ -41,7 +41,7 @@ export type DevigModel = (typeof DEVIG_MODELS)[number];
 /** Model used when neither the request nor the account names one. */
 export const DEFAULT_DEVIG_MODEL: DevigModel = 'MPTO';
 
-/** Query parameter names (assumptions.md, "Query parameter names"). */
+/** Query parameter names (docs/service/assumptions.md, "Query parameter names"). */
 export const PARAMS = {
   settled: { since: 'since', sportId: 'sport_id', leagueId: 'league_id', limit: 'limit' },
   specialsOpening: { eventId: 'event_id', specialId: 'special_id', model: 'model' },

@@ -1,4 +1,4 @@
-// Service date-times: `YYYY-MM-DDTHH:MM:SS` without a zone, meaning UTC (assumptions.md, Conventions).
+// Service date-times: `YYYY-MM-DDTHH:MM:SS` without a zone, meaning UTC (docs/service/assumptions.md, Conventions).
 // We also accept a trailing Z, an offset and fractional seconds, because a tolerant reader loses nothing.
 
 const SERVICE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;

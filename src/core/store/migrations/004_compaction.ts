@@ -1,5 +1,5 @@
 // Migration 004: tick history that stays small. Odds ticks older than the raw window are folded into per-line
-// one-minute bars, packed one row per line per hour (see ../bars.ts for the blob layout), and the ticks where a
+// one-minute bars, packed one row per line per hour (see ../queries/bars.ts for the blob layout), and the ticks where a
 // line's max_win changed are kept whole, for good, beside them.
 import type { Migration } from './types';
 

@@ -1,5 +1,5 @@
 // The alert log: its writes and its pages. An alert's number is given when it fires, not when it is committed: the
-// price and drop alerts of a busy minute are written by the store's writer thread (../writer.ts) after they went to the
+// price and drop alerts of a busy minute are written by the store's writer thread (../threads/writer.ts) after they went to the
 // screen with their numbers, while other alerts (a settlement's, in the transaction that stores the settlement) are
 // written on the store's own connection. One counter per open store hands the numbers out to both, so they never clash
 // within the process. A file written by two programs at once (another recorder on the same file) can still clash: such

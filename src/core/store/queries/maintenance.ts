@@ -15,7 +15,7 @@ export interface HistorySettings {
 
 /**
  * Where the WAL's checkpoints (copying committed pages from the -wal file into the database) run:
- *   'thread'  the store's checkpointer: a worker thread with its own connection (../checkpointer.ts); commits never
+ *   'thread'  the store's checkpointer: a worker thread with its own connection (../threads/checkpointer.ts); commits never
  *             wait for a checkpoint's copying and syncing;
  *   'sqlite'  SQLite's automatic checkpoint, inside the commit that takes the log past 1,000 pages, on the committing
  *             thread; also what a store falls back to when its checkpointer cannot start or stops;

@@ -1,4 +1,4 @@
-// The reads of settlements and period results: the filtered page (../settlementsQuery.ts), one match's settlement
+// The reads of settlements and period results: the filtered page (./settlementsQuery.ts), one match's settlement
 // and results, which matches are already settled, and the exports of both, walked in chunks.
 import type Database from 'better-sqlite3';
 import { formatServiceTime, type SettledEvent } from '../../../shared/api';

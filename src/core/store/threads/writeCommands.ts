@@ -22,9 +22,9 @@ export type WriteCommand =
   | { type: 'snapshot'; odds: EventOdds; at: number }
   /** The closing-line follower's ops, in stream order. */
   | { type: 'closeOps'; ops: readonly LineCloseOp[] }
-  /** Price, drop and max_win alerts, numbered when they fired (./alertLog.ts). */
+  /** Price, drop and max_win alerts, numbered when they fired (../queries/alertLog.ts). */
   | { type: 'alerts'; alerts: readonly AlertRecord[] }
-  /** Fired alerts' new words and data, by number (a drop episode that grew; ./alertLog.ts update). */
+  /** Fired alerts' new words and data, by number (a drop episode that grew; ../queries/alertLog.ts update). */
   | { type: 'alertUpdates'; updates: readonly AlertUpdate[] };
 
 /** What each command records, in the words of an error. */
@@ -72,7 +72,7 @@ export function createApplier(
 ): ApplyMessage {
   const ingest = parts?.ingest ?? createIngest(db, clock);
   const bets = parts?.bets ?? createBetLog(db);
-  // The thread's own counter only numbers an alert whose number another program took (see ./alertLog.ts).
+  // The thread's own counter only numbers an alert whose number another program took (see ../queries/alertLog.ts).
   const alerts = parts?.alerts ?? createAlertLog(db, clock, alertCounter(db));
   const done = db.prepare<[string], number>(`SELECT seq FROM writer_progress WHERE run = ?`).pluck();
   const progress = db.prepare(`
