@@ -6,6 +6,7 @@
 // the same modes too, so they hold for a host or test that never set the umask. Files and folders that existed
 // before are brought to the same modes when opened (makePrivate, makeDatabasePrivate), with a warning.
 import { chmodSync, statSync, type Stats } from 'node:fs';
+import { errorMessage } from '../shared/errors';
 
 /** Folders the app creates: owner only. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -44,7 +45,7 @@ export function makePrivate(target: string, warn: (message: string) => void): vo
     );
   } catch (e) {
     warn(
-      `The ${folder ? 'folder' : 'file'} ${target} can be read by other accounts on this computer (mode ${describeMode(st.mode)}) and could not be made private: ${e instanceof Error ? e.message : String(e)}. chmod ${describeMode(wanted).slice(1)} it.`,
+      `The ${folder ? 'folder' : 'file'} ${target} can be read by other accounts on this computer (mode ${describeMode(st.mode)}) and could not be made private: ${errorMessage(e)}. chmod ${describeMode(wanted).slice(1)} it.`,
     );
   }
 }

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Store } from './store';
 import { makePrivate, PRIVATE_DIR_MODE } from './fileModes';
+import { errorMessage } from '../shared/errors';
 
 export type Profile = { kind: 'demo' } | { kind: 'service'; baseUrl: string };
 
@@ -115,7 +116,7 @@ export function openProfileStore(
     try {
       store = open(file);
     } catch (e) {
-      problems.push(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+      problems.push(`${file}: ${errorMessage(e)}`);
       continue;
     }
     const claim = claimProfile(store, profile);

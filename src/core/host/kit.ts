@@ -10,6 +10,7 @@ import { checkApiKey } from '../../shared/apiKey';
 import type { Logger, LogLevel } from '../api/types';
 import { createScrubber, type Scrubber } from '../log/scrub';
 import type { SecretStore } from '../secrets/types';
+import { errorMessage } from '../../shared/errors';
 
 /** The variable a headless host reads the key from (once; it is deleted from the environment after). */
 export const API_KEY_ENV = 'ODDSDESK_API_KEY';
@@ -186,7 +187,7 @@ export function createHostKit(options: HostKitOptions): HostKit {
                 await part.close();
               } catch (e) {
                 failed = true;
-                log('error', `${part.name} did not close cleanly: ${e instanceof Error ? e.message : String(e)}`);
+                log('error', `${part.name} did not close cleanly: ${errorMessage(e)}`);
               }
             }
             if (failed) throw new Error('a part failed to close');

@@ -2,7 +2,7 @@
 // "forget all keys" removes every account under that service.
 // keytar is loaded lazily, so the core still loads where the native module cannot (no libsecret, wrong ABI); then
 // availability() says why. There is deliberately no plain-text fallback: without a keychain the key is not stored.
-import { AppErrorException } from '../../shared/errors';
+import { AppErrorException, errorMessage } from '../../shared/errors';
 import type { KeychainAvailability, SecretStore } from './types';
 import { KEYCHAIN_SERVICE } from './types';
 
@@ -40,7 +40,7 @@ export function keychainAdvice(platform: NodeJS.Platform): string {
 }
 
 function reasonOf(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
+  const text = errorMessage(e);
   return text.replace(/\s+/g, ' ').trim().slice(0, 300) || 'unknown error';
 }
 

@@ -1,27 +1,28 @@
 // A time in the trader's zone (Settings; default the OS zone), on a 24-hour clock; hover shows the same instant in
 // UTC and names the zone.
 import { memo, useSyncExternalStore } from 'react';
+import { Emitter } from '../../../shared/event';
 import { fmtDateTime, fmtShortDateTime, fmtTime, useTimeZone, utcTitle } from '../format';
 
 // A short time reads "14:05" today and "24 Nov 14:05" on another day, so it is drawn again when the day may have
 // changed: one shared ticker every quarter of an hour (a zone's midnight falls on a quarter hour: +5:30, +5:45).
 const QUARTER_MS = 15 * 60_000;
-const quarterListeners = new Set<() => void>();
+const quarter = new Emitter<[]>({ name: 'the quarter-hour clock' });
 let quarterTimer: ReturnType<typeof setTimeout> | null = null;
 function armQuarter() {
   quarterTimer = setTimeout(
     () => {
       quarterTimer = null;
-      for (const l of [...quarterListeners]) l();
-      if (quarterListeners.size) armQuarter();
+      quarter.fire();
+      if (quarter.size) armQuarter();
     },
     QUARTER_MS - (Date.now() % QUARTER_MS) + 50,
   );
 }
 function onQuarter(listener: () => void): () => void {
-  quarterListeners.add(listener);
+  const off = quarter.event(listener);
   if (quarterTimer === null) armQuarter();
-  return () => quarterListeners.delete(listener);
+  return off;
 }
 const quarterNow = () => Math.floor(Date.now() / QUARTER_MS);
 const noSubscription = () => () => undefined;

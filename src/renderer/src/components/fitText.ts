@@ -5,9 +5,11 @@
 // of the same length, is kept and announced. So a column grows when a wider price first shows ("501.000") and is
 // never narrowed under the trader's eyes while the session lasts.
 
+import { Emitter } from '../../../shared/event';
+
 const MAX_SHAPES = 4;
 const widest = new Map<string, string[]>();
-const listeners = new Set<() => void>();
+const fits = new Emitter<[]>({ name: "the grid's widest texts" });
 let version = 0;
 let announcing = false;
 
@@ -18,7 +20,7 @@ function announce(): void {
   // Once for a burst of writes (a snapshot writes every cell at once), after them.
   queueMicrotask(() => {
     announcing = false;
-    for (const l of listeners) l();
+    fits.fire();
   });
 }
 
@@ -45,6 +47,5 @@ export const fitKinds = (prefix: string): string[] => [...widest.keys()].filter(
 /** For useSyncExternalStore: a number that changes when a kind's widest shapes do. */
 export const fitVersion = (): number => version;
 export function onFit(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return fits.event(listener);
 }
