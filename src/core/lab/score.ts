@@ -142,6 +142,9 @@ export function bestRule(part: LabPart): string | null {
   return best?.key ?? null;
 }
 
+/** A part's length in words: "12.5 days", or hours under a day. */
+const span = (p: LabPart) => (p.days >= 1 ? `${p.days.toFixed(1)} days` : `${(p.days * 24).toFixed(1)} hours`);
+
 const pct = (v: number | null) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
 
 export function labResult(o: {
@@ -169,13 +172,14 @@ export function labResult(o: {
   if (chosen === null)
     sentence = `No rule raised an alert with a close on the earlier part of the history (${tried}): nothing to choose from yet.`;
   else if (chosen === currentKey)
-    sentence = `Of ${tried} on the earlier ${earlier.days.toFixed(1)} days, your current rule (${words(chosen)}) beat the close best; keep it.`;
+    sentence = `Of ${tried} on the earlier ${span(earlier)}, your current rule (${words(chosen)}) beat the close best; keep it.`;
   else {
     const d = laterScore?.vsCurrent?.clv ?? null;
-    const scored = d
-      ? `On the later ${later.days.toFixed(1)} days it scored ${pct(laterScore!.clv.mean)} CLV, ${pct(d.mean)} against your rule (95% interval ${pct(d.low)} to ${pct(d.high)}): ${holdsLater ? 'significant' : 'not significant, could be luck'}.`
-      : 'The later part has no alert of it with a close to score it on.';
-    sentence = `Of ${tried} on the earlier ${earlier.days.toFixed(1)} days, ${words(chosen)} beat the close best. ${scored}`;
+    const scored =
+      d && d.mean !== null
+        ? `On the later ${span(later)} it scored ${pct(laterScore!.clv.mean)} CLV, ${pct(d.mean)} against your rule (95% interval ${pct(d.low)} to ${pct(d.high)}): ${holdsLater ? 'significant' : 'not significant, could be luck'}.`
+        : 'The later part has no alert of it and of your rule with a close to compare them on: not significant.';
+    sentence = `Of ${tried} on the earlier ${span(earlier)}, ${words(chosen)} beat the close best. ${scored}`;
   }
   return {
     model: o.model,
