@@ -72,16 +72,26 @@ export interface LabAlert {
   pnl: number | null;
 }
 
-/** The most a side's fair price ever fell from its highest earlier value (%), per line: no rule of a smaller drop fires. */
-function maxFalls(ev: LabEvent, model: DevigModel): number[] {
-  return ev.lines.map((l) => {
+type Fair = Partial<Record<PriceSide, number>> | null;
+
+/**
+ * Each line's fair prices tick by tick, as stepLine would de-vig them (fairPrices with the sides seen so far), once
+ * for every rule; and the most a side's fair price ever fell from its highest earlier value (%): no rule of a larger
+ * drop can fire on the line.
+ */
+function fairsOf(ev: LabEvent, model: DevigModel): { fairs: Fair[][]; falls: number[] } {
+  const fairs: Fair[][] = [];
+  const falls = ev.lines.map((l) => {
     const seen: PriceSide[] = [];
     const high: Partial<Record<PriceSide, number>> = {};
+    const line: Fair[] = [];
+    fairs.push(line);
     let most = 0;
     for (const t of l.ticks) {
-      if (!t.prices) continue;
-      const fair = fairPrices(t.prices, model, seen);
-      for (const s of pricedSides(t.prices)) if (!seen.includes(s)) seen.push(s);
+      const priced = pricedSides(t.prices);
+      const fair = priced.length ? fairPrices(t.prices, model, seen) : null;
+      line.push(fair);
+      for (const s of priced) if (!seen.includes(s)) seen.push(s);
       if (!fair) continue;
       for (const side of Object.keys(fair) as PriceSide[]) {
         const v = fair[side]!;
@@ -92,6 +102,7 @@ function maxFalls(ev: LabEvent, model: DevigModel): number[] {
     }
     return most;
   });
+  return { fairs, falls };
 }
 
 /** The event's ticks in time order (line order within a time): [line index, tick index] pairs. */
@@ -104,9 +115,9 @@ function timeline(ev: LabEvent): Array<[number, number]> {
 
 /** Replays one match through each rule: the alerts each would have raised, with what following them gave. */
 export function replayEvent(ev: LabEvent, rules: readonly LabRule[], model: DevigModel): LabAlert[][] {
-  const falls = maxFalls(ev, model);
+  const { fairs, falls } = fairsOf(ev, model);
   const order = timeline(ev);
-  return rules.map((rule) => replayRule(ev, rule, model, order, falls));
+  return rules.map((rule) => replayRule(ev, rule, model, order, fairs, falls));
 }
 
 function replayRule(
@@ -114,6 +125,7 @@ function replayRule(
   rule: LabRule,
   model: DevigModel,
   order: ReadonlyArray<[number, number]>,
+  fairs: ReadonlyArray<readonly Fair[]>,
   falls: readonly number[],
 ): LabAlert[] {
   // A line whose fair price never fell by the rule from any earlier price can raise nothing: its state is not kept.
@@ -150,7 +162,15 @@ function replayRule(
     if (active[li]) {
       const r = stepLine(
         states[li],
-        { eventId: ev.eventId, lineId: line.lineId, label: '', at: tick.at, prices: tick.prices, market: line.market },
+        {
+          eventId: ev.eventId,
+          lineId: line.lineId,
+          label: '',
+          at: tick.at,
+          prices: tick.prices,
+          market: line.market,
+          fair: fairs[li]![ti]!,
+        },
         config,
       );
       states[li] = r.state;
