@@ -26,6 +26,7 @@ const VIEW_TITLES: Record<ViewName, string> = {
   movers: 'Top movers',
   bets: 'Bets',
   models: 'Models',
+  lab: 'Rule lab',
   specials: 'Specials',
   outrights: 'Outrights',
   settlements: 'Settlements',
