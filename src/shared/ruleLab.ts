@@ -33,6 +33,14 @@ export function labRuleWords(r: LabRule): string {
   return `Drop ${r.dropPct}% in ${r.dropWindowMinutes} min (+${r.minProbPts} pt), ${phase}${sports}${markets}`;
 }
 
+/** A percentage figure as the lab prints it (the view, the sentence): "+1.23%", "—" when there is none. */
+export const labPct = (v: number | null): string => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
+export const labInterval = (i: ScoreInterval): string =>
+  i.low === null || i.high === null ? '—' : `${labPct(i.low)} to ${labPct(i.high)}`;
+/** A share (0..1) in percent, one decimal. */
+export const labShare = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
+export const labPerDay = (v: number): string => v.toFixed(1);
+
 /** One rule's figures on one part of the history. */
 export interface LabRuleScore {
   key: string;

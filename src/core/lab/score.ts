@@ -4,6 +4,7 @@
 // current rule. The choice is made on the earlier part alone. Pure.
 import type { DevigModel } from '../../shared/api';
 import {
+  labPct,
   labRuleKey,
   labRuleWords,
   type LabPart,
@@ -145,8 +146,6 @@ export function bestRule(part: LabPart): string | null {
 /** A part's length in words: "12.5 days", or hours under a day. */
 const span = (p: LabPart) => (p.days >= 1 ? `${p.days.toFixed(1)} days` : `${(p.days * 24).toFixed(1)} hours`);
 
-const pct = (v: number | null) => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
-
 export function labResult(o: {
   model: DevigModel;
   rules: readonly LabRule[];
@@ -177,7 +176,7 @@ export function labResult(o: {
     const d = laterScore?.vsCurrent?.clv ?? null;
     const scored =
       d && d.mean !== null
-        ? `On the later ${span(later)} it scored ${pct(laterScore!.clv.mean)} CLV, ${pct(d.mean)} against your rule (95% interval ${pct(d.low)} to ${pct(d.high)}): ${holdsLater ? 'significant' : 'not significant, could be luck'}.`
+        ? `On the later ${span(later)} it scored ${labPct(laterScore!.clv.mean)} CLV, ${labPct(d.mean)} against your rule (95% interval ${labPct(d.low)} to ${labPct(d.high)}): ${holdsLater ? 'significant' : 'not significant, could be luck'}.`
         : 'The later part has no alert of it and of your rule with a close to compare them on: not significant.';
     sentence = `Of ${tried} on the earlier ${span(earlier)}, ${words(chosen)} beat the close best. ${scored}`;
   }

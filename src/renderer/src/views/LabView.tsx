@@ -6,24 +6,20 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppError } from '../../../shared/errors';
 import {
+  labInterval,
+  labPct,
+  labPerDay,
   labRuleWords,
+  labShare,
   type LabProgress,
   type LabRule,
   type LabRuleScore,
   type RuleLabResult,
 } from '../../../shared/ruleLab';
-import type { ScoreInterval } from '../../../shared/scoreboard';
 import { api } from '../api';
 import { useStore } from '../store';
 
 const PROGRESS_MS = 200;
-
-/** A percentage figure as the lab prints it: "+1.23%", "—" when there is none. */
-export const labPct = (v: number | null): string => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
-export const labInterval = (i: ScoreInterval): string =>
-  i.low === null || i.high === null ? '—' : `${labPct(i.low)} to ${labPct(i.high)}`;
-export const labShare = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
-export const labPerDay = (v: number): string => v.toFixed(1);
 
 export function LabView() {
   const [result, setResult] = useState<RuleLabResult | null>(null);
