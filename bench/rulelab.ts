@@ -13,6 +13,7 @@ import { defaultCandidates, runRuleLab, type LabSource } from '../src/core/lab/r
 import { DEFAULT_SETTINGS } from '../src/core/settings';
 import type { LabRule } from '../src/shared/ruleLab';
 import { BOOK_START, bookEvent } from '../test/support/labBook';
+import { timedTurns } from './turns';
 
 export interface RuleLabBenchFigures {
   rule_lab_ms_30d: number;
@@ -55,21 +56,16 @@ function source(): LabSource {
 export async function runRuleLabBench(log: (line: string) => void = console.log): Promise<RuleLabBenchFigures> {
   const current: LabRule = { dropPct: 5, dropWindowMinutes: 15, minProbPts: 1, phase: 'both', sports: [], markets: [] };
   const rules = defaultCandidates(current);
-  let chunkMax = 0;
-  let last = performance.now();
-  const started = last;
+  const turns = timedTurns();
+  const started = performance.now();
   const cpu0 = process.cpuUsage();
   const result = await runRuleLab(source(), {
     rules,
     current,
     model: DEFAULT_SETTINGS.devigModel,
-    yieldTurn: async () => {
-      chunkMax = Math.max(chunkMax, performance.now() - last);
-      await new Promise<void>((r) => setImmediate(r));
-      last = performance.now();
-    },
+    yieldTurn: turns.yieldTurn,
   });
-  chunkMax = Math.max(chunkMax, performance.now() - last);
+  const chunkMax = turns.longest();
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu0);
   const figures: RuleLabBenchFigures = {

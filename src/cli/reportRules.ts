@@ -3,15 +3,14 @@
 // recorded history, each scored by CLV against the close, beat-the-close rate, P/L at flat stakes and alerts a day,
 // chosen on the earlier part of the history and scored on the later. JSON: the lab's result as one object, the figures
 // the Lab view shows. CSV: a row per part and rule, through the app's one CSV writer; the sentence goes to stderr.
-import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { writeText } from '../core/export/csv';
 import { labOfFile } from '../core/lab/history';
 import { defaultCandidates } from '../core/lab/run';
 import { DEFAULT_SETTINGS } from '../core/settings';
 import type { DevigModel } from '../shared/api';
 import { csvRow } from '../shared/csv';
 import type { LabRule, RuleLabResult } from '../shared/ruleLab';
+import { noDatabase, printReport, reportFailed } from './report';
 
 export interface RulesReportOptions {
   db: string;
@@ -111,10 +110,7 @@ export async function runRulesReport(
   sink: Writable = process.stdout,
   err: (text: string) => void = (t) => void process.stderr.write(t),
 ): Promise<number> {
-  if (!existsSync(options.db)) {
-    err(`report: no database at ${options.db}\n`);
-    return 2;
-  }
+  if (noDatabase(options.db, err)) return 2;
   try {
     const current = currentRule(options.current);
     const result = await labOfFile(
@@ -122,15 +118,8 @@ export async function runRulesReport(
       { since: options.since, sportId: options.sport },
       { rules: defaultCandidates(current), current, model: options.model ?? DEFAULT_SETTINGS.devigModel },
     );
-    if (options.format === 'json') await writeText(sink, [JSON.stringify(result, null, 2) + '\n']);
-    else {
-      await writeText(sink, rulesCsv(result));
-      err(`${result.sentence}\n`);
-    }
+    return await printReport(options.format, result, rulesCsv, sink, err);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EPIPE') err(`report: ${code ? `could not write the output: ${code}` : (e as Error).message}\n`);
-    return code === 'EPIPE' ? 0 : 1;
+    return reportFailed(e, err);
   }
-  return 0;
 }

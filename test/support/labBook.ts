@@ -10,6 +10,7 @@
 import type { LabEvent, LabTick } from '../../src/core/lab/replay';
 import type { LabSource } from '../../src/core/lab/run';
 import { firstPriceAt } from '../../src/core/lab/run';
+import { seeded } from './syntheticLines';
 
 export type BookKind = 'informative' | 'noise' | 'reversed';
 
@@ -18,20 +19,9 @@ const DAY = 24 * 60 * MIN;
 export const BOOK_START = Date.UTC(2026, 0, 1);
 const MARGIN = 1.03;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One match of a book: `kind` per match, so a book can change its nature at a date. */
 export function bookEvent(id: number, at: number, kind: BookKind, seed = 1): LabEvent {
-  const r = rng(id * 7919 + seed);
+  const r = seeded(id * 7919 + seed);
   const p0 = 0.3 + 0.4 * r();
   const big = r() < 0.5;
   const size = kind === 'noise' ? 0.025 + 0.07 * r() : big ? 0.085 + 0.01 * r() : 0.025 + 0.04 * r();

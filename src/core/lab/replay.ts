@@ -4,7 +4,7 @@
 // (../monitor/dropEpisodes.ts): the same code that raises drop alerts live, not a copy. An alert is an episode's
 // opening: its top line and side, at that line's price then. Pure: the history comes in as values
 // (./history.ts reads it from the store) and the alerts go out with what they would have given (./score.ts sums).
-import type { DevigModel, Prices } from '../../shared/api';
+import type { DevigModel } from '../../shared/api';
 import type { PriceSide } from '../../shared/domain';
 import type { LabRule } from '../../shared/ruleLab';
 import {
@@ -16,46 +16,16 @@ import {
   pricedSides,
   sameLine,
   settleSide,
-  type FinalScore,
-  type SettledLineInput,
 } from '../../shared/trading';
 import { createDropEpisodes, EPISODE_RULES, type EpisodeData } from '../monitor/dropEpisodes';
 import { stepLine, type LineState, type PriceRuleConfig } from '../monitor/priceRules';
 import { dropInScope } from '../monitor/priceWatch';
+import type { LabEventRow, LabLineRow, LabTickRow } from '../store/queries/lab';
 
-/** One price point of a line: a raw tick, or a one-minute bar's close at the bar's end (`byBar`). */
-export interface LabTick {
-  at: number;
-  line: number | null;
-  prices: Prices | null;
-  /** A bar's close: its time is known to the minute only, so an alert it raises is counted apart, never scored. */
-  byBar: boolean;
-}
-
-export interface LabLine {
-  lineId: number;
-  period: number;
-  market: string;
-  /** A team total's team. */
-  team: 'home' | 'away' | null;
-  /** Time order. */
-  ticks: LabTick[];
-  /** The line's close (its last price before kick-off) and when it closed; null: never closed. */
-  close: { line: number | null; prices: Prices; at: number } | null;
-  /** How the line settled; null: not settled (yet). */
-  settled: SettledLineInput | null;
-}
-
-export interface LabEvent {
-  eventId: number;
-  sportId: number | null;
-  /** When the match went in play (the stream's live state, else its scheduled start); null: not known. */
-  liveFrom: number | null;
-  score: FinalScore | null;
-  /** The settlement's status ('ended', abandoned, ...); null: not settled. */
-  status: string | null;
-  lines: LabLine[];
-}
+/** The history the replay reads, as the store gives it (../store/queries/lab.ts says what each field is). */
+export type LabTick = LabTickRow;
+export type LabLine = LabLineRow;
+export type LabEvent = LabEventRow;
 
 /** What following one alert would have given. */
 export interface LabAlert {

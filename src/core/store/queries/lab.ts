@@ -5,17 +5,21 @@
 // kick-off at or after `since`, and its sport.
 import Database from 'better-sqlite3';
 import type { Prices } from '../../../shared/api';
+import type { SettledLineInput } from '../../../shared/trading';
 import { BAR_MS, barPrices, decodeBars, HOUR_MS } from '../bars';
+import { pricesFromRow, type PriceColumns } from '../rows';
 
 export interface LabFilter {
   since?: number | null;
   sportId?: number | null;
 }
 
+/** One price point of a line: a raw tick, or a one-minute bar's close at the bar's end (`byBar`). */
 export interface LabTickRow {
   at: number;
   line: number | null;
   prices: Prices | null;
+  /** A bar's close: its time is known to the minute only, so an alert it raises is counted apart, never scored. */
   byBar: boolean;
 }
 
@@ -23,24 +27,23 @@ export interface LabLineRow {
   lineId: number;
   period: number;
   market: string;
+  /** A team total's team. */
   team: 'home' | 'away' | null;
+  /** Time order. */
   ticks: LabTickRow[];
+  /** The line's close (its last price before kick-off) and when it closed; null: never closed. */
   close: { line: number | null; prices: Prices; at: number } | null;
-  settled: {
-    period: number;
-    market: string;
-    line: number | null;
-    outcome_home: string;
-    outcome_draw: string;
-    outcome_away: string;
-  } | null;
+  /** How the line settled; null: not settled (yet). */
+  settled: SettledLineInput | null;
 }
 
 export interface LabEventRow {
   eventId: number;
   sportId: number | null;
+  /** When the match went in play (the stream's live state, else its scheduled start); null: not known. */
   liveFrom: number | null;
   score: { home: number; away: number } | null;
+  /** The settlement's status ('ended', abandoned, ...); null: not settled. */
   status: string | null;
   lines: LabLineRow[];
 }
@@ -50,24 +53,6 @@ export interface LabReads {
   /** The matches in scope, in order of their first price (then id). */
   events(f: LabFilter): IterableIterator<LabEventRow>;
   close(): void;
-}
-
-interface Prices5 {
-  price_home: number | null;
-  price_draw: number | null;
-  price_away: number | null;
-  price_over: number | null;
-  price_under: number | null;
-}
-
-function pricesOf(r: Prices5): Prices | null {
-  const p: Prices = {};
-  if (r.price_home !== null) p.home = r.price_home;
-  if (r.price_draw !== null) p.draw = r.price_draw;
-  if (r.price_away !== null) p.away = r.price_away;
-  if (r.price_over !== null) p.over = r.price_over;
-  if (r.price_under !== null) p.under = r.price_under;
-  return Object.keys(p).length ? p : null;
 }
 
 type FilterParams = { since: number | null; sport: number | null };
@@ -99,7 +84,7 @@ type LineRow = {
   outcome_draw: string | null;
   outcome_away: string | null;
 };
-type TickRow = Prices5 & { line_id: number; at: number; line: number | null };
+type TickRow = PriceColumns & { line_id: number; at: number; line: number | null };
 type BarRow = { line_id: number; hour: number; bars: Buffer };
 
 /** Opens the lab's read-only connection to a store file. */
@@ -147,7 +132,7 @@ export function openLabReads(path: string, o: { nativeBinding?: string } = {}): 
     if (!e) return null;
     const lines = new Map<number, LabLineRow>();
     for (const r of linesOf.iterate(eventId)) {
-      const prices = pricesOf({
+      const prices = pricesFromRow({
         price_home: r.last_home,
         price_draw: r.last_draw,
         price_away: r.last_away,
@@ -188,7 +173,7 @@ export function openLabReads(path: string, o: { nativeBinding?: string } = {}): 
     }
     for (const t of ticksOf.iterate(eventId)) {
       const l = lines.get(t.line_id);
-      if (l) l.ticks.push({ at: t.at, line: t.line, prices: pricesOf(t), byBar: false });
+      if (l) l.ticks.push({ at: t.at, line: t.line, prices: pricesFromRow(t), byBar: false });
     }
     for (const l of lines.values()) l.ticks.sort((a, b) => a.at - b.at);
     const settled = e.status !== null;
