@@ -43,7 +43,8 @@ function match(day: number, i: number): LabEvent {
 function source(): LabSource {
   return {
     span: () => ({
-      from: BOOK_START + 10 * 3_600_000,
+      // Kick-offs: three hours after each match's first price.
+      from: BOOK_START + 13 * 3_600_000,
       to: BOOK_START + (DAYS - 1) * DAY + 25 * 3_600_000,
       events: DAYS * PER_DAY,
     }),

@@ -5,7 +5,7 @@
 // the Lab view shows. CSV: a row per part and rule, through the app's one CSV writer; the sentence goes to stderr.
 import type { Writable } from 'node:stream';
 import { labOfFile } from '../core/lab/history';
-import { defaultCandidates } from '../core/lab/run';
+import { defaultCandidates, ruleOfSettings } from '../core/lab/run';
 import { DEFAULT_SETTINGS } from '../core/settings';
 import type { DevigModel } from '../shared/api';
 import { csvRow } from '../shared/csv';
@@ -94,15 +94,7 @@ export function* rulesCsv(r: RuleLabResult): Generator<string> {
 
 /** The trader's current rule from the app's settings (or the defaults), with any part given instead. */
 export function currentRule(over: Partial<LabRule> = {}): LabRule {
-  return {
-    dropPct: DEFAULT_SETTINGS.dropAlertPct,
-    dropWindowMinutes: DEFAULT_SETTINGS.dropWindowMinutes,
-    minProbPts: 1,
-    phase: DEFAULT_SETTINGS.dropAlertPhase,
-    sports: DEFAULT_SETTINGS.dropAlertSports,
-    markets: [],
-    ...over,
-  };
+  return { ...ruleOfSettings(DEFAULT_SETTINGS), ...over };
 }
 
 export async function runRulesReport(

@@ -79,7 +79,7 @@ export interface RuleLabResult {
   rulesTried: number;
   /** The key of the trader's current rule (always among the rules). */
   current: string;
-  /** The history before `splitAt` (by each match's first price) chooses; the later part scores the choice. */
+  /** Matches kicking off before `splitAt` choose; the later ones score the choice. */
   splitAt: number;
   earlier: LabPart;
   later: LabPart;

@@ -33,7 +33,9 @@ test('the Lab view shows the figures cli report rules prints, and "Use this rule
     await page.setViewportSize({ width: 1400, height: 1100 });
     await page.goto(host.url);
     await expect(page.getByTestId('status-bar')).toBeVisible();
-    await page.keyboard.press('l');
+    // From Alerts (its button), and from anywhere by its key (below).
+    await page.keyboard.press('a');
+    await page.getByTestId('alerts-open-lab').click();
     await expect(page.getByTestId('nav-lab')).toHaveAttribute('aria-current', 'page');
     await expect(page.getByTestId('lab-sentence')).toHaveText(lab.sentence);
     await expect(page.getByTestId('lab-split')).toContainText(`${lab.rulesTried} rules tried`);
@@ -68,6 +70,7 @@ test('the Lab view shows the figures cli report rules prints, and "Use this rule
     // The light theme, for the README's second screenshot.
     await page.getByTestId('theme-select').selectOption('light');
     await page.keyboard.press('l');
+    await expect(page.getByTestId('nav-lab')).toHaveAttribute('aria-current', 'page');
     await expect(page.getByTestId('lab-sentence')).toHaveText(lab.sentence);
     await page.screenshot({ path: shot('lab-light.png'), fullPage: true });
   } finally {

@@ -45,7 +45,7 @@ interface Tally {
   pnlSum: number;
 }
 
-/** One rule over the recorded history, the long way round; per part (by each match's first price). */
+/** One rule over the recorded history, the long way round; per part (by each match's kick-off). */
 function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally } {
   const store = openStore({ path: db });
   const zero = (): Tally => ({ alerts: 0, clvAlerts: 0, clvSum: 0, beats: 0, settled: 0, pnlSum: 0 });
@@ -69,7 +69,7 @@ function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally
       const settled = settlements.get(eventId);
       const ticks = [...lines].flatMap(([lineId, ps]) => ps.map((p) => ({ lineId, ...p })));
       ticks.sort((a, b) => a.at - b.at || a.lineId - b.lineId);
-      const tally = Math.min(...ticks.map((t) => t.at)) < splitAt ? out.earlier : out.later;
+      const tally = (liveAt ?? Math.min(...ticks.map((t) => t.at))) < splitAt ? out.earlier : out.later;
       const states = new Map<number, LineState>();
       const now = new Map<number, (typeof ticks)[number]>();
       const episodes = createDropEpisodes(EPISODE_RULES);
@@ -160,8 +160,10 @@ describe('cli report rules', { timeout: 120_000 }, () => {
         alerts += t.alerts;
       }
     }
-    // The demo's drops do alert: the figures above are of something.
+    // The demo's drops do alert, and both parts have matches: the figures above are of something.
     expect(alerts).toBeGreaterThan(10);
+    expect(lab.earlier.events).toBeGreaterThan(5);
+    expect(lab.later.events).toBeGreaterThan(5);
     expect(lab.sentence).toMatch(/rules tried/);
   });
 

@@ -9,7 +9,7 @@
 // Each match draws from its own seed, so a book's earlier matches are the same whatever its later part is.
 import type { LabEvent, LabTick } from '../../src/core/lab/replay';
 import type { LabSource } from '../../src/core/lab/run';
-import { firstPriceAt } from '../../src/core/lab/run';
+import { matchTime } from '../../src/core/lab/run';
 import { seeded } from './syntheticLines';
 
 export type BookKind = 'informative' | 'noise' | 'reversed';
@@ -97,9 +97,8 @@ export function bookSource(events: readonly LabEvent[]): LabSource {
   return {
     span() {
       if (!events.length) return null;
-      let to = -Infinity;
-      for (const e of events) for (const l of e.lines) to = Math.max(to, l.ticks.at(-1)?.at ?? -Infinity);
-      return { from: Math.min(...events.map(firstPriceAt)), to, events: events.length };
+      const at = events.map(matchTime);
+      return { from: Math.min(...at), to: Math.max(...at), events: events.length };
     },
     events: () => events,
   };

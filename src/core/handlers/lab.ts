@@ -5,7 +5,7 @@ import { AppErrorException } from '../../shared/errors';
 import type { CoreHandlers } from '../../shared/ipc/contract';
 import type { LabProgress } from '../../shared/ruleLab';
 import { labOfFile } from '../lab/history';
-import { defaultCandidates, LabCancelled } from '../lab/run';
+import { defaultCandidates, LabCancelled, ruleOfSettings } from '../lab/run';
 import { store, type CoreContext } from './context';
 
 export function labHandlers(
@@ -21,14 +21,7 @@ export function labHandlers(
       const stop = new AbortController();
       running = stop;
       const s = ctx.settings.get();
-      const current = {
-        dropPct: s.dropAlertPct,
-        dropWindowMinutes: s.dropWindowMinutes,
-        minProbPts: 1,
-        phase: s.dropAlertPhase,
-        sports: s.dropAlertSports,
-        markets: [],
-      };
+      const current = ruleOfSettings(s);
       try {
         return await labOfFile(
           store(ctx).path,

@@ -4,14 +4,15 @@
 // between two matches. The current rule is always among the rules (added first when the candidates lack it).
 import type { DevigModel } from '../../shared/api';
 import { labRuleKey, type LabProgress, type LabRule, type RuleLabResult } from '../../shared/ruleLab';
+import { DEFAULT_DROP_MIN_PROB_PTS } from '../../shared/trading';
 import { replayEvent, type LabEvent } from './replay';
 import { labResult, PartSums } from './score';
 
 /** Where the matches come from: the store (./history.ts) or a test's synthetic book. */
 export interface LabSource {
-  /** The first and last price time of the history in scope, and how many matches; null: no history. */
+  /** The first and last match time (matchTime) of the history in scope, and how many matches; null: no history. */
   span(): { from: number; to: number; events: number } | null;
-  /** The matches, in order of their first price. */
+  /** The matches (in any order: each goes to its part by its matchTime). */
   events(): Iterable<LabEvent>;
 }
 
@@ -19,7 +20,7 @@ export interface LabRunOptions {
   rules: readonly LabRule[];
   current: LabRule;
   model: DevigModel;
-  /** The share of the history's time before the split (default 2/3): a rule is chosen before it, scored after. */
+  /** The share of the history's time (kick-offs) before the split (default 2/3): chosen before it, scored after. */
   splitShare?: number;
   signal?: AbortSignal;
   onProgress?: (p: LabProgress) => void;
@@ -44,12 +45,15 @@ export function withCurrent(rules: readonly LabRule[], current: LabRule): { rule
   return at >= 0 ? { rules: [...rules], current: at } : { rules: [current, ...rules], current: 0 };
 }
 
-/** A match's first price time (it belongs to the part that time falls in). */
+/** A match's first price time. */
 export function firstPriceAt(ev: LabEvent): number {
   let first = Infinity;
   for (const l of ev.lines) if (l.ticks.length) first = Math.min(first, l.ticks[0]!.at);
   return first;
 }
+
+/** When a match happened, for the split: its kick-off (in play, else scheduled), else its first price. */
+export const matchTime = (ev: LabEvent): number => ev.liveFrom ?? firstPriceAt(ev);
 
 export async function runRuleLab(source: LabSource, o: LabRunOptions): Promise<RuleLabResult> {
   const started = performance.now();
@@ -66,7 +70,7 @@ export async function runRuleLab(source: LabSource, o: LabRunOptions): Promise<R
   for (const ev of source.events()) {
     if (o.signal?.aborted) throw new LabCancelled();
     const alerts = replayEvent(ev, rules, o.model);
-    (firstPriceAt(ev) < splitAt ? earlier : later).addEvent(alerts);
+    (matchTime(ev) < splitAt ? earlier : later).addEvent(alerts);
     done++;
     if (performance.now() - sliceFrom >= sliceMs) {
       o.onProgress?.({ running: true, done, total: span.events });
@@ -85,6 +89,23 @@ export async function runRuleLab(source: LabSource, o: LabRunOptions): Promise<R
     later,
     computedMs: Math.round(performance.now() - started),
   });
+}
+
+/** The trader's drop rule as Settings hold it (the minimum probability move is the live rule's default). */
+export function ruleOfSettings(s: {
+  dropAlertPct: number;
+  dropWindowMinutes: number;
+  dropAlertPhase: LabRule['phase'];
+  dropAlertSports: readonly number[];
+}): LabRule {
+  return {
+    dropPct: s.dropAlertPct,
+    dropWindowMinutes: s.dropWindowMinutes,
+    minProbPts: DEFAULT_DROP_MIN_PROB_PTS,
+    phase: s.dropAlertPhase,
+    sports: s.dropAlertSports,
+    markets: [],
+  };
 }
 
 /** The candidates the lab tries by default: drop sizes 2-15% in the current window, and the current rule. */

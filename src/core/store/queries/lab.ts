@@ -56,7 +56,7 @@ export interface LabReads {
 }
 
 type FilterParams = { since: number | null; sport: number | null };
-type FirstRow = { event_id: number; first: number; last: number };
+type FirstRow = { event_id: number; first: number; at: number };
 type EventRow = {
   sport_id: number | null;
   starts: number | null;
@@ -96,12 +96,16 @@ export function openLabReads(path: string, o: { nativeBinding?: string } = {}): 
   });
   db.pragma('busy_timeout = 5000');
   const scope = `(@since IS NULL OR e.starts >= @since) AND (@sport IS NULL OR e.sport_id = @sport)`;
-  // Each match's first and last price time, raw ticks and bars alike (a bar block spans its clock hour).
+  // Each match's first price time (raw ticks and bars alike: a bar block starts at its clock hour) and its time for
+  // the split: its kick-off (the stream saying live, else the scheduled start), else that first price.
   const firsts = db.prepare<[FilterParams], FirstRow>(`
-    SELECT f.event_id AS event_id, min(f.first) AS first, max(f.last) AS last FROM (
-      SELECT event_id, min(at) AS first, max(at) AS last FROM odds_ticks GROUP BY event_id
+    SELECT f.event_id AS event_id, min(f.first) AS first,
+      coalesce((SELECT min(at) FROM live_states l WHERE l.event_id = f.event_id AND l.live_status = 1), e.starts,
+        min(f.first)) AS at
+    FROM (
+      SELECT event_id, min(at) AS first FROM odds_ticks GROUP BY event_id
       UNION ALL
-      SELECT event_id, min(hour) * ${HOUR_MS} AS first, (max(hour) + 1) * ${HOUR_MS} AS last FROM line_bars GROUP BY event_id
+      SELECT event_id, min(hour) * ${HOUR_MS} AS first FROM line_bars GROUP BY event_id
     ) f JOIN events e ON e.event_id = f.event_id
     WHERE ${scope}
     GROUP BY f.event_id ORDER BY first, f.event_id`);
@@ -194,8 +198,8 @@ export function openLabReads(path: string, o: { nativeBinding?: string } = {}): 
       let to = -Infinity;
       let events = 0;
       for (const r of firsts.iterate(params(f))) {
-        from = Math.min(from, r.first);
-        to = Math.max(to, r.last);
+        from = Math.min(from, r.at);
+        to = Math.max(to, r.at);
         events++;
       }
       return events ? { from, to, events } : null;

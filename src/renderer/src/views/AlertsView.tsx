@@ -203,6 +203,13 @@ export function AlertsView() {
     <section className="view alerts" aria-labelledby="alerts-title">
       <header className="view-header">
         <h1 id="alerts-title">Alerts</h1>
+        <button
+          onClick={() => useStore.getState().setView('lab')}
+          data-testid="alerts-open-lab"
+          title="Which drop rule beats the close (key L)"
+        >
+          Rule lab
+        </button>
         <span className="muted">{allIds.length.toLocaleString('en-US')} in history</span>
         <input
           type="search"

@@ -82,6 +82,13 @@ export function ModelsView() {
     <section className="view" aria-labelledby="models-title" data-testid="models-view">
       <header className="view-header">
         <h1 id="models-title">Models</h1>
+        <button
+          onClick={() => useStore.getState().setView('lab')}
+          data-testid="models-open-lab"
+          title="Which drop rule beats the close (key L)"
+        >
+          Rule lab
+        </button>
         <label className="check">
           Sport
           <select
