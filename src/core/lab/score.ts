@@ -171,14 +171,14 @@ export function labResult(o: {
   if (chosen === null)
     sentence = `No rule raised an alert with a close on the earlier part of the history (${tried}): nothing to choose from yet.`;
   else if (chosen === currentKey)
-    sentence = `Of ${tried} on the earlier ${span(earlier)}, your current rule (${words(chosen)}) beat the close best; keep it.`;
+    sentence = `Of ${tried} on the earlier ${span(earlier)}, your current rule (${words(chosen)}) had the best CLV against the close; keep it.`;
   else {
     const d = laterScore?.vsCurrent?.clv ?? null;
     const scored =
       d && d.mean !== null
         ? `On the later ${span(later)} it scored ${labPct(laterScore!.clv.mean)} CLV, ${labPct(d.mean)} against your rule (95% interval ${labPct(d.low)} to ${labPct(d.high)}): ${holdsLater ? 'significant' : 'not significant, could be luck'}.`
         : 'The later part has no alert of it and of your rule with a close to compare them on: not significant.';
-    sentence = `Of ${tried} on the earlier ${span(earlier)}, ${words(chosen)} beat the close best. ${scored}`;
+    sentence = `Of ${tried} on the earlier ${span(earlier)}, ${words(chosen)} had the best CLV against the close. ${scored}`;
   }
   return {
     model: o.model,
