@@ -127,27 +127,21 @@ async function shootModels(browser: Browser, startWebHost: StartWebHost) {
   const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-models-')), 'history.db');
   const service = await recordDemoHistory({ db, keepServing: true });
   try {
-    await shootHistoryView(browser, startWebHost, {
-      db,
-      baseUrl: service.baseUrl,
-      key: service.key,
-      name: 'models',
-      open: async (page) => {
-        await page.keyboard.press('d');
-        await page.getByTestId('models-table').waitFor();
-      },
-    });
-    // The rule lab on the same history (issue 39).
-    await shootHistoryView(browser, startWebHost, {
-      db,
-      baseUrl: service.baseUrl,
-      key: service.key,
-      name: 'lab',
-      open: async (page) => {
-        await page.keyboard.press('l');
-        await page.getByTestId('lab-table').waitFor();
-      },
-    });
+    // The Models view, and the rule lab on the same history (issue 39).
+    for (const v of [
+      { name: 'models', key: 'd', table: 'models-table' },
+      { name: 'lab', key: 'l', table: 'lab-table' },
+    ])
+      await shootHistoryView(browser, startWebHost, {
+        db,
+        baseUrl: service.baseUrl,
+        key: service.key,
+        name: v.name,
+        open: async (page) => {
+          await page.keyboard.press(v.key);
+          await page.getByTestId(v.table).waitFor();
+        },
+      });
   } finally {
     await service.close();
   }

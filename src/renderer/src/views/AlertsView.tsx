@@ -13,6 +13,7 @@ import { Time } from '../components/Time';
 import { eventName, useOddsFormat } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
+import { LabLink } from './LabView';
 import { useFitColumns } from './fitColumns';
 
 const KIND_LABEL: Record<string, string> = {
@@ -203,13 +204,7 @@ export function AlertsView() {
     <section className="view alerts" aria-labelledby="alerts-title">
       <header className="view-header">
         <h1 id="alerts-title">Alerts</h1>
-        <button
-          onClick={() => useStore.getState().setView('lab')}
-          data-testid="alerts-open-lab"
-          title="Which drop rule beats the close (key L)"
-        >
-          Rule lab
-        </button>
+        <LabLink testId="alerts-open-lab" />
         <span className="muted">{allIds.length.toLocaleString('en-US')} in history</span>
         <input
           type="search"

@@ -21,6 +21,19 @@ import { useStore } from '../store';
 
 const PROGRESS_MS = 200;
 
+/** The way to the lab from the views a trader comes from (Alerts, Models); the key L goes there from anywhere. */
+export function LabLink({ testId }: { testId: string }) {
+  return (
+    <button
+      onClick={() => useStore.getState().setView('lab')}
+      data-testid={testId}
+      title="Which drop rule beats the close (key L)"
+    >
+      Rule lab
+    </button>
+  );
+}
+
 export function LabView() {
   const [result, setResult] = useState<RuleLabResult | null>(null);
   const [error, setError] = useState<AppError | null>(null);

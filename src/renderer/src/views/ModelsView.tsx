@@ -20,6 +20,7 @@ import { api } from '../api';
 import { DayInput } from '../components/DayInput';
 import { useTimeZone } from '../format';
 import { useStore } from '../store';
+import { LabLink } from './LabView';
 
 const PROGRESS_MS = 200;
 const count = (n: number) => n.toLocaleString('en-US');
@@ -82,13 +83,7 @@ export function ModelsView() {
     <section className="view" aria-labelledby="models-title" data-testid="models-view">
       <header className="view-header">
         <h1 id="models-title">Models</h1>
-        <button
-          onClick={() => useStore.getState().setView('lab')}
-          data-testid="models-open-lab"
-          title="Which drop rule beats the close (key L)"
-        >
-          Rule lab
-        </button>
+        <LabLink testId="models-open-lab" />
         <label className="check">
           Sport
           <select
