@@ -9,6 +9,7 @@ import { runCompactionBench } from './compaction';
 import { runHistoryBench } from './history';
 import { runLedgerBench } from './ledger';
 import { runPageSoakBench } from './pageSoak';
+import { runRuleLabBench } from './rulelab';
 import { runScoreboardBench } from './scoreboard';
 import { runStoreBench } from './store';
 import { runTickToScreenBench } from './tickToScreen';
@@ -25,6 +26,7 @@ const BENCHES: Bench[] = [
   { name: 'ledger', run: () => runLedgerBench() },
   { name: 'history', run: () => runHistoryBench() },
   { name: 'page', run: () => runPageSoakBench() },
+  { name: 'rulelab', run: () => runRuleLabBench() },
 ];
 
 const resultsPath = join(dirname(fileURLToPath(import.meta.url)), 'results.json');

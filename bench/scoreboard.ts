@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { scoreModels } from '../src/core/report/run';
 import { openStore } from '../src/core/store';
 import { syntheticLines, writeSyntheticHistory } from '../test/support/syntheticLines';
+import { timedTurns } from './turns';
 
 export interface ScoreboardBenchFigures {
   model_scoreboard_ms_100k: number;
@@ -37,25 +38,15 @@ export async function runScoreboardBench(log: (line: string) => void = console.l
 
     const runs: number[] = [];
     const cpu: number[] = [];
-    let chunkMax = 0;
+    const turns = timedTurns();
     for (let i = 0; i < RUNS; i++) {
       // A fresh connection each run, as a CLI run has; the file is in the OS cache after the first.
       const s = openStore({ path });
-      let last = performance.now();
-      const started = last;
+      turns.start();
+      const started = performance.now();
       const cpu0 = process.cpuUsage();
-      const board = await scoreModels(
-        s,
-        {},
-        {
-          yieldTurn: async () => {
-            chunkMax = Math.max(chunkMax, performance.now() - last);
-            await new Promise<void>((r) => setImmediate(r));
-            last = performance.now();
-          },
-        },
-      );
-      chunkMax = Math.max(chunkMax, performance.now() - last);
+      const board = await scoreModels(s, {}, { yieldTurn: turns.yieldTurn });
+      turns.longest();
       const ms = performance.now() - started;
       const used = process.cpuUsage(cpu0);
       runs.push(ms);
@@ -68,7 +59,7 @@ export async function runScoreboardBench(log: (line: string) => void = console.l
     }
     const figures = {
       model_scoreboard_ms_100k: Math.round(median(runs)),
-      model_scoreboard_chunk_max_ms: Math.round(chunkMax),
+      model_scoreboard_chunk_max_ms: Math.round(turns.longest()),
       model_scoreboard_cpu_ms_100k: Math.round(median(cpu)),
     };
     log(

@@ -72,6 +72,8 @@ export const CORE_TIERS = [
   { rooms: ['report'], why: 'reports read from the store' },
   // The monitor: watchlist, settled walk, specials, alert rules; it reads api and stream, writes the store.
   { rooms: ['monitor'], why: 'the monitor' },
+  // The rule lab: the recorded history replayed through the monitor's own drop rules, scored as the reports score.
+  { rooms: ['lab'], why: "the rule lab, on the monitor's rules" },
   // One service's engine (api, stream, monitor and store for one key) and the settings service that feeds the
   // monitor and the store.
   { rooms: ['engine', 'settingsService'], why: 'the engine factory and the settings service' },

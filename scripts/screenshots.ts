@@ -4,7 +4,7 @@
 // recorded demo history (an hour of `cli record` at the demo's pace), the host opening that file for its simulator.
 // The Bets view's Report tab needs a bet log of some months: it is shot on one written through the store
 // (test/support/ledgerHistory.ts), the host opening that file for a simulator with its clock stopped.
-// Writes docs/screenshots/<view>.png (and <view>-light.png with --light); `--only models` shoots the Models view alone,
+// Writes docs/screenshots/<view>.png (and <view>-light.png with --light); `--only models` shoots the Models and Lab views alone,
 // `--only report` the Report tab alone.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -121,22 +121,27 @@ async function shootHistoryView(
   }
 }
 
-/** The Models view on a recorded demo history: its host serves the file for the (stopped-clock) simulator it came from. */
+/** The Models and Lab views on a recorded demo history: its host serves the file for the (stopped-clock) simulator it came from. */
 async function shootModels(browser: Browser, startWebHost: StartWebHost) {
   const { recordDemoHistory } = await import('../test/support/demoHistory');
   const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-models-')), 'history.db');
   const service = await recordDemoHistory({ db, keepServing: true });
   try {
-    await shootHistoryView(browser, startWebHost, {
-      db,
-      baseUrl: service.baseUrl,
-      key: service.key,
-      name: 'models',
-      open: async (page) => {
-        await page.keyboard.press('d');
-        await page.getByTestId('models-table').waitFor();
-      },
-    });
+    // The Models view, and the rule lab on the same history (issue 39).
+    for (const v of [
+      { name: 'models', key: 'd', table: 'models-table' },
+      { name: 'lab', key: 'l', table: 'lab-table' },
+    ])
+      await shootHistoryView(browser, startWebHost, {
+        db,
+        baseUrl: service.baseUrl,
+        key: service.key,
+        name: v.name,
+        open: async (page) => {
+          await page.keyboard.press(v.key);
+          await page.getByTestId(v.table).waitFor();
+        },
+      });
   } finally {
     await service.close();
   }

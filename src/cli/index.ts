@@ -2,10 +2,11 @@
 //   record --base-url URL [--watch ID ...] [--db FILE] [--duration SECONDS] [--settled-every SECONDS] [--quota N]
 //   export settlements|results|max-win|bets --db FILE [--format json|csv] [--since ISO] [--sport ID] [--odds-format F]
 //   report models --db FILE [--format json|csv] [--since ISO] [--sport ID]
+//   report rules --db FILE [--format json|csv] [--since ISO] [--sport ID] [--model M] [--drop-pct N] [--window MIN]
 //   sim ...   the upstream simulator
 //   web       browser mode
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
-import { parseServiceTime } from '../shared/api';
+import { DEVIG_MODELS, parseServiceTime, type DevigModel } from '../shared/api';
 import { checkBaseUrl } from '../shared/baseUrl';
 import { ODDS_FORMATS, type OddsFormat } from '../shared/formats';
 import { restrictFileModes } from '../core/fileModes';
@@ -24,6 +25,13 @@ function eventId(value: string, previous: number[] = []): number[] {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
     throw new InvalidArgumentError(`"${value}" is not an event id (a whole number)`);
   return [...previous, n];
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || value.trim() === '')
+    throw new InvalidArgumentError(`"${value}" is not a positive number`);
+  return n;
 }
 
 function seconds(value: string): number {
@@ -158,8 +166,10 @@ program
 
 program
   .command('report')
-  .description('Reports from a recorded database: `models`, which de-vig model the closing prices call best')
-  .addArgument(new Argument('<what>', 'models').choices(['models']))
+  .description(
+    'Reports from a recorded database: `models`, which de-vig model the closing prices call best; `rules`, which drop rule beats the close (the rule lab)',
+  )
+  .addArgument(new Argument('<what>', 'models or rules').choices(['models', 'rules']))
   .requiredOption('--db <file>', 'the recorded SQLite database')
   .addOption(
     new Option('--format <format>', 'output format: one JSON object, or a CSV table')
@@ -168,15 +178,39 @@ program
   )
   .option('--since <iso>', 'only lines of matches kicking off at or after this UTC date-time', isoTime)
   .option('--sport <id>', 'only this sport id', sportId)
-  .action(async (_what: 'models', opts: { db: string; format: 'json' | 'csv'; since?: number; sport?: number }) => {
-    const { runReport } = await import('./report');
-    process.exitCode = await runReport({
-      db: opts.db,
-      format: opts.format,
-      since: opts.since ?? null,
-      sport: opts.sport ?? null,
-    });
-  });
+  .addOption(new Option('--model <model>', 'rules: the de-vig model of the CLV').choices([...DEVIG_MODELS]))
+  .option('--drop-pct <n>', 'rules: the current drop rule, percent (default the app default)', positive)
+  .option('--window <minutes>', "rules: the current drop rule's window in minutes (default the app default)", positive)
+  .action(
+    async (
+      what: 'models' | 'rules',
+      opts: {
+        db: string;
+        format: 'json' | 'csv';
+        since?: number;
+        sport?: number;
+        model?: DevigModel;
+        dropPct?: number;
+        window?: number;
+      },
+    ) => {
+      const common = { db: opts.db, format: opts.format, since: opts.since ?? null, sport: opts.sport ?? null };
+      if (what === 'rules') {
+        const { runRulesReport } = await import('./reportRules');
+        process.exitCode = await runRulesReport({
+          ...common,
+          ...(opts.model ? { model: opts.model } : {}),
+          current: {
+            ...(opts.dropPct ? { dropPct: opts.dropPct } : {}),
+            ...(opts.window ? { dropWindowMinutes: opts.window } : {}),
+          },
+        });
+        return;
+      }
+      const { runReport } = await import('./report');
+      process.exitCode = await runReport(common);
+    },
+  );
 
 program
   .command('web')

@@ -95,24 +95,48 @@ export async function runReport(
   sink: Writable = process.stdout,
   err: (text: string) => void = (t) => void process.stderr.write(t),
 ): Promise<number> {
-  if (!existsSync(options.db)) {
-    err(`report: no database at ${options.db}\n`);
-    return 2;
-  }
+  if (noDatabase(options.db, err)) return 2;
   const store = openStore({ path: options.db });
   try {
     const board = await scoreModels(store, { since: options.since, sportId: options.sport });
-    if (options.format === 'json') await writeText(sink, [JSON.stringify(board, null, 2) + '\n']);
-    else {
-      await writeText(sink, scoreboardCsv(board));
-      err(`${board.sentence}\n`);
-    }
+    return await printReport(options.format, board, scoreboardCsv, sink, err);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EPIPE') err(`report: ${code ? `could not write the output: ${code}` : (e as Error).message}\n`);
-    return code === 'EPIPE' ? 0 : 1;
+    return reportFailed(e, err);
   } finally {
     store.close();
   }
-  return 0;
+}
+
+/** Says so when the file is not there (every `report` exits 2 then). */
+export function noDatabase(db: string, err: (text: string) => void): boolean {
+  if (existsSync(db)) return false;
+  err(`report: no database at ${db}\n`);
+  return true;
+}
+
+/** A report as one JSON object, or as CSV rows with its sentence on stderr (every `report`'s output). */
+export async function printReport<T extends { sentence: string }>(
+  format: 'json' | 'csv',
+  value: T,
+  csv: (value: T) => Iterable<string>,
+  sink: Writable,
+  err: (text: string) => void,
+): Promise<number> {
+  try {
+    if (format === 'json') await writeText(sink, [JSON.stringify(value, null, 2) + '\n']);
+    else {
+      await writeText(sink, csv(value));
+      err(`${value.sentence}\n`);
+    }
+    return 0;
+  } catch (e) {
+    return reportFailed(e, err);
+  }
+}
+
+/** A report that could not be made or written: the reason on stderr; a closed pipe (`| head`) is no failure. */
+export function reportFailed(e: unknown, err: (text: string) => void): number {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== 'EPIPE') err(`report: ${code ? `could not write the output: ${code}` : (e as Error).message}\n`);
+  return code === 'EPIPE' ? 0 : 1;
 }

@@ -9,6 +9,7 @@ import { betsHandlers } from './handlers/bets';
 import type { CoreContext } from './handlers/context';
 import { lookupHandlers } from './handlers/lookups';
 import { modelsHandlers } from './handlers/models';
+import { labHandlers } from './handlers/lab';
 import { announcingSettings, settingsHandlers, targetBaseUrl } from './handlers/settings';
 import { isSnoozed, mutedEvents, settlementsHandlers } from './handlers/settlements';
 import { specialsHandlers } from './handlers/specials';
@@ -200,6 +201,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       ...settlementsHandlers(ctx),
       ...betsHandlers(ctx),
       ...modelsHandlers(ctx),
+      ...labHandlers(ctx, deps.nativeBinding ? { nativeBinding: deps.nativeBinding } : {}),
       // The Settings data section works on whichever profile is open.
       ...storeHandlers({
         usage: () => session.current().store.maintenance.usage(),

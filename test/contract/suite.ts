@@ -567,6 +567,31 @@ export const CONTRACT_CASES: ContractCase[] = [
     },
   },
   {
+    channel: 'lab:run',
+    does: 'replays the history through the drop rules: the current rule among 20, chosen on the earlier part',
+    async run(h) {
+      const v = await ok(h, 'lab:run', {});
+      expect(v.rulesTried).toBe(20);
+      expect(v.current).toBe('5%/15m/1pt/both/all/all');
+      expect(v.earlier.rules).toHaveLength(20);
+      expect(v.sentence).toMatch(/rules tried/);
+    },
+  },
+  {
+    channel: 'lab:progress',
+    does: 'says how far the latest lab run got: finished',
+    async run(h) {
+      expect((await ok(h, 'lab:progress')).running).toBe(false);
+    },
+  },
+  {
+    channel: 'lab:cancel',
+    does: 'stops a running lab: none runs now, so it says false',
+    async run(h) {
+      expect(await ok(h, 'lab:cancel')).toBe(false);
+    },
+  },
+  {
     channel: 'watch:remove',
     does: 'unwatches the match, and watching it again works',
     async run(h) {

@@ -74,6 +74,11 @@ export interface PriceObservation {
   market?: string;
   line?: number | null;
   team?: 'home' | 'away' | null;
+  /**
+   * The fair prices fairPrices(prices, model, seen) gives, when the caller has them already: the rule lab
+   * (src/core/lab) replays each recorded tick through many rules and de-vigs it once.
+   */
+  fair?: Partial<Record<PriceSide, number>> | null;
 }
 
 export const thresholdKey = (t: Pick<PriceThreshold, 'side' | 'price'>) => `${t.side}@${t.price}`;
@@ -230,7 +235,7 @@ export function stepLine(
   const alerts: NewAlert[] = [];
   const priced = pricedSides(o.prices);
   if (!o.prices || priced.length === 0) return { state, alerts };
-  const fair = fairPrices(o.prices, c.model, state.seen);
+  const fair = o.fair !== undefined ? o.fair : fairPrices(o.prices, c.model, state.seen);
   const grown = priced.filter((side) => !state.seen.includes(side));
   if (grown.length) state.seen = [...state.seen, ...grown];
   if (fair) {

@@ -183,6 +183,18 @@ export function wilson(p: number, n: number): { low: number; high: number } {
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
+/**
+ * A mean's (or a paired difference's) 95% interval over `matches` clusters, from Σ over matches of the squared
+ * influence of each match on it ((A − mean·B) / ΣB for a mean of sums A over weights B): the cluster-robust variance
+ * with the small-sample factor g / (g − 1), and Student's t on g − 1 degrees of freedom. The rule lab
+ * (src/core/lab) scores its alerts with it too.
+ */
+export function clusteredInterval(mean: number, influenceSq: number, matches: number): ScoreInterval {
+  if (matches < 2) return { mean, low: null, high: null };
+  const half = t975(matches - 1) * Math.sqrt((matches / (matches - 1)) * influenceSq);
+  return { mean, low: mean - half, high: mean + half };
+}
+
 // ---- the sums ----
 
 const METRICS = 2; // log loss, Brier
@@ -240,10 +252,7 @@ class GroupSums {
     const sq = y === undefined ? aa(x, x) : aa(x, x) + aa(y, y) - 2 * aa(x, y);
     const cross = y === undefined ? this.ab[x]! : this.ab[x]! - this.ab[y]!;
     const ss = Math.max(0, sq - 2 * m * cross + m * m * this.bb);
-    const g = this.matches;
-    const se = Math.sqrt((g / (g - 1)) * ss) / this.weight;
-    const half = t975(g - 1) * se;
-    return { mean: m, low: m - half, high: m + half };
+    return clusteredInterval(m, ss / (this.weight * this.weight), this.matches);
   }
 }
 

@@ -15,6 +15,7 @@ import { BetsView } from './views/BetsView';
 import { CoverageView } from './views/CoverageView';
 import { EventDetail } from './views/EventDetail';
 import { ModelsView } from './views/ModelsView';
+import { LabView } from './views/LabView';
 import { OutrightsView } from './views/OutrightsView';
 import { SettingsView } from './views/SettingsView';
 import { SettlementsView } from './views/SettlementsView';
@@ -118,6 +119,8 @@ function CurrentView() {
       return <BetsView />;
     case 'models':
       return <ModelsView />;
+    case 'lab':
+      return <LabView />;
   }
 }
 

@@ -13,6 +13,7 @@ export const VIEW_KEYS: Record<string, ViewName> = {
   m: 'movers',
   b: 'bets',
   d: 'models',
+  l: 'lab',
   s: 'specials',
   o: 'outrights',
   t: 'settlements',

@@ -47,6 +47,9 @@ export const REQUEST_CHANNELS = [
   'priceAlerts:set',
   'models:score',
   'models:progress',
+  'lab:run',
+  'lab:progress',
+  'lab:cancel',
 ] as const;
 export type Channel = (typeof REQUEST_CHANNELS)[number];
 

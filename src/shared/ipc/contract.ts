@@ -39,6 +39,7 @@ import type {
 } from '../domain';
 import { DROP_ALERT_PHASES, SETTLEMENT_ALERT_SCOPES } from '../domain';
 import type { ModelScoreboard, ScoreProgress } from '../scoreboard';
+import type { LabProgress, RuleLabResult } from '../ruleLab';
 import type { LedgerReport } from '../ledger';
 import type { Channel, DesktopChannel, PushEventName } from './channels';
 import { isChannel, isDesktopChannel } from './channels';
@@ -260,6 +261,10 @@ export const requestSchemas = {
     z.object({ since: z.number().int().nonnegative().optional(), sportId: id.optional() }).strict(),
   ]),
   'models:progress': z.tuple([]),
+  /** The rule lab over the lines of matches kicking off at or after `since` (epoch ms), of one sport. */
+  'lab:run': z.tuple([z.object({ since: z.number().int().nonnegative().optional(), sportId: id.optional() }).strict()]),
+  'lab:progress': z.tuple([]),
+  'lab:cancel': z.tuple([]),
 } as const satisfies Record<Channel, z.ZodTuple>;
 
 export type RequestArgs<C extends Channel> = z.infer<(typeof requestSchemas)[C]>;
@@ -501,6 +506,11 @@ export interface ResponseMap {
   'models:score': ModelScoreboard;
   /** How far the latest scoring run has got. */
   'models:progress': ScoreProgress;
+  /** The rule lab (docs/trading.md, "Scoring a drop rule"), run in slices; a run asked again while it runs replaces it. */
+  'lab:run': RuleLabResult;
+  'lab:progress': LabProgress;
+  /** Stops the running lab (its lab:run answers a cancelled error); false when none ran. */
+  'lab:cancel': boolean;
 }
 
 /** A line's open and close with its CLV per side (percent, opening vs closing no-vig price, chosen model). */

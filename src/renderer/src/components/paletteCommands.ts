@@ -25,6 +25,7 @@ export const VIEW_TITLES: Record<ViewName, string> = {
   movers: 'Top movers',
   bets: 'Bets',
   models: 'Models',
+  lab: 'Rule lab',
   specials: 'Specials',
   outrights: 'Outrights',
   settlements: 'Settlements',

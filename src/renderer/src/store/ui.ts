@@ -15,6 +15,7 @@ export const VIEWS = [
   'settlements',
   'bets',
   'models',
+  'lab',
   'alerts',
   'coverage',
   'settings',

@@ -13,6 +13,7 @@ import { Time } from '../components/Time';
 import { eventName, useOddsFormat } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
+import { LabLink } from './LabView';
 import { useFitColumns } from './fitColumns';
 
 const KIND_LABEL: Record<string, string> = {
@@ -191,6 +192,7 @@ function AlertsHeader({
   return (
     <header className="view-header">
       <h1 id="alerts-title">Alerts</h1>
+      <LabLink testId="alerts-open-lab" />
       <span className="muted">{total.toLocaleString('en-US')} in history</span>
       <input
         type="search"

@@ -20,6 +20,7 @@ import { host } from '../host';
 import { DayInput } from '../components/DayInput';
 import { useTimeZone } from '../format';
 import { useStore } from '../store';
+import { LabLink } from './LabView';
 
 const PROGRESS_MS = 200;
 const count = (n: number) => n.toLocaleString('en-US');
@@ -82,6 +83,7 @@ export function ModelsView() {
     <section className="view" aria-labelledby="models-title" data-testid="models-view">
       <header className="view-header">
         <h1 id="models-title">Models</h1>
+        <LabLink testId="models-open-lab" />
         <label className="check">
           Sport
           <select
