@@ -10,7 +10,7 @@
 import { loadavg } from 'node:os';
 import type { LabEvent } from '../src/core/lab/replay';
 import { defaultCandidates, runRuleLab, type LabSource } from '../src/core/lab/run';
-import { DEFAULT_SETTINGS } from '../src/core/settings';
+import { DEFAULT_SETTINGS } from '../src/core/settingsService';
 import type { LabRule } from '../src/shared/ruleLab';
 import { BOOK_START, bookEvent } from '../test/support/labBook';
 import { timedTurns } from './turns';

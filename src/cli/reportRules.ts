@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 import { labOfFile } from '../core/lab/history';
 import { defaultCandidates, ruleOfSettings } from '../core/lab/run';
-import { DEFAULT_SETTINGS } from '../core/settings';
+import { DEFAULT_SETTINGS } from '../core/settingsService';
 import type { DevigModel } from '../shared/api';
 import { csvRow } from '../shared/csv';
 import type { LabRule, RuleLabResult } from '../shared/ruleLab';

@@ -52,7 +52,7 @@ function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally
   const out = { earlier: zero(), later: zero() };
   try {
     const points = new Map<number, Map<number, Array<{ at: number; line: number | null; prices: Prices | null }>>>();
-    for (const p of store.exportLineHistory()) {
+    for (const p of store.history.exportLineHistory()) {
       expect(p.bar, 'a demo hour is all raw ticks').toBeUndefined();
       let ev = points.get(p.eventId);
       if (!ev) points.set(p.eventId, (ev = new Map()));
@@ -60,12 +60,12 @@ function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally
       if (!l) ev.set(p.lineId, (l = []));
       l.push({ at: p.at, line: p.line, prices: p.prices });
     }
-    const settlements = new Map([...store.exportSettlements()].map((s) => [s.event_id, s]));
+    const settlements = new Map([...store.settlements.exportSettlements()].map((s) => [s.event_id, s]));
     for (const [eventId, lines] of points) {
-      const view = store.eventView(eventId)!;
-      const markets = new Map(store.latestMarkets(eventId).map((m) => [m.lineId, m]));
-      const closes = new Map(store.lineCloses(eventId).map((c) => [c.lineId, c]));
-      const liveAt = store.liveStateHistory(eventId).find((s) => s.liveStatus === 1)?.at ?? view.starts ?? null;
+      const view = store.history.eventView(eventId)!;
+      const markets = new Map(store.history.latestMarkets(eventId).map((m) => [m.lineId, m]));
+      const closes = new Map(store.bets.lineCloses(eventId).map((c) => [c.lineId, c]));
+      const liveAt = store.history.liveStateHistory(eventId).find((s) => s.liveStatus === 1)?.at ?? view.starts ?? null;
       const settled = settlements.get(eventId);
       const ticks = [...lines].flatMap(([lineId, ps]) => ps.map((p) => ({ lineId, ...p })));
       ticks.sort((a, b) => a.at - b.at || a.lineId - b.lineId);

@@ -6,8 +6,8 @@
 import Database from 'better-sqlite3';
 import type { Prices } from '../../../shared/api';
 import type { SettledLineInput } from '../../../shared/trading';
-import { BAR_MS, barPrices, decodeBars, HOUR_MS } from '../bars';
-import { pricesFromRow, type PriceColumns } from '../rows';
+import { BAR_MS, barPrices, decodeBars, HOUR_MS } from './bars';
+import { pricesFromRow, type PriceColumns } from './rows';
 
 export interface LabFilter {
   since?: number | null;

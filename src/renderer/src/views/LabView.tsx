@@ -16,7 +16,7 @@ import {
   type LabRuleScore,
   type RuleLabResult,
 } from '../../../shared/ruleLab';
-import { api } from '../api';
+import { host } from '../host';
 import { useStore } from '../store';
 
 const PROGRESS_MS = 200;
@@ -44,11 +44,11 @@ export function LabView() {
     const ask = ++asked.current;
     setProgress({ running: true, done: 0, total: 0 });
     const poll = setInterval(() => {
-      void api.invoke('lab:progress').then((r) => {
+      void host.invoke('lab:progress').then((r) => {
         if (r.ok && ask === asked.current && r.value.running) setProgress(r.value);
       });
     }, PROGRESS_MS);
-    const r = await api.invoke('lab:run', {});
+    const r = await host.invoke('lab:run', {});
     clearInterval(poll);
     if (ask !== asked.current) return;
     setProgress(null);
@@ -74,7 +74,7 @@ export function LabView() {
             <span className="muted" role="status" data-testid="lab-progress">
               <progress max={progress.total || 1} value={progress.done} /> {progress.done} of {progress.total} matches
             </span>
-            <button onClick={() => void api.invoke('lab:cancel')} data-testid="lab-cancel">
+            <button onClick={() => void host.invoke('lab:cancel')} data-testid="lab-cancel">
               Stop
             </button>
           </>
@@ -242,10 +242,10 @@ function LabRow(p: {
 /** Makes a rule the drop rule in Settings; the toast's Undo puts the one before back. */
 async function applyRule(rule: LabRule): Promise<void> {
   const { toast } = useStore.getState();
-  const before = await api.invoke('settings:get');
+  const before = await host.invoke('settings:get');
   if (!before.ok) return toast(`Could not read the settings: ${before.error.message}`, 'error');
   const was = before.value;
-  const set = await api.invoke('settings:update', {
+  const set = await host.invoke('settings:update', {
     dropAlertPct: rule.dropPct,
     dropWindowMinutes: rule.dropWindowMinutes,
     dropAlertPhase: rule.phase,
@@ -256,7 +256,7 @@ async function applyRule(rule: LabRule): Promise<void> {
     action: {
       label: 'Undo',
       run: () =>
-        void api.invoke('settings:update', {
+        void host.invoke('settings:update', {
           dropAlertPct: was.dropAlertPct,
           dropWindowMinutes: was.dropWindowMinutes,
           dropAlertPhase: was.dropAlertPhase,
