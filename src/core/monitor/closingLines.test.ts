@@ -253,6 +253,25 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
       expect(close!.closedAt).toBe(takenAt);
     });
 
+    it('a price stamped in play reveals the start before the start read through the skew: the close is stamped before that price', async () => {
+      // Measured 3 min behind, but the service stamps its prices on its own clock: at 11:59:40 ours a price stamped
+      // 12:00:02 (in play) is the first word of kick-off, while the start read on our clock says 12:03.
+      const { clock, store, lines } = setup(new Set([1]), -3 * MIN);
+      lines.onSnapshot(1, snapshot(1, 0, [market(10, { home: 2, away: 1.9 })]));
+      await clock.advance(KICKOFF - 30_000 - T0);
+      const takenAt = clock.now();
+      lines.onMarkets(1, [stamped(10, { home: 2.06, away: 1.81 }, KICKOFF - 40_000)]);
+      await clock.advance(10_000);
+      const inPlayAt = clock.now();
+      lines.onMarkets(1, [stamped(10, { home: 2.11, away: 1.77 }, KICKOFF + 2_000)]);
+      await clock.advance(1_000);
+      const [close] = store.bets.lineCloses(1);
+      expect(close!.closing).toEqual({ home: 2.06, away: 1.81 });
+      // The in-play price is recorded at inPlayAt: "the last price recorded up to the close" must not be it.
+      expect(close!.closedAt).toBeLessThan(inPlayAt);
+      expect(close!.closedAt).toBeGreaterThanOrEqual(takenAt);
+    });
+
     it('3 minutes behind, the stream saying live 10 s early: the close is stamped when we heard it, on our clock', async () => {
       const SKEW = -3 * MIN;
       const { clock, store, lines } = setup(new Set([1]), SKEW);

@@ -142,9 +142,12 @@ export function createClosingLines(o: {
    * Whether the scheduled start has passed by `serviceAt` (the service's clock); if so the event is kicked off at it
    * (unconfirmed unless followed).
    */
-  const startPassed = (eventId: number, s: EventState, serviceAt: number | null): boolean => {
+  const startPassed = (eventId: number, s: EventState, serviceAt: number | null, inPlayAt?: number): boolean => {
     if (s.starts === null || serviceAt === null || serviceAt < s.starts) return false;
-    kickOff(eventId, s, local(s.starts), 'kickoff', o.isFollowing?.(eventId) ?? true);
+    // Prices stamped after the start, taken at `inPlayAt` on our clock, are in play and are recorded at that instant:
+    // the kick-off came before them, even where the start read through the skew says not yet (a skew measured since).
+    const at = inPlayAt === undefined ? local(s.starts) : Math.min(local(s.starts), inPlayAt - 1);
+    kickOff(eventId, s, at, 'kickoff', o.isFollowing?.(eventId) ?? true);
     return true;
   };
   /**
@@ -200,7 +203,7 @@ export function createClosingLines(o: {
     onMarkets(eventId, markets) {
       const s = events.get(eventId);
       if (!s || s.started || !o.isWatched(eventId)) return;
-      if (startPassed(eventId, s, stampOf(markets, serviceNow))) return;
+      if (startPassed(eventId, s, stampOf(markets, serviceNow), o.clock.now())) return;
       arm(eventId, s);
       // A market with null prices is suspended: it closes nothing (a line re-offered is still pre-match).
       prices(eventId, s, markets, o.clock.now());
