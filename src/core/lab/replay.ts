@@ -25,6 +25,7 @@ import {
   type LineState,
   type PriceObservation,
   type PriceRuleConfig,
+  sideStep,
   type SideState,
 } from '../monitor/priceRules';
 import { dropInScope } from '../monitor/priceWatch';
@@ -128,6 +129,8 @@ class RuleRun {
   readonly active: boolean[];
   readonly episodes = createDropEpisodes(EPISODE_RULES);
   readonly alerts: LabAlert[] = [];
+  /** The episodes' nextAt(): it changes only when they are added to or taken from. */
+  private due: number | null = null;
 
   constructor(
     readonly ev: LabEvent,
@@ -165,27 +168,24 @@ class RuleRun {
         pct: number;
         basis: 'open' | 'window' | 'alert';
       };
-      const drop = { lineId: ev.lines[li]!.lineId, line: tick.line, side: d.side, words: '', message: '' };
-      this.episodes.add(
-        ev.eventId,
-        '',
-        { ...drop, from: d.from, to: d.to, pct: d.pct, basis: d.basis, model: this.model },
-        tick.at,
-      );
+      const { side, from, to, pct, basis } = d;
+      const drop = { lineId: ev.lines[li]!.lineId, line: tick.line, side, from, to, pct, basis };
+      this.episodes.add(ev.eventId, '', { ...drop, words: '', model: this.model, message: '' }, tick.at);
+      this.due = this.episodes.nextAt();
     }
   }
 
   /** As live: the batch of one moment is judged whole, then the episodes opened in it are given out. */
   take(at: number): void {
     // take() has nothing to give before nextAt() (it would only make an empty answer): most batches.
-    const due = this.episodes.nextAt();
-    if (due === null || due > at) return;
+    if (this.due === null || this.due > at) return;
     const ev = this.ev;
     for (const ep of this.episodes.take(at).opened) {
       const d = ep.alert.data as unknown as EpisodeData;
       const li = ev.lines.findIndex((l) => l.lineId === d.lineId);
       this.alerts.push(scoreAlert(ev, ev.lines[li]!, this.current[li]!, d.side, at, this.model));
     }
+    this.due = this.episodes.nextAt();
   }
 }
 
@@ -227,47 +227,71 @@ function replayPlain(run: RuleRun, order: ReadonlyArray<[number, number]>, fairs
 /**
  * The rules of one window, stepped only where they can alert. A line's state under stepLine is its sides (each
  * side's open and window samples: sideStep's, which read only the fair prices, their times and the window), the sides
- * it has seen (the prices alone), and its last drop alert (the rule's own, changed only when it alerts). So one state
- * per line stepped with the rule off (dropPct 0: it never alerts) holds every rule's sides and seen sides; each rule
- * keeps its last drop. A rule's stepLine alerts on a tick only if a side's fair price `to` is a drop (isDrop) from a
- * reference: the last drop's fair price for the side (else its open), or the window's first sample after the step,
- * which is one of the samples before the step or `to` itself (no drop from itself). isDrop grows with its `from`, so
- * when `to` is no drop from the highest of those, the rule cannot alert: the tick is skipped for that rule. Else
- * stepLine runs on a copy of the shared state with the rule's last drop, and decides.
+ * it has seen (which, with the fair prices given, change nothing it gives out) and its last drop alert (the rule's
+ * own, changed only when it alerts). So the sides are stepped once per line for every rule (sideStep, as stepLine
+ * steps them: on a tick with fair prices) and each rule keeps its last drop. A rule's stepLine alerts on a tick only
+ * if a side's fair price `to` is a drop (isDrop) from a reference: the last drop's fair price for the side (else its
+ * open), or the window's first sample after the step, which is one of the samples before the step or `to` itself (no
+ * drop from itself). isDrop grows with its `from` and needs a fall of the rule's size, so when `to` is no drop from
+ * the highest of those, the rule cannot alert and the tick is skipped for it; else stepLine runs on a copy of the
+ * shared sides with the rule's last drop, and decides. The rules that have not alerted on the line share the bound
+ * (the open and the window): none of them is looked at while no side fell by the smallest rule from it.
  */
 function replayGroup(runs: RuleRun[], order: ReadonlyArray<[number, number]>, fairs: ReadonlyArray<readonly Fair[]>) {
   const ev = runs[0]!.ev;
-  const off: PriceRuleConfig = { ...runs[0]!.config, dropPct: 0 };
-  const shared: Array<LineState | undefined> = ev.lines.map(() => undefined);
+  const windowMs = runs[0]!.config.dropWindowMinutes * 60_000;
+  const shared: Array<LineState['sides'] | undefined> = ev.lines.map(() => undefined);
   const lastDrops = runs.map(() => ev.lines.map((): LineState['lastDrop'] => undefined));
+  /** Per line, the rules that alerted on it (they have a last drop of their own). */
+  const armed = ev.lines.map((): number[] => []);
   const anyActive = ev.lines.map((_, li) => runs.some((r) => r.active[li]));
   const rules = runs.map((r) => ({
     dropPct: r.config.dropPct,
     minProbPts: r.config.minProbPts ?? DEFAULT_DROP_MIN_PROB_PTS,
   }));
+  const smallest = Math.min(...rules.map((r) => r.dropPct));
   const high: Partial<Record<PriceSide, number>> = {};
+  const step = (i: number, li: number, tick: LabTick, o: PriceObservation) => {
+    const run = runs[i]!;
+    const pre = shared[li];
+    const had = lastDrops[i]![li];
+    const r = stepLine(pre && copyOf(pre, had), o, run.config);
+    lastDrops[i]![li] = r.state.lastDrop;
+    if (!had && r.state.lastDrop) armed[li]!.push(i);
+    run.add(li, tick, r.alerts);
+  };
   for (let k = 0; k < order.length; k++) {
     const [li, ti] = order[k]!;
     const line = ev.lines[li]!;
     const tick = line.ticks[ti]!;
     const fair = fairs[li]![ti]!;
-    const pre = shared[li];
-    let o: PriceObservation | null = null;
-    if (fair && tick.prices) {
-      if (pre) for (const side in fair) high[side as PriceSide] = windowHigh(pre.sides[side as PriceSide]);
-      for (let i = 0; i < runs.length; i++) {
-        const run = runs[i]!;
-        if (!run.active[li]) continue;
-        const lastDrop = lastDrops[i]![li];
-        if (pre && !canAlert(pre, lastDrop, fair, high, rules[i]!)) continue;
-        o ??= observation(ev, line, tick, fair);
-        const r = stepLine(pre && copyOf(pre, lastDrop), o, run.config);
-        lastDrops[i]![li] = r.state.lastDrop;
-        run.add(li, tick, r.alerts);
+    runs[0]!.current[li] = tick;
+    if (fair && tick.prices && anyActive[li]) {
+      const pre = shared[li];
+      // The largest fall of a side from its open or its window's highest sample (Infinity: a side is new).
+      let fall = pre ? -Infinity : Infinity;
+      if (pre)
+        for (const key in fair) {
+          const side = key as PriceSide;
+          const h = (high[side] = windowHigh(pre[side]));
+          fall =
+            h === undefined ? Infinity : Math.max(fall, fairFallPct(Math.max(h, pre[side]!.openFair), fair[side]!));
+        }
+      const o = observation(ev, line, tick, fair);
+      // The rules that alerted on the line first (a rule armed below has stepped this tick).
+      for (const i of armed[li]!)
+        if (canAlert(pre!, lastDrops[i]![li], fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, o);
+      if (fall >= smallest - 1e-9)
+        for (let i = 0; i < runs.length; i++) {
+          if (!runs[i]!.active[li] || lastDrops[i]![li] || fall < rules[i]!.dropPct - 1e-9) continue;
+          if (!pre || canAlert(pre, undefined, fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, o);
+        }
+      const sides = (shared[li] ??= {});
+      for (const key in fair) {
+        const side = key as PriceSide;
+        sides[side] = sideStep(sides[side], fair[side]!, tick.at, windowMs).state;
       }
     }
-    runs[0]!.current[li] = tick;
-    if (anyActive[li]) shared[li] = stepLine(pre, o ?? observation(ev, line, tick, fair), off).state;
     if (batchEnds(ev, order, k, tick.at)) for (const run of runs) run.take(tick.at);
   }
 }
@@ -282,30 +306,36 @@ function windowHigh(s: SideState | undefined): number | undefined {
 
 /** Whether a rule could alert on a tick of fair prices `fair` (see replayGroup): false only when it provably cannot. */
 function canAlert(
-  pre: LineState,
+  pre: LineState['sides'],
   lastDrop: LineState['lastDrop'],
   fair: Partial<Record<PriceSide, number>>,
   high: Partial<Record<PriceSide, number>>,
   rule: { dropPct: number; minProbPts: number },
+  at: number,
+  windowMs: number,
 ): boolean {
+  // As dropStep: within a window of the last drop, no window reference.
+  const windowCounts = !lastDrop || at - windowMs >= lastDrop.at;
   for (const k in fair) {
     const side = k as PriceSide;
-    const s = pre.sides[side];
+    const s = pre[side];
     if (!s) return true;
-    const from = Math.max(lastDrop?.fair[side] ?? s.openFair, high[side]!);
+    const from = windowCounts
+      ? Math.max(lastDrop?.fair[side] ?? s.openFair, high[side]!)
+      : (lastDrop!.fair[side] ?? s.openFair);
     if (isDrop(from, fair[side]!, rule)) return true;
   }
   return false;
 }
 
-/** A copy of the shared state for one rule's step (stepLine updates its sides' samples in place). */
-function copyOf(s: LineState, lastDrop: LineState['lastDrop']): LineState {
+/** A rule's line state: a copy of the shared sides (stepLine updates their samples in place) and its last drop. */
+function copyOf(shared: LineState['sides'], lastDrop: LineState['lastDrop']): LineState {
   const sides: LineState['sides'] = {};
-  for (const side of Object.keys(s.sides) as PriceSide[]) {
-    const x = s.sides[side]!;
-    sides[side] = { openFair: x.openFair, ats: x.ats.slice(), fairs: x.fairs.slice() };
+  for (const key in shared) {
+    const x = shared[key as PriceSide]!;
+    sides[key as PriceSide] = { openFair: x.openFair, ats: x.ats.slice(), fairs: x.fairs.slice() };
   }
-  return { sides, seen: s.seen, thresholds: {}, ...(lastDrop ? { lastDrop } : {}) };
+  return { sides, seen: [], thresholds: {}, ...(lastDrop ? { lastDrop } : {}) };
 }
 
 function scoreAlert(

@@ -94,9 +94,10 @@ export const WINDOW_SLICES = 120;
 /**
  * A side's new state and the fair price in effect at the window's start. The side's samples are
  * updated in place (a line's state belongs to its caller, which hands back the state it was given last): at 2,000
- * updates a second, copying each window on every tick was most of the rule's cost.
+ * updates a second, copying each window on every tick was most of the rule's cost. (The rule lab, src/core/lab,
+ * steps a line's sides once for all its rules of one window.)
  */
-function sideStep(
+export function sideStep(
   prev: SideState | undefined,
   fair: number,
   at: number,
