@@ -251,11 +251,11 @@ function replayGroup(runs: RuleRun[], order: ReadonlyArray<[number, number]>, fa
   }));
   const smallest = Math.min(...rules.map((r) => r.dropPct));
   const high: Partial<Record<PriceSide, number>> = {};
-  const step = (i: number, li: number, tick: LabTick, o: PriceObservation) => {
+  const step = (i: number, li: number, tick: LabTick, fair: Fair) => {
     const run = runs[i]!;
     const pre = shared[li];
     const had = lastDrops[i]![li];
-    const r = stepLine(pre && copyOf(pre, had), o, run.config);
+    const r = stepLine(pre && copyOf(pre, had), observation(ev, ev.lines[li]!, tick, fair), run.config);
     lastDrops[i]![li] = r.state.lastDrop;
     if (!had && r.state.lastDrop) armed[li]!.push(i);
     run.add(li, tick, r.alerts);
@@ -277,14 +277,13 @@ function replayGroup(runs: RuleRun[], order: ReadonlyArray<[number, number]>, fa
           fall =
             h === undefined ? Infinity : Math.max(fall, fairFallPct(Math.max(h, pre[side]!.openFair), fair[side]!));
         }
-      const o = observation(ev, line, tick, fair);
       // The rules that alerted on the line first (a rule armed below has stepped this tick).
       for (const i of armed[li]!)
-        if (canAlert(pre!, lastDrops[i]![li], fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, o);
+        if (canAlert(pre!, lastDrops[i]![li], fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, fair);
       if (fall >= smallest - 1e-9)
         for (let i = 0; i < runs.length; i++) {
           if (!runs[i]!.active[li] || lastDrops[i]![li] || fall < rules[i]!.dropPct - 1e-9) continue;
-          if (!pre || canAlert(pre, undefined, fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, o);
+          if (!pre || canAlert(pre, undefined, fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, fair);
         }
       const sides = (shared[li] ??= {});
       for (const key in fair) {
