@@ -6,7 +6,7 @@
 //   rule_lab_ms_30d         one whole run, wall time (the matches are built as they are read, in the run's time)
 //   rule_lab_cpu_ms_30d     its own CPU time (on a shared machine the wall time is mostly others' work)
 //   rule_lab_chunk_max_ms   the longest the host's event loop waited behind one slice of the run
-// The page's longest task while it runs is not measured here: the Lab view is not built yet (see the report).
+// ODDSDESK_BENCH_LAB_PER_DAY=20 runs a tenth of it. The page's longest task while it runs is not measured here yet.
 import { loadavg } from 'node:os';
 import type { LabEvent } from '../src/core/lab/replay';
 import { defaultCandidates, runRuleLab, type LabSource } from '../src/core/lab/run';

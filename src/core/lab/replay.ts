@@ -5,20 +5,29 @@
 // opening: its top line and side, at that line's price then. Pure: the history comes in as values
 // (./history.ts reads it from the store) and the alerts go out with what they would have given (./score.ts sums).
 import type { DevigModel } from '../../shared/api';
-import type { PriceSide } from '../../shared/domain';
+import type { NewAlert, PriceSide } from '../../shared/domain';
 import type { LabRule } from '../../shared/ruleLab';
 import {
   betPnl,
   clvPct,
+  DEFAULT_DROP_MIN_PROB_PTS,
   fairFallPct,
   fairPrices,
+  isDrop,
   marketKind,
   pricedSides,
   sameLine,
   settleSide,
 } from '../../shared/trading';
 import { createDropEpisodes, EPISODE_RULES, type EpisodeData } from '../monitor/dropEpisodes';
-import { stepLine, type LineState, type PriceRuleConfig } from '../monitor/priceRules';
+import {
+  stepLine,
+  type LineState,
+  type PriceObservation,
+  type PriceRuleConfig,
+  sideStep,
+  type SideState,
+} from '../monitor/priceRules';
 import { dropInScope } from '../monitor/priceWatch';
 import type { LabEventRow, LabLineRow, LabTickRow } from '../store/queries/lab';
 
@@ -83,101 +92,249 @@ function timeline(ev: LabEvent): Array<[number, number]> {
   return out;
 }
 
-/** Replays one match through each rule: the alerts each would have raised, with what following them gave. */
-export function replayEvent(ev: LabEvent, rules: readonly LabRule[], model: DevigModel): LabAlert[][] {
+/**
+ * Replays one match through each rule: the alerts each would have raised, with what following them gave. `plain`
+ * steps every rule through every tick; the default skips the ticks where a rule provably cannot alert (see
+ * replayGroup) and gives exactly the same alerts (./replay.test.ts compares the two).
+ */
+export function replayEvent(
+  ev: LabEvent,
+  rules: readonly LabRule[],
+  model: DevigModel,
+  o: { plain?: boolean } = {},
+): LabAlert[][] {
   const { fairs, falls } = fairsOf(ev, model);
   const order = timeline(ev);
-  return rules.map((rule) => replayRule(ev, rule, model, order, fairs, falls));
+  const current: Array<LabTick | undefined> = ev.lines.map(() => undefined);
+  const runs = rules.map((rule) => new RuleRun(ev, rule, model, falls, current));
+  if (o.plain) for (const run of runs) replayPlain(run, order, fairs);
+  else {
+    // Rules of one window share their lines' window samples (below): one group per window.
+    const groups = new Map<number, RuleRun[]>();
+    for (const run of runs) {
+      if (!run.active.some(Boolean)) continue;
+      const w = run.config.dropWindowMinutes;
+      groups.set(w, [...(groups.get(w) ?? []), run]);
+    }
+    for (const group of groups.values()) replayGroup(group, order, fairs);
+  }
+  return runs.map((r) => r.alerts);
 }
 
-function replayRule(
-  ev: LabEvent,
-  rule: LabRule,
-  model: DevigModel,
-  order: ReadonlyArray<[number, number]>,
-  fairs: ReadonlyArray<readonly Fair[]>,
-  falls: readonly number[],
-): LabAlert[] {
-  // A line whose fair price never fell by the rule from any earlier price can raise nothing: its state is not kept.
-  const active = ev.lines.map(
-    (l, i) =>
-      falls[i]! >= rule.dropPct - 1e-9 && (rule.markets.length === 0 || rule.markets.includes(marketKind(l.market))),
-  );
-  if (!active.some(Boolean)) return [];
-  const config: PriceRuleConfig = {
-    dropPct: rule.dropPct,
-    minProbPts: rule.minProbPts,
-    dropWindowMinutes: rule.dropWindowMinutes,
-    hysteresisPct: 0,
-    model,
-    thresholds: [],
-  };
-  const scope = { phase: rule.phase, sports: rule.sports };
-  const states: Array<LineState | undefined> = ev.lines.map(() => undefined);
-  const current: Array<LabTick | undefined> = ev.lines.map(() => undefined);
-  const episodes = createDropEpisodes(EPISODE_RULES);
-  const alerts: LabAlert[] = [];
-  const take = (at: number) => {
-    for (const ep of episodes.take(at).opened) {
+/** One rule's replay of a match: its config and scope, the episodes it opens, and the alerts they are. */
+class RuleRun {
+  readonly config: PriceRuleConfig;
+  readonly scope: { phase: LabRule['phase']; sports: readonly number[] };
+  /** A line whose fair price never fell by the rule from any earlier price can raise nothing: it is not stepped. */
+  readonly active: boolean[];
+  readonly episodes = createDropEpisodes(EPISODE_RULES);
+  readonly alerts: LabAlert[] = [];
+  /** The episodes' nextAt(): it changes only when they are added to or taken from. */
+  private due: number | null = null;
+
+  constructor(
+    readonly ev: LabEvent,
+    rule: LabRule,
+    readonly model: DevigModel,
+    falls: readonly number[],
+    /** Each line's latest tick (every rule's: the match's ticks so far). */
+    readonly current: Array<LabTick | undefined>,
+  ) {
+    this.active = ev.lines.map(
+      (l, i) =>
+        falls[i]! >= rule.dropPct - 1e-9 && (rule.markets.length === 0 || rule.markets.includes(marketKind(l.market))),
+    );
+    this.config = {
+      dropPct: rule.dropPct,
+      minProbPts: rule.minProbPts,
+      dropWindowMinutes: rule.dropWindowMinutes,
+      hysteresisPct: 0,
+      model,
+      thresholds: [],
+    };
+    this.scope = { phase: rule.phase, sports: rule.sports };
+  }
+
+  /** The per-line rule's alerts of one tick into the episodes (those in the rule's scope). */
+  add(li: number, tick: LabTick, alerts: readonly NewAlert[]): void {
+    const ev = this.ev;
+    const live = ev.liveFrom !== null && tick.at >= ev.liveFrom;
+    for (const a of alerts) {
+      if (a.kind !== 'drop' || !dropInScope(this.scope, { sportId: ev.sportId, live })) continue;
+      const d = a.data as {
+        side: PriceSide;
+        from: number;
+        to: number;
+        pct: number;
+        basis: 'open' | 'window' | 'alert';
+      };
+      const { side, from, to, pct, basis } = d;
+      const drop = { lineId: ev.lines[li]!.lineId, line: tick.line, side, from, to, pct, basis };
+      this.episodes.add(ev.eventId, '', { ...drop, words: '', model: this.model, message: '' }, tick.at);
+      this.due = this.episodes.nextAt();
+    }
+  }
+
+  /** As live: the batch of one moment is judged whole, then the episodes opened in it are given out. */
+  take(at: number): void {
+    // take() has nothing to give before nextAt() (it would only make an empty answer): most batches.
+    if (this.due === null || this.due > at) return;
+    const ev = this.ev;
+    for (const ep of this.episodes.take(at).opened) {
       const d = ep.alert.data as unknown as EpisodeData;
       const li = ev.lines.findIndex((l) => l.lineId === d.lineId);
-      alerts.push(scoreAlert(ev, ev.lines[li]!, current[li]!, d.side, at, model));
+      this.alerts.push(scoreAlert(ev, ev.lines[li]!, this.current[li]!, d.side, at, this.model));
     }
+    this.due = this.episodes.nextAt();
+  }
+}
+
+/** The observation of a line's tick, with the fair prices de-vigged once for every rule. */
+const observation = (ev: LabEvent, line: LabLine, tick: LabTick, fair: Fair): PriceObservation => ({
+  eventId: ev.eventId,
+  lineId: line.lineId,
+  label: '',
+  at: tick.at,
+  prices: tick.prices,
+  market: line.market,
+  fair,
+});
+
+/** Whether the tick after `k` is at another moment (a batch ends at `k`). */
+const batchEnds = (ev: LabEvent, order: ReadonlyArray<[number, number]>, k: number, at: number) => {
+  const next = order[k + 1];
+  return !next || ev.lines[next[0]]!.ticks[next[1]]!.at !== at;
+};
+
+/** Every tick of the match through the rule's stepLine. */
+function replayPlain(run: RuleRun, order: ReadonlyArray<[number, number]>, fairs: ReadonlyArray<readonly Fair[]>) {
+  const ev = run.ev;
+  const states: Array<LineState | undefined> = ev.lines.map(() => undefined);
+  for (let k = 0; k < order.length; k++) {
+    const [li, ti] = order[k]!;
+    const line = ev.lines[li]!;
+    const tick = line.ticks[ti]!;
+    run.current[li] = tick;
+    if (run.active[li]) {
+      const r = stepLine(states[li], observation(ev, line, tick, fairs[li]![ti]!), run.config);
+      states[li] = r.state;
+      run.add(li, tick, r.alerts);
+    }
+    if (batchEnds(ev, order, k, tick.at)) run.take(tick.at);
+  }
+}
+
+/**
+ * The rules of one window, stepped only where they can alert. A line's state under stepLine is its sides (each
+ * side's open and window samples: sideStep's, which read only the fair prices, their times and the window), the sides
+ * it has seen (which, with the fair prices given, change nothing it gives out) and its last drop alert (the rule's
+ * own, changed only when it alerts). So the sides are stepped once per line for every rule (sideStep, as stepLine
+ * steps them: on a tick with fair prices) and each rule keeps its last drop. A rule's stepLine alerts on a tick only
+ * if a side's fair price `to` is a drop (isDrop) from a reference: the last drop's fair price for the side (else its
+ * open), or the window's first sample after the step, which is one of the samples before the step or `to` itself (no
+ * drop from itself). isDrop grows with its `from` and needs a fall of the rule's size, so when `to` is no drop from
+ * the highest of those, the rule cannot alert and the tick is skipped for it; else stepLine runs on a copy of the
+ * shared sides with the rule's last drop, and decides. The rules that have not alerted on the line share the bound
+ * (the open and the window): none of them is looked at while no side fell by the smallest rule from it.
+ */
+function replayGroup(runs: RuleRun[], order: ReadonlyArray<[number, number]>, fairs: ReadonlyArray<readonly Fair[]>) {
+  const ev = runs[0]!.ev;
+  const windowMs = runs[0]!.config.dropWindowMinutes * 60_000;
+  const shared: Array<LineState['sides'] | undefined> = ev.lines.map(() => undefined);
+  const lastDrops = runs.map(() => ev.lines.map((): LineState['lastDrop'] => undefined));
+  /** Per line, the rules that alerted on it (they have a last drop of their own). */
+  const armed = ev.lines.map((): number[] => []);
+  const anyActive = ev.lines.map((_, li) => runs.some((r) => r.active[li]));
+  const rules = runs.map((r) => ({
+    dropPct: r.config.dropPct,
+    minProbPts: r.config.minProbPts ?? DEFAULT_DROP_MIN_PROB_PTS,
+  }));
+  const smallest = Math.min(...rules.map((r) => r.dropPct));
+  const high: Partial<Record<PriceSide, number>> = {};
+  const step = (i: number, li: number, tick: LabTick, fair: Fair) => {
+    const run = runs[i]!;
+    const pre = shared[li];
+    const had = lastDrops[i]![li];
+    const r = stepLine(pre && copyOf(pre, had), observation(ev, ev.lines[li]!, tick, fair), run.config);
+    lastDrops[i]![li] = r.state.lastDrop;
+    if (!had && r.state.lastDrop) armed[li]!.push(i);
+    run.add(li, tick, r.alerts);
   };
   for (let k = 0; k < order.length; k++) {
     const [li, ti] = order[k]!;
     const line = ev.lines[li]!;
     const tick = line.ticks[ti]!;
-    current[li] = tick;
-    if (active[li]) {
-      const r = stepLine(
-        states[li],
-        {
-          eventId: ev.eventId,
-          lineId: line.lineId,
-          label: '',
-          at: tick.at,
-          prices: tick.prices,
-          market: line.market,
-          fair: fairs[li]![ti]!,
-        },
-        config,
-      );
-      states[li] = r.state;
-      const live = ev.liveFrom !== null && tick.at >= ev.liveFrom;
-      for (const a of r.alerts) {
-        if (a.kind !== 'drop' || !dropInScope(scope, { sportId: ev.sportId, live })) continue;
-        const d = a.data as {
-          side: PriceSide;
-          from: number;
-          to: number;
-          pct: number;
-          basis: 'open' | 'window' | 'alert';
-        };
-        episodes.add(
-          ev.eventId,
-          '',
-          {
-            lineId: line.lineId,
-            line: tick.line,
-            side: d.side,
-            words: '',
-            from: d.from,
-            to: d.to,
-            pct: d.pct,
-            basis: d.basis,
-            model,
-            message: '',
-          },
-          tick.at,
-        );
+    const fair = fairs[li]![ti]!;
+    runs[0]!.current[li] = tick;
+    if (fair && tick.prices && anyActive[li]) {
+      const pre = shared[li];
+      // The largest fall of a side from its open or its window's highest sample (Infinity: a side is new).
+      let fall = pre ? -Infinity : Infinity;
+      if (pre)
+        for (const key in fair) {
+          const side = key as PriceSide;
+          const h = (high[side] = windowHigh(pre[side]));
+          fall =
+            h === undefined ? Infinity : Math.max(fall, fairFallPct(Math.max(h, pre[side]!.openFair), fair[side]!));
+        }
+      // The rules that alerted on the line first (a rule armed below has stepped this tick).
+      for (const i of armed[li]!)
+        if (canAlert(pre!, lastDrops[i]![li], fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, fair);
+      if (fall >= smallest - 1e-9)
+        for (let i = 0; i < runs.length; i++) {
+          if (!runs[i]!.active[li] || lastDrops[i]![li] || fall < rules[i]!.dropPct - 1e-9) continue;
+          if (!pre || canAlert(pre, undefined, fair, high, rules[i]!, tick.at, windowMs)) step(i, li, tick, fair);
+        }
+      const sides = (shared[li] ??= {});
+      for (const key in fair) {
+        const side = key as PriceSide;
+        sides[side] = sideStep(sides[side], fair[side]!, tick.at, windowMs).state;
       }
     }
-    // As live: the batch of one moment is judged whole, then the episodes opened in it are given out.
-    const next = order[k + 1];
-    if (!next || ev.lines[next[0]]!.ticks[next[1]]!.at !== tick.at) take(tick.at);
+    if (batchEnds(ev, order, k, tick.at)) for (const run of runs) run.take(tick.at);
   }
-  return alerts;
+}
+
+/** The highest of a side's window samples (undefined: the side is new). */
+function windowHigh(s: SideState | undefined): number | undefined {
+  if (!s) return undefined;
+  let h = -Infinity;
+  for (const f of s.fairs) if (f > h) h = f;
+  return h;
+}
+
+/** Whether a rule could alert on a tick of fair prices `fair` (see replayGroup): false only when it provably cannot. */
+function canAlert(
+  pre: LineState['sides'],
+  lastDrop: LineState['lastDrop'],
+  fair: Partial<Record<PriceSide, number>>,
+  high: Partial<Record<PriceSide, number>>,
+  rule: { dropPct: number; minProbPts: number },
+  at: number,
+  windowMs: number,
+): boolean {
+  // As dropStep: within a window of the last drop, no window reference.
+  const windowCounts = !lastDrop || at - windowMs >= lastDrop.at;
+  for (const k in fair) {
+    const side = k as PriceSide;
+    const s = pre[side];
+    if (!s) return true;
+    const from = windowCounts
+      ? Math.max(lastDrop?.fair[side] ?? s.openFair, high[side]!)
+      : (lastDrop!.fair[side] ?? s.openFair);
+    if (isDrop(from, fair[side]!, rule)) return true;
+  }
+  return false;
+}
+
+/** A rule's line state: a copy of the shared sides (stepLine updates their samples in place) and its last drop. */
+function copyOf(shared: LineState['sides'], lastDrop: LineState['lastDrop']): LineState {
+  const sides: LineState['sides'] = {};
+  for (const key in shared) {
+    const x = shared[key as PriceSide]!;
+    sides[key as PriceSide] = { openFair: x.openFair, ats: x.ats.slice(), fairs: x.fairs.slice() };
+  }
+  return { sides, seen: [], thresholds: {}, ...(lastDrop ? { lastDrop } : {}) };
 }
 
 function scoreAlert(

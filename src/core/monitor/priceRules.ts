@@ -94,9 +94,10 @@ export const WINDOW_SLICES = 120;
 /**
  * A side's new state and the fair price in effect at the window's start. The side's samples are
  * updated in place (a line's state belongs to its caller, which hands back the state it was given last): at 2,000
- * updates a second, copying each window on every tick was most of the rule's cost.
+ * updates a second, copying each window on every tick was most of the rule's cost. (The rule lab, src/core/lab,
+ * steps a line's sides once for all its rules of one window.)
  */
-function sideStep(
+export function sideStep(
   prev: SideState | undefined,
   fair: number,
   at: number,
@@ -144,19 +145,21 @@ function dropStep(
   const rule = { dropPct: c.dropPct, minProbPts: c.minProbPts ?? DEFAULT_DROP_MIN_PROB_PTS };
   let pick: { side: PriceSide; fall: number; from: number; to: number; basis: 'open' | 'window' | 'alert' } | null =
     null;
-  for (const side of Object.keys(fair) as PriceSide[]) {
+  for (const k in fair) {
+    const side = k as PriceSide;
     const to = fair[side]!;
     const r = sideStep(prev?.sides[side], to, o.at, windowMs);
     sides[side] = r.state;
+    // The references, in order: the last drop's fair price (else the open), then the window's start (not before the
+    // last drop). The first of the largest falls is picked.
     const anchor = lastDrop?.fair[side];
-    const refs: Array<{ from: number; basis: 'open' | 'window' | 'alert' }> = [
-      anchor !== undefined ? { from: anchor, basis: 'alert' } : { from: r.state.openFair, basis: 'open' },
-    ];
-    if (!lastDrop || o.at - windowMs >= lastDrop.at) refs.push({ from: r.windowRef, basis: 'window' });
-    for (const ref of refs) {
-      if (!isDrop(ref.from, to, rule)) continue;
-      const fall = fairFallPct(ref.from, to);
-      if (!pick || fall > pick.fall) pick = { side, fall, from: ref.from, to, basis: ref.basis };
+    for (let ref = 0; ref < 2; ref++) {
+      if (ref === 1 && lastDrop && o.at - windowMs < lastDrop.at) break;
+      const from = ref === 1 ? r.windowRef : anchor !== undefined ? anchor : r.state.openFair;
+      if (!isDrop(from, to, rule)) continue;
+      const fall = fairFallPct(from, to);
+      const basis = ref === 1 ? 'window' : anchor !== undefined ? 'alert' : 'open';
+      if (!pick || fall > pick.fall) pick = { side, fall, from, to, basis };
     }
   }
   // isDrop is false for a rule of 0 (off), so no pick then either.
@@ -226,23 +229,26 @@ export function stepLine(
   o: PriceObservation,
   c: PriceRuleConfig,
 ): { state: LineState; alerts: NewAlert[] } {
+  const alerts: NewAlert[] = [];
+  const priced = pricedSides(o.prices);
+  const seen = prev?.seen ?? [];
+  const fair =
+    !o.prices || priced.length === 0 ? null : o.fair !== undefined ? o.fair : fairPrices(o.prices, c.model, seen);
+  // The drop rule's step makes the line's new sides (the old ones' container is not copied twice).
+  const drop = fair ? dropStep(prev, fair, o, c) : null;
   const state: LineState = {
-    sides: { ...prev?.sides },
-    seen: prev?.seen ?? [],
+    sides: drop ? drop.sides : { ...prev?.sides },
+    seen,
     thresholds: { ...prev?.thresholds },
     ...(prev?.lastDrop ? { lastDrop: prev.lastDrop } : {}),
   };
-  const alerts: NewAlert[] = [];
-  const priced = pricedSides(o.prices);
   if (!o.prices || priced.length === 0) return { state, alerts };
-  const fair = o.fair !== undefined ? o.fair : fairPrices(o.prices, c.model, state.seen);
-  const grown = priced.filter((side) => !state.seen.includes(side));
-  if (grown.length) state.seen = [...state.seen, ...grown];
-  if (fair) {
-    const r = dropStep(prev, fair, o, c);
-    state.sides = r.sides;
-    if (r.lastDrop) state.lastDrop = r.lastDrop;
-    if (r.alert) alerts.push(r.alert);
+  let grown: PriceSide[] | null = null;
+  for (const side of priced) if (!seen.includes(side)) (grown ??= []).push(side);
+  if (grown) state.seen = [...seen, ...grown];
+  if (drop) {
+    if (drop.lastDrop) state.lastDrop = drop.lastDrop;
+    if (drop.alert) alerts.push(drop.alert);
   }
   for (const t of c.thresholds) {
     if (t.lineId !== o.lineId) continue;
