@@ -21,6 +21,7 @@ import {
 } from '../../shared/trading';
 import { createDropEpisodes, EPISODE_RULES, type EpisodeData } from '../monitor/dropEpisodes';
 import {
+  dropAlertData,
   stepLine,
   type LineState,
   type PriceObservation,
@@ -161,14 +162,7 @@ class RuleRun {
     const live = ev.liveFrom !== null && tick.at >= ev.liveFrom;
     for (const a of alerts) {
       if (a.kind !== 'drop' || !dropInScope(this.scope, { sportId: ev.sportId, live })) continue;
-      const d = a.data as {
-        side: PriceSide;
-        from: number;
-        to: number;
-        pct: number;
-        basis: 'open' | 'window' | 'alert';
-      };
-      const { side, from, to, pct, basis } = d;
+      const { side, from, to, pct, basis } = dropAlertData(a);
       const drop = { lineId: ev.lines[li]!.lineId, line: tick.line, side, from, to, pct, basis };
       this.episodes.add(ev.eventId, '', { ...drop, words: '', model: this.model, message: '' }, tick.at);
       this.due = this.episodes.nextAt();

@@ -19,6 +19,22 @@ import {
 } from '../../shared/trading';
 import { formatPct } from './alertRules';
 
+/** A drop alert's data, as dropStep writes it: what the episodes (./priceWatch.ts) and the rule lab read back. */
+export interface DropAlertData {
+  lineId: number;
+  side: PriceSide;
+  from: number;
+  to: number;
+  /** The fall, negative (-7.3 for a 7.3% drop). */
+  pct: number;
+  basis: 'open' | 'window' | 'alert';
+  model: DevigModel;
+  at: number;
+}
+
+/** The data of a drop alert (kind 'drop') from stepLine. */
+export const dropAlertData = (alert: NewAlert): DropAlertData => alert.data as DropAlertData;
+
 export interface PriceRuleConfig {
   /** A side's fair price shortening at least this many percent (since the open, or within the window) alerts. 0 = off. */
   dropPct: number;
@@ -187,7 +203,7 @@ function dropStep(
         basis: pick.basis,
         model: c.model,
         at: o.at,
-      },
+      } satisfies DropAlertData,
     },
   };
 }

@@ -7,14 +7,7 @@
 // its line id AND line value (lineKey): a handicap moved under the same id is another line, never a drop from the
 // old value's price (issue 35, class 4).
 import type { Market } from '../../shared/api';
-import type {
-  AlertRecord,
-  DropAlertPhase,
-  NewAlert,
-  PriceAlertOverrides,
-  PriceSide,
-  PriceThreshold,
-} from '../../shared/domain';
+import type { AlertRecord, DropAlertPhase, NewAlert, PriceAlertOverrides, PriceThreshold } from '../../shared/domain';
 import { labelPeriod } from '../../shared/periods';
 import { lineKey, sideWords } from '../../shared/trading';
 import type { Store } from '../store';
@@ -22,7 +15,7 @@ import type { AlertSettings } from './alertRules';
 import type { CoalescedEvent } from './coalescer';
 import { createDropEpisodes, EPISODE_RULES, type EpisodeRules, type LineDrop } from './dropEpisodes';
 import { lineLabel } from './oddsPipeline';
-import { stepLine, type LineState, type PriceRuleConfig } from './priceRules';
+import { dropAlertData, stepLine, type LineState, type PriceRuleConfig } from './priceRules';
 
 export interface PriceAlertSettings {
   dropPct: number;
@@ -229,15 +222,7 @@ export function createPriceWatch(o: {
 
 /** A per-line drop alert (./priceRules.ts) as a line of its event's episode. */
 function lineDrop(alert: NewAlert, m: Market): LineDrop {
-  const d = alert.data as {
-    lineId: number;
-    side: PriceSide;
-    from: number;
-    to: number;
-    pct: number;
-    basis: LineDrop['basis'];
-    model: string;
-  };
+  const d = dropAlertData(alert);
   return {
     lineId: d.lineId,
     line: m.line,
