@@ -78,6 +78,19 @@ describe('closing lines (docs/trading.md: the close is the last price offered be
     expect(errors).toEqual([]);
   });
 
+  it('a reconnect snapshot that finds the match live closes the lines just before its own prices, which are in play', async () => {
+    const { clock, store, lines } = setup();
+    lines.onSnapshot(1, snapshot(1, 2, [market(10, { home: 2, away: 1.9 })]));
+    await clock.advance(60_000);
+    lines.onMarkets(1, [market(10, { home: 1.9, away: 2 })]);
+    await clock.advance(60_000);
+    // The snapshot's prices are recorded at this instant: "the last price recorded up to the close" must not be them.
+    const inPlayAt = clock.now();
+    lines.onSnapshot(1, snapshot(1, 1, [market(10, { home: 1.4, away: 2.9 })]));
+    await clock.advance(1_000);
+    expect(store.bets.lineCloses(1).map(row)).toEqual([[10, { home: 1.9, away: 2 }, 'started', inPlayAt - 1, false]]);
+  });
+
   it('must-show: suspended 40 minutes before kick-off and re-offered, the line closes at its last price before kick-off', async () => {
     const { clock, store, lines } = setup();
     const first = snapshot(1, 0, [market(10, { home: 1.7, away: 2.4 })]);

@@ -127,12 +127,17 @@ export function createClosingLines(o: {
     kickOffAt: number,
     reason: 'started' | 'kickoff',
     confirmed: boolean,
+    inPlayAt?: number,
   ) => {
     if (s.started) return;
+    // Prices that told of the start (a market stamped after it, a snapshot already live or past it) are in play and
+    // are recorded at `inPlayAt`: the kick-off came before them, even where the start read through the skew says not
+    // yet (a skew measured since).
+    const start = inPlayAt === undefined ? kickOffAt : Math.min(kickOffAt, inPlayAt - 1);
     // The start on the service's clock, read on ours, can fall before a pre-match price we took after it (stamped
     // before the start, delivered after, or a service clock read through a skew measured a while ago): the close is
     // stamped no earlier than the price it keeps, so "the last price recorded up to the close" is the close.
-    const at = Math.max(kickOffAt, s.lastPriceAt);
+    const at = Math.max(start, s.lastPriceAt);
     s.started = true;
     s.byClockAt = reason === 'kickoff' ? at : null;
     clearTimer(s);
@@ -144,10 +149,7 @@ export function createClosingLines(o: {
    */
   const startPassed = (eventId: number, s: EventState, serviceAt: number | null, inPlayAt?: number): boolean => {
     if (s.starts === null || serviceAt === null || serviceAt < s.starts) return false;
-    // Prices stamped after the start, taken at `inPlayAt` on our clock, are in play and are recorded at that instant:
-    // the kick-off came before them, even where the start read through the skew says not yet (a skew measured since).
-    const at = inPlayAt === undefined ? local(s.starts) : Math.min(local(s.starts), inPlayAt - 1);
-    kickOff(eventId, s, at, 'kickoff', o.isFollowing?.(eventId) ?? true);
+    kickOff(eventId, s, local(s.starts), 'kickoff', o.isFollowing?.(eventId) ?? true, inPlayAt);
     return true;
   };
   /**
@@ -191,10 +193,10 @@ export function createClosingLines(o: {
       if (odds.live_status === LIVE_STATUS.liveNow) {
         // A snapshot (a first open or a reconnect) finds the match already live: the app was not following it at
         // kick-off, so the lines close at their last prices seen, and those are stale when seen long before.
-        return kickOff(eventId, s, s.starts === null ? now : local(s.starts), 'started', false);
+        return kickOff(eventId, s, s.starts === null ? now : local(s.starts), 'started', false, now);
       }
       if (s.starts !== null && svc !== null && svc >= s.starts)
-        return kickOff(eventId, s, local(s.starts), 'kickoff', false);
+        return kickOff(eventId, s, local(s.starts), 'kickoff', false, now);
       prices(eventId, s, odds.markets, now);
       push({ type: 'snapshotLines', eventId, lineIds: odds.markets.map((m) => m.line_id), at: now });
       clearTimer(s);
