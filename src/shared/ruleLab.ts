@@ -39,7 +39,8 @@ export const labInterval = (i: ScoreInterval): string =>
   i.low === null || i.high === null ? '—' : `${labPct(i.low)} to ${labPct(i.high)}`;
 /** A share (0..1) in percent, one decimal. */
 export const labShare = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
-export const labPerDay = (v: number): string => v.toFixed(1);
+/** Alerts a day: one decimal below a hundred ("3.5"), whole and grouped from there ("40,080"). */
+export const labPerDay = (v: number): string => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1));
 
 /** One rule's figures on one part of the history. */
 export interface LabRuleScore {

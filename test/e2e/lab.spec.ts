@@ -8,8 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
+import { formatDateTime, zoneLabel } from '../../src/shared/formats';
 import { labInterval, labPct, labPerDay, labShare, type RuleLabResult } from '../../src/shared/ruleLab';
 import { recordDemoHistory } from '../support/demoHistory';
+import { E2E_TIME_ZONE } from '../support/e2eZone';
 import { cli, root, startWebHost } from './helpers';
 
 const KEY = 'e2e-lab-trader-key';
@@ -39,6 +41,11 @@ test('the Lab view shows the figures cli report rules prints, and "Use this rule
     await expect(page.getByTestId('nav-lab')).toHaveAttribute('aria-current', 'page');
     await expect(page.getByTestId('lab-sentence')).toHaveText(lab.sentence);
     await expect(page.getByTestId('lab-split')).toContainText(`${lab.rulesTried} rules tried`);
+    // The split's times in the trader's zone (the suite's half-hour zone), as every other time on the screen.
+    await expect(page.getByTestId('lab-split')).toContainText(
+      `from ${formatDateTime(lab.earlier.from, E2E_TIME_ZONE)} to ${formatDateTime(lab.splitAt, E2E_TIME_ZONE)}`,
+    );
+    await expect(page.getByTestId('lab-split')).toContainText(`times in ${zoneLabel(E2E_TIME_ZONE, lab.splitAt)}`);
     await expect(page.getByTestId('lab-chart')).toHaveAttribute('data-points', '10');
     for (let i = 0; i < lab.rules.length; i++) {
       const [e, l] = [lab.earlier.rules[i]!, lab.later.rules[i]!];

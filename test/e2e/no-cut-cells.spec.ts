@@ -1,8 +1,8 @@
 // Issue 34, class 5 (layouts), must-show: at 1280x720 and 1920x1080, in the dark and the light theme, no cell of a
 // main view that carries a price, a name or a score is cut: for each, `scrollWidth <= clientWidth`. The views: the
 // watchlist grid with the detail closed and open (the detail's score header and market rows too), specials,
-// outrights, settlements (with a settlement explained), alerts, top movers, bets and the bets report, models,
-// coverage. A view that is wider than its pane scrolls its own table sideways (the view itself never), with the first
+// outrights, settlements (with a settlement explained), alerts, top movers, bets and the bets report, models, the
+// rule lab, coverage. A view that is wider than its pane scrolls its own table sideways (the view itself never), with the first
 // column kept in sight.
 //
 // The data is real and made to be long: a history recorded from the simulator at the demo's pace (so Models has
@@ -240,6 +240,12 @@ for (const size of SIZES) {
       await nav(page, 'models');
       await expect(page.getByTestId('models-table')).toBeVisible({ timeout: 60_000 });
       await expectNothingCut(page, `the models at ${tag}`, 20);
+
+      // The rule lab on the same history: its rules in words, its figures, its chart's axes.
+      await nav(page, 'lab');
+      await expect(page.locator('[data-testid="lab-table"] tbody tr').first()).toBeVisible({ timeout: 60_000 });
+      await expectNothingCut(page, `the rule lab at ${tag}`, 20);
+      await page.screenshot({ path: shot(`no-cut-lab-${tag}.png`) });
 
       await nav(page, 'coverage');
       await expect(page.locator('[data-testid="coverage-table"] tbody tr').first()).toBeVisible({ timeout: 20_000 });

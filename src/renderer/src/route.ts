@@ -17,8 +17,9 @@ import { isTextField } from './keys';
 import { useStore } from './store';
 import type { ViewName } from './store/ui';
 
-// A window of its own shows one of the navigation's views (a view not yet in WINDOW_VIEWS has none).
+// A window of its own shows one of the navigation's views, and every view can have one (both checked by the compiler).
 export const WINDOW_VIEWS_ARE_VIEWS: [WindowView] extends [ViewName] ? true : false = true;
+export const VIEWS_ARE_WINDOW_VIEWS: [ViewName] extends [WindowView] ? true : false = true;
 /** The view as a window's view, or null when it cannot have a window of its own. */
 export const windowViewOf = (view: ViewName): WindowView | null =>
   (WINDOW_VIEWS as readonly string[]).includes(view) ? (view as WindowView) : null;

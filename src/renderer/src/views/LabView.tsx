@@ -16,6 +16,8 @@ import {
   type LabRuleScore,
   type RuleLabResult,
 } from '../../../shared/ruleLab';
+import { countOf, zoneLabel } from '../../../shared/formats';
+import { fmtDateTime, useTimeZone, utcTitle } from '../format';
 import { host } from '../host';
 import { useStore } from '../store';
 
@@ -92,17 +94,20 @@ export function LabView() {
 }
 
 function LabResult({ result }: { result: RuleLabResult }) {
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  const zone = useTimeZone();
   return (
     <div className="lab-body">
       <p className="lab-sentence" data-testid="lab-sentence">
         {result.sentence}
       </p>
       <p className="muted" data-testid="lab-split">
-        {result.rulesTried} rules tried (every one a chance to fit luck): chosen on {result.earlier.events} matches from{' '}
-        {day(result.earlier.from)} to {day(result.splitAt)} UTC, scored on {result.later.events} matches after. CLV
-        under {result.model}; P/L per 100 staked at the alert&apos;s price. Alerts priced from one-minute bars are
-        counted apart, never scored.
+        {result.rulesTried} rules tried (every one a chance to fit luck): chosen on{' '}
+        {countOf(result.earlier.events, 'match', 'matches')} from{' '}
+        <time title={utcTitle(result.earlier.from, zone)}>{fmtDateTime(result.earlier.from, zone)}</time> to{' '}
+        <time title={utcTitle(result.splitAt, zone)}>{fmtDateTime(result.splitAt, zone)}</time>, scored on{' '}
+        {countOf(result.later.events, 'match', 'matches')} after; times in {zoneLabel(zone, result.splitAt)}. CLV under{' '}
+        {result.model}; P/L per 100 staked at the alert&apos;s price. Alerts priced from one-minute bars are counted
+        apart, never scored.
       </p>
       <LabChart result={result} />
       <LabTable result={result} />
@@ -119,7 +124,9 @@ function LabChart({ result }: { result: RuleLabResult }) {
     .sort((a, b) => a.r.dropPct - b.r.dropPct);
   const W = 640;
   const H = 220;
-  const pad = 36;
+  const padL = 64;
+  const padR = 96;
+  const pad = 24;
   const xs = idx.map(({ r }) => r.dropPct);
   const clv = (part: 'earlier' | 'later') => idx.map(({ i }) => result[part].rules[i]!.clv.mean);
   const perDay = idx.map(({ i }) => result.earlier.rules[i]!.perDay);
@@ -128,7 +135,7 @@ function LabChart({ result }: { result: RuleLabResult }) {
   const hi = Math.max(0, ...vals);
   const maxDay = Math.max(1, ...perDay);
   const x = (d: number) =>
-    pad + ((d - Math.min(...xs)) / Math.max(1, Math.max(...xs) - Math.min(...xs))) * (W - 2 * pad);
+    padL + ((d - Math.min(...xs)) / Math.max(1, Math.max(...xs) - Math.min(...xs))) * (W - padL - padR);
   const y = (v: number) => H - pad - ((v - lo) / Math.max(1e-9, hi - lo)) * (H - 2 * pad);
   const yDay = (v: number) => H - pad - (v / maxDay) * (H - 2 * pad);
   const path = (ys: Array<number | null>) =>
@@ -136,10 +143,12 @@ function LabChart({ result }: { result: RuleLabResult }) {
       .map((v, k) => (v === null ? null : `${x(xs[k]!)},${y(v)}`))
       .filter(Boolean)
       .join(' ');
+  // The CLV axis on the left (its top, zero and bottom), the alerts-a-day axis on the right (zero and the tallest bar).
+  const clvTicks = [...new Set([hi, 0, lo])];
   return (
     <figure className="lab-chart" data-testid="lab-chart" data-points={idx.length}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="CLV and alerts a day against the drop size">
-        <line className="lab-axis" x1={pad} x2={W - pad} y1={y(0)} y2={y(0)} />
+        <line className="lab-axis" x1={padL} x2={W - padR} y1={y(0)} y2={y(0)} />
         {perDay.map((v, k) => (
           <rect key={k} className="lab-bar" x={x(xs[k]!) - 6} width={12} y={yDay(v)} height={H - pad - yDay(v)}>
             <title>{`${xs[k]}%: ${labPerDay(v)} alerts a day`}</title>
@@ -152,9 +161,21 @@ function LabChart({ result }: { result: RuleLabResult }) {
             {d}%
           </text>
         ))}
-        <text className="lab-tick" x={pad} y={pad - 12}>
-          CLV {labPct(hi)} … {labPct(lo)}; bars: alerts a day (max {labPerDay(maxDay)})
-        </text>
+        <g data-testid="lab-clv-axis">
+          {clvTicks.map((v) => (
+            <text key={v} className="lab-tick" x={padL - 8} y={y(v) + 4} textAnchor="end">
+              {v === 0 ? '0%' : labPct(v)}
+            </text>
+          ))}
+        </g>
+        <g data-testid="lab-day-axis">
+          <text className="lab-tick" x={W - padR + 8} y={yDay(maxDay) + 4}>
+            {labPerDay(maxDay)}/day
+          </text>
+          <text className="lab-tick" x={W - padR + 8} y={yDay(0) + 4}>
+            0/day
+          </text>
+        </g>
       </svg>
       <figcaption className="muted">
         Drop size ({current.dropWindowMinutes} min window): <span className="lab-key earlier">CLV, earlier part</span>{' '}
@@ -170,7 +191,7 @@ function LabTable({ result }: { result: RuleLabResult }) {
       <thead>
         <tr>
           <th>Rule</th>
-          <th>Alerts a day</th>
+          <th>Alerts a day, earlier</th>
           <th>CLV earlier (95%)</th>
           <th>CLV later (95%)</th>
           <th>Beat the close, later</th>
