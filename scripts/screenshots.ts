@@ -125,13 +125,21 @@ async function shootHistoryView(
 async function shootModels(browser: Browser, startWebHost: StartWebHost) {
   const { recordDemoHistory } = await import('../test/support/demoHistory');
   const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-models-')), 'history.db');
-  const service = await recordDemoHistory({ db, keepServing: true });
+  // The recording ends about now, so the service's clock beside this machine's reads as a sound one, not days behind.
+  const startTime = new Date(Date.now() - 3_720_000).toISOString().slice(0, 19);
+  const service = await recordDemoHistory({ db, keepServing: true, startTime });
+  // The recording took some real time; the service's stopped clock is brought up to this machine's before each host.
+  const catchUp = async () => {
+    const behind = Math.floor((Date.now() - service.sim.now()) / 1000);
+    if (behind > 0) await service.sim.advance(behind);
+  };
   try {
     // The Models view, and the rule lab on the same history (issue 39).
     for (const v of [
       { name: 'models', key: 'd', table: 'models-table' },
       { name: 'lab', key: 'l', table: 'lab-table' },
-    ])
+    ]) {
+      await catchUp();
       await shootHistoryView(browser, startWebHost, {
         db,
         baseUrl: service.baseUrl,
@@ -142,6 +150,7 @@ async function shootModels(browser: Browser, startWebHost: StartWebHost) {
           await page.getByTestId(v.table).waitFor();
         },
       });
+    }
   } finally {
     await service.close();
   }

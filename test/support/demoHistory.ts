@@ -15,6 +15,8 @@ export interface DemoHistoryOptions {
   seconds?: number;
   /** How many of the soonest upcoming matches to watch (default 40). */
   watch?: number;
+  /** The service's clock at the start of the recording (a service date-time; default the simulator's own). */
+  startTime?: string;
   /** Leave the simulator serving (its clock stopped) for a host to connect to; the caller closes it. */
   keepServing?: boolean;
 }
@@ -35,6 +37,7 @@ export async function recordDemoHistory(
     clock: 'manual',
     pace: 10,
     events: 120,
+    ...(o.startTime !== undefined ? { startTime: o.startTime } : {}),
     keys: [{ key, plan: 'enterprise' }],
   });
   try {
