@@ -175,6 +175,7 @@ describe('the ledger report, worked by hand', () => {
       noCloseRecorded: 0,
       noClosePrice: 0,
       unpriced: 1,
+      void: 0,
     });
     // The Bets view's average takes the stale close: (5 - 2 + 10 + 1.5 + 20) / 5.
     expect(betTotals(BETS, 'MPTO').averageClv).toBeCloseTo(6.9, 10);

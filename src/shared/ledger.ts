@@ -29,7 +29,7 @@ export interface LedgerBet
       BetView,
       'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'
     >,
-    Partial<Pick<BetView, 'resultBy'>> {
+    Partial<Pick<BetView, 'resultBy' | 'result'>> {
   sportId: number | null;
   /** The sport's name, or null when the app never learnt it. */
   sport: string | null;
@@ -74,6 +74,7 @@ export const CLV_STATES = [
   'noCloseRecorded',
   'noClosePrice',
   'unpriced',
+  'void',
 ] as const;
 export type ClvState = (typeof CLV_STATES)[number];
 
@@ -87,10 +88,14 @@ export const CLV_STATE_WORDS: Record<ClvState, string> = {
   noCloseRecorded: 'settled with no close recorded (the app was not following the line at kick-off)',
   noClosePrice: 'no closing price for the side',
   unpriced: 'the model cannot price the close',
+  void: 'void (the service voided it on a match that did not end): never at stake',
 };
 
 /** A bet's CLV state under `model` (docs/trading.md, "The close and CLV"). */
 export function clvState(b: LedgerBet, model: DevigModel): ClvState {
+  // A void stake came back whole: it neither beat nor lost to the close, and expected nothing (as the rule lab scores
+  // an alert on a voided side).
+  if (b.result === 'void') return 'void';
   if (b.clvByModel) {
     if (b.closeStale) return 'stale';
     return b.clvByModel[model] === null ? 'unpriced' : 'counted';

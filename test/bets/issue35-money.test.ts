@@ -41,6 +41,29 @@ describe('issue 35 on the bet log', () => {
     expect(list.totals).toMatchObject({ pnl: 0, settledStake: 200 });
   });
 
+  it("a void bet's CLV is not counted: the report's expected value and beat-the-close leave out a stake that was never at risk", async () => {
+    store = openStore({ path: ':memory:', clock: () => T0 });
+    const line = market(11, { market: 'spread', line: -0.5, prices: { home: 1.95, away: 1.95 } });
+    const ev = snapshot(4, 29, 100, 'League', [line]);
+    store.odds.recordSnapshot(ev, T0);
+    store.bets.applyLineCloseOps([{ type: 'price', eventId: 4, market: line, at: T0 }]);
+    store.bets.addBet({ eventId: 4, lineId: 11, side: 'home', price: 2.1, stake: 100 }, T0 + MIN);
+    store.bets.applyLineCloseOps([
+      { type: 'price', eventId: 4, market: { ...line, prices: { home: 1.9, away: 2.0 } }, at: T0 + 59 * MIN },
+      { type: 'kickoff', eventId: 4, at: T0 + 60 * MIN, reason: 'started', confirmed: true },
+    ]);
+    const s = {
+      ...settlement(ev, [settled(11, -0.5, 'push', 'push', 'push', 'spread')], [0, 0], T0 + 3 * 60 * MIN),
+      status: 'abandoned',
+    };
+    store.settlements.recordSettledPage([s], Math.floor((T0 + 3 * 60 * MIN) / 1000));
+    const r = (await handlers(store)['bets:report']({})) as LedgerReport;
+    // The bet beat the close (2.10 against a fair 1.95), but its match was abandoned: void, P/L 0, nothing expected.
+    expect(r.total).toMatchObject({ bets: 1, pnl: 0, clvBets: 0, beatClose: 0, ev: 0 });
+    expect(r.clvStates.void).toBe(1);
+    expect(r.series.ev).toEqual([null]);
+  });
+
   it('a side quoted at 1.0 before kick-off never makes a three-way close two-way: CLV (EM) +3.95%, not +45.0%', async () => {
     store = openStore({ path: ':memory:', clock: () => T0 });
     const open = market(10, { prices: { home: 2.5, draw: 3.4, away: 2.9 } });
