@@ -2,7 +2,7 @@
 // operations, results through the settled walk's ingest; SQLite in memory): a void match, a side quoted at 1.0 that
 // reaches the close, and the report's expected value on a draw-no-bet line from the match's own moneyline close.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerReport } from '../../src/shared/ledger';
+import { ledgerSeriesCsv, type LedgerReport } from '../../src/shared/ledger';
 import { openStore, type Store } from '../../src/core/store';
 import { ledgerHandlers, market, settled, settlement, snapshot, T0 } from '../support/ledgerBets';
 
@@ -114,5 +114,9 @@ describe('issue 35 on the bet log', () => {
     expect(r.total).toMatchObject({ clvBets: 1, ev: 3.65, evUnknown: 0 });
     expect(r.total.averageClv).toBeCloseTo(5, 10);
     expect(r.pushSources).toEqual({ none: 0, draw: 1, unknown: 0 });
+    // The chart's CSV names the bet's push share and its source: the fair draw of the closing moneyline, 27%.
+    const [header, row] = ledgerSeriesCsv(r).trim().split(/\r?\n/);
+    expect(header).toMatch(/,ev,cum_ev,ev_push_source,ev_push_share$/);
+    expect(row).toMatch(/,3\.65,3\.65,draw,0\.27$/);
   });
 });
