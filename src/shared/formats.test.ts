@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalTimeZone,
   dayStartIn,
+  exportFileName,
   formatClock,
   formatDateTime,
   formatDay,
@@ -154,6 +155,15 @@ describe('signs, percentages and the colour rule', () => {
 });
 
 describe('times in the trader’s zone, 24-hour', () => {
+  it("an export's file is named for the trader's day, not UTC's (21:00 in New York on 9 March is the 9th; 07:00 in Auckland on the 10th is the 10th)", () => {
+    const at = Date.UTC(2024, 2, 10, 2);
+    expect(exportFileName('bets', at, 'America/New_York')).toBe('oddsdesk-bets-2024-03-09.csv');
+    expect(exportFileName('settlements', Date.UTC(2024, 2, 9, 18), 'Pacific/Auckland')).toBe(
+      'oddsdesk-settlements-2024-03-10.csv',
+    );
+    expect(exportFileName('bets', at, 'UTC')).toBe('oddsdesk-bets-2024-03-10.csv');
+  });
+
   it('a machine set to Asia/Kolkata is in Asia/Kolkata, not ICU\'s old "Asia/Calcutta" (issue 37: the suite in +05:30)', () => {
     const was = process.env['TZ'];
     try {

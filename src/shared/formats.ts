@@ -546,6 +546,13 @@ export function formatDay(ms: number, zone: string): string {
   return `${c.year}-${pad(c.month)}-${pad(c.day)}`;
 }
 
+/**
+ * An export's file name, dated by the day `now` is in `zone` (the trader's day, never UTC's: at 21:00 in New York on
+ * 9 March it is "oddsdesk-bets-2024-03-09.csv", not the 10th).
+ */
+export const exportFileName = (kind: string, now: number, zone: string): string =>
+  `oddsdesk-${kind}-${formatDay(now, zone)}.csv`;
+
 /** "2024-11-23 14:05" in `zone` (with `seconds`: "2024-11-23 14:05:09"). */
 export function formatDateTime(ms: number, zone: string, o: { seconds?: boolean } = {}): string {
   const c = wallClock(ms, zone);

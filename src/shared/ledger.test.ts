@@ -175,6 +175,7 @@ describe('the ledger report, worked by hand', () => {
       noCloseRecorded: 0,
       noClosePrice: 0,
       unpriced: 1,
+      void: 0,
     });
     // The Bets view's average takes the stale close: (5 - 2 + 10 + 1.5 + 20) / 5.
     expect(betTotals(BETS, 'MPTO').averageClv).toBeCloseTo(6.9, 10);
@@ -320,9 +321,9 @@ describe('the ledger report, worked by hand', () => {
       'clv_not_counted,the model cannot price the close,1',
     ]);
     const series = ledgerSeriesCsv(report).trimEnd().split('\r\n');
-    expect(series[0]).toBe('bet_id,placed_at_utc,pnl,cum_pnl,clv_model,clv_pct,ev,cum_ev');
-    expect(series[1]).toBe('1,2026-03-02T10:00:00,110,110,MPTO,5,5,5');
-    expect(series[3]).toBe('3,2026-03-03T10:00:00,-20,40,MPTO,,,4');
+    expect(series[0]).toBe('bet_id,placed_at_utc,pnl,cum_pnl,clv_model,clv_pct,ev,cum_ev,ev_push_source,ev_push_share');
+    expect(series[1]).toBe('1,2026-03-02T10:00:00,110,110,MPTO,5,5,5,none,0');
+    expect(series[3]).toBe('3,2026-03-03T10:00:00,-20,40,MPTO,,,4,,');
     expect(series).toHaveLength(7);
   });
 

@@ -29,7 +29,7 @@ export interface LedgerBet
       BetView,
       'id' | 'placedAt' | 'price' | 'stake' | 'side' | 'market' | 'line' | 'pnl' | 'clvByModel' | 'closeStale'
     >,
-    Partial<Pick<BetView, 'resultBy'>> {
+    Partial<Pick<BetView, 'resultBy' | 'result'>> {
   sportId: number | null;
   /** The sport's name, or null when the app never learnt it. */
   sport: string | null;
@@ -74,6 +74,7 @@ export const CLV_STATES = [
   'noCloseRecorded',
   'noClosePrice',
   'unpriced',
+  'void',
 ] as const;
 export type ClvState = (typeof CLV_STATES)[number];
 
@@ -87,10 +88,14 @@ export const CLV_STATE_WORDS: Record<ClvState, string> = {
   noCloseRecorded: 'settled with no close recorded (the app was not following the line at kick-off)',
   noClosePrice: 'no closing price for the side',
   unpriced: 'the model cannot price the close',
+  void: 'void (the service voided it on a match that did not end): never at stake',
 };
 
 /** A bet's CLV state under `model` (docs/trading.md, "The close and CLV"). */
 export function clvState(b: LedgerBet, model: DevigModel): ClvState {
+  // A void stake came back whole: it neither beat nor lost to the close, and expected nothing (as the rule lab scores
+  // an alert on a voided side).
+  if (b.result === 'void') return 'void';
   if (b.clvByModel) {
     if (b.closeStale) return 'stale';
     return b.clvByModel[model] === null ? 'unpriced' : 'counted';
@@ -203,6 +208,8 @@ export interface LedgerSeries {
   clv: Array<number | null>;
   /** The bet's stake x (1 - push share) x CLV, or null (no counted CLV, or a push share not known). */
   ev: Array<number | null>;
+  /** Where the bet's push share came from and what it is (null: no counted CLV): the CSV names it per bet. */
+  push: Array<PushShare | null>;
   cumPnl: number[];
   cumEv: number[];
 }
@@ -347,15 +354,16 @@ export function ledgerReport(
     return s;
   };
   const counted: number[] = [];
-  const settled: Array<{ b: LedgerBet; clv: number | null; ev: number | null }> = [];
+  const settled: Array<{ b: LedgerBet; clv: number | null; ev: number | null; push: PushShare | null }> = [];
   for (const b of bets) {
     const state = clvState(b, model);
     clvStates[state]++;
     const clv = state === 'counted' ? b.clvByModel![model]! : null;
     let ev: number | null = null;
+    let push: PushShare | null = null;
     if (clv !== null) {
       counted.push(clv);
-      const push = pushShareOf(b, model);
+      push = pushShareOf(b, model);
       pushSources[push.source]++;
       ev = expectedValue(b.stake, clv, push);
     }
@@ -380,7 +388,7 @@ export function ledgerReport(
       const c = countedClv(b, m);
       models.get(m)!.add(b, c, c === null ? null : evOf(b, c, m));
     }
-    if (b.pnl !== null) settled.push({ b, clv, ev });
+    if (b.pnl !== null) settled.push({ b, clv, ev, push });
   }
 
   const groups = (dim: keyof typeof dims) => [...dims[dim]].map(([k, s]) => s.group(k, model));
@@ -408,10 +416,10 @@ export function ledgerReport(
   ];
 
   settled.sort((x, y) => x.b.placedAt - y.b.placedAt || x.b.id - y.b.id);
-  const series: LedgerSeries = { betId: [], placedAt: [], pnl: [], clv: [], ev: [], cumPnl: [], cumEv: [] };
+  const series: LedgerSeries = { betId: [], placedAt: [], pnl: [], clv: [], ev: [], push: [], cumPnl: [], cumEv: [] };
   let cumPnl = 0;
   let cumEv = 0;
-  for (const { b, clv, ev } of settled) {
+  for (const { b, clv, ev, push } of settled) {
     cumPnl += b.pnl!;
     cumEv += ev ?? 0;
     series.betId.push(b.id);
@@ -419,6 +427,7 @@ export function ledgerReport(
     series.pnl.push(b.pnl!);
     series.clv.push(clv);
     series.ev.push(ev === null ? null : roundMoney(ev));
+    series.push.push(push);
     series.cumPnl.push(roundMoney(cumPnl));
     series.cumEv.push(roundMoney(cumEv));
   }
@@ -513,9 +522,15 @@ export const LEDGER_SERIES_CSV_HEADER = [
   'clv_pct',
   'ev',
   'cum_ev',
+  'ev_push_source',
+  'ev_push_share',
 ] as const;
 
-/** The chart's series as CSV: one row per settled bet, in the order placed, with the running sums. */
+/**
+ * The chart's series as CSV: one row per settled bet, in the order placed, with the running sums, and where each
+ * counted bet's push share came from (`none`: a line that cannot push; `draw`: the match's closing moneyline's fair
+ * draw; `unknown`: not known, so the bet has no expected value) with the share.
+ */
 export function ledgerSeriesCsv(r: LedgerReport): string {
   const s = r.series;
   let out = csvRow(LEDGER_SERIES_CSV_HEADER);
@@ -529,6 +544,8 @@ export function ledgerSeriesCsv(r: LedgerReport): string {
       pct(s.clv[i] ?? null),
       s.ev[i],
       s.cumEv[i],
+      s.push[i]?.source ?? null,
+      pct(s.push[i]?.share ?? null),
     ]);
   return out;
 }

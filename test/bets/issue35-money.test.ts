@@ -2,7 +2,7 @@
 // operations, results through the settled walk's ingest; SQLite in memory): a void match, a side quoted at 1.0 that
 // reaches the close, and the report's expected value on a draw-no-bet line from the match's own moneyline close.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerReport } from '../../src/shared/ledger';
+import { ledgerSeriesCsv, type LedgerReport } from '../../src/shared/ledger';
 import { openStore, type Store } from '../../src/core/store';
 import { ledgerHandlers, market, settled, settlement, snapshot, T0 } from '../support/ledgerBets';
 
@@ -39,6 +39,29 @@ describe('issue 35 on the bet log', () => {
     expect(byId.get(home.id)).toMatchObject({ result: 'void', pnl: 0, resultBy: 'service', settleByHand: null });
     expect(byId.get(under.id)).toMatchObject({ result: 'void', pnl: 0 });
     expect(list.totals).toMatchObject({ pnl: 0, settledStake: 200 });
+  });
+
+  it("a void bet's CLV is not counted: the report's expected value and beat-the-close leave out a stake that was never at risk", async () => {
+    store = openStore({ path: ':memory:', clock: () => T0 });
+    const line = market(11, { market: 'spread', line: -0.5, prices: { home: 1.95, away: 1.95 } });
+    const ev = snapshot(4, 29, 100, 'League', [line]);
+    store.odds.recordSnapshot(ev, T0);
+    store.bets.applyLineCloseOps([{ type: 'price', eventId: 4, market: line, at: T0 }]);
+    store.bets.addBet({ eventId: 4, lineId: 11, side: 'home', price: 2.1, stake: 100 }, T0 + MIN);
+    store.bets.applyLineCloseOps([
+      { type: 'price', eventId: 4, market: { ...line, prices: { home: 1.9, away: 2.0 } }, at: T0 + 59 * MIN },
+      { type: 'kickoff', eventId: 4, at: T0 + 60 * MIN, reason: 'started', confirmed: true },
+    ]);
+    const s = {
+      ...settlement(ev, [settled(11, -0.5, 'push', 'push', 'push', 'spread')], [0, 0], T0 + 3 * 60 * MIN),
+      status: 'abandoned',
+    };
+    store.settlements.recordSettledPage([s], Math.floor((T0 + 3 * 60 * MIN) / 1000));
+    const r = (await handlers(store)['bets:report']({})) as LedgerReport;
+    // The bet beat the close (2.10 against a fair 1.95), but its match was abandoned: void, P/L 0, nothing expected.
+    expect(r.total).toMatchObject({ bets: 1, pnl: 0, clvBets: 0, beatClose: 0, ev: 0 });
+    expect(r.clvStates.void).toBe(1);
+    expect(r.series.ev).toEqual([null]);
   });
 
   it('a side quoted at 1.0 before kick-off never makes a three-way close two-way: CLV (EM) +3.95%, not +45.0%', async () => {
@@ -91,5 +114,9 @@ describe('issue 35 on the bet log', () => {
     expect(r.total).toMatchObject({ clvBets: 1, ev: 3.65, evUnknown: 0 });
     expect(r.total.averageClv).toBeCloseTo(5, 10);
     expect(r.pushSources).toEqual({ none: 0, draw: 1, unknown: 0 });
+    // The chart's CSV names the bet's push share and its source: the fair draw of the closing moneyline, 27%.
+    const [header, row] = ledgerSeriesCsv(r).trim().split(/\r?\n/);
+    expect(header).toMatch(/,ev,cum_ev,ev_push_source,ev_push_share$/);
+    expect(row).toMatch(/,3\.65,3\.65,draw,0\.27$/);
   });
 });

@@ -15,7 +15,7 @@ import { openStore } from '../../src/core/store';
 import { formatServiceTime, type Prices } from '../../src/shared/api';
 import type { PriceSide } from '../../src/shared/domain';
 import type { LabRule, RuleLabResult } from '../../src/shared/ruleLab';
-import { betPnl, clvByModel, settleBet } from '../../src/shared/trading';
+import { betPnl, clvByModel, lineKey, settleBet } from '../../src/shared/trading';
 import { recordDemoHistory } from '../support/demoHistory';
 import { runCli } from './cliHarness';
 
@@ -70,18 +70,19 @@ function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally
       const ticks = [...lines].flatMap(([lineId, ps]) => ps.map((p) => ({ lineId, ...p })));
       ticks.sort((a, b) => a.at - b.at || a.lineId - b.lineId);
       const tally = (liveAt ?? Math.min(...ticks.map((t) => t.at))) < splitAt ? out.earlier : out.later;
-      const states = new Map<number, LineState>();
+      // A line's state by its id AND value, as live (a handicap moved under its id is another line).
+      const states = new Map<string, LineState>();
       const now = new Map<number, (typeof ticks)[number]>();
       const episodes = createDropEpisodes(EPISODE_RULES);
       ticks.forEach((t, i) => {
         const m = markets.get(t.lineId)!;
         now.set(t.lineId, t);
         const r = stepLine(
-          states.get(t.lineId),
+          states.get(lineKey(t.lineId, t.line)),
           { eventId, lineId: t.lineId, label: '', at: t.at, prices: t.prices, market: m.market },
           { ...rule, hysteresisPct: 0, model: 'LOG', thresholds: [] },
         );
-        states.set(t.lineId, r.state);
+        states.set(lineKey(t.lineId, t.line), r.state);
         const live = liveAt !== null && t.at >= liveAt;
         for (const a of r.alerts) {
           if (!dropInScope(rule, { sportId: view.sportId, live })) continue;
@@ -101,6 +102,19 @@ function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally
           const price = at.prices?.[d.side];
           tally.alerts++;
           if (price === undefined) continue;
+          const sl = settled?.settlement.find((l) => l.line_id === d.lineId);
+          const s =
+            settled && sl
+              ? settleBet(
+                  { market: line.market, line: at.line, side: d.side },
+                  sl,
+                  { home: settled.score_home, away: settled.score_away },
+                  line.side,
+                  settled.status,
+                )
+              : null;
+          // A side the service voided (a match not ended) is scored neither for CLV nor for P/L.
+          if (s?.kind === 'settled' && s.result === 'void') continue;
           const close = closes.get(d.lineId);
           if (close?.closing && close.closedAt !== null && t.at < close.closedAt && (close.line ?? null) === at.line) {
             const clv = clvByModel(price, d.side, close.closing)?.LOG;
@@ -110,19 +124,9 @@ function recount(rule: LabRule, splitAt: number): { earlier: Tally; later: Tally
               if (clv > 0) tally.beats++;
             }
           }
-          const sl = settled?.settlement.find((l) => l.line_id === d.lineId);
-          if (settled && sl) {
-            const s = settleBet(
-              { market: line.market, line: at.line, side: d.side },
-              sl,
-              { home: settled.score_home, away: settled.score_away },
-              line.side,
-              settled.status,
-            );
-            if (s.kind === 'settled' && s.result !== 'void') {
-              tally.settled++;
-              tally.pnlSum += betPnl(s.result, price, 100);
-            }
+          if (s?.kind === 'settled') {
+            tally.settled++;
+            tally.pnlSum += betPnl(s.result, price, 100);
           }
         }
       });

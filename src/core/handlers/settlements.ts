@@ -4,6 +4,7 @@
 import { teamTotalTeams } from '../monitor/settlementFollower';
 import { csvRow } from '../../shared/csv';
 import { AppErrorException } from '../../shared/errors';
+import { exportFileName, resolveTimeZone } from '../../shared/formats';
 import type { SettlementQuery } from '../../shared/domain';
 import type { CoreHandlers, SnoozedEvent } from '../../shared/ipc/contract';
 import { exportSettlementsCsvToFile, SETTLEMENT_CSV_HEADER, settlementCsvRows } from '../export/csv';
@@ -68,7 +69,7 @@ export function settlementsHandlers(
           message: 'This host has no save dialog; use the download instead.',
         });
       const file = await ctx.chooseSavePath(
-        `oddsdesk-settlements-${new Date(ctx.clock.now()).toISOString().slice(0, 10)}.csv`,
+        exportFileName('settlements', ctx.clock.now(), resolveTimeZone(ctx.settings.get().timeZone)),
       );
       return file === null ? null : exportSettlementsCsvToFile(store(ctx), q, file);
     },

@@ -14,6 +14,7 @@ import {
   fairFallPct,
   fairPrices,
   isDrop,
+  lineKey,
   marketKind,
   pricedSides,
   sameLine,
@@ -46,7 +47,10 @@ export interface LabAlert {
   /** The side's price when the alert opened (null: the line had no price for it). */
   price: number | null;
   byBar: boolean;
-  /** CLV (%) against the fair close under the model: a placed pre-match alert on a line whose close is the same line. */
+  /**
+   * CLV (%) against the fair close under the model: a placed pre-match alert on a line whose close is the same line,
+   * on a side the service did not void.
+   */
   clv: number | null;
   /** P/L per 100 staked at the alert's price: a placed alert on a line that settled (a void is not counted). */
   pnl: number | null;
@@ -85,6 +89,29 @@ function fairsOf(ev: LabEvent, model: DevigModel): { fairs: Fair[][]; falls: num
   return { fairs, falls };
 }
 
+/**
+ * The match with each line split by its value, as the live rule keeps a line's state (priceWatch, by lineKey: line id
+ * AND line value): a handicap moved under the same id (-0.5 to -0.25) is another line, never a drop from the old
+ * value's price; a value the line moves back to goes on from its own state. A line that kept its value is as it was.
+ */
+function byLineValue(ev: LabEvent): LabEvent {
+  if (ev.lines.every((l) => l.ticks.every((t) => sameValue(t.line, l.ticks[0]!.line)))) return ev;
+  const lines: LabLine[] = [];
+  for (const l of ev.lines) {
+    const parts = new Map<string, LabTick[]>();
+    for (const t of l.ticks) {
+      const key = lineKey(l.lineId, t.line);
+      const ticks = parts.get(key);
+      if (ticks) ticks.push(t);
+      else parts.set(key, [t]);
+    }
+    for (const ticks of parts.values()) lines.push(parts.size === 1 ? l : { ...l, ticks });
+  }
+  return { ...ev, lines };
+}
+
+const sameValue = (a: number | null, b: number | null) => lineKey(0, a) === lineKey(0, b);
+
 /** The event's ticks in time order (line order within a time): [line index, tick index] pairs. */
 function timeline(ev: LabEvent): Array<[number, number]> {
   const out: Array<[number, number]> = [];
@@ -99,11 +126,12 @@ function timeline(ev: LabEvent): Array<[number, number]> {
  * replayGroup) and gives exactly the same alerts (./replay.test.ts compares the two).
  */
 export function replayEvent(
-  ev: LabEvent,
+  recorded: LabEvent,
   rules: readonly LabRule[],
   model: DevigModel,
   o: { plain?: boolean } = {},
 ): LabAlert[][] {
+  const ev = byLineValue(recorded);
   const { fairs, falls } = fairsOf(ev, model);
   const order = timeline(ev);
   const current: Array<LabTick | undefined> = ev.lines.map(() => undefined);
@@ -163,7 +191,8 @@ class RuleRun {
     for (const a of alerts) {
       if (a.kind !== 'drop' || !dropInScope(this.scope, { sportId: ev.sportId, live })) continue;
       const { side, from, to, pct, basis } = dropAlertData(a);
-      const drop = { lineId: ev.lines[li]!.lineId, line: tick.line, side, from, to, pct, basis };
+      // The episodes know the line by its index here: a line id can stand for several lines (one per value).
+      const drop = { lineId: li, line: tick.line, side, from, to, pct, basis };
       this.episodes.add(ev.eventId, '', { ...drop, words: '', model: this.model, message: '' }, tick.at);
       this.due = this.episodes.nextAt();
     }
@@ -176,7 +205,7 @@ class RuleRun {
     const ev = this.ev;
     for (const ep of this.episodes.take(at).opened) {
       const d = ep.alert.data as unknown as EpisodeData;
-      const li = ev.lines.findIndex((l) => l.lineId === d.lineId);
+      const li = d.lineId;
       this.alerts.push(scoreAlert(ev, ev.lines[li]!, this.current[li]!, d.side, at, this.model));
     }
     this.due = this.episodes.nextAt();
@@ -351,15 +380,18 @@ function scoreAlert(
     pnl: null,
   };
   if (tick.byBar || price === null) return alert;
+  const s = line.settled;
+  const r =
+    s && ev.status !== null && sameLine(s.line, tick.line, line.market)
+      ? settleSide(s, side, ev.score, line.team, ev.status)
+      : null;
+  // A side the service voided (a match not ended) was never at stake: scored neither as beating the close nor for P/L.
+  if (r?.kind === 'settled' && r.result === 'void') return alert;
   const c = line.close;
   if (c && at < c.at && sameLine(c.line, tick.line, line.market)) {
     const fair = fairPrices(c.prices, model)?.[side];
     if (fair !== undefined) alert.clv = clvPct(price, fair);
   }
-  const s = line.settled;
-  if (s && ev.status !== null && sameLine(s.line, tick.line, line.market)) {
-    const r = settleSide(s, side, ev.score, line.team, ev.status);
-    if (r.kind === 'settled' && r.result !== 'void') alert.pnl = betPnl(r.result, price, 100);
-  }
+  if (r?.kind === 'settled') alert.pnl = betPnl(r.result, price, 100);
   return alert;
 }

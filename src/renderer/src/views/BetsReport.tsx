@@ -7,7 +7,7 @@
 // Its charts are ./bets/ReportCharts.tsx, its table ./bets/ReportBreakdowns.tsx.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppError } from '../../../shared/errors';
-import { countOf, dayStartIn, zoneLabel } from '../../../shared/formats';
+import { countOf, dayStartIn, formatDay, zoneLabel } from '../../../shared/formats';
 import {
   CLV_STATE_WORDS,
   CLV_STATES,
@@ -66,7 +66,7 @@ export function BetsReport() {
   const { report, error, working } = useLedgerReport(range, zone);
 
   const stamp =
-    range.from || range.to ? `${range.from || 'start'}_${range.to || 'now'}` : new Date().toISOString().slice(0, 10);
+    range.from || range.to ? `${range.from || 'start'}_${range.to || 'now'}` : formatDay(Date.now(), zone);
   const exportTable = () => report && saveCsv(ledgerCsv(report, format), `oddsdesk-bets-report-${stamp}.csv`);
   const exportSeries = () => report && saveCsv(ledgerSeriesCsv(report), `oddsdesk-bets-series-${stamp}.csv`);
 

@@ -13,6 +13,7 @@ import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { host } from '../host';
 import { formatMoney } from '../../../shared/trading';
+import { exportFileName, resolveTimeZone } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
 import { useOdds, useOddsFormat } from '../format';
 import { useListKeys } from '../keys';
@@ -47,7 +48,7 @@ function useBetLog(status: BetStatus, market: string) {
   }, [load]);
   const exportCsv = useCallback(async () => {
     const r = await host.invoke('bets:exportCsv', query());
-    if (r.ok) saveCsv(r.value, `oddsdesk-bets-${new Date().toISOString().slice(0, 10)}.csv`);
+    if (r.ok) saveCsv(r.value, exportFileName('bets', Date.now(), resolveTimeZone(useStore.getState().settings?.timeZone)));
     else toast(`Export failed: ${r.error.message}`, 'error');
   }, [query, toast]);
   return { data, error, load, exportCsv };

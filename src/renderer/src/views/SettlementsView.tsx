@@ -4,7 +4,7 @@
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { countOf } from '../../../shared/formats';
+import { countOf, exportFileName, resolveTimeZone } from '../../../shared/formats';
 import { sportHasDraws } from '../../../shared/periods';
 import { host } from '../host';
 import { DayInput } from '../components/DayInput';
@@ -134,7 +134,7 @@ function downloadCsv(csv: string) {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = `oddsdesk-settlements-${new Date().toISOString().slice(0, 10)}.csv`;
+  a.download = exportFileName('settlements', Date.now(), resolveTimeZone(useStore.getState().settings?.timeZone));
   document.body.appendChild(a);
   a.click();
   a.remove();

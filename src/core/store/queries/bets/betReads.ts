@@ -341,6 +341,7 @@ export function createBetReads(db: Database.Database): BetReads {
           clvByModel: close.clvByModel,
           closeStale: close.closeStale,
           resultBy: settled.resultBy,
+          result: settled.result,
           sportId: r.ledger_sport_id,
           sport: r.sport_name,
           leagueId: r.ledger_league_id,
