@@ -46,7 +46,12 @@ export function StatusBar() {
   const open = streams.filter((s) => s.state !== 'ended').length;
   const others = offline
     ? []
-    : STATE_ORDER.filter((k) => k !== 'live' && counts.get(k)).map((k) => `${counts.get(k)} ${STATE_WORDS[k]}`);
+    : STATE_ORDER.filter((k) => k !== 'live' && counts.get(k)).map((k) =>
+        // "4 matches over", not "4 match over": the one state named by its match agrees with its count.
+        k === 'ended'
+          ? `${countOf(counts.get(k)!, 'match', 'matches')} over, no more prices`
+          : `${counts.get(k)} ${STATE_WORDS[k]}`,
+      );
   const dotClass = offline ? 'offline' : streams.length === 0 ? 'idle' : live === open ? 'online' : 'degraded';
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;

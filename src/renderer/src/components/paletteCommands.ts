@@ -119,6 +119,7 @@ function appActions(s: StoreState): PaletteItem[] {
     act('bets-all', 'Bets: show all', () => pressViewKey('bets', '1'), 'B then 1'),
     act('bets-open', 'Bets: show open bets', () => pressViewKey('bets', '2'), 'B then 2'),
     act('bets-settled', 'Bets: show settled bets', () => pressViewKey('bets', '3'), 'B then 3'),
+    act('bets-report', 'Bets: the report (P/L, CLV, by league)', () => pressViewKey('bets', '4'), 'B then 4'),
     act('movers-5', 'Top movers: rank by the 5-minute move', () => pressViewKey('movers', '1'), 'M then 1'),
     act('movers-15', 'Top movers: rank by the 15-minute move', () => pressViewKey('movers', '2'), 'M then 2'),
     act('movers-60', 'Top movers: rank by the 60-minute move', () => pressViewKey('movers', '3'), 'M then 3'),

@@ -96,8 +96,9 @@ function SettlementDetail({ eventId }: { eventId: number }) {
   const s = detail.settlement;
   return (
     <div className="settlement-detail" data-testid="settlement-detail">
-      <h3>
-        {s.runner_home} v {s.runner_away} · {s.score_home}–{s.score_away} · {s.status}
+      {/* No status here: the service's "ended" is no word for a trader, and any other status (abandoned, ...) is told in words by SettledLines. */}
+      <h3 data-testid="settlement-title">
+        {s.runner_home} v {s.runner_away} · {s.score_home}–{s.score_away}
       </h3>
       <div className="muted" title={`Event id ${s.event_id}`}>
         {[detail.sportName, s.league_name].filter(Boolean).join(' · ')}

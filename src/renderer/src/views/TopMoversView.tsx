@@ -122,60 +122,64 @@ export function TopMoversView() {
         <p className="calm-message">No priced lines on the watchlist yet: watch a few events (W).</p>
       )}
       {ranked.length > 0 && (
-        <table className="grid" data-testid="movers-table" ref={table}>
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>Line</th>
-              <th>Side</th>
-              <th className="num">Price</th>
-              <th className="num">Fair</th>
-              {WINDOWS.map((w) => (
-                <th key={w} className={`num${w === span ? ' sorted' : ''}`}>
-                  {w} min
-                </th>
-              ))}
-              <th className="num" title="Limit: the maximum stake accepted on the line">
-                Max stake
-              </th>
-              <th className="num" title="How the maximum stake accepted moved over the last 60 minutes">
-                Max stake 60 min
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {ranked.map((r, i) => (
-              <tr
-                key={`${r.lineId}:${r.side}`}
-                className={i === selected ? 'selected-row cursor' : undefined}
-                aria-selected={i === selected}
-                data-testid={`mover-row-${i}`}
-                data-line-id={r.lineId}
-                onClick={() => setCursor('movers', rowKey(r))}
-                onDoubleClick={() => useStore.getState().openEvent(r.eventId, { lineId: r.lineId, from: 'movers' })}
-              >
-                <td>{r.label}</td>
-                <td>{marketName(r.market)}</td>
-                <td data-testid={`mover-side-${i}`}>{r.sideWords}</td>
-                <td className="num">{fmtOdds(r.price)}</td>
-                <td className="num">{fmtOdds(r.fair)}</td>
+        // A table wider than the pane (at 1280 px: three move columns and two limit columns) scrolls in its own box, the
+        // event in sight; the view itself never runs off sideways.
+        <div className="table-scroll">
+          <table className="grid" data-testid="movers-table" ref={table}>
+            <thead>
+              <tr>
+                <th className="sticky-first">Event</th>
+                <th>Line</th>
+                <th>Side</th>
+                <th className="num">Price</th>
+                <th className="num">Fair</th>
                 {WINDOWS.map((w) => (
-                  <td
-                    key={w}
-                    className={`num ${toneOf(moveOf(r, w, format))}`}
-                    data-testid={w === span ? `mover-move-${i}` : undefined}
-                  >
-                    {fmtMove(moveOf(r, w, format))}
-                  </td>
+                  <th key={w} className={`num${w === span ? ' sorted' : ''}`}>
+                    {w} min
+                  </th>
                 ))}
-                <td className="num">{fmtMoney(r.maxWin)}</td>
-                <td className={`num ${toneOf(r.maxWinMove60)}`} data-testid={`mover-maxwin-move-${i}`}>
-                  {fmtMove(r.maxWinMove60)}
-                </td>
+                <th className="num" title="Limit: the maximum stake accepted on the line">
+                  Max stake
+                </th>
+                <th className="num" title="How the maximum stake accepted moved over the last 60 minutes">
+                  Max stake 60 min
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {ranked.map((r, i) => (
+                <tr
+                  key={`${r.lineId}:${r.side}`}
+                  className={i === selected ? 'selected-row cursor' : undefined}
+                  aria-selected={i === selected}
+                  data-testid={`mover-row-${i}`}
+                  data-line-id={r.lineId}
+                  onClick={() => setCursor('movers', rowKey(r))}
+                  onDoubleClick={() => useStore.getState().openEvent(r.eventId, { lineId: r.lineId, from: 'movers' })}
+                >
+                  <td className="sticky-first">{r.label}</td>
+                  <td>{marketName(r.market)}</td>
+                  <td data-testid={`mover-side-${i}`}>{r.sideWords}</td>
+                  <td className="num">{fmtOdds(r.price)}</td>
+                  <td className="num">{fmtOdds(r.fair)}</td>
+                  {WINDOWS.map((w) => (
+                    <td
+                      key={w}
+                      className={`num ${toneOf(moveOf(r, w, format))}`}
+                      data-testid={w === span ? `mover-move-${i}` : undefined}
+                    >
+                      {fmtMove(moveOf(r, w, format))}
+                    </td>
+                  ))}
+                  <td className="num">{fmtMoney(r.maxWin)}</td>
+                  <td className={`num ${toneOf(r.maxWinMove60)}`} data-testid={`mover-maxwin-move-${i}`}>
+                    {fmtMove(r.maxWinMove60)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
