@@ -65,8 +65,7 @@ export function BetsReport() {
   const [range, setRange] = useState<DayRange>({ from: '', to: '' });
   const { report, error, working } = useLedgerReport(range, zone);
 
-  const stamp =
-    range.from || range.to ? `${range.from || 'start'}_${range.to || 'now'}` : formatDay(Date.now(), zone);
+  const stamp = range.from || range.to ? `${range.from || 'start'}_${range.to || 'now'}` : formatDay(Date.now(), zone);
   const exportTable = () => report && saveCsv(ledgerCsv(report, format), `oddsdesk-bets-report-${stamp}.csv`);
   const exportSeries = () => report && saveCsv(ledgerSeriesCsv(report), `oddsdesk-bets-series-${stamp}.csv`);
 

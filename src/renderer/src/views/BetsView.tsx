@@ -48,7 +48,8 @@ function useBetLog(status: BetStatus, market: string) {
   }, [load]);
   const exportCsv = useCallback(async () => {
     const r = await host.invoke('bets:exportCsv', query());
-    if (r.ok) saveCsv(r.value, exportFileName('bets', Date.now(), resolveTimeZone(useStore.getState().settings?.timeZone)));
+    if (r.ok)
+      saveCsv(r.value, exportFileName('bets', Date.now(), resolveTimeZone(useStore.getState().settings?.timeZone)));
     else toast(`Export failed: ${r.error.message}`, 'error');
   }, [query, toast]);
   return { data, error, load, exportCsv };
