@@ -33,6 +33,12 @@ export function labRuleWords(r: LabRule): string {
   return `Drop ${r.dropPct}% in ${r.dropWindowMinutes} min (+${r.minProbPts} pt), ${phase}${sports}${markets}`;
 }
 
+/** What a rule's short words mean, for the hover: the measure docs/trading.md ("Drop alerts") gives. */
+export function labRuleExplained(r: LabRule): string {
+  const pts = `${r.minProbPts} percentage point${r.minProbPts === 1 ? '' : 's'}`;
+  return `An alert when a line's fair price falls ${r.dropPct}% or more within ${r.dropWindowMinutes} minutes and its fair probability rises at least ${pts}`;
+}
+
 /** A percentage figure as the lab prints it (the view, the sentence): "+1.23%", "—" when there is none. */
 export const labPct = (v: number | null): string => (v === null ? '—' : `${v >= 0 ? '+' : ''}${v.toFixed(2)}%`);
 export const labInterval = (i: ScoreInterval): string =>

@@ -9,6 +9,7 @@ import {
   labInterval,
   labPct,
   labPerDay,
+  labRuleExplained,
   labRuleWords,
   labShare,
   type LabProgress,
@@ -229,7 +230,7 @@ function LabRow(p: {
   const vs = later.vsCurrent;
   return (
     <tr className={p.chosen ? 'lab-chosen' : undefined} data-testid={`lab-row-${i}`} data-key={earlier.key}>
-      <td>
+      <td title={labRuleExplained(rule)}>
         {labRuleWords(rule)}
         {p.current && <span className="muted"> (yours)</span>}
         {p.chosen && <span title="Chosen on the earlier part"> ★</span>}
