@@ -89,8 +89,24 @@ test('the Models view shows the figures cli report models prints for the same hi
       await expect(page.getByTestId(`models-brier-ci-${model}`)).toHaveText(interval(m.brier));
     }
 
-    // The light theme: the plots are drawn again in its colours.
+    // "Kick-off since" starts at midnight in the trader's zone (issue 35, class 5), as every day filter does. The
+    // history's matches kicked off on 22 Nov between 12:00 and 13:00 UTC, which is 23 Nov (02:00-03:00) at UTC+14:
+    // there, "since 2026-11-23" keeps every line; "since 2026-11-24" none. (A UTC midnight kept none on the 23rd.)
     await page.getByTestId('models-sport').selectOption('');
+    await expect(page.getByTestId('models-sentence')).toHaveText(board.sentence);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press(',');
+    await page.getByTestId('time-zone-select').selectOption('Pacific/Kiritimati');
+    await page.keyboard.press('d');
+    const lines = `${count(board.all.lines)} lines from ${count(board.all.matches)} matches`;
+    await page.getByTestId('models-since').fill('2026-11-23');
+    await expect(page.getByTestId('models-lines')).toContainText(lines);
+    await page.getByTestId('models-since').fill('2026-11-24');
+    await expect(page.getByTestId('models-lines')).toHaveCount(0);
+    await page.getByTestId('models-since').fill('');
+    await expect(page.getByTestId('models-lines')).toContainText(lines);
+
+    // The light theme: the plots are drawn again in its colours.
     await expect(page.getByTestId('models-sentence')).toHaveText(board.sentence);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press(',');
