@@ -158,6 +158,14 @@ for (const size of SIZES) {
     const text = (await page.locator('section[aria-labelledby="coverage-title"]').innerText()).toLowerCase();
     for (const raw of ['on screen', 'damaged', 'fetched again', 'spent on', 'answered 429', 'rate-limit headers'])
       expect(text, `Coverage at ${at} reads "${raw}"`).not.toContain(raw);
+    // The longer words still fit their cells.
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid^="coverage-"] th, [data-testid^="coverage-"] td')]
+        .filter((c) => c.scrollWidth > c.clientWidth)
+        .map((c) => c.textContent),
+    );
+    expect(cut, `Coverage cells cut at ${at}`).toEqual([]);
+    await page.screenshot({ path: `test-results/screenshots/first-day-coverage-${size.width}.png` });
   });
 }
 

@@ -87,7 +87,7 @@ function RequestSplit() {
         <tbody>
           {rows.map((r) => (
             <tr key={r.purpose}>
-              <td>{r.label}</td>
+              <td>{capitalised(r.label)}</td>
               <td className="num" data-testid={`coverage-requests-${r.purpose}`}>
                 {r.count.toLocaleString('en-US')}
               </td>
