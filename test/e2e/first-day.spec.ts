@@ -153,8 +153,8 @@ for (const size of SIZES) {
     const requests = page.getByTestId('coverage-requests');
     await expect(requests).toBeVisible();
     await expect(requests.locator('thead')).toContainText('What forRequests sent');
-    await expect(requests).toContainText('your own look-ups');
-    await expect(requests).toContainText('incomplete settlements asked for again');
+    await expect(requests).toContainText('Your own look-ups');
+    await expect(requests).toContainText('Incomplete settlements asked for again');
     const text = (await page.locator('section[aria-labelledby="coverage-title"]').innerText()).toLowerCase();
     for (const raw of ['on screen', 'damaged', 'fetched again', 'spent on', 'answered 429', 'rate-limit headers'])
       expect(text, `Coverage at ${at} reads "${raw}"`).not.toContain(raw);

@@ -19,6 +19,8 @@ export interface PaletteItem {
   group: 'Event' | 'View' | 'Action';
   label: string;
   hint?: string;
+  /** Listed only for a query that finds it (each odds format by name), so the list with no query stays short. */
+  typedOnly?: boolean;
   run(): void | Promise<void>;
 }
 
@@ -66,12 +68,15 @@ export function paletteItems(
   return [...actions, ...viewItems(s), ...eventItems(s, watchEvents, fixtures)];
 }
 
-/** The items a query shows: every word found in an item's label or hint; with no words, all but the fixtures. */
+/**
+ * The items a query shows: every word found in an item's label or hint; with no words, all but the fixtures and the
+ * items listed only when typed for.
+ */
 export function matchingItems(items: PaletteItem[], query: string): PaletteItem[] {
   const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   const hits = tokens.length
     ? items.filter((it) => tokens.every((t) => `${it.label} ${it.hint ?? ''}`.toLowerCase().includes(t)))
-    : items.filter((it) => it.group !== 'Event' || it.id.startsWith('ev-'));
+    : items.filter((it) => !it.typedOnly && (it.group !== 'Event' || it.id.startsWith('ev-')));
   return hits.slice(0, 50);
 }
 
@@ -149,11 +154,12 @@ function appearanceActions(s: StoreState): PaletteItem[] {
     ...themes.map((t) =>
       act(`theme-${t}`, `Theme: ${t}${inUse(s.theme === t)}`, () => changeSetting({ theme: t }, 'Theme')),
     ),
-    ...ODDS_FORMATS.map((f) =>
-      act(`odds-${f}`, `Odds format: ${ODDS_FORMAT_NAMES[f]}${inUse(format === f)}`, () =>
+    ...ODDS_FORMATS.map((f) => ({
+      ...act(`odds-${f}`, `Odds format: ${ODDS_FORMAT_NAMES[f]}${inUse(format === f)}`, () =>
         changeSetting({ oddsFormat: f }, 'Odds format'),
       ),
-    ),
+      typedOnly: true,
+    })),
     act('time-zone', `Time zone: ${s.settings?.timeZone ?? systemTimeZone()}, change it in Settings`, () =>
       openTimeZoneSetting(),
     ),
