@@ -80,7 +80,7 @@ describe('requestsLine', () => {
       refused: { settled: 0, repair: 0, results: 0, specials: 0, stream: 0, lookup: 0, ui: 0 },
     });
     expect(requestsSummary(gov.state())).toBe(
-      '3 requests (1 answered 429; limit 1000/h from the setting): checking for settlements 1, damaged settlements fetched again 1, price streams opened 1',
+      '3 requests (1 answered 429; limit 1000/h from the setting): checking for settlements 1, incomplete settlements asked for again 1, price streams opened 1',
     );
   });
 
@@ -102,7 +102,7 @@ describe('requestsLine', () => {
       refused: { settled: 0, repair: 0, results: 0, specials: 1, stream: 0, lookup: 0, ui: 2 },
     });
     expect(requestsSummary(gov.state())).toBe(
-      '7 requests (0 answered 429; limit 10/h from the setting): specials and outrights 5, on screen 2; refused over their share: specials and outrights 1, on screen 2',
+      '7 requests (0 answered 429; limit 10/h from the setting): specials and outrights 5, your own look-ups 2; refused over their share: specials and outrights 1, your own look-ups 2',
     );
   });
 });

@@ -76,10 +76,10 @@ describe('odds formats', () => {
     }
   });
 
-  it('fractional: the ladder fraction in reduced form (6/4 reads 3/2) where the price is it, else the exact fraction', () => {
+  it('fractional: the ladder fraction in reduced form (6/4 reads 3/2) where the price is it, else the price’s own quote', () => {
     // 2.50 -> 3/2; 2.00 -> 1/1 (evens); 1.50 -> 1/2; 1.667 -> 2/3 (the book's 4/6); 4.333 -> 10/3 (100/30);
-    // 11.0 -> 10/1; 1.01 -> 1/100; 1.91 -> 10/11 (1.909 quoted to two decimals).
-    expect(odds('fractional', 2.5, 2, 1.5, 1.667, 4.333, 11, 1.01, 1.91)).toEqual([
+    // 11.0 -> 10/1; 1.01 -> 1/100; 1.91 -> 10/11 (1.909 quoted to two decimals); 2.38 -> 11/8 (2.375 quoted, half up).
+    expect(odds('fractional', 2.5, 2, 1.5, 1.667, 4.333, 11, 1.01, 1.91, 2.38)).toEqual([
       '3/2',
       '1/1',
       '1/2',
@@ -88,17 +88,45 @@ describe('odds formats', () => {
       '10/1',
       '1/100',
       '10/11',
+      '11/8',
     ]);
-    // Issue 35, class 6: a price more than half a cent from every ladder fraction reads exactly. 1.952 is 0.043 from
-    // 10/11: 20/21 (0.95238, the simplest fraction that reads 1.952); 1.95 is 19/20, never 10/11 beside 1.91.
+    // Issue 34: 1.23 read "14/61" (the simplest fraction that reads 0.230 to three decimals), which no trader reads. A
+    // two-decimal quote that is no ladder fraction reads as itself, reduced: 23/100, 1.95 -> 19/20 (never 10/11 beside
+    // 1.91), 46.0 -> 45/1 and 41.5 -> 81/2 (both were 40/1), 2.37 -> 137/100 (2.38 is 11/8).
+    expect(odds('fractional', 1.23, 1.95, 1.91, 46, 41.5, 41, 2.37)).toEqual([
+      '23/100',
+      '19/20',
+      '10/11',
+      '45/1',
+      '81/2',
+      '40/1',
+      '137/100',
+    ]);
+    expect(toFractional(1.23)).toEqual([23, 100]);
+    // A price with more decimals, more than half a cent from every ladder fraction: the simplest fraction that reads as
+    // it does to three decimals. 1.952 is 0.043 from 10/11: 20/21 (0.95238).
     expect(toFractional(1.952)).toEqual([20, 21]);
-    expect(odds('fractional', 1.95, 1.91)).toEqual(['19/20', '10/11']);
-    // 46.0 was 40/1 (11% off) and 41.5 too: 45/1 and 81/2.
-    expect(odds('fractional', 46, 41.5, 41)).toEqual(['45/1', '81/2', '40/1']);
-    // 3.125 (2.125) is no ladder fraction: 17/8. A tie between two ladder fractions within the tolerance: the shorter.
+    // 3.125 (2.125) is no ladder fraction: 17/8.
     expect(toFractional(3.125)).toEqual([17, 8]);
     // Off the top of the ladder, exact too.
     expect(odds('fractional', 501, 1001, 1500.4)).toEqual(['500/1', '1000/1', '7497/5']);
+  });
+
+  it('fractional never hides a move the decimal shows: two different two-decimal quotes never read alike', () => {
+    // Issue 35, class 6, over every two-decimal quote from 1.01 to 1000.00.
+    const seen = new Map<string, number>();
+    const clashes: string[] = [];
+    for (let h = 101; h <= 100_000; h++) {
+      const d = h / 100;
+      const shown = formatOdds(d, 'fractional');
+      const [n, m] = toFractional(d);
+      // What is shown is the price to within half a cent (its ladder fraction) or exactly (its own quote).
+      if (Math.abs(n / m + 1 - d) > 0.005 + 1e-9) clashes.push(`${d} reads ${shown}, off by more than half a cent`);
+      const before = seen.get(shown);
+      if (before !== undefined) clashes.push(`${before} and ${d} both read ${shown}`);
+      seen.set(shown, d);
+    }
+    expect(clashes).toEqual([]);
   });
 
   it('Malay and Indonesian never read a price as zero: a tiny one keeps three significant digits and its sign', () => {

@@ -116,8 +116,9 @@ export const countOf = (n: number, noun: string, plural = `${noun}s`): string =>
 
 /**
  * The fractions a book prints, in their reduced form (6/4 reads 3/2, 4/6 reads 2/3, 100/30 reads 10/3), from 1/100 to
- * 1000/1. A price reads as the nearest of them (a tie: the shorter) only where it is that fraction quoted to two
- * decimals (LADDER_TOLERANCE: 1.91 is 10/11); anywhere else as its exact fraction (toFractional).
+ * 1000/1. A price reads as the nearest of them (a tie: the shorter) only where it is that fraction quoted (a two-decimal
+ * quote: the fraction rounded to two decimals, 1.91 is 10/11; a longer price: within LADDER_TOLERANCE); anywhere else
+ * as its exact fraction (toFractional).
  */
 export const FRACTION_LADDER: ReadonlyArray<readonly [number, number]> = [
   [1, 100],
@@ -212,19 +213,39 @@ export const FRACTION_LADDER: ReadonlyArray<readonly [number, number]> = [
 ];
 
 /**
- * How far (in decimal odds) a price may be from a ladder fraction and still read as it: half a cent, the rounding of
- * a two-decimal quote of the fraction (10/11 is 1.909..., quoted 1.91). A price further away reads exactly, so a
- * move the decimal shows is never hidden: 1.95 is 19/20, not 10/11; 46.0 is 45/1 and 41.5 is 81/2, not both 40/1.
+ * How far (in decimal odds) a price quoted to more than two decimals may be from a ladder fraction and still read as
+ * it: half a cent, the rounding of a two-decimal quote of the fraction (10/11 is 1.909..., quoted 1.91). A price
+ * further away reads exactly, so a move the decimal shows is never hidden: 1.95 is 19/20, not 10/11; 46.0 is 45/1 and
+ * 41.5 is 81/2, not both 40/1.
  */
 export const LADDER_TOLERANCE = 0.005;
 
+/** A price quoted to two decimals or fewer (1.23, 41.5, 46): its hundredths, else null (1.952). */
+function hundredths(d: number): number | null {
+  const h = Math.round(d * 100);
+  return Math.abs(d * 100 - h) < 1e-6 ? h : null;
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
 /**
- * A decimal price as a fraction [numerator, denominator] of its profit d - 1: the nearest ladder fraction where the
- * price is within LADDER_TOLERANCE of it (2.5 -> [3, 2], 1.91 -> [10, 11]); else the exact fraction, the simplest one
- * that reads as the price does to three decimals (1.95 -> [19, 20], 1.952 -> [20, 21], 41.5 -> [81, 2]).
+ * A decimal price as a fraction [numerator, denominator] of its profit d - 1, as a trader reads it:
+ * - the nearest ladder fraction where the price is it quoted: a two-decimal price that is the fraction rounded to two
+ *   decimals (2.5 -> [3, 2], 1.91 -> [10, 11], 2.38 -> [11, 8]), a longer one within LADDER_TOLERANCE (1.667 -> [2, 3]);
+ * - else a two-decimal price's own quote, reduced (1.23 -> [23, 100], 1.95 -> [19, 20], 41.5 -> [81, 2], 46 -> [45, 1]);
+ * - else the simplest fraction that reads as the price does to three decimals (1.952 -> [20, 21]).
+ * Two different two-decimal quotes never read alike: each reads as its own value or as the one ladder fraction whose
+ * two-decimal quote it is.
  */
 export function toFractional(d: number): [number, number] {
   const ladder = nearestLadder(d - 1);
+  const h = hundredths(d);
+  if (h !== null) {
+    // Half up, as a book quotes: 11/8 (2.375) is 2.38, so 2.37 reads as itself (137/100), never 11/8 beside 2.38.
+    if (Math.round((ladder[0] / ladder[1] + 1) * 100 + 1e-9) === h) return ladder;
+    const g = gcd(h - 100, 100);
+    return [(h - 100) / g, 100 / g];
+  }
   if (Math.abs(ladder[0] / ladder[1] + 1 - d) <= LADDER_TOLERANCE + 1e-9) return ladder;
   const x = Math.round((d - 1) * 1000) / 1000;
   return simplestFraction(Math.max(1e-9, x - 0.0005 + 1e-9), x + 0.0005 - 1e-9);

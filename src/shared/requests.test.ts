@@ -40,7 +40,7 @@ describe('purposeSplit', () => {
       ['checking for settlements', 3],
       ['specials and outrights', 2],
       ['price streams opened', 1],
-      ['on screen', 4],
+      ['your own look-ups', 4],
     ]);
   });
 });

@@ -4,21 +4,38 @@
 /**
  * Why a request is made: the settled walk, the fetch again of a settlement that arrived malformed ("repair"),
  * period results, specials and outrights, stream opens, fixtures and other look-ups, and what the trader asked
- * for on screen ("ui").
+ * for themselves ("ui": their own look-ups).
  */
 export const PURPOSES = ['settled', 'repair', 'results', 'specials', 'stream', 'lookup', 'ui'] as const;
 export type Purpose = (typeof PURPOSES)[number];
 
-/** Trader-facing names of the purposes, in the order they are listed: what the request was for, in a trader's words. */
+/**
+ * Trader-facing names of the purposes, in the order they are listed: what the request was for, in a trader's words
+ * (the Coverage view, the quota's tooltip, the recorder's summary).
+ */
 export const PURPOSE_LABELS: Record<Purpose, string> = {
   settled: 'checking for settlements',
-  repair: 'damaged settlements fetched again',
+  repair: 'incomplete settlements asked for again',
   results: 'period results',
   specials: 'specials and outrights',
   stream: 'price streams opened',
-  lookup: 'fixtures and look-ups',
-  ui: 'on screen',
+  lookup: 'fixtures and match details',
+  ui: 'your own look-ups',
 };
+
+/** The requests the service turned away this hour (HTTP 429), in words: "3 turned away (too many requests)". */
+export const turnedAwayWords = (n: number): string => `${n.toLocaleString('en-US')} turned away (too many requests)`;
+
+/** Requests the app held back for being over their purpose's share, in words: nothing was sent. */
+export const HELD_BACK_WORDS = 'held back over their share (not sent)';
+
+/** Where the hourly limit comes from, in words: "limit 1,000 an hour, as the service states it". */
+export function quotaSourceWords(limit: number | null, source: 'headers' | 'setting' | null): string {
+  const figure = limit != null ? `limit ${limit.toLocaleString('en-US')} an hour, ` : '';
+  if (source === 'headers') return `${figure}as the service states it`;
+  if (source === 'setting') return `${figure}from your setting (Settings › Hourly quota)`;
+  return 'not connected';
+}
 
 export interface RequestCounts {
   /** Requests sent (every attempt, 429s and failures included). */

@@ -166,7 +166,7 @@ for (const size of SIZES) {
       // The market moves while the form is open: the untouched box follows it and says it moved.
       sim.script.setMarket(id, ml, { home: 2.05, away: 1.85 });
       await expect(box).toHaveValue('2.05');
-      await expect(page.getByTestId('record-bet-moved')).toHaveText('· live price moved to 2.050');
+      await expect(page.getByTestId('record-bet-moved')).toHaveText('· the live price moved from 2.000');
 
       // 2.67 is 30% above the live 2.05: asked, nothing recorded yet.
       await box.fill('2.67');
@@ -184,7 +184,7 @@ for (const size of SIZES) {
       await expect(ask).toBeVisible();
       // A typed price keeps its place when the market moves again, and says so.
       sim.script.setMarket(id, ml, { home: 2.1, away: 1.8 });
-      await expect(page.getByTestId('record-bet-moved')).toHaveText('· live price moved to 2.100 (yours is kept)');
+      await expect(page.getByTestId('record-bet-moved')).toHaveText('· the live price moved from 2.050 to 2.100');
       await expect(box).toHaveValue('2.67');
       // Asked once: Enter keeps it.
       await box.press('Enter');

@@ -114,9 +114,7 @@ test('the quota tooltip splits the hour by purpose as the upstream counted it, a
   await quota.hover();
   const tooltip = page.getByTestId('quota-tooltip');
   await expect(tooltip).toBeVisible();
-  await expect(tooltip.getByTestId('quota-source')).toHaveText(
-    "limit 100,000/hour, from the service's rate-limit headers",
-  );
+  await expect(tooltip.getByTestId('quota-source')).toHaveText('limit 100,000 an hour, as the service states it');
   const norm = (split: Record<string, number>) =>
     JSON.stringify(
       Object.entries(split)
@@ -177,7 +175,7 @@ test('without rate-limit headers the tooltip says the limit is the setting', asy
   await expect(quota).toHaveText(/^quota [1-9]\d*\/1,000 this hour/);
   await quota.focus();
   await expect(page.getByTestId('quota-tooltip').getByTestId('quota-source')).toHaveText(
-    'limit 1,000/hour, from your setting (Settings › Hourly quota)',
+    'limit 1,000 an hour, from your setting (Settings › Hourly quota)',
   );
   await expect(page.getByTestId('quota-tooltip').getByTestId('quota-purpose-settled')).toHaveText(/^[1-9]\d*$/);
 });

@@ -1,7 +1,8 @@
 // Ctrl/Cmd+K: one box that finds events (watched and fixtures), views and actions, and runs the chosen one. It lists
-// whatever the app can do from a key or a button (views, theme, do-not-disturb, the selected event's detail, bet,
-// mute, snooze and removal, undo, exports, checking settlements, the lists' own keys), each with its key: the
-// actions of a view's keys are those very keys, pressed in that view (pressViewKey), so the two cannot disagree.
+// whatever the app can do from a key or a button (views, theme, odds format and time zone, do-not-disturb, the
+// selected event's detail, bet, mute, snooze and removal, undo, exports, checking settlements, the lists' own keys),
+// each with its key: the actions of a view's keys are those very keys, pressed in that view (pressViewKey), so the
+// two cannot disagree.
 // What it lists is built by ./paletteCommands.ts; this draws the box and the list and walks it by keys.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FixtureView } from '../../../shared/ipc/contract';

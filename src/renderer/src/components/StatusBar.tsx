@@ -4,7 +4,14 @@
 import { useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QuotaView, StreamState } from '../../../shared/ipc/contract';
-import { describeSkew, purposeSplit, skewAmount } from '../../../shared/requests';
+import {
+  describeSkew,
+  HELD_BACK_WORDS,
+  purposeSplit,
+  quotaSourceWords,
+  skewAmount,
+  turnedAwayWords,
+} from '../../../shared/requests';
 import { countOf, zoneLabel } from '../../../shared/formats';
 import { eventName, fmtShortDateTime, fmtTime, useTimeZone, utcTitle } from '../format';
 import { useStore } from '../store';
@@ -52,7 +59,15 @@ export function StatusBar() {
           ? `${countOf(counts.get(k)!, 'match', 'matches')} over, no more prices`
           : `${counts.get(k)} ${STATE_WORDS[k]}`,
       );
-  const dotClass = offline ? 'offline' : streams.length === 0 ? 'idle' : live === open ? 'online' : 'degraded';
+  // Every watched match over: nothing is live and nothing will be, said as it is rather than "stream 0/0 live".
+  const allOver = streams.length > 0 && open === 0;
+  const dotClass = offline
+    ? 'offline'
+    : streams.length === 0 || allOver
+      ? 'idle'
+      : live === open
+        ? 'online'
+        : 'degraded';
   const q = status?.quota;
   const paused = q?.pausedUntil && q.pausedUntil > Date.now() ? q.pausedUntil : null;
   const skew = describeSkew(q?.clockSkewMs);
@@ -76,10 +91,12 @@ export function StatusBar() {
         <span className={`dot ${dotClass}`} aria-hidden />{' '}
         {streams.length === 0
           ? 'no streams'
-          : offline
-            ? `${countOf(open, 'stream')} waiting (offline)`
-            : `stream ${live}/${open} live`}
-        {others.length > 0 && <span className="muted"> ({others.join(', ')})</span>}
+          : allOver
+            ? `no live streams: ${streams.length === 1 ? 'the watched match is' : 'every watched match is'} over`
+            : offline
+              ? `${countOf(open, 'stream')} waiting (offline)`
+              : `stream ${live}/${open} live`}
+        {others.length > 0 && !allOver && <span className="muted"> ({others.join(', ')})</span>}
       </span>
       <span className="seg" data-testid="status-plan">
         plan {status?.plan ?? '—'}
@@ -179,7 +196,7 @@ function QuotaTooltip({ q, paused, style }: { q: QuotaView; paused: number | nul
     <div role="tooltip" id="quota-tooltip" className="quota-tooltip" data-testid="quota-tooltip" style={style}>
       <div className="qt-head">
         Requests this hour: {n(total)}
-        {q.rateLimited > 0 && <span className="status-error"> ({n(q.rateLimited)} answered 429)</span>}
+        {q.rateLimited > 0 && <span className="status-error"> ({turnedAwayWords(q.rateLimited)})</span>}
       </div>
       {split.length === 0 ? (
         <div className="muted">none yet</div>
@@ -199,17 +216,10 @@ function QuotaTooltip({ q, paused, style }: { q: QuotaView; paused: number | nul
       )}
       {refused.length > 0 && (
         <div data-testid="quota-refused">
-          refused over their share (nothing sent): {refused.map((r) => `${r.label} ${n(r.count)}`).join(', ')}
+          {HELD_BACK_WORDS}: {refused.map((r) => `${r.label} ${n(r.count)}`).join(', ')}
         </div>
       )}
-      <div data-testid="quota-source">
-        {q.limit != null ? `limit ${n(q.limit)}/hour, ` : ''}
-        {q.source === 'headers'
-          ? "from the service's rate-limit headers"
-          : q.source === 'setting'
-            ? 'from your setting (Settings › Hourly quota)'
-            : 'not connected'}
-      </div>
+      <div data-testid="quota-source">{quotaSourceWords(q.limit, q.source)}</div>
       {q.resetAt != null && <div className="muted">next request frees up {fmtTime(q.resetAt)}</div>}
       {paused && (
         <div className="status-error" data-testid="quota-paused">

@@ -11,12 +11,16 @@ import { focusSearch, pressViewKey, RECORD_BET_EVENT, VIEW_KEYS } from '../keys'
 import { askNotificationPermission, notificationPermission } from '../notify';
 import type { ViewName } from '../store/ui';
 import { SNOOZE_CHOICES, snooze } from './Snooze';
+import { changeSetting, openTimeZoneSetting } from '../views/settings/Appearance';
+import { DEFAULT_ODDS_FORMAT, ODDS_FORMAT_NAMES, ODDS_FORMATS, systemTimeZone } from '../../../shared/formats';
 
 export interface PaletteItem {
   id: string;
   group: 'Event' | 'View' | 'Action';
   label: string;
   hint?: string;
+  /** Listed only for a query that finds it (each odds format by name), so the list with no query stays short. */
+  typedOnly?: boolean;
   run(): void | Promise<void>;
 }
 
@@ -64,12 +68,15 @@ export function paletteItems(
   return [...actions, ...viewItems(s), ...eventItems(s, watchEvents, fixtures)];
 }
 
-/** The items a query shows: every word found in an item's label or hint; with no words, all but the fixtures. */
+/**
+ * The items a query shows: every word found in an item's label or hint; with no words, all but the fixtures and the
+ * items listed only when typed for.
+ */
 export function matchingItems(items: PaletteItem[], query: string): PaletteItem[] {
   const tokens = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   const hits = tokens.length
     ? items.filter((it) => tokens.every((t) => `${it.label} ${it.hint ?? ''}`.toLowerCase().includes(t)))
-    : items.filter((it) => it.group !== 'Event' || it.id.startsWith('ev-'));
+    : items.filter((it) => !it.typedOnly && (it.group !== 'Event' || it.id.startsWith('ev-')));
   return hits.slice(0, 50);
 }
 
@@ -92,11 +99,7 @@ function appActions(s: StoreState): PaletteItem[] {
       useStore.setState({ view: 'watchlist', fixturesOpen: true, openedFrom: null }),
     ),
     act('search', "Search or filter this view's list", () => focusSearch(), '/'),
-    act(
-      'theme',
-      `Switch to the ${s.theme === 'dark' ? 'light' : 'dark'} theme`,
-      () => void s.updateSettings({ theme: s.theme === 'dark' ? 'light' : 'dark' }),
-    ),
+    ...appearanceActions(s),
     act(
       'dnd',
       s.settings?.doNotDisturb ? 'Turn do-not-disturb off' : 'Turn do-not-disturb on (no notification, no sound)',
@@ -136,6 +139,31 @@ function appActions(s: StoreState): PaletteItem[] {
     );
   }
   return actions;
+}
+
+/**
+ * The theme, the odds format (each by name) and the time zone, changed as Settings changes them: "format", "odds",
+ * "theme" and "zone" each find them. The current choice is marked and left in the list.
+ */
+function appearanceActions(s: StoreState): PaletteItem[] {
+  const format = s.settings?.oddsFormat ?? DEFAULT_ODDS_FORMAT;
+  const inUse = (on: boolean) => (on ? ' · in use' : '');
+  // The other theme first: the one a trader typing "theme" means.
+  const themes = s.theme === 'dark' ? (['light', 'dark'] as const) : (['dark', 'light'] as const);
+  return [
+    ...themes.map((t) =>
+      act(`theme-${t}`, `Theme: ${t}${inUse(s.theme === t)}`, () => changeSetting({ theme: t }, 'Theme')),
+    ),
+    ...ODDS_FORMATS.map((f) => ({
+      ...act(`odds-${f}`, `Odds format: ${ODDS_FORMAT_NAMES[f]}${inUse(format === f)}`, () =>
+        changeSetting({ oddsFormat: f }, 'Odds format'),
+      ),
+      typedOnly: true,
+    })),
+    act('time-zone', `Time zone: ${s.settings?.timeZone ?? systemTimeZone()}, change it in Settings`, () =>
+      openTimeZoneSetting(),
+    ),
+  ];
 }
 
 /** The selected event's own actions: open, record a bet, mute, snooze and stop watching. */

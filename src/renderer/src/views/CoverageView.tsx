@@ -1,7 +1,8 @@
-// Coverage: how many events each sport has in the book right now, and what this hour's requests were spent on.
+// Coverage: how many events each sport has in the book right now, and what this hour's requests were spent on, in
+// the words the quota's tooltip uses (src/shared/requests.ts).
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { purposeSplit } from '../../../shared/requests';
+import { purposeSplit, quotaSourceWords, turnedAwayWords } from '../../../shared/requests';
 import { useStore } from '../store';
 
 export function CoverageView() {
@@ -37,7 +38,7 @@ export function CoverageView() {
           <thead>
             <tr>
               <th>Sport</th>
-              <th className="num">Events</th>
+              <th className="num">Events in the book</th>
             </tr>
           </thead>
           <tbody>
@@ -57,13 +58,15 @@ export function CoverageView() {
   );
 }
 
+const capitalised = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+
 /** Every purpose with this hour's count, zeros included, so a quiet purpose is visibly quiet. */
 function RequestSplit() {
   const quota = useStore((s) => s.status?.quota);
   if (!quota?.byPurpose) return null;
   const rows = purposeSplit(quota.byPurpose);
   const total = rows.reduce((a, r) => a + r.count, 0);
-  // Requests the governor refused over their purpose's share: a column only in an hour that had some.
+  // Requests held back over their purpose's share (never sent): a column only in an hour that had some.
   const refused = quota.refused ?? null;
   const refusedTotal = refused ? Object.values(refused).reduce((a, c) => a + c, 0) : 0;
   return (
@@ -72,15 +75,19 @@ function RequestSplit() {
       <table className="grid" data-testid="coverage-requests">
         <thead>
           <tr>
-            <th>Spent on</th>
-            <th className="num">Requests</th>
-            {refusedTotal > 0 && <th className="num">Refused over share</th>}
+            <th>What for</th>
+            <th className="num">Requests sent</th>
+            {refusedTotal > 0 && (
+              <th className="num" title="Requests the app did not send: their purpose had used its share of the hour">
+                Held back (not sent)
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.purpose}>
-              <td>{r.label}</td>
+              <td>{capitalised(r.label)}</td>
               <td className="num" data-testid={`coverage-requests-${r.purpose}`}>
                 {r.count.toLocaleString('en-US')}
               </td>
@@ -92,7 +99,7 @@ function RequestSplit() {
             </tr>
           ))}
           <tr>
-            <td>total{quota.rateLimited > 0 ? ` (${quota.rateLimited.toLocaleString('en-US')} answered 429)` : ''}</td>
+            <td>Total{quota.rateLimited > 0 ? `, ${turnedAwayWords(quota.rateLimited)}` : ''}</td>
             <td className="num" data-testid="coverage-requests-total">
               {total.toLocaleString('en-US')}
             </td>
@@ -105,12 +112,7 @@ function RequestSplit() {
         </tbody>
       </table>
       <p className="muted small-text" data-testid="coverage-requests-source">
-        {quota.limit != null ? `Limit ${quota.limit.toLocaleString('en-US')} per hour, ` : ''}
-        {quota.source === 'headers'
-          ? "stated by the service's rate-limit headers."
-          : quota.source === 'setting'
-            ? 'from your setting (Settings › Hourly quota).'
-            : 'not connected.'}
+        {capitalised(quotaSourceWords(quota.limit, quota.source))}.
       </p>
     </>
   );

@@ -8,12 +8,19 @@
 // left beside "Bet recorded". The form's state and its rules are useRecordBet; RecordBet draws it.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { formatOdds, type OddsFormat } from '../../../shared/formats';
+import { formatOddsPair, type OddsFormat } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
 import { formatMoney, pricedSides, sideName, sideWords } from '../../../shared/trading';
 import type { MarketView, PriceSide } from '../../../shared/domain';
 import { host } from '../host';
-import { FarAskQuestion, PriceBox, PriceReadBack, useFarAsk, usePriceBox } from '../components/PriceBox';
+import {
+  FarAskQuestion,
+  PriceBox,
+  PriceReadBack,
+  useFarAsk,
+  usePriceBox,
+  type PriceBoxState,
+} from '../components/PriceBox';
 import { useOddsFormat } from '../format';
 import { RECORD_BET_EVENT } from '../keys';
 import { useStore } from '../store';
@@ -219,7 +226,7 @@ export function RecordBet({ eventId }: { eventId: number }) {
         Cancel (Esc)
       </button>
       <PriceReadBack what={f.words} box={box} format={format} testId="record-bet-readback">
-        <LiveMoved live={f.live} chosenAt={f.chosenAt} edited={box.edited} format={format} />
+        <LiveMoved live={f.live} chosenAt={f.chosenAt} box={box} format={format} />
       </PriceReadBack>
       {ask.asking && typed.ok && f.live !== null && (
         <FarAskQuestion live={f.live} shown={typed.shown} format={format} testId="record-bet" onChange={ask.back} />
@@ -233,34 +240,41 @@ export function RecordBet({ eventId }: { eventId: number }) {
   );
 }
 
-/** After the read-back: the live price has moved since the line was chosen (yours kept if typed), or is gone. */
+/**
+ * After the read-back, said once: the box follows the market, so the note names only where it moved from ("the live
+ * price moved from 2.000"), the price it moved to being in the box and the read-back; a price the trader typed stays,
+ * so a move after it names both ("the live price moved from 2.050 to 2.100") unless the typed price is the live one.
+ * Gone: "no live price now".
+ */
 function LiveMoved({
   live,
   chosenAt,
-  edited,
+  box,
   format,
 }: {
   live: number | null;
   chosenAt: number | null;
-  edited: boolean;
+  box: PriceBoxState;
   format: OddsFormat;
 }) {
-  const moved = live !== null && chosenAt !== null && live !== chosenAt;
+  if (chosenAt === null) return null;
+  if (live === null)
+    return (
+      <span className="muted" data-testid="record-bet-moved">
+        {' '}
+        · no live price now
+      </span>
+    );
+  // Typed: moved since the box last followed it (what the trader saw when typing), and not to the typed price.
+  const was = box.edited ? (box.filled ?? chosenAt) : chosenAt;
+  const held = box.value.ok ? box.value.decimal : null;
+  if (live === was || (box.edited && held === live)) return null;
+  const [from, to] = formatOddsPair(was, live, format);
   return (
-    <>
-      {moved && (
-        <span className="muted" data-testid="record-bet-moved">
-          {' '}
-          · live price moved to {formatOdds(live, format)}
-          {edited ? ' (yours is kept)' : ''}
-        </span>
-      )}
-      {live === null && chosenAt !== null && (
-        <span className="muted" data-testid="record-bet-moved">
-          {' '}
-          · no live price now
-        </span>
-      )}
-    </>
+    <span className="muted" data-testid="record-bet-moved">
+      {' '}
+      · the live price moved from {from}
+      {box.edited ? ` to ${to}` : ''}
+    </span>
   );
 }

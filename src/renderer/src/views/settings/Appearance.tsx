@@ -16,14 +16,13 @@ import { Row, type SettingsSectionProps } from './Row';
 
 export function AppearanceSection({ settings }: Pick<SettingsSectionProps, 'settings'>) {
   const theme = useStore((s) => s.theme);
-  const update = useStore((s) => s.updateSettings);
   return (
     <>
       <h2>Appearance</h2>
       <Row label="Theme">
         <select
           value={theme}
-          onChange={(e) => void update({ theme: e.target.value as 'dark' | 'light' })}
+          onChange={(e) => changeSetting({ theme: e.target.value as 'dark' | 'light' }, 'Theme')}
           data-testid="theme-select"
         >
           <option value="dark">Dark</option>
@@ -39,15 +38,31 @@ export function AppearanceSection({ settings }: Pick<SettingsSectionProps, 'sett
 
 const EXAMPLE_PRICE = 1.952;
 
+/** A setting changed as Settings changes it (the command palette's too): saved, and a toast if it was not. */
+export function changeSetting(patch: SettingsPatch, what: string): void {
+  const { updateSettings, toast } = useStore.getState();
+  void updateSettings(patch).then((err) => err && toast(`${what} not saved: ${err.message}`, 'error'));
+}
+
+/** Settings opened at the time zone, its list focused (the palette's "Time zone"). */
+export function openTimeZoneSetting(): void {
+  useStore.getState().setView('settings');
+  // After Settings is on screen: two frames, so its rows are drawn.
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const select = document.querySelector<HTMLSelectElement>('[data-testid="time-zone-select"]');
+      select?.scrollIntoView({ block: 'center' });
+      select?.focus();
+    }),
+  );
+}
+
 function OddsAndClock({ settings }: Pick<SettingsSectionProps, 'settings'>) {
-  const update = useStore((s) => s.updateSettings);
-  const toast = useStore((s) => s.toast);
   const system = systemTimeZone();
   const zone = settings?.timeZone ?? system;
   const format = settings?.oddsFormat ?? 'decimal';
   const zones = useMemo(() => timeZoneNames([zone, system]), [zone, system]);
-  const change = (patch: SettingsPatch, what: string) =>
-    void update(patch).then((err) => err && toast(`${what} not saved: ${err.message}`, 'error'));
+  const change = changeSetting;
   return (
     <>
       <Row
