@@ -295,6 +295,19 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
 const oddsOf = (p: number, margin: number) => Math.min(501, Math.max(1.01, round(1 / (p * (1 + margin)), 2)));
 const trueOddsOf = (o: number) => Math.max(1.001, round(o, 3));
 
+/**
+ * A special's prices: two runners carry the margin in proportion (oddsOf); a field carries it as books put it on
+ * outrights, an equal share of the overround on every runner (Buchdahl's margin proportional to odds), so a long shot
+ * is priced far shorter than its chance (the favourite-longshot bias) and every de-vig model, MPTO too, finds each
+ * runner a fair price. A runner's chance is floored at 0.1% first: no book lays a 1,000-to-one shot at its fair price.
+ */
+function specialOdds(probs: readonly number[], margin: number): number[] {
+  if (probs.length <= 2) return probs.map((p) => oddsOf(p, margin));
+  const floored = probs.map((p) => Math.max(p, 0.001));
+  const s = floored.reduce((a, b) => a + b, 0);
+  return floored.map((p) => Math.min(501, Math.max(1.01, round(1 / (p / s + margin / probs.length), 2))));
+}
+
 function softmax(ws: readonly number[]): number[] {
   const max = Math.max(...ws);
   const es = ws.map((w) => Math.exp(w - max));
@@ -672,7 +685,8 @@ export class World {
       league,
       template,
       contestants: named.map((n) => ({ id: this.nextContestantId++, ...n, weight: rng.normal() * spread })),
-      margin: named.length > 2 ? rng.range(0.03, 0.05) : rng.range(0.02, 0.05),
+      // An outright book's overround grows with its field (1.2-2% a runner: 14-24% for twelve), as real books' do.
+      margin: named.length > 2 ? named.length * rng.range(0.012, 0.02) : rng.range(0.02, 0.05),
       ladderIdx: 0,
       openedMs: this.nowMs,
       cutoffMs,
@@ -1341,8 +1355,7 @@ export class World {
     }
     const maxWin = MAX_WIN_LADDER[sp.ladderIdx] ?? 1000;
     if (!opening) for (const c of sp.contestants) c.weight += rng.normal() * 0.08;
-    const probs = softmax(sp.contestants.map((c) => c.weight));
-    const odds = probs.map((p) => oddsOf(p, sp.margin));
+    const odds = specialOdds(softmax(sp.contestants.map((c) => c.weight)), sp.margin);
     const prev = sp.ticks[sp.ticks.length - 1];
     const at = formatServiceTime(now);
     if (prev) {
