@@ -236,35 +236,3 @@ export function resultChances(diff: IntDist): { home: number; draw: number; away
   const s = split(diff, 0);
   return { home: s.above, draw: s.at, away: s.below };
 }
-
-/**
- * A main line keeps its value while its chances stay within EVENS_BAND of evens; past that it moves (in whole steps of
- * `step`, so a half line stays on its grid and a quarter line a quarter line) to the value nearest evens, as books
- * re-centre a ladder in play. With a margin of at most 5%, a line at 0.40-0.60 is priced between 1.59 and 2.5.
- */
-export const EVENS_BAND = 0.1;
-
-/**
- * The line value (on the counted quantity, as Rung.at) nearest evens, reached from `at` in steps of `step`; `at`
- * itself while its up chance is within EVENS_BAND of a half. Chances fall as the line rises, so the walk goes one way
- * and stops at the first step that does not come closer.
- */
-export function recentre(d: IntDist, at: number, step: number): number {
-  const off = (x: number) => {
-    const c = lineChances(d, x);
-    return c ? Math.abs(c.up - 0.5) : 0.5;
-  };
-  const here = lineChances(d, at);
-  if (here && Math.abs(here.up - 0.5) <= EVENS_BAND) return at;
-  const dir = here && here.up < 0.5 ? -1 : 1;
-  let best = at;
-  let bestOff = off(at);
-  for (let i = 0; i < 1000; i++) {
-    const next = best + dir * step;
-    const o = off(next);
-    if (!(o < bestOff)) break;
-    best = next;
-    bestOff = o;
-  }
-  return best;
-}

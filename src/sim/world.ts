@@ -26,7 +26,6 @@ import {
   fromNormalSides,
   fromSides,
   lineChances,
-  recentre,
   resultChances,
   noDraw,
   orderLadder,
@@ -889,10 +888,10 @@ export class World {
    * Prices every line from the event's price model: the moneyline, the spreads, the totals and the team totals all
    * from one distribution of the final score (./ladders.ts), with only the margin on top, so a draw no bet is shorter
    * than the win and Home -0.5 is the win. Each ladder (the spread lines, the totals lines, a team's total) is kept in
-   * order and a line as good as decided is not offered (prices null). A line whose chances drift more than
-   * EVENS_BAND from evens (a score, the clock running down) moves to the value nearest evens under its own id, as
-   * books re-centre a ladder. Lines a scenario holds stand still (the moneyline under any hold: a decided price stays
-   * decided); an offline one comes back only if `bringBack` says so. Returns the lines whose prices or value changed.
+   * order and a line as good as decided is not offered (prices null). A line keeps its value under its id (a bet
+   * taken on it settles on that value), so in play a line the score has run past is priced long, not moved. Lines a
+   * scenario holds stand still (the moneyline under any hold: a decided price stays decided); an offline one comes
+   * back only if `bringBack` says so. Returns the lines whose prices changed.
    */
   private repriceLadders(ev: SimEvent, bringBack: (m: MarketState) => boolean): MarketState[] {
     const lines = ev.markets.filter(
@@ -914,8 +913,6 @@ export class World {
         changed.push(ml);
       }
     }
-    // A set count moves a whole set at a time (2.5 sets to 3.5); goals, runs and points by half a unit.
-    const step = ev.sport.kind === 'sets' ? 1 : 0.5;
     const rungOf = (m: MarketState): Rung | null => {
       const spread = m.kind === 'spread';
       const dist = spread
@@ -925,12 +922,8 @@ export class World {
           : m.side === 'away'
             ? dists.away
             : dists.home;
-      const at = recentre(dist, spread ? -(m.line ?? 0) : (m.line ?? 0), step);
-      const line = (spread ? -at : at) + 0; // + 0: never "-0" in JSON
-      if (line !== m.line) {
-        m.line = line;
-        if (!changed.includes(m)) changed.push(m);
-      }
+      const line = m.line ?? 0;
+      const at = spread ? -line : line;
       const chances = lineChances(dist, at);
       if (!chances || chances.up < DECIDED || chances.down < DECIDED) return null;
       return { at, up: oddsOf(chances.up, m.margin), down: oddsOf(chances.down, m.margin) };

@@ -131,5 +131,6 @@ describe('the simulated world prices its ladders in order', () => {
     expect(played.filter((s) => s.scored).length).toBeGreaterThan(20);
     expect([...seen.values()].filter((s) => s.quarters).length).toBeGreaterThan(3);
     expect(messages).toBeGreaterThan(10_000);
-  });
+    // Eight simulated hours of 60 events, CPU only: ~15 s alone, up to a minute beside the other test files on 2 cores.
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 // Issue 34, class 8, across markets: at every 5 s step of whole simulated matches (virtual time, every sport), the
 // moneyline, the spreads and the totals of a match come from one score distribution: a draw no bet (Home 0) is never
-// longer than the win, Home +0.5 is home-or-draw and Home -0.5 the win on the moneyline's own fair chances; in play
-// the main total is re-centred to stay near evens; and every outright's fair prices are finite and credible.
+// longer than the win, Home +0.5 is home-or-draw and Home -0.5 the win on the moneyline's own fair chances; and every
+// outright's fair prices are finite and credible.
 import { describe, expect, it } from 'vitest';
 import { DEVIG_MODELS, type Market } from '../../src/shared/api';
 import { devig, fairPriceProblem } from '../../src/shared/devig';
@@ -9,17 +9,15 @@ import { World } from '../../src/sim/world';
 
 const START = Date.UTC(2026, 10, 22, 12);
 const STEP = 5_000;
-const SETS = new Set([4, 5, 6]);
 
 /** The two-way market's home (over) fair chance, margin taken out in proportion. */
 const fairUp = (a: number, b: number) => devig([a, b], 'EM').probabilities[0]!;
 
 describe('the markets of one simulated match agree', () => {
-  it('moneyline, spreads and the main total at every step; outrights credible', () => {
+  it('moneyline and spreads at every step; outrights credible', () => {
     const world = new World({ seed: 34, startMs: START, events: 60, historyMs: 0 });
     const bad: string[] = [];
     let compared = 0;
-    let mainInPlay = 0;
     const until = START + 8 * 3600_000;
     for (let t = START + STEP; t <= until && bad.length < 20; t += STEP) {
       world.advanceTo(t);
@@ -59,21 +57,6 @@ describe('the markets of one simulated match agree', () => {
               );
           }
         }
-        // In play the main total stays near evens, unless it cannot move that way: it is already the lowest line the
-        // score allows (soccer's last minutes: Over 0.5 long), or a set count with no line left beyond it.
-        const main = ev.markets.find((m) => m.line_id === id * 10 + 2);
-        if (ev.live_status === 1 && main?.prices?.over && main.prices.under && main.line !== null) {
-          const { over, under } = main.prices;
-          const score = (ev.score_home ?? 0) + (ev.score_away ?? 0);
-          const step = SETS.has(ev.sport_id) ? 1 : 0.5;
-          const stuckLow = over > under && main.line - step <= score;
-          const stuckSets = SETS.has(ev.sport_id);
-          mainInPlay++;
-          if ((over < 1.5 || over > 2.8 || under < 1.5 || under > 2.8) && !stuckLow && !stuckSets)
-            bad.push(
-              `${when} ${id} sport ${ev.sport_id} at ${ev.score_home}-${ev.score_away}: Over ${main.line} ${over}/${under}`,
-            );
-        }
       }
       if (t % (30 * 60_000) === 0) {
         for (const model of DEVIG_MODELS)
@@ -86,6 +69,6 @@ describe('the markets of one simulated match agree', () => {
     }
     expect(bad.slice(0, 20)).toEqual([]);
     expect(compared).toBeGreaterThan(1000);
-    expect(mainInPlay).toBeGreaterThan(1000);
-  });
+    // Eight simulated hours of 60 events, CPU only: ~9 s alone, up to a minute beside the other test files on 2 cores.
+  }, 120_000);
 });
