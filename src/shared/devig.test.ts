@@ -7,7 +7,9 @@ import {
   devigOddsRatio,
   devigPower,
   devigShin,
+  FAIR_STRETCH_LIMIT,
   fairOddsByModel,
+  fairPriceProblem,
 } from './devig';
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -110,5 +112,48 @@ describe('input checks and the all-model view', () => {
     const r = devigMarginProportional(odds);
     expect(sum(r.probabilities)).toBeCloseTo(1, 9);
     expect(r.probabilities[2]).toBeGreaterThan(0);
+  });
+});
+
+describe('fairPriceProblem: when a fair price is shown as a dash, and why', () => {
+  it('a fair price 12x the offered one is not credible, and says why in words', () => {
+    // The walkthrough's long shot: offered at 334.95 (+33495), MPTO's floored chance gives about a million.
+    expect(fairPriceProblem(334.95, 1_001_840)).toMatch(/^No credible fair price/);
+    const words = fairPriceProblem(20, 240);
+    expect(words).toBe(
+      "No credible fair price: the de-vig model's price is more than 10 times the offered one (MPTO takes an equal share of the margin from every runner, and a long shot in a wide field has less than its share)",
+    );
+    expect(FAIR_STRETCH_LIMIT).toBe(10);
+  });
+
+  it('9x the offered one, exactly 10x, and an ordinary fair price are shown', () => {
+    expect(fairPriceProblem(20, 180)).toBeNull();
+    expect(fairPriceProblem(20, 200)).toBeNull();
+    expect(fairPriceProblem(20, 200.01)).not.toBeNull();
+    expect(fairPriceProblem(2.1, 2.2)).toBeNull();
+    // A fair price shorter than the offered one (a favourite whose share of the margin is small) is still a price.
+    expect(fairPriceProblem(1.5, 1.45)).toBeNull();
+  });
+
+  it('a fair price at or below 1, NaN, infinite or missing is no price at all', () => {
+    const none = 'No fair price: the de-vig model gives this runner no chance (it cannot price it)';
+    for (const fair of [1, 0.5, 0, -3, Number.NaN, Number.POSITIVE_INFINITY, null, undefined])
+      expect(fairPriceProblem(8, fair), String(fair)).toBe(none);
+  });
+
+  it('without a usable offered price only the fair price itself is judged', () => {
+    expect(fairPriceProblem(null, 5000)).toBeNull();
+    expect(fairPriceProblem(undefined, 3)).toBeNull();
+    expect(fairPriceProblem(1, 50)).toBeNull();
+    expect(fairPriceProblem(null, null)).not.toBeNull();
+  });
+
+  it("MPTO on a wide field with a fat margin fails for the long shot: the rule catches the service's floored price", () => {
+    const odds = [2.2, 4, 6, 9, 15, 26, 41, 67, 101, 151, 201, 334.95];
+    const fair = devig(odds, 'MPTO').fairOdds;
+    expect(fairPriceProblem(odds[11], fair[11])).not.toBeNull();
+    // EM on the same market prices every runner credibly.
+    const em = devig(odds, 'EM').fairOdds;
+    odds.forEach((o, i) => expect(fairPriceProblem(o, em[i]), String(o)).toBeNull());
   });
 });

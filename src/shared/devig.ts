@@ -133,3 +133,34 @@ export function fairOddsByModel(odds: readonly number[]): Record<DevigModel, num
     OR: devig(odds, 'OR').fairOdds,
   };
 }
+
+/**
+ * MPTO takes the same share of the overround from every runner: a long shot whose implied chance is below that share
+ * comes out at a chance of zero or less, which is the model failing for that market (R's `implied` flags such a
+ * market "problematic"), not a price. True when every runner keeps a positive chance.
+ */
+export function mptoCanPrice(odds: readonly number[]): boolean {
+  const r = odds.map((o) => 1 / o);
+  const margin = sum(r) - 1;
+  return r.every((x) => x - margin / r.length > 0);
+}
+
+/**
+ * How far a fair price may stand from the offered one: taking the margin out shortens a runner's chance, but a model
+ * that takes nine tenths of it (a fair price more than ten times the offered one) has given that runner most of the
+ * market's margin: it has failed for it, as MPTO does on a long shot in a wide field (a service that floors MPTO's
+ * negative chance at a millionth shows a million-to-one "true" price).
+ */
+export const FAIR_STRETCH_LIMIT = 10;
+
+/**
+ * Why a fair ("true") price cannot be shown for a runner offered at `offered`, in words for a tooltip; null when it is
+ * credible. The one rule for every fair price the app shows, whichever model or service computed it.
+ */
+export function fairPriceProblem(offered: number | null | undefined, fair: number | null | undefined): string | null {
+  if (fair === null || fair === undefined || !Number.isFinite(fair) || !(fair > 1))
+    return 'No fair price: the de-vig model gives this runner no chance (it cannot price it)';
+  if (typeof offered === 'number' && offered > 1 && fair > offered * FAIR_STRETCH_LIMIT)
+    return `No credible fair price: the de-vig model's price is more than ${FAIR_STRETCH_LIMIT} times the offered one (MPTO takes an equal share of the margin from every runner, and a long shot in a wide field has less than its share)`;
+  return null;
+}

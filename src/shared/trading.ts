@@ -6,7 +6,7 @@ import type { DevigModel, Prices } from './api';
 import { DEVIG_MODELS, isUsablePrice } from './api';
 import type { BetResult, BetTotals, HandResult, PriceSide } from './domain';
 import { labelPeriod, type PeriodNames } from './periods';
-import { devig } from './devig';
+import { devig, mptoCanPrice } from './devig';
 
 // ---- markets and sides ----
 
@@ -446,12 +446,8 @@ export function fairPrices(
   return out;
 }
 
-/** MPTO takes the same share of the overround from every side: a longshot priced below that share has no fair price. */
-export function mptoCanPrice(odds: readonly number[]): boolean {
-  const r = odds.map((o) => 1 / o);
-  const margin = r.reduce((a, b) => a + b, 0) - 1;
-  return r.every((x) => x - margin / r.length > 0);
-}
+/** MPTO's failure on a long shot (./devig.ts, the one place the rule lives). */
+export { mptoCanPrice } from './devig';
 
 /** CLV in percent: how much better the price taken is than the fair closing price (+ = beat the close). */
 export function clvPct(price: number, fairClose: number): number {

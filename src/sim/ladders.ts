@@ -230,3 +230,9 @@ export function orderLadder(rungs: ReadonlyArray<Rung | null>): Array<Rung | nul
   }
   return out;
 }
+
+/** The match result's chances on a difference distribution: home ahead, level, away ahead. */
+export function resultChances(diff: IntDist): { home: number; draw: number; away: number } {
+  const s = split(diff, 0);
+  return { home: s.above, draw: s.at, away: s.below };
+}

@@ -26,6 +26,7 @@ import {
   fromNormalSides,
   fromSides,
   lineChances,
+  resultChances,
   noDraw,
   orderLadder,
   poissonFrom,
@@ -292,6 +293,19 @@ interface SpecialState {
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 const oddsOf = (p: number, margin: number) => Math.min(501, Math.max(1.01, round(1 / (p * (1 + margin)), 2)));
 const trueOddsOf = (o: number) => Math.max(1.001, round(o, 3));
+
+/**
+ * A special's prices: two runners carry the margin in proportion (oddsOf); a field carries it as books put it on
+ * outrights, an equal share of the overround on every runner (Buchdahl's margin proportional to odds), so a long shot
+ * is priced far shorter than its chance (the favourite-longshot bias) and every de-vig model, MPTO too, finds each
+ * runner a fair price. A runner's chance is floored at 0.1% first: no book lays a 1,000-to-one shot at its fair price.
+ */
+function specialOdds(probs: readonly number[], margin: number): number[] {
+  if (probs.length <= 2) return probs.map((p) => oddsOf(p, margin));
+  const floored = probs.map((p) => Math.max(p, 0.001));
+  const s = floored.reduce((a, b) => a + b, 0);
+  return floored.map((p) => Math.min(501, Math.max(1.01, round(1 / (p / s + margin / probs.length), 2))));
+}
 
 function softmax(ws: readonly number[]): number[] {
   const max = Math.max(...ws);
@@ -616,7 +630,6 @@ export class World {
       markets.push(...extras);
     }
     ev.model = { strength, lean: 0, leanBase: 0, tempo: 0, tempoBase: 0 };
-    ml.prices = this.priceOf(ml);
     ev.markets = markets;
     this.repriceLadders(ev, () => true);
     return markets;
@@ -671,7 +684,8 @@ export class World {
       league,
       template,
       contestants: named.map((n) => ({ id: this.nextContestantId++, ...n, weight: rng.normal() * spread })),
-      margin: named.length > 2 ? rng.range(0.03, 0.05) : rng.range(0.02, 0.05),
+      // An outright book's overround grows with its field (1.2-2% a runner: 14-24% for twelve), as real books' do.
+      margin: named.length > 2 ? named.length * rng.range(0.012, 0.02) : rng.range(0.02, 0.05),
       ladderIdx: 0,
       openedMs: this.nowMs,
       cutoffMs,
@@ -713,9 +727,7 @@ export class World {
     if (ev.phase === 'live') {
       let scored = false;
       for (let step = ev.timeline[ev.timelineIdx]; step && step.atMs <= now; step = ev.timeline[++ev.timelineIdx]) {
-        const homeScored = step.home > (ev.score?.home ?? 0);
         ev.score = { home: step.home, away: step.away };
-        this.shiftAfterScore(ev, homeScored);
         scored = true;
       }
       if (scored) {
@@ -770,28 +782,10 @@ export class World {
     for (const sc of ev.scenarios) if (sc.state === 'planned') sc.state = 'skipped';
   }
 
-  private shiftAfterScore(ev: SimEvent, homeScored: boolean): void {
-    const ml = ev.markets[0];
-    if (!ml) return;
-    const delta = homeScored ? 0.35 : -0.35;
-    ml.base[0] = (ml.base[0] ?? 0) + delta;
-    ml.base[ml.base.length - 1] = (ml.base[ml.base.length - 1] ?? 0) - delta;
-  }
-
   private mainMaxWin(ev: SimEvent): number {
     const hours = (ev.startsMs - this.nowMs) / 3600_000;
     const idx = hours > 6 ? 1 : hours > 3 ? 3 : hours > 1 ? 5 : hours > 0.25 ? 7 : 9;
     return MAX_WIN_LADDER[ev.phase === 'live' ? 4 : idx] ?? 1000;
-  }
-
-  /** The moneyline's prices, from its own weights (every other line is priced by repriceLadders). */
-  private priceOf(m: MarketState): Prices {
-    const probs = softmax(m.weights);
-    const prices: Prices = {};
-    m.keys.forEach((k, i) => {
-      prices[k] = oddsOf(probs[i] ?? 0.5, m.margin);
-    });
-    return prices;
   }
 
   private tickOdds(ev: SimEvent, now: number): void {
@@ -838,18 +832,18 @@ export class World {
       );
   }
 
-  /** One random-walk step of a market: the moneyline's weights, or (any other line) the event's price model. */
+  /**
+   * One random-walk step of the event's price model, drawn on a market's dice: the moneyline and a spread move the
+   * lean, a total the tempo, a team's total both. Every line, the moneyline too, is then priced from the model (one
+   * score distribution: repriceLadders).
+   */
   private walk(ev: SimEvent, m: MarketState, dice: Prng): void {
     m.scripted = false;
     const noise = m.weights.map(() => dice.normal());
     m.weights = m.weights.map((w, i) => w + (noise[i] ?? 0) * 0.04 - 0.15 * (w - (m.base[i] ?? w)));
-    if (m.kind === 'moneyline') {
-      m.prices = this.priceOf(m);
-      return;
-    }
-    const d = ((noise[0] ?? 0) - (noise[1] ?? 0)) * 0.03;
+    const d = ((noise[0] ?? 0) - (noise[noise.length - 1] ?? 0)) * 0.03;
     const mo = ev.model;
-    if (m.kind === 'spread') mo.lean += d;
+    if (m.kind === 'spread' || m.kind === 'moneyline') mo.lean += d;
     else if (m.kind === 'totals') mo.tempo += d;
     else {
       mo.tempo += d / 2;
@@ -877,8 +871,11 @@ export class World {
     // The walk's tempo and lean move a mean in proportion to its spread (a tenth of a goal's mean, but not a tenth of
     // 110 points, which is two standard deviations): scaled by 1.5/sqrt(mean) where scores run high.
     const k = Math.min(1, 1.5 / Math.sqrt(sport.meanScore));
-    const meanH = sport.meanScore * (0.8 + 0.4 * s) * Math.exp(k * (model.tempo + model.lean)) * left;
-    const meanA = sport.meanScore * (1.2 - 0.4 * s) * Math.exp(k * (model.tempo - model.lean)) * left;
+    // Each side's expected score over a whole match, as playMatch plays it (soccer's goals lean harder on strength).
+    const fullH = sport.id === 1 ? 2.6 * s + 0.15 : sport.meanScore * (0.8 + 0.4 * s);
+    const fullA = sport.id === 1 ? 2.6 * (1 - s) : sport.meanScore * (1.2 - 0.4 * s);
+    const meanH = fullH * Math.exp(k * (model.tempo + model.lean)) * left;
+    const meanA = fullA * Math.exp(k * (model.tempo - model.lean)) * left;
     // Goals and runs come one by one (Poisson); basketball points by the hundred (a normal, as wide as the sim's).
     const d =
       sport.meanScore < 10
@@ -888,23 +885,35 @@ export class World {
   }
 
   /**
-   * Prices every line but the moneyline from the event's price model, each ladder (the spread lines, the totals
-   * lines, a team's total) kept in order (./ladders.ts); a line as good as decided is not offered (prices null).
-   * Lines a scenario holds stand still; an offline one comes back only if `bringBack` says so. Returns the lines
-   * whose prices changed.
+   * Prices every line from the event's price model: the moneyline, the spreads, the totals and the team totals all
+   * from one distribution of the final score (./ladders.ts), with only the margin on top, so a draw no bet is shorter
+   * than the win and Home -0.5 is the win. Each ladder (the spread lines, the totals lines, a team's total) is kept in
+   * order and a line as good as decided is not offered (prices null). A line keeps its value under its id (a bet
+   * taken on it settles on that value), so in play a line the score has run past is priced long, not moved. Lines a
+   * scenario holds stand still (the moneyline under any hold: a decided price stays decided); an offline one comes
+   * back only if `bringBack` says so. Returns the lines whose prices changed.
    */
   private repriceLadders(ev: SimEvent, bringBack: (m: MarketState) => boolean): MarketState[] {
     const lines = ev.markets.filter(
       (m) =>
-        m.kind !== 'moneyline' &&
         !m.scripted &&
-        !(m.hold && m.hold.release.kind !== 'keep') &&
+        !(m.hold && (m.kind === 'moneyline' || m.hold.release.kind !== 'keep')) &&
         (m.prices !== null || bringBack(m)),
     );
     if (!lines.length) return [];
     const dists = this.scoreDists(ev);
+    const changed: MarketState[] = [];
+    const ml = lines.find((m) => m.kind === 'moneyline');
+    if (ml) {
+      const c = resultChances(dists.diff);
+      const prices: Prices = {};
+      for (const k of ml.keys) prices[k] = oddsOf(k === 'home' ? c.home : k === 'away' ? c.away : c.draw, ml.margin);
+      if (!samePrices(prices, ml.prices)) {
+        ml.prices = prices;
+        changed.push(ml);
+      }
+    }
     const rungOf = (m: MarketState): Rung | null => {
-      const line = m.line ?? 0;
       const spread = m.kind === 'spread';
       const dist = spread
         ? dists.diff
@@ -913,14 +922,15 @@ export class World {
           : m.side === 'away'
             ? dists.away
             : dists.home;
+      const line = m.line ?? 0;
       const at = spread ? -line : line;
       const chances = lineChances(dist, at);
       if (!chances || chances.up < DECIDED || chances.down < DECIDED) return null;
       return { at, up: oddsOf(chances.up, m.margin), down: oddsOf(chances.down, m.margin) };
     };
-    const changed: MarketState[] = [];
     const groups = new Map<string, MarketState[]>();
     for (const m of lines) {
+      if (m.kind === 'moneyline') continue;
       const key = `${m.kind}:${m.side ?? ''}`;
       groups.set(key, [...(groups.get(key) ?? []), m]);
     }
@@ -935,7 +945,7 @@ export class World {
             : { over: r.up, under: r.down };
         if (samePrices(prices, m.prices)) return;
         m.prices = prices;
-        changed.push(m);
+        if (!changed.includes(m)) changed.push(m);
       });
     }
     return changed;
@@ -960,7 +970,7 @@ export class World {
     for (let attempt = 0; attempt < 4; attempt++) {
       this.walk(ev, m, rng);
       // The message carries every line that changed, this one first.
-      const others = m.kind === 'moneyline' ? [] : this.repriceLadders(ev, (x) => x === m).filter((x) => x !== m);
+      const others = this.repriceLadders(ev, (x) => x === m).filter((x) => x !== m);
       if (JSON.stringify(m.prices) !== before) {
         for (const x of [m, ...others]) x.updatedAtMs = this.nowMs;
         this.emitOdds(ev, [m, ...others], this.nowMs);
@@ -986,7 +996,7 @@ export class World {
     if (!ev || !m) return false;
     m.prices = prices === null ? null : { ...prices };
     m.hold = null; // a script's word is the last: whatever the world held the market for is over
-    m.scripted = m.kind !== 'moneyline';
+    m.scripted = true;
     if (maxWin !== undefined) m.maxWin = maxWin;
     m.updatedAtMs = this.nowMs;
     this.emitOdds(ev, [m], this.nowMs);
@@ -1083,14 +1093,11 @@ export class World {
       if (r.kind === 'keep') continue;
       if (r.kind === 'jump') {
         this.jump(ev, m, ev.xrng);
-        if (m.kind === 'moneyline') m.prices = this.priceOf(m);
-        else {
-          // The model moved: the whole ladder is priced again, this line back on offer with it.
-          for (const x of this.repriceLadders(ev, (y) => y === m)) {
-            if (x === m) continue;
-            x.updatedAtMs = now;
-            released.push(x);
-          }
+        // The model moved: every line is priced again, this one back on offer with them.
+        for (const x of this.repriceLadders(ev, (y) => y === m)) {
+          if (x === m) continue;
+          x.updatedAtMs = now;
+          released.push(x);
         }
       } else if (r.kind === 'prices') m.prices = { ...r.prices };
       else if (m.prices) m.prices = this.withSide(m, m.prices, r.side, r.price);
@@ -1158,20 +1165,12 @@ export class World {
   /** A re-offer after a suspension: the price moved while the line was down (news, a team sheet). */
   private jump(ev: SimEvent, m: MarketState, x: Prng): void {
     const d = (x.chance(0.5) ? 1 : -1) * x.range(0.12, 0.3);
-    if (m.kind !== 'moneyline') {
-      // Another line: the book's reading of the match moved (a side, or the goals), and every line with it.
-      const mo = ev.model;
-      if (m.kind === 'totals') mo.tempoBase += d;
-      else mo.leanBase += d;
-      if (m.kind === 'totals') mo.tempo += d;
-      else mo.lean += d;
-      return;
-    }
-    const last = m.weights.length - 1;
-    for (const ws of [m.base, m.weights]) {
-      ws[0] = (ws[0] ?? 0) + d;
-      ws[last] = (ws[last] ?? 0) - d;
-    }
+    // The book's reading of the match moved (a side, or the goals), and every line with it, the moneyline too.
+    const mo = ev.model;
+    if (m.kind === 'totals') mo.tempoBase += d;
+    else mo.leanBase += d;
+    if (m.kind === 'totals') mo.tempo += d;
+    else mo.lean += d;
   }
 
   /** The winner's side at exactly 1.0 (the line is as good as decided), the others long. */
@@ -1349,8 +1348,7 @@ export class World {
     }
     const maxWin = MAX_WIN_LADDER[sp.ladderIdx] ?? 1000;
     if (!opening) for (const c of sp.contestants) c.weight += rng.normal() * 0.08;
-    const probs = softmax(sp.contestants.map((c) => c.weight));
-    const odds = probs.map((p) => oddsOf(p, sp.margin));
+    const odds = specialOdds(softmax(sp.contestants.map((c) => c.weight)), sp.margin);
     const prev = sp.ticks[sp.ticks.length - 1];
     const at = formatServiceTime(now);
     if (prev) {

@@ -97,9 +97,12 @@ test('must-show: live watch, detail, max_win and settlement alerts, offline sett
     await expect(page.getByTestId(`watch-row-${upcomingId}`)).toBeVisible();
     await expect(page.getByTestId('watch-count')).toHaveText(`${liveIds.length + 1} events`);
 
-    // Odds change live: the world moves until some price cell of a watched live event shows a move (each step is a
-    // round trip to the page, so the screen keeps up with the world).
-    const moved = page.locator(liveIds.map((id) => `[data-testid^="price-${id}-"][data-dir]`).join(', '));
+    // Odds change live: the world moves until some price cell of a watched event shows a move (each step is a round
+    // trip to the page, so the screen keeps up with the world). The upcoming event counts: the live ones started first
+    // and are near their ends, where the lines still offered are as good as decided (the moneyline 1.01) and stand.
+    const moved = page.locator(
+      [...liveIds, upcomingId].map((id) => `[data-testid^="price-${id}-"][data-dir]`).join(', '),
+    );
     expect(await advanceUntil(async () => (await moved.count()) > 0, 5, 600), 'a watched price moved on screen').toBe(
       true,
     );

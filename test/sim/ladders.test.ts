@@ -131,6 +131,6 @@ describe('the simulated world prices its ladders in order', () => {
     expect(played.filter((s) => s.scored).length).toBeGreaterThan(20);
     expect([...seen.values()].filter((s) => s.quarters).length).toBeGreaterThan(3);
     expect(messages).toBeGreaterThan(10_000);
-    // CPU work only (whole matches of 60 events, every message checked): about 15 s alone, more on a shared machine.
+    // CPU work only (whole matches of 60 events, every message checked): about 15 s alone, 50 s seen on a shared machine.
   }, 180_000);
 });

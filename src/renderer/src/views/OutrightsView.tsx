@@ -2,6 +2,7 @@
 // minimum number of contestants.
 import { useMemo, useState } from 'react';
 import { OUTRIGHT_MIN_CONTESTANTS_DEFAULT, type OutrightMarket } from '../../../shared/api';
+import { fairPriceProblem } from '../../../shared/devig';
 import { host } from '../host';
 import { Time } from '../components/Time';
 import { fmtLine, serviceMs, useOdds } from '../format';
@@ -120,19 +121,26 @@ export function OutrightsView() {
                       <tbody>
                         {[...m.contestants]
                           .sort((a, b) => a.odds - b.odds)
-                          .map((c) => (
-                            <tr key={c.name}>
-                              <td className="ellipsis">{c.name}</td>
-                              <td className="num muted">{c.handicap ? fmtLine(c.handicap) : ''}</td>
-                              <td className="num">{fmtOdds(c.odds)}</td>
-                              <td
-                                className="num muted"
-                                title="True odds as the service gives them: de-vigged under the account's model on the service, which may not be the model chosen in Settings"
-                              >
-                                {fmtOdds(c.todds)}
-                              </td>
-                            </tr>
-                          ))}
+                          .map((c) => {
+                            const problem = fairPriceProblem(c.odds, c.todds);
+                            return (
+                              <tr key={c.name}>
+                                <td className="ellipsis">{c.name}</td>
+                                <td className="num muted">{c.handicap ? fmtLine(c.handicap) : ''}</td>
+                                <td className="num">{fmtOdds(c.odds)}</td>
+                                <td
+                                  className="num muted"
+                                  data-testid="outright-true"
+                                  title={
+                                    problem ??
+                                    "True odds as the service gives them: de-vigged under the account's model on the service, which may not be the model chosen in Settings"
+                                  }
+                                >
+                                  {problem ? '—' : fmtOdds(c.todds)}
+                                </td>
+                              </tr>
+                            );
+                          })}
                       </tbody>
                     </table>
                   </article>

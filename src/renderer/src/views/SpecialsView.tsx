@@ -1,5 +1,6 @@
 // Specials of a watched event: fixtures and contestants; under each of the five de-vig models the CLV of the opening
 // offered odds against the fair close, beside the fair price's own move; and the timeline of the limit (max stake).
+import { fairPriceProblem } from '../../../shared/devig';
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEVIG_MODELS } from '../../../shared/api';
@@ -148,12 +149,13 @@ function SpecialTable({
                     className="num"
                     data-testid={`true-${special.specialId}-${c.contestantId}`}
                     title={
-                      byModel !== undefined
+                      fairPriceProblem(c.odds, byModel ?? c.todds) ??
+                      (byModel !== undefined
                         ? `${model}, from the service's true odds by model`
-                        : `The service's todds of the latest tick (under the model asked for when it was fetched)`
+                        : `The service's todds of the latest tick (under the model asked for when it was fetched)`)
                     }
                   >
-                    {fmtOdds(byModel ?? c.todds)}
+                    {fairPriceProblem(c.odds, byModel ?? c.todds) ? '—' : fmtOdds(byModel ?? c.todds)}
                   </td>
                   <td className="num" title="Maximum stake accepted">
                     {fmtMoney(c.maxWin)}
