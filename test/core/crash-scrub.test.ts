@@ -25,7 +25,9 @@ describe('the key scrubber', () => {
 /** Runs the CLI bundle with a preloaded module that throws (or rejects) with the key in its message once it runs. */
 function crashingCli(args: string[], how: 'throw' | 'reject') {
   const [node, bundle, ...rest] = cliCommand(args);
-  const crash = `setTimeout(() => { ${how === 'throw' ? 'throw' : 'void Promise.reject('} new Error('upstream said: key ${KEY} is bad (${KEY.toUpperCase()})')${how === 'throw' ? '' : ')'}; }, 1500);`;
+  // It crashes once the host has put its handler in (not after a fixed wait, which a loaded machine can outrun).
+  const event = how === 'throw' ? 'uncaughtException' : 'unhandledRejection';
+  const crash = `const t = setInterval(() => { if (process.listenerCount('${event}') === 0) return; clearInterval(t); ${how === 'throw' ? 'throw' : 'void Promise.reject('} new Error('upstream said: key ${KEY} is bad (${KEY.toUpperCase()})')${how === 'throw' ? '' : ')'}; }, 20);`;
   const child = spawn(node!, ['--import', `data:text/javascript,${encodeURIComponent(crash)}`, bundle!, ...rest], {
     cwd: root,
     env: {
