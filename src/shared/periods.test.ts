@@ -59,6 +59,26 @@ describe('labels from the service', () => {
     expect(labelPeriod('Basketball', 3)).toBe('Quarter 3');
   });
 
+  it("shows the sport's own alternative of a description that names a period for several sports", () => {
+    // One list for every sport (our simulator's, and any service's that words it so): "1st Half / 1st Set".
+    const shared = periodNames([
+      { period: 1, description: '1st Half / 1st Set' },
+      { period: 3, description: '3rd Set / 3rd Quarter' },
+      { period: 4, description: 'Q4 / 4th Set / Set Four' },
+    ]);
+    expect(labelPeriod('Table Tennis', 1, shared)).toBe('1st Set');
+    expect(labelPeriod('Volleyball', 3, shared)).toBe('3rd Set');
+    expect(labelPeriod('Tennis', 1, shared)).toBe('1st Set');
+    expect(labelPeriod('Soccer', 1, shared)).toBe('1st Half');
+    expect(labelPeriod('Basketball', 3, shared)).toBe('3rd Quarter');
+    // No alternative of the sport's, or more than one, or a sport we cannot place: the description whole.
+    expect(labelPeriod('Basketball', 1, shared)).toBe('1st Half / 1st Set');
+    expect(labelPeriod('Volleyball', 4, shared)).toBe('Q4 / 4th Set / Set Four');
+    expect(labelPeriod('Curling', 1, shared)).toBe('1st Half / 1st Set');
+    // The CLI's export keeps what the service said.
+    expect(labelPeriod('Table Tennis', 1, shared, { asTheServiceSays: true })).toBe('1st Half / 1st Set');
+  });
+
   it('keeps the spec game rule for tennis game codes, whatever the shared list says of that code', () => {
     expect(labelPeriod('Tennis', 6, names)).toBe('Set 1 Game 1');
     expect(labelPeriod(true, tennisGamePeriod(2, 4), names)).toBe('Set 2 Game 4');

@@ -98,7 +98,32 @@ export function labelPeriod(
   if (period === 0 && !(opts.asTheServiceSays && names.has(0))) return periodLabel(sport, 0);
   const gameRule = typeof sport === 'string' ? isTennis(sport) : sport && !names.has(period);
   if (gameRule && tennisGame(period)) return periodLabel(true, period);
-  return names.get(period) ?? periodLabel(sport, period);
+  const said = names.get(period);
+  if (said === undefined) return periodLabel(sport, period);
+  return typeof sport === 'string' && !opts.asTheServiceSays ? sportsAlternative(said, sport) : said;
+}
+
+/**
+ * One service description may name a period for several sports at once ("1st Half / 1st Set", "3rd Set / 3rd
+ * Quarter": its list is one for every sport). A screen shows the alternative that is this sport's (a set for a sport
+ * played in sets, a quarter in basketball, a half in soccer, an inning in baseball); a description with no such
+ * alternative, or with more than one, is shown whole.
+ */
+function sportsAlternative(description: string, sport: string): string {
+  const parts = description.split(' / ').map((p) => p.trim());
+  if (parts.length < 2) return description;
+  const name = sport.trim().toLowerCase();
+  const word = isSetSport(name)
+    ? /\bset\b/i
+    : name === 'basketball'
+      ? /\bquarter\b/i
+      : name === 'soccer' || name === 'football'
+        ? /\bhalf\b/i
+        : name === 'baseball'
+          ? /\binning\b/i
+          : null;
+  const mine = word ? parts.filter((p) => word.test(p)) : [];
+  return mine.length === 1 ? mine[0]! : description;
 }
 
 export const isTennis = (sportName: string): boolean => sportName.trim().toLowerCase() === 'tennis';
