@@ -2,7 +2,7 @@
 // It runs the real browser-mode host in demo mode (the built-in simulator), watches some fixtures and lets data
 // flow for a while. The Models view needs settled lines with closes, which a fresh demo has none of: it is shot on a
 // recorded demo history (an hour of `cli record` at the demo's pace), the host opening that file for its simulator.
-// The Bets view's Report tab needs a bet log of some months: it is shot on one written through the store
+// The Bets view and its Report tab need a bet log of some months: it is shot on one written through the store
 // (test/support/ledgerHistory.ts), the host opening that file for a simulator with its clock stopped.
 // Writes docs/screenshots/<view>.png (and <view>-light.png with --light); `--only models` shoots the Models and Lab views alone,
 // `--only report` the Report tab alone.
@@ -20,6 +20,7 @@ const args = new Set(process.argv.slice(2));
 const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : null;
 const VIEWS: Array<[string, string]> = [
   ['watchlist', 'w'],
+  ['movers', 'm'],
   ['specials', 's'],
   ['outrights', 'o'],
   ['settlements', 't'],
@@ -83,6 +84,12 @@ async function shoot(page: Page, suffix: string) {
   await page.keyboard.press('Escape');
 }
 
+/** A stopped (manual) service clock brought up to this machine's, so a host beside it reads no skew. */
+async function clockToNow(sim: { now(): number; advance(seconds: number): Promise<unknown> }) {
+  const behind = Math.floor((Date.now() - sim.now()) / 1000);
+  if (behind > 0) await sim.advance(behind);
+}
+
 type StartWebHost = (command: string[], env?: Record<string, string>) => Promise<WebHost>;
 
 /**
@@ -128,18 +135,14 @@ async function shootModels(browser: Browser, startWebHost: StartWebHost) {
   // The recording ends about now, so the service's clock beside this machine's reads as a sound one, not days behind.
   const startTime = new Date(Date.now() - 3_720_000).toISOString().slice(0, 19);
   const service = await recordDemoHistory({ db, keepServing: true, startTime });
-  // The recording took some real time; the service's stopped clock is brought up to this machine's before each host.
-  const catchUp = async () => {
-    const behind = Math.floor((Date.now() - service.sim.now()) / 1000);
-    if (behind > 0) await service.sim.advance(behind);
-  };
   try {
     // The Models view, and the rule lab on the same history (issue 39).
     for (const v of [
       { name: 'models', key: 'd', table: 'models-table' },
       { name: 'lab', key: 'l', table: 'lab-table' },
     ]) {
-      await catchUp();
+      // The recording took some real time: the service's stopped clock brought up to this machine's.
+      await clockToNow(service.sim);
       await shootHistoryView(browser, startWebHost, {
         db,
         baseUrl: service.baseUrl,
@@ -156,15 +159,35 @@ async function shootModels(browser: Browser, startWebHost: StartWebHost) {
   }
 }
 
-/** The Bets view's Report tab on a bet log of three months, written through the store; a simulator stands as its service. */
+/** The Bets view and its Report tab on a bet log of three months, written through the store; a simulator stands as its service. */
 async function shootReport(browser: Browser, startWebHost: StartWebHost) {
   const { seedLedgerHistory } = await import('../test/support/ledgerHistory');
   const { startSimulator } = await import('../src/sim');
   const db = path.join(mkdtempSync(path.join(tmpdir(), 'oddsdesk-shots-report-')), 'ledger.db');
   seedLedgerHistory({ db });
   const key = 'screenshots-report-key';
-  const sim = await startSimulator({ port: 0, seed: 27, clock: 'manual', keys: [{ key, plan: 'enterprise' }] });
+  // Its stopped clock at this machine's now (the bet log runs up to now), so the status bar reads a sound service clock.
+  const sim = await startSimulator({
+    port: 0,
+    seed: 27,
+    clock: 'manual',
+    startTime: new Date().toISOString().slice(0, 19),
+    keys: [{ key, plan: 'enterprise' }],
+  });
   try {
+    // The bet log itself, then its Report tab.
+    await clockToNow(sim);
+    await shootHistoryView(browser, startWebHost, {
+      db,
+      baseUrl: sim.url,
+      key,
+      name: 'bets',
+      open: async (page) => {
+        await page.keyboard.press('b');
+        await page.locator('[data-testid^="bet-row-"]').first().waitFor();
+      },
+    });
+    await clockToNow(sim);
     await shootHistoryView(browser, startWebHost, {
       db,
       baseUrl: sim.url,
