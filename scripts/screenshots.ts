@@ -175,30 +175,24 @@ async function shootReport(browser: Browser, startWebHost: StartWebHost) {
     keys: [{ key, plan: 'enterprise' }],
   });
   try {
-    // The bet log itself, then its Report tab.
-    await clockToNow(sim);
-    await shootHistoryView(browser, startWebHost, {
-      db,
-      baseUrl: sim.url,
-      key,
-      name: 'bets',
-      open: async (page) => {
-        await page.keyboard.press('b');
-        await page.locator('[data-testid^="bet-row-"]').first().waitFor();
-      },
-    });
-    await clockToNow(sim);
-    await shootHistoryView(browser, startWebHost, {
-      db,
-      baseUrl: sim.url,
-      key,
-      name: 'bets-report',
-      open: async (page) => {
-        await page.keyboard.press('b');
-        await page.keyboard.press('4');
-        await page.getByTestId('report-breakdowns').waitFor();
-      },
-    });
+    // The bet log itself (its first tab), then its Report tab (key 4).
+    for (const v of [
+      { name: 'bets', tab: '1', shown: '[data-testid^="bet-row-"]' },
+      { name: 'bets-report', tab: '4', shown: '[data-testid="report-breakdowns"]' },
+    ]) {
+      await clockToNow(sim);
+      await shootHistoryView(browser, startWebHost, {
+        db,
+        baseUrl: sim.url,
+        key,
+        name: v.name,
+        open: async (page) => {
+          await page.keyboard.press('b');
+          await page.keyboard.press(v.tab);
+          await page.locator(v.shown).first().waitFor();
+        },
+      });
+    }
   } finally {
     await sim.close();
   }
