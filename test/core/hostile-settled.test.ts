@@ -2,7 +2,7 @@
 // page whose `events` are a million zeros (2 MB, far under the 32 MiB body cap): the core refuses it within the caps
 // of src/shared/api/limits.ts while it keeps answering `status:get`, keeps its memory, logs a bounded number of lines,
 // and walks on to the next page, whose good settlement it stores.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -96,15 +96,17 @@ describe('a settled page of a million bad records', () => {
     // for all the while. A gap between two heartbeats is the loop held by this process's own work only as far as
     // the process used the CPU in it: on a loaded 2-core machine (CI runs Chromium and other tests beside it) the OS
     // also takes the core away for a while, which no code of ours can change. So the stall that counts is each gap
-    // bounded by the CPU time the process spent in it (the wall-clock gap is reported beside it).
+    // bounded by the CPU time the loop's own thread spent in it (the wall-clock gap is reported beside it). That
+    // thread's time, not the process's: the writer thread, the GC's helpers and this test's own upstream serving its
+    // 2 MB page run on the other core meanwhile and are no stall of the loop (Linux: /proc/thread-self/schedstat;
+    // elsewhere the process's time, an upper bound).
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     let cpuStallMs = 0;
-    let lastBeat = { at: performance.now(), cpu: process.cpuUsage() };
+    let lastBeat = { at: performance.now(), cpu: loopThreadCpuMs() };
     const heartbeat = setInterval(() => {
-      const now = { at: performance.now(), cpu: process.cpuUsage() };
-      const cpuMs = (now.cpu.user - lastBeat.cpu.user + now.cpu.system - lastBeat.cpu.system) / 1000;
-      cpuStallMs = Math.max(cpuStallMs, Math.min(now.at - lastBeat.at, cpuMs));
+      const now = { at: performance.now(), cpu: loopThreadCpuMs() };
+      cpuStallMs = Math.max(cpuStallMs, Math.min(now.at - lastBeat.at, now.cpu - lastBeat.cpu));
       lastBeat = now;
     }, 5);
     let statusAnswers = 0;
@@ -145,7 +147,17 @@ describe('a settled page of a million bad records', () => {
     const rows = await c.handlers['settlements:query']({});
     expect(rows.rows.map((r) => r.eventId)).toContain(GOOD.event_id);
     console.info(
-      `hostile page: longest stall ${stallMs.toFixed(1)} ms, slowest status ${slowestStatusMs.toFixed(1)} ms, heap +${grownMb.toFixed(1)} MB, ${lines.length} log lines, ${errorEvents} problems reported`,
+      `hostile page: longest stall ${stallMs.toFixed(1)} ms (the loop thread's own work ${cpuStallMs.toFixed(1)} ms), slowest status ${slowestStatusMs.toFixed(1)} ms, heap +${grownMb.toFixed(1)} MB, ${lines.length} log lines, ${errorEvents} problems reported`,
     );
   }, 60_000);
 });
+
+/** CPU time (ms) of the calling thread (the event loop's) where Linux tells it, else of the whole process. */
+function loopThreadCpuMs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+}

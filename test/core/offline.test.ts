@@ -70,7 +70,9 @@ describe('offline review', () => {
     expect(online!.periodResults.length).toBeGreaterThan(0);
     const labels = online!.periodResults.map((r) => r.periodLabel);
     expect(labels).toContain('Set 1 Game 1');
-    expect(labels).toContain(PERIODS.find((p) => p.period === 1)!.description);
+    // The service's "1st Half / 1st Set" (one list for every sport) in tennis's own word.
+    expect(PERIODS.find((p) => p.period === 1)!.description).toBe('1st Half / 1st Set');
+    expect(labels).toContain('1st Set');
 
     // A watched event's market lines: their limits (a baseline at least) reach the max_win timeline, offline too.
     const fixtures = await call('fixtures:list', {});
