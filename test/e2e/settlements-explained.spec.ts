@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { SettledEvent } from '../../src/shared/api';
 import { settlementTitle } from '../../src/core/monitor/alertRules';
-import { periodNames, tennisGamePeriod } from '../../src/shared/periods';
+import { labelPeriod, periodNames, tennisGamePeriod } from '../../src/shared/periods';
 import { settledLineText } from '../../src/shared/trading';
 import { startSimulator, type Simulator } from '../../src/sim';
 import { PERIODS, SPORTS } from '../../src/sim/catalog';
@@ -119,7 +119,9 @@ test('all settlements alert; a notification click explains one; offline the view
       await expect(detail.getByTestId(`settled-words-${l.line_id}`)).toHaveText(words[i]!);
     const firstGame = tennisGamePeriod(1, 1);
     await expect(detail.getByTestId(`period-result-${firstGame}`)).toContainText('Set 1 Game 1', { timeout: 30_000 });
-    await expect(detail.getByTestId('period-result-1')).toContainText(names.get(1)!);
+    // Period 1 in tennis's own word: "1st Set" of the service's one list for every sport ("1st Half / 1st Set").
+    await expect(detail.getByTestId('period-result-1')).toContainText(labelPeriod('Tennis', 1, names));
+    expect(labelPeriod('Tennis', 1, names)).toBe('1st Set');
 
     // The service goes away: the cached review still filters by sport name and labels sets and games.
     await sim.close();
