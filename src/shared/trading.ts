@@ -446,9 +446,6 @@ export function fairPrices(
   return out;
 }
 
-/** MPTO's failure on a long shot (./devig.ts, the one place the rule lives). */
-export { mptoCanPrice } from './devig';
-
 /** CLV in percent: how much better the price taken is than the fair closing price (+ = beat the close). */
 export function clvPct(price: number, fairClose: number): number {
   return (price / fairClose - 1) * 100;

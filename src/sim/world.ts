@@ -291,7 +291,9 @@ interface SpecialState {
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-const oddsOf = (p: number, margin: number) => Math.min(501, Math.max(1.01, round(1 / (p * (1 + margin)), 2)));
+/** A chance (the margin in it) as a book quotes it: two decimals, from 1.01 to 501. */
+const quote = (chance: number) => Math.min(501, Math.max(1.01, round(1 / chance, 2)));
+const oddsOf = (p: number, margin: number) => quote(p * (1 + margin));
 const trueOddsOf = (o: number) => Math.max(1.001, round(o, 3));
 
 /**
@@ -304,7 +306,7 @@ function specialOdds(probs: readonly number[], margin: number): number[] {
   if (probs.length <= 2) return probs.map((p) => oddsOf(p, margin));
   const floored = probs.map((p) => Math.max(p, 0.001));
   const s = floored.reduce((a, b) => a + b, 0);
-  return floored.map((p) => Math.min(501, Math.max(1.01, round(1 / (p / s + margin / probs.length), 2))));
+  return floored.map((p) => quote(p / s + margin / probs.length));
 }
 
 function softmax(ws: readonly number[]): number[] {
@@ -945,7 +947,7 @@ export class World {
             : { over: r.up, under: r.down };
         if (samePrices(prices, m.prices)) return;
         m.prices = prices;
-        if (!changed.includes(m)) changed.push(m);
+        changed.push(m);
       });
     }
     return changed;
@@ -1167,10 +1169,13 @@ export class World {
     const d = (x.chance(0.5) ? 1 : -1) * x.range(0.12, 0.3);
     // The book's reading of the match moved (a side, or the goals), and every line with it, the moneyline too.
     const mo = ev.model;
-    if (m.kind === 'totals') mo.tempoBase += d;
-    else mo.leanBase += d;
-    if (m.kind === 'totals') mo.tempo += d;
-    else mo.lean += d;
+    if (m.kind === 'totals') {
+      mo.tempoBase += d;
+      mo.tempo += d;
+    } else {
+      mo.leanBase += d;
+      mo.lean += d;
+    }
   }
 
   /** The winner's side at exactly 1.0 (the line is as good as decided), the others long. */

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEVIG_MODELS, type Prices } from '../../shared/api';
-import { fairPrices, mptoCanPrice } from '../../shared/trading';
+import { mptoCanPrice } from '../../shared/devig';
+import { fairPrices } from '../../shared/trading';
 import { fairProbabilities, MAX_SIDES, MODEL_COUNT } from './devigKernel';
 
 const out = new Float64Array(MODEL_COUNT * MAX_SIDES);

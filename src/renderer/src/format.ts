@@ -7,6 +7,7 @@ import { useCallback } from 'react';
 import { parseServiceTime } from '../../shared/api/time';
 import {
   DEFAULT_ODDS_FORMAT,
+  exportFileName,
   formatClock,
   formatDateTime,
   formatOdds,
@@ -65,6 +66,9 @@ export function fmtDateTime(ms: number | null | undefined, zone: string = shownZ
 export function fmtShortDateTime(ms: number | null | undefined, zone: string = shownZone): string {
   return ms == null ? '—' : formatShortDateTime(ms, zone, Date.now());
 }
+
+/** A file the page saves now ("bets", "settlements"), named for the trader's day. */
+export const exportName = (kind: string): string => exportFileName(kind, Date.now(), shownZone);
 
 /** The hover text: the same instant in UTC, and the zone the screen shows it in. */
 export function utcTitle(ms: number | null | undefined, zone: string = shownZone): string | undefined {

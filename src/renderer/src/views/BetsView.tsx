@@ -13,9 +13,8 @@ import type { BetQuery, BetTotals, BetView } from '../../../shared/domain';
 import type { AppError } from '../../../shared/errors';
 import { host } from '../host';
 import { formatMoney } from '../../../shared/trading';
-import { exportFileName, resolveTimeZone } from '../../../shared/formats';
 import { priceInWords } from '../../../shared/oddsInput';
-import { useOdds, useOddsFormat } from '../format';
+import { exportName, useOdds, useOddsFormat } from '../format';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
 import { BetsReport } from './BetsReport';
@@ -48,8 +47,7 @@ function useBetLog(status: BetStatus, market: string) {
   }, [load]);
   const exportCsv = useCallback(async () => {
     const r = await host.invoke('bets:exportCsv', query());
-    if (r.ok)
-      saveCsv(r.value, exportFileName('bets', Date.now(), resolveTimeZone(useStore.getState().settings?.timeZone)));
+    if (r.ok) saveCsv(r.value, exportName('bets'));
     else toast(`Export failed: ${r.error.message}`, 'error');
   }, [query, toast]);
   return { data, error, load, exportCsv };

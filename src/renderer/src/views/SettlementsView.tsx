@@ -4,7 +4,7 @@
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { countOf, exportFileName, resolveTimeZone } from '../../../shared/formats';
+import { countOf } from '../../../shared/formats';
 import { sportHasDraws } from '../../../shared/periods';
 import { host } from '../host';
 import { DayInput } from '../components/DayInput';
@@ -12,7 +12,7 @@ import { Outcome } from '../components/Outcome';
 import { SettledLines } from '../components/SettledLines';
 import { Time } from '../components/Time';
 import { SportSelect } from '../components/SportSelect';
-import { useTimeZone } from '../format';
+import { exportName, useTimeZone } from '../format';
 import { useSports } from '../hooks';
 import { useListKeys } from '../keys';
 import { useStore } from '../store';
@@ -135,7 +135,7 @@ function downloadCsv(csv: string) {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = exportFileName('settlements', Date.now(), resolveTimeZone(useStore.getState().settings?.timeZone));
+  a.download = exportName('settlements');
   document.body.appendChild(a);
   a.click();
   a.remove();

@@ -135,6 +135,8 @@ function SpecialTable({
           <tbody>
             {special.contestants.map((c) => {
               const byModel = c.trueOddsByModel?.[model];
+              const fair = byModel ?? c.todds;
+              const problem = fairPriceProblem(c.odds, fair);
               return (
                 <tr
                   key={c.contestantId}
@@ -149,13 +151,13 @@ function SpecialTable({
                     className="num"
                     data-testid={`true-${special.specialId}-${c.contestantId}`}
                     title={
-                      fairPriceProblem(c.odds, byModel ?? c.todds) ??
+                      problem ??
                       (byModel !== undefined
                         ? `${model}, from the service's true odds by model`
                         : `The service's todds of the latest tick (under the model asked for when it was fetched)`)
                     }
                   >
-                    {fairPriceProblem(c.odds, byModel ?? c.todds) ? '—' : fmtOdds(byModel ?? c.todds)}
+                    {problem ? '—' : fmtOdds(fair)}
                   </td>
                   <td className="num" title="Maximum stake accepted">
                     {fmtMoney(c.maxWin)}

@@ -62,7 +62,6 @@ function OddsAndClock({ settings }: Pick<SettingsSectionProps, 'settings'>) {
   const zone = settings?.timeZone ?? system;
   const format = settings?.oddsFormat ?? 'decimal';
   const zones = useMemo(() => timeZoneNames([zone, system]), [zone, system]);
-  const change = changeSetting;
   return (
     <>
       <Row
@@ -72,7 +71,7 @@ function OddsAndClock({ settings }: Pick<SettingsSectionProps, 'settings'>) {
         <select
           value={format}
           disabled={!settings}
-          onChange={(e) => change({ oddsFormat: e.target.value as OddsFormat }, 'Odds format')}
+          onChange={(e) => changeSetting({ oddsFormat: e.target.value as OddsFormat }, 'Odds format')}
           aria-label="Odds format"
           data-testid="odds-format-select"
         >
@@ -93,7 +92,7 @@ function OddsAndClock({ settings }: Pick<SettingsSectionProps, 'settings'>) {
         <select
           value={zone}
           disabled={!settings}
-          onChange={(e) => change({ timeZone: e.target.value }, 'Time zone')}
+          onChange={(e) => changeSetting({ timeZone: e.target.value }, 'Time zone')}
           aria-label="Time zone"
           data-testid="time-zone-select"
         >
